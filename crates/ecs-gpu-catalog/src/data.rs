@@ -1,0 +1,318 @@
+//! Loading and validating `data/catalog.json`.
+
+use std::collections::{BTreeMap, BTreeSet};
+use std::fmt;
+
+use serde::Deserialize;
+
+use crate::ami::{AmiFacts, GpuAmiParameter};
+use crate::{Architecture, Catalog, EcsStatus, Family, GpuFraction, GpuVendor, Gpus, InstanceType};
+
+/// Why the embedded data could not be loaded. Only tests should ever see one.
+#[derive(Debug)]
+pub struct DataError(String);
+
+impl fmt::Display for DataError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.0)
+    }
+}
+
+impl std::error::Error for DataError {}
+
+fn err<T>(msg: impl Into<String>) -> Result<T, DataError> {
+    Err(DataError(msg.into()))
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct Raw {
+    #[allow(dead_code)]
+    about: String,
+    sources: BTreeMap<String, String>,
+    families: Vec<RawFamily>,
+    instance_types: Vec<RawInstanceType>,
+    ami: RawAmi,
+    agent: AgentFacts,
+    nvidia_driver_capabilities: CapabilityFacts,
+    gpu_requirement: GpuRequirementFacts,
+    task_cpu_units_range_ec2: (u32, u32),
+    fargate: FargateFacts,
+    query_language: QueryLanguageFacts,
+    ec2: Ec2Facts,
+    managed_instances: ManagedInstancesFacts,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct RawFamily {
+    family: String,
+    status: String,
+    reason: Option<String>,
+    gpu: Option<String>,
+    ecs_note: Option<String>,
+    sources: Vec<String>,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct RawInstanceType {
+    instance_type: String,
+    family: String,
+    gpu_vendor: String,
+    gpu_count: Option<u32>,
+    gpu_fraction: Option<f64>,
+    gpu_model: Option<String>,
+    gpu_memory_mib: Option<u32>,
+    vcpus: Option<u32>,
+    memory_mib: Option<u64>,
+    architecture: Option<String>,
+    unverified: Vec<String>,
+    sources: BTreeMap<String, Vec<String>>,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct RawAmi {
+    ecs_parameter_prefix: String,
+    gpu_parameters: Vec<GpuAmiParameter>,
+    recommended_parameter: String,
+    version_pinned_form: String,
+    arm64_gpu_parameter: Option<String>,
+    gpu_ami_name_prefixes: Vec<String>,
+    ecs_ami_name_prefixes: Vec<String>,
+    note: String,
+    sources: Vec<String>,
+}
+
+/// ECS container agent facts (source keys AGENT, AMI, ECS-MEM).
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct AgentFacts {
+    /// `ECS_ENABLE_GPU_SUPPORT`.
+    pub gpu_support_variable: String,
+    /// The agent's default for it (`false`).
+    pub gpu_support_default: String,
+    /// The ECS GPU-optimized AMIs write `ECS_ENABLE_GPU_SUPPORT=true` themselves.
+    pub gpu_ami_enables_gpu_support: bool,
+    /// `ECS_CLUSTER`.
+    pub cluster_variable: String,
+    /// The cluster an instance joins without it (`default`).
+    pub cluster_default: String,
+    pub reserved_memory_variable: String,
+    pub reserved_memory_default_mib: u64,
+    pub registered_cpu: String,
+    pub registered_memory: String,
+    pub memory_example: String,
+    /// The least memory, MiB, any GPU type registers below its EC2 memory (derived from the ECS-MEM
+    /// example: 8192 MiB installed, 7985 MiB registered).
+    pub min_unregistered_memory_mib: u64,
+    pub gpu_attributes: Vec<String>,
+    pub sources: Vec<String>,
+}
+
+/// `NVIDIA_DRIVER_CAPABILITIES` facts (source keys NCT, ECS-GPU).
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct CapabilityFacts {
+    /// The capability names the NVIDIA container toolkit accepts.
+    pub names: Vec<String>,
+    /// The toolkit's default (`utility,compute`).
+    pub default: String,
+    /// What the ECS guide says to set for images not built on NVIDIA/CUDA base images.
+    pub ecs_doc_values_for_non_cuda_images: Vec<String>,
+    pub sources: Vec<String>,
+}
+
+impl CapabilityFacts {
+    /// The names in a comma-separated value that are not capability names, in order.
+    pub fn invalid_names<'a>(&self, value: &'a str) -> Vec<&'a str> {
+        value
+            .split(',')
+            .map(str::trim)
+            .filter(|n| !self.names.iter().any(|k| k == n))
+            .collect()
+    }
+}
+
+/// GPU `resourceRequirements` facts (source keys BOTO, ECS-GPU-SPEC, ECS-GPU).
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct GpuRequirementFacts {
+    #[serde(rename = "type")]
+    pub type_: String,
+    pub all: String,
+    pub fractions: Vec<String>,
+    pub rules: Vec<String>,
+    pub mps: BTreeMap<String, String>,
+    pub mps_where: String,
+    pub sources: Vec<String>,
+}
+
+/// Fargate facts (source keys BOTO, ECS-GPU, ECS-2023).
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct FargateFacts {
+    /// Fargate has no GPU.
+    pub gpu: bool,
+    /// Task CPU units -> the memory sizes (MiB) allowed with it.
+    pub combos_mib: BTreeMap<String, Vec<u64>>,
+    pub windows_note: String,
+    pub sources: Vec<String>,
+}
+
+impl FargateFacts {
+    /// The CPU/memory table as numbers, ascending by CPU.
+    pub fn sizes(&self) -> Vec<(u32, &[u64])> {
+        let mut v: Vec<(u32, &[u64])> = self
+            .combos_mib
+            .iter()
+            .filter_map(|(cpu, mem)| cpu.parse().ok().map(|c| (c, mem.as_slice())))
+            .collect();
+        v.sort_by_key(|(c, _)| *c);
+        v
+    }
+}
+
+/// Cluster query language facts (source keys ECS-2023, AGENT).
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct QueryLanguageFacts {
+    pub constraint_types: Vec<String>,
+    pub operators: Vec<String>,
+    /// Word forms of operators (`equals` -> `==`).
+    pub operator_words: BTreeMap<String, String>,
+    pub boolean: Vec<String>,
+    pub boolean_words: BTreeMap<String, String>,
+    pub subjects: Vec<String>,
+    pub builtin_attributes: Vec<String>,
+    pub example: String,
+    pub sources: Vec<String>,
+}
+
+/// EC2 facts (source keys BOTO, botocore-ec2-model, karpenter-preview).
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Ec2Facts {
+    /// Every instance type name of the EC2 API model.
+    pub instance_types: Vec<String>,
+    /// Families with GPUs that the catalog does not detail: their types are unknown, never "no GPU".
+    pub families_with_gpus_not_detailed: Vec<String>,
+    pub sources: Vec<String>,
+}
+
+/// ECS Managed Instances GPU facts (source keys ECS-MI-GPU, ECS-GPU-SPEC, BOTO).
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct ManagedInstancesFacts {
+    pub doc_subset_families: Vec<String>,
+    pub drivers: String,
+    pub fractional_gpu: String,
+    pub neuron_device: String,
+    pub sources: Vec<String>,
+}
+
+pub(crate) fn load(json: &str) -> Result<Catalog, DataError> {
+    let raw: Raw = serde_json::from_str(json).map_err(|e| DataError(e.to_string()))?;
+
+    let mut families = Vec::new();
+    for f in raw.families {
+        let Some(status) = EcsStatus::parse(&f.status) else {
+            return err(format!(
+                "family {}: unknown status {:?}",
+                f.family, f.status
+            ));
+        };
+        families.push(Family {
+            name: f.family,
+            status,
+            reason: f.reason,
+            gpu: f.gpu,
+            ecs_note: f.ecs_note,
+            sources: f.sources,
+        });
+    }
+
+    let mut instance_types = Vec::new();
+    let mut by_name = BTreeMap::new();
+    for t in raw.instance_types {
+        let name = t.instance_type;
+        let gpu_vendor = match t.gpu_vendor.as_str() {
+            "NVIDIA" => GpuVendor::Nvidia,
+            "AMD" => GpuVendor::Amd,
+            v => return err(format!("{name}: unknown GPU vendor {v:?}")),
+        };
+        let gpus = match (t.gpu_count, t.gpu_fraction) {
+            (None, None) => Gpus::Unknown,
+            (Some(0), Some(x)) => match GpuFraction::from_f64(x) {
+                Some(f) => Gpus::Fraction(f),
+                None => {
+                    return err(format!(
+                        "{name}: GPU fraction {x} is not 0.125, 0.25 or 0.5"
+                    ))
+                }
+            },
+            (Some(n), None) if n >= 1 => Gpus::Whole(n),
+            (c, f) => {
+                return err(format!(
+                    "{name}: inconsistent gpu_count {c:?} / gpu_fraction {f:?}"
+                ))
+            }
+        };
+        let architecture = match t.architecture.as_deref() {
+            None => None,
+            Some(a) => match Architecture::parse(a) {
+                Some(a) => Some(a),
+                None => return err(format!("{name}: unknown architecture {a:?}")),
+            },
+        };
+        let Some(family) = families.iter().find(|f| f.name == t.family) else {
+            return err(format!("{name}: family {} has no status", t.family));
+        };
+        if by_name.insert(name.clone(), instance_types.len()).is_some() {
+            return err(format!("{name}: listed twice"));
+        }
+        instance_types.push(InstanceType {
+            ecs_status: family.status,
+            name,
+            family: t.family,
+            gpu_vendor,
+            gpus,
+            gpu_model: t.gpu_model,
+            gpu_memory_mib: t.gpu_memory_mib,
+            vcpus: t.vcpus,
+            memory_mib: t.memory_mib,
+            architecture,
+            sources: t.sources,
+            unverified: t.unverified,
+        });
+    }
+
+    let ec2_names: BTreeSet<String> = raw.ec2.instance_types.iter().cloned().collect();
+    Ok(Catalog {
+        sources: raw.sources,
+        families,
+        instance_types,
+        by_name,
+        ec2_names,
+        ami: AmiFacts {
+            ecs_parameter_prefix: raw.ami.ecs_parameter_prefix,
+            gpu_parameters: raw.ami.gpu_parameters,
+            recommended_parameter: raw.ami.recommended_parameter,
+            version_pinned_form: raw.ami.version_pinned_form,
+            arm64_gpu_parameter: raw.ami.arm64_gpu_parameter,
+            gpu_ami_name_prefixes: raw.ami.gpu_ami_name_prefixes,
+            ecs_ami_name_prefixes: raw.ami.ecs_ami_name_prefixes,
+            note: raw.ami.note,
+            sources: raw.ami.sources,
+        },
+        agent: raw.agent,
+        capabilities: raw.nvidia_driver_capabilities,
+        gpu_requirement: raw.gpu_requirement,
+        fargate: raw.fargate,
+        query_language: raw.query_language,
+        managed_instances: raw.managed_instances,
+        ec2: raw.ec2,
+        task_cpu_units_range_ec2: raw.task_cpu_units_range_ec2,
+    })
+}

@@ -1,0 +1,422 @@
+use std::collections::BTreeSet;
+
+use super::*;
+
+fn known(name: &str) -> &'static InstanceType {
+    match catalog().lookup(name) {
+        Lookup::Known(t) => t,
+        other => panic!("{name}: expected a known type, got {other:?}"),
+    }
+}
+
+#[test]
+fn embedded_data_loads_with_69_instance_types() {
+    assert_eq!(catalog().instance_types().len(), 69);
+}
+
+#[test]
+fn no_duplicate_instance_type_or_family_names() {
+    let names: BTreeSet<_> = catalog().instance_types().iter().map(|t| &t.name).collect();
+    assert_eq!(names.len(), catalog().instance_types().len());
+    let families: BTreeSet<_> = catalog().families().iter().map(|f| &f.name).collect();
+    assert_eq!(families.len(), catalog().families().len());
+}
+
+#[test]
+fn duplicate_instance_type_is_rejected_by_the_loader() {
+    let json = include_str!("../data/catalog.json");
+    let mut v: serde_json::Value = serde_json::from_str(json).unwrap();
+    let types = v["instance_types"].as_array_mut().unwrap();
+    let first = types[0].clone();
+    types.push(first);
+    let err = data::load(&v.to_string()).unwrap_err();
+    assert!(err.to_string().contains("listed twice"), "{err}");
+}
+
+#[test]
+fn every_nvidia_full_gpu_type_has_at_least_one_gpu() {
+    for t in catalog().instance_types() {
+        if t.is_nvidia() && !matches!(t.family.as_str(), "g6f" | "gr6f" | "p6e-gb200") {
+            assert!(
+                matches!(t.gpus, Gpus::Whole(n) if n >= 1),
+                "{}: {:?}",
+                t.name,
+                t.gpus
+            );
+        }
+    }
+}
+
+#[test]
+fn fractions_only_on_fractional_families() {
+    for t in catalog().instance_types() {
+        let fractional_family = matches!(t.family.as_str(), "g6f" | "gr6f");
+        assert_eq!(
+            t.gpus.fraction().is_some(),
+            fractional_family,
+            "{}: {:?}",
+            t.name,
+            t.gpus
+        );
+    }
+}
+
+#[test]
+fn every_family_has_a_status_and_every_type_a_family() {
+    let cat = catalog();
+    for t in cat.instance_types() {
+        let f = cat.family(&t.family).expect("family listed");
+        assert_eq!(f.status, t.ecs_status, "{}", t.name);
+    }
+    let statuses = |s: EcsStatus| -> Vec<&str> {
+        cat.families()
+            .iter()
+            .filter(|f| f.status == s)
+            .map(|f| f.name.as_str())
+            .collect()
+    };
+    assert_eq!(statuses(EcsStatus::Deprecated), ["g2"]);
+    assert_eq!(statuses(EcsStatus::Restricted), ["p2"]);
+    assert_eq!(statuses(EcsStatus::NotNvidia), ["g4ad"]);
+    assert_eq!(statuses(EcsStatus::NoEcsGpuAmi), ["g5g"]);
+    assert_eq!(statuses(EcsStatus::Unverified), ["p6e-gb200"]);
+}
+
+#[test]
+fn every_fact_has_a_source_that_resolves() {
+    let cat = catalog();
+    let check = |what: &str, keys: &[String]| {
+        assert!(!keys.is_empty(), "{what}: no source");
+        for k in keys {
+            assert!(cat.source(k).is_some(), "{what}: unknown source key {k:?}");
+        }
+    };
+    for f in cat.families() {
+        check(&format!("family {}", f.name), &f.sources);
+    }
+    for t in cat.instance_types() {
+        check(&format!("{} name", t.name), &t.sources["name"]);
+        let mut fields = vec![];
+        if t.gpus != Gpus::Unknown {
+            fields.push("gpu_count");
+        }
+        if t.gpus.fraction().is_some() {
+            fields.push("gpu_fraction");
+        }
+        for (field, present) in [
+            ("gpu_model", t.gpu_model.is_some()),
+            ("gpu_memory_mib", t.gpu_memory_mib.is_some()),
+            ("vcpus", t.vcpus.is_some()),
+            ("memory_mib", t.memory_mib.is_some()),
+            ("architecture", t.architecture.is_some()),
+        ] {
+            if present {
+                fields.push(field);
+            }
+        }
+        for field in fields {
+            let keys = t
+                .sources
+                .get(field)
+                .unwrap_or_else(|| panic!("{}: {field} has no source", t.name));
+            check(&format!("{} {field}", t.name), keys);
+        }
+    }
+    check("ami", &cat.ami.sources);
+    for p in &cat.ami.gpu_parameters {
+        check(&p.parameter, &p.sources);
+    }
+    check("agent", &cat.agent.sources);
+    check("capabilities", &cat.capabilities.sources);
+    check("gpu requirement", &cat.gpu_requirement.sources);
+    check("fargate", &cat.fargate.sources);
+    check("query language", &cat.query_language.sources);
+    check("managed instances", &cat.managed_instances.sources);
+    check("ec2", &cat.ec2.sources);
+}
+
+#[test]
+fn unverified_numbers_stay_unknown() {
+    let t = known("p6e-gb200.36xlarge");
+    assert_eq!(t.gpus, Gpus::Unknown);
+    assert_eq!(t.gpu_model, None);
+    assert_eq!(t.vcpus, None);
+    assert_eq!(t.memory_mib, None);
+    assert_eq!(t.architecture, None);
+    assert_eq!(t.ecs_status, EcsStatus::Unverified);
+    assert!(!t.is_supported());
+}
+
+#[test]
+fn lookups_are_exact_and_size_aware() {
+    let g5_12 = known("g5.12xlarge");
+    assert_eq!(g5_12.gpus, Gpus::Whole(4));
+    assert_eq!(g5_12.gpu_model.as_deref(), Some("NVIDIA A10G"));
+    assert_eq!(g5_12.vcpus, Some(48));
+    assert_eq!(g5_12.cpu_units(), Some(48 * 1024));
+    assert_eq!(known("g5.xlarge").gpus, Gpus::Whole(1));
+    assert_eq!(known("p5.48xlarge").gpus, Gpus::Whole(8));
+    assert_eq!(
+        known("g6f.2xlarge").gpus,
+        Gpus::Fraction(GpuFraction::Quarter)
+    );
+    assert_eq!(
+        known("g6f.2xlarge").ecs_gpu_value().as_deref(),
+        Some("0.25")
+    );
+    assert_eq!(known("g4ad.xlarge").ecs_gpu_value(), None);
+    assert_eq!(known("g5g.xlarge").architecture, Some(Architecture::Arm64));
+    assert_eq!(known("g5g.xlarge").ecs_status, EcsStatus::NoEcsGpuAmi);
+}
+
+#[test]
+fn unknown_names_are_unknown_never_guessed() {
+    let cat = catalog();
+    // A typo and an unlisted size of a known family.
+    assert!(
+        matches!(cat.lookup("g5.xlarg"), Lookup::Unknown { family: Some(f) } if f.name == "g5")
+    );
+    assert!(matches!(
+        cat.lookup("g5.96xlarge"),
+        Lookup::Unknown { family: Some(_) }
+    ));
+    // Case matters, as in EC2.
+    assert!(matches!(
+        cat.lookup("G5.xlarge"),
+        Lookup::Unknown { family: None }
+    ));
+    // A family that is not in EC2's list (new or invented).
+    assert!(matches!(
+        cat.lookup("g9.xlarge"),
+        Lookup::Unknown { family: None }
+    ));
+    // NVIDIA families EC2 has that the catalog does not detail: unknown, not "no GPU".
+    assert!(cat.is_ec2_instance_type("g7e.2xlarge"));
+    assert!(matches!(
+        cat.lookup("g7e.2xlarge"),
+        Lookup::Unknown { family: None }
+    ));
+    // g2: known deprecated family, no sizes listed.
+    match cat.lookup("g2.2xlarge") {
+        Lookup::Unknown { family: Some(f) } => assert_eq!(f.status, EcsStatus::Deprecated),
+        other => panic!("{other:?}"),
+    }
+}
+
+#[test]
+fn ec2_types_of_families_without_gpus_are_no_gpu() {
+    let cat = catalog();
+    assert_eq!(cat.lookup("m5.large"), Lookup::NoGpu);
+    assert_eq!(cat.lookup("c7i.2xlarge"), Lookup::NoGpu);
+    assert_eq!(cat.lookup("inf2.xlarge"), Lookup::NoGpu);
+    // Not an EC2 name: unknown.
+    assert!(matches!(cat.lookup("m5.huge"), Lookup::Unknown { .. }));
+}
+
+#[test]
+fn suggestions_name_the_nearest_types() {
+    let cat = catalog();
+    assert_eq!(cat.suggest("g5.xlarg", 3)[0], "g5.xlarge");
+    assert_eq!(cat.suggest("g4dn.xlarge ", 1), ["g4dn.xlarge"]);
+    assert_eq!(cat.suggest("p5.48xl", 1), ["p5.48xlarge"]);
+    assert!(cat.suggest("zzzzzz", 3).is_empty());
+}
+
+#[test]
+fn ami_parameters_are_classified() {
+    let ami = &catalog().ami;
+    let gpu = |name: &str| match ami.classify_parameter(name) {
+        AmiClass::EcsGpu {
+            variant,
+            end_of_life,
+        } => (variant.map(|v| v.variant.as_str()), end_of_life),
+        other => panic!("{name}: {other:?}"),
+    };
+    assert_eq!(
+        gpu("/aws/service/ecs/optimized-ami/amazon-linux-2023/gpu/recommended/image_id"),
+        (Some("al2023"), None)
+    );
+    assert_eq!(
+        gpu("/aws/service/ecs/optimized-ami/amazon-linux-2/gpu/recommended"),
+        (Some("al2"), Some("2026-06-30"))
+    );
+    assert_eq!(
+        gpu("/aws/service/ecs/optimized-ami/amazon-linux-2/kernel-5.10/gpu/recommended/image_id"),
+        (Some("al2-kernel-5.10"), Some("2026-06-30"))
+    );
+    // The version-pinned form is a GPU AMI too.
+    assert_eq!(
+        gpu("/aws/service/ecs/optimized-ami/amazon-linux-2/gpu/amzn2-ami-ecs-gpu-hvm-2.0.20230906-x86_64-ebs"),
+        (None, Some("2026-06-30"))
+    );
+    assert_eq!(
+        ami.classify_parameter(
+            "/aws/service/ecs/optimized-ami/amazon-linux-2023/recommended/image_id"
+        ),
+        AmiClass::EcsNonGpu { end_of_life: None }
+    );
+    assert_eq!(
+        ami.classify_parameter("/aws/service/ecs/optimized-ami/amazon-linux-2/recommended"),
+        AmiClass::EcsNonGpu {
+            end_of_life: Some("2026-06-30")
+        }
+    );
+    assert_eq!(
+        ami.classify_parameter("/my/team/gpu-ami"),
+        AmiClass::Unknown
+    );
+    assert_eq!(
+        ami.recommended_parameter,
+        "/aws/service/ecs/optimized-ami/amazon-linux-2023/gpu/recommended/image_id"
+    );
+}
+
+#[test]
+fn ami_name_filters_are_classified_without_guessing() {
+    let ami = &catalog().ami;
+    assert_eq!(
+        ami.classify_name("al2023-ami-ecs-gpu-hvm-*-x86_64-ebs"),
+        AmiNameClass::EcsGpu {
+            amazon_linux_2: false
+        }
+    );
+    assert_eq!(
+        ami.classify_name("amzn2-ami-ecs-gpu-hvm-*"),
+        AmiNameClass::EcsGpu {
+            amazon_linux_2: true
+        }
+    );
+    assert_eq!(
+        ami.classify_name("al2023-ami-ecs-hvm-*-x86_64"),
+        AmiNameClass::EcsNonGpu {
+            amazon_linux_2: false
+        }
+    );
+    // Could match a GPU AMI as well.
+    assert_eq!(ami.classify_name("al2023-ami-ecs-*"), AmiNameClass::Unknown);
+    assert_eq!(ami.classify_name("my-gpu-image-*"), AmiNameClass::Unknown);
+}
+
+#[test]
+fn gpu_values_parse_as_ecs_reads_them() {
+    assert_eq!(GpuValue::parse("1"), Ok(GpuValue::Whole(1)));
+    assert_eq!(GpuValue::parse("8"), Ok(GpuValue::Whole(8)));
+    assert_eq!(GpuValue::parse("ALL"), Ok(GpuValue::All));
+    assert_eq!(
+        GpuValue::parse("0.125"),
+        Ok(GpuValue::Fraction(GpuFraction::Eighth))
+    );
+    assert_eq!(
+        GpuValue::parse("0.5"),
+        Ok(GpuValue::Fraction(GpuFraction::Half))
+    );
+    assert!(matches!(
+        GpuValue::parse("0"),
+        Err(GpuValueError::NotPositive(_))
+    ));
+    assert!(matches!(
+        GpuValue::parse("-1"),
+        Err(GpuValueError::NotPositive(_))
+    ));
+    assert!(matches!(
+        GpuValue::parse("0.3"),
+        Err(GpuValueError::NotAllowed(_))
+    ));
+    assert!(matches!(
+        GpuValue::parse("1.5"),
+        Err(GpuValueError::NotAllowed(_))
+    ));
+    assert!(matches!(
+        GpuValue::parse("one"),
+        Err(GpuValueError::NotANumber(_))
+    ));
+    assert!(matches!(GpuValue::parse(""), Err(GpuValueError::Empty)));
+}
+
+#[test]
+fn capability_names_come_from_the_toolkit() {
+    let caps = &catalog().capabilities;
+    assert!(caps.invalid_names("utility,compute").is_empty());
+    assert!(caps.invalid_names("all").is_empty());
+    assert_eq!(caps.invalid_names("compute,utilty"), ["utilty"]);
+    assert_eq!(caps.default, "utility,compute");
+}
+
+#[test]
+fn fargate_table_has_no_gpu_and_seven_cpu_sizes() {
+    let f = &catalog().fargate;
+    assert!(!f.gpu);
+    let sizes = f.sizes();
+    assert_eq!(sizes.len(), 7);
+    assert_eq!(sizes[0], (256, &[512u64, 1024, 2048][..]));
+}
+
+#[test]
+fn filters_combine_and_never_match_unknown_values() {
+    let cat = catalog();
+    let names = |f: Filter| -> Vec<String> { cat.filter(&f).map(|t| t.name.clone()).collect() };
+    let g5_multi = names(Filter {
+        family: Some("g5".into()),
+        min_gpus: Some(4),
+        ..Filter::default()
+    });
+    assert_eq!(g5_multi, ["g5.12xlarge", "g5.24xlarge", "g5.48xlarge"]);
+    // `l4` is a word of "NVIDIA L4", not of "NVIDIA L40S".
+    let l4 = names(Filter {
+        gpu_model: Some("l4".into()),
+        ..Filter::default()
+    });
+    assert!(
+        l4.iter()
+            .all(|n| n.starts_with("g6.") || n.starts_with("g6f.") || n.starts_with("gr6")),
+        "{l4:?}"
+    );
+    assert!(l4.contains(&"g6.xlarge".to_string()));
+    let arm = names(Filter {
+        architecture: Some(Architecture::Arm64),
+        ..Filter::default()
+    });
+    assert_eq!(arm.len(), 6);
+    assert!(names(Filter {
+        architecture: Some(Architecture::Arm64),
+        supported: true,
+        ..Filter::default()
+    })
+    .is_empty());
+    // p6e-gb200 has no verified numbers: no numeric filter keeps it.
+    let big = names(Filter {
+        min_gpus: Some(1),
+        ..Filter::default()
+    });
+    assert!(!big.contains(&"p6e-gb200.36xlarge".to_string()));
+    assert!(!big.contains(&"g6f.large".to_string()));
+    let mem = names(Filter {
+        min_gpu_memory_mib: Some(80 * 1024),
+        ..Filter::default()
+    });
+    assert!(mem.contains(&"p5.48xlarge".to_string()) && !mem.contains(&"p4d.24xlarge".to_string()));
+}
+
+/// The Terraform module reads the catalog through a generated locals file; it must not drift.
+/// `scripts/gen-terraform-catalog.sh` rewrites it (this test with `UPDATE_TERRAFORM_CATALOG=1`).
+#[test]
+fn terraform_catalog_matches_the_catalog() {
+    let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("../../terraform/ecs-gpu-task/catalog.tf");
+    let want = catalog().terraform_locals();
+    if std::env::var_os("UPDATE_TERRAFORM_CATALOG").is_some() {
+        std::fs::write(&path, &want).unwrap();
+        return;
+    }
+    let have = std::fs::read_to_string(&path).unwrap_or_else(|e| {
+        panic!(
+            "{}: {e}; run scripts/gen-terraform-catalog.sh",
+            path.display()
+        )
+    });
+    assert!(
+        have == want,
+        "{} drifted from the catalog: run scripts/gen-terraform-catalog.sh",
+        path.display()
+    );
+}
