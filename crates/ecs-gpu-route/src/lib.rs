@@ -1,0 +1,1 @@
+//! Routing (written next).

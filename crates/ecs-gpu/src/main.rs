@@ -1,0 +1,85 @@
+//! The `ecs-gpu` command: argument parsing, one module per command, exit statuses. The work happens
+//! in the library crates; this binary only reads input, calls them, renders and exits.
+//!
+//! Exit statuses, for every command: 0 = ran, nothing at or above the failure level; 1 = findings at
+//! or above the failure level; 2 = usage error, unreadable or invalid input, internal error.
+
+use std::io::{self, Write};
+use std::process::ExitCode;
+
+use clap::{Parser, Subcommand};
+
+mod cmd;
+
+#[derive(Debug, Parser)]
+#[command(
+    name = "ecs-gpu",
+    version,
+    about = "Make GPU tasks on Amazon ECS actually run",
+    long_about = "Make GPU tasks on Amazon ECS actually run.\n\nAn ECS GPU task needs a chain of links that AWS never checks: an NVIDIA GPU instance type, the ECS GPU-optimized AMI, ECS_ENABLE_GPU_SUPPORT, EC2 capacity (never Fargate), a GPU resourceRequirements entry inside the container, and capacity that rolls out AMI updates. ecs-gpu checks the chain.\n\nExit status: 0 = ran, nothing at or above the failure level; 1 = findings at or above the failure level; 2 = usage error, unreadable or invalid input, internal error."
+)]
+struct Cli {
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(Debug, Subcommand)]
+enum Command {
+    /// List and filter GPU instance types: GPUs, GPU model and memory, vCPUs, memory, ECS status.
+    Types(cmd::types::Args),
+    /// Say where a GPU (or CPU) workload should run: ECS on EC2, Managed Instances, Anywhere, EKS, SageMaker, Bedrock or Fargate.
+    Route(cmd::route::Args),
+    /// Check Terraform code and ECS task-definition JSON for every broken link of the GPU chain.
+    Check(cmd::check::Args),
+    /// Say what a Terraform plan will do to running GPU tasks and instances.
+    Plan(cmd::plan::Args),
+    /// Walk the chain for a GPU task that never starts, live (read-only AWS calls) or from saved AWS CLI output.
+    Diagnose(cmd::diagnose::Args),
+}
+
+/// What a command that ran to the end found.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Outcome {
+    /// Nothing at or above the failure level.
+    Clean,
+    /// Findings at or above the failure level.
+    Findings,
+}
+
+fn main() -> ExitCode {
+    let cli = match Cli::try_parse() {
+        Ok(cli) => cli,
+        Err(e) => {
+            // clap prints help and version to stdout with status 0, usage errors to stderr with 2.
+            let _ = e.print();
+            return ExitCode::from(if e.use_stderr() { 2 } else { 0 });
+        }
+    };
+    let stdout = io::stdout();
+    let mut out = stdout.lock();
+    let result = match cli.command {
+        Command::Types(args) => cmd::types::run(&args, &mut out),
+        Command::Route(args) => cmd::route::run(&args, &mut out),
+        Command::Check(args) => cmd::check::run(&args, &mut out),
+        Command::Plan(args) => cmd::plan::run(&args, &mut out),
+        Command::Diagnose(args) => cmd::diagnose::run(&args, &mut out),
+    };
+    let result = result.and_then(|o| out.flush().map(|()| o).map_err(Into::into));
+    match result {
+        Ok(Outcome::Clean) => ExitCode::SUCCESS,
+        Ok(Outcome::Findings) => ExitCode::from(1),
+        Err(e) if is_broken_pipe(&e) => ExitCode::SUCCESS,
+        Err(e) => {
+            let _ = writeln!(io::stderr(), "ecs-gpu: error: {e:#}");
+            ExitCode::from(2)
+        }
+    }
+}
+
+/// A reader that closed the pipe (`ecs-gpu types | head`) is not an error.
+fn is_broken_pipe(e: &anyhow::Error) -> bool {
+    e.chain().any(|c| {
+        c.downcast_ref::<io::Error>()
+            .is_some_and(|io| io.kind() == io::ErrorKind::BrokenPipe)
+    })
+}
