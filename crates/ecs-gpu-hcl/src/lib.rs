@@ -1,0 +1,65 @@
+//! A span-keeping parser for Terraform's native syntax (HCL 2) and for JSON, written for ecs-gpu.
+//!
+//! It accepts what Terraform accepts, including duplicate object keys and object `for` values that
+//! continue over several lines, keeps the byte span of every node, and builds only the tree the
+//! checker evaluates. Errors carry the span and what was expected.
+//!
+//! ```ignore
+//! let file = ecs_gpu_hcl::parse("locals {\n  x = { a = 1, a = 2 }\n}\n").unwrap();
+//! assert_eq!(file.body.items.len(), 1);
+//! ```
+
+pub mod ast;
+pub mod json;
+
+pub use ast::*;
+
+/// A syntax error: where, and what was expected.
+#[derive(Debug, Clone, PartialEq, thiserror::Error)]
+#[error("{message}")]
+pub struct ParseError {
+    /// For example "expected `=` or a block label, found `}`".
+    pub message: String,
+    pub span: Span,
+}
+
+/// Parses a `.tf` or `.tfvars` file.
+pub fn parse(_text: &str) -> Result<File, ParseError> {
+    unimplemented!("parser: being written")
+}
+
+/// Parses a standalone template (the contents of a `templatefile` file): literal text,
+/// `${...}` interpolations and `%{...}` directives.
+pub fn parse_template(_text: &str) -> Result<Template, ParseError> {
+    unimplemented!("parser: being written")
+}
+
+/// Parses a single expression (used by tests and by `--var name=value`).
+pub fn parse_expression(_text: &str) -> Result<Expr, ParseError> {
+    unimplemented!("parser: being written")
+}
+
+/// 1-based line and column (in characters) of a byte offset.
+pub fn line_col(text: &str, offset: u32) -> (u32, u32) {
+    let offset = (offset as usize).min(text.len());
+    let before = &text[..text.floor_char_boundary_compat(offset)];
+    let line = before.bytes().filter(|&b| b == b'\n').count() + 1;
+    let col = before.rsplit('\n').next().map_or(0, |l| l.chars().count()) + 1;
+    (
+        u32::try_from(line).unwrap_or(u32::MAX),
+        u32::try_from(col).unwrap_or(u32::MAX),
+    )
+}
+
+trait FloorCharBoundary {
+    fn floor_char_boundary_compat(&self, i: usize) -> usize;
+}
+
+impl FloorCharBoundary for str {
+    fn floor_char_boundary_compat(&self, mut i: usize) -> usize {
+        while i > 0 && !self.is_char_boundary(i) {
+            i -= 1;
+        }
+        i
+    }
+}

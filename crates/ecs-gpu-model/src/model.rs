@@ -1,0 +1,316 @@
+//! The resource model: what `load` builds and every rule reads.
+
+use std::path::PathBuf;
+
+use crate::value::{InstanceKey, Loc, Node, Reference};
+
+/// Index of a loaded file in [`Model::files`].
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct FileId(pub u32);
+
+/// Index of a module instance in [`Model::modules`].
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct ModuleId(pub u32);
+
+/// Index of a resource instance in [`Model::resources`].
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct ResourceId(pub u32);
+
+/// A loaded file.
+#[derive(Debug, Clone)]
+pub struct SourceFile {
+    /// The path as the user would write it: relative to the current directory when under it.
+    pub path: PathBuf,
+    pub text: String,
+    /// Comments, for suppressions (empty for JSON files).
+    pub comments: Vec<ecs_gpu_hcl::Comment>,
+}
+
+impl SourceFile {
+    /// 1-based line and column of a byte offset.
+    pub fn line_col(&self, offset: u32) -> (u32, u32) {
+        ecs_gpu_hcl::line_col(&self.text, offset)
+    }
+}
+
+/// What to load: paths (files or folders, recursed; `.terraform/`, `.git/` and `.gitignore`d paths
+/// skipped), and variable values with Terraform's precedence (defaults < `terraform.tfvars` <
+/// `*.auto.tfvars` in lexical order < `var_files` in order < `vars` in order).
+#[derive(Debug, Clone, Default)]
+pub struct LoadOptions {
+    pub paths: Vec<PathBuf>,
+    pub var_files: Vec<PathBuf>,
+    /// `--var name=value`: the value is parsed as an HCL expression when it is one, else a string
+    /// (as Terraform does for `-var`).
+    pub vars: Vec<(String, String)>,
+}
+
+/// Everything loaded.
+#[derive(Debug, Default)]
+pub struct Model {
+    pub files: Vec<SourceFile>,
+    pub modules: Vec<Module>,
+    /// Every resource and data source instance of every module instance (`count = 0` yields none;
+    /// `for_each` over a known map yields one per key; an unknown `count`/`for_each` yields one
+    /// instance with `key = None` and `instances_unknown = true`).
+    pub resources: Vec<Resource>,
+    /// Task definitions from `aws_ecs_task_definition` resources and from task-definition JSON files.
+    pub task_definitions: Vec<TaskDefinition>,
+    /// Files that could not be read or parsed (exit status 2; every other file is still checked).
+    pub problems: Vec<LoadProblem>,
+    /// Things worth knowing about the load itself (remote module calls not followed, said once).
+    pub notes: Vec<LoadNote>,
+    /// Number of files read (Terraform and JSON task definitions).
+    pub files_checked: usize,
+}
+
+/// A module instance: a root folder, or a local module call's instance.
+#[derive(Debug, Clone)]
+pub struct Module {
+    pub id: ModuleId,
+    /// `None` for a root module; `module.gpu`, `module.a.module.b`, `module.x["k"]` for calls.
+    pub address: Option<String>,
+    pub dir: PathBuf,
+    pub parent: Option<ModuleId>,
+    /// The `module` block that instantiated it.
+    pub call: Option<Loc>,
+}
+
+/// Managed resource or data source.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Mode {
+    Managed,
+    Data,
+}
+
+/// One resource (or data source) instance, with its arguments evaluated.
+#[derive(Debug, Clone)]
+pub struct Resource {
+    pub id: ResourceId,
+    pub module: ModuleId,
+    pub mode: Mode,
+    /// `aws_ecs_service`.
+    pub kind: String,
+    /// `app`.
+    pub name: String,
+    pub key: Option<InstanceKey>,
+    /// The instance count or keys are unknown (`count = var.n` with no value): this stands for all.
+    pub instances_unknown: bool,
+    /// The block header (`resource "aws_ecs_service" "app"`).
+    pub loc: Loc,
+    pub body: Body,
+    pub ignore_changes: IgnoreChanges,
+}
+
+/// `lifecycle { ignore_changes = ... }`.
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
+pub enum IgnoreChanges {
+    #[default]
+    None,
+    /// `ignore_changes = all`.
+    All,
+    /// Attribute paths, as written (`desired_count`, `tags["AmazonECSManaged"]`, `tag`).
+    Attributes(Vec<String>),
+}
+
+impl IgnoreChanges {
+    /// Whether changes to this top-level attribute are ignored.
+    pub fn ignores(&self, attribute: &str) -> bool {
+        match self {
+            IgnoreChanges::None => false,
+            IgnoreChanges::All => true,
+            IgnoreChanges::Attributes(v) => v.iter().any(|a| {
+                a == attribute
+                    || a.strip_prefix(attribute)
+                        .is_some_and(|rest| rest.starts_with('[') || rest.starts_with('.'))
+            }),
+        }
+    }
+}
+
+/// An evaluated block body.
+#[derive(Debug, Clone, Default)]
+pub struct Body {
+    pub attributes: Vec<Attribute>,
+    /// Nested blocks, with `dynamic` blocks expanded when their `for_each` is known.
+    pub blocks: Vec<Block>,
+    /// Block types produced by a `dynamic` block whose `for_each` is unknown: such a block may or
+    /// may not exist, so no rule may conclude it is absent.
+    pub unknown_blocks: Vec<String>,
+    pub loc: Option<Loc>,
+}
+
+#[derive(Debug, Clone)]
+pub struct Attribute {
+    pub name: String,
+    pub name_loc: Option<Loc>,
+    pub value: Node,
+}
+
+#[derive(Debug, Clone)]
+pub struct Block {
+    pub kind: String,
+    pub labels: Vec<String>,
+    pub loc: Option<Loc>,
+    pub body: Body,
+}
+
+impl Body {
+    pub fn attr(&self, name: &str) -> Option<&Node> {
+        self.attribute(name).map(|a| &a.value)
+    }
+
+    pub fn attribute(&self, name: &str) -> Option<&Attribute> {
+        self.attributes.iter().find(|a| a.name == name)
+    }
+
+    pub fn blocks<'a>(&'a self, kind: &'a str) -> impl Iterator<Item = &'a Block> + 'a {
+        self.blocks.iter().filter(move |b| b.kind == kind)
+    }
+
+    pub fn block(&self, kind: &str) -> Option<&Block> {
+        self.blocks.iter().find(|b| b.kind == kind)
+    }
+
+    /// Whether a block of this type might exist that is not in [`Body::blocks`].
+    pub fn may_have_unknown(&self, kind: &str) -> bool {
+        self.unknown_blocks.iter().any(|k| k == kind)
+    }
+}
+
+/// Where a task definition comes from.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum TaskDefinitionOrigin {
+    Resource(ResourceId),
+    /// A JSON file in the register-task-definition input shape or the describe-task-definition
+    /// output shape (`{"taskDefinition": {...}}`).
+    JsonFile(FileId),
+}
+
+/// A task definition, the same view whatever its origin. Each field is `None` when not written.
+#[derive(Debug, Clone)]
+pub struct TaskDefinition {
+    pub origin: TaskDefinitionOrigin,
+    /// The resource block header, or the task definition object in the JSON file.
+    pub loc: Loc,
+    pub family: Option<Node>,
+    /// `requires_compatibilities` / `requiresCompatibilities`.
+    pub requires_compatibilities: Option<Node>,
+    pub cpu: Option<Node>,
+    pub memory: Option<Node>,
+    pub network_mode: Option<Node>,
+    /// `runtime_platform.operating_system_family` / `runtimePlatform.operatingSystemFamily`.
+    pub operating_system_family: Option<Node>,
+    /// The container definitions as ECS JSON (a list of objects with camelCase keys): decoded from
+    /// `container_definitions` (through [`Node::json`]) or read from the JSON file. Unknown when
+    /// the string is unknown.
+    pub container_definitions: Option<Node>,
+    /// The task-level object as written in a JSON file (to find a task-level
+    /// `resourceRequirements`); `None` for Terraform resources.
+    pub task_level: Option<Node>,
+    /// `placement_constraints` blocks / `placementConstraints`: (type, expression).
+    pub placement_constraints: Vec<(Option<Node>, Option<Node>)>,
+}
+
+/// A file that could not be read or parsed.
+#[derive(Debug, Clone)]
+pub struct LoadProblem {
+    pub path: PathBuf,
+    /// 1-based, when the problem has a place.
+    pub line: Option<u32>,
+    pub column: Option<u32>,
+    pub message: String,
+}
+
+/// Something worth telling about the load (an info).
+#[derive(Debug, Clone)]
+pub struct LoadNote {
+    pub message: String,
+    pub loc: Option<Loc>,
+}
+
+impl Model {
+    pub fn file(&self, id: FileId) -> &SourceFile {
+        &self.files[id.0 as usize]
+    }
+
+    pub fn module(&self, id: ModuleId) -> &Module {
+        &self.modules[id.0 as usize]
+    }
+
+    pub fn resource(&self, id: ResourceId) -> &Resource {
+        &self.resources[id.0 as usize]
+    }
+
+    /// Managed resources of a type, in every module.
+    pub fn resources_of<'a>(&'a self, kind: &'a str) -> impl Iterator<Item = &'a Resource> + 'a {
+        self.resources
+            .iter()
+            .filter(move |r| r.mode == Mode::Managed && r.kind == kind)
+    }
+
+    /// Data sources of a type, in every module.
+    pub fn data_of<'a>(&'a self, kind: &'a str) -> impl Iterator<Item = &'a Resource> + 'a {
+        self.resources
+            .iter()
+            .filter(move |r| r.mode == Mode::Data && r.kind == kind)
+    }
+
+    /// The resources a reference points to, in the module it was written in (every instance when
+    /// the reference has no key).
+    pub fn resolve(&self, r: &Reference) -> Vec<&Resource> {
+        let (mode, rest) = match r.address.strip_prefix("data.") {
+            Some(rest) => (Mode::Data, rest),
+            None => (Mode::Managed, r.address.as_str()),
+        };
+        let Some((kind, name)) = rest.split_once('.') else {
+            return Vec::new();
+        };
+        self.resources
+            .iter()
+            .filter(|res| {
+                res.module == r.module
+                    && res.mode == mode
+                    && res.kind == kind
+                    && res.name == name
+                    && (r.key.is_none() || res.key == r.key || res.instances_unknown)
+            })
+            .collect()
+    }
+
+    /// The resources of a type that a value refers to (through [`Node::refs`]).
+    pub fn referenced<'a>(&'a self, node: &Node, kind: &str) -> Vec<&'a Resource> {
+        let mut out: Vec<&Resource> = node
+            .refs()
+            .iter()
+            .flat_map(|r| self.resolve(r))
+            .filter(|res| res.kind == kind)
+            .collect();
+        out.sort_by_key(|r| r.id);
+        out.dedup_by_key(|r| r.id);
+        out
+    }
+
+    /// `aws_ecs_service.app`, `aws_ecs_service.app[0]`, `data.aws_ssm_parameter.ami`, relative to its
+    /// module.
+    pub fn local_address(&self, r: &Resource) -> String {
+        let mut s = String::new();
+        if r.mode == Mode::Data {
+            s.push_str("data.");
+        }
+        s.push_str(&r.kind);
+        s.push('.');
+        s.push_str(&r.name);
+        match &r.key {
+            Some(InstanceKey::Index(i)) => s.push_str(&format!("[{i}]")),
+            Some(InstanceKey::Key(k)) => s.push_str(&format!("[{k:?}]")),
+            None => {}
+        }
+        s
+    }
+
+    /// The module address of a resource (`None` in a root module).
+    pub fn module_address(&self, r: &Resource) -> Option<&str> {
+        self.module(r.module).address.as_deref()
+    }
+}

@@ -1,0 +1,191 @@
+//! Evaluated values. Every value remembers where it came from (a [`Loc`]), so a rule can point at
+//! the exact expression, even deep inside `jsonencode(...)`, a `templatefile` or a JSON file.
+//!
+//! **Unknown is a value.** What cannot be known before apply (an attribute computed by AWS, a data
+//! source's result other than its own arguments, a variable with no value, a function the evaluator
+//! does not support) is [`Value::Unknown`]. No rule may fire on an unknown.
+
+use crate::FileId;
+use ecs_gpu_hcl::Span;
+
+/// A place in a loaded file.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct Loc {
+    pub file: FileId,
+    pub span: Span,
+}
+
+/// A value with the location of the expression that produced it (`None` for values that come from
+/// nowhere in the checked files, such as a `--var` on the command line).
+#[derive(Debug, Clone, PartialEq)]
+pub struct Node {
+    pub value: Value,
+    pub loc: Option<Loc>,
+}
+
+#[derive(Debug, Clone, PartialEq)]
+pub enum Value {
+    Null,
+    Bool(bool),
+    /// A number, as Terraform holds it (arbitrary precision; `f64` is enough for every rule).
+    Number(f64),
+    String(String),
+    /// `jsonencode(x)`: a string whose text is the JSON of `x`, with `x`'s structure and locations
+    /// kept. Behaves as a string everywhere; rules that read JSON use [`Node::json`].
+    Json(Box<Node>),
+    /// A tuple or list.
+    List(Vec<Node>),
+    /// An object or map.
+    Object(Object),
+    Unknown(Unknown),
+}
+
+/// An object: entries in source order, one per key (the last written wins, as in Terraform), and the
+/// entries that a repeated key discarded.
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct Object {
+    pub entries: Vec<Entry>,
+    /// Earlier entries of a repeated key, which Terraform silently drops (rule GPU108).
+    pub discarded: Vec<Entry>,
+}
+
+#[derive(Debug, Clone, PartialEq)]
+pub struct Entry {
+    pub key: String,
+    /// Where the key is written.
+    pub key_loc: Option<Loc>,
+    pub value: Node,
+}
+
+impl Object {
+    pub fn get(&self, key: &str) -> Option<&Node> {
+        self.entries.iter().find(|e| e.key == key).map(|e| &e.value)
+    }
+}
+
+/// What is known about an unknown value.
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct Unknown {
+    pub reason: UnknownReason,
+    /// The resources (and attributes) it depends on, for example
+    /// `aws_ecs_task_definition.app` `arn` for `task_definition = aws_ecs_task_definition.app.arn`.
+    /// This is how rules follow references between resources.
+    pub refs: Vec<Reference>,
+    /// For a string that is only partly known (a template with an unknown interpolation, possibly
+    /// wrapped in `base64encode`): literal text fragments known to be part of the decoded string.
+    /// A rule may use them to find text that *is* there; never to conclude that text is absent.
+    pub fragments: Vec<String>,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum UnknownReason {
+    /// Known only after apply (a resource's computed attribute).
+    #[default]
+    AfterApply,
+    /// The result of a data source (other than the arguments written in its block).
+    DataSource,
+    /// A variable without a default and without a value given.
+    NoValue,
+    /// A function or construct the evaluator does not evaluate.
+    Unsupported,
+    /// Evaluating it failed in a way Terraform would report (a type error, a missing file...).
+    Error,
+    /// From a remote module whose source was not fetched.
+    RemoteModule,
+}
+
+/// A reference from an expression to a resource, data source or module output.
+#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct Reference {
+    /// The referenced object's address relative to the module it is in, without instance key:
+    /// `aws_ecs_task_definition.app`, `data.aws_ssm_parameter.ami`, `module.gpu`.
+    pub address: String,
+    /// The instance key, when the reference names one (`aws_instance.x[0]`).
+    pub key: Option<InstanceKey>,
+    /// The attribute path after the address (`["arn"]`, `["latest_version"]`).
+    pub attribute: Vec<String>,
+    /// The module instance the referencing expression is in.
+    pub module: crate::ModuleId,
+}
+
+/// A `count` index or `for_each` key.
+#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum InstanceKey {
+    Index(u64),
+    Key(String),
+}
+
+impl Node {
+    pub fn new(value: Value, loc: Option<Loc>) -> Node {
+        Node { value, loc }
+    }
+
+    pub fn is_unknown(&self) -> bool {
+        matches!(self.value, Value::Unknown(_))
+    }
+
+    /// The string, when known (a `jsonencode` result gives its JSON text).
+    pub fn as_str(&self) -> Option<std::borrow::Cow<'_, str>> {
+        match &self.value {
+            Value::String(s) => Some(std::borrow::Cow::Borrowed(s)),
+            Value::Json(inner) => inner.to_json_text().map(std::borrow::Cow::Owned),
+            _ => None,
+        }
+    }
+
+    pub fn as_bool(&self) -> Option<bool> {
+        match self.value {
+            Value::Bool(b) => Some(b),
+            _ => None,
+        }
+    }
+
+    pub fn as_f64(&self) -> Option<f64> {
+        match self.value {
+            Value::Number(n) => Some(n),
+            _ => None,
+        }
+    }
+
+    pub fn as_list(&self) -> Option<&[Node]> {
+        match &self.value {
+            Value::List(v) => Some(v),
+            _ => None,
+        }
+    }
+
+    pub fn as_object(&self) -> Option<&Object> {
+        match &self.value {
+            Value::Object(o) => Some(o),
+            _ => None,
+        }
+    }
+
+    /// An object's entry.
+    pub fn get(&self, key: &str) -> Option<&Node> {
+        self.as_object().and_then(|o| o.get(key))
+    }
+
+    /// The structure behind a JSON string: the `jsonencode` argument itself, or a known string
+    /// parsed as JSON (locations then point at the string). `None` when unknown or not JSON.
+    pub fn json(&self) -> Option<std::borrow::Cow<'_, Node>> {
+        match &self.value {
+            Value::Json(inner) => Some(std::borrow::Cow::Borrowed(inner)),
+            Value::String(s) => crate::json_to_node(s, self.loc).map(std::borrow::Cow::Owned),
+            _ => None,
+        }
+    }
+
+    /// The references an unknown value carries (empty for known values).
+    pub fn refs(&self) -> &[Reference] {
+        match &self.value {
+            Value::Unknown(u) => &u.refs,
+            _ => &[],
+        }
+    }
+
+    /// The JSON text of a fully known value (`None` if any part is unknown).
+    pub fn to_json_text(&self) -> Option<String> {
+        crate::node_to_json_text(self)
+    }
+}
