@@ -31,6 +31,10 @@ enum Command {
     Route(cmd::route::Args),
     /// Check Terraform code and ECS task-definition JSON for every broken link of the GPU chain.
     Check(cmd::check::Args),
+    /// List the check rules: ID, name, default severity.
+    Rules(cmd::check::RulesArgs),
+    /// Show one check rule's documentation: what it checks, why it matters, an example, how to fix.
+    Rule(cmd::check::RuleArgs),
     /// Say what a Terraform plan will do to running GPU tasks and instances.
     Plan(cmd::plan::Args),
     /// Walk the chain for a GPU task that never starts, live (read-only AWS calls) or from saved AWS CLI output.
@@ -61,6 +65,8 @@ fn main() -> ExitCode {
         Command::Types(args) => cmd::types::run(&args, &mut out),
         Command::Route(args) => cmd::route::run(&args, &mut out),
         Command::Check(args) => cmd::check::run(&args, &mut out),
+        Command::Rules(args) => cmd::check::run_rules(&args, &mut out),
+        Command::Rule(args) => cmd::check::run_rule(&args, &mut out),
         Command::Plan(args) => cmd::plan::run(&args, &mut out),
         Command::Diagnose(args) => cmd::diagnose::run(&args, &mut out),
     };
