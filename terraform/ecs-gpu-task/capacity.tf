@@ -1,0 +1,230 @@
+# The GPU capacity: cluster (optional), launch template, Auto Scaling group, capacity provider,
+# and the capacity provider's association with the cluster.
+
+resource "aws_ecs_cluster" "this" {
+  count = var.create_cluster ? 1 : 0
+
+  name = var.cluster_name
+  tags = local.tags
+
+  setting {
+    name  = "containerInsights"
+    value = var.cluster_container_insights
+  }
+}
+
+locals {
+  # ECS_CLUSTER: without it the agent registers in the cluster named "default".
+  # ECS_ENABLE_GPU_SUPPORT=true: without it the agent registers no GPU resource, and a task that
+  # requires a GPU is never placed. The GPU AMI writes it to /var/lib/ecs/ecs.config at build time;
+  # writing it here too keeps the contract in the configuration, whatever the AMI does.
+  ecs_config_lines = concat(
+    [
+      "ECS_CLUSTER=${local.cluster_name}",
+      "ECS_ENABLE_GPU_SUPPORT=true",
+    ],
+    [for k in sort(keys(var.extra_ecs_config)) : "${k}=${var.extra_ecs_config[k]}"],
+  )
+
+  user_data = <<-EOT
+    #!/bin/bash
+    set -euo pipefail
+    mkdir -p /etc/ecs
+    cat >> /etc/ecs/ecs.config <<'ECSCONFIG'
+    ${join("\n", local.ecs_config_lines)}
+    ECSCONFIG
+    ${var.extra_user_data}
+  EOT
+}
+
+resource "aws_launch_template" "this" {
+  name_prefix            = "${var.name}-"
+  description            = "GPU container instances of ${var.name} (${var.instance_type})"
+  image_id               = local.ami_id
+  instance_type          = var.instance_type
+  user_data              = base64encode(local.user_data)
+  vpc_security_group_ids = concat([aws_security_group.instance.id], var.instance_security_group_ids)
+  update_default_version = true
+  ebs_optimized          = true
+
+  iam_instance_profile {
+    arn = aws_iam_instance_profile.instance.arn
+  }
+
+  # IMDSv2 only.
+  metadata_options {
+    http_endpoint               = "enabled"
+    http_tokens                 = "required"
+    http_put_response_hop_limit = var.imds_hop_limit
+    instance_metadata_tags      = "disabled"
+  }
+
+  block_device_mappings {
+    device_name = var.root_volume_device_name
+    ebs {
+      volume_size           = var.root_volume_size_gib
+      volume_type           = "gp3"
+      encrypted             = true
+      kms_key_id            = var.root_volume_kms_key_id
+      delete_on_termination = true
+    }
+  }
+
+  monitoring {
+    enabled = true
+  }
+
+  tag_specifications {
+    resource_type = "instance"
+    tags          = merge(local.tags, { Name = "${var.name}-gpu" })
+  }
+
+  tag_specifications {
+    resource_type = "volume"
+    tags          = merge(local.tags, { Name = "${var.name}-gpu" })
+  }
+
+  tags = local.tags
+
+  lifecycle {
+    # The plan-time refusals of an instance type or AMI source that would be accepted and never run.
+    precondition {
+      condition     = local.instance != null || local.family_status != null
+      error_message = "instance_type ${var.instance_type} is not in the module's GPU catalog (catalog.tf): it is not a known NVIDIA GPU instance type for ECS."
+    }
+    precondition {
+      condition     = local.instance_status == "supported" || (local.instance == null && local.family_status == null)
+      error_message = "instance_type ${var.instance_type} cannot run ECS GPU tasks (${local.instance_status}): ${local.family_reason}."
+    }
+    precondition {
+      condition     = local.instance_architecture == null || local.instance_architecture == "x86_64"
+      error_message = "instance_type ${var.instance_type} is ${coalesce(local.instance_architecture, "unknown")}: every ECS GPU-optimized AMI is x86_64."
+    }
+    precondition {
+      condition     = var.ami_id != null || local.ami_parameter_key != null
+      error_message = "ami_ssm_parameter ${local.ami_ssm_parameter} is not an ECS GPU-optimized AMI parameter: use one of ${join(", ", [for p in values(local.ecs_gpu_ami_parameters) : p.parameter])} or a parameter under its gpu/ path (such as .../recommended/image_id)."
+    }
+    precondition {
+      condition     = var.ami_id == null || var.ami_ssm_parameter == null
+      error_message = "Set ami_id or ami_ssm_parameter, not both."
+    }
+  }
+}
+
+resource "aws_autoscaling_group" "this" {
+  name_prefix         = "${var.name}-"
+  vpc_zone_identifier = var.subnet_ids
+  min_size            = var.min_size
+  max_size            = var.max_size
+  # No desired_capacity: ECS managed scaling sets it. Setting it here would fight the capacity
+  # provider on every apply.
+
+  # Required by managed termination protection: ECS removes an instance's protection only once it
+  # runs no task, so scale-in never stops a GPU task.
+  protect_from_scale_in = true
+
+  health_check_type         = "EC2"
+  health_check_grace_period = var.instance_warmup
+
+  launch_template {
+    id      = aws_launch_template.this.id
+    version = aws_launch_template.this.latest_version
+  }
+
+  # A launch template change (new AMI, user data, instance type...) reaches running instances only
+  # through this refresh: a rolling replacement, triggered by the version change above.
+  instance_refresh {
+    strategy = "Rolling"
+    preferences {
+      min_healthy_percentage = var.instance_refresh_min_healthy_percentage
+      instance_warmup        = tostring(var.instance_warmup)
+      skip_matching          = true
+      # The instances are scale-in protected; without "Refresh" a refresh waits an hour on them
+      # and fails.
+      scale_in_protected_instances = "Refresh"
+    }
+  }
+
+  # ECS adds this tag when the capacity provider is created; declaring it keeps every apply from
+  # stripping it.
+  tag {
+    key                 = "AmazonECSManaged"
+    value               = "true"
+    propagate_at_launch = true
+  }
+
+  tag {
+    key                 = "Name"
+    value               = "${var.name}-gpu"
+    propagate_at_launch = true
+  }
+
+  dynamic "tag" {
+    for_each = { for k, v in local.tags : k => v if !contains(["AmazonECSManaged", "Name"], k) }
+    content {
+      key                 = tag.key
+      value               = tag.value
+      propagate_at_launch = true
+    }
+  }
+
+  lifecycle {
+    create_before_destroy = true
+
+    precondition {
+      condition     = var.min_size <= var.max_size
+      error_message = "min_size (${var.min_size}) must not exceed max_size (${var.max_size})."
+    }
+  }
+
+  depends_on = [aws_iam_role_policy_attachment.instance]
+}
+
+resource "aws_ecs_capacity_provider" "this" {
+  name = var.name
+  tags = local.tags
+
+  auto_scaling_group_provider {
+    auto_scaling_group_arn         = aws_autoscaling_group.this.arn
+    managed_termination_protection = "ENABLED"
+
+    managed_scaling {
+      status                    = "ENABLED"
+      target_capacity           = var.target_capacity
+      minimum_scaling_step_size = var.minimum_scaling_step_size
+      maximum_scaling_step_size = var.maximum_scaling_step_size
+      instance_warmup_period    = var.instance_warmup
+    }
+  }
+
+  lifecycle {
+    precondition {
+      condition     = var.minimum_scaling_step_size <= var.maximum_scaling_step_size
+      error_message = "minimum_scaling_step_size (${var.minimum_scaling_step_size}) must not exceed maximum_scaling_step_size (${var.maximum_scaling_step_size})."
+    }
+    # Not silently taking over an existing cluster's capacity provider list (see the README).
+    precondition {
+      condition     = var.associate_capacity_provider != null || var.create_cluster
+      error_message = "With an existing cluster, set associate_capacity_provider explicitly: true makes this module own the cluster's whole capacity provider list (this provider plus additional_cluster_capacity_providers; any other is removed), false leaves the list to you (add the capacity_provider_name output to it)."
+    }
+  }
+}
+
+# aws_ecs_cluster_capacity_providers owns the cluster's WHOLE capacity provider list: it is created
+# only on an explicit choice (associate_capacity_provider), and then the list is this module's
+# provider plus additional_cluster_capacity_providers. See the README.
+resource "aws_ecs_cluster_capacity_providers" "this" {
+  count = local.associate_capacity_provider ? 1 : 0
+
+  cluster_name       = local.cluster_name
+  capacity_providers = distinct(concat([aws_ecs_capacity_provider.this.name], var.additional_cluster_capacity_providers))
+
+  dynamic "default_capacity_provider_strategy" {
+    for_each = var.default_capacity_provider_strategy
+    content {
+      capacity_provider = default_capacity_provider_strategy.value.capacity_provider
+      weight            = default_capacity_provider_strategy.value.weight
+      base              = default_capacity_provider_strategy.value.base
+    }
+  }
+}

@@ -1,0 +1,142 @@
+# Three roles, each with only what its holder needs:
+# - the instance role: the ECS agent on the GPU instances (register, poll, pull from ECR, write logs);
+# - the execution role: ECS itself, to pull the image and fetch the task's secrets;
+# - the task role: the application's own AWS calls (no permissions unless you add policy ARNs).
+
+locals {
+  partition  = data.aws_partition.current.partition
+  account_id = data.aws_caller_identity.current.account_id
+
+  instance_managed_policy_arns = concat(
+    ["arn:${local.partition}:iam::aws:policy/service-role/AmazonEC2ContainerServiceforEC2Role"],
+    var.enable_ssm ? ["arn:${local.partition}:iam::aws:policy/AmazonSSMManagedInstanceCore"] : [],
+    var.instance_role_policy_arns,
+  )
+
+  # Secrets Manager ARNs may carry a JSON key / version suffix (secret:name-AbCdEf:key:stage:version);
+  # the IAM resource is the secret itself: the first seven colon-separated parts.
+  secret_resource_arns = distinct([
+    for v in values(var.container_secrets) :
+    can(regex(":secretsmanager:", v)) ? join(":", slice(split(":", v), 0, 7)) : v
+  ])
+  ssm_secret_arns     = [for a in local.secret_resource_arns : a if can(regex(":ssm:", a))]
+  manager_secret_arns = [for a in local.secret_resource_arns : a if can(regex(":secretsmanager:", a))]
+}
+
+# --- instance role and profile -------------------------------------------------------------------
+
+data "aws_iam_policy_document" "instance_assume" {
+  statement {
+    actions = ["sts:AssumeRole"]
+    principals {
+      type        = "Service"
+      identifiers = ["ec2.amazonaws.com"]
+    }
+  }
+}
+
+resource "aws_iam_role" "instance" {
+  name_prefix        = "${var.name}-instance-"
+  description        = "ECS container instances of ${var.name} (GPU)"
+  assume_role_policy = data.aws_iam_policy_document.instance_assume.json
+  tags               = local.tags
+}
+
+resource "aws_iam_role_policy_attachment" "instance" {
+  count = length(local.instance_managed_policy_arns)
+
+  role       = aws_iam_role.instance.name
+  policy_arn = local.instance_managed_policy_arns[count.index]
+}
+
+resource "aws_iam_instance_profile" "instance" {
+  name_prefix = "${var.name}-instance-"
+  role        = aws_iam_role.instance.name
+  tags        = local.tags
+}
+
+# --- task execution role -------------------------------------------------------------------------
+
+data "aws_iam_policy_document" "tasks_assume" {
+  statement {
+    actions = ["sts:AssumeRole"]
+    principals {
+      type        = "Service"
+      identifiers = ["ecs-tasks.amazonaws.com"]
+    }
+    # Only tasks of this account may assume the roles (confused-deputy protection).
+    condition {
+      test     = "StringEquals"
+      variable = "aws:SourceAccount"
+      values   = [local.account_id]
+    }
+  }
+}
+
+resource "aws_iam_role" "execution" {
+  name_prefix        = "${var.name}-execution-"
+  description        = "ECS task execution role of ${var.name}: image pull, logs, secrets"
+  assume_role_policy = data.aws_iam_policy_document.tasks_assume.json
+  tags               = local.tags
+}
+
+resource "aws_iam_role_policy_attachment" "execution" {
+  role       = aws_iam_role.execution.name
+  policy_arn = "arn:${local.partition}:iam::aws:policy/service-role/AmazonECSTaskExecutionRolePolicy"
+}
+
+# AmazonECSTaskExecutionRolePolicy does not cover secrets: allow exactly the ones the task names.
+data "aws_iam_policy_document" "execution_secrets" {
+  count = length(var.container_secrets) > 0 ? 1 : 0
+
+  dynamic "statement" {
+    for_each = length(local.ssm_secret_arns) > 0 ? [1] : []
+    content {
+      sid       = "ReadSsmParameters"
+      actions   = ["ssm:GetParameters"]
+      resources = local.ssm_secret_arns
+    }
+  }
+
+  dynamic "statement" {
+    for_each = length(local.manager_secret_arns) > 0 ? [1] : []
+    content {
+      sid       = "ReadSecrets"
+      actions   = ["secretsmanager:GetSecretValue"]
+      resources = local.manager_secret_arns
+    }
+  }
+
+  dynamic "statement" {
+    for_each = length(var.secrets_kms_key_arns) > 0 ? [1] : []
+    content {
+      sid       = "DecryptSecrets"
+      actions   = ["kms:Decrypt"]
+      resources = var.secrets_kms_key_arns
+    }
+  }
+}
+
+resource "aws_iam_role_policy" "execution_secrets" {
+  count = length(var.container_secrets) > 0 ? 1 : 0
+
+  name   = "secrets"
+  role   = aws_iam_role.execution.id
+  policy = data.aws_iam_policy_document.execution_secrets[0].json
+}
+
+# --- task role ------------------------------------------------------------------------------------
+
+resource "aws_iam_role" "task" {
+  name_prefix        = "${var.name}-task-"
+  description        = "ECS task role of ${var.name}: the application's AWS permissions"
+  assume_role_policy = data.aws_iam_policy_document.tasks_assume.json
+  tags               = local.tags
+}
+
+resource "aws_iam_role_policy_attachment" "task" {
+  count = length(var.task_role_policy_arns)
+
+  role       = aws_iam_role.task.name
+  policy_arn = var.task_role_policy_arns[count.index]
+}

@@ -1,0 +1,67 @@
+# Two security groups, neither with ingress by default:
+# - the instances' group: the ECS agent and Docker need HTTPS out (ECS, ECR, S3, CloudWatch Logs);
+# - the tasks' group (awsvpc mode only): each task's own network interface.
+# Rules are separate resources, so that rules you add to these groups elsewhere are not removed.
+
+resource "aws_security_group" "instance" {
+  name_prefix = "${var.name}-instance-"
+  description = "GPU container instances of ${var.name}"
+  vpc_id      = var.vpc_id
+  tags        = merge(local.tags, { Name = "${var.name}-instance" })
+
+  lifecycle {
+    create_before_destroy = true
+  }
+}
+
+resource "aws_vpc_security_group_egress_rule" "instance" {
+  for_each = var.instance_egress_rules
+
+  security_group_id            = aws_security_group.instance.id
+  description                  = each.value.description
+  ip_protocol                  = each.value.ip_protocol
+  from_port                    = each.value.from_port
+  to_port                      = each.value.to_port
+  cidr_ipv4                    = each.value.cidr_ipv4
+  referenced_security_group_id = each.value.referenced_security_group_id
+  tags                         = local.tags
+}
+
+resource "aws_security_group" "task" {
+  count = local.is_awsvpc ? 1 : 0
+
+  name_prefix = "${var.name}-task-"
+  description = "Tasks of ${var.name} (awsvpc)"
+  vpc_id      = var.vpc_id
+  tags        = merge(local.tags, { Name = "${var.name}-task" })
+
+  lifecycle {
+    create_before_destroy = true
+  }
+}
+
+resource "aws_vpc_security_group_ingress_rule" "task" {
+  for_each = local.is_awsvpc ? var.ingress_rules : {}
+
+  security_group_id            = aws_security_group.task[0].id
+  description                  = each.value.description
+  ip_protocol                  = each.value.ip_protocol
+  from_port                    = each.value.from_port
+  to_port                      = each.value.to_port
+  cidr_ipv4                    = each.value.cidr_ipv4
+  referenced_security_group_id = each.value.referenced_security_group_id
+  tags                         = local.tags
+}
+
+resource "aws_vpc_security_group_egress_rule" "task" {
+  for_each = local.is_awsvpc ? var.egress_rules : {}
+
+  security_group_id            = aws_security_group.task[0].id
+  description                  = each.value.description
+  ip_protocol                  = each.value.ip_protocol
+  from_port                    = each.value.from_port
+  to_port                      = each.value.to_port
+  cidr_ipv4                    = each.value.cidr_ipv4
+  referenced_security_group_id = each.value.referenced_security_group_id
+  tags                         = local.tags
+}

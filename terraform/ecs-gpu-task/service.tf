@@ -1,0 +1,194 @@
+# The service, in one of two mutually exclusive forms selected by count, because
+# lifecycle.ignore_changes cannot be conditional:
+# - aws_ecs_service.this (no `autoscaling`): Terraform owns desired_count;
+# - aws_ecs_service.autoscaled (`autoscaling` set): Application Auto Scaling owns desired_count,
+#   Terraform sets it only at creation and ignores it afterwards.
+# The two bodies must stay identical apart from desired_count and the lifecycle block.
+# Switching modes replaces the service; a `moved` block in the calling module avoids that (see the README).
+
+resource "aws_ecs_service" "this" {
+  count = local.autoscaling_enabled ? 0 : 1
+
+  name                               = var.name
+  cluster                            = local.cluster_name
+  task_definition                    = aws_ecs_task_definition.this.arn
+  desired_count                      = var.desired_count
+  deployment_minimum_healthy_percent = var.deployment_minimum_healthy_percent
+  deployment_maximum_percent         = var.deployment_maximum_percent
+  health_check_grace_period_seconds  = var.load_balancer == null ? null : var.health_check_grace_period_seconds
+  enable_execute_command             = var.enable_execute_command
+  enable_ecs_managed_tags            = true
+  propagate_tags                     = "SERVICE"
+  wait_for_steady_state              = var.wait_for_steady_state
+  tags                               = local.tags
+
+  capacity_provider_strategy {
+    capacity_provider = aws_ecs_capacity_provider.this.name
+    weight            = 1
+    base              = 0
+  }
+
+  dynamic "network_configuration" {
+    for_each = local.is_awsvpc ? [1] : []
+    content {
+      subnets          = local.service_subnet_ids
+      security_groups  = concat([aws_security_group.task[0].id], var.security_group_ids)
+      assign_public_ip = false
+    }
+  }
+
+  dynamic "placement_constraints" {
+    for_each = var.placement_constraint_instance_type ? [1] : []
+    content {
+      type       = "memberOf"
+      expression = local.placement_expression
+    }
+  }
+
+  deployment_circuit_breaker {
+    enable   = true
+    rollback = true
+  }
+
+  dynamic "load_balancer" {
+    for_each = var.load_balancer == null ? [] : [var.load_balancer]
+    content {
+      target_group_arn = load_balancer.value.target_group_arn
+      container_name   = coalesce(load_balancer.value.container_name, var.container_name)
+      container_port   = load_balancer.value.container_port
+    }
+  }
+
+  # The capacity provider must be on the cluster before a service can use it, and the roles must
+  # have their policies before the first task starts.
+  depends_on = [
+    aws_ecs_cluster_capacity_providers.this,
+    aws_iam_role_policy_attachment.execution,
+    aws_iam_role_policy.execution_secrets,
+  ]
+}
+
+resource "aws_ecs_service" "autoscaled" {
+  count = local.autoscaling_enabled ? 1 : 0
+
+  name                               = var.name
+  cluster                            = local.cluster_name
+  task_definition                    = aws_ecs_task_definition.this.arn
+  desired_count                      = var.autoscaling.min_capacity
+  deployment_minimum_healthy_percent = var.deployment_minimum_healthy_percent
+  deployment_maximum_percent         = var.deployment_maximum_percent
+  health_check_grace_period_seconds  = var.load_balancer == null ? null : var.health_check_grace_period_seconds
+  enable_execute_command             = var.enable_execute_command
+  enable_ecs_managed_tags            = true
+  propagate_tags                     = "SERVICE"
+  wait_for_steady_state              = var.wait_for_steady_state
+  tags                               = local.tags
+
+  capacity_provider_strategy {
+    capacity_provider = aws_ecs_capacity_provider.this.name
+    weight            = 1
+    base              = 0
+  }
+
+  dynamic "network_configuration" {
+    for_each = local.is_awsvpc ? [1] : []
+    content {
+      subnets          = local.service_subnet_ids
+      security_groups  = concat([aws_security_group.task[0].id], var.security_group_ids)
+      assign_public_ip = false
+    }
+  }
+
+  dynamic "placement_constraints" {
+    for_each = var.placement_constraint_instance_type ? [1] : []
+    content {
+      type       = "memberOf"
+      expression = local.placement_expression
+    }
+  }
+
+  deployment_circuit_breaker {
+    enable   = true
+    rollback = true
+  }
+
+  dynamic "load_balancer" {
+    for_each = var.load_balancer == null ? [] : [var.load_balancer]
+    content {
+      target_group_arn = load_balancer.value.target_group_arn
+      container_name   = coalesce(load_balancer.value.container_name, var.container_name)
+      container_port   = load_balancer.value.container_port
+    }
+  }
+
+  lifecycle {
+    # Application Auto Scaling owns the task count.
+    ignore_changes = [desired_count]
+  }
+
+  depends_on = [
+    aws_ecs_cluster_capacity_providers.this,
+    aws_iam_role_policy_attachment.execution,
+    aws_iam_role_policy.execution_secrets,
+  ]
+}
+
+locals {
+  service = local.autoscaling_enabled ? aws_ecs_service.autoscaled[0] : aws_ecs_service.this[0]
+}
+
+# --- Application Auto Scaling (only with `autoscaling`) -------------------------------------------
+
+resource "aws_appautoscaling_target" "this" {
+  count = local.autoscaling_enabled ? 1 : 0
+
+  service_namespace  = "ecs"
+  resource_id        = "service/${local.cluster_name}/${aws_ecs_service.autoscaled[0].name}"
+  scalable_dimension = "ecs:service:DesiredCount"
+  min_capacity       = var.autoscaling.min_capacity
+  max_capacity       = var.autoscaling.max_capacity
+  tags               = local.tags
+}
+
+resource "aws_appautoscaling_policy" "this" {
+  count = local.autoscaling_enabled ? 1 : 0
+
+  name               = "${var.name}-target-tracking"
+  policy_type        = "TargetTrackingScaling"
+  service_namespace  = aws_appautoscaling_target.this[0].service_namespace
+  resource_id        = aws_appautoscaling_target.this[0].resource_id
+  scalable_dimension = aws_appautoscaling_target.this[0].scalable_dimension
+
+  target_tracking_scaling_policy_configuration {
+    target_value       = var.autoscaling.target_value
+    scale_in_cooldown  = var.autoscaling.scale_in_cooldown
+    scale_out_cooldown = var.autoscaling.scale_out_cooldown
+    disable_scale_in   = var.autoscaling.disable_scale_in
+
+    dynamic "predefined_metric_specification" {
+      for_each = var.autoscaling.customized_metric == null ? [1] : []
+      content {
+        predefined_metric_type = var.autoscaling.predefined_metric_type
+        resource_label         = var.autoscaling.resource_label
+      }
+    }
+
+    dynamic "customized_metric_specification" {
+      for_each = var.autoscaling.customized_metric == null ? [] : [var.autoscaling.customized_metric]
+      content {
+        metric_name = customized_metric_specification.value.metric_name
+        namespace   = customized_metric_specification.value.namespace
+        statistic   = customized_metric_specification.value.statistic
+        unit        = customized_metric_specification.value.unit
+
+        dynamic "dimensions" {
+          for_each = customized_metric_specification.value.dimensions
+          content {
+            name  = dimensions.key
+            value = dimensions.value
+          }
+        }
+      }
+    }
+  }
+}

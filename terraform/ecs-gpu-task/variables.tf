@@ -1,0 +1,679 @@
+# Inputs. Checks on one input are validation blocks here; checks that need another input or the
+# generated catalog (catalog.tf) are preconditions on the resources (capacity.tf, task.tf), so that
+# `terraform plan` fails on them; a validation block may reference other values only from 1.9 on.
+
+# ----------------------------------------------------------------------------------------------
+# Naming and tags
+# ----------------------------------------------------------------------------------------------
+
+variable "name" {
+  description = "Name of the service, and the base name of every resource the module creates (task definition family, service, capacity provider, Auto Scaling group, launch template, roles, log group)."
+  type        = string
+
+  validation {
+    condition     = can(regex("^[a-zA-Z][a-zA-Z0-9-]{0,23}$", var.name))
+    error_message = "`name` must start with a letter and have 1 to 24 letters, digits and hyphens (IAM role name prefixes are limited to 38 characters)."
+  }
+
+  validation {
+    condition     = !can(regex("^(?i)(aws|ecs|fargate)", var.name))
+    error_message = "`name` must not start with \"aws\", \"ecs\" or \"fargate\": ECS refuses capacity provider names with those prefixes."
+  }
+}
+
+variable "tags" {
+  description = "Tags added to every resource the module creates (and propagated to the instances and their volumes)."
+  type        = map(string)
+  default     = {}
+}
+
+# ----------------------------------------------------------------------------------------------
+# Cluster and the capacity provider association
+# ----------------------------------------------------------------------------------------------
+
+variable "cluster_name" {
+  description = "Name of the ECS cluster. With `create_cluster = false` (the default) it must already exist; with `create_cluster = true` the module creates it."
+  type        = string
+
+  validation {
+    condition     = can(regex("^[a-zA-Z0-9_-]{1,255}$", var.cluster_name))
+    error_message = "`cluster_name` must have 1 to 255 letters, digits, hyphens and underscores."
+  }
+}
+
+variable "create_cluster" {
+  description = "Create the ECS cluster `cluster_name` in this module (with Container Insights)."
+  type        = bool
+  default     = false
+}
+
+variable "cluster_container_insights" {
+  description = "Container Insights setting of a cluster the module creates: \"enabled\", \"enhanced\" or \"disabled\"."
+  type        = string
+  default     = "enabled"
+
+  validation {
+    condition     = contains(["enabled", "enhanced", "disabled"], var.cluster_container_insights)
+    error_message = "`cluster_container_insights` must be \"enabled\", \"enhanced\" or \"disabled\"."
+  }
+}
+
+variable "associate_capacity_provider" {
+  description = <<-EOT
+    Whether the module manages the cluster's capacity provider list (`aws_ecs_cluster_capacity_providers`).
+    That resource owns the cluster's WHOLE list: when true, the list becomes this module's capacity provider
+    plus `additional_cluster_capacity_providers`, and any other provider on the cluster is removed.
+    When false, the module leaves the list alone and you must add the `capacity_provider_name` output to the
+    `aws_ecs_cluster_capacity_providers` you manage elsewhere (otherwise the service cannot be created).
+    null (the default) means true when the module creates the cluster, and is refused for an existing
+    cluster: there you must choose explicitly.
+  EOT
+  type        = bool
+  default     = null
+}
+
+variable "additional_cluster_capacity_providers" {
+  description = "Other capacity providers (names, e.g. \"FARGATE\" or another module's) to keep on the cluster when `associate_capacity_provider` is true. Everything not listed here is removed from the cluster."
+  type        = list(string)
+  default     = []
+}
+
+variable "default_capacity_provider_strategy" {
+  description = "The cluster's default capacity provider strategy, set only when `associate_capacity_provider` is true. Empty leaves the cluster without a default strategy (this module's service names its own)."
+  type = list(object({
+    capacity_provider = string
+    weight            = optional(number, 0)
+    base              = optional(number, 0)
+  }))
+  default = []
+}
+
+# ----------------------------------------------------------------------------------------------
+# Network
+# ----------------------------------------------------------------------------------------------
+
+variable "vpc_id" {
+  description = "VPC of the subnets; the module's security groups are created in it."
+  type        = string
+}
+
+variable "subnet_ids" {
+  description = "Subnets of the Auto Scaling group (the GPU instances). Private subnets with a route to ECS, ECR, S3 and CloudWatch Logs (NAT or VPC endpoints)."
+  type        = list(string)
+
+  validation {
+    condition     = length(var.subnet_ids) > 0
+    error_message = "`subnet_ids` must name at least one subnet."
+  }
+}
+
+variable "service_subnet_ids" {
+  description = "Subnets of the tasks' network interfaces in awsvpc mode; null uses `subnet_ids`. They must be in the Availability Zones of `subnet_ids`, or a task can be placed on no instance."
+  type        = list(string)
+  default     = null
+}
+
+variable "security_group_ids" {
+  description = "Extra security groups for the tasks' network interfaces (awsvpc mode), besides the module's own group."
+  type        = list(string)
+  default     = []
+}
+
+variable "ingress_rules" {
+  description = "Ingress rules of the tasks' security group (awsvpc mode). Empty by default: no inbound traffic. Each rule takes one source: `cidr_ipv4` or `referenced_security_group_id` (for example the load balancer's group)."
+  type = map(object({
+    description                  = string
+    from_port                    = number
+    to_port                      = number
+    ip_protocol                  = optional(string, "tcp")
+    cidr_ipv4                    = optional(string)
+    referenced_security_group_id = optional(string)
+  }))
+  default = {}
+
+  validation {
+    condition     = alltrue([for r in values(var.ingress_rules) : (r.cidr_ipv4 == null) != (r.referenced_security_group_id == null)])
+    error_message = "Each rule in `ingress_rules` must set exactly one of `cidr_ipv4` and `referenced_security_group_id`."
+  }
+}
+
+variable "egress_rules" {
+  description = "Egress rules of the tasks' security group (awsvpc mode). The default allows HTTPS anywhere (model downloads, AWS APIs)."
+  type = map(object({
+    description                  = string
+    from_port                    = number
+    to_port                      = number
+    ip_protocol                  = optional(string, "tcp")
+    cidr_ipv4                    = optional(string)
+    referenced_security_group_id = optional(string)
+  }))
+  default = {
+    https = { description = "HTTPS to anywhere", from_port = 443, to_port = 443, cidr_ipv4 = "0.0.0.0/0" }
+  }
+
+  validation {
+    condition     = alltrue([for r in values(var.egress_rules) : (r.cidr_ipv4 == null) != (r.referenced_security_group_id == null)])
+    error_message = "Each rule in `egress_rules` must set exactly one of `cidr_ipv4` and `referenced_security_group_id`."
+  }
+}
+
+variable "instance_security_group_ids" {
+  description = "Extra security groups for the GPU instances, besides the module's own group (which has no ingress and HTTPS egress). In bridge mode, task ports are host ports: allow them here."
+  type        = list(string)
+  default     = []
+}
+
+variable "instance_egress_rules" {
+  description = "Egress rules of the instances' security group. The default allows HTTPS anywhere: the ECS agent, ECR, S3, CloudWatch Logs and SSM are all HTTPS."
+  type = map(object({
+    description                  = string
+    from_port                    = number
+    to_port                      = number
+    ip_protocol                  = optional(string, "tcp")
+    cidr_ipv4                    = optional(string)
+    referenced_security_group_id = optional(string)
+  }))
+  default = {
+    https = { description = "HTTPS to anywhere (ECS, ECR, S3, CloudWatch Logs, SSM)", from_port = 443, to_port = 443, cidr_ipv4 = "0.0.0.0/0" }
+  }
+
+  validation {
+    condition     = alltrue([for r in values(var.instance_egress_rules) : (r.cidr_ipv4 == null) != (r.referenced_security_group_id == null)])
+    error_message = "Each rule in `instance_egress_rules` must set exactly one of `cidr_ipv4` and `referenced_security_group_id`."
+  }
+}
+
+# ----------------------------------------------------------------------------------------------
+# GPU capacity: AMI, launch template, Auto Scaling group, capacity provider
+# ----------------------------------------------------------------------------------------------
+
+variable "instance_type" {
+  description = "EC2 instance type of the GPU instances. Must be in the catalog (catalog.tf) with ECS status \"supported\" (NVIDIA GPU, x86_64, served by the ECS GPU-optimized AMI)."
+  type        = string
+}
+
+variable "ami_ssm_parameter" {
+  description = "SSM parameter the GPU AMI is read from at plan time. null uses the catalog's recommendation, the Amazon Linux 2023 GPU `.../amazon-linux-2023/gpu/recommended/image_id`. Must be one of the catalog's ECS GPU-optimized AMI parameters or a parameter under its `gpu/` path (a `/image_id` sub-parameter or a version-specific one). The Amazon Linux 2 GPU AMIs reached end of life on 2026-06-30."
+  type        = string
+  default     = null
+}
+
+variable "ami_id" {
+  description = "Pin an AMI ID instead of reading the SSM parameter (for example to roll AMIs on your own schedule). It must be an ECS GPU-optimized AMI (x86_64, Linux): the module cannot check that offline."
+  type        = string
+  default     = null
+
+  validation {
+    condition     = var.ami_id == null || can(regex("^ami-[0-9a-f]{8}([0-9a-f]{9})?$", var.ami_id))
+    error_message = "`ami_id` must be an AMI ID such as ami-0123456789abcdef0."
+  }
+}
+
+variable "root_volume_size_gib" {
+  description = "Size of the encrypted gp3 root volume, in GiB. CUDA images are large (5 to 20 GB each, unpacked) and Docker keeps the old image during a deployment."
+  type        = number
+  default     = 100
+
+  validation {
+    condition     = var.root_volume_size_gib >= 30 && floor(var.root_volume_size_gib) == var.root_volume_size_gib
+    error_message = "`root_volume_size_gib` must be a whole number of at least 30 (the GPU AMI's own snapshot needs that much)."
+  }
+}
+
+variable "root_volume_device_name" {
+  description = "Device name of the AMI's root volume (/dev/xvda on the ECS-optimized Amazon Linux AMIs)."
+  type        = string
+  default     = "/dev/xvda"
+}
+
+variable "root_volume_kms_key_id" {
+  description = "KMS key ARN for the root volume; null uses the account's default EBS key."
+  type        = string
+  default     = null
+}
+
+variable "extra_ecs_config" {
+  description = "Extra /etc/ecs/ecs.config settings (name => value), written after ECS_CLUSTER and ECS_ENABLE_GPU_SUPPORT=true, for example { ECS_RESERVED_MEMORY = \"256\", ECS_IMAGE_PULL_BEHAVIOR = \"prefer-cached\" }."
+  type        = map(string)
+  default     = {}
+
+  validation {
+    condition     = alltrue([for k in keys(var.extra_ecs_config) : can(regex("^ECS_[A-Z0-9_]+$", k))])
+    error_message = "Each key of `extra_ecs_config` must be an ECS agent setting name: ECS_ followed by capital letters, digits and underscores."
+  }
+
+  validation {
+    condition     = !contains(keys(var.extra_ecs_config), "ECS_CLUSTER") && !contains(keys(var.extra_ecs_config), "ECS_ENABLE_GPU_SUPPORT")
+    error_message = "`extra_ecs_config` must not set ECS_CLUSTER or ECS_ENABLE_GPU_SUPPORT: the module writes both, and a second line would override them."
+  }
+
+  validation {
+    condition     = alltrue([for v in values(var.extra_ecs_config) : !can(regex("[\r\n]", v))])
+    error_message = "Values of `extra_ecs_config` must be single lines."
+  }
+}
+
+variable "extra_user_data" {
+  description = "Extra shell commands run by the instances' user data after ecs.config is written (before the ECS agent starts). For example `sysctl -w vm.overcommit_memory=1`, which the AMI's README asks for on g6f.large."
+  type        = string
+  default     = ""
+}
+
+variable "enable_ssm" {
+  description = "Attach AmazonSSMManagedInstanceCore to the instance role, for Session Manager access to the instances (the first place to look when a task never starts)."
+  type        = bool
+  default     = true
+}
+
+variable "instance_role_policy_arns" {
+  description = "Extra IAM policy ARNs attached to the instance role."
+  type        = list(string)
+  default     = []
+}
+
+variable "imds_hop_limit" {
+  description = "Instance metadata (IMDSv2) response hop limit. 1 keeps bridge-mode containers from reaching the instance role's credentials; tasks get their own role through the ECS agent."
+  type        = number
+  default     = 1
+
+  validation {
+    condition     = var.imds_hop_limit >= 1 && var.imds_hop_limit <= 64
+    error_message = "`imds_hop_limit` must be between 1 and 64."
+  }
+}
+
+variable "min_size" {
+  description = "Minimum number of GPU instances. 0 lets ECS managed scaling stop every instance when no task runs."
+  type        = number
+  default     = 0
+
+  validation {
+    condition     = var.min_size >= 0 && floor(var.min_size) == var.min_size
+    error_message = "`min_size` must be a whole number, 0 or more."
+  }
+}
+
+variable "max_size" {
+  description = "Maximum number of GPU instances. Leave room for one more than steady state: a rolling deployment and an instance refresh each need a spare instance."
+  type        = number
+  default     = 2
+
+  validation {
+    condition     = var.max_size >= 1 && floor(var.max_size) == var.max_size
+    error_message = "`max_size` must be a whole number, 1 or more."
+  }
+}
+
+variable "instance_warmup" {
+  description = "Seconds a new instance is given to boot, register with ECS and pull the image before it counts as ready, used by the instance refresh and by ECS managed scaling. Keep it at 300 or more for GPU instances."
+  type        = number
+  default     = 300
+
+  validation {
+    condition     = var.instance_warmup >= 0 && var.instance_warmup <= 10000
+    error_message = "`instance_warmup` must be between 0 and 10000 seconds."
+  }
+}
+
+variable "instance_refresh_min_healthy_percentage" {
+  description = "Share of the Auto Scaling group that must stay in service during an instance refresh (rolling replacement after a launch template change)."
+  type        = number
+  default     = 90
+
+  validation {
+    condition     = var.instance_refresh_min_healthy_percentage >= 0 && var.instance_refresh_min_healthy_percentage <= 100
+    error_message = "`instance_refresh_min_healthy_percentage` must be between 0 and 100."
+  }
+}
+
+variable "target_capacity" {
+  description = "ECS managed scaling target, in percent of the instances running tasks. 100: no idle GPU instance, but a new task waits for an instance to boot. Below 100: ECS keeps spare instances warm, at their price."
+  type        = number
+  default     = 100
+
+  validation {
+    condition     = var.target_capacity >= 1 && var.target_capacity <= 100 && floor(var.target_capacity) == var.target_capacity
+    error_message = "`target_capacity` must be a whole number from 1 to 100."
+  }
+}
+
+variable "minimum_scaling_step_size" {
+  description = "Fewest instances ECS managed scaling adds or removes at a time."
+  type        = number
+  default     = 1
+
+  validation {
+    condition     = var.minimum_scaling_step_size >= 1 && var.minimum_scaling_step_size <= 10000
+    error_message = "`minimum_scaling_step_size` must be between 1 and 10000."
+  }
+}
+
+variable "maximum_scaling_step_size" {
+  description = "Most instances ECS managed scaling adds or removes at a time."
+  type        = number
+  default     = 10
+
+  validation {
+    condition     = var.maximum_scaling_step_size >= 1 && var.maximum_scaling_step_size <= 10000
+    error_message = "`maximum_scaling_step_size` must be between 1 and 10000."
+  }
+}
+
+# ----------------------------------------------------------------------------------------------
+# Task definition
+# ----------------------------------------------------------------------------------------------
+
+variable "launch_type" {
+  description = "Only \"EC2\". Present so that a request for Fargate is refused with the reason instead of being accepted and never running."
+  type        = string
+  default     = "EC2"
+
+  validation {
+    condition     = var.launch_type == "EC2"
+    error_message = "`launch_type` must be \"EC2\": Fargate does not support GPU resource requirements (and ECS Managed Instances are a different contract that this module does not offer)."
+  }
+}
+
+variable "operating_system_family" {
+  description = "Only \"LINUX\". Present so that a request for Windows is refused with the reason."
+  type        = string
+  default     = "LINUX"
+
+  validation {
+    condition     = var.operating_system_family == "LINUX"
+    error_message = "`operating_system_family` must be \"LINUX\": ECS does not support GPUs for Windows containers."
+  }
+}
+
+variable "network_mode" {
+  description = "Task network mode: \"awsvpc\" (each task has its own network interface and the module's security group) or \"bridge\" (Docker bridge on the instance's interface)."
+  type        = string
+  default     = "awsvpc"
+
+  validation {
+    condition     = contains(["awsvpc", "bridge"], var.network_mode)
+    error_message = "`network_mode` must be \"awsvpc\" or \"bridge\"."
+  }
+}
+
+variable "gpu_count" {
+  description = "GPUs reserved for the GPU container. On whole-GPU types: a whole number from 1 to the type's GPU count. On the fractional g6f/gr6f types: exactly the type's partition (0.125, 0.25 or 0.5), the only value those types can serve."
+  type        = number
+  default     = 1
+
+  validation {
+    condition     = var.gpu_count > 0 && (floor(var.gpu_count) == var.gpu_count || contains([0.125, 0.25, 0.5], var.gpu_count))
+    error_message = "`gpu_count` must be a whole number of at least 1, or a GPU fraction (0.125, 0.25 or 0.5) on g6f/gr6f types."
+  }
+}
+
+variable "task_cpu" {
+  description = "Task CPU units (1024 per vCPU). At most the instance type's vCPUs x 1024."
+  type        = number
+
+  validation {
+    condition     = var.task_cpu >= 128 && floor(var.task_cpu) == var.task_cpu
+    error_message = "`task_cpu` must be a whole number of CPU units, at least 128."
+  }
+}
+
+variable "task_memory" {
+  description = "Task memory in MiB (hard limit). At most what the instance type can register minus the module's memory margin (see `memory_margin_mib`)."
+  type        = number
+
+  validation {
+    condition     = var.task_memory >= 128 && floor(var.task_memory) == var.task_memory
+    error_message = "`task_memory` must be a whole number of MiB, at least 128."
+  }
+}
+
+variable "memory_margin_mib" {
+  description = "MiB kept free below the catalog's `max_task_memory_mib` (EC2 memory minus the 207 MiB the kernel always keeps) when checking `task_memory`. null uses max(1024, 5% of the instance memory): the kernel keeps more than 207 MiB on larger and GPU instances, and the OS, Docker, the ECS agent and the NVIDIA daemons need memory the agent does not subtract."
+  type        = number
+  default     = null
+
+  validation {
+    condition     = var.memory_margin_mib == null || try(var.memory_margin_mib >= 0, false)
+    error_message = "`memory_margin_mib` must be 0 or more."
+  }
+}
+
+variable "container_name" {
+  description = "Name of the GPU container."
+  type        = string
+  default     = "app"
+}
+
+variable "container_image" {
+  description = "Image of the GPU container (for example an ECR image built on an nvidia/cuda base)."
+  type        = string
+}
+
+variable "container_command" {
+  description = "Command of the GPU container; null keeps the image's CMD."
+  type        = list(string)
+  default     = null
+}
+
+variable "container_entry_point" {
+  description = "Entry point of the GPU container; null keeps the image's ENTRYPOINT."
+  type        = list(string)
+  default     = null
+}
+
+variable "container_port_mappings" {
+  description = "Port mappings of the GPU container. In awsvpc mode the host port is the container port; in bridge mode a host port of 0 (the default there) picks a dynamic port."
+  type = list(object({
+    container_port = number
+    host_port      = optional(number)
+    protocol       = optional(string, "tcp")
+    name           = optional(string)
+    app_protocol   = optional(string)
+  }))
+  default = []
+
+  validation {
+    condition     = alltrue([for p in var.container_port_mappings : contains(["tcp", "udp"], p.protocol)])
+    error_message = "`protocol` of a port mapping must be \"tcp\" or \"udp\"."
+  }
+}
+
+variable "container_environment" {
+  description = "Environment variables of the GPU container (name => value). NVIDIA_DRIVER_CAPABILITIES is set from `nvidia_driver_capabilities`; NVIDIA_VISIBLE_DEVICES is set by the ECS agent to the GPUs it assigns."
+  type        = map(string)
+  default     = {}
+
+  validation {
+    condition     = !contains(keys(var.container_environment), "NVIDIA_DRIVER_CAPABILITIES") && !contains(keys(var.container_environment), "NVIDIA_VISIBLE_DEVICES")
+    error_message = "Set NVIDIA_DRIVER_CAPABILITIES with `nvidia_driver_capabilities`; NVIDIA_VISIBLE_DEVICES is set by the ECS agent to the GPUs it assigns and must not be set in the task."
+  }
+}
+
+variable "container_secrets" {
+  description = "Secrets of the GPU container (environment variable name => ARN of an SSM parameter or a Secrets Manager secret, optionally with a JSON key suffix). The execution role is allowed to read exactly these."
+  type        = map(string)
+  default     = {}
+
+  validation {
+    condition     = alltrue([for v in values(var.container_secrets) : can(regex("^arn:[^:]+:(ssm|secretsmanager):[^:]*:[0-9]{12}:(parameter/|secret:)", v))])
+    error_message = "Each value of `container_secrets` must be the ARN of an SSM parameter (arn:...:ssm:...:parameter/...) or a Secrets Manager secret (arn:...:secretsmanager:...:secret:...)."
+  }
+}
+
+variable "secrets_kms_key_arns" {
+  description = "Customer-managed KMS keys that encrypt `container_secrets`; the execution role may decrypt with them."
+  type        = list(string)
+  default     = []
+}
+
+variable "container_health_check" {
+  description = "Container health check of the GPU container. `start_period` (at most 300 s) should cover model loading."
+  type = object({
+    command      = list(string)
+    interval     = optional(number, 30)
+    timeout      = optional(number, 5)
+    retries      = optional(number, 3)
+    start_period = optional(number, 300)
+  })
+  default = null
+
+  validation {
+    condition     = var.container_health_check == null || try(contains(["CMD", "CMD-SHELL", "NONE"], var.container_health_check.command[0]), false)
+    error_message = "`container_health_check.command` must start with \"CMD\", \"CMD-SHELL\" or \"NONE\"."
+  }
+}
+
+variable "nvidia_driver_capabilities" {
+  description = "NVIDIA_DRIVER_CAPABILITIES of the GPU container: a comma-separated list of the NVIDIA container toolkit's capability names (compute, compat32, graphics, utility, video, display, ngx, or all / none). Images not built on NVIDIA's CUDA images need at least utility,compute."
+  type        = string
+  default     = "utility,compute"
+}
+
+variable "readonly_root_filesystem" {
+  description = "Mount the GPU container's root filesystem read-only. Off by default: most CUDA/ML images write model and kernel caches under the root filesystem."
+  type        = bool
+  default     = false
+}
+
+variable "sidecar_containers" {
+  description = "Extra container definitions (ECS JSON shape as HCL objects: name, image, essential, ...) added to the task, without GPUs. Those without a logConfiguration log to the module's log group."
+  type        = any
+  default     = []
+
+  validation {
+    condition     = can(tolist(var.sidecar_containers)) && alltrue([for c in var.sidecar_containers : can(c.name) && can(c.image)])
+    error_message = "`sidecar_containers` must be a list of container definitions, each with a name and an image."
+  }
+
+  validation {
+    condition     = alltrue([for c in var.sidecar_containers : !contains([for r in try(c.resourceRequirements, []) : upper(try(r.type, ""))], "GPU")])
+    error_message = "Sidecar containers must not request GPUs: the GPUs go to the GPU container, and a task whose containers ask for more GPUs than the instance has is never placed."
+  }
+}
+
+variable "task_role_policy_arns" {
+  description = "IAM policy ARNs attached to the task role (the role the application's AWS calls use). The task role has no permissions by default."
+  type        = list(string)
+  default     = []
+}
+
+variable "log_retention_days" {
+  description = "Retention of the task log group, in days."
+  type        = number
+  default     = 30
+
+  validation {
+    condition     = contains([1, 3, 5, 7, 14, 30, 60, 90, 120, 150, 180, 365, 400, 545, 731, 1096, 1827, 2192, 2557, 2922, 3288, 3653], var.log_retention_days)
+    error_message = "`log_retention_days` must be a CloudWatch Logs retention value (1, 3, 5, 7, 14, 30, 60, 90, 120, 150, 180, 365, 400, 545, 731, 1096, 1827, 2192, 2557, 2922, 3288 or 3653)."
+  }
+}
+
+variable "log_group_kms_key_arn" {
+  description = "KMS key ARN that encrypts the task log group (its key policy must allow the CloudWatch Logs service); null uses CloudWatch Logs' own encryption."
+  type        = string
+  default     = null
+}
+
+# ----------------------------------------------------------------------------------------------
+# Service
+# ----------------------------------------------------------------------------------------------
+
+variable "desired_count" {
+  description = "Number of tasks, owned by Terraform. Ignored when `autoscaling` is set: then Application Auto Scaling owns the count."
+  type        = number
+  default     = 1
+
+  validation {
+    condition     = var.desired_count >= 0 && floor(var.desired_count) == var.desired_count
+    error_message = "`desired_count` must be a whole number, 0 or more."
+  }
+}
+
+variable "autoscaling" {
+  description = <<-EOT
+    Application Auto Scaling of the task count with a target tracking policy. When set, the auto scaler owns
+    `desired_count` (the service is created with `min_capacity` tasks and Terraform then ignores the count).
+    `predefined_metric_type` is ECSServiceAverageCPUUtilization, ECSServiceAverageMemoryUtilization or
+    ALBRequestCountPerTarget (which needs `resource_label`); `customized_metric` tracks any CloudWatch
+    metric instead, for example GPU utilization published by the CloudWatch agent or DCGM.
+  EOT
+  type = object({
+    min_capacity           = number
+    max_capacity           = number
+    target_value           = number
+    predefined_metric_type = optional(string, "ECSServiceAverageCPUUtilization")
+    resource_label         = optional(string)
+    customized_metric = optional(object({
+      metric_name = string
+      namespace   = string
+      statistic   = optional(string, "Average")
+      unit        = optional(string)
+      dimensions  = optional(map(string), {})
+    }))
+    scale_in_cooldown  = optional(number, 300)
+    scale_out_cooldown = optional(number, 60)
+    disable_scale_in   = optional(bool, false)
+  })
+  default = null
+
+  validation {
+    condition     = var.autoscaling == null || try(var.autoscaling.min_capacity >= 0 && var.autoscaling.min_capacity <= var.autoscaling.max_capacity, false)
+    error_message = "`autoscaling.min_capacity` must be 0 or more and at most `autoscaling.max_capacity`."
+  }
+
+  validation {
+    condition     = var.autoscaling == null || try(contains(["ECSServiceAverageCPUUtilization", "ECSServiceAverageMemoryUtilization", "ALBRequestCountPerTarget"], var.autoscaling.predefined_metric_type), false)
+    error_message = "`autoscaling.predefined_metric_type` must be ECSServiceAverageCPUUtilization, ECSServiceAverageMemoryUtilization or ALBRequestCountPerTarget."
+  }
+
+  validation {
+    condition     = var.autoscaling == null || try(var.autoscaling.predefined_metric_type != "ALBRequestCountPerTarget" || var.autoscaling.customized_metric != null || var.autoscaling.resource_label != null, false)
+    error_message = "`autoscaling.resource_label` (app/<lb>/<id>/targetgroup/<tg>/<id>) is required with ALBRequestCountPerTarget."
+  }
+}
+
+variable "placement_constraint_instance_type" {
+  description = "Add the placement constraint memberOf `attribute:ecs.instance-type == <instance_type>`, so that the service's tasks go only to this module's GPU instances even in a cluster shared with other capacity."
+  type        = bool
+  default     = true
+}
+
+variable "deployment_minimum_healthy_percent" {
+  description = "Lower bound of running tasks during a deployment, in percent of the desired count. 100 (with a maximum of 200) starts the new task before stopping the old, which needs a spare GPU (managed scaling launches one). 0 stops the old task first: no extra instance, but downtime."
+  type        = number
+  default     = 100
+}
+
+variable "deployment_maximum_percent" {
+  description = "Upper bound of running tasks during a deployment, in percent of the desired count."
+  type        = number
+  default     = 200
+}
+
+variable "load_balancer" {
+  description = "Attach the service to a load balancer target group (ip target type in awsvpc mode, instance in bridge mode). `container_name` defaults to the GPU container."
+  type = object({
+    target_group_arn = string
+    container_port   = number
+    container_name   = optional(string)
+  })
+  default = null
+}
+
+variable "health_check_grace_period_seconds" {
+  description = "Seconds the service ignores load balancer health checks after a task starts (model loading); used only with `load_balancer`."
+  type        = number
+  default     = 300
+}
+
+variable "enable_execute_command" {
+  description = "Enable ECS Exec into the tasks (the task role then needs the ssmmessages permissions)."
+  type        = bool
+  default     = false
+}
+
+variable "wait_for_steady_state" {
+  description = "Make `terraform apply` wait until the service reaches a steady state. A GPU task that never starts then fails the apply instead of passing silently."
+  type        = bool
+  default     = false
+}
