@@ -1,0 +1,429 @@
+# The other ways to use the module, each asserted on planned values: Application Auto Scaling
+# owning desired_count, bridge mode, an existing cluster (both association choices), a pinned AMI,
+# the JSON `recommended` parameter, fractional and multi-GPU types, sidecars, secrets, a load
+# balancer. Needs Terraform >= 1.11 (`override_during = plan`).
+
+mock_provider "aws" {
+  override_during = plan
+
+  mock_data "aws_ssm_parameter" {
+    defaults = { value = "ami-0123456789abcdef0", arn = "arn:aws:ssm:us-east-1::parameter/aws/service/ecs/optimized-ami/amazon-linux-2023/gpu/recommended/image_id" }
+  }
+  mock_data "aws_region" {
+    defaults = { endpoint = "ec2.us-east-1.amazonaws.com" }
+  }
+  mock_data "aws_partition" {
+    defaults = { partition = "aws" }
+  }
+  mock_data "aws_caller_identity" {
+    defaults = { account_id = "123456789012" }
+  }
+  mock_resource "aws_launch_template" {
+    defaults = { id = "lt-0123456789abcdef0", latest_version = 7 }
+  }
+  mock_resource "aws_autoscaling_group" {
+    defaults = { arn = "arn:aws:autoscaling:us-east-1:123456789012:autoScalingGroup:uuid:autoScalingGroupName/infer-1" }
+  }
+  mock_resource "aws_iam_instance_profile" {
+    defaults = { arn = "arn:aws:iam::123456789012:instance-profile/infer-instance-1" }
+  }
+  mock_resource "aws_iam_role" {
+    defaults = { arn = "arn:aws:iam::123456789012:role/infer-role-1" }
+  }
+  mock_resource "aws_security_group" {
+    defaults = { id = "sg-0123456789abcdef0" }
+  }
+  mock_resource "aws_ecs_task_definition" {
+    defaults = { arn = "arn:aws:ecs:us-east-1:123456789012:task-definition/infer:3", revision = 3 }
+  }
+  mock_resource "aws_ecs_service" {
+    defaults = { id = "arn:aws:ecs:us-east-1:123456789012:service/gpu/infer" }
+  }
+}
+
+variables {
+  name           = "infer"
+  cluster_name   = "gpu"
+  create_cluster = true
+  vpc_id         = "vpc-0123456789abcdef0"
+  subnet_ids     = ["subnet-0123456789abcdef0"]
+  instance_type  = "g5.xlarge"
+  task_cpu       = 4096
+  task_memory    = 15000
+
+  container_image = "123456789012.dkr.ecr.us-east-1.amazonaws.com/infer:1"
+}
+
+run "autoscaling_owns_desired_count" {
+  command = plan
+
+  variables {
+    desired_count = 5
+    autoscaling = {
+      min_capacity = 1
+      max_capacity = 4
+      target_value = 70
+    }
+  }
+
+  assert {
+    condition     = length(aws_ecs_service.this) == 0 && length(aws_ecs_service.autoscaled) == 1
+    error_message = "with autoscaling, only the service that ignores desired_count exists"
+  }
+  assert {
+    condition     = aws_ecs_service.autoscaled[0].desired_count == 1
+    error_message = "the service starts at min_capacity, not at the Terraform desired_count"
+  }
+  assert {
+    condition     = output.desired_count_owner == "application-autoscaling" && output.service_name == "infer"
+    error_message = "outputs must say who owns desired_count"
+  }
+  assert {
+    condition = (
+      aws_appautoscaling_target.this[0].resource_id == "service/gpu/infer" &&
+      aws_appautoscaling_target.this[0].scalable_dimension == "ecs:service:DesiredCount" &&
+      aws_appautoscaling_target.this[0].service_namespace == "ecs" &&
+      aws_appautoscaling_target.this[0].min_capacity == 1 &&
+      aws_appautoscaling_target.this[0].max_capacity == 4
+    )
+    error_message = "the scalable target must be the service's desired count, 1..4"
+  }
+  assert {
+    condition = (
+      aws_appautoscaling_policy.this[0].policy_type == "TargetTrackingScaling" &&
+      aws_appautoscaling_policy.this[0].target_tracking_scaling_policy_configuration[0].target_value == 70 &&
+      aws_appautoscaling_policy.this[0].target_tracking_scaling_policy_configuration[0].predefined_metric_specification[0].predefined_metric_type == "ECSServiceAverageCPUUtilization"
+    )
+    error_message = "the policy must track 70% average CPU"
+  }
+  assert {
+    condition     = [for c in aws_ecs_service.autoscaled[0].placement_constraints : c.expression] == ["attribute:ecs.instance-type == g5.xlarge"]
+    error_message = "the autoscaled service must keep the placement constraint"
+  }
+  assert {
+    condition     = [for s in aws_ecs_service.autoscaled[0].capacity_provider_strategy : s.capacity_provider] == ["infer"]
+    error_message = "the autoscaled service must use the module's capacity provider"
+  }
+  assert {
+    condition     = aws_ecs_service.autoscaled[0].deployment_circuit_breaker[0].rollback
+    error_message = "the autoscaled service must roll back failed deployments"
+  }
+}
+
+run "autoscaling_on_a_custom_gpu_metric" {
+  command = plan
+
+  variables {
+    autoscaling = {
+      min_capacity      = 0
+      max_capacity      = 3
+      target_value      = 60
+      customized_metric = { metric_name = "DCGM_FI_DEV_GPU_UTIL", namespace = "CWAgent", dimensions = { ServiceName = "infer" } }
+    }
+  }
+
+  assert {
+    condition     = length(aws_appautoscaling_policy.this[0].target_tracking_scaling_policy_configuration[0].predefined_metric_specification) == 0
+    error_message = "a customized metric replaces the predefined one"
+  }
+  assert {
+    condition     = aws_appautoscaling_policy.this[0].target_tracking_scaling_policy_configuration[0].customized_metric_specification[0].metric_name == "DCGM_FI_DEV_GPU_UTIL"
+    error_message = "the customized metric must be tracked"
+  }
+}
+
+run "terraform_owns_desired_count" {
+  command = plan
+
+  variables {
+    desired_count = 3
+  }
+
+  assert {
+    condition     = aws_ecs_service.this[0].desired_count == 3 && length(aws_ecs_service.autoscaled) == 0
+    error_message = "without autoscaling, Terraform sets desired_count"
+  }
+}
+
+run "bridge_mode" {
+  command = plan
+
+  variables {
+    network_mode            = "bridge"
+    container_port_mappings = [{ container_port = 8080 }, { container_port = 9090, host_port = 9090, protocol = "udp" }]
+  }
+
+  assert {
+    condition     = aws_ecs_task_definition.this.network_mode == "bridge"
+    error_message = "bridge mode must be selectable"
+  }
+  assert {
+    condition     = length(aws_ecs_service.this[0].network_configuration) == 0 && length(aws_security_group.task) == 0 && output.task_security_group_id == null
+    error_message = "bridge mode has no network configuration and no task security group"
+  }
+  assert {
+    condition = jsondecode(aws_ecs_task_definition.this.container_definitions)[0].portMappings == [
+      { containerPort = 8080, hostPort = 0, protocol = "tcp" },
+      { containerPort = 9090, hostPort = 9090, protocol = "udp" },
+    ]
+    error_message = "bridge mode uses dynamic host ports unless one is given"
+  }
+}
+
+run "existing_cluster_left_to_the_caller" {
+  command = plan
+
+  variables {
+    create_cluster              = false
+    associate_capacity_provider = false
+  }
+
+  assert {
+    condition     = length(aws_ecs_cluster.this) == 0 && length(aws_ecs_cluster_capacity_providers.this) == 0
+    error_message = "with associate_capacity_provider = false the module touches neither the cluster nor its provider list"
+  }
+  assert {
+    condition     = aws_ecs_service.this[0].cluster == "gpu" && contains(split("\n", base64decode(aws_launch_template.this.user_data)), "ECS_CLUSTER=gpu")
+    error_message = "the service and the instances use the existing cluster"
+  }
+}
+
+run "existing_cluster_list_taken_whole" {
+  command = plan
+
+  variables {
+    create_cluster                        = false
+    associate_capacity_provider           = true
+    additional_cluster_capacity_providers = ["FARGATE", "other-gpu"]
+    default_capacity_provider_strategy    = [{ capacity_provider = "FARGATE", weight = 1 }]
+  }
+
+  assert {
+    condition     = aws_ecs_cluster_capacity_providers.this[0].capacity_providers == toset(["infer", "FARGATE", "other-gpu"])
+    error_message = "the cluster's list is this provider plus the listed ones"
+  }
+  assert {
+    condition     = [for s in aws_ecs_cluster_capacity_providers.this[0].default_capacity_provider_strategy : s.capacity_provider] == ["FARGATE"]
+    error_message = "the default strategy is set as given"
+  }
+}
+
+run "pinned_ami" {
+  command = plan
+
+  variables {
+    ami_id = "ami-0fedcba9876543210"
+  }
+
+  assert {
+    condition     = length(data.aws_ssm_parameter.ami) == 0 && aws_launch_template.this.image_id == "ami-0fedcba9876543210"
+    error_message = "a pinned AMI is used as is, without reading SSM"
+  }
+  assert {
+    condition     = output.ami_ssm_parameter == null && output.ami_id == "ami-0fedcba9876543210"
+    error_message = "outputs must show the pinned AMI"
+  }
+}
+
+run "recommended_parameter_holds_json" {
+  command = plan
+
+  variables {
+    ami_ssm_parameter = "/aws/service/ecs/optimized-ami/amazon-linux-2023/gpu/recommended"
+  }
+
+  override_data {
+    target = data.aws_ssm_parameter.ami[0]
+    values = {
+      value = "{\"image_id\":\"ami-0aaaaaaaaaaaaaaaa\",\"image_name\":\"al2023-ami-ecs-gpu-hvm-2023.0.20261029-kernel-6.1-x86_64-ebs\",\"os\":\"Amazon Linux 2023\"}"
+    }
+  }
+
+  assert {
+    condition     = aws_launch_template.this.image_id == "ami-0aaaaaaaaaaaaaaaa"
+    error_message = "the image_id must be taken from the JSON document of .../recommended"
+  }
+}
+
+run "fractional_gpu_type" {
+  command = plan
+
+  variables {
+    instance_type = "g6f.2xlarge"
+    gpu_count     = 0.25
+    task_cpu      = 8192
+    task_memory   = 30000
+  }
+
+  assert {
+    condition     = jsondecode(aws_ecs_task_definition.this.container_definitions)[0].resourceRequirements == [{ type = "GPU", value = "0.25" }]
+    error_message = "a fractional type reserves its partition, as the string \"0.25\""
+  }
+  assert {
+    condition     = output.gpus_per_instance == 0.25 && output.tasks_per_instance == 1
+    error_message = "g6f.2xlarge offers one quarter of an L4"
+  }
+}
+
+run "multi_gpu_type" {
+  command = plan
+
+  variables {
+    instance_type = "g5.12xlarge"
+    gpu_count     = 2
+    task_cpu      = 24576
+    task_memory   = 90000
+  }
+
+  assert {
+    condition     = jsondecode(aws_ecs_task_definition.this.container_definitions)[0].resourceRequirements == [{ type = "GPU", value = "2" }]
+    error_message = "two GPUs are reserved as the string \"2\""
+  }
+  assert {
+    condition     = output.gpus_per_instance == 4 && output.tasks_per_instance == 2
+    error_message = "g5.12xlarge has four GPUs: two 2-GPU tasks per instance"
+  }
+  assert {
+    condition     = [for c in aws_ecs_service.this[0].placement_constraints : c.expression] == ["attribute:ecs.instance-type == g5.12xlarge"]
+    error_message = "the placement expression follows the instance type"
+  }
+}
+
+run "sidecars_secrets_and_configuration" {
+  command = plan
+
+  variables {
+    sidecar_containers = [
+      { name = "metrics", image = "public.ecr.aws/example/dcgm-exporter:1", cpu = 256, memory = 256 },
+    ]
+    container_secrets = {
+      HF_TOKEN = "arn:aws:secretsmanager:us-east-1:123456789012:secret:hf-token-AbCdEf:token::"
+      DB_URL   = "arn:aws:ssm:us-east-1:123456789012:parameter/infer/db-url"
+    }
+    container_environment      = { MODEL = "llama" }
+    nvidia_driver_capabilities = "compute,utility,video"
+    extra_ecs_config           = { ECS_IMAGE_PULL_BEHAVIOR = "prefer-cached", ECS_RESERVED_MEMORY = "256" }
+    extra_user_data            = "sysctl -w vm.overcommit_memory=1"
+    container_command          = ["serve", "--port", "8080"]
+    container_health_check     = { command = ["CMD-SHELL", "curl -f http://localhost:8080/health || exit 1"] }
+    task_role_policy_arns      = ["arn:aws:iam::123456789012:policy/infer-s3"]
+    enable_ssm                 = false
+    log_retention_days         = 90
+    log_group_kms_key_arn      = "arn:aws:kms:us-east-1:123456789012:key/11111111-2222-3333-4444-555555555555"
+  }
+
+  assert {
+    condition     = length(jsondecode(aws_ecs_task_definition.this.container_definitions)) == 2
+    error_message = "the sidecar must be in the task"
+  }
+  assert {
+    condition     = !can(jsondecode(aws_ecs_task_definition.this.container_definitions)[1].resourceRequirements)
+    error_message = "the sidecar has no GPU"
+  }
+  assert {
+    condition     = jsondecode(aws_ecs_task_definition.this.container_definitions)[1].logConfiguration.options["awslogs-group"] == "/ecs/infer" && jsondecode(aws_ecs_task_definition.this.container_definitions)[1].essential == false
+    error_message = "the sidecar logs to the module's log group and is not essential by default"
+  }
+  assert {
+    condition = jsondecode(aws_ecs_task_definition.this.container_definitions)[0].secrets == [
+      { name = "DB_URL", valueFrom = "arn:aws:ssm:us-east-1:123456789012:parameter/infer/db-url" },
+      { name = "HF_TOKEN", valueFrom = "arn:aws:secretsmanager:us-east-1:123456789012:secret:hf-token-AbCdEf:token::" },
+    ]
+    error_message = "the secrets must be in the GPU container"
+  }
+  assert {
+    condition = (
+      data.aws_iam_policy_document.execution_secrets[0].statement[0].actions == toset(["ssm:GetParameters"]) &&
+      data.aws_iam_policy_document.execution_secrets[0].statement[0].resources == toset(["arn:aws:ssm:us-east-1:123456789012:parameter/infer/db-url"]) &&
+      data.aws_iam_policy_document.execution_secrets[0].statement[1].actions == toset(["secretsmanager:GetSecretValue"]) &&
+      data.aws_iam_policy_document.execution_secrets[0].statement[1].resources == toset(["arn:aws:secretsmanager:us-east-1:123456789012:secret:hf-token-AbCdEf"])
+    )
+    error_message = "the execution role may read exactly the named parameter and secret (without the JSON key suffix)"
+  }
+  assert {
+    condition     = length(aws_iam_role_policy.execution_secrets) == 1 && aws_iam_role_policy.execution_secrets[0].role == aws_iam_role.execution.id
+    error_message = "the execution role must be allowed to read the secrets"
+  }
+  assert {
+    condition = jsondecode(aws_ecs_task_definition.this.container_definitions)[0].environment == [
+      { name = "NVIDIA_DRIVER_CAPABILITIES", value = "compute,utility,video" },
+      { name = "MODEL", value = "llama" },
+    ]
+    error_message = "the environment holds the capabilities and the user's variables"
+  }
+  assert {
+    condition     = jsondecode(aws_ecs_task_definition.this.container_definitions)[0].command == ["serve", "--port", "8080"] && jsondecode(aws_ecs_task_definition.this.container_definitions)[0].healthCheck.startPeriod == 300
+    error_message = "command and health check must be set"
+  }
+  assert {
+    condition     = !can(jsondecode(aws_ecs_task_definition.this.container_definitions)[0].entryPoint)
+    error_message = "unset optional fields are left out of the container definition"
+  }
+  assert {
+    condition = alltrue([
+      for l in ["ECS_CLUSTER=gpu", "ECS_ENABLE_GPU_SUPPORT=true", "ECS_IMAGE_PULL_BEHAVIOR=prefer-cached", "ECS_RESERVED_MEMORY=256", "sysctl -w vm.overcommit_memory=1"] :
+      contains(split("\n", base64decode(aws_launch_template.this.user_data)), l)
+    ])
+    error_message = "user data must hold the extra ecs.config lines and commands"
+  }
+  assert {
+    condition     = aws_iam_role_policy_attachment.task[0].policy_arn == "arn:aws:iam::123456789012:policy/infer-s3" && aws_iam_role_policy_attachment.task[0].role == aws_iam_role.task.name
+    error_message = "task role policies must be attached to the task role"
+  }
+  assert {
+    condition     = !contains(aws_iam_role_policy_attachment.instance[*].policy_arn, "arn:aws:iam::aws:policy/AmazonSSMManagedInstanceCore")
+    error_message = "enable_ssm = false leaves out the SSM policy"
+  }
+  assert {
+    condition     = aws_cloudwatch_log_group.this.retention_in_days == 90 && aws_cloudwatch_log_group.this.kms_key_id == "arn:aws:kms:us-east-1:123456789012:key/11111111-2222-3333-4444-555555555555"
+    error_message = "retention and KMS key are inputs"
+  }
+}
+
+run "load_balancer_and_no_placement_constraint" {
+  command = plan
+
+  variables {
+    container_port_mappings            = [{ container_port = 8080 }]
+    load_balancer                      = { target_group_arn = "arn:aws:elasticloadbalancing:us-east-1:123456789012:targetgroup/infer/0123456789abcdef", container_port = 8080 }
+    ingress_rules                      = { lb = { description = "from the load balancer", from_port = 8080, to_port = 8080, referenced_security_group_id = "sg-0aaaaaaaaaaaaaaaa" } }
+    security_group_ids                 = ["sg-0bbbbbbbbbbbbbbbb"]
+    placement_constraint_instance_type = false
+  }
+
+  assert {
+    condition     = [for lb in aws_ecs_service.this[0].load_balancer : [lb.container_name, lb.container_port]] == [["app", 8080]]
+    error_message = "the load balancer must target the GPU container's port"
+  }
+  assert {
+    condition     = aws_ecs_service.this[0].health_check_grace_period_seconds == 300
+    error_message = "a load balancer gets a 300 s health check grace period"
+  }
+  assert {
+    condition     = aws_vpc_security_group_ingress_rule.task["lb"].referenced_security_group_id == "sg-0aaaaaaaaaaaaaaaa" && aws_vpc_security_group_ingress_rule.task["lb"].from_port == 8080
+    error_message = "ingress rules go to the task security group"
+  }
+  assert {
+    condition     = aws_ecs_service.this[0].network_configuration[0].security_groups == toset([aws_security_group.task[0].id, "sg-0bbbbbbbbbbbbbbbb"])
+    error_message = "user security groups are added to the module's"
+  }
+  assert {
+    condition     = length(aws_ecs_service.this[0].placement_constraints) == 0 && output.placement_expression == null
+    error_message = "the placement constraint can be turned off"
+  }
+}
+
+run "al2_parameter_warns_of_its_end_of_life" {
+  command = plan
+
+  variables {
+    ami_ssm_parameter = "/aws/service/ecs/optimized-ami/amazon-linux-2/gpu/recommended/image_id"
+  }
+
+  expect_failures = [check.ami_end_of_life]
+
+  assert {
+    condition     = data.aws_ssm_parameter.ami[0].name == "/aws/service/ecs/optimized-ami/amazon-linux-2/gpu/recommended/image_id"
+    error_message = "the AL2 parameter is still accepted (with a warning)"
+  }
+}
