@@ -89,7 +89,8 @@ resource "aws_ecs_task_definition" "this" {
   }
 
   lifecycle {
-    # The plan-time refusals of a task that would be accepted and never placed.
+    # The plan-time refusals of a task that would be accepted and never placed. An unsupported
+    # instance type is refused on the launch template alone, with its reason.
     precondition {
       condition = (
         local.instance == null || local.instance_status != "supported" ? true :
@@ -103,12 +104,12 @@ resource "aws_ecs_task_definition" "this" {
       )
     }
     precondition {
-      condition     = local.max_task_cpu == null || var.task_cpu <= coalesce(local.max_task_cpu, 0)
+      condition     = local.instance_status != "supported" || local.max_task_cpu == null || var.task_cpu <= coalesce(local.max_task_cpu, 0)
       error_message = "task_cpu ${var.task_cpu} is more than ${var.instance_type} registers (${coalesce(local.instance_vcpus, 0)} vCPUs = ${coalesce(local.max_task_cpu, 0)} CPU units): the task would never be placed."
     }
     precondition {
-      condition     = local.max_task_memory == null || var.task_memory <= coalesce(local.max_task_memory, 0)
-      error_message = "task_memory ${var.task_memory} MiB is more than the module allows on ${var.instance_type}: ${coalesce(local.max_task_memory, 0)} MiB (the ${try(local.instance.max_task_memory_mib, 0)} MiB the agent can register at most, minus a margin of ${local.memory_margin_mib} MiB for the kernel, the OS, Docker, the ECS agent and the NVIDIA daemons; see memory_margin_mib)."
+      condition     = local.instance_status != "supported" || local.max_task_memory == null || var.task_memory <= coalesce(local.max_task_memory, 0)
+      error_message = "task_memory ${var.task_memory} MiB is more than the module allows on ${var.instance_type}: ${coalesce(local.max_task_memory, 0)} MiB (the ${coalesce(try(local.instance.max_task_memory_mib, null), 0)} MiB the agent can register at most, minus a margin of ${local.memory_margin_mib} MiB for the kernel, the OS, Docker, the ECS agent and the NVIDIA daemons; see memory_margin_mib)."
     }
     precondition {
       condition     = length(local.nvidia_driver_capabilities) > 0 && alltrue([for c in local.nvidia_driver_capabilities : contains(local.nvidia_driver_capability_names, c)])

@@ -427,3 +427,17 @@ run "al2_parameter_warns_of_its_end_of_life" {
     error_message = "the AL2 parameter is still accepted (with a warning)"
   }
 }
+
+run "memory_margin_can_be_lowered" {
+  command = plan
+
+  variables {
+    memory_margin_mib = 0
+    task_memory       = 16177
+  }
+
+  assert {
+    condition     = aws_ecs_task_definition.this.memory == "16177" && output.max_task_memory_mib == 16177
+    error_message = "with no margin, the task may ask for all the catalog's max_task_memory_mib (16177 MiB on g5.xlarge)"
+  }
+}

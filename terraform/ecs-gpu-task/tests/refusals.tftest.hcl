@@ -1,0 +1,688 @@
+# Every plan-time refusal: each variable validation and each precondition has a run that trips it
+# (expect_failures). Needs Terraform >= 1.11 (`override_during = plan` in the mock provider).
+
+mock_provider "aws" {
+  override_during = plan
+
+  mock_data "aws_ssm_parameter" {
+    defaults = { value = "ami-0123456789abcdef0", arn = "arn:aws:ssm:us-east-1::parameter/aws/service/ecs/optimized-ami/amazon-linux-2023/gpu/recommended/image_id" }
+  }
+  mock_data "aws_region" {
+    defaults = { endpoint = "ec2.us-east-1.amazonaws.com" }
+  }
+  mock_data "aws_partition" {
+    defaults = { partition = "aws" }
+  }
+  mock_data "aws_caller_identity" {
+    defaults = { account_id = "123456789012" }
+  }
+  mock_resource "aws_launch_template" {
+    defaults = { id = "lt-0123456789abcdef0", latest_version = 7 }
+  }
+  mock_resource "aws_autoscaling_group" {
+    defaults = { arn = "arn:aws:autoscaling:us-east-1:123456789012:autoScalingGroup:uuid:autoScalingGroupName/infer-1" }
+  }
+  mock_resource "aws_iam_instance_profile" {
+    defaults = { arn = "arn:aws:iam::123456789012:instance-profile/infer-instance-1" }
+  }
+  mock_resource "aws_iam_role" {
+    defaults = { arn = "arn:aws:iam::123456789012:role/infer-role-1" }
+  }
+  mock_resource "aws_security_group" {
+    defaults = { id = "sg-0123456789abcdef0" }
+  }
+  mock_resource "aws_ecs_task_definition" {
+    defaults = { arn = "arn:aws:ecs:us-east-1:123456789012:task-definition/infer:3", revision = 3 }
+  }
+  mock_resource "aws_ecs_service" {
+    defaults = { id = "arn:aws:ecs:us-east-1:123456789012:service/gpu/infer" }
+  }
+}
+
+variables {
+  name           = "infer"
+  cluster_name   = "gpu"
+  create_cluster = true
+  vpc_id         = "vpc-0123456789abcdef0"
+  subnet_ids     = ["subnet-0123456789abcdef0"]
+  instance_type  = "g5.xlarge"
+  task_cpu       = 4096
+  task_memory    = 15000
+
+  container_image = "123456789012.dkr.ecr.us-east-1.amazonaws.com/infer:1"
+}
+
+run "the_defaults_plan" {
+  command = plan
+}
+
+run "name_must_be_a_short_identifier" {
+  command = plan
+
+  variables {
+    name = "1-infer"
+  }
+
+  expect_failures = [var.name]
+}
+
+run "name_must_not_start_with_ecs" {
+  command = plan
+
+  variables {
+    name = "ecs-infer"
+  }
+
+  expect_failures = [var.name]
+}
+
+run "cluster_name_must_be_valid" {
+  command = plan
+
+  variables {
+    cluster_name = "my cluster"
+  }
+
+  expect_failures = [var.cluster_name]
+}
+
+run "container_insights_value" {
+  command = plan
+
+  variables {
+    cluster_container_insights = "on"
+  }
+
+  expect_failures = [var.cluster_container_insights]
+}
+
+run "at_least_one_subnet" {
+  command = plan
+
+  variables {
+    subnet_ids = []
+  }
+
+  expect_failures = [var.subnet_ids]
+}
+
+run "ingress_rule_needs_one_source" {
+  command = plan
+
+  variables {
+    ingress_rules = { a = { description = "x", from_port = 443, to_port = 443 } }
+  }
+
+  expect_failures = [var.ingress_rules]
+}
+
+run "egress_rule_needs_one_source" {
+  command = plan
+
+  variables {
+    egress_rules = { a = { description = "x", from_port = 443, to_port = 443, cidr_ipv4 = "0.0.0.0/0", referenced_security_group_id = "sg-0aaaaaaaaaaaaaaaa" } }
+  }
+
+  expect_failures = [var.egress_rules]
+}
+
+run "instance_egress_rule_needs_one_source" {
+  command = plan
+
+  variables {
+    instance_egress_rules = { a = { description = "x", from_port = 443, to_port = 443 } }
+  }
+
+  expect_failures = [var.instance_egress_rules]
+}
+
+run "ami_id_must_be_an_ami_id" {
+  command = plan
+
+  variables {
+    ami_id = "ubuntu-22.04"
+  }
+
+  expect_failures = [var.ami_id]
+}
+
+run "root_volume_at_least_30_gib" {
+  command = plan
+
+  variables {
+    root_volume_size_gib = 20
+  }
+
+  expect_failures = [var.root_volume_size_gib]
+}
+
+run "extra_ecs_config_keys_are_agent_settings" {
+  command = plan
+
+  variables {
+    extra_ecs_config = { "cluster" = "x" }
+  }
+
+  expect_failures = [var.extra_ecs_config]
+}
+
+run "extra_ecs_config_must_not_override_the_gpu_lines" {
+  command = plan
+
+  variables {
+    extra_ecs_config = { ECS_ENABLE_GPU_SUPPORT = "false" }
+  }
+
+  expect_failures = [var.extra_ecs_config]
+}
+
+run "extra_ecs_config_values_are_single_lines" {
+  command = plan
+
+  variables {
+    extra_ecs_config = { ECS_LOGLEVEL = "info\nECS_ENABLE_GPU_SUPPORT=false" }
+  }
+
+  expect_failures = [var.extra_ecs_config]
+}
+
+run "imds_hop_limit_range" {
+  command = plan
+
+  variables {
+    imds_hop_limit = 0
+  }
+
+  expect_failures = [var.imds_hop_limit]
+}
+
+run "min_size_not_negative" {
+  command = plan
+
+  variables {
+    min_size = -1
+  }
+
+  expect_failures = [var.min_size]
+}
+
+run "max_size_at_least_one" {
+  command = plan
+
+  variables {
+    max_size = 0
+  }
+
+  expect_failures = [var.max_size]
+}
+
+run "instance_warmup_range" {
+  command = plan
+
+  variables {
+    instance_warmup = -5
+  }
+
+  expect_failures = [var.instance_warmup]
+}
+
+run "refresh_min_healthy_range" {
+  command = plan
+
+  variables {
+    instance_refresh_min_healthy_percentage = 120
+  }
+
+  expect_failures = [var.instance_refresh_min_healthy_percentage]
+}
+
+run "target_capacity_range" {
+  command = plan
+
+  variables {
+    target_capacity = 0
+  }
+
+  expect_failures = [var.target_capacity]
+}
+
+run "minimum_step_range" {
+  command = plan
+
+  variables {
+    minimum_scaling_step_size = 0
+  }
+
+  expect_failures = [var.minimum_scaling_step_size]
+}
+
+run "maximum_step_range" {
+  command = plan
+
+  variables {
+    maximum_scaling_step_size = 10001
+  }
+
+  expect_failures = [var.maximum_scaling_step_size]
+}
+
+run "fargate_is_refused" {
+  command = plan
+
+  variables {
+    launch_type = "FARGATE"
+  }
+
+  expect_failures = [var.launch_type]
+}
+
+run "windows_is_refused" {
+  command = plan
+
+  variables {
+    operating_system_family = "WINDOWS_SERVER_2022_CORE"
+  }
+
+  expect_failures = [var.operating_system_family]
+}
+
+run "network_mode_awsvpc_or_bridge" {
+  command = plan
+
+  variables {
+    network_mode = "host"
+  }
+
+  expect_failures = [var.network_mode]
+}
+
+run "gpu_count_below_one_is_refused" {
+  command = plan
+
+  variables {
+    gpu_count = 0
+  }
+
+  expect_failures = [var.gpu_count]
+}
+
+run "gpu_count_must_be_whole_or_a_known_fraction" {
+  command = plan
+
+  variables {
+    gpu_count = 1.5
+  }
+
+  expect_failures = [var.gpu_count]
+}
+
+run "task_cpu_minimum" {
+  command = plan
+
+  variables {
+    task_cpu = 64
+  }
+
+  expect_failures = [var.task_cpu]
+}
+
+run "task_memory_minimum" {
+  command = plan
+
+  variables {
+    task_memory = 64
+  }
+
+  expect_failures = [var.task_memory]
+}
+
+run "memory_margin_not_negative" {
+  command = plan
+
+  variables {
+    memory_margin_mib = -1
+  }
+
+  expect_failures = [var.memory_margin_mib]
+}
+
+run "port_protocol" {
+  command = plan
+
+  variables {
+    container_port_mappings = [{ container_port = 80, protocol = "sctp" }]
+  }
+
+  expect_failures = [var.container_port_mappings]
+}
+
+run "nvidia_variables_are_owned_by_the_module" {
+  command = plan
+
+  variables {
+    container_environment = { NVIDIA_VISIBLE_DEVICES = "all" }
+  }
+
+  expect_failures = [var.container_environment]
+}
+
+run "secrets_are_arns" {
+  command = plan
+
+  variables {
+    container_secrets = { TOKEN = "hf-token" }
+  }
+
+  expect_failures = [var.container_secrets]
+}
+
+run "health_check_command_form" {
+  command = plan
+
+  variables {
+    container_health_check = { command = ["curl", "-f", "http://localhost/"] }
+  }
+
+  expect_failures = [var.container_health_check]
+}
+
+run "sidecars_need_name_and_image" {
+  command = plan
+
+  variables {
+    sidecar_containers = [{ name = "metrics" }]
+  }
+
+  expect_failures = [var.sidecar_containers]
+}
+
+run "sidecars_get_no_gpu" {
+  command = plan
+
+  variables {
+    sidecar_containers = [{ name = "metrics", image = "x", resourceRequirements = [{ type = "GPU", value = "1" }] }]
+  }
+
+  expect_failures = [var.sidecar_containers]
+}
+
+run "log_retention_is_a_cloudwatch_value" {
+  command = plan
+
+  variables {
+    log_retention_days = 10
+  }
+
+  expect_failures = [var.log_retention_days]
+}
+
+run "desired_count_not_negative" {
+  command = plan
+
+  variables {
+    desired_count = -1
+  }
+
+  expect_failures = [var.desired_count]
+}
+
+run "autoscaling_min_at_most_max" {
+  command = plan
+
+  variables {
+    autoscaling = { min_capacity = 3, max_capacity = 2, target_value = 70 }
+  }
+
+  expect_failures = [var.autoscaling]
+}
+
+run "autoscaling_metric_type" {
+  command = plan
+
+  variables {
+    autoscaling = { min_capacity = 1, max_capacity = 2, target_value = 70, predefined_metric_type = "GPUUtilization" }
+  }
+
+  expect_failures = [var.autoscaling]
+}
+
+run "autoscaling_alb_metric_needs_a_label" {
+  command = plan
+
+  variables {
+    autoscaling = { min_capacity = 1, max_capacity = 2, target_value = 100, predefined_metric_type = "ALBRequestCountPerTarget" }
+  }
+
+  expect_failures = [var.autoscaling]
+}
+
+run "instance_type_not_in_the_catalog" {
+  command = plan
+
+  variables {
+    instance_type = "m5.large"
+  }
+
+  expect_failures = [aws_launch_template.this]
+}
+
+run "g2_is_refused_with_its_reason" {
+  command = plan
+
+  variables {
+    instance_type = "g2.2xlarge"
+  }
+
+  expect_failures = [aws_launch_template.this]
+}
+
+run "p2_is_refused_with_its_reason" {
+  command = plan
+
+  variables {
+    instance_type = "p2.xlarge"
+  }
+
+  expect_failures = [aws_launch_template.this]
+}
+
+run "g4ad_amd_is_refused" {
+  command = plan
+
+  variables {
+    instance_type = "g4ad.xlarge"
+  }
+
+  expect_failures = [aws_launch_template.this]
+}
+
+run "g5g_arm64_is_refused" {
+  command = plan
+
+  variables {
+    instance_type = "g5g.xlarge"
+  }
+
+  expect_failures = [aws_launch_template.this]
+}
+
+run "p6e_gb200_unverified_is_refused" {
+  command = plan
+
+  variables {
+    instance_type = "p6e-gb200.36xlarge"
+  }
+
+  expect_failures = [aws_launch_template.this]
+}
+
+run "ami_parameter_must_be_a_gpu_parameter" {
+  command = plan
+
+  variables {
+    ami_ssm_parameter = "/aws/service/ecs/optimized-ami/amazon-linux-2023/recommended/image_id"
+  }
+
+  expect_failures = [aws_launch_template.this]
+}
+
+run "ami_parameter_must_be_an_ecs_parameter" {
+  command = plan
+
+  variables {
+    ami_ssm_parameter = "/aws/service/ami-amazon-linux-latest/al2023-ami-kernel-default-x86_64"
+  }
+
+  expect_failures = [aws_launch_template.this]
+}
+
+run "ami_id_and_parameter_exclude_each_other" {
+  command = plan
+
+  variables {
+    ami_id            = "ami-0123456789abcdef0"
+    ami_ssm_parameter = "/aws/service/ecs/optimized-ami/amazon-linux-2023/gpu/recommended/image_id"
+  }
+
+  expect_failures = [aws_launch_template.this]
+}
+
+run "min_size_above_max_size" {
+  command = plan
+
+  variables {
+    min_size = 3
+    max_size = 2
+  }
+
+  expect_failures = [aws_autoscaling_group.this]
+}
+
+run "scaling_steps_in_order" {
+  command = plan
+
+  variables {
+    minimum_scaling_step_size = 5
+    maximum_scaling_step_size = 2
+  }
+
+  expect_failures = [aws_ecs_capacity_provider.this]
+}
+
+run "existing_cluster_needs_an_explicit_association_choice" {
+  command = plan
+
+  variables {
+    create_cluster = false
+  }
+
+  expect_failures = [aws_ecs_capacity_provider.this]
+}
+
+run "gpu_count_above_the_types_gpus" {
+  command = plan
+
+  variables {
+    gpu_count = 2
+  }
+
+  expect_failures = [aws_ecs_task_definition.this]
+}
+
+run "gpu_count_above_the_types_gpus_multi" {
+  command = plan
+
+  variables {
+    instance_type = "g5.12xlarge"
+    gpu_count     = 8
+    task_cpu      = 4096
+  }
+
+  expect_failures = [aws_ecs_task_definition.this]
+}
+
+run "whole_gpu_on_a_fractional_type" {
+  command = plan
+
+  variables {
+    instance_type = "g6f.large"
+    gpu_count     = 1
+    task_cpu      = 2048
+    task_memory   = 4096
+  }
+
+  expect_failures = [aws_ecs_task_definition.this]
+}
+
+run "wrong_fraction_on_a_fractional_type" {
+  command = plan
+
+  variables {
+    instance_type = "g6f.large"
+    gpu_count     = 0.5
+    task_cpu      = 2048
+    task_memory   = 4096
+  }
+
+  expect_failures = [aws_ecs_task_definition.this]
+}
+
+run "fraction_on_a_whole_gpu_type" {
+  command = plan
+
+  variables {
+    gpu_count = 0.5
+  }
+
+  expect_failures = [aws_ecs_task_definition.this]
+}
+
+run "task_cpu_above_the_types_vcpus" {
+  command = plan
+
+  variables {
+    task_cpu = 5120
+  }
+
+  expect_failures = [aws_ecs_task_definition.this]
+}
+
+run "task_memory_above_what_the_type_can_register" {
+  command = plan
+
+  variables {
+    task_memory = 16500
+  }
+
+  expect_failures = [aws_ecs_task_definition.this]
+}
+
+run "task_memory_above_the_margin" {
+  command = plan
+
+  variables {
+    task_memory = 15154
+  }
+
+  expect_failures = [aws_ecs_task_definition.this]
+}
+
+run "unknown_nvidia_capability" {
+  command = plan
+
+  variables {
+    nvidia_driver_capabilities = "utility,compute,cuda"
+  }
+
+  expect_failures = [aws_ecs_task_definition.this]
+}
+
+run "all_stands_alone" {
+  command = plan
+
+  variables {
+    nvidia_driver_capabilities = "all,compute"
+  }
+
+  expect_failures = [aws_ecs_task_definition.this]
+}
