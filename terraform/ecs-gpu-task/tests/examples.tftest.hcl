@@ -1,0 +1,92 @@
+# The examples plan as written (each is a root module; the run blocks load it in place of this
+# module). Needs Terraform >= 1.11 (`override_during = plan` in the mock provider).
+
+mock_provider "aws" {
+  override_during = plan
+
+  mock_data "aws_ssm_parameter" {
+    defaults = { value = "ami-0123456789abcdef0", arn = "arn:aws:ssm:us-east-1::parameter/aws/service/ecs/optimized-ami/amazon-linux-2023/gpu/recommended/image_id" }
+  }
+  mock_data "aws_region" {
+    defaults = { endpoint = "ec2.us-east-1.amazonaws.com" }
+  }
+  mock_data "aws_partition" {
+    defaults = { partition = "aws" }
+  }
+  mock_data "aws_caller_identity" {
+    defaults = { account_id = "123456789012" }
+  }
+  mock_resource "aws_launch_template" {
+    defaults = { id = "lt-0123456789abcdef0", latest_version = 7 }
+  }
+  mock_resource "aws_autoscaling_group" {
+    defaults = { arn = "arn:aws:autoscaling:us-east-1:123456789012:autoScalingGroup:uuid:autoScalingGroupName/infer-1" }
+  }
+  mock_resource "aws_iam_instance_profile" {
+    defaults = { arn = "arn:aws:iam::123456789012:instance-profile/infer-instance-1" }
+  }
+  mock_resource "aws_iam_role" {
+    defaults = { arn = "arn:aws:iam::123456789012:role/infer-role-1" }
+  }
+  mock_resource "aws_security_group" {
+    defaults = { id = "sg-0123456789abcdef0" }
+  }
+  mock_resource "aws_ecs_task_definition" {
+    defaults = { arn = "arn:aws:ecs:us-east-1:123456789012:task-definition/infer:3", revision = 3 }
+  }
+  mock_resource "aws_ecs_service" {
+    defaults = { id = "arn:aws:ecs:us-east-1:123456789012:service/gpu/infer" }
+  }
+}
+
+run "basic_example_plans_one_g5_xlarge_service" {
+  command = plan
+
+  module {
+    source = "./examples/basic"
+  }
+
+  variables {
+    vpc_id             = "vpc-0123456789abcdef0"
+    vpc_cidr           = "10.0.0.0/16"
+    private_subnet_ids = ["subnet-0123456789abcdef0", "subnet-0123456789abcdef1"]
+    image              = "123456789012.dkr.ecr.us-east-1.amazonaws.com/inference:1"
+  }
+
+  assert {
+    condition     = output.placement_expression == "attribute:ecs.instance-type == g5.xlarge"
+    error_message = "the basic example pins its tasks to g5.xlarge"
+  }
+  assert {
+    condition     = output.ami_id == "ami-0123456789abcdef0" && output.service_name == "inference" && output.log_group_name == "/ecs/inference"
+    error_message = "the basic example's outputs must come from the module"
+  }
+}
+
+run "autoscaling_example_gives_desired_count_to_application_auto_scaling" {
+  command = plan
+
+  module {
+    source = "./examples/autoscaling"
+  }
+
+  variables {
+    cluster_name             = "shared"
+    other_capacity_providers = ["FARGATE"]
+    vpc_id                   = "vpc-0123456789abcdef0"
+    private_subnet_ids       = ["subnet-0123456789abcdef0"]
+    listener_arn             = "arn:aws:elasticloadbalancing:us-east-1:123456789012:listener/app/web/0123456789abcdef/0123456789abcdef"
+    alb_security_group_id    = "sg-0aaaaaaaaaaaaaaaa"
+    image                    = "123456789012.dkr.ecr.us-east-1.amazonaws.com/inference:1"
+    secrets                  = { HF_TOKEN = "arn:aws:secretsmanager:us-east-1:123456789012:secret:hf-token-AbCdEf" }
+  }
+
+  assert {
+    condition     = output.desired_count_owner == "application-autoscaling" && output.service_name == "inference-as"
+    error_message = "the autoscaling example must give desired_count to Application Auto Scaling"
+  }
+  assert {
+    condition     = output.capacity_provider_name == "inference-as"
+    error_message = "the autoscaling example must create its capacity provider"
+  }
+}
