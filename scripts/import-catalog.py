@@ -224,6 +224,14 @@ catalog = {
         "families_with_gpus_not_detailed": ["g7", "g7e", "cg1"],
         "sources": ["BOTO", "botocore-ec2-model", "karpenter-preview"],
     },
+    "anywhere": {
+        # ecs-gpu-facts.md section 4 and 5: register external instances with --enable-gpu; fractional GPUs and
+        # MPS sharing are not available to EXTERNAL task definitions.
+        "gpu_registration_flag": "--enable-gpu",
+        "fractional_gpu": False,
+        "mps_sharing": False,
+        "sources": ["ECS-GPU", "ECS-GPU-SPEC", "BOTO"],
+    },
     "managed_instances": {
         "doc_subset_families": ecs["managed_instances_gpu"]["doc_subset_families"],
         "drivers": ecs["managed_instances_gpu"]["drivers"],

@@ -40,6 +40,7 @@ struct Raw {
     fargate: FargateFacts,
     query_language: QueryLanguageFacts,
     ec2: Ec2Facts,
+    anywhere: AnywhereFacts,
     managed_instances: ManagedInstancesFacts,
 }
 
@@ -201,6 +202,19 @@ pub struct Ec2Facts {
     pub sources: Vec<String>,
 }
 
+/// ECS Anywhere GPU facts (source keys ECS-GPU, ECS-GPU-SPEC, BOTO).
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct AnywhereFacts {
+    /// The registration script's flag that enables GPU support on an external instance.
+    pub gpu_registration_flag: String,
+    /// Fractional GPU values are not available on ECS Anywhere.
+    pub fractional_gpu: bool,
+    /// The MPS `sharingStrategy` is not available to EXTERNAL task definitions.
+    pub mps_sharing: bool,
+    pub sources: Vec<String>,
+}
+
 /// ECS Managed Instances GPU facts (source keys ECS-MI-GPU, ECS-GPU-SPEC, BOTO).
 #[derive(Debug, Clone, Deserialize)]
 #[serde(deny_unknown_fields)]
@@ -312,6 +326,7 @@ pub(crate) fn load(json: &str) -> Result<Catalog, DataError> {
         fargate: raw.fargate,
         query_language: raw.query_language,
         managed_instances: raw.managed_instances,
+        anywhere: raw.anywhere,
         ec2: raw.ec2,
         task_cpu_units_range_ec2: raw.task_cpu_units_range_ec2,
     })

@@ -28,7 +28,7 @@ use std::sync::OnceLock;
 
 pub use ami::{AmiClass, AmiFacts, AmiNameClass, GpuAmiParameter};
 pub use data::{
-    AgentFacts, CapabilityFacts, Ec2Facts, FargateFacts, GpuRequirementFacts,
+    AgentFacts, AnywhereFacts, CapabilityFacts, Ec2Facts, FargateFacts, GpuRequirementFacts,
     ManagedInstancesFacts, QueryLanguageFacts,
 };
 pub use filter::Filter;
@@ -322,6 +322,7 @@ pub struct Catalog {
     pub fargate: FargateFacts,
     pub query_language: QueryLanguageFacts,
     pub managed_instances: ManagedInstancesFacts,
+    pub anywhere: AnywhereFacts,
     pub ec2: Ec2Facts,
     /// Task-level `cpu` range on EC2 and EXTERNAL, in CPU units (source key BOTO).
     pub task_cpu_units_range_ec2: (u32, u32),

@@ -1,1 +1,480 @@
-//! Routing (written next).
+//! The service-boundary router: is ECS the right home for a workload, and which kind of ECS?
+//!
+//! A [`Workload`] states what the workload needs (an accelerator, Kubernetes primitives, a managed
+//! model API, Windows, Fargate, on-premises hosts, who owns the EC2 lifecycle). [`route`] gives the
+//! [`Home`] with its reasons, each tied to a fact of the catalog (its source key in parentheses),
+//! and the guardrails that apply there. A GPU workload is never routed to Fargate.
+//!
+//! ```
+//! use ecs_gpu_route::{route, Accelerator, Home, Workload};
+//!
+//! let w = Workload { accelerator: Accelerator::Gpu, fargate: true, ..Workload::default() };
+//! let r = route(&w);
+//! assert_eq!(r.home, Home::EcsEc2);
+//! assert!(r.reasons.iter().any(|s| s.contains("Fargate")));
+//! ```
+
+use std::fmt;
+
+use ecs_gpu_catalog::catalog;
+use serde::Deserialize;
+
+/// The accelerator a workload needs.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Accelerator {
+    /// NVIDIA GPUs.
+    Gpu,
+    /// AWS Inferentia/Trainium (Neuron devices).
+    Neuron,
+    /// CPU only.
+    #[default]
+    None,
+}
+
+/// Who should own the EC2 instances' lifecycle (AMI, patching, scaling).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Ec2Lifecycle {
+    /// The team: launch templates, Auto Scaling groups, AMI updates.
+    Own,
+    /// AWS: ECS Managed Instances.
+    Aws,
+}
+
+/// A Kubernetes primitive a workload relies on. Naming one routes to EKS.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum K8sPrimitive {
+    Karpenter,
+    Kuberay,
+    Kserve,
+    DevicePlugins,
+    Mig,
+    TimeSlicing,
+    Dra,
+    Volcano,
+    Kueue,
+    EksEstate,
+}
+
+impl K8sPrimitive {
+    pub const ALL: [K8sPrimitive; 10] = [
+        K8sPrimitive::Karpenter,
+        K8sPrimitive::Kuberay,
+        K8sPrimitive::Kserve,
+        K8sPrimitive::DevicePlugins,
+        K8sPrimitive::Mig,
+        K8sPrimitive::TimeSlicing,
+        K8sPrimitive::Dra,
+        K8sPrimitive::Volcano,
+        K8sPrimitive::Kueue,
+        K8sPrimitive::EksEstate,
+    ];
+
+    /// The name used on the command line and in workload files.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            K8sPrimitive::Karpenter => "karpenter",
+            K8sPrimitive::Kuberay => "kuberay",
+            K8sPrimitive::Kserve => "kserve",
+            K8sPrimitive::DevicePlugins => "device-plugins",
+            K8sPrimitive::Mig => "mig",
+            K8sPrimitive::TimeSlicing => "time-slicing",
+            K8sPrimitive::Dra => "dra",
+            K8sPrimitive::Volcano => "volcano",
+            K8sPrimitive::Kueue => "kueue",
+            K8sPrimitive::EksEstate => "eks-estate",
+        }
+    }
+
+    pub fn parse(s: &str) -> Option<Self> {
+        K8sPrimitive::ALL.into_iter().find(|p| p.as_str() == s)
+    }
+
+    /// How people name it.
+    fn label(self) -> &'static str {
+        match self {
+            K8sPrimitive::Karpenter => "Karpenter",
+            K8sPrimitive::Kuberay => "KubeRay/Ray Serve",
+            K8sPrimitive::Kserve => "KServe",
+            K8sPrimitive::DevicePlugins => "device plugins",
+            K8sPrimitive::Mig => "MIG",
+            K8sPrimitive::TimeSlicing => "GPU time-slicing",
+            K8sPrimitive::Dra => "DRA",
+            K8sPrimitive::Volcano => "Volcano gang scheduling",
+            K8sPrimitive::Kueue => "Kueue",
+            K8sPrimitive::EksEstate => "an existing EKS estate",
+        }
+    }
+
+    /// GPU-sharing primitives: ECS has no counterpart in its GPU values.
+    fn is_gpu_sharing(self) -> bool {
+        matches!(
+            self,
+            K8sPrimitive::Mig | K8sPrimitive::TimeSlicing | K8sPrimitive::Dra
+        )
+    }
+}
+
+/// What a workload needs. The same keys are read from a workload TOML file.
+#[derive(Debug, Clone, PartialEq, Eq, Default, Deserialize)]
+#[serde(default, deny_unknown_fields)]
+pub struct Workload {
+    pub accelerator: Accelerator,
+    /// A managed model API (Amazon Bedrock) is enough: nothing needs to be self-hosted.
+    pub managed_model_api: bool,
+    /// Kubernetes primitives the workload relies on.
+    pub kubernetes: Vec<K8sPrimitive>,
+    /// Fully managed training or hosting is wanted (Amazon SageMaker).
+    pub managed_ml: bool,
+    /// The containers are Windows containers.
+    pub windows: bool,
+    /// Fargate was asked for.
+    pub fargate: bool,
+    /// The hosts are on premises.
+    pub on_premises: bool,
+    /// Who owns the EC2 lifecycle; `None` when there is no preference.
+    pub ec2_lifecycle: Option<Ec2Lifecycle>,
+}
+
+/// Why a workload file could not be read.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("{message}")]
+pub struct WorkloadError {
+    pub message: String,
+    /// 1-based line, when the error has a place.
+    pub line: Option<usize>,
+    pub column: Option<usize>,
+}
+
+impl Workload {
+    /// Reads a workload from TOML text with the same keys as the struct.
+    pub fn from_toml(text: &str) -> Result<Workload, WorkloadError> {
+        toml::from_str(text).map_err(|e| {
+            let (line, column) = match e.span() {
+                Some(span) => {
+                    let before = &text[..span.start.min(text.len())];
+                    let line = before.matches('\n').count() + 1;
+                    let column = before.rsplit('\n').next().map_or(0, |l| l.chars().count()) + 1;
+                    (Some(line), Some(column))
+                }
+                None => (None, None),
+            };
+            WorkloadError {
+                message: e.message().to_string(),
+                line,
+                column,
+            }
+        })
+    }
+}
+
+/// Where a workload should run.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Home {
+    EcsEc2,
+    EcsManagedInstances,
+    EcsAnywhere,
+    Eks,
+    Sagemaker,
+    Bedrock,
+    /// Only for CPU-only workloads.
+    Fargate,
+}
+
+impl Home {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Home::EcsEc2 => "ecs-ec2",
+            Home::EcsManagedInstances => "ecs-managed-instances",
+            Home::EcsAnywhere => "ecs-anywhere",
+            Home::Eks => "eks",
+            Home::Sagemaker => "sagemaker",
+            Home::Bedrock => "bedrock",
+            Home::Fargate => "fargate",
+        }
+    }
+
+    /// A short description for people.
+    pub fn describe(self) -> &'static str {
+        match self {
+            Home::EcsEc2 => "Amazon ECS on EC2 container instances you run",
+            Home::EcsManagedInstances => "Amazon ECS Managed Instances",
+            Home::EcsAnywhere => "Amazon ECS Anywhere on your own hosts",
+            Home::Eks => "Amazon EKS",
+            Home::Sagemaker => "Amazon SageMaker",
+            Home::Bedrock => "Amazon Bedrock",
+            Home::Fargate => "AWS Fargate",
+        }
+    }
+}
+
+impl fmt::Display for Home {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
+/// The answer: a home, why, and what to watch there.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Route {
+    pub home: Home,
+    /// Each reason ends with the source keys of the facts it rests on, in parentheses, where it
+    /// rests on one.
+    pub reasons: Vec<String>,
+    pub guardrails: Vec<String>,
+}
+
+/// `"text (KEY, KEY)"` with the keys of a catalog fact.
+fn cite(text: impl Into<String>, keys: &[String]) -> String {
+    let text = text.into();
+    if keys.is_empty() {
+        text
+    } else {
+        format!("{text} ({})", keys.join(", "))
+    }
+}
+
+fn keys(k: &[&str]) -> Vec<String> {
+    k.iter().map(|s| (*s).to_string()).collect()
+}
+
+/// Decides the home of a workload. Pure: the same workload always gives the same route.
+pub fn route(w: &Workload) -> Route {
+    let cat = catalog();
+    let mut reasons = Vec::new();
+    let mut guardrails = Vec::new();
+    let needs_accelerator = w.accelerator != Accelerator::None;
+
+    // A GPU or Neuron workload asked onto Fargate: say why not, whatever the home turns out to be.
+    if needs_accelerator && w.fargate {
+        let sizes: Vec<String> = cat
+            .fargate
+            .sizes()
+            .iter()
+            .map(|(cpu, _)| cpu.to_string())
+            .collect();
+        reasons.push(cite(
+            format!(
+                "not Fargate: Fargate task sizes have only CPU ({} units) and memory, no GPU dimension, and the GPU resourceRequirements parameter is not valid on Fargate",
+                sizes.join("/")
+            ),
+            &cat.fargate.sources,
+        ));
+    }
+
+    let home = if w.managed_model_api {
+        reasons.push(
+            "a managed model API is enough: with nothing to self-host there is no GPU capacity, AMI, driver or placement to run"
+                .to_string(),
+        );
+        Home::Bedrock
+    } else if w.managed_ml {
+        reasons.push(
+            "fully managed training or hosting was asked for: SageMaker runs the instances, drivers and scaling"
+                .to_string(),
+        );
+        Home::Sagemaker
+    } else if !w.kubernetes.is_empty() {
+        let named: Vec<&str> = w.kubernetes.iter().map(|p| p.label()).collect();
+        reasons.push(format!(
+            "the workload relies on Kubernetes primitives ({}) that have no ECS counterpart",
+            named.join(", ")
+        ));
+        if w.kubernetes.iter().any(|p| p.is_gpu_sharing()) {
+            reasons.push(cite(
+                format!(
+                    "ECS GPU requirements take only whole GPUs, `{}`, the fractions {} on g6f/gr6f, or an MPS sharingStrategy: there is no MIG profile, time-slicing or DRA",
+                    cat.gpu_requirement.all,
+                    cat.gpu_requirement.fractions.join("/")
+                ),
+                &cat.gpu_requirement.sources,
+            ));
+        }
+        Home::Eks
+    } else if w.on_premises && w.accelerator != Accelerator::Neuron {
+        reasons.push(cite(
+            format!(
+                "the hosts are on premises: ECS Anywhere runs tasks on external instances; GPU hosts register with `{}`",
+                cat.anywhere.gpu_registration_flag
+            ),
+            &cat.anywhere.sources,
+        ));
+        Home::EcsAnywhere
+    } else {
+        match w.accelerator {
+            Accelerator::Neuron => {
+                reasons.push(cite(
+                    format!(
+                        "Neuron accelerators: {}",
+                        cat.managed_instances.neuron_device.to_lowercase()
+                    ),
+                    &cat.managed_instances.sources,
+                ));
+                if w.on_premises {
+                    guardrails.push(
+                        "on-premises hosts cannot offer the NeuronDevice resource to ECS"
+                            .to_string(),
+                    );
+                }
+                if w.ec2_lifecycle == Some(Ec2Lifecycle::Own) {
+                    guardrails.push(
+                        "owning the EC2 lifecycle means giving up the NeuronDevice resource requirement, which only Managed Instances offer"
+                            .to_string(),
+                    );
+                }
+                Home::EcsManagedInstances
+            }
+            Accelerator::Gpu => {
+                if w.ec2_lifecycle == Some(Ec2Lifecycle::Aws) {
+                    reasons.push(cite(
+                        format!(
+                            "AWS owns the EC2 lifecycle on Managed Instances: {}",
+                            cat.managed_instances.drivers.to_lowercase()
+                        ),
+                        &cat.managed_instances.sources,
+                    ));
+                    Home::EcsManagedInstances
+                } else {
+                    reasons.push(cite(
+                        "GPU resourceRequirements are placed on EC2 container instances of an NVIDIA GPU type running the ECS GPU-optimized AMI",
+                        &keys(&["ECS-GPU"]),
+                    ));
+                    if w.ec2_lifecycle.is_none() {
+                        reasons.push(cite(
+                            "no lifecycle preference was given: ECS on EC2 keeps the AMI, driver and scaling in your hands; choose Managed Instances (`--ec2-lifecycle aws`) to hand them to AWS",
+                            &cat.managed_instances.sources,
+                        ));
+                    }
+                    Home::EcsEc2
+                }
+            }
+            Accelerator::None => {
+                if w.ec2_lifecycle == Some(Ec2Lifecycle::Own) {
+                    reasons.push(
+                        "CPU-only and the team wants to own the EC2 lifecycle: ECS on EC2"
+                            .to_string(),
+                    );
+                    Home::EcsEc2
+                } else {
+                    reasons.push(cite(
+                        "CPU-only: Fargate runs it without instances to manage, within its task sizes",
+                        &cat.fargate.sources,
+                    ));
+                    Home::Fargate
+                }
+            }
+        }
+    };
+
+    if needs_accelerator && w.fargate && home != Home::Fargate {
+        guardrails.push(format!(
+            "alternatives to Fargate for the accelerated part: {} (you own the instances) or {} (AWS owns them); keep only CPU-only parts on Fargate",
+            Home::EcsEc2,
+            Home::EcsManagedInstances
+        ));
+    }
+    if w.windows && needs_accelerator {
+        let rule = cat
+            .gpu_requirement
+            .rules
+            .iter()
+            .find(|r| r.contains("Windows"))
+            .cloned()
+            .unwrap_or_else(|| "GPUs are not supported for Windows containers".to_string());
+        reasons.push(cite(
+            format!("Windows containers cannot reserve GPUs: {rule}"),
+            &cat.gpu_requirement.sources,
+        ));
+        guardrails.push(
+            "no GPU on Windows: run the GPU containers as Linux containers and keep the Windows parts apart"
+                .to_string(),
+        );
+    }
+    guardrails.extend(guardrails_for(home, w));
+    Route {
+        home,
+        reasons,
+        guardrails,
+    }
+}
+
+fn guardrails_for(home: Home, w: &Workload) -> Vec<String> {
+    let cat = catalog();
+    let gpu = w.accelerator == Accelerator::Gpu;
+    let mut g = Vec::new();
+    let whole_gpus = cite(
+        format!(
+            "ECS pins whole GPUs to a task: sharing only through the fractional g6f/gr6f types ({}), the MPS sharingStrategy, or the manual dev-only recipe that makes nvidia the default Docker runtime with no GPU reservation",
+            cat.gpu_requirement.fractions.join("/")
+        ),
+        &cat.gpu_requirement.sources,
+    );
+    match home {
+        Home::EcsEc2 if gpu => {
+            g.push(
+                "one homogeneous Auto Scaling group per GPU instance type behind each capacity provider: managed scaling sizes a group that mixes GPU counts or models on its smallest type"
+                    .to_string(),
+            );
+            g.push(whole_gpus);
+            let eol = cat
+                .ami
+                .amazon_linux_2_end_of_life()
+                .map(|d| format!("; Amazon Linux 2 ECS AMIs reached end of life on {d}"))
+                .unwrap_or_default();
+            g.push(cite(
+                format!(
+                    "resolve the AMI from `{}`{eol}",
+                    cat.ami.recommended_parameter
+                ),
+                &cat.ami.sources,
+            ));
+            g.push(cite(
+                format!(
+                    "the agent registers GPUs only with `{}=true` (the GPU-optimized AMI sets it; keep it on in user data)",
+                    cat.agent.gpu_support_variable
+                ),
+                &cat.agent.sources,
+            ));
+            g.push(
+                "roll AMI and driver updates with an instance refresh on the Auto Scaling group; a new launch template version reaches only new instances otherwise"
+                    .to_string(),
+            );
+        }
+        Home::EcsManagedInstances if gpu => {
+            g.push(whole_gpus);
+            g.push(cite(
+                format!(
+                    "fractional GPUs: {}",
+                    cat.managed_instances.fractional_gpu.to_lowercase()
+                ),
+                &cat.managed_instances.sources,
+            ));
+        }
+        Home::EcsAnywhere if gpu => {
+            g.push(whole_gpus);
+            g.push(cite(
+                "no fractional GPU values and no MPS sharingStrategy for EXTERNAL task definitions",
+                &cat.anywhere.sources,
+            ));
+        }
+        Home::Fargate => {
+            g.push(cite(
+                "no GPU on Fargate: any part that needs a GPU goes to ecs-ec2 or ecs-managed-instances",
+                &cat.fargate.sources,
+            ));
+        }
+        _ => {}
+    }
+    if w.windows && !gpu && home == Home::Fargate {
+        g.push(cite(
+            format!("Windows on Fargate: {}", cat.fargate.windows_note),
+            &cat.fargate.sources,
+        ));
+    }
+    g
+}
+
+#[cfg(test)]
+mod tests;

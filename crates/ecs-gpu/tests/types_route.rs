@@ -1,0 +1,194 @@
+//! The `types` and `route` commands as a user runs them: output shapes and exit statuses.
+
+use std::process::{Command, Output};
+
+fn ecs_gpu(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_ecs-gpu"))
+        .args(args)
+        .output()
+        .expect("ecs-gpu runs")
+}
+
+fn stdout(o: &Output) -> String {
+    String::from_utf8(o.stdout.clone()).unwrap()
+}
+
+fn stderr(o: &Output) -> String {
+    String::from_utf8(o.stderr.clone()).unwrap()
+}
+
+#[test]
+fn types_json_lists_all_69_entries_with_the_documented_fields() {
+    let o = ecs_gpu(&["types", "--format", "json"]);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    let v: serde_json::Value = serde_json::from_str(&stdout(&o)).unwrap();
+    let rows = v.as_array().unwrap();
+    assert_eq!(rows.len(), 69);
+    for key in [
+        "instance_type",
+        "family",
+        "gpu_count",
+        "gpu_fraction",
+        "gpu_model",
+        "gpu_memory_mib",
+        "vcpus",
+        "memory_mib",
+        "architecture",
+        "ecs_status",
+    ] {
+        assert!(rows.iter().all(|r| r.get(key).is_some()), "missing {key}");
+    }
+    let g6f = rows
+        .iter()
+        .find(|r| r["instance_type"] == "g6f.large")
+        .unwrap();
+    assert_eq!(g6f["gpu_count"], 0);
+    assert_eq!(g6f["gpu_fraction"], "0.125");
+    let gb200 = rows
+        .iter()
+        .find(|r| r["instance_type"] == "p6e-gb200.36xlarge")
+        .unwrap();
+    assert!(gb200["gpu_count"].is_null() && gb200["vcpus"].is_null());
+    assert_eq!(gb200["ecs_status"], "unverified");
+}
+
+#[test]
+fn types_by_name_shows_the_gpus_of_that_size() {
+    let o = ecs_gpu(&["types", "g5.12xlarge"]);
+    assert_eq!(o.status.code(), Some(0));
+    let out = stdout(&o);
+    assert!(out.contains("g5.12xlarge: 4 × NVIDIA A10G"), "{out}");
+    let header = out.lines().next().unwrap();
+    let row = out.lines().nth(1).unwrap();
+    // Aligned table: the ECS STATUS column starts at the same place in header and row.
+    assert_eq!(header.find("ECS STATUS"), row.find("supported"), "{out}");
+    let o = ecs_gpu(&["types", "g5.xlarge", "--format", "json"]);
+    let v: serde_json::Value = serde_json::from_str(&stdout(&o)).unwrap();
+    assert_eq!(v[0]["gpu_count"], 1);
+}
+
+#[test]
+fn unknown_type_exits_2_with_a_suggestion() {
+    let o = ecs_gpu(&["types", "g5.xlarg"]);
+    assert_eq!(o.status.code(), Some(2));
+    let err = stderr(&o);
+    assert!(err.contains("did you mean g5.xlarge"), "{err}");
+    assert_eq!(err.lines().count(), 1, "one line: {err}");
+    assert!(stdout(&o).is_empty());
+}
+
+#[test]
+fn types_filters_combine() {
+    let o = ecs_gpu(&[
+        "types",
+        "--gpu-model",
+        "l4",
+        "--min-gpus",
+        "4",
+        "--format",
+        "json",
+    ]);
+    let v: serde_json::Value = serde_json::from_str(&stdout(&o)).unwrap();
+    let names: Vec<&str> = v
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|r| r["instance_type"].as_str().unwrap())
+        .collect();
+    assert_eq!(names, ["g6.12xlarge", "g6.24xlarge", "g6.48xlarge"]);
+    let o = ecs_gpu(&[
+        "types",
+        "--arch",
+        "arm64",
+        "--supported",
+        "--format",
+        "json",
+    ]);
+    assert_eq!(stdout(&o).trim(), "[]");
+    let o = ecs_gpu(&["types", "--min-gpu-memory", "80", "--supported"]);
+    assert!(stdout(&o).contains("p5.48xlarge") && !stdout(&o).contains("p4d.24xlarge"));
+    let o = ecs_gpu(&["types", "--family", "g9"]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(stderr(&o).contains("unknown GPU family `g9`"));
+}
+
+#[test]
+fn types_of_a_type_without_gpu_or_a_deprecated_family_say_so() {
+    let o = ecs_gpu(&["types", "m5.large"]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(stderr(&o).contains("without a GPU"), "{}", stderr(&o));
+    let o = ecs_gpu(&["types", "g2.2xlarge"]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(stderr(&o).contains("deprecated"), "{}", stderr(&o));
+}
+
+#[test]
+fn route_gpu_fargate_is_not_fargate_and_says_why() {
+    let o = ecs_gpu(&["route", "--gpu", "--fargate", "--format", "json"]);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    let v: serde_json::Value = serde_json::from_str(&stdout(&o)).unwrap();
+    assert_eq!(v.as_object().unwrap().len(), 3);
+    assert_ne!(v["home"], "fargate");
+    let reasons: Vec<&str> = v["reasons"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|r| r.as_str().unwrap())
+        .collect();
+    assert!(reasons[0].contains("no GPU dimension"), "{reasons:?}");
+    assert!(v["guardrails"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .any(|g| g.as_str().unwrap().contains("ecs-managed-instances")));
+}
+
+#[test]
+fn route_reads_a_workload_file_and_reports_its_errors_with_the_line() {
+    let dir = std::env::temp_dir().join(format!("ecs-gpu-route-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let good = dir.join("workload.toml");
+    std::fs::write(
+        &good,
+        "accelerator = \"gpu\"\nkubernetes = [\"karpenter\"]\n",
+    )
+    .unwrap();
+    let o = ecs_gpu(&[
+        "route",
+        "--from",
+        good.to_str().unwrap(),
+        "--format",
+        "json",
+    ]);
+    let v: serde_json::Value = serde_json::from_str(&stdout(&o)).unwrap();
+    assert_eq!(v["home"], "eks");
+    let bad = dir.join("bad.toml");
+    std::fs::write(&bad, "accelerator = \"gpu\"\naccelerators = 2\n").unwrap();
+    let o = ecs_gpu(&["route", "--from", bad.to_str().unwrap()]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(stderr(&o).contains("bad.toml:2:1"), "{}", stderr(&o));
+    let o = ecs_gpu(&[
+        "route",
+        "--from",
+        dir.join("missing.toml").to_str().unwrap(),
+    ]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(stderr(&o).contains("missing.toml"), "{}", stderr(&o));
+    std::fs::remove_dir_all(&dir).ok();
+}
+
+#[test]
+fn usage_errors_exit_2_and_help_exits_0() {
+    assert_eq!(
+        ecs_gpu(&["types", "--min-gpus", "many"]).status.code(),
+        Some(2)
+    );
+    assert_eq!(
+        ecs_gpu(&["route", "--gpu", "--neuron"]).status.code(),
+        Some(2)
+    );
+    assert_eq!(ecs_gpu(&["nonsense"]).status.code(), Some(2));
+    let o = ecs_gpu(&["types", "--help"]);
+    assert_eq!(o.status.code(), Some(0));
+    assert!(stdout(&o).contains("--min-gpu-memory"));
+}
