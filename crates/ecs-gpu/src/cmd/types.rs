@@ -298,7 +298,7 @@ fn write_detail(out: &mut dyn Write, t: &InstanceType) -> Result<()> {
     if let (Some(m), Some(r)) = (t.memory_mib, t.max_registrable_memory_mib()) {
         writeln!(
             out,
-            "  memory          {m} MiB (EC2); a task can reserve at most {r} MiB"
+            "  memory          {m} MiB (EC2); the ECS agent registers at most {r} MiB"
         )?;
     }
     if let Some(v) = t.ecs_gpu_value() {
