@@ -100,9 +100,15 @@ pub enum ExprKind {
     /// evaluator applies Terraform's rule (the last one wins).
     Object(Vec<ObjectItem>),
     /// `expr.name`.
-    GetAttr { target: Box<Expr>, name: Ident },
+    GetAttr {
+        target: Box<Expr>,
+        name: Ident,
+    },
     /// `expr[index]`, and the legacy `expr.0` (as an index with a number key).
-    Index { target: Box<Expr>, index: Box<Expr> },
+    Index {
+        target: Box<Expr>,
+        index: Box<Expr>,
+    },
     /// `expr[*].rest` (`full` = true) or `expr.*.rest` (attribute-only splat). `each` is the traversal
     /// applied to every element, written relative to [`ExprKind::SplatItem`].
     Splat {

@@ -29,7 +29,302 @@ pub struct JsonMember {
     pub value: Json,
 }
 
-/// Parses JSON text.
-pub fn parse(_text: &str) -> Result<Json, crate::ParseError> {
-    unimplemented!("json parser: being written")
+/// Deeper nesting than this is refused, so that no input can exhaust the stack.
+const MAX_DEPTH: u32 = 256;
+
+/// Parses JSON text (RFC 8259; a leading byte-order mark is allowed). Duplicate object keys are
+/// kept in source order.
+pub fn parse(text: &str) -> Result<Json, crate::ParseError> {
+    let mut p = JsonParser {
+        src: text,
+        b: text.as_bytes(),
+        pos: if text.starts_with('\u{feff}') { 3 } else { 0 },
+        depth: 0,
+        stack_base: crate::parser::stack_addr(),
+    };
+    p.ws();
+    let v = p.value()?;
+    p.ws();
+    if p.pos < p.b.len() {
+        return p.expected("the end of the JSON text");
+    }
+    Ok(v)
+}
+
+struct JsonParser<'a> {
+    src: &'a str,
+    b: &'a [u8],
+    pos: usize,
+    depth: u32,
+    stack_base: usize,
+}
+
+type JResult<T> = Result<T, crate::ParseError>;
+
+impl JsonParser<'_> {
+    fn ws(&mut self) {
+        while matches!(self.b.get(self.pos), Some(b' ' | b'\t' | b'\n' | b'\r')) {
+            self.pos += 1;
+        }
+    }
+
+    fn token_span(&self) -> Span {
+        let len = self.src[self.pos.min(self.src.len())..]
+            .chars()
+            .next()
+            .map_or(0, char::len_utf8);
+        Span::new(self.pos, self.pos + len)
+    }
+
+    fn describe(&self) -> String {
+        match self.src[self.pos.min(self.src.len())..].chars().next() {
+            None => "end of file".to_string(),
+            Some('\n') => "newline".to_string(),
+            Some(c) if c.is_control() => format!("control character {c:?}"),
+            Some(c) => format!("`{c}`"),
+        }
+    }
+
+    fn expected<T>(&self, what: &str) -> JResult<T> {
+        Err(crate::ParseError {
+            message: format!("expected {what}, found {}", self.describe()),
+            span: self.token_span(),
+        })
+    }
+
+    fn value(&mut self) -> JResult<Json> {
+        let start = self.pos;
+        let value = match self.b.get(self.pos) {
+            Some(b'{') => self.object()?,
+            Some(b'[') => self.array()?,
+            Some(b'"') => JsonValue::String(self.string()?),
+            Some(b'-' | b'0'..=b'9') => self.number()?,
+            _ => {
+                for (word, v) in [
+                    ("true", JsonValue::Bool(true)),
+                    ("false", JsonValue::Bool(false)),
+                    ("null", JsonValue::Null),
+                ] {
+                    if self.b[self.pos..].starts_with(word.as_bytes()) {
+                        self.pos += word.len();
+                        return Ok(Json {
+                            value: v,
+                            span: Span::new(start, self.pos),
+                        });
+                    }
+                }
+                return self.expected("a JSON value");
+            }
+        };
+        Ok(Json {
+            value,
+            span: Span::new(start, self.pos),
+        })
+    }
+
+    fn enter(&mut self) -> JResult<()> {
+        self.depth += 1;
+        if self.depth > MAX_DEPTH
+            || crate::parser::stack_addr().abs_diff(self.stack_base) > crate::parser::STACK_BUDGET
+        {
+            return Err(crate::ParseError {
+                message: "nesting too deep".to_string(),
+                span: self.token_span(),
+            });
+        }
+        Ok(())
+    }
+
+    fn array(&mut self) -> JResult<JsonValue> {
+        self.enter()?;
+        self.pos += 1;
+        let mut items = Vec::new();
+        self.ws();
+        if self.b.get(self.pos) == Some(&b']') {
+            self.pos += 1;
+        } else {
+            loop {
+                self.ws();
+                items.push(self.value()?);
+                self.ws();
+                match self.b.get(self.pos) {
+                    Some(b',') => self.pos += 1,
+                    Some(b']') => {
+                        self.pos += 1;
+                        break;
+                    }
+                    _ => return self.expected("`,` or `]` in the array"),
+                }
+            }
+        }
+        self.depth -= 1;
+        Ok(JsonValue::Array(items))
+    }
+
+    fn object(&mut self) -> JResult<JsonValue> {
+        self.enter()?;
+        self.pos += 1;
+        let mut members = Vec::new();
+        self.ws();
+        if self.b.get(self.pos) == Some(&b'}') {
+            self.pos += 1;
+        } else {
+            loop {
+                self.ws();
+                if self.b.get(self.pos) != Some(&b'"') {
+                    return self.expected("a string key in the object");
+                }
+                let key_start = self.pos;
+                let key = self.string()?;
+                let key_span = Span::new(key_start, self.pos);
+                self.ws();
+                if self.b.get(self.pos) != Some(&b':') {
+                    return self.expected("`:` after the object key");
+                }
+                self.pos += 1;
+                self.ws();
+                let value = self.value()?;
+                members.push(JsonMember {
+                    key,
+                    key_span,
+                    value,
+                });
+                self.ws();
+                match self.b.get(self.pos) {
+                    Some(b',') => self.pos += 1,
+                    Some(b'}') => {
+                        self.pos += 1;
+                        break;
+                    }
+                    _ => return self.expected("`,` or `}` in the object"),
+                }
+            }
+        }
+        self.depth -= 1;
+        Ok(JsonValue::Object(members))
+    }
+
+    fn number(&mut self) -> JResult<JsonValue> {
+        let start = self.pos;
+        let digits = |p: &mut Self| {
+            let s = p.pos;
+            while p.b.get(p.pos).is_some_and(u8::is_ascii_digit) {
+                p.pos += 1;
+            }
+            p.pos - s
+        };
+        if self.b.get(self.pos) == Some(&b'-') {
+            self.pos += 1;
+        }
+        match self.b.get(self.pos) {
+            Some(b'0') => self.pos += 1,
+            Some(b'1'..=b'9') => {
+                digits(self);
+            }
+            _ => return self.expected("a digit in the number"),
+        }
+        if self.b.get(self.pos) == Some(&b'.') {
+            self.pos += 1;
+            if digits(self) == 0 {
+                return self.expected("a digit after the decimal point");
+            }
+        }
+        if matches!(self.b.get(self.pos), Some(b'e' | b'E')) {
+            self.pos += 1;
+            if matches!(self.b.get(self.pos), Some(b'+' | b'-')) {
+                self.pos += 1;
+            }
+            if digits(self) == 0 {
+                return self.expected("a digit in the exponent");
+            }
+        }
+        Ok(JsonValue::Number(self.src[start..self.pos].to_string()))
+    }
+
+    fn hex4(&mut self) -> JResult<u32> {
+        let h = self
+            .src
+            .get(self.pos..self.pos + 4)
+            .filter(|h| h.bytes().all(|b| b.is_ascii_hexdigit()))
+            .and_then(|h| u32::from_str_radix(h, 16).ok());
+        match h {
+            Some(v) => {
+                self.pos += 4;
+                Ok(v)
+            }
+            None => self.expected("4 hexadecimal digits after `\\u`"),
+        }
+    }
+
+    fn string(&mut self) -> JResult<String> {
+        let open = self.pos;
+        self.pos += 1;
+        let mut out = String::new();
+        loop {
+            let run = self.pos;
+            while self
+                .b
+                .get(self.pos)
+                .is_some_and(|&c| c != b'"' && c != b'\\' && c >= 0x20)
+            {
+                self.pos += 1;
+            }
+            out.push_str(&self.src[run..self.pos]);
+            match self.b.get(self.pos) {
+                Some(b'"') => {
+                    self.pos += 1;
+                    return Ok(out);
+                }
+                Some(b'\\') => {
+                    self.pos += 1;
+                    let c = self.b.get(self.pos).copied();
+                    self.pos += 1;
+                    match c {
+                        Some(b'"') => out.push('"'),
+                        Some(b'\\') => out.push('\\'),
+                        Some(b'/') => out.push('/'),
+                        Some(b'b') => out.push('\u{8}'),
+                        Some(b'f') => out.push('\u{c}'),
+                        Some(b'n') => out.push('\n'),
+                        Some(b'r') => out.push('\r'),
+                        Some(b't') => out.push('\t'),
+                        Some(b'u') => {
+                            let hi = self.hex4()?;
+                            let code = if (0xD800..0xDC00).contains(&hi)
+                                && self.b[self.pos..].starts_with(b"\\u")
+                            {
+                                let save = self.pos;
+                                self.pos += 2;
+                                let lo = self.hex4()?;
+                                if (0xDC00..0xE000).contains(&lo) {
+                                    0x10000 + ((hi - 0xD800) << 10) + (lo - 0xDC00)
+                                } else {
+                                    self.pos = save;
+                                    0xFFFD
+                                }
+                            } else {
+                                hi
+                            };
+                            // A lone surrogate cannot be a Rust char: keep the replacement
+                            // character, as lenient JSON readers do.
+                            out.push(char::from_u32(code).unwrap_or('\u{fffd}'));
+                        }
+                        _ => {
+                            self.pos -= 1;
+                            return self.expected("an escape (`\\\"`, `\\\\`, `\\/`, `\\b`, `\\f`, `\\n`, `\\r`, `\\t`, `\\u`)");
+                        }
+                    }
+                }
+                None => {
+                    return Err(crate::ParseError {
+                        message: "unterminated string: expected a closing `\"`".to_string(),
+                        span: Span::new(open, self.pos),
+                    })
+                }
+                Some(_) => {
+                    return self.expected("a closing `\"` (control characters must be escaped)");
+                }
+            }
+        }
+    }
 }

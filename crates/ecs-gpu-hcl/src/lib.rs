@@ -4,13 +4,23 @@
 //! continue over several lines, keeps the byte span of every node, and builds only the tree the
 //! checker evaluates. Errors carry the span and what was expected.
 //!
-//! ```ignore
-//! let file = ecs_gpu_hcl::parse("locals {\n  x = { a = 1, a = 2 }\n}\n").unwrap();
-//! assert_eq!(file.body.items.len(), 1);
+//! ```
+//! use ecs_gpu_hcl::{parse, ExprKind, Item};
+//!
+//! let file = parse("locals {\n  x = { a = 1, a = 2 }\n}\n").unwrap();
+//! let Item::Block(locals) = &file.body.items[0] else { panic!() };
+//! let Item::Attribute(x) = &locals.body.items[0] else { panic!() };
+//! let ExprKind::Object(items) = &x.value.kind else { panic!() };
+//! assert_eq!(items.len(), 2); // both `a` are kept; the evaluator applies last-wins
 //! ```
 
 pub mod ast;
 pub mod json;
+mod parser;
+pub mod sexp;
+
+#[cfg(test)]
+mod tests;
 
 pub use ast::*;
 
@@ -24,19 +34,21 @@ pub struct ParseError {
 }
 
 /// Parses a `.tf` or `.tfvars` file.
-pub fn parse(_text: &str) -> Result<File, ParseError> {
-    unimplemented!("parser: being written")
+pub fn parse(text: &str) -> Result<File, ParseError> {
+    parser::Parser::new(text).parse_file()
 }
 
 /// Parses a standalone template (the contents of a `templatefile` file): literal text,
 /// `${...}` interpolations and `%{...}` directives.
-pub fn parse_template(_text: &str) -> Result<Template, ParseError> {
-    unimplemented!("parser: being written")
+pub fn parse_template(text: &str) -> Result<Template, ParseError> {
+    let mut p = parser::Parser::new(text);
+    let start = p.pos;
+    p.parse_template_body(parser::TemplateMode::Standalone, start)
 }
 
 /// Parses a single expression (used by tests and by `--var name=value`).
-pub fn parse_expression(_text: &str) -> Result<Expr, ParseError> {
-    unimplemented!("parser: being written")
+pub fn parse_expression(text: &str) -> Result<Expr, ParseError> {
+    parser::Parser::new(text).parse_whole_expression()
 }
 
 /// 1-based line and column (in characters) of a byte offset.
