@@ -1,0 +1,80 @@
+//! `--format github`: GitHub Actions workflow commands, one annotation per finding
+//! (`::error file=main.tf,line=3,col=30,endLine=3,endColumn=41,title=GPU101 gpu-task-on-fargate::...`).
+
+use std::io::{self, Write};
+
+use crate::{Report, Severity};
+
+fn command(severity: Severity) -> &'static str {
+    match severity {
+        Severity::Error => "error",
+        Severity::Warning => "warning",
+        Severity::Info => "notice",
+    }
+}
+
+/// Escapes a command's data (the message): `%`, `\r` and `\n`.
+pub fn escape_data(s: &str) -> String {
+    s.replace('%', "%25")
+        .replace('\r', "%0D")
+        .replace('\n', "%0A")
+}
+
+/// Escapes a command property value: the data escapes plus `:` and `,`.
+pub fn escape_property(s: &str) -> String {
+    escape_data(s).replace(':', "%3A").replace(',', "%2C")
+}
+
+pub fn render(report: &Report, out: &mut dyn Write) -> io::Result<()> {
+    for d in &report.diagnostics {
+        let mut props = Vec::new();
+        if let Some(l) = &d.location {
+            props.push(format!("file={}", escape_property(&l.file)));
+            props.push(format!("line={}", l.line));
+            props.push(format!("col={}", l.column));
+            props.push(format!("endLine={}", l.end_line));
+            props.push(format!("endColumn={}", l.end_column));
+        }
+        props.push(format!(
+            "title={}",
+            escape_property(&format!("{} {}", d.rule, d.name))
+        ));
+        let mut message = d.message.clone();
+        if let Some(r) = &d.resource {
+            let address = match &d.module {
+                Some(m) => format!("{m}.{r}"),
+                None => r.clone(),
+            };
+            message.push_str(&format!("\nresource: {address}"));
+        }
+        if let Some(h) = &d.help {
+            message.push_str(&format!("\nhelp: {h}"));
+        }
+        writeln!(
+            out,
+            "::{} {}::{}",
+            command(d.severity),
+            props.join(","),
+            escape_data(&message)
+        )?;
+    }
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn github_format_snapshot() {
+        let mut out = Vec::new();
+        render(&crate::test_report::sample(), &mut out).unwrap();
+        insta::assert_snapshot!(String::from_utf8(out).unwrap());
+    }
+
+    #[test]
+    fn properties_escape_colon_and_comma() {
+        assert_eq!(escape_property("a:b,c%d\ne\r"), "a%3Ab%2Cc%25d%0Ae%0D");
+        assert_eq!(escape_data("a:b,c%d\n"), "a:b,c%25d%0A");
+    }
+}

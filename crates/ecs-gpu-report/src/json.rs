@@ -1,0 +1,88 @@
+//! `--format json`: `{"version": 1, "diagnostics": [...], "summary": {...}}`, one object per
+//! finding with the same keys in the same order every time.
+
+use std::io::{self, Write};
+
+use serde_json::{json, Value};
+
+use crate::{Diagnostic, Report};
+
+/// The JSON document's schema version.
+pub const VERSION: u32 = 1;
+
+/// The JSON value of a report.
+pub fn to_value(report: &Report) -> Value {
+    let summary = report.summary();
+    json!({
+        "version": VERSION,
+        "diagnostics": report.diagnostics.iter().map(diagnostic).collect::<Vec<_>>(),
+        "summary": {
+            "files": summary.files,
+            "errors": summary.errors,
+            "warnings": summary.warnings,
+            "infos": summary.infos,
+        },
+    })
+}
+
+fn diagnostic(d: &Diagnostic) -> Value {
+    let loc = d.location.as_ref();
+    json!({
+        "rule": d.rule,
+        "name": d.name,
+        "severity": d.severity,
+        "message": d.message,
+        "file": loc.map(|l| &l.file),
+        "line": loc.map(|l| l.line),
+        "column": loc.map(|l| l.column),
+        "end_line": loc.map(|l| l.end_line),
+        "end_column": loc.map(|l| l.end_column),
+        "resource": d.resource,
+        "module": d.module,
+        "help": d.help,
+    })
+}
+
+pub fn render(report: &Report, out: &mut dyn Write) -> io::Result<()> {
+    serde_json::to_writer_pretty(&mut *out, &to_value(report))?;
+    writeln!(out)
+}
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn json_format_snapshot() {
+        let mut out = Vec::new();
+        super::render(&crate::test_report::sample(), &mut out).unwrap();
+        insta::assert_snapshot!(String::from_utf8(out).unwrap());
+    }
+
+    #[test]
+    fn json_has_exactly_the_documented_keys() {
+        let v = super::to_value(&crate::test_report::sample());
+        let keys: Vec<&str> = v.as_object().unwrap().keys().map(String::as_str).collect();
+        assert_eq!(keys, ["version", "diagnostics", "summary"]);
+        let d = v["diagnostics"][0].as_object().unwrap();
+        let keys: Vec<&str> = d.keys().map(String::as_str).collect();
+        assert_eq!(
+            keys,
+            [
+                "rule",
+                "name",
+                "severity",
+                "message",
+                "file",
+                "line",
+                "column",
+                "end_line",
+                "end_column",
+                "resource",
+                "module",
+                "help"
+            ]
+        );
+        let s = v["summary"].as_object().unwrap();
+        let keys: Vec<&str> = s.keys().map(String::as_str).collect();
+        assert_eq!(keys, ["files", "errors", "warnings", "infos"]);
+    }
+}

@@ -1,0 +1,260 @@
+//! Diagnostics as data, and one renderer per output format.
+//!
+//! A rule decides what is wrong and produces a [`Diagnostic`]; a renderer ([`human`], [`json`],
+//! [`sarif`], [`github`]) decides how it looks. Neither does the other's job. Renderers write to any
+//! [`std::io::Write`] and return its errors; they never print on their own.
+//!
+//! ```
+//! use ecs_gpu_report::{Diagnostic, Format, Location, Report, RenderOptions, Severity};
+//!
+//! let mut report = Report::new(1);
+//! report.diagnostics.push(Diagnostic {
+//!     rule: "GPU101".into(),
+//!     name: "gpu-task-on-fargate".into(),
+//!     severity: Severity::Error,
+//!     message: "the GPU task definition `aws_ecs_task_definition.app` is Fargate-compatible".into(),
+//!     location: Some(Location { file: "main.tf".into(), line: 3, column: 3, end_line: 3, end_column: 40 }),
+//!     resource: Some("aws_ecs_task_definition.app".into()),
+//!     module: None,
+//!     help: Some("use `requires_compatibilities = [\"EC2\"]`".into()),
+//!     labels: Vec::new(),
+//! });
+//! let mut out = Vec::new();
+//! ecs_gpu_report::render(Format::Json, &report, &RenderOptions::default(), &mut out).unwrap();
+//! assert!(String::from_utf8(out).unwrap().contains("\"rule\": \"GPU101\""));
+//! assert_eq!(report.summary().errors, 1);
+//! ```
+
+use std::collections::BTreeMap;
+use std::fmt;
+use std::io::{self, Write};
+use std::str::FromStr;
+
+pub mod github;
+pub mod human;
+pub mod json;
+pub mod sarif;
+
+/// How bad a finding is.
+///
+/// Ordered from least to most severe, so `severity >= fail_on` reads as it should.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, serde::Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Severity {
+    /// Worth knowing.
+    Info,
+    /// The task runs, but it will hurt.
+    Warning,
+    /// The task will never run, or the apply will fail.
+    Error,
+}
+
+impl Severity {
+    pub const ALL: [Severity; 3] = [Severity::Error, Severity::Warning, Severity::Info];
+
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Severity::Info => "info",
+            Severity::Warning => "warning",
+            Severity::Error => "error",
+        }
+    }
+}
+
+impl fmt::Display for Severity {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
+/// A severity name that is not `error`, `warning` or `info`.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ParseSeverityError(pub String);
+
+impl fmt::Display for ParseSeverityError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(
+            f,
+            "unknown severity `{}` (expected `error`, `warning` or `info`)",
+            self.0
+        )
+    }
+}
+
+impl std::error::Error for ParseSeverityError {}
+
+impl FromStr for Severity {
+    type Err = ParseSeverityError;
+
+    fn from_str(s: &str) -> Result<Self, Self::Err> {
+        match s {
+            "error" => Ok(Severity::Error),
+            "warning" => Ok(Severity::Warning),
+            "info" => Ok(Severity::Info),
+            _ => Err(ParseSeverityError(s.to_string())),
+        }
+    }
+}
+
+/// A span in a file: 1-based lines and columns (columns count characters), the end exclusive.
+#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct Location {
+    /// The path as the user would write it (relative to the current directory when under it),
+    /// with `/` separators.
+    pub file: String,
+    pub line: u32,
+    pub column: u32,
+    pub end_line: u32,
+    pub end_column: u32,
+}
+
+/// A secondary place that explains the finding (the other end of a cross-resource link).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Label {
+    pub location: Location,
+    /// Lowercase, no trailing period, like a message.
+    pub message: String,
+}
+
+/// One finding.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Diagnostic {
+    /// Stable rule ID, `GPU101`.
+    pub rule: String,
+    /// Kebab-case rule name, `gpu-task-on-fargate`.
+    pub name: String,
+    pub severity: Severity,
+    /// Lowercase, no trailing period, identifiers in backticks.
+    pub message: String,
+    /// Where the problem is written. `None` only for findings about the run itself.
+    pub location: Option<Location>,
+    /// The resource address relative to its module, `aws_ecs_task_definition.app`.
+    pub resource: Option<String>,
+    /// The module address, `module.gpu`; `None` in a root module.
+    pub module: Option<String>,
+    /// The remedy.
+    pub help: Option<String>,
+    pub labels: Vec<Label>,
+}
+
+impl Diagnostic {
+    /// The order diagnostics are printed in: by file, line, column, then rule.
+    pub fn sort_key(&self) -> impl Ord + '_ {
+        (
+            self.location.is_none(),
+            self.location.as_ref(),
+            self.rule.as_str(),
+            self.message.as_str(),
+        )
+    }
+}
+
+/// What a rule is, for renderers that describe rules (SARIF's `tool.driver.rules`).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct RuleInfo {
+    pub id: String,
+    pub name: String,
+    pub default_severity: Severity,
+    /// One line: what the rule finds.
+    pub summary: String,
+    /// The full documentation, Markdown, with the headings What it checks / Why it matters /
+    /// Example / How to fix.
+    pub doc: String,
+}
+
+/// Everything a renderer needs.
+#[derive(Debug, Clone, Default)]
+pub struct Report {
+    pub diagnostics: Vec<Diagnostic>,
+    /// Number of files checked.
+    pub files: usize,
+    /// The rules that ran (SARIF lists them).
+    pub rules: Vec<RuleInfo>,
+    /// File texts by [`Location::file`], for the human renderer's source excerpts.
+    pub sources: BTreeMap<String, String>,
+}
+
+/// Counts by severity.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, serde::Serialize)]
+pub struct Summary {
+    pub files: usize,
+    pub errors: usize,
+    pub warnings: usize,
+    pub infos: usize,
+}
+
+impl Report {
+    pub fn new(files: usize) -> Report {
+        Report {
+            files,
+            ..Report::default()
+        }
+    }
+
+    pub fn summary(&self) -> Summary {
+        let count = |s| self.diagnostics.iter().filter(|d| d.severity == s).count();
+        Summary {
+            files: self.files,
+            errors: count(Severity::Error),
+            warnings: count(Severity::Warning),
+            infos: count(Severity::Info),
+        }
+    }
+
+    /// Sorts the diagnostics into printing order.
+    pub fn sort(&mut self) {
+        self.diagnostics
+            .sort_by(|a, b| a.sort_key().cmp(&b.sort_key()));
+    }
+}
+
+/// An output format.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum Format {
+    #[default]
+    Human,
+    Json,
+    Sarif,
+    Github,
+}
+
+impl Format {
+    pub const ALL: [Format; 4] = [Format::Human, Format::Json, Format::Sarif, Format::Github];
+
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Format::Human => "human",
+            Format::Json => "json",
+            Format::Sarif => "sarif",
+            Format::Github => "github",
+        }
+    }
+}
+
+/// Options that change how a report looks, not what it says.
+#[derive(Debug, Clone, Default)]
+pub struct RenderOptions {
+    /// ANSI colour (human format only). The binary turns it on only when stdout is a terminal and
+    /// `NO_COLOR` is not set.
+    pub color: bool,
+    /// The tool version written into SARIF.
+    pub version: Option<String>,
+}
+
+/// Renders a report in a format.
+pub fn render(
+    format: Format,
+    report: &Report,
+    options: &RenderOptions,
+    out: &mut dyn Write,
+) -> io::Result<()> {
+    match format {
+        Format::Human => human::render(report, options, out),
+        Format::Json => json::render(report, out),
+        Format::Sarif => sarif::render(report, options, out),
+        Format::Github => github::render(report, out),
+    }
+}
+
+#[cfg(test)]
+pub(crate) mod test_report;

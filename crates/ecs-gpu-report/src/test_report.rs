@@ -1,0 +1,96 @@
+//! The report every renderer's snapshot test renders: an error with a secondary label, a warning in
+//! a module, an info with no location, and text that needs escaping.
+
+use crate::{Diagnostic, Label, Location, Report, RuleInfo, Severity};
+
+pub(crate) fn sample() -> Report {
+    let main_tf = "resource \"aws_ecs_task_definition\" \"app\" {\n  family                   = \"app\"\n  requires_compatibilities = [\"FARGATE\"]\n  container_definitions = jsonencode([{\n    name = \"app\"\n    resourceRequirements = [{ type = \"GPU\", value = \"1\" }]\n  }])\n}\n";
+    let module_tf =
+        "locals {\n  env = [{ name = \"NVIDIA_VISIBLE_DEVICES\", value = \"all\" }]\n}\n";
+    let mut report = Report::new(2);
+    report.sources.insert("main.tf".into(), main_tf.into());
+    report
+        .sources
+        .insert("modules/gpu/task.tf".into(), module_tf.into());
+    report.rules = vec![
+        RuleInfo {
+            id: "GPU101".into(),
+            name: "gpu-task-on-fargate".into(),
+            default_severity: Severity::Error,
+            summary: "a GPU task definition is Fargate-compatible".into(),
+            doc: "## What it checks\n\nA task definition that reserves GPUs and lists `FARGATE`.\n\n## Why it matters\n\nFargate has no GPUs.\n\n## Example\n\n```hcl\nrequires_compatibilities = [\"FARGATE\"]\n```\n\n## How to fix\n\nUse `EC2`.\n".into(),
+        },
+        RuleInfo {
+            id: "GPU105".into(),
+            name: "nvidia-driver-capabilities".into(),
+            default_severity: Severity::Warning,
+            summary: "a GPU container does not set `NVIDIA_DRIVER_CAPABILITIES`".into(),
+            doc: "## What it checks\n\nThe variable.\n".into(),
+        },
+        RuleInfo {
+            id: "GPU003".into(),
+            name: "remote-module-not-followed".into(),
+            default_severity: Severity::Info,
+            summary: "a remote module call is not followed".into(),
+            doc: "## What it checks\n\nRemote modules.\n".into(),
+        },
+    ];
+    report.diagnostics = vec![
+        Diagnostic {
+            rule: "GPU101".into(),
+            name: "gpu-task-on-fargate".into(),
+            severity: Severity::Error,
+            message: "the GPU task definition `aws_ecs_task_definition.app` is Fargate-compatible"
+                .into(),
+            location: Some(Location {
+                file: "main.tf".into(),
+                line: 3,
+                column: 30,
+                end_line: 3,
+                end_column: 41,
+            }),
+            resource: Some("aws_ecs_task_definition.app".into()),
+            module: None,
+            help: Some("use `requires_compatibilities = [\"EC2\"]`: Fargate has no GPUs".into()),
+            labels: vec![Label {
+                location: Location {
+                    file: "main.tf".into(),
+                    line: 6,
+                    column: 28,
+                    end_line: 6,
+                    end_column: 58,
+                },
+                message: "GPUs reserved here".into(),
+            }],
+        },
+        Diagnostic {
+            rule: "GPU105".into(),
+            name: "nvidia-driver-capabilities".into(),
+            severity: Severity::Warning,
+            message: "the GPU container `app` does not set `NVIDIA_DRIVER_CAPABILITIES`, 100% sure: a,b\nsecond line".into(),
+            location: Some(Location {
+                file: "modules/gpu/task.tf".into(),
+                line: 2,
+                column: 9,
+                end_line: 2,
+                end_column: 62,
+            }),
+            resource: Some("aws_ecs_task_definition.app".into()),
+            module: Some("module.gpu".into()),
+            help: Some("add `{ name = \"NVIDIA_DRIVER_CAPABILITIES\", value = \"utility,compute\" }`".into()),
+            labels: Vec::new(),
+        },
+        Diagnostic {
+            rule: "GPU003".into(),
+            name: "remote-module-not-followed".into(),
+            severity: Severity::Info,
+            message: "remote module calls were not followed: `module.vpc`".into(),
+            location: None,
+            resource: None,
+            module: None,
+            help: None,
+            labels: Vec::new(),
+        },
+    ];
+    report
+}

@@ -1,0 +1,123 @@
+//! Which rules run and how severe they are: `--select`, `--ignore`, and `.ecs-gpu.toml`.
+//!
+//! ```toml
+//! select = ["GPU1", "GPU201"]   # rule IDs or ID prefixes; "ALL" for every rule (the default)
+//! ignore = ["GPU404"]
+//! fail-on = "warning"           # error (default), warning or info
+//!
+//! [severity]                    # per-rule severity overrides
+//! GPU303 = "error"
+//! ```
+
+use std::collections::BTreeMap;
+
+use ecs_gpu_report::Severity;
+
+use crate::{registry::RULES, Rule};
+
+/// A configuration problem.
+#[derive(Debug, thiserror::Error)]
+pub enum ConfigError {
+    #[error("invalid configuration: {0}")]
+    Toml(#[from] toml::de::Error),
+    #[error("`{code}` is not a rule ID or prefix{}", did_you_mean(.code))]
+    UnknownRule { code: String },
+}
+
+fn did_you_mean(code: &str) -> String {
+    let near = crate::nearest_ids(code, 3);
+    if near.is_empty() {
+        String::new()
+    } else {
+        format!(" (did you mean {}?)", near.join(", "))
+    }
+}
+
+/// `.ecs-gpu.toml`, as written.
+#[derive(Debug, Clone, Default, serde::Deserialize)]
+#[serde(deny_unknown_fields, rename_all = "kebab-case")]
+pub struct FileConfig {
+    pub select: Option<Vec<String>>,
+    #[serde(default)]
+    pub ignore: Vec<String>,
+    pub fail_on: Option<String>,
+    #[serde(default)]
+    pub severity: BTreeMap<String, String>,
+}
+
+impl FileConfig {
+    pub fn parse(text: &str) -> Result<FileConfig, ConfigError> {
+        Ok(toml::from_str(text)?)
+    }
+}
+
+/// The settings a run uses.
+#[derive(Debug, Clone, Default)]
+pub struct Settings {
+    /// Rule IDs or prefixes; `None` (or `ALL`) selects every rule.
+    pub select: Option<Vec<String>>,
+    pub ignore: Vec<String>,
+    pub severity: BTreeMap<String, Severity>,
+}
+
+fn matches(code: &str, rule: &Rule) -> bool {
+    code.eq_ignore_ascii_case("ALL") || rule.id.starts_with(&code.to_ascii_uppercase())
+}
+
+/// Checks that a code names at least one rule.
+pub fn validate_code(code: &str) -> Result<(), ConfigError> {
+    if RULES.iter().any(|r| matches(code, r)) && !code.is_empty() {
+        Ok(())
+    } else {
+        Err(ConfigError::UnknownRule {
+            code: code.to_string(),
+        })
+    }
+}
+
+impl Settings {
+    /// Settings from a configuration file (validated).
+    pub fn from_file(config: &FileConfig) -> Result<Settings, ConfigError> {
+        let mut s = Settings {
+            select: config.select.clone(),
+            ignore: config.ignore.clone(),
+            severity: BTreeMap::new(),
+        };
+        for (code, sev) in &config.severity {
+            validate_code(code)?;
+            let sev: Severity = sev
+                .parse()
+                .map_err(|e: ecs_gpu_report::ParseSeverityError| {
+                    ConfigError::Toml(serde::de::Error::custom(e.to_string()))
+                })?;
+            s.severity.insert(code.to_ascii_uppercase(), sev);
+        }
+        s.validate()?;
+        Ok(s)
+    }
+
+    pub fn validate(&self) -> Result<(), ConfigError> {
+        for code in self.select.iter().flatten().chain(&self.ignore) {
+            validate_code(code)?;
+        }
+        Ok(())
+    }
+
+    /// Whether a rule runs.
+    pub fn enabled(&self, rule: &Rule) -> bool {
+        let selected = match &self.select {
+            None => true,
+            Some(codes) => codes.iter().any(|c| matches(c, rule)),
+        };
+        selected && !self.ignore.iter().any(|c| matches(c, rule))
+    }
+
+    /// The severity override for a rule (the longest matching code wins).
+    pub fn severity_for(&self, rule: &Rule) -> Option<Severity> {
+        self.severity
+            .iter()
+            .filter(|(code, _)| matches(code, rule))
+            .max_by_key(|(code, _)| code.len())
+            .map(|(_, s)| *s)
+    }
+}

@@ -1,0 +1,66 @@
+//! The rules' documentation as Markdown: one page per rule (`docs/rules/GPU101.md`) and an index
+//! (`docs/rules/README.md`). A test fails when the committed pages differ from these.
+
+use crate::{Rule, RULES};
+
+/// The headings every rule's documentation has, in this order.
+pub const HEADINGS: [&str; 4] = [
+    "## What it checks",
+    "## Why it matters",
+    "## Example",
+    "## How to fix",
+];
+
+/// The command that rewrites `docs/rules/` from the rules.
+pub const REGENERATE: &str = "UPDATE_RULE_DOCS=1 cargo test -p ecs-gpu-rules --test docs";
+
+/// Which headings a documentation text lacks or has out of order.
+pub fn heading_problems(doc: &str) -> Vec<String> {
+    let mut problems = Vec::new();
+    let mut last = 0;
+    for h in HEADINGS {
+        match doc.lines().position(|l| l.trim_end() == h) {
+            None => problems.push(format!("missing heading `{h}`")),
+            Some(p) if p < last => problems.push(format!("heading `{h}` out of order")),
+            Some(p) => last = p,
+        }
+    }
+    problems
+}
+
+/// One rule's page.
+pub fn rule_page(rule: &Rule) -> String {
+    format!(
+        "<!-- Generated from crates/ecs-gpu-rules/src/rules/ by `{REGENERATE}`. Do not edit. -->\n\n# {} `{}`\n\nDefault severity: **{}**. {}.\n\n{}",
+        rule.id,
+        rule.name,
+        rule.severity,
+        capitalize(rule.summary),
+        rule.doc()
+    )
+}
+
+/// The index page.
+pub fn index_page() -> String {
+    let mut s = format!(
+        "<!-- Generated from crates/ecs-gpu-rules/src/rules/ by `{REGENERATE}`. Do not edit. -->\n\n# `ecs-gpu check` rules\n\nSuppress a finding with `# ecs-gpu:ignore <ID> <reason>` on the line above it or above its block.\n\n| ID | name | default severity | finds |\n|---|---|---|---|\n"
+    );
+    for r in RULES {
+        s.push_str(&format!(
+            "| [{id}]({id}.md) | `{}` | {} | {} |\n",
+            r.name,
+            r.severity,
+            r.summary,
+            id = r.id
+        ));
+    }
+    s
+}
+
+fn capitalize(s: &str) -> String {
+    let mut c = s.chars();
+    match c.next() {
+        Some(f) => f.to_uppercase().collect::<String>() + c.as_str(),
+        None => String::new(),
+    }
+}

@@ -1,0 +1,219 @@
+//! The check rules of ecs-gpu: one file per rule under `src/rules/`, each with a stable ID, a
+//! kebab-case name, a default severity, its documentation (the doc comment), and
+//! `fn check(model, report)`. [`check`] runs the enabled rules over a loaded [`Model`], applies
+//! suppressions and severity overrides, and returns diagnostics as data for `ecs-gpu-report`.
+//!
+//! No rule fires on an unknown value: a wrong finding is worse than a missed one.
+//!
+//! ```
+//! use ecs_gpu_rules::{check, rule, Settings};
+//!
+//! let model = ecs_gpu_model::Model::default();
+//! assert!(check(&model, &Settings::default()).is_empty());
+//! assert_eq!(rule("GPU101").unwrap().name, "gpu-task-on-fargate");
+//! assert!(rule("GPU101").unwrap().doc().contains("## Why it matters"));
+//! ```
+
+pub mod capacity;
+pub mod config;
+pub mod docs;
+mod registry;
+mod rule;
+pub mod rules;
+pub mod suppress;
+pub mod task;
+
+use ecs_gpu_model::{Loc, Model};
+use ecs_gpu_report::{Diagnostic, Label, Location};
+
+pub use config::{ConfigError, FileConfig, Settings};
+pub use ecs_gpu_report::Severity;
+pub use registry::RULES;
+pub use rule::{block_extent, Finding, FindingBuilder, Findings, Rule};
+
+/// The rule with this ID (case-insensitive).
+pub fn rule(id: &str) -> Option<&'static Rule> {
+    RULES
+        .iter()
+        .copied()
+        .find(|r| r.id.eq_ignore_ascii_case(id) || r.name == id)
+}
+
+/// The IDs nearest to a mistyped one, best first.
+pub fn nearest_ids(id: &str, max: usize) -> Vec<&'static str> {
+    let id = id.to_ascii_uppercase();
+    let mut scored: Vec<(f64, &'static str)> = RULES
+        .iter()
+        .map(|r| {
+            let by_id = strsim::jaro_winkler(&id, r.id);
+            let by_name = strsim::jaro_winkler(&id.to_ascii_lowercase(), r.name);
+            (by_id.max(by_name), r.id)
+        })
+        .filter(|(s, _)| *s >= 0.7)
+        .collect();
+    scored.sort_by(|a, b| b.0.total_cmp(&a.0).then(a.1.cmp(b.1)));
+    scored.into_iter().take(max).map(|(_, id)| id).collect()
+}
+
+/// A model location as a report location.
+pub fn location(model: &Model, loc: Loc) -> Location {
+    let file = model.file(loc.file);
+    let (line, column) = file.line_col(loc.span.start);
+    let (end_line, end_column) = file.line_col(loc.span.end.max(loc.span.start));
+    Location {
+        file: file.path.to_string_lossy().replace('\\', "/"),
+        line,
+        column,
+        end_line,
+        end_column,
+    }
+}
+
+fn diagnostic(model: &Model, f: &Finding, severity: Severity) -> Diagnostic {
+    Diagnostic {
+        rule: f.rule.id.to_string(),
+        name: f.rule.name.to_string(),
+        severity,
+        message: f.message.clone(),
+        location: f.loc.map(|l| location(model, l)),
+        resource: f.resource.clone(),
+        module: f.module.clone(),
+        help: f.help.clone(),
+        labels: f
+            .labels
+            .iter()
+            .map(|(loc, message)| Label {
+                location: location(model, *loc),
+                message: message.clone(),
+            })
+            .collect(),
+    }
+}
+
+/// Runs the enabled rules, then applies suppressions (reporting GPU001 and GPU002) and severity
+/// overrides. The diagnostics are sorted by file, line, column and rule.
+pub fn check(model: &Model, settings: &Settings) -> Vec<Diagnostic> {
+    let enabled: Vec<&'static Rule> = RULES
+        .iter()
+        .copied()
+        .filter(|r| settings.enabled(r))
+        .collect();
+    let mut findings = Vec::new();
+    for rule in &enabled {
+        let mut report = Findings::new(model, rule);
+        (rule.check)(model, &mut report);
+        findings.extend(report.into_findings());
+    }
+
+    let suppressions = suppress::collect(model);
+    let mut used = vec![false; suppressions.len()];
+    findings.retain(|f| {
+        let mut keep = true;
+        for (i, s) in suppressions.iter().enumerate() {
+            if s.covers(model, f) {
+                used[i] = true;
+                keep = false;
+            }
+        }
+        keep
+    });
+    let mut meta = Findings::new(model, &rules::gpu001_suppression_without_reason::RULE);
+    for s in suppressions.iter().filter(|s| s.reason.is_none()) {
+        meta.add(
+            Some(s.loc),
+            format!("the suppression of {} gives no reason", codes(&s.codes)),
+        )
+        .help("write why after the rule IDs: `# ecs-gpu:ignore GPU303 <reason>`");
+    }
+    let mut unused = Findings::new(model, &rules::gpu002_unused_suppression::RULE);
+    for (s, used) in suppressions.iter().zip(&used) {
+        if *used {
+            continue;
+        }
+        let unknown: Vec<&String> = s.codes.iter().filter(|c| rule(c).is_none()).collect();
+        if !unknown.is_empty() {
+            unused
+                .add(
+                    Some(s.loc),
+                    format!(
+                        "the suppression names {}, which is not a rule",
+                        codes(&unknown)
+                    ),
+                )
+                .help("use the rule IDs that `ecs-gpu rules` lists");
+        } else if s.codes.is_empty() {
+            unused
+                .add(Some(s.loc), "the suppression names no rule")
+                .help("write the rule IDs to silence: `# ecs-gpu:ignore GPU303 <reason>`");
+        } else if s
+            .codes
+            .iter()
+            .all(|c| rule(c).is_some_and(|r| settings.enabled(r)))
+        {
+            unused
+                .add(Some(s.loc), format!("the suppression of {} silences nothing", codes(&s.codes)))
+                .help("remove it: no finding of these rules is on the next line or in the block below it");
+        }
+    }
+    for (rule, extra) in [
+        (&rules::gpu001_suppression_without_reason::RULE, meta),
+        (&rules::gpu002_unused_suppression::RULE, unused),
+    ] {
+        if settings.enabled(rule) {
+            findings.extend(extra.into_findings());
+        }
+    }
+
+    let mut out: Vec<Diagnostic> = findings
+        .iter()
+        .map(|f| {
+            let severity = settings.severity_for(f.rule).unwrap_or(f.severity);
+            diagnostic(model, f, severity)
+        })
+        .collect();
+    out.sort_by(|a, b| a.sort_key().cmp(&b.sort_key()));
+    out.dedup();
+    out
+}
+
+fn codes<S: AsRef<str>>(codes: &[S]) -> String {
+    codes
+        .iter()
+        .map(|c| format!("`{}`", c.as_ref()))
+        .collect::<Vec<_>>()
+        .join(", ")
+}
+
+/// A report ready to render: the diagnostics, the files' texts and the rules that ran.
+pub fn report(
+    model: &Model,
+    settings: &Settings,
+    diagnostics: Vec<Diagnostic>,
+) -> ecs_gpu_report::Report {
+    let mut report = ecs_gpu_report::Report::new(model.files_checked);
+    report.diagnostics = diagnostics;
+    report.rules = RULES
+        .iter()
+        .filter(|r| settings.enabled(r))
+        .map(|r| r.info())
+        .collect();
+    for d in &report.diagnostics {
+        for file in d
+            .location
+            .iter()
+            .chain(d.labels.iter().map(|l| &l.location))
+            .map(|l| &l.file)
+        {
+            if !report.sources.contains_key(file) {
+                if let Some(f) = model
+                    .files
+                    .iter()
+                    .find(|f| f.path.to_string_lossy().replace('\\', "/") == *file)
+                {
+                    report.sources.insert(file.clone(), f.text.clone());
+                }
+            }
+        }
+    }
+    report
+}

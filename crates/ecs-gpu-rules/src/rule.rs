@@ -1,0 +1,208 @@
+//! What a rule is, and how it reports.
+
+use ecs_gpu_model::{Loc, Model, Resource, TaskDefinition, TaskDefinitionOrigin};
+use ecs_gpu_report::Severity;
+
+/// A check rule. Declare one with [`declare_rule!`](crate::declare_rule) in its own file under
+/// `src/rules/`, and list it in [`RULES`](crate::RULES).
+#[derive(Debug)]
+pub struct Rule {
+    /// Stable, never reused: `GPU101`.
+    pub id: &'static str,
+    /// Kebab-case, names the defect: `gpu-task-on-fargate`.
+    pub name: &'static str,
+    /// Error: the task will never run or the apply fails. Warning: it runs but will hurt. Info:
+    /// worth knowing.
+    pub severity: Severity,
+    /// One line, lowercase, no trailing period: what the rule finds.
+    pub summary: &'static str,
+    /// The doc comment, as written (each line with its leading space).
+    #[doc(hidden)]
+    pub doc_source: &'static str,
+    /// Reports every finding of this rule in the model.
+    pub check: fn(&Model, &mut Findings<'_>),
+}
+
+impl Rule {
+    /// The documentation (Markdown, headings What it checks / Why it matters / Example / How to
+    /// fix), from the rule's doc comment.
+    pub fn doc(&self) -> String {
+        let mut out = String::new();
+        for line in self.doc_source.lines() {
+            out.push_str(line.strip_prefix(' ').unwrap_or(line));
+            out.push('\n');
+        }
+        out.trim().to_string() + "\n"
+    }
+
+    pub fn info(&self) -> ecs_gpu_report::RuleInfo {
+        ecs_gpu_report::RuleInfo {
+            id: self.id.into(),
+            name: self.name.into(),
+            default_severity: self.severity,
+            summary: self.summary.into(),
+            doc: self.doc(),
+        }
+    }
+}
+
+/// Declares a rule: its doc comment becomes the rule's documentation.
+///
+/// ```ignore
+/// declare_rule! {
+///     /// ## What it checks
+///     /// ...
+///     pub static RULE = {
+///         id: "GPU101",
+///         name: "gpu-task-on-fargate",
+///         severity: Error,
+///         summary: "a GPU task definition is Fargate-compatible",
+///         check: check,
+///     }
+/// }
+/// ```
+#[macro_export]
+macro_rules! declare_rule {
+    (
+        $(#[doc = $doc:literal])*
+        pub static $ident:ident = {
+            id: $id:literal,
+            name: $name:literal,
+            severity: $severity:ident,
+            summary: $summary:literal,
+            check: $check:path $(,)?
+        }
+    ) => {
+        $(#[doc = $doc])*
+        pub static $ident: $crate::Rule = $crate::Rule {
+            id: $id,
+            name: $name,
+            severity: $crate::Severity::$severity,
+            summary: $summary,
+            doc_source: concat!($($doc, "\n"),*),
+            check: $check,
+        };
+    };
+}
+
+/// One finding, as a rule reports it (locations still in model terms).
+#[derive(Debug, Clone)]
+pub struct Finding {
+    pub rule: &'static Rule,
+    pub severity: Severity,
+    pub message: String,
+    pub loc: Option<Loc>,
+    /// Resource address relative to its module.
+    pub resource: Option<String>,
+    pub module: Option<String>,
+    pub help: Option<String>,
+    /// Secondary places: the other end of a link.
+    pub labels: Vec<(Loc, String)>,
+    /// The extent of the resource block the finding is about (a suppression above it silences it).
+    pub block: Option<Loc>,
+}
+
+/// Where a rule reports its findings.
+#[derive(Debug)]
+pub struct Findings<'m> {
+    model: &'m Model,
+    rule: &'static Rule,
+    out: Vec<Finding>,
+}
+
+impl<'m> Findings<'m> {
+    pub fn new(model: &'m Model, rule: &'static Rule) -> Findings<'m> {
+        Findings {
+            model,
+            rule,
+            out: Vec::new(),
+        }
+    }
+
+    pub fn model(&self) -> &'m Model {
+        self.model
+    }
+
+    /// Reports a finding at `loc` with the rule's default severity. Chain the builder's methods to
+    /// add the help line, labels and the resource.
+    pub fn add(&mut self, loc: Option<Loc>, message: impl Into<String>) -> FindingBuilder<'_> {
+        self.out.push(Finding {
+            rule: self.rule,
+            severity: self.rule.severity,
+            message: message.into(),
+            loc,
+            resource: None,
+            module: None,
+            help: None,
+            labels: Vec::new(),
+            block: None,
+        });
+        let model = self.model;
+        FindingBuilder {
+            model,
+            finding: self.out.last_mut().expect("just pushed"),
+        }
+    }
+
+    pub fn into_findings(self) -> Vec<Finding> {
+        self.out
+    }
+}
+
+/// Adds details to the finding just reported.
+#[derive(Debug)]
+pub struct FindingBuilder<'a> {
+    model: &'a Model,
+    finding: &'a mut Finding,
+}
+
+impl FindingBuilder<'_> {
+    pub fn severity(self, severity: Severity) -> Self {
+        self.finding.severity = severity;
+        self
+    }
+
+    /// The remedy: lowercase, no trailing period.
+    pub fn help(self, help: impl Into<String>) -> Self {
+        self.finding.help = Some(help.into());
+        self
+    }
+
+    /// A secondary place (ignored when `loc` is `None`).
+    pub fn label(self, loc: Option<Loc>, message: impl Into<String>) -> Self {
+        if let Some(loc) = loc {
+            self.finding.labels.push((loc, message.into()));
+        }
+        self
+    }
+
+    /// The resource the finding is about: its address, module address and block extent.
+    pub fn resource(self, r: &Resource) -> Self {
+        self.finding.resource = Some(self.model.local_address(r));
+        self.finding.module = self.model.module_address(r).map(str::to_string);
+        self.finding.block = Some(block_extent(r));
+        self
+    }
+
+    /// The task definition the finding is about (its resource, when it comes from one).
+    pub fn task(self, td: &TaskDefinition) -> Self {
+        match td.origin {
+            TaskDefinitionOrigin::Resource(id) => {
+                let model = self.model;
+                self.resource(model.resource(id))
+            }
+            TaskDefinitionOrigin::JsonFile(_) => self,
+        }
+    }
+}
+
+/// From the block header to the end of its body.
+pub fn block_extent(r: &Resource) -> Loc {
+    let mut loc = r.loc;
+    if let Some(b) = r.body.loc {
+        if b.file == loc.file {
+            loc.span = loc.span.to(b.span);
+        }
+    }
+    loc
+}
