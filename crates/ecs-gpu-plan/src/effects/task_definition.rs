@@ -1,0 +1,68 @@
+//! `aws_ecs_task_definition`: never updated in place; a change registers a new revision and
+//! deregisters the old one unless `skip_destroy` is set.
+
+use super::relations::{names_family_only, task_definition_services};
+use super::{metadata_only, reason, relate};
+use crate::model::{Change, Model};
+use crate::value::Val;
+use crate::{Effect, EffectKind};
+
+pub(super) fn effects(m: &Model, i: usize, c: &Change, out: &mut Vec<Effect>) {
+    let r = &m.resources[i];
+    if !c.has("delete") {
+        out.extend(metadata_only(m, i, c));
+        return;
+    }
+    let before = c.before();
+    if before.bool(&["skip_destroy"]) == Some(true) {
+        return;
+    }
+    let services = task_definition_services(m, i);
+    let mut related = Vec::new();
+    relate(&mut related, m, &services);
+
+    let revision = match (before.get(&["family"]), before.get(&["revision"])) {
+        (f @ Val::Known(_), rev @ Val::Known(_)) => {
+            format!("revision `{}:{}`", f.show(), rev.show())
+        }
+        (f @ Val::Known(_), _) => format!("the current revision of `{}`", f.show()),
+        _ => "the current revision".to_string(),
+    };
+    let mut message = if c.is_replace() {
+        format!(
+            "{revision} is deregistered (INACTIVE) and a new revision registered{}",
+            reason(c)
+        )
+    } else {
+        format!("{revision} is deregistered (INACTIVE){}", reason(c))
+    };
+    // A service that names the family gets the new revision only at its next deployment.
+    let mut family_only = false;
+    for &s in &services {
+        let svc = &m.resources[s];
+        let deploys = svc
+            .change
+            .as_ref()
+            .is_some_and(|sc| sc.is_update() && sc.changes(&["task_definition"]));
+        if c.is_replace() && !deploys && names_family_only(m, s, i) {
+            message.push_str(&format!(
+                "; `{}` names the task definition by family only, so this plan starts no deployment: its tasks keep running the old, INACTIVE revision until the next deployment",
+                svc.address
+            ));
+            family_only = true;
+        }
+    }
+    if !family_only {
+        message.push_str("; tasks already running on it keep running");
+    }
+    out.push(Effect {
+        kind: EffectKind::RevisionDeregistered,
+        address: r.address.clone(),
+        related,
+        message,
+        help: Some(
+            "set `skip_destroy = true` to keep old revisions ACTIVE: ECS cannot move a service back to an INACTIVE revision"
+                .to_string(),
+        ),
+    });
+}

@@ -1,0 +1,257 @@
+//! What a Terraform plan does to running ECS GPU tasks and instances.
+//!
+//! The input is the JSON of `terraform show -json PLANFILE` (plan format 1.x, Terraform 1.0 and
+//! later). [`read`] makes one streaming pass over it that keeps only the GPU-stack resources
+//! ([`GPU_STACK_TYPES`]) of `resource_changes`, `resource_drift`, `planned_values`, `prior_state` and
+//! `configuration`; [`Plan::effects`] says, per changed resource, what the apply does in ECS terms:
+//! a deployment, a replaced service, a launch template version no running instance gets, an
+//! instance refresh, a drift set back, capacity destroyed, a deregistered revision, or nothing.
+//!
+//! Values the plan marks sensitive never appear in an effect's message, and values known only after
+//! apply are never guessed.
+//!
+//! ```
+//! use ecs_gpu_plan::{read, EffectKind};
+//!
+//! let json = r#"{
+//!   "format_version": "1.2",
+//!   "planned_values": {"root_module": {}},
+//!   "resource_changes": [{
+//!     "address": "aws_ecs_service.app", "mode": "managed", "type": "aws_ecs_service", "name": "app",
+//!     "change": {
+//!       "actions": ["delete", "create"],
+//!       "before": {"name": "app", "desired_count": 2}, "after": {"name": "app2", "desired_count": 2},
+//!       "after_unknown": {}, "before_sensitive": {}, "after_sensitive": {},
+//!       "replace_paths": [["name"]]
+//!     }
+//!   }]
+//! }"#;
+//! let plan = read(json.as_bytes()).unwrap();
+//! let effects = plan.effects();
+//! assert_eq!(effects[0].kind, EffectKind::ServiceReplaced);
+//! assert_eq!(effects[0].address, "aws_ecs_service.app");
+//! ```
+
+mod effects;
+mod error;
+mod model;
+mod parse;
+pub mod render;
+mod value;
+
+use std::fmt;
+use std::io::BufRead;
+use std::str::FromStr;
+
+pub use error::Error;
+pub use parse::GPU_STACK_TYPES;
+
+/// What a change does to running GPU tasks and instances. The order is the order of disruption,
+/// most disruptive first.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub enum EffectKind {
+    /// An Auto Scaling group, capacity provider or cluster is destroyed or replaced.
+    CapacityDestroyed,
+    /// The service is destroyed (and created again): its tasks stop.
+    ServiceReplaced,
+    /// The Auto Scaling group replaces its instances (instance refresh).
+    InstanceReplacement,
+    /// The service starts a new deployment that replaces its tasks.
+    Deployment,
+    /// The plan sets back a value that was changed outside Terraform.
+    DriftRevert,
+    /// A new launch template version that nothing rolls out to running instances.
+    NotReachingRunningInstances,
+    /// An old task definition revision is deregistered.
+    RevisionDeregistered,
+    /// Only metadata (tags, descriptions) changes.
+    NoEffect,
+}
+
+impl EffectKind {
+    /// Every kind, most disruptive first.
+    pub const ALL: [EffectKind; 8] = [
+        EffectKind::CapacityDestroyed,
+        EffectKind::ServiceReplaced,
+        EffectKind::InstanceReplacement,
+        EffectKind::Deployment,
+        EffectKind::DriftRevert,
+        EffectKind::NotReachingRunningInstances,
+        EffectKind::RevisionDeregistered,
+        EffectKind::NoEffect,
+    ];
+
+    /// The kebab-case name used in output and in `--fail-on`.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            EffectKind::CapacityDestroyed => "capacity-destroyed",
+            EffectKind::ServiceReplaced => "service-replaced",
+            EffectKind::InstanceReplacement => "instance-replacement",
+            EffectKind::Deployment => "deployment",
+            EffectKind::DriftRevert => "drift-revert",
+            EffectKind::NotReachingRunningInstances => "not-reaching-running-instances",
+            EffectKind::RevisionDeregistered => "revision-deregistered",
+            EffectKind::NoEffect => "no-effect",
+        }
+    }
+}
+
+impl fmt::Display for EffectKind {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
+/// A name that is not an effect kind.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("unknown effect kind `{0}`; known kinds: capacity-destroyed, service-replaced, instance-replacement, deployment, drift-revert, not-reaching-running-instances, revision-deregistered, no-effect")]
+pub struct UnknownKind(pub String);
+
+impl FromStr for EffectKind {
+    type Err = UnknownKind;
+
+    fn from_str(s: &str) -> Result<Self, UnknownKind> {
+        EffectKind::ALL
+            .into_iter()
+            .find(|k| k.as_str() == s.trim())
+            .ok_or_else(|| UnknownKind(s.to_string()))
+    }
+}
+
+/// What the apply does to one GPU-stack resource.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Effect {
+    pub kind: EffectKind,
+    /// The address of the resource that changes.
+    pub address: String,
+    /// The addresses of the resources the effect involves (the task definition a service runs, the
+    /// launch template of a group, ...).
+    pub related: Vec<String>,
+    /// What happens, in ECS terms: lowercase, no trailing period, identifiers in backticks.
+    pub message: String,
+    /// What to do about it, when there is something to do.
+    pub help: Option<String>,
+}
+
+/// A plan, reduced to its GPU-stack resources.
+#[derive(Debug)]
+pub struct Plan {
+    model: model::Model,
+    /// `format_version` of the plan JSON.
+    pub format_version: String,
+    /// The Terraform version that made the plan, when it says.
+    pub terraform_version: Option<String>,
+    /// Every entry of `resource_changes`, GPU stack or not.
+    pub resource_changes: usize,
+}
+
+impl Plan {
+    /// The effects, most disruptive kind first, then in plan order.
+    pub fn effects(&self) -> Vec<Effect> {
+        let mut effects = effects::detect(&self.model);
+        effects.sort_by_key(|e| e.kind);
+        effects
+    }
+
+    /// Resource changes on the GPU stack (actions other than `no-op` and `read`).
+    pub fn gpu_stack_changes(&self) -> usize {
+        self.model
+            .changed
+            .iter()
+            .filter_map(|&i| self.model.resources[i].change.as_ref())
+            .filter(|c| c.actions.iter().any(|a| a != "no-op" && a != "read"))
+            .count()
+    }
+}
+
+/// Reads the JSON of `terraform show -json PLANFILE` from `reader` in one streaming pass.
+///
+/// # Errors
+/// The input cannot be read, is empty, is a binary plan file, is not JSON, or is JSON but not a
+/// plan (a state file, other JSON), or a plan format this crate does not read.
+pub fn read<R: BufRead>(mut reader: R) -> Result<Plan, Error> {
+    let head = reader.fill_buf().map_err(Error::Io)?;
+    if is_binary_plan(head) {
+        return Err(Error::BinaryPlan);
+    }
+    let mut de = serde_json::Deserializer::from_reader(reader);
+    let raw = parse::read(&mut de).map_err(Error::from_json)?;
+    de.end().map_err(Error::from_json)?;
+    from_raw(raw)
+}
+
+/// Same as [`read`], from bytes in memory.
+///
+/// # Errors
+/// As [`read`].
+pub fn read_slice(bytes: &[u8]) -> Result<Plan, Error> {
+    if is_binary_plan(bytes) {
+        return Err(Error::BinaryPlan);
+    }
+    let mut de = serde_json::Deserializer::from_slice(bytes);
+    let raw = parse::read(&mut de).map_err(Error::from_json)?;
+    de.end().map_err(Error::from_json)?;
+    from_raw(raw)
+}
+
+/// Whether the first bytes of a file are those of a binary plan file (a zip archive) rather than
+/// JSON.
+pub fn is_binary_plan(head: &[u8]) -> bool {
+    head.starts_with(b"PK\x03\x04")
+}
+
+fn from_raw(raw: parse::Raw) -> Result<Plan, Error> {
+    if let Some(what) = raw.not_object {
+        return Err(Error::NotAPlan {
+            what: what.to_string(),
+        });
+    }
+    let is_plan = raw.has("resource_changes") || raw.has("planned_values");
+    if !is_plan {
+        if raw.has("lineage") && raw.has("serial") {
+            return Err(Error::StateFile {
+                what: "a raw terraform.tfstate",
+            });
+        }
+        if raw.has("values") || raw.has("format_version") || raw.has("terraform_version") {
+            return Err(Error::StateFile {
+                what: "the output of `terraform show -json` without a plan file",
+            });
+        }
+        let what = if raw.keys.is_empty() {
+            "an empty JSON object".to_string()
+        } else {
+            let shown: Vec<String> = raw.keys.iter().take(5).map(|k| format!("`{k}`")).collect();
+            let more = if raw.keys.len() > 5 { ", ..." } else { "" };
+            format!("a JSON object with keys {}{more}", shown.join(", "))
+        };
+        return Err(Error::NotAPlan { what });
+    }
+    let format_version = raw.format_version.clone().unwrap_or_default();
+    if !format_version.is_empty() && format_version.split('.').next() != Some("1") {
+        return Err(Error::UnsupportedFormat {
+            version: format_version,
+        });
+    }
+    let terraform_version = raw.terraform_version.clone();
+    let resource_changes = raw.resource_change_count;
+    Ok(Plan {
+        model: model::Model::build(raw),
+        format_version,
+        terraform_version,
+        resource_changes,
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn kinds_round_trip_through_their_names() {
+        for k in EffectKind::ALL {
+            assert_eq!(k.as_str().parse::<EffectKind>(), Ok(k));
+        }
+        assert!("deploy".parse::<EffectKind>().is_err());
+    }
+}

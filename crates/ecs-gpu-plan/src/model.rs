@@ -1,0 +1,505 @@
+//! The GPU-stack resources of a plan, each with its change, drift, planned and prior values and
+//! configuration, and the references between them.
+
+use std::collections::{BTreeSet, HashMap};
+
+use serde_json::Value;
+
+use crate::parse::{Object, Raw};
+use crate::value::Side;
+
+static NULL: Value = Value::Null;
+
+/// A change (`resource_changes` or `resource_drift` entry).
+#[derive(Debug)]
+pub(crate) struct Change {
+    pub actions: Vec<String>,
+    pub before: Value,
+    pub after: Value,
+    pub after_unknown: Value,
+    pub before_sensitive: Value,
+    pub after_sensitive: Value,
+    /// Attribute paths that force the replacement, as dotted text (`network_configuration.0.subnets`).
+    pub replace_paths: Vec<String>,
+    pub action_reason: Option<String>,
+}
+
+impl Change {
+    fn from_object(obj: &mut Object) -> Self {
+        let mut change = match obj.remove("change") {
+            Some(Value::Object(c)) => c,
+            _ => Object::new(),
+        };
+        let mut take = |k: &str| change.remove(k).unwrap_or(Value::Null);
+        let actions = match take("actions") {
+            Value::Array(a) => a
+                .into_iter()
+                .filter_map(|v| v.as_str().map(str::to_string))
+                .collect(),
+            _ => Vec::new(),
+        };
+        let replace_paths = match take("replace_paths") {
+            Value::Array(paths) => paths
+                .iter()
+                .map(|p| match p {
+                    Value::Array(segs) => segs
+                        .iter()
+                        .map(|s| match s {
+                            Value::String(s) => s.clone(),
+                            other => other.to_string(),
+                        })
+                        .collect::<Vec<_>>()
+                        .join("."),
+                    Value::String(s) => s.clone(),
+                    other => other.to_string(),
+                })
+                .collect(),
+            _ => Vec::new(),
+        };
+        Change {
+            actions,
+            before: take("before"),
+            after: take("after"),
+            after_unknown: take("after_unknown"),
+            before_sensitive: take("before_sensitive"),
+            after_sensitive: take("after_sensitive"),
+            replace_paths,
+            action_reason: obj
+                .get("action_reason")
+                .and_then(Value::as_str)
+                .map(str::to_string),
+        }
+    }
+
+    pub fn has(&self, action: &str) -> bool {
+        self.actions.iter().any(|a| a == action)
+    }
+
+    pub fn is_replace(&self) -> bool {
+        self.has("delete") && self.has("create")
+    }
+
+    pub fn is_delete_only(&self) -> bool {
+        self.has("delete") && !self.has("create")
+    }
+
+    pub fn is_update(&self) -> bool {
+        self.has("update")
+    }
+
+    pub fn before(&self) -> Side<'_> {
+        Side {
+            values: &self.before,
+            sensitive: &self.before_sensitive,
+            unknown: &NULL,
+        }
+    }
+
+    pub fn after(&self) -> Side<'_> {
+        Side {
+            values: &self.after,
+            sensitive: &self.after_sensitive,
+            unknown: &self.after_unknown,
+        }
+    }
+
+    /// Top-level attributes whose value changes or becomes known only after apply.
+    pub fn changed_attributes(&self) -> BTreeSet<String> {
+        let mut keys = BTreeSet::new();
+        let empty = serde_json::Map::new();
+        let before = self.before.as_object().unwrap_or(&empty);
+        let after = self.after.as_object().unwrap_or(&empty);
+        for k in before.keys().chain(after.keys()) {
+            let b = before.get(k).filter(|v| !v.is_null());
+            let a = after.get(k).filter(|v| !v.is_null());
+            if b != a && !self.after().is_unknown(&[k]) {
+                keys.insert(k.clone());
+            }
+        }
+        if let Some(u) = self.after_unknown.as_object() {
+            for (k, v) in u {
+                if crate::value::any_true(v) {
+                    keys.insert(k.clone());
+                }
+            }
+        }
+        keys
+    }
+
+    /// Whether the attribute at `path` changes: different known values, or unknown after.
+    pub fn changes(&self, path: &[&str]) -> bool {
+        self.after().is_unknown(path) || self.before().raw(path) != self.after().raw(path)
+    }
+}
+
+/// One GPU-stack resource instance.
+#[derive(Debug)]
+pub(crate) struct Resource {
+    pub address: String,
+    pub type_: String,
+    /// The module instance it lives in (`module.gpu["a"]`), or "" for the root module.
+    pub module: String,
+    /// The address without its own instance key (`module.gpu["a"].aws_ecs_service.app`).
+    pub base: String,
+    /// The configuration address (`module.gpu.aws_ecs_service.app`).
+    pub config_address: String,
+    pub change: Option<Change>,
+    pub drift: Option<Change>,
+    pub planned: Option<(Value, Value)>,
+    pub prior: Option<(Value, Value)>,
+    /// Resource addresses (configuration form, module-relative) its expressions reference.
+    pub references: Vec<String>,
+}
+
+impl Resource {
+    /// The values before the apply: the change's `before`, else the prior state.
+    pub fn before(&self) -> Side<'_> {
+        if let Some(c) = &self.change {
+            if !c.before.is_null() {
+                return c.before();
+            }
+        }
+        match &self.prior {
+            Some((v, s)) => Side {
+                values: v,
+                sensitive: s,
+                unknown: &NULL,
+            },
+            None => Side::empty(),
+        }
+    }
+
+    /// The values after the apply: the change's `after`, else the planned values, else the prior
+    /// state (an unchanged resource).
+    pub fn after(&self) -> Side<'_> {
+        if let Some(c) = &self.change {
+            if !c.has("delete") || c.has("create") {
+                return c.after();
+            }
+        }
+        match (&self.planned, &self.prior) {
+            (Some((v, s)), _) | (None, Some((v, s))) => Side {
+                values: v,
+                sensitive: s,
+                unknown: &NULL,
+            },
+            (None, None) => Side::empty(),
+        }
+    }
+
+    /// The values now (after apply when it stays, else before): for matching neighbours.
+    pub fn current(&self) -> Side<'_> {
+        match &self.change {
+            Some(c) if c.is_delete_only() => self.before(),
+            _ => self.after(),
+        }
+    }
+
+    fn is_managed_mode(obj: &Object) -> bool {
+        obj.get("mode").and_then(Value::as_str).unwrap_or("managed") == "managed"
+    }
+}
+
+/// The GPU-stack resources of one plan.
+#[derive(Debug, Default)]
+pub(crate) struct Model {
+    pub resources: Vec<Resource>,
+    by_address: HashMap<String, usize>,
+    /// Indexes of the resources, in the order of `resource_changes`.
+    pub changed: Vec<usize>,
+}
+
+impl Model {
+    pub fn build(raw: Raw) -> Self {
+        let mut m = Model::default();
+        for mut obj in raw.resource_changes {
+            if !Resource::is_managed_mode(&obj) {
+                continue;
+            }
+            let Some(i) = m.entry(&obj) else { continue };
+            // A deposed object (an old copy kept by create_before_destroy) has the same address;
+            // the current object's change is the one that says what the apply does.
+            if obj.get("deposed").is_some() && m.resources[i].change.is_some() {
+                continue;
+            }
+            m.resources[i].change = Some(Change::from_object(&mut obj));
+            if !m.changed.contains(&i) {
+                m.changed.push(i);
+            }
+        }
+        for mut obj in raw.resource_drift {
+            if !Resource::is_managed_mode(&obj) {
+                continue;
+            }
+            if let Some(i) = m.entry(&obj) {
+                m.resources[i].drift = Some(Change::from_object(&mut obj));
+            }
+        }
+        for (list, prior) in [(raw.planned, false), (raw.prior, true)] {
+            for mut obj in list {
+                if !Resource::is_managed_mode(&obj) {
+                    continue;
+                }
+                let Some(i) = m.entry(&obj) else { continue };
+                let values = obj.remove("values").unwrap_or(Value::Null);
+                let sensitive = obj.remove("sensitive_values").unwrap_or(Value::Null);
+                if prior {
+                    m.resources[i].prior = Some((values, sensitive));
+                } else {
+                    m.resources[i].planned = Some((values, sensitive));
+                }
+            }
+        }
+        let mut refs: HashMap<String, Vec<String>> = HashMap::new();
+        for (path, obj) in &raw.config {
+            if !Resource::is_managed_mode(obj) {
+                continue;
+            }
+            let Some(addr) = obj.get("address").and_then(Value::as_str) else {
+                continue;
+            };
+            let full = if path.is_empty() {
+                addr.to_string()
+            } else {
+                format!("{path}.{addr}")
+            };
+            let mut found = Vec::new();
+            if let Some(e) = obj.get("expressions") {
+                collect_references(e, &mut found);
+            }
+            refs.insert(full, found);
+        }
+        for r in &mut m.resources {
+            if let Some(found) = refs.get(&r.config_address) {
+                r.references.clone_from(found);
+            }
+        }
+        m
+    }
+
+    fn entry(&mut self, obj: &Object) -> Option<usize> {
+        let address = obj.get("address")?.as_str()?;
+        if let Some(&i) = self.by_address.get(address) {
+            return Some(i);
+        }
+        let type_ = obj.get("type").and_then(Value::as_str)?.to_string();
+        let segs = split_address(address);
+        // The last two segments are `type.name[key]`; the ones before are the module instance.
+        let n = segs.len();
+        if n < 2 {
+            return None;
+        }
+        let module = segs[..n - 2].join(".");
+        let name = strip_key(&segs[n - 1]);
+        let base = if module.is_empty() {
+            format!("{}.{name}", segs[n - 2])
+        } else {
+            format!("{module}.{}.{name}", segs[n - 2])
+        };
+        let config_address = segs[..n - 1]
+            .iter()
+            .map(|s| strip_key(s))
+            .chain([name])
+            .collect::<Vec<_>>()
+            .join(".");
+        self.resources.push(Resource {
+            address: address.to_string(),
+            type_,
+            module,
+            base,
+            config_address,
+            change: None,
+            drift: None,
+            planned: None,
+            prior: None,
+            references: Vec::new(),
+        });
+        let i = self.resources.len() - 1;
+        self.by_address.insert(address.to_string(), i);
+        Some(i)
+    }
+
+    /// Resources of `type_` that `from` references in its configuration, resolved in its own module
+    /// instance.
+    pub fn referenced(&self, from: usize, type_: &str) -> Vec<usize> {
+        let r = &self.resources[from];
+        let targets: Vec<String> = r
+            .references
+            .iter()
+            .filter(|a| a.starts_with(type_) && a[type_.len()..].starts_with('.'))
+            .map(|a| {
+                if r.module.is_empty() {
+                    a.clone()
+                } else {
+                    format!("{}.{a}", r.module)
+                }
+            })
+            .collect();
+        self.resources
+            .iter()
+            .enumerate()
+            .filter(|(_, t)| t.type_ == type_ && targets.contains(&t.base))
+            .map(|(i, _)| i)
+            .collect()
+    }
+
+    /// Whether `from` uses `to`: by the configuration's references when `from` references any
+    /// resource of `to`'s type, else by `by_value`.
+    pub fn uses(&self, from: usize, to: usize, by_value: impl FnOnce() -> bool) -> bool {
+        let found = self.referenced(from, &self.resources[to].type_);
+        if found.is_empty() {
+            by_value()
+        } else {
+            found.contains(&to)
+        }
+    }
+
+    /// The attribute through which `from` references `to` (`family` in
+    /// `aws_ecs_task_definition.app.family`), when the configuration says.
+    pub fn referenced_attribute(&self, from: usize, to: usize) -> Option<String> {
+        let r = &self.resources[from];
+        let t = &self.resources[to];
+        let name = t.base.rsplit_once('.').map_or(t.base.as_str(), |(_, n)| n);
+        let prefix = format!("{}.{name}.", t.type_);
+        r.references
+            .iter()
+            .find_map(|a| a.strip_prefix(&prefix).map(str::to_string))
+    }
+
+    pub fn of_type<'m>(&'m self, type_: &'m str) -> impl Iterator<Item = usize> + 'm {
+        self.resources
+            .iter()
+            .enumerate()
+            .filter(move |(_, r)| r.type_ == type_)
+            .map(|(i, _)| i)
+    }
+}
+
+/// Splits an address at the dots outside `[...]` and quotes.
+fn split_address(address: &str) -> Vec<String> {
+    let mut segs = Vec::new();
+    let mut cur = String::new();
+    let (mut depth, mut quoted, mut escaped) = (0u32, false, false);
+    for c in address.chars() {
+        if quoted {
+            cur.push(c);
+            if escaped {
+                escaped = false;
+            } else if c == '\\' {
+                escaped = true;
+            } else if c == '"' {
+                quoted = false;
+            }
+            continue;
+        }
+        match c {
+            '"' => {
+                quoted = true;
+                cur.push(c);
+            }
+            '[' => {
+                depth += 1;
+                cur.push(c);
+            }
+            ']' => {
+                depth = depth.saturating_sub(1);
+                cur.push(c);
+            }
+            '.' if depth == 0 => segs.push(std::mem::take(&mut cur)),
+            _ => cur.push(c),
+        }
+    }
+    segs.push(cur);
+    // A data resource's `data.` prefix belongs to its type segment.
+    segs
+}
+
+fn strip_key(seg: &str) -> &str {
+    seg.split_once('[').map_or(seg, |(s, _)| s)
+}
+
+/// Every resource address in `references` lists (`aws_ecs_task_definition.app.arn` →
+/// `aws_ecs_task_definition.app.arn` kept whole; the caller matches by prefix).
+fn collect_references(v: &Value, out: &mut Vec<String>) {
+    match v {
+        Value::Object(o) => {
+            for (k, v) in o {
+                match (k.as_str(), v) {
+                    ("constant_value", _) => {}
+                    ("references", Value::Array(refs)) => {
+                        for r in refs.iter().filter_map(Value::as_str) {
+                            let first = r.split('.').next().unwrap_or("");
+                            let skip = [
+                                "var",
+                                "local",
+                                "module",
+                                "data",
+                                "each",
+                                "count",
+                                "path",
+                                "terraform",
+                                "self",
+                            ];
+                            if !skip.contains(&first) {
+                                let r = strip_indexes(r);
+                                if !out.contains(&r) {
+                                    out.push(r);
+                                }
+                            }
+                        }
+                    }
+                    _ => collect_references(v, out),
+                }
+            }
+        }
+        Value::Array(a) => {
+            for v in a {
+                collect_references(v, out);
+            }
+        }
+        _ => {}
+    }
+}
+
+/// `aws_launch_template.gpu[0].id` → `aws_launch_template.gpu.id`.
+fn strip_indexes(r: &str) -> String {
+    let mut out = String::with_capacity(r.len());
+    let mut depth = 0u32;
+    for c in r.chars() {
+        match c {
+            '[' => depth += 1,
+            ']' => depth = depth.saturating_sub(1),
+            _ if depth == 0 => out.push(c),
+            _ => {}
+        }
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn addresses_split_outside_keys() {
+        assert_eq!(
+            split_address(r#"module.gpu["a.b"].aws_ecs_service.app[0]"#),
+            [r#"module"#, r#"gpu["a.b"]"#, "aws_ecs_service", "app[0]"]
+        );
+    }
+
+    #[test]
+    fn references_drop_indexes_and_non_resources() {
+        let e = serde_json::json!({
+            "launch_template": [{"id": {"references": ["aws_launch_template.gpu[0].id", "aws_launch_template.gpu"]}}],
+            "name": {"references": ["var.name"]},
+            "tags": {"constant_value": {"references": ["aws_x.y"]}}
+        });
+        let mut out = Vec::new();
+        collect_references(&e, &mut out);
+        assert_eq!(
+            out,
+            ["aws_launch_template.gpu.id", "aws_launch_template.gpu"]
+        );
+    }
+}

@@ -1,0 +1,368 @@
+//! One streaming pass over `terraform show -json` output that keeps only GPU-stack resources.
+//!
+//! Plans of 100 MB are mostly resources this crate does not care about. Every resource object is
+//! visited key by key: once its `type` is known and is not one of [`GPU_STACK_TYPES`], the rest of
+//! the object is skipped with [`IgnoredAny`], which never builds a value.
+
+use std::collections::BTreeMap;
+use std::fmt;
+
+use serde::de::{self, DeserializeSeed, Deserializer, IgnoredAny, MapAccess, SeqAccess, Visitor};
+use serde::Deserialize;
+use serde_json::{Map, Value};
+
+/// The resource types whose changes reach running GPU tasks and instances.
+pub const GPU_STACK_TYPES: &[&str] = &[
+    "aws_ecs_service",
+    "aws_ecs_task_definition",
+    "aws_launch_template",
+    "aws_launch_configuration",
+    "aws_autoscaling_group",
+    "aws_ecs_capacity_provider",
+    "aws_ecs_cluster",
+    "aws_ecs_cluster_capacity_providers",
+    "aws_appautoscaling_target",
+];
+
+/// A resource object (from any section) of a GPU-stack type, fields as found.
+pub(crate) type Object = Map<String, Value>;
+
+/// What one pass over the input found, before any interpretation.
+#[derive(Debug, Default)]
+pub(crate) struct Raw {
+    /// The JSON type at the top, when it is not an object (`"an array"`, ...).
+    pub not_object: Option<&'static str>,
+    /// Top-level keys, in order, for saying what a non-plan document is.
+    pub keys: Vec<String>,
+    pub format_version: Option<String>,
+    pub terraform_version: Option<String>,
+    pub resource_changes: Vec<Object>,
+    /// Every entry of `resource_changes`, GPU stack or not.
+    pub resource_change_count: usize,
+    pub resource_drift: Vec<Object>,
+    pub planned: Vec<Object>,
+    pub prior: Vec<Object>,
+    /// Configuration resources, each with the module path it is declared in (`module.gpu`, or "").
+    pub config: Vec<(String, Object)>,
+}
+
+impl Raw {
+    pub fn has(&self, key: &str) -> bool {
+        self.keys.iter().any(|k| k == key)
+    }
+}
+
+/// Reads the whole document from `de` in one pass.
+pub(crate) fn read<'de, D: Deserializer<'de>>(de: D) -> Result<Raw, D::Error> {
+    de.deserialize_any(TopVisitor)
+}
+
+struct TopVisitor;
+
+impl<'de> Visitor<'de> for TopVisitor {
+    type Value = Raw;
+
+    fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("a JSON document")
+    }
+
+    fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Raw, A::Error> {
+        let mut raw = Raw::default();
+        while let Some(key) = map.next_key::<String>()? {
+            match key.as_str() {
+                "format_version" => {
+                    raw.format_version = map.next_value::<Option<Scalar>>()?.map(|s| s.0)
+                }
+                "terraform_version" => {
+                    raw.terraform_version = map.next_value::<Option<Scalar>>()?.map(|s| s.0);
+                }
+                "resource_changes" => {
+                    let list = map.next_value::<Option<GpuObjects>>()?.unwrap_or_default();
+                    raw.resource_change_count = list.total;
+                    raw.resource_changes = list.kept;
+                }
+                "resource_drift" => {
+                    raw.resource_drift = map
+                        .next_value::<Option<GpuObjects>>()?
+                        .unwrap_or_default()
+                        .kept;
+                }
+                "planned_values" => {
+                    if let Some(v) = map.next_value::<Option<StateValues>>()? {
+                        v.flatten_into(&mut raw.planned);
+                    }
+                }
+                "prior_state" => {
+                    if let Some(s) = map.next_value::<Option<PriorState>>()? {
+                        if let Some(v) = s.values {
+                            v.flatten_into(&mut raw.prior);
+                        }
+                    }
+                }
+                "configuration" => {
+                    if let Some(c) = map.next_value::<Option<Configuration>>()? {
+                        if let Some(m) = c.root_module {
+                            m.flatten_into("", &mut raw.config);
+                        }
+                    }
+                }
+                _ => {
+                    map.next_value::<IgnoredAny>()?;
+                }
+            }
+            if raw.keys.len() < 64 {
+                raw.keys.push(key);
+            }
+        }
+        Ok(raw)
+    }
+
+    fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<Raw, A::Error> {
+        while seq.next_element::<IgnoredAny>()?.is_some() {}
+        Ok(Raw {
+            not_object: Some("a JSON array"),
+            ..Raw::default()
+        })
+    }
+
+    fn visit_str<E: de::Error>(self, _: &str) -> Result<Raw, E> {
+        Ok(Raw {
+            not_object: Some("a JSON string"),
+            ..Raw::default()
+        })
+    }
+
+    fn visit_bool<E: de::Error>(self, _: bool) -> Result<Raw, E> {
+        Ok(Raw {
+            not_object: Some("a JSON boolean"),
+            ..Raw::default()
+        })
+    }
+
+    fn visit_i64<E: de::Error>(self, _: i64) -> Result<Raw, E> {
+        Ok(Raw {
+            not_object: Some("a JSON number"),
+            ..Raw::default()
+        })
+    }
+
+    fn visit_u64<E: de::Error>(self, _: u64) -> Result<Raw, E> {
+        Ok(Raw {
+            not_object: Some("a JSON number"),
+            ..Raw::default()
+        })
+    }
+
+    fn visit_f64<E: de::Error>(self, _: f64) -> Result<Raw, E> {
+        Ok(Raw {
+            not_object: Some("a JSON number"),
+            ..Raw::default()
+        })
+    }
+
+    fn visit_unit<E: de::Error>(self) -> Result<Raw, E> {
+        Ok(Raw {
+            not_object: Some("JSON null"),
+            ..Raw::default()
+        })
+    }
+}
+
+/// A version string; a number (`"format_version": 1.2` in a hand-edited file) is accepted too.
+struct Scalar(String);
+
+impl<'de> Deserialize<'de> for Scalar {
+    fn deserialize<D: Deserializer<'de>>(de: D) -> Result<Self, D::Error> {
+        match Value::deserialize(de)? {
+            Value::String(s) => Ok(Scalar(s)),
+            Value::Number(n) => Ok(Scalar(n.to_string())),
+            _ => Err(de::Error::custom("expected a version string")),
+        }
+    }
+}
+
+/// A list of resource objects, of which only the GPU-stack ones are kept.
+#[derive(Debug, Default)]
+struct GpuObjects {
+    kept: Vec<Object>,
+    total: usize,
+}
+
+impl<'de> Deserialize<'de> for GpuObjects {
+    fn deserialize<D: Deserializer<'de>>(de: D) -> Result<Self, D::Error> {
+        struct ListVisitor;
+        impl<'de> Visitor<'de> for ListVisitor {
+            type Value = GpuObjects;
+            fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+                f.write_str("a list of resource objects")
+            }
+            fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<GpuObjects, A::Error> {
+                let mut list = GpuObjects::default();
+                while let Some(obj) = seq.next_element_seed(GpuObjectSeed)? {
+                    list.total += 1;
+                    if let Some(obj) = obj {
+                        list.kept.push(obj);
+                    }
+                }
+                Ok(list)
+            }
+        }
+        de.deserialize_seq(ListVisitor)
+    }
+}
+
+/// One resource object: `Some` when its `type` is in the GPU stack, `None` (nothing built) otherwise.
+struct GpuObjectSeed;
+
+impl<'de> DeserializeSeed<'de> for GpuObjectSeed {
+    type Value = Option<Object>;
+
+    fn deserialize<D: Deserializer<'de>>(self, de: D) -> Result<Self::Value, D::Error> {
+        de.deserialize_map(self)
+    }
+}
+
+impl<'de> Visitor<'de> for GpuObjectSeed {
+    type Value = Option<Object>;
+
+    fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("a resource object")
+    }
+
+    fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Self::Value, A::Error> {
+        // Terraform writes `type` before the large fields (`change`, `values`, `expressions`); in a
+        // reordered file the fields before `type` are kept until it is known.
+        let mut keep: Option<bool> = None;
+        let mut obj = Object::new();
+        while let Some(key) = map.next_key::<String>()? {
+            if keep == Some(false) {
+                map.next_value::<IgnoredAny>()?;
+                continue;
+            }
+            let value: Value = map.next_value()?;
+            if key == "type" {
+                let gpu = value.as_str().is_some_and(|t| GPU_STACK_TYPES.contains(&t));
+                keep = Some(gpu);
+                if !gpu {
+                    obj = Object::new();
+                    continue;
+                }
+            }
+            obj.insert(key, value);
+        }
+        Ok(if keep == Some(true) { Some(obj) } else { None })
+    }
+}
+
+/// `planned_values` and `prior_state.values`.
+#[derive(Debug, Deserialize)]
+struct StateValues {
+    #[serde(default)]
+    root_module: Option<StateModule>,
+}
+
+impl StateValues {
+    fn flatten_into(self, out: &mut Vec<Object>) {
+        if let Some(m) = self.root_module {
+            m.flatten_into(out);
+        }
+    }
+}
+
+#[derive(Debug, Deserialize)]
+struct PriorState {
+    #[serde(default)]
+    values: Option<StateValues>,
+}
+
+#[derive(Debug, Deserialize)]
+struct StateModule {
+    #[serde(default)]
+    resources: Option<GpuObjects>,
+    #[serde(default)]
+    child_modules: Option<Vec<StateModule>>,
+}
+
+impl StateModule {
+    fn flatten_into(self, out: &mut Vec<Object>) {
+        if let Some(r) = self.resources {
+            out.extend(r.kept);
+        }
+        for c in self.child_modules.unwrap_or_default() {
+            c.flatten_into(out);
+        }
+    }
+}
+
+#[derive(Debug, Deserialize)]
+struct Configuration {
+    #[serde(default)]
+    root_module: Option<ConfigModule>,
+}
+
+#[derive(Debug, Deserialize)]
+struct ConfigModule {
+    #[serde(default)]
+    resources: Option<GpuObjects>,
+    #[serde(default)]
+    module_calls: Option<BTreeMap<String, ModuleCall>>,
+}
+
+#[derive(Debug, Deserialize)]
+struct ModuleCall {
+    #[serde(default)]
+    module: Option<ConfigModule>,
+}
+
+impl ConfigModule {
+    fn flatten_into(self, path: &str, out: &mut Vec<(String, Object)>) {
+        if let Some(r) = self.resources {
+            out.extend(r.kept.into_iter().map(|o| (path.to_string(), o)));
+        }
+        for (name, call) in self.module_calls.unwrap_or_default() {
+            if let Some(m) = call.module {
+                let child = if path.is_empty() {
+                    format!("module.{name}")
+                } else {
+                    format!("{path}.module.{name}")
+                };
+                m.flatten_into(&child, out);
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn keeps_only_gpu_stack_resources_and_counts_all() {
+        let json = r#"{"format_version":"1.2","resource_changes":[
+            {"address":"aws_s3_bucket.b","type":"aws_s3_bucket","change":{"after":{"x":[1,2,{"y":"z"}]}}},
+            {"address":"aws_ecs_service.app","type":"aws_ecs_service","change":{"actions":["update"]}}
+        ]}"#;
+        let raw = read(&mut serde_json::Deserializer::from_str(json)).unwrap();
+        assert_eq!(raw.resource_change_count, 2);
+        assert_eq!(raw.resource_changes.len(), 1);
+        assert_eq!(raw.resource_changes[0]["address"], "aws_ecs_service.app");
+    }
+
+    #[test]
+    fn a_type_after_the_change_is_still_filtered() {
+        let json = r#"{"resource_changes":[{"change":{"after":{}},"type":"aws_s3_bucket"}]}"#;
+        let raw = read(&mut serde_json::Deserializer::from_str(json)).unwrap();
+        assert!(raw.resource_changes.is_empty());
+    }
+
+    #[test]
+    fn configuration_module_paths_nest() {
+        let json = r#"{"configuration":{"root_module":{"module_calls":{"gpu":{"module":{
+            "resources":[{"address":"aws_ecs_service.app","type":"aws_ecs_service"}],
+            "module_calls":{"inner":{"module":{"resources":[{"address":"aws_ecs_cluster.c","type":"aws_ecs_cluster"}]}}}
+        }}}}}}"#;
+        let raw = read(&mut serde_json::Deserializer::from_str(json)).unwrap();
+        let paths: Vec<&str> = raw.config.iter().map(|(p, _)| p.as_str()).collect();
+        assert_eq!(paths, ["module.gpu", "module.gpu.module.inner"]);
+    }
+}

@@ -1,0 +1,493 @@
+//! Each effect kind on its fixture (tests/fixtures, built by build.py to the `terraform show -json`
+//! format of Terraform 1.11, plan format 1.2; 1.0 and 1.1 for two of them), inside and outside
+//! modules, with snapshots of the human and JSON output.
+
+use std::path::PathBuf;
+
+use ecs_gpu_plan::{read, read_slice, render, Effect, EffectKind, Plan};
+
+fn fixture(name: &str) -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+        .join("tests/fixtures")
+        .join(name)
+}
+
+fn load(name: &str) -> Plan {
+    let bytes = std::fs::read(fixture(name)).unwrap();
+    read(bytes.as_slice()).unwrap_or_else(|e| panic!("{name}: {e}"))
+}
+
+fn effects(name: &str) -> Vec<Effect> {
+    load(name).effects()
+}
+
+/// (kind, address) of every effect, in output order.
+fn kinds(effects: &[Effect]) -> Vec<(&'static str, &str)> {
+    effects
+        .iter()
+        .map(|e| (e.kind.as_str(), e.address.as_str()))
+        .collect()
+}
+
+fn human(name: &str) -> String {
+    let plan = load(name);
+    let mut out = Vec::new();
+    render::human(&mut out, &plan, &plan.effects()).unwrap();
+    String::from_utf8(out).unwrap()
+}
+
+fn json(name: &str) -> String {
+    let plan = load(name);
+    let mut out = Vec::new();
+    render::json(&mut out, &plan.effects()).unwrap();
+    String::from_utf8(out).unwrap()
+}
+
+fn find<'a>(effects: &'a [Effect], kind: EffectKind, address: &str) -> &'a Effect {
+    effects
+        .iter()
+        .find(|e| e.kind == kind && e.address == address)
+        .unwrap_or_else(|| panic!("no {kind} on {address} in {:#?}", kinds(effects)))
+}
+
+#[test]
+fn a_replaced_task_definition_deploys_the_services_that_run_it() {
+    let e = effects("deployment.json");
+    for prefix in ["", "module.gpu."] {
+        let d = find(
+            &e,
+            EffectKind::Deployment,
+            &format!("{prefix}aws_ecs_service.app"),
+        );
+        assert_eq!(d.related, [format!("{prefix}aws_ecs_task_definition.app")]);
+        assert!(d.message.contains("its 4 running tasks"), "{}", d.message);
+        assert!(
+            d.message.contains("circuit breaker on, with rollback"),
+            "{}",
+            d.message
+        );
+        assert!(d.help.is_none());
+        let r = find(
+            &e,
+            EffectKind::RevisionDeregistered,
+            &format!("{prefix}aws_ecs_task_definition.app"),
+        );
+        assert!(r.message.contains(":7` is deregistered"), "{}", r.message);
+    }
+}
+
+#[test]
+fn a_network_change_deploys_and_a_missing_circuit_breaker_is_named() {
+    let e = effects("deployment.json");
+    let d = find(
+        &e,
+        EffectKind::Deployment,
+        r#"module.svc["embed"].aws_ecs_service.this"#,
+    );
+    assert!(
+        d.message.contains("`network_configuration` changes"),
+        "{}",
+        d.message
+    );
+    assert!(d.message.contains("circuit breaker off"), "{}", d.message);
+    // The task definition comes through a module variable: matched by its ARN.
+    assert_eq!(
+        d.related,
+        [r#"module.svc["embed"].aws_ecs_task_definition.this"#]
+    );
+    assert!(d.help.as_deref().unwrap().contains("rollback = true"));
+}
+
+#[test]
+fn a_service_that_names_the_family_gets_no_deployment_and_says_so() {
+    let e = effects("deployment.json");
+    assert!(!e
+        .iter()
+        .any(|x| x.kind == EffectKind::Deployment && x.address == "aws_ecs_service.batch"));
+    let r = find(
+        &e,
+        EffectKind::RevisionDeregistered,
+        "aws_ecs_task_definition.batch",
+    );
+    assert!(
+        r.message
+            .contains("`aws_ecs_service.batch` names the task definition by family only"),
+        "{}",
+        r.message
+    );
+}
+
+#[test]
+fn replaced_and_destroyed_services() {
+    let e = effects("service_replaced.json");
+    assert_eq!(
+        kinds(&e),
+        [
+            ("service-replaced", "aws_ecs_service.app"),
+            ("service-replaced", "module.gpu.aws_ecs_service.app"),
+            ("service-replaced", "aws_ecs_service.legacy"),
+            ("service-replaced", "module.gpu.aws_ecs_service.tainted"),
+        ]
+    );
+    assert!(
+        e[0].message.contains("because `name` changes"),
+        "{}",
+        e[0].message
+    );
+    assert!(e[2]
+        .message
+        .contains("not created again because its configuration was removed"));
+    assert!(
+        e[2].message.contains("its 1 running task stops"),
+        "{}",
+        e[2].message
+    );
+    assert!(e[3].message.contains("because it is tainted"));
+}
+
+#[test]
+fn launch_template_versions_that_no_running_instance_gets() {
+    let e = effects("not_reaching.json");
+    let latest = find(
+        &e,
+        EffectKind::NotReachingRunningInstances,
+        "module.gpu.aws_launch_template.gpu",
+    );
+    assert!(
+        latest
+            .message
+            .contains("AMI `ami-0111aaaa` -> `ami-0222bbbb`"),
+        "{}",
+        latest.message
+    );
+    assert!(latest.message.contains("`$Latest`"));
+    assert_eq!(latest.related, ["module.gpu.aws_autoscaling_group.gpu"]);
+    // Inside the module, the fix names the template as the module's code does.
+    assert!(latest
+        .help
+        .as_deref()
+        .unwrap()
+        .contains("`version = aws_launch_template.gpu.latest_version`"));
+    let pinned = find(
+        &e,
+        EffectKind::NotReachingRunningInstances,
+        "aws_launch_template.pinned",
+    );
+    assert!(
+        pinned.message.contains("pinned to version `3`"),
+        "{}",
+        pinned.message
+    );
+    let follow = find(
+        &e,
+        EffectKind::NotReachingRunningInstances,
+        "aws_launch_template.follow",
+    );
+    assert!(
+        follow.message.contains("no `instance_refresh` block"),
+        "{}",
+        follow.message
+    );
+    let orphan = find(
+        &e,
+        EffectKind::NotReachingRunningInstances,
+        "aws_launch_template.orphan",
+    );
+    assert!(orphan
+        .message
+        .contains("no Auto Scaling group in this plan"));
+    assert_eq!(e.len(), 4, "{:#?}", kinds(&e));
+}
+
+#[test]
+fn an_instance_refresh_gives_min_healthy_and_warmup() {
+    let e = effects("instance_refresh.json");
+    assert_eq!(e.len(), 3, "{:#?}", kinds(&e));
+    let m = find(
+        &e,
+        EffectKind::InstanceReplacement,
+        "module.gpu.aws_autoscaling_group.gpu",
+    );
+    assert!(
+        m.message.contains("minimum healthy 90%, warmup 300s"),
+        "{}",
+        m.message
+    );
+    assert!(m.message.contains("rescheduled"));
+    assert_eq!(
+        m.related,
+        [
+            "module.gpu.aws_ecs_capacity_provider.gpu",
+            "module.gpu.aws_launch_template.gpu"
+        ]
+    );
+    assert!(
+        m.help.is_some(),
+        "below 100% healthy the help says why GPUs run short"
+    );
+    let root = find(
+        &e,
+        EffectKind::InstanceReplacement,
+        "aws_autoscaling_group.gpu",
+    );
+    assert!(
+        root.message.contains("minimum healthy 100%"),
+        "{}",
+        root.message
+    );
+    assert!(
+        root.message.contains("health check grace period"),
+        "{}",
+        root.message
+    );
+    let trig = find(
+        &e,
+        EffectKind::InstanceReplacement,
+        "aws_autoscaling_group.trig",
+    );
+    assert!(trig
+        .message
+        .contains("`vpc_zone_identifier` changes and is in `triggers`"));
+}
+
+#[test]
+fn drift_set_back_says_who_owns_the_value() {
+    let e = effects("drift.json");
+    assert_eq!(
+        kinds(&e),
+        [
+            ("drift-revert", "aws_ecs_service.app"),
+            ("drift-revert", "module.gpu.aws_ecs_service.app"),
+            ("drift-revert", "aws_ecs_service.scaled"),
+            ("drift-revert", "module.gpu.aws_autoscaling_group.gpu"),
+            ("drift-revert", "aws_ecs_capacity_provider.batch"),
+        ]
+    );
+    assert!(
+        e[0].message
+            .contains("from 2 to 6; the apply sets it back to 2, stopping 4 running GPU tasks"),
+        "{}",
+        e[0].message
+    );
+    assert!(e[0]
+        .help
+        .as_deref()
+        .unwrap()
+        .contains("write it in the code"));
+    assert_eq!(e[2].related, ["aws_appautoscaling_target.scaled"]);
+    assert!(e[2]
+        .help
+        .as_deref()
+        .unwrap()
+        .contains("Application Auto Scaling owns this count"));
+    assert!(e[3]
+        .help
+        .as_deref()
+        .unwrap()
+        .contains("ignore_changes = [desired_capacity]"));
+    assert!(e[4]
+        .message
+        .contains("`target_capacity` was changed outside Terraform from 100 to 80"));
+}
+
+#[test]
+fn destroyed_capacity_in_plan_format_1_0() {
+    let plan = load("capacity_destroyed.json");
+    assert_eq!(plan.format_version, "1.0");
+    let e = plan.effects();
+    assert!(e.iter().all(|x| x.kind == EffectKind::CapacityDestroyed));
+    let g = find(
+        &e,
+        EffectKind::CapacityDestroyed,
+        "module.gpu.aws_autoscaling_group.gpu",
+    );
+    assert!(
+        g.message.contains("its 3 GPU instances are terminated"),
+        "{}",
+        g.message
+    );
+    assert!(g.message.contains("the destroy can hang while tasks run"));
+    assert_eq!(g.related, ["module.gpu.aws_ecs_capacity_provider.gpu"]);
+    let cp = find(
+        &e,
+        EffectKind::CapacityDestroyed,
+        "aws_ecs_capacity_provider.gpu",
+    );
+    assert_eq!(
+        cp.related,
+        ["aws_autoscaling_group.gpu", "aws_ecs_service.app"]
+    );
+    find(&e, EffectKind::CapacityDestroyed, "aws_ecs_cluster.old");
+    assert_eq!(e.len(), 5);
+}
+
+#[test]
+fn tags_only_is_no_effect_in_plan_format_1_1() {
+    let plan = load("no_effect.json");
+    assert_eq!(plan.format_version, "1.1");
+    let e = plan.effects();
+    assert_eq!(e.len(), 7);
+    assert!(e.iter().all(|x| x.kind == EffectKind::NoEffect));
+}
+
+#[test]
+fn unknown_values_are_never_guessed() {
+    let e = effects("unknown_values.json");
+    let d = find(&e, EffectKind::Deployment, "module.gpu.aws_ecs_service.app");
+    assert!(
+        d.message.starts_with("may start a new deployment"),
+        "{}",
+        d.message
+    );
+    assert!(d.message.contains("desired count: (known after apply)"));
+    assert!(d.message.contains("circuit breaker: (known after apply)"));
+    let lt = find(
+        &e,
+        EffectKind::NotReachingRunningInstances,
+        "aws_launch_template.gpu",
+    );
+    assert!(lt.message.starts_with("may make"), "{}", lt.message);
+    assert!(lt.message.contains("-> `(known after apply)`"));
+}
+
+#[test]
+fn sensitive_values_are_shown_as_sensitive() {
+    let e = effects("sensitive.json");
+    let lt = find(
+        &e,
+        EffectKind::NotReachingRunningInstances,
+        "aws_launch_template.gpu",
+    );
+    assert!(lt.message.contains("-> `(sensitive)`"), "{}", lt.message);
+    let d = find(&e, EffectKind::Deployment, "aws_ecs_service.app");
+    assert!(
+        d.message.contains("desired count: (sensitive)"),
+        "{}",
+        d.message
+    );
+    assert!(d.message.contains("rollback: (sensitive)"), "{}", d.message);
+    let drift = find(
+        &e,
+        EffectKind::DriftRevert,
+        "module.gpu.aws_ecs_service.app",
+    );
+    assert!(drift.message.contains("from (sensitive) to (sensitive)"));
+    // The family is sensitive too: the revision is not named.
+    let r = find(
+        &e,
+        EffectKind::RevisionDeregistered,
+        "aws_ecs_task_definition.app",
+    );
+    assert!(
+        r.message
+            .starts_with("the current revision is deregistered"),
+        "{}",
+        r.message
+    );
+}
+
+#[test]
+fn a_secret_in_the_plan_appears_in_no_output() {
+    let secrets = ["hunter2-DO-NOT-PRINT", "ami-0secretsecret0000"];
+    let raw = std::fs::read_to_string(fixture("sensitive.json")).unwrap();
+    for s in secrets {
+        assert!(raw.contains(s), "the fixture carries {s}");
+    }
+    for out in [human("sensitive.json"), json("sensitive.json")] {
+        for s in secrets {
+            assert!(!out.contains(s), "{s} printed:\n{out}");
+        }
+    }
+    // Errors too: a secret where the structure expects a list.
+    let err = read_slice(&std::fs::read(fixture("wrong_type.json")).unwrap())
+        .unwrap_err()
+        .to_string();
+    assert!(!err.contains(secrets[0]), "{err}");
+}
+
+#[test]
+fn the_slice_and_the_stream_read_the_same() {
+    for name in ["deployment.json", "drift.json", "sensitive.json"] {
+        let bytes = std::fs::read(fixture(name)).unwrap();
+        let a = read_slice(&bytes).unwrap().effects();
+        let b = read(std::io::BufReader::with_capacity(7, bytes.as_slice()))
+            .unwrap()
+            .effects();
+        assert_eq!(a, b, "{name}");
+    }
+}
+
+#[test]
+fn json_has_the_documented_shape() {
+    let v: serde_json::Value = serde_json::from_str(&json("deployment.json")).unwrap();
+    assert_eq!(v["version"], 1);
+    let keys: Vec<&str> = v.as_object().unwrap().keys().map(String::as_str).collect();
+    assert_eq!(keys, ["version", "effects", "summary"]);
+    for e in v["effects"].as_array().unwrap() {
+        let keys: Vec<&str> = e.as_object().unwrap().keys().map(String::as_str).collect();
+        assert_eq!(keys, ["kind", "address", "related", "message"]);
+    }
+    assert_eq!(v["summary"]["deployment"], 3);
+    assert_eq!(v["summary"]["revision-deregistered"], 3);
+    assert_eq!(v["summary"]["capacity-destroyed"], 0);
+    assert_eq!(
+        v["summary"].as_object().unwrap().len(),
+        EffectKind::ALL.len()
+    );
+}
+
+#[test]
+fn human_output_puts_the_summary_first_and_the_most_disruptive_kind_first() {
+    let out = human("sensitive.json");
+    let first = out.lines().next().unwrap();
+    assert!(
+        first.starts_with("8 effects: 2 deployment, 2 drift-revert"),
+        "{first}"
+    );
+    let pos = |k: &str| out.find(&format!("\n{k} (")).unwrap();
+    assert!(pos("deployment") < pos("drift-revert"));
+    assert!(pos("drift-revert") < pos("not-reaching-running-instances"));
+    assert!(pos("not-reaching-running-instances") < pos("revision-deregistered"));
+}
+
+#[test]
+fn a_plan_without_gpu_changes_has_no_effect() {
+    let json = r#"{"format_version":"1.2","planned_values":{"root_module":{}},"resource_changes":[
+        {"address":"aws_s3_bucket.b","mode":"managed","type":"aws_s3_bucket","name":"b",
+         "change":{"actions":["create"],"before":null,"after":{"bucket":"b"},"after_unknown":{},
+                   "before_sensitive":false,"after_sensitive":{}}}]}"#;
+    let plan = read_slice(json.as_bytes()).unwrap();
+    assert!(plan.effects().is_empty());
+    let mut out = Vec::new();
+    render::human(&mut out, &plan, &[]).unwrap();
+    assert_eq!(
+        String::from_utf8(out).unwrap(),
+        "no effect on running GPU tasks or instances (0 changes to the GPU stack, 1 resource change in the plan)\n"
+    );
+}
+
+macro_rules! snapshots {
+    ($($name:ident => $file:literal),* $(,)?) => {
+        mod snapshots {
+            $(
+                #[test]
+                fn $name() {
+                    insta::assert_snapshot!(concat!(stringify!($name), "_human"), super::human($file));
+                    insta::assert_snapshot!(concat!(stringify!($name), "_json"), super::json($file));
+                }
+            )*
+        }
+    };
+}
+
+snapshots! {
+    deployment => "deployment.json",
+    service_replaced => "service_replaced.json",
+    not_reaching => "not_reaching.json",
+    instance_refresh => "instance_refresh.json",
+    drift => "drift.json",
+    capacity_destroyed => "capacity_destroyed.json",
+    no_effect => "no_effect.json",
+    sensitive => "sensitive.json",
+    unknown_values => "unknown_values.json",
+}

@@ -1,0 +1,99 @@
+//! Input that is not a readable Terraform plan: each says what it is.
+
+use std::path::PathBuf;
+
+use ecs_gpu_plan::{read, read_slice, Error};
+
+fn error(name: &str) -> Error {
+    let path = PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+        .join("tests/fixtures")
+        .join(name);
+    let bytes = std::fs::read(path).unwrap();
+    let streamed = read(bytes.as_slice()).unwrap_err().to_string();
+    let sliced = read_slice(&bytes).unwrap_err();
+    assert_eq!(
+        streamed,
+        sliced.to_string(),
+        "{name}: both readers say the same"
+    );
+    sliced
+}
+
+#[test]
+fn a_state_file_from_terraform_show_is_named() {
+    let e = error("state.json");
+    assert!(matches!(e, Error::StateFile { .. }), "{e:?}");
+    assert!(e.to_string().contains("Terraform state file"), "{e}");
+}
+
+#[test]
+fn a_raw_tfstate_is_named() {
+    let e = error("tfstate.json");
+    assert!(e.to_string().contains("a raw terraform.tfstate"), "{e}");
+}
+
+#[test]
+fn other_json_lists_its_keys() {
+    let e = error("other.json");
+    assert_eq!(
+        e.to_string(),
+        "this is a JSON object with keys `name`, `version`, `dependencies`, not a Terraform plan: expected the JSON of `terraform show -json PLANFILE`"
+    );
+    assert!(error("array.json")
+        .to_string()
+        .starts_with("this is a JSON array"));
+    let e = read_slice(b"42").unwrap_err();
+    assert!(e.to_string().starts_with("this is a JSON number"), "{e}");
+}
+
+#[test]
+fn invalid_json_gives_line_and_column() {
+    let e = error("invalid.json");
+    assert!(
+        matches!(
+            e,
+            Error::InvalidJson {
+                line: 4,
+                column: 39,
+                ..
+            }
+        ),
+        "{e:?}"
+    );
+    let e = error("truncated.json");
+    assert!(matches!(e, Error::InvalidJson { line: 4, .. }), "{e:?}");
+}
+
+#[test]
+fn trailing_garbage_is_invalid_json() {
+    let e = read_slice(br#"{"format_version":"1.2","planned_values":{}} x"#).unwrap_err();
+    assert!(matches!(e, Error::InvalidJson { .. }), "{e:?}");
+}
+
+#[test]
+fn an_empty_file_is_empty() {
+    assert!(matches!(error("empty.json"), Error::Empty));
+}
+
+#[test]
+fn a_binary_plan_is_recognised() {
+    assert!(matches!(error("binary.tfplan"), Error::BinaryPlan));
+}
+
+#[test]
+fn plan_format_0_x_is_refused() {
+    let e = error("format_0_2.json");
+    assert!(matches!(e, Error::UnsupportedFormat { .. }), "{e:?}");
+    assert!(e.to_string().contains("`0.2`"));
+}
+
+#[test]
+fn a_wrong_structure_is_malformed_not_invalid_json() {
+    let e = error("wrong_type.json");
+    assert!(matches!(e, Error::Malformed { line: 1, .. }), "{e:?}");
+    assert!(
+        e.to_string()
+            .contains("expected a list of resource objects"),
+        "{e}"
+    );
+}
