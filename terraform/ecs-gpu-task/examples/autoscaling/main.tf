@@ -19,6 +19,7 @@ provider "aws" {
 }
 
 resource "aws_lb_target_group" "inference" {
+  #checkov:skip=CKV_AWS_378:TLS ends at the load balancer's HTTPS listener (listener_arn); the hop to the task stays inside the VPC, allowed only from the load balancer's security group
   name        = "inference-gpu"
   port        = 8080
   protocol    = "HTTP"
