@@ -5,7 +5,11 @@
 //! with their inputs, evaluates each argument, and returns a [`Model`]. What cannot be known before
 //! apply is [`Value::Unknown`], carrying the references it depends on.
 //!
-//! ```ignore
+//! Locations: a value points at the expression that wrote it. A value that came through a
+//! variable, a local or a module output keeps the location where it was written (a `default`, a
+//! `.tfvars` entry, the module call's argument); an unknown value points at the reference.
+//!
+//! ```no_run
 //! let model = ecs_gpu_model::load(&ecs_gpu_model::LoadOptions {
 //!     paths: vec!["examples/broken-gpu-chain".into()],
 //!     ..Default::default()
@@ -16,24 +20,51 @@
 //! }
 //! ```
 
+mod eval;
+mod funcs;
+mod json;
+mod loader;
 mod model;
+mod parse;
+mod tfjson;
 mod value;
+mod walk;
 
 pub use model::*;
 pub use value::*;
 
+/// Stack of the thread that evaluates: deep but legal nesting must not overflow it.
+const EVAL_STACK: usize = 512 << 20;
+
 /// Loads everything under the given paths. Never fails as a whole: unreadable or unparsable files
 /// are in [`Model::problems`], and everything else is loaded.
-pub fn load(_options: &LoadOptions) -> Model {
-    unimplemented!("loader: being written")
+pub fn load(options: &LoadOptions) -> Model {
+    let opts = options.clone();
+    let handle = std::thread::Builder::new()
+        .name("ecs-gpu-load".into())
+        .stack_size(EVAL_STACK)
+        .spawn(move || loader::load(&opts));
+    match handle.map(|h| h.join()) {
+        Ok(Ok(model)) => model,
+        // A bug must not take the whole check down: say so as a problem.
+        _ => Model {
+            problems: vec![LoadProblem {
+                path: std::path::PathBuf::from("."),
+                line: None,
+                column: None,
+                message: "internal error while loading; please report it".into(),
+            }],
+            ..Model::default()
+        },
+    }
 }
 
 /// Parses a JSON string into a [`Node`] whose locations all point at `loc` (the string literal).
-pub(crate) fn json_to_node(_text: &str, _loc: Option<Loc>) -> Option<Node> {
-    unimplemented!("being written")
+pub(crate) fn json_to_node(text: &str, loc: Option<Loc>) -> Option<Node> {
+    json::json_text_to_node(text, loc)
 }
 
 /// The JSON text of a fully known node, as Terraform's `jsonencode` writes it.
-pub(crate) fn node_to_json_text(_node: &Node) -> Option<String> {
-    unimplemented!("being written")
+pub(crate) fn node_to_json_text(node: &Node) -> Option<String> {
+    json::node_to_json_text(node)
 }

@@ -1,0 +1,1149 @@
+//! Static evaluation of expressions, the way Terraform would before apply. What cannot be known is
+//! [`Value::Unknown`] with the references it depends on; nothing here panics or recurses without
+//! bound (cycles and runaway depth end as `Unknown(Error)`).
+
+use ecs_gpu_hcl::ast::{
+    BinaryOp, Expr, ExprKind, Ident, ObjectKey, Span, Template, TemplatePart, UnaryOp,
+};
+
+use crate::json::{format_number, insert_entry, sorted_entries};
+use crate::loader::Ev;
+use crate::value::{
+    Entry, InstanceKey, Loc, Node, Object, Reference, Unknown, UnknownReason, Value,
+};
+use crate::FileId;
+
+/// Deepest nesting of evaluation (expressions, locals that use locals, module outputs...). The load
+/// runs on a thread with a large stack, so this is far from overflowing it.
+pub(crate) const MAX_DEPTH: usize = 1500;
+
+/// Name under which a splat's current element is bound (not a valid identifier).
+const SPLAT: &str = "\0splat";
+
+/// Names bound by `for` expressions, `count`, `each`, dynamic-block iterators and `templatefile`.
+#[derive(Debug)]
+pub(crate) struct Scope<'a> {
+    pub vars: Vec<(String, Node)>,
+    pub parent: Option<&'a Scope<'a>>,
+}
+
+pub(crate) static EMPTY: Scope<'static> = Scope {
+    vars: Vec::new(),
+    parent: None,
+};
+
+impl<'a> Scope<'a> {
+    pub fn child(parent: &'a Scope<'a>, vars: Vec<(String, Node)>) -> Scope<'a> {
+        Scope {
+            vars,
+            parent: Some(parent),
+        }
+    }
+
+    pub fn lookup(&self, name: &str) -> Option<&Node> {
+        let mut s = Some(self);
+        while let Some(scope) = s {
+            if let Some((_, v)) = scope.vars.iter().rev().find(|(n, _)| n == name) {
+                return Some(v);
+            }
+            s = scope.parent;
+        }
+        None
+    }
+}
+
+/// Where an expression is evaluated.
+#[derive(Clone, Copy)]
+pub(crate) struct Cx<'a> {
+    /// Module instance index.
+    pub inst: usize,
+    pub file: FileId,
+    pub scope: &'a Scope<'a>,
+    /// In a `templatefile` template or a `.tfvars` file: only the scope's names exist.
+    pub closed: bool,
+}
+
+impl<'a> Cx<'a> {
+    pub fn with_scope<'b>(&self, scope: &'b Scope<'b>) -> Cx<'b>
+    where
+        'a: 'b,
+    {
+        Cx {
+            inst: self.inst,
+            file: self.file,
+            scope,
+            closed: self.closed,
+        }
+    }
+
+    pub fn loc(&self, span: Span) -> Option<Loc> {
+        Some(Loc {
+            file: self.file,
+            span,
+        })
+    }
+}
+
+/// Why an operation gave no known value.
+#[derive(Debug, Clone)]
+pub(crate) enum Fail {
+    Unknown(Unknown),
+    /// Terraform would report an error here.
+    Error,
+}
+
+impl Fail {
+    pub fn into_value(self) -> Value {
+        match self {
+            Fail::Unknown(u) => Value::Unknown(u),
+            Fail::Error => Value::Unknown(Unknown {
+                reason: UnknownReason::Error,
+                ..Unknown::default()
+            }),
+        }
+    }
+
+    pub fn with_refs(self, refs: Vec<Reference>) -> Fail {
+        match self {
+            Fail::Unknown(mut u) => {
+                merge_refs(&mut u.refs, refs);
+                Fail::Unknown(u)
+            }
+            Fail::Error => Fail::Unknown(Unknown {
+                reason: UnknownReason::Error,
+                refs,
+                fragments: Vec::new(),
+            }),
+        }
+    }
+}
+
+pub(crate) fn unknown(reason: UnknownReason, refs: Vec<Reference>) -> Value {
+    Value::Unknown(Unknown {
+        reason,
+        refs,
+        fragments: Vec::new(),
+    })
+}
+
+pub(crate) fn error_value() -> Value {
+    unknown(UnknownReason::Error, Vec::new())
+}
+
+pub(crate) fn merge_refs(into: &mut Vec<Reference>, more: Vec<Reference>) {
+    for r in more {
+        if !into.contains(&r) {
+            into.push(r);
+        }
+    }
+}
+
+/// Every reference carried by unknown values anywhere inside a node.
+pub(crate) fn deep_refs(node: &Node) -> Vec<Reference> {
+    let mut out = Vec::new();
+    collect_refs(node, &mut out, 0);
+    out
+}
+
+fn collect_refs(node: &Node, out: &mut Vec<Reference>, depth: usize) {
+    if depth > MAX_DEPTH {
+        return;
+    }
+    match &node.value {
+        Value::Unknown(u) => merge_refs(out, u.refs.clone()),
+        Value::List(items) => items.iter().for_each(|i| collect_refs(i, out, depth + 1)),
+        Value::Object(o) => o
+            .entries
+            .iter()
+            .for_each(|e| collect_refs(&e.value, out, depth + 1)),
+        Value::Json(inner) => collect_refs(inner, out, depth + 1),
+        _ => {}
+    }
+}
+
+/// The first unknown anywhere inside a node, with every reference of the node.
+pub(crate) fn deep_unknown(node: &Node) -> Option<Unknown> {
+    fn find(node: &Node, depth: usize) -> Option<UnknownReason> {
+        if depth > MAX_DEPTH {
+            return Some(UnknownReason::Error);
+        }
+        match &node.value {
+            Value::Unknown(u) => Some(u.reason),
+            Value::List(items) => items.iter().find_map(|i| find(i, depth + 1)),
+            Value::Object(o) => o.entries.iter().find_map(|e| find(&e.value, depth + 1)),
+            Value::Json(inner) => find(inner, depth + 1),
+            _ => None,
+        }
+    }
+    let reason = find(node, 0)?;
+    let mut u = Unknown {
+        reason,
+        refs: deep_refs(node),
+        fragments: Vec::new(),
+    };
+    if let Value::Unknown(top) = &node.value {
+        u.fragments = top.fragments.clone();
+    }
+    Some(u)
+}
+
+/// A node's value as a string, as Terraform converts for a template or a string argument.
+pub(crate) fn to_str(node: &Node) -> Result<String, Fail> {
+    match &node.value {
+        Value::String(s) => Ok(s.clone()),
+        Value::Number(n) => Ok(format_number(*n)),
+        Value::Bool(b) => Ok(b.to_string()),
+        Value::Json(inner) => match crate::json::node_to_json_text(inner) {
+            Some(t) => Ok(t),
+            None => Err(Fail::Unknown(deep_unknown(inner).unwrap_or_default())),
+        },
+        Value::Unknown(u) => Err(Fail::Unknown(u.clone())),
+        Value::Null | Value::List(_) | Value::Object(_) => Err(Fail::Error),
+    }
+}
+
+/// A string as Terraform parses a number (`"5"`, `"-1.5"`, `"1e3"`).
+pub(crate) fn parse_number(s: &str) -> Option<f64> {
+    let t = s;
+    if t.is_empty()
+        || t.chars()
+            .any(|c| !(c.is_ascii_digit() || "+-.eE".contains(c)))
+    {
+        return None;
+    }
+    t.parse::<f64>().ok().filter(|f| f.is_finite())
+}
+
+pub(crate) fn to_num(node: &Node) -> Result<f64, Fail> {
+    match &node.value {
+        Value::Number(n) => Ok(*n),
+        Value::String(s) => parse_number(s).ok_or(Fail::Error),
+        Value::Unknown(u) => Err(Fail::Unknown(u.clone())),
+        _ => Err(Fail::Error),
+    }
+}
+
+pub(crate) fn to_bool(node: &Node) -> Result<bool, Fail> {
+    match &node.value {
+        Value::Bool(b) => Ok(*b),
+        Value::String(s) if s == "true" => Ok(true),
+        Value::String(s) if s == "false" => Ok(false),
+        Value::Unknown(u) => Err(Fail::Unknown(u.clone())),
+        _ => Err(Fail::Error),
+    }
+}
+
+/// Terraform's equality: types must agree (a number never equals a string).
+pub(crate) fn values_equal(a: &Node, b: &Node) -> Option<bool> {
+    fn eq(a: &Node, b: &Node, depth: usize) -> Option<bool> {
+        if depth > MAX_DEPTH {
+            return None;
+        }
+        Some(match (&a.value, &b.value) {
+            (Value::Unknown(_), _) | (_, Value::Unknown(_)) => return None,
+            (Value::Null, Value::Null) => true,
+            (Value::Null, _) | (_, Value::Null) => false,
+            (Value::Bool(x), Value::Bool(y)) => x == y,
+            (Value::Number(x), Value::Number(y)) => x == y,
+            (Value::String(_) | Value::Json(_), Value::String(_) | Value::Json(_)) => {
+                let x = to_str(a).ok()?;
+                let y = to_str(b).ok()?;
+                x == y
+            }
+            (Value::List(x), Value::List(y)) => {
+                if x.len() != y.len() {
+                    return Some(false);
+                }
+                let mut all = true;
+                for (i, j) in x.iter().zip(y) {
+                    match eq(i, j, depth + 1) {
+                        Some(true) => {}
+                        Some(false) => all = false,
+                        None => return None,
+                    }
+                }
+                all
+            }
+            (Value::Object(x), Value::Object(y)) => {
+                if x.entries.len() != y.entries.len() {
+                    return Some(false);
+                }
+                let mut all = true;
+                for e in &x.entries {
+                    let Some(other) = y.get(&e.key) else {
+                        return Some(false);
+                    };
+                    match eq(&e.value, other, depth + 1) {
+                        Some(true) => {}
+                        Some(false) => all = false,
+                        None => return None,
+                    }
+                }
+                all
+            }
+            _ => false,
+        })
+    }
+    eq(a, b, 0)
+}
+
+/// A `for`-expression or directive collection as (key, value) pairs in Terraform's order.
+pub(crate) fn iterate(node: &Node) -> Result<Vec<(Node, Node)>, Fail> {
+    match &node.value {
+        Value::List(items) => Ok(items
+            .iter()
+            .enumerate()
+            .map(|(i, v)| (Node::new(Value::Number(i as f64), v.loc), v.clone()))
+            .collect()),
+        Value::Object(o) => Ok(sorted_entries(o)
+            .into_iter()
+            .map(|e| {
+                (
+                    Node::new(Value::String(e.key.clone()), e.key_loc),
+                    e.value.clone(),
+                )
+            })
+            .collect()),
+        Value::Unknown(u) => Err(Fail::Unknown(u.clone())),
+        _ => Err(Fail::Error),
+    }
+}
+
+/// A step of a traversal after its root name.
+pub(crate) enum Step<'e> {
+    Attr(&'e str),
+    Index(Node),
+}
+
+/// Collects a partly known string: its text when all known, else its known fragments.
+#[derive(Default)]
+struct TemplateAcc {
+    text: String,
+    unknown: Option<Unknown>,
+    error: bool,
+    refs: Vec<Reference>,
+    fragments: Vec<String>,
+    current: String,
+}
+
+impl TemplateAcc {
+    fn push(&mut self, s: &str) {
+        self.text.push_str(s);
+        self.current.push_str(s);
+    }
+
+    fn push_unknown(&mut self, u: Unknown) {
+        if !self.current.is_empty() {
+            self.fragments.push(std::mem::take(&mut self.current));
+        }
+        self.fragments
+            .extend(u.fragments.iter().filter(|f| !f.is_empty()).cloned());
+        merge_refs(&mut self.refs, u.refs.clone());
+        if self.unknown.is_none() {
+            self.unknown = Some(u);
+        }
+    }
+
+    fn push_fail(&mut self, f: Fail) {
+        match f {
+            Fail::Unknown(u) => self.push_unknown(u),
+            Fail::Error => self.error = true,
+        }
+    }
+
+    fn finish(mut self) -> Value {
+        if self.error {
+            return unknown(UnknownReason::Error, self.refs);
+        }
+        match self.unknown {
+            None => Value::String(self.text),
+            Some(u) => {
+                if !self.current.is_empty() {
+                    self.fragments.push(std::mem::take(&mut self.current));
+                }
+                Value::Unknown(Unknown {
+                    reason: u.reason,
+                    refs: self.refs,
+                    fragments: self.fragments,
+                })
+            }
+        }
+    }
+}
+
+impl Ev {
+    pub(crate) fn eval(&mut self, cx: &Cx<'_>, e: &Expr) -> Node {
+        if self.depth >= MAX_DEPTH {
+            return Node::new(error_value(), cx.loc(e.span));
+        }
+        self.depth += 1;
+        let n = self.eval_inner(cx, e);
+        self.depth -= 1;
+        n
+    }
+
+    fn eval_inner(&mut self, cx: &Cx<'_>, e: &Expr) -> Node {
+        let loc = cx.loc(e.span);
+        let value = match &e.kind {
+            ExprKind::Null => Value::Null,
+            ExprKind::Bool(b) => Value::Bool(*b),
+            ExprKind::Number(s) => match s.parse::<f64>() {
+                Ok(f) if f.is_finite() => Value::Number(f),
+                _ => error_value(),
+            },
+            ExprKind::Template(t) => return self.eval_template(cx, t, e.span),
+            ExprKind::Variable(_) | ExprKind::GetAttr { .. } | ExprKind::Index { .. } => {
+                return self.eval_traversal(cx, e)
+            }
+            ExprKind::Call {
+                name,
+                args,
+                expand_final,
+            } => return crate::funcs::call(self, cx, e.span, name, args, *expand_final),
+            ExprKind::Tuple(items) => Value::List(items.iter().map(|i| self.eval(cx, i)).collect()),
+            ExprKind::Object(items) => {
+                let mut obj = Object::default();
+                let mut key_fail: Option<Fail> = None;
+                for item in items {
+                    let (key, key_loc) = match &item.key {
+                        ObjectKey::Name(i) => (Ok(i.name.clone()), cx.loc(i.span)),
+                        ObjectKey::Expr(k) => {
+                            let kn = self.eval(cx, k);
+                            (to_str(&kn), cx.loc(k.span))
+                        }
+                    };
+                    let value = self.eval(cx, &item.value);
+                    match key {
+                        Ok(key) => insert_entry(
+                            &mut obj,
+                            Entry {
+                                key,
+                                key_loc,
+                                value,
+                            },
+                        ),
+                        Err(f) => {
+                            if key_fail.is_none() || matches!(f, Fail::Error) {
+                                key_fail = Some(f);
+                            }
+                        }
+                    }
+                }
+                match key_fail {
+                    None => Value::Object(obj),
+                    Some(f) => {
+                        let refs = deep_refs(&Node::new(Value::Object(obj), None));
+                        f.with_refs(refs).into_value()
+                    }
+                }
+            }
+            ExprKind::Splat { target, each, .. } => {
+                let t = self.eval(cx, target);
+                match &t.value {
+                    Value::Unknown(u) => Value::Unknown(u.clone()),
+                    Value::Null => Value::List(Vec::new()),
+                    Value::List(items) => {
+                        let items = items.clone();
+                        Value::List(
+                            items
+                                .into_iter()
+                                .map(|item| {
+                                    let scope = Scope::child(cx.scope, vec![(SPLAT.into(), item)]);
+                                    self.eval(&cx.with_scope(&scope), each)
+                                })
+                                .collect(),
+                        )
+                    }
+                    _ => {
+                        let scope = Scope::child(cx.scope, vec![(SPLAT.into(), t.clone())]);
+                        Value::List(vec![self.eval(&cx.with_scope(&scope), each)])
+                    }
+                }
+            }
+            ExprKind::SplatItem => match cx.scope.lookup(SPLAT) {
+                Some(v) => return v.clone(),
+                None => error_value(),
+            },
+            ExprKind::ForTuple {
+                key_var,
+                value_var,
+                collection,
+                value,
+                condition,
+            } => self.eval_for(
+                cx,
+                key_var.as_ref(),
+                value_var,
+                collection,
+                None,
+                value,
+                false,
+                condition.as_deref(),
+            ),
+            ExprKind::ForObject {
+                key_var,
+                value_var,
+                collection,
+                key,
+                value,
+                grouping,
+                condition,
+            } => self.eval_for(
+                cx,
+                key_var.as_ref(),
+                value_var,
+                collection,
+                Some(key),
+                value,
+                *grouping,
+                condition.as_deref(),
+            ),
+            ExprKind::Conditional {
+                condition,
+                then,
+                otherwise,
+            } => {
+                let c = self.eval(cx, condition);
+                match to_bool(&c) {
+                    Ok(b) => {
+                        let (chosen, other) = if b {
+                            (then, otherwise)
+                        } else {
+                            (otherwise, then)
+                        };
+                        let mut n = self.eval(cx, chosen);
+                        // Terraform unifies the two result types: `true ? 1 : "a"` is "1".
+                        if is_string_literal(other)
+                            && matches!(n.value, Value::Number(_) | Value::Bool(_))
+                        {
+                            if let Ok(s) = to_str(&n) {
+                                n.value = Value::String(s);
+                            }
+                        }
+                        return n;
+                    }
+                    Err(Fail::Unknown(mut u)) => {
+                        let t = self.eval(cx, then);
+                        let o = self.eval(cx, otherwise);
+                        merge_refs(&mut u.refs, deep_refs(&t));
+                        merge_refs(&mut u.refs, deep_refs(&o));
+                        u.fragments.clear();
+                        Value::Unknown(u)
+                    }
+                    Err(Fail::Error) => error_value(),
+                }
+            }
+            ExprKind::Unary { op, operand } => {
+                let v = self.eval(cx, operand);
+                match op {
+                    UnaryOp::Not => match to_bool(&v) {
+                        Ok(b) => Value::Bool(!b),
+                        Err(f) => f.into_value(),
+                    },
+                    UnaryOp::Negate => match to_num(&v) {
+                        Ok(n) => Value::Number(-n),
+                        Err(f) => f.into_value(),
+                    },
+                }
+            }
+            ExprKind::Binary { op, left, right } => {
+                let l = self.eval(cx, left);
+                let r = self.eval(cx, right);
+                binary(*op, &l, &r)
+            }
+            ExprKind::Parens(inner) => return self.eval(cx, inner),
+        };
+        Node::new(value, loc)
+    }
+
+    #[allow(clippy::too_many_arguments)]
+    fn eval_for(
+        &mut self,
+        cx: &Cx<'_>,
+        key_var: Option<&Ident>,
+        value_var: &Ident,
+        collection: &Expr,
+        key: Option<&Expr>,
+        value: &Expr,
+        grouping: bool,
+        condition: Option<&Expr>,
+    ) -> Value {
+        let coll = self.eval(cx, collection);
+        let pairs = match iterate(&coll) {
+            Ok(p) => p,
+            Err(Fail::Unknown(mut u)) => {
+                // Evaluate the body over unknown elements only to learn its references.
+                let unk = Node::new(unknown(u.reason, Vec::new()), None);
+                let mut vars = vec![(value_var.name.clone(), unk.clone())];
+                if let Some(k) = key_var {
+                    vars.push((k.name.clone(), unk));
+                }
+                let scope = Scope::child(cx.scope, vars);
+                let cx2 = cx.with_scope(&scope);
+                let v = self.eval(&cx2, value);
+                merge_refs(&mut u.refs, deep_refs(&v));
+                if let Some(k) = key {
+                    let kn = self.eval(&cx2, k);
+                    merge_refs(&mut u.refs, deep_refs(&kn));
+                }
+                u.fragments.clear();
+                return Value::Unknown(u);
+            }
+            Err(Fail::Error) => return error_value(),
+        };
+        let mut list = Vec::new();
+        let mut obj = Object::default();
+        let mut groups: Vec<(String, Option<Loc>, Vec<Node>)> = Vec::new();
+        let mut refs = Vec::new();
+        let mut pending: Option<Fail> = None;
+        for (k, v) in pairs {
+            let mut vars = Vec::with_capacity(2);
+            if let Some(kv) = key_var {
+                vars.push((kv.name.clone(), k));
+                vars.push((value_var.name.clone(), v));
+            } else {
+                vars.push((value_var.name.clone(), v));
+            }
+            let scope = Scope::child(cx.scope, vars);
+            let cx2 = cx.with_scope(&scope);
+            if let Some(c) = condition {
+                let cn = self.eval(&cx2, c);
+                match to_bool(&cn) {
+                    Ok(true) => {}
+                    Ok(false) => continue,
+                    Err(f) => {
+                        pending.get_or_insert(f);
+                        merge_refs(&mut refs, deep_refs(&cn));
+                        continue;
+                    }
+                }
+            }
+            let vn = self.eval(&cx2, value);
+            match key {
+                None => list.push(vn),
+                Some(ke) => {
+                    let kn = self.eval(&cx2, ke);
+                    match to_str(&kn) {
+                        Ok(ks) => {
+                            if grouping {
+                                match groups.iter_mut().find(|g| g.0 == ks) {
+                                    Some(g) => g.2.push(vn),
+                                    None => groups.push((ks, kn.loc, vec![vn])),
+                                }
+                            } else if obj.get(&ks).is_some() {
+                                // Terraform: duplicate key in a `for` object without `...`.
+                                return error_value();
+                            } else {
+                                obj.entries.push(Entry {
+                                    key: ks,
+                                    key_loc: kn.loc,
+                                    value: vn,
+                                });
+                            }
+                        }
+                        Err(f) => {
+                            merge_refs(&mut refs, deep_refs(&kn));
+                            merge_refs(&mut refs, deep_refs(&vn));
+                            pending.get_or_insert(f);
+                        }
+                    }
+                }
+            }
+        }
+        if let Some(f) = pending {
+            return f.with_refs(refs).into_value();
+        }
+        if key.is_none() {
+            return Value::List(list);
+        }
+        if grouping {
+            for (k, loc, items) in groups {
+                obj.entries.push(Entry {
+                    key: k,
+                    key_loc: loc,
+                    value: Node::new(Value::List(items), loc),
+                });
+            }
+        }
+        Value::Object(obj)
+    }
+
+    pub(crate) fn eval_template(&mut self, cx: &Cx<'_>, t: &Template, span: Span) -> Node {
+        if let [TemplatePart::Interpolation(e)] = t.parts.as_slice() {
+            return self.eval(cx, e);
+        }
+        let mut acc = TemplateAcc::default();
+        self.template_parts(cx, t, &mut acc);
+        Node::new(acc.finish(), cx.loc(span))
+    }
+
+    fn template_parts(&mut self, cx: &Cx<'_>, t: &Template, acc: &mut TemplateAcc) {
+        if self.depth >= MAX_DEPTH {
+            acc.error = true;
+            return;
+        }
+        self.depth += 1;
+        for part in &t.parts {
+            match part {
+                TemplatePart::Literal { text, .. } => acc.push(text),
+                TemplatePart::Interpolation(e) => {
+                    let v = self.eval(cx, e);
+                    match to_str(&v) {
+                        Ok(s) => acc.push(&s),
+                        Err(f) => acc.push_fail(f),
+                    }
+                }
+                TemplatePart::If {
+                    condition,
+                    then,
+                    otherwise,
+                    ..
+                } => {
+                    let c = self.eval(cx, condition);
+                    match to_bool(&c) {
+                        Ok(true) => self.template_parts(cx, then, acc),
+                        Ok(false) => {
+                            if let Some(o) = otherwise {
+                                self.template_parts(cx, o, acc);
+                            }
+                        }
+                        Err(Fail::Unknown(mut u)) => {
+                            u.fragments.clear();
+                            acc.push_unknown(u)
+                        }
+                        Err(Fail::Error) => acc.error = true,
+                    }
+                }
+                TemplatePart::For {
+                    key_var,
+                    value_var,
+                    collection,
+                    body,
+                    ..
+                } => {
+                    let coll = self.eval(cx, collection);
+                    match iterate(&coll) {
+                        Ok(pairs) => {
+                            for (k, v) in pairs {
+                                let mut vars = vec![(value_var.name.clone(), v)];
+                                if let Some(kv) = key_var {
+                                    vars.push((kv.name.clone(), k));
+                                }
+                                let scope = Scope::child(cx.scope, vars);
+                                self.template_parts(&cx.with_scope(&scope), body, acc);
+                            }
+                        }
+                        Err(Fail::Unknown(mut u)) => {
+                            u.fragments.clear();
+                            acc.push_unknown(u)
+                        }
+                        Err(Fail::Error) => acc.error = true,
+                    }
+                }
+            }
+        }
+        self.depth -= 1;
+    }
+
+    /// `var.x`, `local.y[0].z`, `aws_instance.web.id`, `module.m.out`, `data.t.n.attr`, or any
+    /// attribute/index chain over another expression.
+    fn eval_traversal(&mut self, cx: &Cx<'_>, e: &Expr) -> Node {
+        let mut chain: Vec<&Expr> = Vec::new();
+        let mut cur = e;
+        while let ExprKind::GetAttr { target, .. } | ExprKind::Index { target, .. } = &cur.kind {
+            chain.push(cur);
+            cur = target;
+        }
+        let mut steps = Vec::with_capacity(chain.len());
+        for s in chain.iter().rev() {
+            match &s.kind {
+                ExprKind::GetAttr { name, .. } => steps.push(Step::Attr(&name.name)),
+                ExprKind::Index { index, .. } => steps.push(Step::Index(self.eval(cx, index))),
+                _ => {}
+            }
+        }
+        let loc = cx.loc(e.span);
+        let mut n = match &cur.kind {
+            ExprKind::Variable(id) => self.eval_root(cx, id, &steps),
+            _ => {
+                let root = self.eval(cx, cur);
+                apply_steps(root, &steps)
+            }
+        };
+        if n.loc.is_none() || n.is_unknown() {
+            n.loc = loc;
+        }
+        n
+    }
+
+    fn eval_root(&mut self, cx: &Cx<'_>, id: &Ident, steps: &[Step<'_>]) -> Node {
+        if let Some(v) = cx.scope.lookup(&id.name) {
+            return apply_steps(v.clone(), steps);
+        }
+        if cx.closed {
+            return Node::new(error_value(), None);
+        }
+        let attr = |i: usize| match steps.get(i) {
+            Some(Step::Attr(a)) => Some(*a),
+            _ => None,
+        };
+        match id.name.as_str() {
+            "var" => match attr(0) {
+                Some(name) => {
+                    let v = self.get_var(cx.inst, name);
+                    apply_steps(v, &steps[1..])
+                }
+                None => Node::new(error_value(), None),
+            },
+            "local" => match attr(0) {
+                Some(name) => {
+                    let v = self.get_local(cx.inst, name);
+                    apply_steps(v, &steps[1..])
+                }
+                None => Node::new(error_value(), None),
+            },
+            "path" => {
+                let v = match attr(0) {
+                    Some("module") => Value::String(self.insts[cx.inst].rel_dir.clone()),
+                    Some("root") => Value::String(".".into()),
+                    Some("cwd") => {
+                        Value::String(self.insts[cx.inst].root_dir.display().to_string())
+                    }
+                    _ => error_value(),
+                };
+                apply_steps(Node::new(v, None), steps.get(1..).unwrap_or(&[]))
+            }
+            "terraform" => match attr(0) {
+                Some("workspace") => apply_steps(
+                    Node::new(Value::String("default".into()), None),
+                    &steps[1..],
+                ),
+                _ => Node::new(unknown(UnknownReason::Unsupported, Vec::new()), None),
+            },
+            "count" | "each" => Node::new(error_value(), None),
+            "self" => Node::new(unknown(UnknownReason::AfterApply, Vec::new()), None),
+            "module" => match attr(0) {
+                Some(name) => self.module_ref(cx, name, &steps[1..]),
+                None => Node::new(error_value(), None),
+            },
+            "data" => match (attr(0), attr(1)) {
+                (Some(t), Some(n)) => self.data_ref(cx, t, n, &steps[2..]),
+                _ => Node::new(error_value(), None),
+            },
+            kind => match attr(0) {
+                Some(name) => {
+                    let address = format!("{kind}.{name}");
+                    let declared = self.insts[cx.inst].decl.has_resource(&address);
+                    let (key, rest) = split_key(&steps[1..]);
+                    let reference = Reference {
+                        address,
+                        key,
+                        attribute: attribute_path(rest),
+                        module: self.insts[cx.inst].id,
+                    };
+                    let reason = if declared {
+                        UnknownReason::AfterApply
+                    } else {
+                        UnknownReason::Error
+                    };
+                    Node::new(unknown(reason, vec![reference]), None)
+                }
+                None => Node::new(error_value(), None),
+            },
+        }
+    }
+
+    fn data_ref(&mut self, cx: &Cx<'_>, kind: &str, name: &str, steps: &[Step<'_>]) -> Node {
+        let address = format!("data.{kind}.{name}");
+        let (key, rest) = split_key(steps);
+        let reference = Reference {
+            address: address.clone(),
+            key: key.clone(),
+            attribute: attribute_path(rest),
+            module: self.insts[cx.inst].id,
+        };
+        let unknown_node = |reason| Node::new(unknown(reason, vec![reference.clone()]), None);
+        let decl = self.insts[cx.inst].decl.clone();
+        let Some(block) = decl.resource_block(&address) else {
+            return unknown_node(UnknownReason::Error);
+        };
+        let Some(Step::Attr(attr)) = rest.first() else {
+            return unknown_node(UnknownReason::DataSource);
+        };
+        // The data block's own arguments are known: they are written in the configuration.
+        let Some(arg) = block.block.body.items.iter().find_map(|i| match i {
+            ecs_gpu_hcl::Item::Attribute(a)
+                if a.name.name == *attr
+                    && !matches!(*attr, "count" | "for_each" | "depends_on" | "provider") =>
+            {
+                Some(a)
+            }
+            _ => None,
+        }) else {
+            return unknown_node(UnknownReason::DataSource);
+        };
+        let repeated = block.repeated;
+        let has_index = steps.len() > rest.len();
+        // Which instance: with count/for_each, only a known key says which.
+        let binding = if repeated {
+            match &key {
+                Some(k) => match self.instance_binding(cx.inst, block.block, block.file, k) {
+                    Some(b) => Some(b),
+                    None => return unknown_node(UnknownReason::DataSource),
+                },
+                None => return unknown_node(UnknownReason::DataSource),
+            }
+        } else if has_index {
+            return unknown_node(UnknownReason::Error);
+        } else {
+            None
+        };
+        let guard = (cx.inst, address.clone(), attr.to_string(), key.clone());
+        if self.evaluating_data.contains(&guard) {
+            return unknown_node(UnknownReason::Error);
+        }
+        self.evaluating_data.push(guard);
+        let scope = Scope {
+            vars: binding.into_iter().collect(),
+            parent: None,
+        };
+        let cx2 = Cx {
+            inst: cx.inst,
+            file: block.file,
+            scope: &scope,
+            closed: false,
+        };
+        let v = self.eval(&cx2, &arg.value);
+        self.evaluating_data.pop();
+        apply_steps(v, &rest[1..])
+    }
+
+    fn module_ref(&mut self, cx: &Cx<'_>, name: &str, steps: &[Step<'_>]) -> Node {
+        let (key, rest) = split_key(steps);
+        let reference = Reference {
+            address: format!("module.{name}"),
+            key: key.clone(),
+            attribute: attribute_path(rest),
+            module: self.insts[cx.inst].id,
+        };
+        let children = self.ensure_children(cx.inst, name);
+        let fail = |reason| Node::new(unknown(reason, vec![reference.clone()]), None);
+        match children {
+            crate::loader::Children::Missing => fail(UnknownReason::Error),
+            crate::loader::Children::Remote => fail(UnknownReason::RemoteModule),
+            crate::loader::Children::Failed => fail(UnknownReason::Unsupported),
+            crate::loader::Children::Instances {
+                repeated,
+                unknown_instances,
+                list,
+            } => {
+                if unknown_instances {
+                    return fail(UnknownReason::AfterApply);
+                }
+                if !repeated {
+                    if steps.len() > rest.len() {
+                        return fail(UnknownReason::Error);
+                    }
+                    let Some(&(_, child)) = list.first() else {
+                        return fail(UnknownReason::Error);
+                    };
+                    return self.outputs_through(child, rest, &reference);
+                }
+                if steps.len() > rest.len() {
+                    let Some(k) = key else {
+                        return fail(UnknownReason::AfterApply);
+                    };
+                    let Some(&(_, child)) = list.iter().find(|(ik, _)| ik.as_ref() == Some(&k))
+                    else {
+                        return fail(UnknownReason::Error);
+                    };
+                    return self.outputs_through(child, rest, &reference);
+                }
+                // `module.m` with count/for_each, as a whole: a list or map of output objects.
+                let mut items = Vec::new();
+                for (k, child) in list {
+                    let obj = self.all_outputs(child);
+                    items.push((k, obj));
+                }
+                let v = if items
+                    .iter()
+                    .all(|(k, _)| matches!(k, Some(InstanceKey::Key(_))))
+                    && !items.is_empty()
+                {
+                    let mut obj = Object::default();
+                    for (k, n) in items {
+                        if let Some(InstanceKey::Key(k)) = k {
+                            obj.entries.push(Entry {
+                                key: k,
+                                key_loc: None,
+                                value: n,
+                            });
+                        }
+                    }
+                    Value::Object(obj)
+                } else {
+                    Value::List(items.into_iter().map(|(_, n)| n).collect())
+                };
+                apply_steps(Node::new(v, None), rest)
+            }
+        }
+    }
+
+    fn outputs_through(&mut self, child: usize, rest: &[Step<'_>], reference: &Reference) -> Node {
+        match rest.first() {
+            Some(Step::Attr(out)) => {
+                if !self.insts[child].decl.outputs.contains_key(*out) {
+                    return Node::new(unknown(UnknownReason::Error, vec![reference.clone()]), None);
+                }
+                let v = self.get_output(child, out);
+                apply_steps(v, &rest[1..])
+            }
+            Some(Step::Index(_)) => Node::new(error_value(), None),
+            None => self.all_outputs(child),
+        }
+    }
+
+    fn all_outputs(&mut self, child: usize) -> Node {
+        let mut names: Vec<String> = self.insts[child].decl.outputs.keys().cloned().collect();
+        names.sort();
+        let mut obj = Object::default();
+        for n in names {
+            let v = self.get_output(child, &n);
+            obj.entries.push(Entry {
+                key: n,
+                key_loc: None,
+                value: v,
+            });
+        }
+        Node::new(Value::Object(obj), None)
+    }
+}
+
+fn is_string_literal(e: &Expr) -> bool {
+    matches!(&e.kind, ExprKind::Template(t) if t.as_literal().is_some())
+}
+
+/// Splits a leading index step off (the instance key of a resource, data source or module).
+fn split_key<'s, 'e>(steps: &'s [Step<'e>]) -> (Option<InstanceKey>, &'s [Step<'e>]) {
+    match steps.first() {
+        Some(Step::Index(n)) => (instance_key(n), &steps[1..]),
+        _ => (None, steps),
+    }
+}
+
+pub(crate) fn instance_key(n: &Node) -> Option<InstanceKey> {
+    match &n.value {
+        Value::Number(f) if *f >= 0.0 && f.fract() == 0.0 => Some(InstanceKey::Index(*f as u64)),
+        Value::String(s) => Some(InstanceKey::Key(s.clone())),
+        _ => None,
+    }
+}
+
+fn attribute_path(steps: &[Step<'_>]) -> Vec<String> {
+    steps
+        .iter()
+        .map(|s| match s {
+            Step::Attr(a) => (*a).to_string(),
+            Step::Index(n) => to_str(n).unwrap_or_else(|_| "*".into()),
+        })
+        .collect()
+}
+
+/// Applies attribute and index steps to a value. A missing key or index is a Terraform error.
+pub(crate) fn apply_steps(mut v: Node, steps: &[Step<'_>]) -> Node {
+    for step in steps {
+        let loc = v.loc;
+        let next = match (&v.value, step) {
+            (Value::Unknown(u), step) => {
+                let mut u = u.clone();
+                u.fragments.clear();
+                if let Step::Index(k) = step {
+                    merge_refs(&mut u.refs, deep_refs(k));
+                }
+                Node::new(Value::Unknown(u), loc)
+            }
+            (_, Step::Index(k)) if k.is_unknown() => {
+                let mut refs = deep_refs(k);
+                merge_refs(&mut refs, deep_refs(&v));
+                let reason = match &k.value {
+                    Value::Unknown(u) => u.reason,
+                    _ => UnknownReason::AfterApply,
+                };
+                Node::new(unknown(reason, refs), loc)
+            }
+            (Value::Object(o), Step::Attr(a)) => match o.get(a) {
+                Some(n) => n.clone(),
+                None => Node::new(error_value(), loc),
+            },
+            (Value::Object(o), Step::Index(k)) => match to_str(k).ok().and_then(|k| o.get(&k)) {
+                Some(n) => n.clone(),
+                None => Node::new(error_value(), loc),
+            },
+            (Value::List(items), Step::Index(k)) => {
+                match to_num(k).ok().filter(|f| *f >= 0.0 && f.fract() == 0.0) {
+                    Some(i) if (i as usize) < items.len() => items[i as usize].clone(),
+                    _ => Node::new(error_value(), loc),
+                }
+            }
+            _ => Node::new(error_value(), loc),
+        };
+        v = next;
+    }
+    v
+}
+
+pub(crate) fn binary(op: BinaryOp, l: &Node, r: &Node) -> Value {
+    let both_refs = || {
+        let mut refs = deep_refs(l);
+        merge_refs(&mut refs, deep_refs(r));
+        refs
+    };
+    match op {
+        BinaryOp::Eq | BinaryOp::NotEq => match values_equal(l, r) {
+            Some(eq) => Value::Bool(if op == BinaryOp::Eq { eq } else { !eq }),
+            None => {
+                let reason = deep_unknown(l)
+                    .or_else(|| deep_unknown(r))
+                    .map_or(UnknownReason::AfterApply, |u| u.reason);
+                unknown(reason, both_refs())
+            }
+        },
+        BinaryOp::And | BinaryOp::Or => match (to_bool(l), to_bool(r)) {
+            (Ok(a), Ok(b)) => Value::Bool(if op == BinaryOp::And { a && b } else { a || b }),
+            (Err(Fail::Error), _) | (_, Err(Fail::Error)) => {
+                unknown(UnknownReason::Error, both_refs())
+            }
+            (Err(Fail::Unknown(u)), _) | (_, Err(Fail::Unknown(u))) => {
+                unknown(u.reason, both_refs())
+            }
+        },
+        _ => match (to_num(l), to_num(r)) {
+            (Ok(a), Ok(b)) => {
+                let v = match op {
+                    BinaryOp::Add => Value::Number(a + b),
+                    BinaryOp::Sub => Value::Number(a - b),
+                    BinaryOp::Mul => Value::Number(a * b),
+                    BinaryOp::Div if b == 0.0 => error_value(),
+                    BinaryOp::Div => Value::Number(a / b),
+                    BinaryOp::Mod if b == 0.0 => error_value(),
+                    BinaryOp::Mod => Value::Number(a % b),
+                    BinaryOp::Lt => Value::Bool(a < b),
+                    BinaryOp::Le => Value::Bool(a <= b),
+                    BinaryOp::Gt => Value::Bool(a > b),
+                    BinaryOp::Ge => Value::Bool(a >= b),
+                    _ => error_value(),
+                };
+                match v {
+                    Value::Number(n) if !n.is_finite() => error_value(),
+                    v => v,
+                }
+            }
+            (Err(Fail::Error), _) | (_, Err(Fail::Error)) => {
+                unknown(UnknownReason::Error, both_refs())
+            }
+            (Err(Fail::Unknown(u)), _) | (_, Err(Fail::Unknown(u))) => {
+                unknown(u.reason, both_refs())
+            }
+        },
+    }
+}

@@ -1,0 +1,1585 @@
+//! Building the model: modules from folders, module instances from local calls, resources per
+//! instance, task definitions.
+
+use std::collections::{HashMap, HashSet};
+use std::path::{Path, PathBuf};
+use std::rc::Rc;
+
+use ecs_gpu_hcl::ast::{self, Expr, ExprKind, Item};
+
+use crate::eval::{error_value, to_str, unknown, Cx, Scope, EMPTY};
+use crate::json::{json_value_to_node, JsonLocs};
+use crate::model::*;
+use crate::value::{Entry, InstanceKey, Loc, Node, Object, Unknown, UnknownReason, Value};
+use crate::walk::{self, Kind, Parsed};
+
+/// Deepest chain of module calls followed.
+const MAX_MODULE_DEPTH: usize = 12;
+/// More instances than this are treated as an unknown number (a typo'd count must not eat memory).
+const MAX_INSTANCES: usize = 1000;
+/// Most module instances in one load.
+const MAX_MODULE_INSTANCES: usize = 5000;
+
+/// A folder's real path, display path and parsed files.
+type DirFiles = (PathBuf, PathBuf, Vec<(FileId, ast::File)>);
+
+/// One instance of a repeated block: its key and its `count`/`each` binding.
+type Instance = (Option<InstanceKey>, Option<(String, Node)>);
+
+/// The declarations of one module folder, shared by every instance of it.
+#[derive(Debug)]
+pub(crate) struct ModuleDecl {
+    pub real_dir: PathBuf,
+    pub display_dir: PathBuf,
+    pub files: Vec<(FileId, ast::File)>,
+    pub variables: HashMap<String, (usize, usize)>,
+    pub variable_order: Vec<String>,
+    pub locals: HashMap<String, (usize, usize, usize)>,
+    pub outputs: HashMap<String, (usize, usize)>,
+    /// `resource` and `data` blocks, in file order.
+    pub resources: Vec<(usize, usize)>,
+    /// Address (`aws_x.y`, `data.aws_x.y`) to index in `resources`.
+    pub resource_index: HashMap<String, usize>,
+    pub calls: Vec<(usize, usize)>,
+    pub call_index: HashMap<String, usize>,
+}
+
+pub(crate) struct BlockRef<'a> {
+    pub block: &'a ast::Block,
+    pub file: FileId,
+    /// Has `count` or `for_each`.
+    pub repeated: bool,
+}
+
+fn attr<'a>(body: &'a ast::Body, name: &str) -> Option<&'a ast::Attribute> {
+    body.items.iter().find_map(|i| match i {
+        Item::Attribute(a) if a.name.name == name => Some(a),
+        _ => None,
+    })
+}
+
+impl ModuleDecl {
+    fn new(real_dir: PathBuf, display_dir: PathBuf, files: Vec<(FileId, ast::File)>) -> ModuleDecl {
+        let mut d = ModuleDecl {
+            real_dir,
+            display_dir,
+            files,
+            variables: HashMap::new(),
+            variable_order: Vec::new(),
+            locals: HashMap::new(),
+            outputs: HashMap::new(),
+            resources: Vec::new(),
+            resource_index: HashMap::new(),
+            calls: Vec::new(),
+            call_index: HashMap::new(),
+        };
+        for (fi, (_, file)) in d.files.iter().enumerate() {
+            for (ii, item) in file.body.items.iter().enumerate() {
+                let Item::Block(b) = item else { continue };
+                let label = |i: usize| b.labels.get(i).map(|l| l.name.clone());
+                match b.kind.name.as_str() {
+                    "variable" => {
+                        if let Some(n) = label(0) {
+                            if d.variables.insert(n.clone(), (fi, ii)).is_none() {
+                                d.variable_order.push(n);
+                            }
+                        }
+                    }
+                    "locals" => {
+                        for (ai, a) in b.body.items.iter().enumerate() {
+                            if let Item::Attribute(a) = a {
+                                d.locals.insert(a.name.name.clone(), (fi, ii, ai));
+                            }
+                        }
+                    }
+                    "output" => {
+                        if let Some(n) = label(0) {
+                            d.outputs.insert(n, (fi, ii));
+                        }
+                    }
+                    "resource" | "data" => {
+                        if let (Some(t), Some(n)) = (label(0), label(1)) {
+                            let address = if b.kind.name == "data" {
+                                format!("data.{t}.{n}")
+                            } else {
+                                format!("{t}.{n}")
+                            };
+                            d.resource_index.insert(address, d.resources.len());
+                            d.resources.push((fi, ii));
+                        }
+                    }
+                    "module" => {
+                        if let Some(n) = label(0) {
+                            d.call_index.insert(n, d.calls.len());
+                            d.calls.push((fi, ii));
+                        }
+                    }
+                    _ => {}
+                }
+            }
+        }
+        d
+    }
+
+    pub(crate) fn block(&self, at: (usize, usize)) -> Option<(&ast::Block, FileId)> {
+        let (fid, file) = self.files.get(at.0)?;
+        match file.body.items.get(at.1)? {
+            Item::Block(b) => Some((b, *fid)),
+            Item::Attribute(_) => None,
+        }
+    }
+
+    pub(crate) fn has_resource(&self, address: &str) -> bool {
+        self.resource_index.contains_key(address)
+    }
+
+    pub(crate) fn resource_block(&self, address: &str) -> Option<BlockRef<'_>> {
+        let at = *self.resources.get(*self.resource_index.get(address)?)?;
+        let (block, file) = self.block(at)?;
+        let repeated =
+            attr(&block.body, "count").is_some() || attr(&block.body, "for_each").is_some();
+        Some(BlockRef {
+            block,
+            file,
+            repeated,
+        })
+    }
+
+    fn local(&self, name: &str) -> Option<(&ast::Attribute, FileId)> {
+        let (fi, ii, ai) = *self.locals.get(name)?;
+        let (b, fid) = self.block((fi, ii))?;
+        match b.body.items.get(ai)? {
+            Item::Attribute(a) => Some((a, fid)),
+            Item::Block(_) => None,
+        }
+    }
+}
+
+#[derive(Debug)]
+enum Slot {
+    Pending(VarSource),
+    Evaluating,
+    Done(Node),
+}
+
+#[derive(Debug)]
+enum VarSource {
+    /// An argument of the module call that made this instance.
+    Call {
+        parent: usize,
+        call: (usize, usize),
+        binds: Vec<(String, Node)>,
+    },
+    Value(Node),
+    Default,
+}
+
+#[derive(Debug, Clone)]
+pub(crate) enum Children {
+    /// No such `module` block.
+    Missing,
+    /// A registry, git or other non-local source: not fetched.
+    Remote,
+    /// A local source that could not be loaded (missing folder, recursion, limits).
+    Failed,
+    Instances {
+        repeated: bool,
+        unknown_instances: bool,
+        list: Vec<(Option<InstanceKey>, usize)>,
+    },
+}
+
+#[derive(Debug)]
+enum ChildState {
+    Creating,
+    Ready(Children),
+}
+
+/// A module instance.
+#[derive(Debug)]
+pub(crate) struct Inst {
+    pub decl: Rc<ModuleDecl>,
+    pub id: ModuleId,
+    pub address: Option<String>,
+    /// `path.module`: the module folder relative to the root module's folder.
+    pub rel_dir: String,
+    /// The root module's folder (`file()` paths are relative to it, as Terraform runs there).
+    pub root_dir: PathBuf,
+    depth: usize,
+    /// The folders of this instance and its ancestors (a module that calls itself stops).
+    chain: Vec<PathBuf>,
+    instances_unknown: bool,
+    vars: HashMap<String, Slot>,
+    locals: HashMap<String, Option<Node>>,
+    outputs: HashMap<String, Option<Node>>,
+    children: HashMap<String, ChildState>,
+    emitted: bool,
+}
+
+/// The evaluator and everything it builds.
+#[derive(Debug, Default)]
+pub(crate) struct Ev {
+    pub files: Vec<SourceFile>,
+    pub problems: Vec<LoadProblem>,
+    pub notes: Vec<LoadNote>,
+    pub modules: Vec<Module>,
+    pub resources: Vec<Resource>,
+    pub insts: Vec<Inst>,
+    pub depth: usize,
+    pub evaluating_data: Vec<(usize, String, String, Option<InstanceKey>)>,
+    pub cwd: PathBuf,
+    /// Folders `file()` may read under (the checked paths and the loaded modules).
+    pub allowed: Vec<PathBuf>,
+    /// Files read by `file()`/`templatefile()` (a task-definition JSON read so is not checked alone).
+    pub read_by_functions: HashSet<PathBuf>,
+    pub templates: HashMap<PathBuf, Option<(FileId, Rc<ast::Template>)>>,
+    /// Templates being evaluated (a template that includes itself stops).
+    pub template_stack: Vec<PathBuf>,
+    pub file_index: HashMap<PathBuf, FileId>,
+    decls: HashMap<PathBuf, Option<Rc<ModuleDecl>>>,
+    remote_calls: Vec<(String, String, Loc)>,
+    failed_calls: Vec<(String, Loc)>,
+    files_checked: usize,
+    options_vars: Vec<(String, String)>,
+    var_files: Vec<PathBuf>,
+}
+
+fn header_span(b: &ast::Block) -> ecs_gpu_hcl::Span {
+    let mut s = b.kind.span;
+    if let Some(l) = b.labels.last() {
+        s = s.to(l.span);
+    }
+    s
+}
+
+pub(crate) fn load(options: &LoadOptions) -> Model {
+    let mut ev = Ev {
+        cwd: walk::cwd(),
+        options_vars: options.vars.clone(),
+        ..Ev::default()
+    };
+    let paths: Vec<PathBuf> = if options.paths.is_empty() {
+        vec![PathBuf::from(".")]
+    } else {
+        options.paths.clone()
+    };
+    ev.var_files = options.var_files.clone();
+    for p in &paths {
+        if let Ok(c) = std::fs::canonicalize(p) {
+            let dir = if c.is_file() {
+                c.parent().map(Path::to_path_buf).unwrap_or(c)
+            } else {
+                c
+            };
+            ev.allowed.push(dir);
+        }
+    }
+    let (found, walk_problems) = walk::discover(&paths, &ev.cwd);
+    for (path, message) in walk_problems {
+        ev.problems.push(LoadProblem {
+            path,
+            line: None,
+            column: None,
+            message,
+        });
+    }
+    let loaded = walk::read_all(found);
+
+    // Register files; group Terraform files by folder.
+    let mut by_dir: Vec<DirFiles> = Vec::new();
+    let mut task_defs: Vec<(FileId, ecs_gpu_hcl::json::Json)> = Vec::new();
+    let mut problem_dirs: Vec<(PathBuf, PathBuf)> = Vec::new();
+    for l in loaded {
+        let walk::Loaded {
+            found,
+            text,
+            parsed,
+        } = l;
+        match parsed {
+            Parsed::Ignored => continue,
+            Parsed::Problem {
+                line,
+                column,
+                message,
+            } => {
+                ev.files_checked += 1;
+                ev.problems.push(LoadProblem {
+                    path: found.display.clone(),
+                    line,
+                    column,
+                    message,
+                });
+                if found.kind != Kind::Json {
+                    // The folder is still a module: its other files load.
+                    if let (Some(r), Some(d)) = (found.real.parent(), found.display.parent()) {
+                        problem_dirs.push((r.to_path_buf(), dir_display(d)));
+                    }
+                }
+                continue;
+            }
+            Parsed::Hcl(file) => {
+                ev.files_checked += 1;
+                let id = ev.add_file(
+                    &found.real,
+                    found.display.clone(),
+                    text,
+                    file.comments.clone(),
+                );
+                let real_dir = found
+                    .real
+                    .parent()
+                    .map(Path::to_path_buf)
+                    .unwrap_or_default();
+                let display_dir = dir_display(found.display.parent().unwrap_or(Path::new("")));
+                match by_dir.iter_mut().find(|(r, _, _)| *r == real_dir) {
+                    Some(entry) => entry.2.push((id, file)),
+                    None => by_dir.push((real_dir, display_dir, vec![(id, file)])),
+                }
+            }
+            Parsed::TaskDef(json) => {
+                ev.files_checked += 1;
+                let id = ev.add_file(&found.real, found.display.clone(), text, Vec::new());
+                task_defs.push((id, json));
+            }
+        }
+    }
+    for (r, d) in problem_dirs {
+        if !by_dir.iter().any(|(x, _, _)| *x == r) {
+            by_dir.push((r, d, Vec::new()));
+        }
+    }
+    by_dir.sort_by(|a, b| a.1.cmp(&b.1));
+    let mut roots = Vec::new();
+    for (real, display, files) in by_dir {
+        ev.allowed.push(real.clone());
+        let decl = Rc::new(ModuleDecl::new(real.clone(), display, files));
+        ev.decls.insert(real, Some(decl.clone()));
+        roots.push(decl);
+    }
+    for decl in roots {
+        let inst = ev.new_root(decl);
+        ev.emit(inst);
+    }
+    ev.finish_notes();
+    let mut task_definitions = ev.resource_task_definitions();
+    for (fid, json) in task_defs {
+        let real = ev
+            .file_index
+            .iter()
+            .find(|(_, id)| **id == fid)
+            .map(|(p, _)| p.clone());
+        if real.is_some_and(|r| ev.read_by_functions.contains(&r)) {
+            continue;
+        }
+        if let Some(td) = json_task_definition(fid, &json) {
+            task_definitions.push(td);
+        }
+    }
+    Model {
+        files: ev.files,
+        modules: ev.modules,
+        resources: ev.resources,
+        task_definitions,
+        problems: ev.problems,
+        notes: ev.notes,
+        files_checked: ev.files_checked,
+    }
+}
+
+fn dir_display(d: &Path) -> PathBuf {
+    if d.as_os_str().is_empty() {
+        PathBuf::from(".")
+    } else {
+        d.to_path_buf()
+    }
+}
+
+impl Ev {
+    pub(crate) fn add_file(
+        &mut self,
+        real: &Path,
+        display: PathBuf,
+        text: String,
+        comments: Vec<ecs_gpu_hcl::Comment>,
+    ) -> FileId {
+        if let Some(id) = self.file_index.get(real) {
+            return *id;
+        }
+        let id = FileId(u32::try_from(self.files.len()).unwrap_or(u32::MAX));
+        self.files.push(SourceFile {
+            path: display,
+            text,
+            comments,
+        });
+        self.file_index.insert(real.to_path_buf(), id);
+        id
+    }
+
+    #[allow(clippy::too_many_arguments)]
+    fn new_inst(
+        &mut self,
+        decl: Rc<ModuleDecl>,
+        address: Option<String>,
+        parent: Option<usize>,
+        call: Option<Loc>,
+        rel_dir: String,
+        root_dir: PathBuf,
+        chain: Vec<PathBuf>,
+    ) -> usize {
+        let idx = self.insts.len();
+        let id = ModuleId(u32::try_from(idx).unwrap_or(u32::MAX));
+        self.modules.push(Module {
+            id,
+            address: address.clone(),
+            dir: decl.display_dir.clone(),
+            parent: parent.map(|p| self.insts[p].id),
+            call,
+        });
+        let depth = parent.map_or(0, |p| self.insts[p].depth + 1);
+        let instances_unknown = parent.is_some_and(|p| self.insts[p].instances_unknown);
+        self.insts.push(Inst {
+            decl,
+            id,
+            address,
+            rel_dir,
+            root_dir,
+            depth,
+            chain,
+            instances_unknown,
+            vars: HashMap::new(),
+            locals: HashMap::new(),
+            outputs: HashMap::new(),
+            children: HashMap::new(),
+            emitted: false,
+        });
+        idx
+    }
+
+    fn new_root(&mut self, decl: Rc<ModuleDecl>) -> usize {
+        let root_dir = decl.real_dir.clone();
+        let chain = vec![decl.real_dir.clone()];
+        let inst = self.new_inst(decl.clone(), None, None, None, ".".into(), root_dir, chain);
+        // Terraform's precedence: defaults < terraform.tfvars < terraform.tfvars.json <
+        // *.auto.tfvars(.json) in lexical order < -var-file in order < -var in order.
+        let mut values: HashMap<String, Node> = HashMap::new();
+        let mut files: Vec<PathBuf> = Vec::new();
+        for name in ["terraform.tfvars", "terraform.tfvars.json"] {
+            let p = decl.real_dir.join(name);
+            if p.is_file() {
+                files.push(p);
+            }
+        }
+        let mut auto: Vec<PathBuf> = std::fs::read_dir(&decl.real_dir)
+            .map(|rd| {
+                rd.filter_map(Result::ok)
+                    .map(|e| e.path())
+                    .filter(|p| {
+                        p.is_file()
+                            && p.file_name().and_then(|n| n.to_str()).is_some_and(|n| {
+                                n.ends_with(".auto.tfvars") || n.ends_with(".auto.tfvars.json")
+                            })
+                    })
+                    .collect()
+            })
+            .unwrap_or_default();
+        auto.sort();
+        files.extend(auto);
+        files.extend(self.var_files.clone());
+        for f in files {
+            self.read_tfvars(inst, &f, &mut values);
+        }
+        for (name, raw) in self.options_vars.clone() {
+            let v = self.cli_var(inst, &name, &raw);
+            values.insert(name, v);
+        }
+        for name in decl.variable_order.clone() {
+            let source = match values.remove(&name) {
+                Some(v) => VarSource::Value(v),
+                None => VarSource::Default,
+            };
+            self.insts[inst].vars.insert(name, Slot::Pending(source));
+        }
+        inst
+    }
+
+    /// `-var name=value`: a literal string for primitive-typed (or untyped) variables, otherwise
+    /// an HCL expression, as Terraform parses it.
+    fn cli_var(&mut self, inst: usize, name: &str, raw: &str) -> Node {
+        let decl = self.insts[inst].decl.clone();
+        let complex = decl
+            .variables
+            .get(name)
+            .and_then(|at| decl.block(*at))
+            .and_then(|(b, _)| attr(&b.body, "type"))
+            .is_some_and(|t| {
+                !matches!(&t.value.kind, ExprKind::Variable(i) if matches!(i.name.as_str(), "string" | "number" | "bool"))
+            });
+        if complex {
+            if let Some(e) = crate::parse::expression(raw) {
+                let cx = Cx {
+                    inst,
+                    file: FileId(u32::MAX),
+                    scope: &EMPTY,
+                    closed: true,
+                };
+                let mut n = self.eval(&cx, &e);
+                strip_locs(&mut n);
+                return n;
+            }
+        }
+        Node::new(Value::String(raw.to_string()), None)
+    }
+
+    fn read_tfvars(&mut self, inst: usize, path: &Path, values: &mut HashMap<String, Node>) {
+        let display = walk::display_path(path, &self.cwd);
+        let real = std::fs::canonicalize(path).unwrap_or_else(|_| path.to_path_buf());
+        let text = match walk::read_text(&real) {
+            Ok(t) => t,
+            Err(message) => {
+                self.problems.push(LoadProblem {
+                    path: display,
+                    line: None,
+                    column: None,
+                    message,
+                });
+                return;
+            }
+        };
+        let is_json = path.extension().is_some_and(|e| e == "json");
+        if is_json {
+            match crate::parse::json(&text) {
+                Ok(j) => {
+                    let fid = self.add_file(&real, display, text, Vec::new());
+                    let node = json_value_to_node(&j, JsonLocs::File(fid));
+                    if let Value::Object(o) = node.value {
+                        for e in o.entries {
+                            values.insert(e.key, e.value);
+                        }
+                    }
+                }
+                Err(e) => self.parse_problem(display, &text, &e),
+            }
+            return;
+        }
+        match crate::parse::file(&text) {
+            Ok(file) => {
+                let fid = self.add_file(&real, display, text, Vec::new());
+                let cx = Cx {
+                    inst,
+                    file: fid,
+                    scope: &EMPTY,
+                    closed: true,
+                };
+                for item in &file.body.items {
+                    if let Item::Attribute(a) = item {
+                        let v = self.eval(&cx, &a.value);
+                        values.insert(a.name.name.clone(), v);
+                    }
+                }
+            }
+            Err(e) => self.parse_problem(display, &text, &e),
+        }
+    }
+
+    fn parse_problem(&mut self, path: PathBuf, text: &str, e: &ecs_gpu_hcl::ParseError) {
+        let (line, col) = ecs_gpu_hcl::line_col(text, e.span.start);
+        self.problems.push(LoadProblem {
+            path,
+            line: Some(line),
+            column: Some(col),
+            message: e.message.clone(),
+        });
+    }
+
+    pub(crate) fn get_var(&mut self, inst: usize, name: &str) -> Node {
+        let slot = match self.insts[inst].vars.get_mut(name) {
+            None => return Node::new(error_value(), None),
+            Some(s) => std::mem::replace(s, Slot::Evaluating),
+        };
+        let source = match slot {
+            Slot::Done(n) => {
+                self.insts[inst]
+                    .vars
+                    .insert(name.to_string(), Slot::Done(n.clone()));
+                return n;
+            }
+            Slot::Evaluating => return Node::new(error_value(), None),
+            Slot::Pending(s) => s,
+        };
+        let decl = self.insts[inst].decl.clone();
+        let var_block = decl.variables.get(name).and_then(|at| decl.block(*at));
+        let given = match source {
+            VarSource::Value(n) => Some(n),
+            VarSource::Default => None,
+            VarSource::Call {
+                parent,
+                call,
+                binds,
+            } => {
+                let pdecl = self.insts[parent].decl.clone();
+                pdecl.block(call).and_then(|(b, fid)| {
+                    attr(&b.body, name).map(|a| {
+                        let scope = Scope {
+                            vars: binds,
+                            parent: None,
+                        };
+                        let cx = Cx {
+                            inst: parent,
+                            file: fid,
+                            scope: &scope,
+                            closed: false,
+                        };
+                        self.eval(&cx, &a.value)
+                    })
+                })
+            }
+        };
+        let default = |ev: &mut Ev| -> Option<Node> {
+            let (b, fid) = var_block?;
+            let d = attr(&b.body, "default")?;
+            let cx = Cx {
+                inst,
+                file: fid,
+                scope: &EMPTY,
+                closed: true,
+            };
+            Some(ev.eval(&cx, &d.value))
+        };
+        let nullable = var_block
+            .and_then(|(b, _)| attr(&b.body, "nullable"))
+            .is_none_or(|a| !matches!(a.value.kind, ExprKind::Bool(false)));
+        let mut value = match given {
+            Some(v) if matches!(v.value, Value::Null) && !nullable => default(self).unwrap_or(v),
+            Some(v) => v,
+            None => default(self)
+                .unwrap_or_else(|| Node::new(unknown(UnknownReason::NoValue, Vec::new()), None)),
+        };
+        if let Some((b, fid)) = var_block {
+            if let Some(t) = attr(&b.body, "type") {
+                value = self.convert_type(inst, fid, value, &t.value, 0);
+            }
+        }
+        self.insts[inst]
+            .vars
+            .insert(name.to_string(), Slot::Done(value.clone()));
+        value
+    }
+
+    /// Converts a value to a variable's type constraint where Terraform would (primitive
+    /// conversions, collection elements, object attributes with `optional` defaults).
+    fn convert_type(
+        &mut self,
+        inst: usize,
+        file: FileId,
+        v: Node,
+        ty: &Expr,
+        depth: usize,
+    ) -> Node {
+        if depth > 64 || v.is_unknown() || matches!(v.value, Value::Null) {
+            return v;
+        }
+        let loc = v.loc;
+        match &ty.kind {
+            ExprKind::Variable(i) => match i.name.as_str() {
+                "string" => match &v.value {
+                    Value::Number(_) | Value::Bool(_) => match to_str(&v) {
+                        Ok(s) => Node::new(Value::String(s), loc),
+                        Err(_) => v,
+                    },
+                    _ => v,
+                },
+                "number" => match &v.value {
+                    Value::String(s) => match crate::eval::parse_number(s) {
+                        Some(n) => Node::new(Value::Number(n), loc),
+                        None => Node::new(error_value(), loc),
+                    },
+                    _ => v,
+                },
+                "bool" => match &v.value {
+                    Value::String(s) if s == "true" => Node::new(Value::Bool(true), loc),
+                    Value::String(s) if s == "false" => Node::new(Value::Bool(false), loc),
+                    _ => v,
+                },
+                _ => v,
+            },
+            ExprKind::Call { name, args, .. } => match (name.name.as_str(), args.as_slice()) {
+                ("list" | "set", [elem]) => match v.value {
+                    Value::List(items) => {
+                        let mut out: Vec<Node> = items
+                            .into_iter()
+                            .map(|i| self.convert_type(inst, file, i, elem, depth + 1))
+                            .collect();
+                        if name.name == "set" {
+                            out = crate::funcs::set_of(out);
+                        }
+                        Node::new(Value::List(out), loc)
+                    }
+                    other => Node::new(other, loc),
+                },
+                ("map", [elem]) => match v.value {
+                    Value::Object(o) => {
+                        let mut obj = Object {
+                            entries: Vec::new(),
+                            discarded: o.discarded,
+                        };
+                        for e in o.entries {
+                            obj.entries.push(Entry {
+                                value: self.convert_type(inst, file, e.value, elem, depth + 1),
+                                ..e
+                            });
+                        }
+                        Node::new(Value::Object(obj), loc)
+                    }
+                    other => Node::new(other, loc),
+                },
+                ("tuple", [spec]) => match (&spec.kind, v.value) {
+                    (ExprKind::Tuple(types), Value::List(items)) if types.len() == items.len() => {
+                        let out = items
+                            .into_iter()
+                            .zip(types)
+                            .map(|(i, t)| self.convert_type(inst, file, i, t, depth + 1))
+                            .collect();
+                        Node::new(Value::List(out), loc)
+                    }
+                    (_, other) => Node::new(other, loc),
+                },
+                ("object", [spec]) => match (&spec.kind, v.value) {
+                    (ExprKind::Object(attrs), Value::Object(o)) => {
+                        let mut obj = Object {
+                            entries: Vec::new(),
+                            discarded: o.discarded.clone(),
+                        };
+                        for item in attrs {
+                            let key = match &item.key {
+                                ast::ObjectKey::Name(i) => i.name.clone(),
+                                ast::ObjectKey::Expr(e) => match &e.kind {
+                                    ExprKind::Template(t) => match t.as_literal() {
+                                        Some(s) => s.to_string(),
+                                        None => continue,
+                                    },
+                                    ExprKind::Variable(i) => i.name.clone(),
+                                    _ => continue,
+                                },
+                            };
+                            let (aty, default) = match &item.value.kind {
+                                ExprKind::Call { name, args, .. } if name.name == "optional" => {
+                                    (args.first(), args.get(1))
+                                }
+                                _ => (Some(&item.value), None),
+                            };
+                            let existing = o.entries.iter().find(|e| e.key == key).cloned();
+                            let entry = match existing {
+                                Some(e) if !matches!(e.value.value, Value::Null) => Some(e),
+                                other => match default {
+                                    Some(d) => {
+                                        let cx = Cx {
+                                            inst,
+                                            file,
+                                            scope: &EMPTY,
+                                            closed: true,
+                                        };
+                                        let value = self.eval(&cx, d);
+                                        Some(Entry {
+                                            key: key.clone(),
+                                            key_loc: other.as_ref().and_then(|e| e.key_loc),
+                                            value,
+                                        })
+                                    }
+                                    None => Some(other.unwrap_or(Entry {
+                                        key: key.clone(),
+                                        key_loc: None,
+                                        value: Node::new(Value::Null, None),
+                                    })),
+                                },
+                            };
+                            if let Some(mut e) = entry {
+                                if let Some(t) = aty {
+                                    e.value = self.convert_type(inst, file, e.value, t, depth + 1);
+                                }
+                                obj.entries.push(e);
+                            }
+                        }
+                        Node::new(Value::Object(obj), loc)
+                    }
+                    (_, other) => Node::new(other, loc),
+                },
+                _ => v,
+            },
+            _ => v,
+        }
+    }
+
+    pub(crate) fn get_local(&mut self, inst: usize, name: &str) -> Node {
+        match self.insts[inst].locals.get(name) {
+            Some(Some(n)) => return n.clone(),
+            Some(None) => return Node::new(error_value(), None),
+            None => {}
+        }
+        let decl = self.insts[inst].decl.clone();
+        let Some((a, fid)) = decl.local(name) else {
+            return Node::new(error_value(), None);
+        };
+        self.insts[inst].locals.insert(name.to_string(), None);
+        let cx = Cx {
+            inst,
+            file: fid,
+            scope: &EMPTY,
+            closed: false,
+        };
+        let v = self.eval(&cx, &a.value);
+        self.insts[inst]
+            .locals
+            .insert(name.to_string(), Some(v.clone()));
+        v
+    }
+
+    pub(crate) fn get_output(&mut self, inst: usize, name: &str) -> Node {
+        match self.insts[inst].outputs.get(name) {
+            Some(Some(n)) => return n.clone(),
+            Some(None) => return Node::new(error_value(), None),
+            None => {}
+        }
+        let decl = self.insts[inst].decl.clone();
+        let Some((b, fid)) = decl.outputs.get(name).and_then(|at| decl.block(*at)) else {
+            return Node::new(error_value(), None);
+        };
+        let Some(a) = attr(&b.body, "value") else {
+            return Node::new(error_value(), None);
+        };
+        self.insts[inst].outputs.insert(name.to_string(), None);
+        let cx = Cx {
+            inst,
+            file: fid,
+            scope: &EMPTY,
+            closed: false,
+        };
+        let v = self.eval(&cx, &a.value);
+        self.insts[inst]
+            .outputs
+            .insert(name.to_string(), Some(v.clone()));
+        v
+    }
+
+    /// The instances (and their keys) of a resource block, evaluating `count` / `for_each`.
+    /// `None` for the key list means the instances are unknown.
+    fn expand(&mut self, inst: usize, body: &ast::Body, file: FileId) -> Option<Vec<Instance>> {
+        let cx = Cx {
+            inst,
+            file,
+            scope: &EMPTY,
+            closed: false,
+        };
+        if let Some(c) = attr(body, "count") {
+            let n = self.eval(&cx, &c.value);
+            return match crate::eval::to_num(&n) {
+                Ok(f) if f >= 0.0 && f.fract() == 0.0 && (f as usize) <= MAX_INSTANCES => Some(
+                    (0..f as u64)
+                        .map(|i| {
+                            let mut o = Object::default();
+                            o.entries.push(Entry {
+                                key: "index".into(),
+                                key_loc: None,
+                                value: Node::new(Value::Number(i as f64), None),
+                            });
+                            (
+                                Some(InstanceKey::Index(i)),
+                                Some(("count".to_string(), Node::new(Value::Object(o), None))),
+                            )
+                        })
+                        .collect(),
+                ),
+                _ => None,
+            };
+        }
+        if let Some(fe) = attr(body, "for_each") {
+            let n = self.eval(&cx, &fe.value);
+            let pairs: Vec<(String, Node)> = match &n.value {
+                Value::Object(o) => crate::json::sorted_entries(o)
+                    .into_iter()
+                    .map(|e| (e.key.clone(), e.value.clone()))
+                    .collect(),
+                Value::List(items) => {
+                    let mut v = Vec::new();
+                    for i in items {
+                        match to_str(i) {
+                            Ok(s) => v.push((s, i.clone())),
+                            Err(_) => return None,
+                        }
+                    }
+                    v.sort_by(|a, b| a.0.cmp(&b.0));
+                    v.dedup_by(|a, b| a.0 == b.0);
+                    v
+                }
+                _ => return None,
+            };
+            if pairs.len() > MAX_INSTANCES {
+                return None;
+            }
+            return Some(
+                pairs
+                    .into_iter()
+                    .map(|(k, v)| {
+                        let mut o = Object::default();
+                        o.entries.push(Entry {
+                            key: "key".into(),
+                            key_loc: None,
+                            value: Node::new(Value::String(k.clone()), None),
+                        });
+                        o.entries.push(Entry {
+                            key: "value".into(),
+                            key_loc: None,
+                            value: v,
+                        });
+                        (
+                            Some(InstanceKey::Key(k)),
+                            Some(("each".to_string(), Node::new(Value::Object(o), None))),
+                        )
+                    })
+                    .collect(),
+            );
+        }
+        Some(vec![(None, None)])
+    }
+
+    /// The binding (`count` or `each`) of one known instance of a repeated block.
+    pub(crate) fn instance_binding(
+        &mut self,
+        inst: usize,
+        block: &ast::Block,
+        file: FileId,
+        key: &InstanceKey,
+    ) -> Option<(String, Node)> {
+        let list = self.expand(inst, &block.body, file)?;
+        list.into_iter()
+            .find(|(k, _)| k.as_ref() == Some(key))
+            .and_then(|(_, b)| b)
+    }
+
+    /// The binding that stands for every instance when they are unknown.
+    fn unknown_binding(body: &ast::Body) -> Option<(String, Node)> {
+        let unk = || Node::new(unknown(UnknownReason::AfterApply, Vec::new()), None);
+        let mut o = Object::default();
+        if attr(body, "count").is_some() {
+            o.entries.push(Entry {
+                key: "index".into(),
+                key_loc: None,
+                value: unk(),
+            });
+            return Some(("count".into(), Node::new(Value::Object(o), None)));
+        }
+        if attr(body, "for_each").is_some() {
+            for k in ["key", "value"] {
+                o.entries.push(Entry {
+                    key: k.into(),
+                    key_loc: None,
+                    value: unk(),
+                });
+            }
+            return Some(("each".into(), Node::new(Value::Object(o), None)));
+        }
+        None
+    }
+
+    /// The instances of a module call, created on first use.
+    pub(crate) fn ensure_children(&mut self, inst: usize, name: &str) -> Children {
+        match self.insts[inst].children.get(name) {
+            Some(ChildState::Ready(c)) => return c.clone(),
+            Some(ChildState::Creating) => return Children::Failed,
+            None => {}
+        }
+        let decl = self.insts[inst].decl.clone();
+        let Some(at) = decl.call_index.get(name).map(|i| decl.calls[*i]) else {
+            return Children::Missing;
+        };
+        let Some((block, fid)) = decl.block(at) else {
+            return Children::Missing;
+        };
+        self.insts[inst]
+            .children
+            .insert(name.to_string(), ChildState::Creating);
+        let children = self.create_children(inst, name, at, block, fid);
+        self.insts[inst]
+            .children
+            .insert(name.to_string(), ChildState::Ready(children.clone()));
+        children
+    }
+
+    fn create_children(
+        &mut self,
+        inst: usize,
+        name: &str,
+        at: (usize, usize),
+        block: &ast::Block,
+        fid: FileId,
+    ) -> Children {
+        let call_loc = Loc {
+            file: fid,
+            span: header_span(block),
+        };
+        let address = match &self.insts[inst].address {
+            Some(a) => format!("{a}.module.{name}"),
+            None => format!("module.{name}"),
+        };
+        let source = attr(&block.body, "source").and_then(|a| match &a.value.kind {
+            ExprKind::Template(t) => t.as_literal().map(str::to_string),
+            _ => None,
+        });
+        let Some(source) = source else {
+            self.failed_calls.push((address, call_loc));
+            return Children::Failed;
+        };
+        if !(source.starts_with("./") || source.starts_with("../")) {
+            self.remote_calls.push((address, source, call_loc));
+            return Children::Remote;
+        }
+        let parent_real = self.insts[inst].decl.real_dir.clone();
+        let Ok(child_real) = std::fs::canonicalize(parent_real.join(&source)) else {
+            self.failed_calls.push((address, call_loc));
+            return Children::Failed;
+        };
+        if self.insts[inst].depth + 1 > MAX_MODULE_DEPTH
+            || self.insts[inst].chain.contains(&child_real)
+            || self.insts.len() >= MAX_MODULE_INSTANCES
+        {
+            self.failed_calls.push((address, call_loc));
+            return Children::Failed;
+        }
+        let parent_display = self.insts[inst].decl.display_dir.clone();
+        let Some(child_decl) = self.decl_for(&child_real, &parent_display.join(&source)) else {
+            self.failed_calls.push((address, call_loc));
+            return Children::Failed;
+        };
+        let rel_dir = walk::normalize(&Path::new(&self.insts[inst].rel_dir).join(&source))
+            .to_string_lossy()
+            .into_owned();
+        let root_dir = self.insts[inst].root_dir.clone();
+        let mut chain = self.insts[inst].chain.clone();
+        chain.push(child_real);
+        let repeated =
+            attr(&block.body, "count").is_some() || attr(&block.body, "for_each").is_some();
+        let (list, unknown_instances) = match self.expand(inst, &block.body, fid) {
+            Some(l) => (l, false),
+            None => (vec![(None, Self::unknown_binding(&block.body))], true),
+        };
+        let mut out = Vec::new();
+        for (key, binding) in list {
+            let addr = match &key {
+                Some(InstanceKey::Index(i)) => format!("{address}[{i}]"),
+                Some(InstanceKey::Key(k)) => format!("{address}[{k:?}]"),
+                None => address.clone(),
+            };
+            let child = self.new_inst(
+                child_decl.clone(),
+                Some(addr),
+                Some(inst),
+                Some(call_loc),
+                rel_dir.clone(),
+                root_dir.clone(),
+                chain.clone(),
+            );
+            if unknown_instances {
+                self.insts[child].instances_unknown = true;
+            }
+            let binds: Vec<(String, Node)> = binding.into_iter().collect();
+            for var in child_decl.variable_order.clone() {
+                let source = if attr(&block.body, &var).is_some() {
+                    VarSource::Call {
+                        parent: inst,
+                        call: at,
+                        binds: binds.clone(),
+                    }
+                } else {
+                    VarSource::Default
+                };
+                self.insts[child].vars.insert(var, Slot::Pending(source));
+            }
+            out.push((key, child));
+        }
+        Children::Instances {
+            repeated,
+            unknown_instances,
+            list: out,
+        }
+    }
+
+    /// The declarations of a module folder, reading it if it was not walked.
+    fn decl_for(&mut self, real: &Path, display: &Path) -> Option<Rc<ModuleDecl>> {
+        if let Some(d) = self.decls.get(real) {
+            return d.clone();
+        }
+        let display_dir = walk::display_path(display, &self.cwd);
+        let mut entries: Vec<PathBuf> = std::fs::read_dir(real)
+            .ok()?
+            .filter_map(Result::ok)
+            .map(|e| e.path())
+            .filter(|p| p.is_file() && matches!(Kind::of(p), Some(Kind::Tf | Kind::TfJson)))
+            .collect();
+        entries.sort();
+        let mut files = Vec::new();
+        for p in entries {
+            let Some(kind) = Kind::of(&p) else { continue };
+            let name = p.file_name().map(PathBuf::from).unwrap_or_default();
+            let display_file = display_dir.join(name);
+            let real_file = std::fs::canonicalize(&p).unwrap_or(p);
+            if let Some(id) = self.file_index.get(&real_file) {
+                // Already loaded as part of another folder's walk; never parsed twice.
+                let _ = id;
+                continue;
+            }
+            self.files_checked += 1;
+            let text = match walk::read_text(&real_file) {
+                Ok(t) => t,
+                Err(message) => {
+                    self.problems.push(LoadProblem {
+                        path: display_file,
+                        line: None,
+                        column: None,
+                        message,
+                    });
+                    continue;
+                }
+            };
+            match walk::parse_text(kind, &text) {
+                Parsed::Hcl(f) => {
+                    let id = self.add_file(&real_file, display_file, text, f.comments.clone());
+                    files.push((id, f));
+                }
+                Parsed::Problem {
+                    line,
+                    column,
+                    message,
+                } => self.problems.push(LoadProblem {
+                    path: display_file,
+                    line,
+                    column,
+                    message,
+                }),
+                _ => {}
+            }
+        }
+        self.allowed.push(real.to_path_buf());
+        let decl = Rc::new(ModuleDecl::new(real.to_path_buf(), display_dir, files));
+        self.decls.insert(real.to_path_buf(), Some(decl.clone()));
+        Some(decl)
+    }
+
+    /// Creates the resources of a module instance and of the module instances it calls.
+    fn emit(&mut self, inst: usize) {
+        if self.insts[inst].emitted {
+            return;
+        }
+        self.insts[inst].emitted = true;
+        let decl = self.insts[inst].decl.clone();
+        for at in decl.resources.clone() {
+            let Some((block, fid)) = decl.block(at) else {
+                continue;
+            };
+            self.emit_resource(inst, block, fid);
+        }
+        let mut names: Vec<(usize, String)> = decl
+            .call_index
+            .iter()
+            .map(|(n, i)| (*i, n.clone()))
+            .collect();
+        names.sort();
+        for (_, name) in names {
+            if let Children::Instances { list, .. } = self.ensure_children(inst, &name) {
+                for (_, child) in list {
+                    self.emit(child);
+                }
+            }
+        }
+    }
+
+    fn emit_resource(&mut self, inst: usize, block: &ast::Block, fid: FileId) {
+        let mode = if block.kind.name == "data" {
+            Mode::Data
+        } else {
+            Mode::Managed
+        };
+        let (Some(kind), Some(name)) = (block.labels.first(), block.labels.get(1)) else {
+            return;
+        };
+        let (list, mut instances_unknown) = match self.expand(inst, &block.body, fid) {
+            Some(l) => (l, false),
+            None => (vec![(None, Self::unknown_binding(&block.body))], true),
+        };
+        instances_unknown |= self.insts[inst].instances_unknown;
+        let ignore_changes = ignore_changes(&block.body);
+        for (key, binding) in list {
+            let scope = Scope {
+                vars: binding.into_iter().collect(),
+                parent: None,
+            };
+            let cx = Cx {
+                inst,
+                file: fid,
+                scope: &scope,
+                closed: false,
+            };
+            let body = self.eval_body(&cx, &block.body, true);
+            let id = ResourceId(u32::try_from(self.resources.len()).unwrap_or(u32::MAX));
+            self.resources.push(Resource {
+                id,
+                module: self.insts[inst].id,
+                mode,
+                kind: kind.name.clone(),
+                name: name.name.clone(),
+                key,
+                instances_unknown,
+                loc: Loc {
+                    file: fid,
+                    span: header_span(block),
+                },
+                body,
+                ignore_changes: ignore_changes.clone(),
+            });
+        }
+    }
+
+    /// Evaluates a block body: attributes, nested blocks, `dynamic` blocks expanded.
+    pub(crate) fn eval_body(&mut self, cx: &Cx<'_>, body: &ast::Body, top: bool) -> Body {
+        let mut out = Body {
+            loc: cx.loc(body.span),
+            ..Body::default()
+        };
+        if self.depth >= crate::eval::MAX_DEPTH {
+            return out;
+        }
+        self.depth += 1;
+        for item in &body.items {
+            match item {
+                Item::Attribute(a) => {
+                    if top
+                        && matches!(
+                            a.name.name.as_str(),
+                            "count" | "for_each" | "depends_on" | "provider"
+                        )
+                    {
+                        continue;
+                    }
+                    let value = self.eval(cx, &a.value);
+                    out.attributes.push(Attribute {
+                        name: a.name.name.clone(),
+                        name_loc: cx.loc(a.name.span),
+                        value,
+                    });
+                }
+                Item::Block(b) => match b.kind.name.as_str() {
+                    "dynamic" => self.expand_dynamic(cx, b, &mut out),
+                    "lifecycle" if top => {
+                        let mut lb = Body {
+                            loc: cx.loc(b.body.span),
+                            ..Body::default()
+                        };
+                        for a in ["create_before_destroy", "prevent_destroy"] {
+                            if let Some(at) = attr(&b.body, a) {
+                                let value = self.eval(cx, &at.value);
+                                lb.attributes.push(Attribute {
+                                    name: a.into(),
+                                    name_loc: cx.loc(at.name.span),
+                                    value,
+                                });
+                            }
+                        }
+                        out.blocks.push(Block {
+                            kind: "lifecycle".into(),
+                            labels: Vec::new(),
+                            loc: cx.loc(b.span),
+                            body: lb,
+                        });
+                    }
+                    "provisioner" | "connection" if top => {}
+                    _ => {
+                        let inner = self.eval_body(cx, &b.body, false);
+                        out.blocks.push(Block {
+                            kind: b.kind.name.clone(),
+                            labels: b.labels.iter().map(|l| l.name.clone()).collect(),
+                            loc: cx.loc(b.span),
+                            body: inner,
+                        });
+                    }
+                },
+            }
+        }
+        self.depth -= 1;
+        out
+    }
+
+    fn expand_dynamic(&mut self, cx: &Cx<'_>, b: &ast::Block, out: &mut Body) {
+        let Some(kind) = b.labels.first() else { return };
+        let iterator = attr(&b.body, "iterator")
+            .and_then(|a| match &a.value.kind {
+                ExprKind::Variable(i) => Some(i.name.clone()),
+                _ => None,
+            })
+            .unwrap_or_else(|| kind.name.clone());
+        let Some(content) = b.body.items.iter().find_map(|i| match i {
+            Item::Block(c) if c.kind.name == "content" => Some(c),
+            _ => None,
+        }) else {
+            return;
+        };
+        let Some(fe) = attr(&b.body, "for_each") else {
+            out.unknown_blocks.push(kind.name.clone());
+            return;
+        };
+        let coll = self.eval(cx, &fe.value);
+        let pairs = match crate::eval::iterate(&coll) {
+            Ok(p) => p,
+            Err(_) => {
+                if !out.unknown_blocks.contains(&kind.name) {
+                    out.unknown_blocks.push(kind.name.clone());
+                }
+                return;
+            }
+        };
+        for (k, v) in pairs {
+            // A set's elements are their own keys; lists are sets here (toset gives a list).
+            let key = if matches!(coll.value, Value::List(_)) {
+                v.clone()
+            } else {
+                k
+            };
+            let mut o = Object::default();
+            o.entries.push(Entry {
+                key: "key".into(),
+                key_loc: None,
+                value: key,
+            });
+            o.entries.push(Entry {
+                key: "value".into(),
+                key_loc: None,
+                value: v,
+            });
+            let scope = Scope::child(
+                cx.scope,
+                vec![(iterator.clone(), Node::new(Value::Object(o), None))],
+            );
+            let cx2 = cx.with_scope(&scope);
+            let labels = match attr(&b.body, "labels") {
+                Some(l) => match self.eval(&cx2, &l.value).value {
+                    Value::List(items) => items.iter().filter_map(|i| to_str(i).ok()).collect(),
+                    _ => Vec::new(),
+                },
+                None => Vec::new(),
+            };
+            let inner = self.eval_body(&cx2, &content.body, false);
+            out.blocks.push(Block {
+                kind: kind.name.clone(),
+                labels,
+                loc: cx.loc(b.span),
+                body: inner,
+            });
+        }
+    }
+
+    fn finish_notes(&mut self) {
+        if !self.remote_calls.is_empty() {
+            let mut seen = HashSet::new();
+            let list: Vec<String> = self
+                .remote_calls
+                .iter()
+                .filter(|(a, _, _)| seen.insert(a.clone()))
+                .map(|(a, s, _)| format!("{a} ({s})"))
+                .collect();
+            self.notes.push(LoadNote {
+                message: format!(
+                    "module calls with remote sources were not followed: {}",
+                    list.join(", ")
+                ),
+                loc: self.remote_calls.first().map(|c| c.2),
+            });
+        }
+        let mut seen = HashSet::new();
+        for (a, loc) in std::mem::take(&mut self.failed_calls) {
+            if seen.insert(a.clone()) {
+                self.notes.push(LoadNote {
+                    message: format!("module call {a} was not followed: its source is not a local folder that can be loaded (missing, not a literal, or a recursive call)"),
+                    loc: Some(loc),
+                });
+            }
+        }
+    }
+
+    fn resource_task_definitions(&self) -> Vec<TaskDefinition> {
+        self.resources
+            .iter()
+            .filter(|r| r.mode == Mode::Managed && r.kind == "aws_ecs_task_definition")
+            .map(|r| {
+                let b = &r.body;
+                let container_definitions =
+                    b.attr("container_definitions").map(|n| match &n.value {
+                        Value::Json(inner) => (**inner).clone(),
+                        Value::String(_) => n
+                            .json()
+                            .map(|c| c.into_owned())
+                            .unwrap_or_else(|| n.clone()),
+                        _ => n.clone(),
+                    });
+                TaskDefinition {
+                    origin: TaskDefinitionOrigin::Resource(r.id),
+                    loc: r.loc,
+                    family: b.attr("family").cloned(),
+                    requires_compatibilities: b.attr("requires_compatibilities").cloned(),
+                    cpu: b.attr("cpu").cloned(),
+                    memory: b.attr("memory").cloned(),
+                    network_mode: b.attr("network_mode").cloned(),
+                    operating_system_family: b
+                        .block("runtime_platform")
+                        .and_then(|p| p.body.attr("operating_system_family").cloned()),
+                    container_definitions,
+                    task_level: None,
+                    placement_constraints: b
+                        .blocks("placement_constraints")
+                        .map(|p| {
+                            (
+                                p.body.attr("type").cloned(),
+                                p.body.attr("expression").cloned(),
+                            )
+                        })
+                        .collect(),
+                }
+            })
+            .collect()
+    }
+}
+
+/// `lifecycle { ignore_changes = ... }` as written.
+fn ignore_changes(body: &ast::Body) -> IgnoreChanges {
+    let mut out = IgnoreChanges::None;
+    for item in &body.items {
+        let Item::Block(b) = item else { continue };
+        if b.kind.name != "lifecycle" {
+            continue;
+        }
+        let Some(a) = attr(&b.body, "ignore_changes") else {
+            continue;
+        };
+        match &a.value.kind {
+            ExprKind::Variable(i) if i.name == "all" => return IgnoreChanges::All,
+            ExprKind::Template(t) if t.as_literal() == Some("all") => return IgnoreChanges::All,
+            ExprKind::Tuple(items) => {
+                let mut v = match out {
+                    IgnoreChanges::Attributes(v) => v,
+                    _ => Vec::new(),
+                };
+                v.extend(items.iter().filter_map(render_traversal));
+                out = IgnoreChanges::Attributes(v);
+            }
+            _ => {}
+        }
+    }
+    out
+}
+
+fn render_traversal(e: &Expr) -> Option<String> {
+    match &e.kind {
+        ExprKind::Variable(i) => Some(i.name.clone()),
+        ExprKind::GetAttr { target, name } => {
+            Some(format!("{}.{}", render_traversal(target)?, name.name))
+        }
+        ExprKind::Index { target, index } => {
+            let t = render_traversal(target)?;
+            let k = match &index.kind {
+                ExprKind::Number(n) => n.clone(),
+                ExprKind::Template(tp) => {
+                    let mut s = String::new();
+                    crate::json::write_json_string(tp.as_literal()?, &mut s);
+                    s
+                }
+                _ => return None,
+            };
+            Some(format!("{t}[{k}]"))
+        }
+        ExprKind::Template(t) => t.as_literal().map(str::to_string),
+        ExprKind::Parens(inner) => render_traversal(inner),
+        _ => None,
+    }
+}
+
+/// Removes locations (a value from the command line comes from no file).
+fn strip_locs(n: &mut Node) {
+    n.loc = None;
+    match &mut n.value {
+        Value::List(items) => items.iter_mut().for_each(strip_locs),
+        Value::Object(o) => o.entries.iter_mut().for_each(|e| {
+            e.key_loc = None;
+            strip_locs(&mut e.value)
+        }),
+        Value::Json(inner) => strip_locs(inner),
+        _ => {}
+    }
+}
+
+/// A task definition from a JSON file. Strings holding `${...}` placeholders (a template that
+/// is not filled in here) are unknown, not literal values.
+fn json_task_definition(fid: FileId, json: &ecs_gpu_hcl::json::Json) -> Option<TaskDefinition> {
+    let obj = walk::task_definition_object(json)?;
+    let mut node = json_value_to_node(obj, JsonLocs::File(fid));
+    placeholders_unknown(&mut node, 0);
+    let loc = node.loc?;
+    let get = |k: &str| node.get(k).cloned();
+    let os = node
+        .get("runtimePlatform")
+        .and_then(|p| p.get("operatingSystemFamily"))
+        .cloned();
+    let placement = node
+        .get("placementConstraints")
+        .and_then(|p| p.as_list())
+        .map(|l| {
+            l.iter()
+                .map(|c| (c.get("type").cloned(), c.get("expression").cloned()))
+                .collect()
+        })
+        .unwrap_or_default();
+    Some(TaskDefinition {
+        origin: TaskDefinitionOrigin::JsonFile(fid),
+        loc,
+        family: get("family"),
+        requires_compatibilities: get("requiresCompatibilities"),
+        cpu: get("cpu"),
+        memory: get("memory"),
+        network_mode: get("networkMode"),
+        operating_system_family: os,
+        container_definitions: get("containerDefinitions"),
+        task_level: Some(node.clone()),
+        placement_constraints: placement,
+    })
+}
+
+fn placeholders_unknown(n: &mut Node, depth: usize) {
+    if depth > 256 {
+        return;
+    }
+    match &mut n.value {
+        Value::String(s) if s.contains("${") => {
+            let fragments = s
+                .split("${")
+                .enumerate()
+                .map(|(i, part)| {
+                    if i == 0 {
+                        part
+                    } else {
+                        part.split_once('}').map_or("", |x| x.1)
+                    }
+                })
+                .filter(|f| !f.is_empty())
+                .map(str::to_string)
+                .collect();
+            n.value = Value::Unknown(Unknown {
+                reason: UnknownReason::Unsupported,
+                refs: Vec::new(),
+                fragments,
+            });
+        }
+        Value::List(items) => items
+            .iter_mut()
+            .for_each(|i| placeholders_unknown(i, depth + 1)),
+        Value::Object(o) => o
+            .entries
+            .iter_mut()
+            .for_each(|e| placeholders_unknown(&mut e.value, depth + 1)),
+        _ => {}
+    }
+}
