@@ -205,8 +205,11 @@ impl Resource {
 pub(crate) struct Model {
     pub resources: Vec<Resource>,
     by_address: HashMap<String, usize>,
+    /// Resource indexes by address without instance key, for resolving references.
+    by_base: HashMap<String, Vec<usize>>,
     /// Indexes of the resources, in the order of `resource_changes`.
     pub changed: Vec<usize>,
+    pub relations: crate::effects::Relations,
 }
 
 impl Model {
@@ -274,6 +277,10 @@ impl Model {
                 r.references.clone_from(found);
             }
         }
+        for (i, r) in m.resources.iter().enumerate() {
+            m.by_base.entry(r.base.clone()).or_default().push(i);
+        }
+        m.relations = crate::effects::Relations::build(&m);
         m
     }
 
@@ -323,35 +330,38 @@ impl Model {
     /// instance.
     pub fn referenced(&self, from: usize, type_: &str) -> Vec<usize> {
         let r = &self.resources[from];
-        let targets: Vec<String> = r
-            .references
-            .iter()
-            .filter(|a| a.starts_with(type_) && a[type_.len()..].starts_with('.'))
-            .map(|a| {
-                if r.module.is_empty() {
-                    a.clone()
-                } else {
-                    format!("{}.{a}", r.module)
+        let mut out = Vec::new();
+        for a in self.references_of_type(from, type_) {
+            // `aws_ecs_task_definition.app.arn` -> `aws_ecs_task_definition.app`
+            let base: String = a.splitn(3, '.').take(2).collect::<Vec<_>>().join(".");
+            let full = if r.module.is_empty() {
+                base
+            } else {
+                format!("{}.{base}", r.module)
+            };
+            for &t in self.by_base.get(&full).into_iter().flatten() {
+                if !out.contains(&t) {
+                    out.push(t);
                 }
-            })
-            .collect();
-        self.resources
-            .iter()
-            .enumerate()
-            .filter(|(_, t)| t.type_ == type_ && targets.contains(&t.base))
-            .map(|(i, _)| i)
-            .collect()
+            }
+        }
+        out
     }
 
-    /// Whether `from` uses `to`: by the configuration's references when `from` references any
-    /// resource of `to`'s type, else by `by_value`.
-    pub fn uses(&self, from: usize, to: usize, by_value: impl FnOnce() -> bool) -> bool {
-        let found = self.referenced(from, &self.resources[to].type_);
-        if found.is_empty() {
-            by_value()
-        } else {
-            found.contains(&to)
-        }
+    /// Whether `from`'s configuration references any resource of `type_`.
+    pub fn references_type(&self, from: usize, type_: &str) -> bool {
+        self.references_of_type(from, type_).next().is_some()
+    }
+
+    fn references_of_type<'a>(
+        &'a self,
+        from: usize,
+        type_: &'a str,
+    ) -> impl Iterator<Item = &'a String> + 'a {
+        self.resources[from]
+            .references
+            .iter()
+            .filter(move |a| a.starts_with(type_) && a[type_.len()..].starts_with('.'))
     }
 
     /// The attribute through which `from` references `to` (`family` in

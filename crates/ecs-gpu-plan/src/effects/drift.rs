@@ -2,7 +2,7 @@
 //! the plan sets back.
 
 use super::relate;
-use super::relations::{capacity_provider_groups, service_scaling_targets};
+use super::relations::{group_capacity_providers, service_scaling_targets};
 use crate::model::Model;
 use crate::{Effect, EffectKind};
 
@@ -79,11 +79,10 @@ pub(super) fn effects(m: &Model, out: &mut Vec<Effect>) {
                 }
             }
             "aws_autoscaling_group" => {
-                let managed: Vec<usize> = m
-                    .of_type("aws_ecs_capacity_provider")
+                let managed: Vec<usize> = group_capacity_providers(m, i)
+                    .into_iter()
                     .filter(|&cp| {
-                        capacity_provider_groups(m, cp).contains(&i)
-                            && m.resources[cp].current().str(&[
+                        m.resources[cp].current().str(&[
                                 "auto_scaling_group_provider",
                                 "0",
                                 "managed_scaling",

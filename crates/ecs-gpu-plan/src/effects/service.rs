@@ -1,6 +1,6 @@
 //! `aws_ecs_service`: a deployment, a replaced service, or tags.
 
-use super::relations::{capacity_provider_services, service_task_definitions};
+use super::relations::{service_capacity_providers, service_task_definitions};
 use super::{destroy_phrase, list, metadata_only, plural, reason, relate};
 use crate::model::{Change, Model};
 use crate::value::{Side, Val};
@@ -24,10 +24,7 @@ pub(super) fn effects(m: &Model, i: usize, c: &Change, out: &mut Vec<Effect>) {
     relate(&mut related, m, &tds);
 
     if c.has("delete") {
-        let cps: Vec<usize> = m
-            .of_type("aws_ecs_capacity_provider")
-            .filter(|&cp| capacity_provider_services(m, cp).contains(&i))
-            .collect();
+        let cps = service_capacity_providers(m, i);
         relate(&mut related, m, &cps);
         let tasks = running_tasks(&c.before());
         let stop = if tasks.starts_with("its 1 ") {
