@@ -116,6 +116,8 @@ resource "aws_autoscaling_group" "this" {
   vpc_zone_identifier = var.subnet_ids
   min_size            = var.min_size
   max_size            = var.max_size
+  # Scale-in protection would otherwise keep a destroy waiting on instances that cannot terminate.
+  force_delete = var.force_delete
   # No desired_capacity: ECS managed scaling sets it. Setting it here would fight the capacity
   # provider on every apply.
 

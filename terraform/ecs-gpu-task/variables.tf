@@ -304,6 +304,12 @@ variable "max_size" {
   }
 }
 
+variable "force_delete" {
+  description = "Delete the Auto Scaling group without waiting for its instances, which are scale-in protected and would otherwise keep `terraform destroy` waiting. The service (and so every task) is destroyed first."
+  type        = bool
+  default     = true
+}
+
 variable "instance_warmup" {
   description = "Seconds a new instance is given to boot, register with ECS and pull the image before it counts as ready, used by the instance refresh and by ECS managed scaling. Keep it at 300 or more for GPU instances."
   type        = number

@@ -6,8 +6,10 @@ terraform {
 
   required_providers {
     aws = {
-      source  = "hashicorp/aws"
-      version = ">= 5.0, < 7.0"
+      source = "hashicorp/aws"
+      # 5.16.2: instance_refresh.preferences.scale_in_protected_instances (added in 5.16.0, whose
+      # empty default broke every refresh until 5.16.2).
+      version = ">= 5.16.2, < 7.0"
     }
   }
 }

@@ -191,6 +191,10 @@ run "auto_scaling_group_is_protected_and_refreshed" {
     condition     = aws_autoscaling_group.this.min_size == 0 && aws_autoscaling_group.this.max_size == 2
     error_message = "min/max default to 0/2"
   }
+  assert {
+    condition     = aws_autoscaling_group.this.force_delete == true
+    error_message = "destroy must not wait on scale-in protected instances"
+  }
 }
 
 run "capacity_provider_scales_the_group_and_is_on_the_cluster" {
