@@ -45,9 +45,8 @@ pub(crate) struct Parser<'a> {
 pub(crate) enum TemplateMode {
     /// A `"..."` string: escapes, ends at the closing quote, no raw newline.
     Quoted,
-    /// A heredoc body ending at byte `end`, with `indent` leading whitespace characters removed
-    /// from each line (`<<-`).
-    Heredoc { end: usize, indent: usize },
+    /// A heredoc body ending at byte `end`; `flush` for `<<-` (indentation removed).
+    Heredoc { end: usize, flush: bool },
     /// A whole file (`templatefile`): no escapes, ends at the end of the text.
     Standalone,
 }
@@ -231,7 +230,6 @@ impl<'a> Parser<'a> {
             None => "end of file".to_string(),
             Some(b'\n') => "newline".to_string(),
             Some(b'\r') if self.b.get(at + 1) == Some(&b'\n') => "newline".to_string(),
-            Some(b'"') => "a string".to_string(),
             _ => {
                 let span = self.token_span(at);
                 let text = self
@@ -1180,17 +1178,7 @@ impl<'a> Parser<'a> {
             }
             line = line_end + 1;
         };
-        let indent = if flush {
-            self.src[body_start..end]
-                .split('\n')
-                .filter(|l| !l.trim().is_empty())
-                .map(|l| l.chars().take_while(|c| *c == ' ' || *c == '\t').count())
-                .min()
-                .unwrap_or(0)
-        } else {
-            0
-        };
-        let mut t = self.parse_template_body(TemplateMode::Heredoc { end, indent }, start)?;
+        let mut t = self.parse_template_body(TemplateMode::Heredoc { end, flush }, start)?;
         t.heredoc = true;
         self.pos = after;
         Ok(Expr {
@@ -1207,18 +1195,21 @@ impl<'a> Parser<'a> {
         open: usize,
     ) -> PResult<Template> {
         let pieces = self.scan_pieces(mode, open)?;
-        let pieces = apply_strip(pieces);
+        let mut pieces = apply_strip(pieces);
+        if let TemplateMode::Heredoc { flush: true, .. } = mode {
+            flush_indentation(&mut pieces);
+        }
         let mut it = pieces.into_iter().peekable();
         let (t, end) = self.nest(&mut it)?;
         match end {
             None => Ok(t),
-            Some((dir, span)) => err(
-                format!(
-                    "unexpected `{}` directive without its opening directive",
-                    dir
-                ),
-                span,
-            ),
+            Some((dir, span)) => {
+                let opening = if dir == "endfor" { "for" } else { "if" };
+                err(
+                    format!("unexpected `%{{ {dir} }}` without an opening `%{{ {opening} }}`"),
+                    span,
+                )
+            }
         }
     }
 
@@ -1226,7 +1217,6 @@ impl<'a> Parser<'a> {
         let mut pieces = Vec::new();
         let mut lit = String::new();
         let mut lit_start = self.pos;
-        let mut line_start = matches!(mode, TemplateMode::Heredoc { .. });
         macro_rules! flush {
             () => {
                 if !lit.is_empty() {
@@ -1251,7 +1241,7 @@ impl<'a> Parser<'a> {
                     ),
                     _ => {}
                 },
-                TemplateMode::Heredoc { end, indent } => {
+                TemplateMode::Heredoc { end, .. } => {
                     if self.pos > end {
                         return err(
                             "an interpolation runs past the heredoc's closing marker",
@@ -1260,18 +1250,6 @@ impl<'a> Parser<'a> {
                     }
                     if self.pos == end {
                         break;
-                    }
-                    if line_start {
-                        line_start = false;
-                        let mut n = 0;
-                        while n < indent && matches!(self.peek(), Some(b' ' | b'\t')) {
-                            self.pos += 1;
-                            n += 1;
-                        }
-                        if lit.is_empty() {
-                            lit_start = self.pos;
-                        }
-                        continue;
                     }
                 }
                 TemplateMode::Standalone => {
@@ -1298,15 +1276,13 @@ impl<'a> Parser<'a> {
                     self.pos += 3;
                 }
                 b'\\' if mode == TemplateMode::Quoted => self.parse_escape(&mut lit)?,
-                b'\r' if self.peek_at(1) == Some(b'\n') && mode != TemplateMode::Quoted => {
+                b'\r' | b'\n' if mode != TemplateMode::Quoted && self.at_newline() => {
                     lit.push('\n');
-                    self.pos += 2;
-                    line_start = true;
-                }
-                b'\n' => {
-                    lit.push('\n');
-                    self.pos += 1;
-                    line_start = true;
+                    self.pos += if c == b'\r' { 2 } else { 1 };
+                    // Heredoc literals end at each newline, so that `<<-` can find line starts
+                    // after strip markers have been applied.
+                    flush!();
+                    lit_start = self.pos;
                 }
                 _ => {
                     // Copy a run of ordinary text at once.
@@ -1498,8 +1474,18 @@ impl<'a> Parser<'a> {
         while let Some(piece) = it.next() {
             match piece {
                 Piece::Lit { text, span } => {
-                    if !text.is_empty() {
-                        parts.push(TemplatePart::Literal { text, span })
+                    if text.is_empty() {
+                        continue;
+                    }
+                    if let Some(TemplatePart::Literal {
+                        text: prev,
+                        span: prev_span,
+                    }) = parts.last_mut()
+                    {
+                        prev.push_str(&text);
+                        *prev_span = prev_span.to(span);
+                    } else {
+                        parts.push(TemplatePart::Literal { text, span });
                     }
                 }
                 Piece::Interp { expr, .. } => parts.push(TemplatePart::Interpolation(expr)),
@@ -1617,6 +1603,46 @@ impl<'a> Parser<'a> {
             return self.expected("the end of the expression");
         }
         Ok(e)
+    }
+}
+
+/// Removes `<<-` indentation, as Terraform does: after strip markers, each line's first piece
+/// counts its leading whitespace characters, except a whitespace-only line (blank); a line that
+/// starts with an interpolation or directive, or with a literal emptied by a strip marker, counts
+/// zero. The smallest count is removed from every counted literal.
+fn flush_indentation(pieces: &mut [Piece]) {
+    let mut min = usize::MAX;
+    let mut adjust = Vec::new();
+    let mut line_start = true;
+    for (i, piece) in pieces.iter().enumerate() {
+        if line_start {
+            line_start = false;
+            match piece {
+                Piece::Lit { text, .. } => {
+                    let rest = text.trim_start();
+                    if !(rest.is_empty() && text.ends_with('\n')) {
+                        let spaces = text[..text.len() - rest.len()].chars().count();
+                        min = min.min(spaces);
+                        adjust.push(i);
+                    }
+                }
+                _ => min = 0,
+            }
+        }
+        if let Piece::Lit { text, .. } = piece {
+            if text.ends_with('\n') {
+                line_start = true;
+            }
+        }
+    }
+    if min == 0 || min == usize::MAX {
+        return;
+    }
+    for i in adjust {
+        if let Some(Piece::Lit { text, .. }) = pieces.get_mut(i) {
+            let cut: usize = text.chars().take(min).map(char::len_utf8).sum();
+            text.drain(..cut);
+        }
     }
 }
 

@@ -84,11 +84,15 @@ fn template_directives() {
 #[test]
 fn strip_markers() {
     assert_eq!(e(r#""a  ${~ x ~}  b""#), "(tpl \"a\" ${x} \"b\")");
+    // Outside quotes a literal ends at each newline and a strip marker trims only the literal
+    // beside it, not across the line break: Terraform renders this as "line1\n  a\n  b\nend".
     let t = parse_template("line1\n  %{~ for x in xs ~}\n  ${x}\n  %{~ endfor ~}\nend").unwrap();
     assert_eq!(
         sexp::template(&t),
-        "(tpl \"line1\" (%for x xs (tpl ${x})) \"end\")"
+        "(tpl \"line1\\n\" (%for x xs (tpl \"  \" ${x} \"\\n\")) \"end\")"
     );
+    // inside quotes an escaped newline is part of one literal, so it is trimmed
+    assert_eq!(e(r#""a\n  ${~x}""#), "(tpl \"a\" ${x})");
 }
 
 #[test]
@@ -145,11 +149,24 @@ fn heredocs() {
     assert!(tpl.heredoc);
 }
 
+/// Each expected tree here was checked against `terraform console` (Terraform 1.11.4): `<<-`
+/// counts indentation after strip markers, line by line, as Terraform does.
 #[test]
-fn heredoc_with_directives() {
+fn heredoc_with_directives_matches_terraform() {
+    // renders "  port 1\n  port 2\n": the strip after `for` hides the next line's start
     assert_eq!(
         f("x = <<-EOT\n  %{ for p in ports ~}\n  port ${p}\n  %{ endfor ~}\n  EOT\n"),
-        "(attr x (tpl (%for p ports (tpl \"port \" ${p} \"\\n\"))))"
+        "(attr x (tpl (%for p ports (tpl \"  port \" ${p} \"\\n\"))))"
+    );
+    // renders "    port 1\n    port 2\n    tail\n": a line emptied by `%{~` counts zero
+    assert_eq!(
+        f("x = <<-EOT\n    %{~ for p in [1, 2] ~}\n    port ${p}\n    %{~ endfor ~}\n    tail\n  EOT\n"),
+        "(attr x (tpl (%for p (tuple 1 2) (tpl \"    port \" ${p} \"\\n\")) \"    tail\\n\"))"
+    );
+    // renders "  a\n\n  x 1\n\n": four spaces removed from every line
+    assert_eq!(
+        f("x = <<-EOT\n      a\n    %{ for p in [1] }\n      x ${p}\n    %{ endfor }\n  EOT\n"),
+        "(attr x (tpl \"  a\\n\" (%for p (tuple 1) (tpl \"\\n  x \" ${p} \"\\n\")) \"\\n\"))"
     );
 }
 

@@ -1,0 +1,3 @@
+locals {
+  x = { for k in ["a"] : k }
+}

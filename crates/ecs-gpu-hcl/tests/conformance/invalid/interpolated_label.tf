@@ -1,0 +1,2 @@
+resource "aws_${x}" "this" {
+}

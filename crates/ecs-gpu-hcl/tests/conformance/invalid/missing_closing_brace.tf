@@ -1,0 +1,2 @@
+resource "aws_ecs_cluster" "this" {
+  name = "gpu"

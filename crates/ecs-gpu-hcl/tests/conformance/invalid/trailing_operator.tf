@@ -1,0 +1,4 @@
+locals {
+  x = true &&
+    false
+}

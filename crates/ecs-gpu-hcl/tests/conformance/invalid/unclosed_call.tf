@@ -1,0 +1,3 @@
+locals {
+  x = max(1, 2
+}

@@ -1,0 +1,4 @@
+locals {
+  /* never closed
+  x = 1
+}

@@ -1,0 +1,8 @@
+(block locals (attr list (tuple 1 2 3))
+(attr object (object (a 1)
+(b 2)))
+(attr call (call max 1 2))
+(attr interp (tpl "sum: " ${(+ 1 1)}))
+(attr for_expr (for-tuple x (tuple 1 2) x))
+(attr suppressed true))
+(block output "list" (attr value (. local list)))

@@ -1,0 +1,6 @@
+(block module "gpu_service" (attr source "./modules/gpu-service")
+(attr count 0)
+(attr name "inference")
+(attr containers (object (triton (object (image "nvcr.io/nvidia/tritonserver:24.08-py3")
+(gpus 1)))))
+(attr providers (object)))

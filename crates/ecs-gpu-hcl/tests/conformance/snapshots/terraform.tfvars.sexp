@@ -1,0 +1,7 @@
+(attr region "us-east-1")
+(attr instance_types (tuple "g5.xlarge" "g6.xlarge"))
+(attr gpu_count 1)
+(attr enabled true)
+(attr tags (object (Team "ml")
+(Project "inference")))
+(attr user_data "#!/bin/bash\necho ECS_CLUSTER=gpu >> /etc/ecs/ecs.config\n")

@@ -1,0 +1,10 @@
+locals {
+  crlf = "windows line endings"
+  list = [
+    1,
+    2,
+  ]
+  doc = <<EOT
+line
+EOT
+}
