@@ -1,13 +1,26 @@
 //! The capacity a task can be placed on: service → capacity provider strategy (or the cluster's
 //! default strategy) → capacity provider → Auto Scaling group → launch template or mixed instances
-//! policy → instance types.
+//! policy → instance types, AMI, user data.
+//!
+//! Every step answers only what is known. A link written as a reference to a computed attribute
+//! (`aws_autoscaling_group.gpu.arn`) is followed through the reference; a link written as a known
+//! name (`aws_ecs_capacity_provider.gpu.name`, a literal `"gpu"`) is followed to the resource of that
+//! kind whose `name` is that string. Anything else (a variable without a value, a name no resource
+//! in the checked files has, a `dynamic` block with an unknown `for_each`) makes the step unknown.
 //!
 //! Rules that compare a task with its instance types (GPU103's fraction/whole check, GPU106,
-//! GPU107) ask [`capacity_for_task`]. It answers `None` whenever any link of the walk is unknown:
-//! a rule can only say "exceeds every instance type" when it knows every instance type.
+//! GPU107, GPU401) ask [`capacity_for_task`] or [`service_capacity`] and need the walk known in
+//! full. Rules about the configuration of GPU capacity (GPU2xx, GPU3xx) ask [`gpu_capacity`],
+//! which collects every launch template, group and capacity provider that a GPU service is known
+//! to reach (or that is known to launch GPU instance types for ECS), even when other branches of
+//! the walk are unknown: a broken link that is known is broken whatever the unknown ones are.
 
-use ecs_gpu_catalog::InstanceType;
-use ecs_gpu_model::{Loc, Model, TaskDefinition};
+use ecs_gpu_catalog::{catalog, AmiClass, AmiNameClass, InstanceType, Lookup};
+use ecs_gpu_model::{
+    Block, Body, Loc, Mode, Model, Node, Resource, TaskDefinition, TaskDefinitionOrigin, Value,
+};
+
+use crate::task::{is_gpu_task, task_definitions};
 
 /// The instance types a task can be placed on, and where they are written.
 #[derive(Debug, Clone, Default)]
@@ -19,12 +32,47 @@ pub struct Capacity {
     pub labels: Vec<(Loc, String)>,
 }
 
-/// The capacity of a task, or `None` when it is not known in full.
-///
-/// Not yet implemented (see CONTRIBUTING.md): until then it answers `None`, so the
-/// capacity-dependent rules stay silent, never wrong.
-pub fn capacity_for_task(_model: &Model, _td: &TaskDefinition) -> Option<Capacity> {
-    None
+/// The capacity of a task, or `None` when it is not known in full: no service found for the task,
+/// a service whose task definition is unknown (it might run this one too), an unknown strategy,
+/// capacity provider, group, launch template or instance type, an instance type the catalog does
+/// not know, attribute-based instance selection, or `launch_type = "EC2"` (instances may join the
+/// cluster without a capacity provider).
+pub fn capacity_for_task(model: &Model, td: &TaskDefinition) -> Option<Capacity> {
+    let TaskDefinitionOrigin::Resource(td_id) = td.origin else {
+        return None;
+    };
+    let mut services = Vec::new();
+    for svc in model.resources_of("aws_ecs_service") {
+        match service_task_definition(model, svc) {
+            Some(id) if id == td_id => services.push(svc),
+            Some(_) => {}
+            // This service might run the task definition: its capacity would count too.
+            None => return None,
+        }
+    }
+    if services.is_empty() {
+        return None;
+    }
+    let mut out = Capacity::default();
+    for svc in services {
+        let cap = service_capacity(model, svc);
+        if !cap.complete {
+            return None;
+        }
+        for t in cap.instance_types()? {
+            let Lookup::Known(known) = catalog().lookup(&t.name) else {
+                return None;
+            };
+            if !out.instance_types.iter().any(|k| k.name == known.name) {
+                out.instance_types.push(known);
+            }
+            if let Some(loc) = t.node.loc {
+                out.labels
+                    .push((loc, format!("instance type `{}` comes from here", t.name)));
+            }
+        }
+    }
+    Some(out)
 }
 
 /// The instance types a task can be placed on, or `None` when unknown.
@@ -33,4 +81,1004 @@ pub fn instance_types_for_task(
     td: &TaskDefinition,
 ) -> Option<Vec<&'static InstanceType>> {
     capacity_for_task(model, td).map(|c| c.instance_types)
+}
+
+// ---------------------------------------------------------------------------------------------
+// Following links
+// ---------------------------------------------------------------------------------------------
+
+/// The known string of a node (not a `jsonencode` result).
+fn known_str(node: &Node) -> Option<&str> {
+    match &node.value {
+        Value::String(s) => Some(s),
+        _ => None,
+    }
+}
+
+/// The resources of `kind` a link points to: through its references, or, for a known string, the
+/// resources of that kind whose `name` is the string (or whose name ends an ARN that is the string).
+/// `None` when unknown (no such resource in the checked files, or a value that cannot be followed).
+pub fn resolve_link<'m>(model: &'m Model, node: &Node, kind: &str) -> Option<Vec<&'m Resource>> {
+    if node.is_unknown() {
+        let found = model.referenced(node, kind);
+        return if found.is_empty() { None } else { Some(found) };
+    }
+    let s = known_str(node)?;
+    let found: Vec<&Resource> = model
+        .resources
+        .iter()
+        .filter(|r| r.mode == Mode::Managed && r.kind == kind)
+        .filter(|r| {
+            r.body
+                .attr("name")
+                .and_then(known_str)
+                .is_some_and(|n| n == s || s.ends_with(&format!("/{n}")))
+        })
+        .collect();
+    if found.is_empty() {
+        None
+    } else {
+        Some(found)
+    }
+}
+
+/// The one resource a link points to, when known and unique.
+fn resolve_one<'m>(model: &'m Model, node: &Node, kind: &str) -> Option<&'m Resource> {
+    match resolve_link(model, node, kind)?.as_slice() {
+        [one] => Some(*one),
+        _ => None,
+    }
+}
+
+/// The task definition resource a service runs, when known.
+pub fn service_task_definition(model: &Model, svc: &Resource) -> Option<ecs_gpu_model::ResourceId> {
+    let node = svc.body.attr("task_definition")?;
+    if node.is_unknown() {
+        return resolve_one(model, node, "aws_ecs_task_definition").map(|r| r.id);
+    }
+    // A known string: `family`, `family:revision` or an ARN; match the family.
+    let s = known_str(node)?;
+    let family = s.rsplit('/').next().unwrap_or(s);
+    let family = family.split(':').next().unwrap_or(family);
+    let found: Vec<&Resource> = model
+        .resources_of("aws_ecs_task_definition")
+        .filter(|r| r.body.attr("family").and_then(known_str) == Some(family))
+        .collect();
+    match found.as_slice() {
+        [one] => Some(one.id),
+        _ => None,
+    }
+}
+
+/// The task definition a service runs, when known.
+pub fn service_task<'m>(model: &'m Model, svc: &Resource) -> Option<&'m TaskDefinition> {
+    let id = service_task_definition(model, svc)?;
+    model
+        .task_definitions
+        .iter()
+        .find(|td| td.origin == TaskDefinitionOrigin::Resource(id))
+}
+
+/// The services whose task definition certainly reserves GPUs, with it.
+pub fn gpu_services(model: &Model) -> Vec<(&Resource, &TaskDefinition)> {
+    model
+        .resources_of("aws_ecs_service")
+        .filter(|svc| !svc.instances_unknown)
+        .filter_map(|svc| {
+            let td = service_task(model, svc)?;
+            task_definitions(model)
+                .any(|t| std::ptr::eq(t, td))
+                .then_some(())?;
+            is_gpu_task(td).then_some((svc, td))
+        })
+        .collect()
+}
+
+// ---------------------------------------------------------------------------------------------
+// Service → capacity providers
+// ---------------------------------------------------------------------------------------------
+
+/// How a service chooses its capacity.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Placement {
+    /// Its own `capacity_provider_strategy`.
+    Strategy,
+    /// The cluster's default capacity provider strategy (no strategy, no launch type).
+    ClusterDefault,
+    /// `launch_type = "EC2"`: any container instance of the cluster.
+    LaunchTypeEc2,
+    /// `launch_type = "FARGATE"` or a Fargate capacity provider.
+    Fargate,
+    /// `launch_type = "EXTERNAL"`, or not known.
+    Other,
+}
+
+/// One capacity provider a service can use.
+#[derive(Debug, Clone)]
+pub struct ProviderUse<'m> {
+    pub provider: &'m Resource,
+    /// Where the service (or the cluster's default strategy) names it.
+    pub named_at: Option<Loc>,
+    /// Its Auto Scaling group, when known.
+    pub group: Option<GroupCapacity<'m>>,
+}
+
+/// What a service can be placed on.
+#[derive(Debug, Clone)]
+pub struct ServiceCapacity<'m> {
+    pub placement: Placement,
+    /// The capacity providers known to be used.
+    pub providers: Vec<ProviderUse<'m>>,
+    /// Whether `providers` is every capacity the service can use, each with a known group.
+    pub complete: bool,
+    /// The strategy item or `launch_type` that names Fargate, for GPU403.
+    pub fargate_at: Option<Loc>,
+}
+
+impl<'m> ServiceCapacity<'m> {
+    /// Every instance type, when the capacity is complete and every group's types are known.
+    pub fn instance_types(&self) -> Option<Vec<InstanceTypeUse<'m>>> {
+        if !self.complete {
+            return None;
+        }
+        let mut out = Vec::new();
+        for p in &self.providers {
+            out.extend(p.group.as_ref()?.instance_types.clone()?);
+        }
+        Some(out)
+    }
+}
+
+fn fargate_provider(name: &str) -> bool {
+    name == "FARGATE" || name == "FARGATE_SPOT"
+}
+
+/// Resolves strategy blocks (`capacity_provider_strategy` / `default_capacity_provider_strategy`).
+fn strategy<'m>(model: &'m Model, body: &'m Body, kind: &str, cap: &mut ServiceCapacity<'m>) {
+    if body.may_have_unknown(kind) {
+        cap.complete = false;
+    }
+    for item in body.blocks(kind) {
+        let Some(node) = item.body.attr("capacity_provider") else {
+            cap.complete = false;
+            continue;
+        };
+        if let Some(name) = known_str(node) {
+            if fargate_provider(name) {
+                cap.placement = Placement::Fargate;
+                cap.fargate_at = cap.fargate_at.or(node.loc);
+                continue;
+            }
+        }
+        match resolve_one(model, node, "aws_ecs_capacity_provider") {
+            Some(provider) => {
+                let group = provider_group(model, provider);
+                if group.is_none() {
+                    cap.complete = false;
+                }
+                cap.providers.push(ProviderUse {
+                    provider,
+                    named_at: node.loc.or(item.loc),
+                    group,
+                });
+            }
+            None => cap.complete = false,
+        }
+    }
+}
+
+/// The capacity a service can be placed on, as far as it is known.
+pub fn service_capacity<'m>(model: &'m Model, svc: &'m Resource) -> ServiceCapacity<'m> {
+    let mut cap = ServiceCapacity {
+        placement: Placement::Strategy,
+        providers: Vec::new(),
+        complete: true,
+        fargate_at: None,
+    };
+    let has_strategy = svc.body.block("capacity_provider_strategy").is_some();
+    if has_strategy || svc.body.may_have_unknown("capacity_provider_strategy") {
+        strategy(model, &svc.body, "capacity_provider_strategy", &mut cap);
+        return cap;
+    }
+    let launch_type = svc.body.attr("launch_type");
+    match launch_type.map(|n| (known_str(n), n)) {
+        Some((Some("FARGATE"), n)) => {
+            cap.placement = Placement::Fargate;
+            cap.fargate_at = n.loc;
+            cap.complete = false;
+            return cap;
+        }
+        Some((Some("EC2"), _)) => {
+            cap.placement = Placement::LaunchTypeEc2;
+            // Every capacity provider of the cluster; instances may also join the cluster without
+            // one, so this is never complete.
+            cap.complete = false;
+            for ccp in cluster_capacity_providers(model, svc).unwrap_or_default() {
+                if let Some(list) = ccp.body.attr("capacity_providers").and_then(Node::as_list) {
+                    for node in list {
+                        if let Some(provider) =
+                            resolve_one(model, node, "aws_ecs_capacity_provider")
+                        {
+                            let group = provider_group(model, provider);
+                            cap.providers.push(ProviderUse {
+                                provider,
+                                named_at: node.loc,
+                                group,
+                            });
+                        }
+                    }
+                }
+            }
+            return cap;
+        }
+        Some((Some(_), _)) | Some((None, _)) => {
+            cap.placement = Placement::Other;
+            cap.complete = false;
+            return cap;
+        }
+        None => {}
+    }
+    cap.placement = Placement::ClusterDefault;
+    match cluster_capacity_providers(model, svc) {
+        Some(ccps) if ccps.len() == 1 => {
+            let ccp = ccps[0];
+            if ccp
+                .body
+                .block("default_capacity_provider_strategy")
+                .is_none()
+                && !ccp
+                    .body
+                    .may_have_unknown("default_capacity_provider_strategy")
+            {
+                // No default strategy: the service needs a launch type; nothing is known.
+                cap.complete = false;
+            }
+            strategy(
+                model,
+                &ccp.body,
+                "default_capacity_provider_strategy",
+                &mut cap,
+            );
+        }
+        _ => cap.complete = false,
+    }
+    cap
+}
+
+/// The `aws_ecs_cluster_capacity_providers` of a service's cluster, when the cluster is known.
+fn cluster_capacity_providers<'m>(model: &'m Model, svc: &Resource) -> Option<Vec<&'m Resource>> {
+    let cluster_node = svc.body.attr("cluster")?;
+    let cluster = resolve_one(model, cluster_node, "aws_ecs_cluster")?;
+    let cluster_name = cluster.body.attr("name").and_then(known_str);
+    let found: Vec<&Resource> = model
+        .resources_of("aws_ecs_cluster_capacity_providers")
+        .filter(|ccp| {
+            let Some(n) = ccp.body.attr("cluster_name") else {
+                return false;
+            };
+            if n.is_unknown() {
+                model
+                    .referenced(n, "aws_ecs_cluster")
+                    .iter()
+                    .any(|r| r.id == cluster.id)
+            } else {
+                known_str(n).is_some() && known_str(n) == cluster_name
+            }
+        })
+        .collect();
+    Some(found)
+}
+
+/// The clusters a capacity provider is associated with (`aws_ecs_cluster_capacity_providers`), with
+/// their names: `None` for a name that is not known. `None` overall when an association might exist
+/// that cannot be read (an unknown `capacity_providers` list).
+pub fn provider_clusters<'m>(
+    model: &'m Model,
+    provider: &Resource,
+) -> Option<Vec<(&'m Resource, Option<String>)>> {
+    let mut out = Vec::new();
+    for ccp in model.resources_of("aws_ecs_cluster_capacity_providers") {
+        let list = ccp.body.attr("capacity_providers")?;
+        let items = list.as_list()?;
+        let mut uses = false;
+        for item in items {
+            match resolve_link(model, item, "aws_ecs_capacity_provider") {
+                Some(rs) if rs.iter().any(|r| r.id == provider.id) => uses = true,
+                Some(_) => {}
+                None if item.is_unknown() => return None,
+                None => {}
+            }
+        }
+        if uses {
+            let name = ccp.body.attr("cluster_name").and_then(|n| {
+                known_str(n).map(str::to_string).or_else(|| {
+                    resolve_one(model, n, "aws_ecs_cluster")
+                        .and_then(|c| c.body.attr("name").and_then(known_str).map(str::to_string))
+                })
+            });
+            out.push((ccp, name));
+        }
+    }
+    Some(out)
+}
+
+// ---------------------------------------------------------------------------------------------
+// Capacity provider → group → launch templates → instance types
+// ---------------------------------------------------------------------------------------------
+
+/// A launch template as a group uses it.
+#[derive(Debug, Clone)]
+pub struct TemplateUse<'m> {
+    pub template: &'m Resource,
+    /// The `version` argument, when written.
+    pub version: Option<&'m Node>,
+    /// The block that names the template (`launch_template`, `launch_template_specification`).
+    pub spec: &'m Block,
+}
+
+/// One instance type a group can launch, where it is written, and from which template (for a
+/// template's `instance_type`).
+#[derive(Debug, Clone)]
+pub struct InstanceTypeUse<'m> {
+    pub name: String,
+    pub node: &'m Node,
+    pub template: Option<&'m Resource>,
+    /// The override block it comes from (`mixed_instances_policy`).
+    pub override_block: Option<&'m Block>,
+}
+
+/// An Auto Scaling group and what it launches.
+#[derive(Debug, Clone)]
+pub struct GroupCapacity<'m> {
+    pub group: &'m Resource,
+    /// Every launch template it uses, `None` when not known in full (a launch configuration, an
+    /// unknown template reference).
+    pub templates: Option<Vec<TemplateUse<'m>>>,
+    /// The templates that are known to be used, even when others are not.
+    pub known_templates: Vec<TemplateUse<'m>>,
+    /// Every instance type it can launch, `None` when not known in full.
+    pub instance_types: Option<Vec<InstanceTypeUse<'m>>>,
+    /// The instance types known to be launched, even when others are not known.
+    pub known_instance_types: Vec<InstanceTypeUse<'m>>,
+    /// The `mixed_instances_policy` block, when there is one.
+    pub mixed: Option<&'m Block>,
+}
+
+/// The Auto Scaling group of a capacity provider, when known.
+pub fn provider_group<'m>(model: &'m Model, provider: &'m Resource) -> Option<GroupCapacity<'m>> {
+    let asgp = provider.body.block("auto_scaling_group_provider")?;
+    let arn = asgp.body.attr("auto_scaling_group_arn")?;
+    let group = resolve_one(model, arn, "aws_autoscaling_group")?;
+    Some(group_capacity(model, group))
+}
+
+/// The capacity providers backed by a group.
+pub fn group_providers<'m>(model: &'m Model, group: &Resource) -> Vec<&'m Resource> {
+    model
+        .resources_of("aws_ecs_capacity_provider")
+        .filter(|p| {
+            p.body
+                .block("auto_scaling_group_provider")
+                .and_then(|b| b.body.attr("auto_scaling_group_arn"))
+                .and_then(|n| resolve_one(model, n, "aws_autoscaling_group"))
+                .is_some_and(|g| g.id == group.id)
+        })
+        .collect()
+}
+
+/// The template a `launch_template` / `launch_template_specification` block names.
+fn template_of<'m>(
+    model: &'m Model,
+    spec: &'m Block,
+    id_attr: &str,
+    name_attr: &str,
+) -> Option<TemplateUse<'m>> {
+    let node = spec
+        .body
+        .attr(id_attr)
+        .or_else(|| spec.body.attr(name_attr))?;
+    let template = resolve_one(model, node, "aws_launch_template")?;
+    Some(TemplateUse {
+        template,
+        version: spec.body.attr("version"),
+        spec,
+    })
+}
+
+/// What a group launches.
+pub fn group_capacity<'m>(model: &'m Model, group: &'m Resource) -> GroupCapacity<'m> {
+    let body = &group.body;
+    let mut cap = GroupCapacity {
+        group,
+        templates: None,
+        known_templates: Vec::new(),
+        instance_types: None,
+        known_instance_types: Vec::new(),
+        mixed: None,
+    };
+    if body.attr("launch_configuration").is_some()
+        || body.may_have_unknown("launch_template")
+        || body.may_have_unknown("mixed_instances_policy")
+    {
+        return cap;
+    }
+    if let Some(lt) = body.block("launch_template") {
+        let Some(use_) = template_of(model, lt, "id", "name") else {
+            return cap;
+        };
+        cap.instance_types = template_instance_type(use_.template).map(|(name, node)| {
+            vec![InstanceTypeUse {
+                name,
+                node,
+                template: Some(use_.template),
+                override_block: None,
+            }]
+        });
+        cap.known_instance_types = cap.instance_types.clone().unwrap_or_default();
+        cap.known_templates.push(use_.clone());
+        cap.templates = Some(vec![use_]);
+        return cap;
+    }
+    let Some(mixed) = body.block("mixed_instances_policy") else {
+        return cap;
+    };
+    cap.mixed = Some(mixed);
+    let Some(lt) = mixed.body.block("launch_template") else {
+        return cap;
+    };
+    if lt.body.may_have_unknown("override")
+        || lt.body.may_have_unknown("launch_template_specification")
+    {
+        return cap;
+    }
+    let default = lt
+        .body
+        .block("launch_template_specification")
+        .and_then(|s| template_of(model, s, "launch_template_id", "launch_template_name"));
+    let mut templates = Vec::new();
+    let mut all_templates = true;
+    if let Some(d) = &default {
+        templates.push(d.clone());
+    } else {
+        all_templates = false;
+    }
+    let mut types = Vec::new();
+    let mut all_types = true;
+    let overrides: Vec<&Block> = lt.body.blocks("override").collect();
+    for o in &overrides {
+        if let Some(spec) = o.body.block("launch_template_specification") {
+            match template_of(model, spec, "launch_template_id", "launch_template_name") {
+                Some(t) => {
+                    if !templates
+                        .iter()
+                        .any(|u: &TemplateUse<'_>| u.template.id == t.template.id)
+                    {
+                        templates.push(t);
+                    }
+                }
+                None => all_templates = false,
+            }
+        }
+        match o.body.attr("instance_type") {
+            Some(n) => match known_str(n) {
+                Some(s) => types.push(InstanceTypeUse {
+                    name: s.to_string(),
+                    node: n,
+                    template: None,
+                    override_block: Some(o),
+                }),
+                None => all_types = false,
+            },
+            // `instance_requirements`: attribute-based selection, not a list of names.
+            None => all_types = false,
+        }
+    }
+    if overrides.is_empty() {
+        match default
+            .as_ref()
+            .and_then(|d| template_instance_type(d.template).map(|t| (t, d.template)))
+        {
+            Some(((name, node), template)) => types.push(InstanceTypeUse {
+                name,
+                node,
+                template: Some(template),
+                override_block: None,
+            }),
+            None => all_types = false,
+        }
+    }
+    cap.known_templates = templates.clone();
+    cap.templates = all_templates.then_some(templates);
+    cap.known_instance_types = types.clone();
+    cap.instance_types = all_types.then_some(types);
+    cap
+}
+
+/// A launch template's known `instance_type` (none when it selects by `instance_requirements`).
+fn template_instance_type(t: &Resource) -> Option<(String, &Node)> {
+    if t.body.block("instance_requirements").is_some()
+        || t.body.may_have_unknown("instance_requirements")
+    {
+        return None;
+    }
+    let n = t.body.attr("instance_type")?;
+    Some((known_str(n)?.to_string(), n))
+}
+
+// ---------------------------------------------------------------------------------------------
+// GPU capacity
+// ---------------------------------------------------------------------------------------------
+
+/// Why a piece of capacity is GPU capacity: a GPU service reaches it, or it launches GPU instance
+/// types behind an ECS capacity provider.
+#[derive(Debug, Clone)]
+pub enum GpuReason<'m> {
+    Service(&'m Resource),
+    GpuInstanceType {
+        provider: &'m Resource,
+        instance_type: String,
+    },
+}
+
+impl GpuReason<'_> {
+    /// A secondary label saying why.
+    pub fn label(&self, model: &Model) -> (Option<Loc>, String) {
+        match self {
+            GpuReason::Service(s) => (
+                Some(s.loc),
+                format!(
+                    "the GPU service `{}` is placed on this capacity",
+                    model.local_address(s)
+                ),
+            ),
+            GpuReason::GpuInstanceType {
+                provider,
+                instance_type,
+            } => (
+                Some(provider.loc),
+                format!("this capacity provider launches the GPU instance type `{instance_type}`"),
+            ),
+        }
+    }
+}
+
+/// Everything known to be GPU capacity, each with the first reason found.
+#[derive(Debug, Clone, Default)]
+pub struct GpuCapacity<'m> {
+    pub providers: Vec<(&'m Resource, GpuReason<'m>)>,
+    pub groups: Vec<(GroupCapacity<'m>, GpuReason<'m>)>,
+    pub templates: Vec<(TemplateUse<'m>, GpuReason<'m>)>,
+}
+
+/// The capacity providers, groups and launch templates that are GPU capacity.
+pub fn gpu_capacity(model: &Model) -> GpuCapacity<'_> {
+    let mut out = GpuCapacity::default();
+    let mut uses: Vec<(ProviderUse<'_>, GpuReason<'_>)> = Vec::new();
+    for (svc, _) in gpu_services(model) {
+        for p in service_capacity(model, svc).providers {
+            uses.push((p, GpuReason::Service(svc)));
+        }
+    }
+    for provider in model.resources_of("aws_ecs_capacity_provider") {
+        let Some(group) = provider_group(model, provider) else {
+            continue;
+        };
+        let mut names: Vec<String> = group
+            .known_instance_types
+            .iter()
+            .map(|t| t.name.clone())
+            .collect();
+        names.extend(
+            group
+                .known_templates
+                .iter()
+                .filter_map(|t| template_instance_type(t.template))
+                .map(|(name, _)| name),
+        );
+        let gpu_type = names
+            .into_iter()
+            .find(|n| matches!(catalog().lookup(n), Lookup::Known(k) if k.is_nvidia()));
+        if let Some(instance_type) = gpu_type {
+            uses.push((
+                ProviderUse {
+                    provider,
+                    named_at: None,
+                    group: Some(group),
+                },
+                GpuReason::GpuInstanceType {
+                    provider,
+                    instance_type,
+                },
+            ));
+        }
+    }
+    for (p, reason) in uses {
+        if p.provider.instances_unknown {
+            continue;
+        }
+        if !out.providers.iter().any(|(q, _)| q.id == p.provider.id) {
+            out.providers.push((p.provider, reason.clone()));
+        }
+        let Some(group) = p.group else { continue };
+        for t in &group.known_templates {
+            if !out
+                .templates
+                .iter()
+                .any(|(u, _)| u.template.id == t.template.id)
+            {
+                out.templates.push((t.clone(), reason.clone()));
+            }
+        }
+        if !out.groups.iter().any(|(g, _)| g.group.id == group.group.id) {
+            out.groups.push((group, reason));
+        }
+    }
+    out
+}
+
+// ---------------------------------------------------------------------------------------------
+// AMI and user data of a launch template
+// ---------------------------------------------------------------------------------------------
+
+/// Where a launch template's image comes from.
+#[derive(Debug, Clone)]
+pub enum AmiSource<'m> {
+    /// An SSM parameter: `data "aws_ssm_parameter"`'s `name`, or a `resolve:ssm:` image ID.
+    SsmParameter {
+        name: String,
+        /// The parameter name as written (the data source's `name`, or the `image_id`).
+        at: Option<Loc>,
+        data: Option<&'m Resource>,
+    },
+    /// A `data "aws_ami"` with a known `name` filter or `name_regex`, classified.
+    AmiLookup {
+        data: &'m Resource,
+        class: AmiNameClass,
+        /// The filter value or regex.
+        at: Option<Loc>,
+        pattern: String,
+    },
+    /// A literal `ami-...` ID.
+    LiteralId {
+        id: String,
+        at: Option<Loc>,
+    },
+    Unknown,
+}
+
+impl AmiSource<'_> {
+    /// The SSM parameter's class, for [`AmiSource::SsmParameter`].
+    pub fn parameter_class(&self) -> Option<AmiClass<'static>> {
+        match self {
+            AmiSource::SsmParameter { name, .. } => Some(catalog().ami.classify_parameter(name)),
+            _ => None,
+        }
+    }
+
+    /// Known to be an ECS GPU-optimized AMI.
+    pub fn is_ecs_gpu(&self) -> bool {
+        match self {
+            AmiSource::SsmParameter { .. } => {
+                matches!(self.parameter_class(), Some(AmiClass::EcsGpu { .. }))
+            }
+            AmiSource::AmiLookup { class, .. } => matches!(class, AmiNameClass::EcsGpu { .. }),
+            _ => false,
+        }
+    }
+
+    /// Known to be an ECS-optimized AMI of a non-GPU variant.
+    pub fn is_ecs_non_gpu(&self) -> bool {
+        match self {
+            AmiSource::SsmParameter { .. } => {
+                matches!(self.parameter_class(), Some(AmiClass::EcsNonGpu { .. }))
+            }
+            AmiSource::AmiLookup { class, .. } => matches!(class, AmiNameClass::EcsNonGpu { .. }),
+            _ => false,
+        }
+    }
+}
+
+/// The image source of a launch template.
+pub fn ami_source<'m>(model: &'m Model, template: &'m Resource) -> AmiSource<'m> {
+    let Some(node) = template.body.attr("image_id") else {
+        return AmiSource::Unknown;
+    };
+    if let Some(s) = known_str(node) {
+        if let Some(param) = s.strip_prefix("resolve:ssm:") {
+            // `resolve:ssm:name:version` / `name:label`: the name is before a `:` after the path.
+            let name = match param.rfind(':') {
+                Some(i) if param[..i].contains('/') => &param[..i],
+                _ => param,
+            };
+            return AmiSource::SsmParameter {
+                name: name.to_string(),
+                at: node.loc,
+                data: None,
+            };
+        }
+        if s.starts_with("ami-") {
+            return AmiSource::LiteralId {
+                id: s.to_string(),
+                at: node.loc,
+            };
+        }
+        return AmiSource::Unknown;
+    }
+    // Only one data source may be behind the value (a conditional over two is unknown).
+    let refs = node.refs();
+    let mut addresses: Vec<&str> = refs.iter().map(|r| r.address.as_str()).collect();
+    addresses.sort_unstable();
+    addresses.dedup();
+    if addresses.len() != 1 {
+        return AmiSource::Unknown;
+    }
+    let ssm = model.referenced(node, "aws_ssm_parameter");
+    if let [data] = ssm.as_slice() {
+        if let Some(name_node) = data.body.attr("name") {
+            if let Some(name) = known_str(name_node) {
+                return AmiSource::SsmParameter {
+                    name: name.to_string(),
+                    at: name_node.loc,
+                    data: Some(data),
+                };
+            }
+        }
+        return AmiSource::Unknown;
+    }
+    let amis = model.referenced(node, "aws_ami");
+    if let [data] = amis.as_slice() {
+        return ami_lookup(data);
+    }
+    AmiSource::Unknown
+}
+
+fn ami_lookup(data: &Resource) -> AmiSource<'_> {
+    if data.body.may_have_unknown("filter") {
+        return AmiSource::Unknown;
+    }
+    // Every `name` filter must hold; one whose values all classify alike decides.
+    for f in data.body.blocks("filter") {
+        let Some(name) = f.body.attr("name").and_then(known_str) else {
+            return AmiSource::Unknown;
+        };
+        if name != "name" {
+            continue;
+        }
+        let Some(values) = f.body.attr("values").and_then(Node::as_list) else {
+            return AmiSource::Unknown;
+        };
+        let mut class = None;
+        let mut first = None;
+        for v in values {
+            let Some(s) = known_str(v) else {
+                return AmiSource::Unknown;
+            };
+            let c = catalog().ami.classify_name(s);
+            if first.is_none() {
+                first = Some((s.to_string(), v.loc));
+            }
+            match class {
+                None => class = Some(c),
+                Some(prev) if same_class(prev, c) => {}
+                Some(_) => return AmiSource::Unknown,
+            }
+        }
+        if let (Some(class), Some((pattern, at))) = (class, first) {
+            if class != AmiNameClass::Unknown {
+                return AmiSource::AmiLookup {
+                    data,
+                    class,
+                    at,
+                    pattern,
+                };
+            }
+        }
+    }
+    if let Some(re) = data.body.attr("name_regex") {
+        if let Some(s) = known_str(re) {
+            // The literal beginning of an anchored regex, as a name pattern.
+            if let Some(rest) = s.strip_prefix('^') {
+                let literal: String = rest
+                    .chars()
+                    .take_while(|c| c.is_ascii_alphanumeric() || *c == '-' || *c == '_')
+                    .collect();
+                if !literal.is_empty() {
+                    let pattern = format!("{literal}*");
+                    let class = catalog().ami.classify_name(&pattern);
+                    if class != AmiNameClass::Unknown {
+                        return AmiSource::AmiLookup {
+                            data,
+                            class,
+                            at: re.loc,
+                            pattern: s.to_string(),
+                        };
+                    }
+                }
+            }
+        }
+    }
+    AmiSource::Unknown
+}
+
+fn same_class(a: AmiNameClass, b: AmiNameClass) -> bool {
+    matches!(
+        (a, b),
+        (AmiNameClass::EcsGpu { .. }, AmiNameClass::EcsGpu { .. })
+            | (
+                AmiNameClass::EcsNonGpu { .. },
+                AmiNameClass::EcsNonGpu { .. }
+            )
+            | (AmiNameClass::Unknown, AmiNameClass::Unknown)
+    )
+}
+
+/// What is known of a launch template's user data (decoded from base64).
+#[derive(Debug, Clone, PartialEq)]
+pub enum UserData {
+    /// No `user_data` argument.
+    Absent,
+    /// The whole decoded text.
+    Known(String),
+    /// Only these fragments are known to be in it.
+    Partial(Vec<String>),
+    /// Nothing is known (an unknown value, or bytes that are not text, such as gzip).
+    Unknown,
+}
+
+impl UserData {
+    /// The text that is certainly there.
+    pub fn known_parts(&self) -> Vec<&str> {
+        match self {
+            UserData::Known(s) => vec![s.as_str()],
+            UserData::Partial(f) => f.iter().map(String::as_str).collect(),
+            UserData::Absent | UserData::Unknown => Vec::new(),
+        }
+    }
+
+    /// The whole text, when known (empty when absent).
+    pub fn full(&self) -> Option<&str> {
+        match self {
+            UserData::Absent => Some(""),
+            UserData::Known(s) => Some(s),
+            _ => None,
+        }
+    }
+}
+
+/// The user data of a launch template.
+pub fn user_data(template: &Resource) -> (UserData, Option<Loc>) {
+    let Some(node) = template.body.attr("user_data") else {
+        return (UserData::Absent, None);
+    };
+    let data = match &node.value {
+        Value::Null => UserData::Absent,
+        Value::String(s) => match base64_decode(s) {
+            Some(bytes) => match String::from_utf8(bytes) {
+                Ok(text) => UserData::Known(text),
+                Err(_) => UserData::Unknown,
+            },
+            // Not base64: the text itself (the provider sends what it is given).
+            None => UserData::Known(s.clone()),
+        },
+        Value::Unknown(u) if !u.fragments.is_empty() => UserData::Partial(u.fragments.clone()),
+        _ => UserData::Unknown,
+    };
+    (data, node.loc)
+}
+
+/// Standard base64 (padding optional, whitespace ignored). `None` when it is not base64.
+pub fn base64_decode(s: &str) -> Option<Vec<u8>> {
+    let mut bits: u32 = 0;
+    let mut n = 0;
+    let mut out = Vec::with_capacity(s.len() * 3 / 4);
+    let mut padding = 0;
+    let mut chars = 0usize;
+    for c in s.bytes() {
+        let v = match c {
+            b'A'..=b'Z' => c - b'A',
+            b'a'..=b'z' => c - b'a' + 26,
+            b'0'..=b'9' => c - b'0' + 52,
+            b'+' => 62,
+            b'/' => 63,
+            b'=' => {
+                padding += 1;
+                continue;
+            }
+            b'\n' | b'\r' => continue,
+            _ => return None,
+        };
+        if padding > 0 {
+            return None;
+        }
+        chars += 1;
+        bits = (bits << 6) | u32::from(v);
+        n += 6;
+        if n >= 8 {
+            n -= 8;
+            out.push((bits >> n) as u8);
+            bits &= (1 << n) - 1;
+        }
+    }
+    if chars == 0 || chars % 4 == 1 || padding > 2 {
+        return None;
+    }
+    Some(out)
+}
+
+/// The value a user data text gives an `ecs.config` variable, as the last `NAME=value` assignment
+/// written in it (quotes removed). Lines that are comments (`#`) are skipped.
+pub fn config_value<'a>(text: &'a str, variable: &str) -> Option<&'a str> {
+    let mut last = None;
+    for line in text.lines() {
+        if line.trim_start().starts_with('#') {
+            continue;
+        }
+        let mut rest = line;
+        while let Some(i) = rest.find(variable) {
+            let before_ok = rest[..i]
+                .chars()
+                .next_back()
+                .is_none_or(|c| !(c.is_ascii_alphanumeric() || c == '_'));
+            let after = &rest[i + variable.len()..];
+            rest = after;
+            if !before_ok {
+                continue;
+            }
+            if let Some(v) = after.strip_prefix('=') {
+                let v = v.trim_start_matches(['"', '\'']);
+                let end = v
+                    .find(|c: char| {
+                        c.is_whitespace() || c == '"' || c == '\'' || c == '>' || c == ';'
+                    })
+                    .unwrap_or(v.len());
+                last = Some(&v[..end]);
+            }
+        }
+    }
+    last
+}
+
+/// Whether a user data text may take its ECS configuration from somewhere else (a download, an
+/// included URL, a parameter or secret read at boot): then what the text does not say proves nothing.
+pub fn fetches_config(text: &str) -> bool {
+    const MARKERS: [&str; 12] = [
+        "#include",
+        "s3://",
+        "aws s3",
+        "aws ssm",
+        "aws secretsmanager",
+        "aws appconfig",
+        "curl",
+        "wget",
+        "Invoke-WebRequest",
+        "source ",
+        "EnvironmentFile",
+        "ansible",
+    ];
+    MARKERS.iter().any(|m| text.contains(m))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn base64_round_trips_and_rejects_text() {
+        assert_eq!(base64_decode("aGVsbG8=").as_deref(), Some(&b"hello"[..]));
+        assert_eq!(base64_decode("aGVsbG8").as_deref(), Some(&b"hello"[..]));
+        assert_eq!(base64_decode("#!/bin/bash\necho hi"), None);
+        assert_eq!(base64_decode(""), None);
+    }
+
+    #[test]
+    fn config_values_take_the_last_uncommented_assignment() {
+        let t = "#!/bin/bash\n# ECS_ENABLE_GPU_SUPPORT=false\necho ECS_CLUSTER=gpu >> /etc/ecs/ecs.config\necho \"ECS_ENABLE_GPU_SUPPORT=true\" >> /etc/ecs/ecs.config\n";
+        assert_eq!(config_value(t, "ECS_CLUSTER"), Some("gpu"));
+        assert_eq!(config_value(t, "ECS_ENABLE_GPU_SUPPORT"), Some("true"));
+        assert_eq!(config_value("MY_ECS_CLUSTER=x", "ECS_CLUSTER"), None);
+        assert_eq!(
+            config_value("ECS_CLUSTER=${cluster}", "ECS_CLUSTER"),
+            Some("${cluster}")
+        );
+    }
 }

@@ -10,4 +10,13 @@ pub static RULES: &[&Rule] = &[
     &gpu002_unused_suppression::RULE,
     &gpu003_remote_module_not_followed::RULE,
     &gpu101_gpu_task_on_fargate::RULE,
+    &gpu201_instance_type_without_gpu::RULE,
+    &gpu202_gpu_family_unsupported::RULE,
+    &gpu203_ami_not_gpu_optimized::RULE,
+    &gpu204_gpu_support_disabled::RULE,
+    &gpu205_ecs_cluster_not_set::RULE,
+    &gpu206_shared_gpu_runtime_with_reservations::RULE,
+    &gpu207_instance_profile_missing::RULE,
+    &gpu208_imdsv1_allowed::RULE,
+    &gpu209_ami_end_of_life::RULE,
 ];

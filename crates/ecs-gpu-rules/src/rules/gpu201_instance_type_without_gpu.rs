@@ -1,0 +1,72 @@
+use ecs_gpu_catalog::{catalog, Lookup};
+use ecs_gpu_model::Model;
+
+use crate::capacity::{gpu_capacity, GpuReason};
+use crate::{declare_rule, Findings};
+
+declare_rule! {
+    /// ## What it checks
+    ///
+    /// The instance types of GPU capacity: the `instance_type` of the launch templates and the
+    /// `override.instance_type` of the mixed instances policies that a GPU service (one whose task
+    /// definition reserves GPUs) is placed on, through its capacity provider strategy or its
+    /// cluster's default strategy. It fires on a type that the EC2 API lists and that belongs to a
+    /// family without GPUs (`m5.large`, `c6i.xlarge`). A type the catalog does not know (a new
+    /// family, a typo) is never reported here, and neither is capacity no GPU service is known to use.
+    ///
+    /// ## Why it matters
+    ///
+    /// ECS places a GPU task only on a container instance that registered GPUs. An instance without
+    /// an NVIDIA GPU registers none, so the task stays `PENDING` on it forever, and managed scaling
+    /// may keep launching such instances for tasks that can never be placed on them.
+    ///
+    /// ## Example
+    ///
+    /// ```hcl
+    /// resource "aws_launch_template" "gpu" {
+    ///   image_id      = data.aws_ssm_parameter.ecs_gpu_ami.value
+    ///   instance_type = "m5.xlarge"
+    /// }
+    /// ```
+    ///
+    /// ## How to fix
+    ///
+    /// Use an NVIDIA GPU instance type that ECS supports (`ecs-gpu types` lists them), for example
+    /// `instance_type = "g5.xlarge"`.
+    pub static RULE = {
+        id: "GPU201",
+        name: "instance-type-without-gpu",
+        severity: Error,
+        summary: "an instance type of GPU capacity has no NVIDIA GPU",
+        check: check,
+    }
+}
+
+fn check(model: &Model, report: &mut Findings<'_>) {
+    let mut seen = Vec::new();
+    for (group, reason) in gpu_capacity(model).groups {
+        // Only capacity a GPU service is placed on: a group that mixes GPU and CPU types for other
+        // workloads is not this rule's business.
+        if !matches!(reason, GpuReason::Service(_)) {
+            continue;
+        }
+        for t in &group.known_instance_types {
+            if !matches!(catalog().lookup(&t.name), Lookup::NoGpu) || seen.contains(&t.node.loc) {
+                continue;
+            }
+            seen.push(t.node.loc);
+            let (at, why) = reason.label(model);
+            let b = report
+                .add(
+                    t.node.loc,
+                    format!("`{}` has no GPU, and a GPU service is placed on this capacity", t.name),
+                )
+                .label(at, why)
+                .help("use an NVIDIA GPU instance type that ECS supports (`ecs-gpu types` lists them)");
+            match t.template {
+                Some(lt) => b.resource(lt),
+                None => b.resource(group.group),
+            };
+        }
+    }
+}

@@ -1,0 +1,106 @@
+use ecs_gpu_catalog::catalog;
+use ecs_gpu_model::Model;
+
+use crate::capacity::{
+    ami_source, fetches_config, gpu_capacity, group_providers, provider_clusters, user_data,
+};
+use crate::{declare_rule, Findings};
+
+declare_rule! {
+    /// ## What it checks
+    ///
+    /// Launch templates of GPU capacity whose whole user data is known (or that have none) and never
+    /// mentions `ECS_CLUSTER`, on an ECS-optimized image (an ECS AMI parameter or name filter, GPU or
+    /// not), behind capacity providers whose clusters are all known by name and none of them is the
+    /// `default` cluster.
+    ///
+    /// Not reported: user data that is partly unknown, that fetches configuration from elsewhere
+    /// (`aws s3 cp`, `curl`, `#include`...), an image that is not known to be an ECS-optimized AMI (a
+    /// custom AMI may bake `ECS_CLUSTER` in), or a capacity provider whose cluster is not known.
+    ///
+    /// ## Why it matters
+    ///
+    /// Without `ECS_CLUSTER` the ECS agent registers the instance in the cluster named `default`. The
+    /// capacity provider's instances then never join the cluster the GPU service runs in: the service's
+    /// tasks stay `PENDING` while managed scaling keeps launching GPU instances that are billed and idle.
+    ///
+    /// ## Example
+    ///
+    /// ```hcl
+    /// resource "aws_launch_template" "gpu" {
+    ///   image_id      = data.aws_ssm_parameter.ecs_gpu_ami.value
+    ///   instance_type = "g5.xlarge"
+    ///   user_data     = base64encode("#!/bin/bash\necho ECS_ENABLE_GPU_SUPPORT=true >> /etc/ecs/ecs.config\n")
+    /// }
+    /// ```
+    ///
+    /// ## How to fix
+    ///
+    /// Write the cluster name into the agent's configuration:
+    /// `echo ECS_CLUSTER=${aws_ecs_cluster.gpu.name} >> /etc/ecs/ecs.config`.
+    pub static RULE = {
+        id: "GPU205",
+        name: "ecs-cluster-not-set",
+        severity: Warning,
+        summary: "the user data of GPU capacity does not write `ECS_CLUSTER`",
+        check: check,
+    }
+}
+
+fn check(model: &Model, report: &mut Findings<'_>) {
+    let agent = &catalog().agent;
+    let capacity = gpu_capacity(model);
+    for (t, reason) in &capacity.templates {
+        let template = t.template;
+        let (data, loc) = user_data(template);
+        let Some(text) = data.full() else { continue };
+        if text.contains(agent.cluster_variable.as_str()) || fetches_config(text) {
+            continue;
+        }
+        let source = ami_source(model, template);
+        if !(source.is_ecs_gpu() || source.is_ecs_non_gpu()) {
+            continue;
+        }
+        // The clusters the template's instances are meant for: every one known, none `default`.
+        let mut clusters = Vec::new();
+        let mut known = true;
+        for (g, _) in capacity.groups.iter().filter(|(g, _)| {
+            g.known_templates
+                .iter()
+                .any(|u| u.template.id == template.id)
+        }) {
+            for p in group_providers(model, g.group) {
+                match provider_clusters(model, p) {
+                    Some(list) => clusters.extend(list),
+                    None => known = false,
+                }
+            }
+        }
+        if !known
+            || clusters.is_empty()
+            || clusters
+                .iter()
+                .any(|(_, name)| name.as_deref().is_none_or(|n| n == agent.cluster_default))
+        {
+            continue;
+        }
+        let (ccp, name) = &clusters[0];
+        let name = name.as_deref().unwrap_or_default();
+        let (why_at, why) = reason.label(model);
+        report
+            .add(
+                loc.or(Some(template.loc)),
+                format!(
+                    "the user data does not write `{}`, so instances join the `{}` cluster instead of `{name}`",
+                    agent.cluster_variable, agent.cluster_default
+                ),
+            )
+            .label(Some(ccp.loc), format!("the capacity provider belongs to the cluster `{name}`"))
+            .label(why_at, why)
+            .help(format!(
+                "write `{}={name}` to `/etc/ecs/ecs.config` in the user data",
+                agent.cluster_variable
+            ))
+            .resource(template);
+    }
+}

@@ -1,0 +1,96 @@
+use ecs_gpu_catalog::{catalog, AmiClass, AmiNameClass};
+use ecs_gpu_model::Model;
+
+use crate::capacity::{ami_source, gpu_capacity, AmiSource};
+use crate::{declare_rule, Findings};
+
+declare_rule! {
+    /// ## What it checks
+    ///
+    /// Launch templates of GPU capacity whose image comes from an Amazon Linux 2 ECS-optimized AMI:
+    /// an SSM parameter under `/aws/service/ecs/optimized-ami/amazon-linux-2/` (GPU or not, kernel
+    /// 5.10 included), or a `data "aws_ami"` name filter of the Amazon Linux 2 ECS AMIs
+    /// (`amzn2-ami-ecs-gpu-hvm-*`). The end-of-life date comes from the catalog.
+    ///
+    /// ## Why it matters
+    ///
+    /// The Amazon Linux 2 ECS-optimized AMIs reach their end of life on 2026-06-30: no new AMI, no
+    /// NVIDIA driver, agent or security update after it. New GPU families get drivers only in the
+    /// Amazon Linux 2023 GPU AMI.
+    ///
+    /// ## Example
+    ///
+    /// ```hcl
+    /// data "aws_ssm_parameter" "ecs_gpu_ami" {
+    ///   name = "/aws/service/ecs/optimized-ami/amazon-linux-2/gpu/recommended/image_id"
+    /// }
+    /// ```
+    ///
+    /// ## How to fix
+    ///
+    /// Move to the Amazon Linux 2023 GPU AMI:
+    /// `name = "/aws/service/ecs/optimized-ami/amazon-linux-2023/gpu/recommended/image_id"`. Check
+    /// user data written for Amazon Linux 2 (`yum`, `amazon-linux-extras`) on the way.
+    pub static RULE = {
+        id: "GPU209",
+        name: "ami-end-of-life",
+        severity: Warning,
+        summary: "the image of GPU capacity is an Amazon Linux 2 ECS-optimized AMI, which reaches its end of life",
+        check: check,
+    }
+}
+
+fn check(model: &Model, report: &mut Findings<'_>) {
+    let ami = &catalog().ami;
+    let recommended = &ami.recommended_parameter;
+    let mut seen = Vec::new();
+    for (t, reason) in gpu_capacity(model).templates {
+        let source = ami_source(model, t.template);
+        let (what, at, eol) = match &source {
+            AmiSource::SsmParameter { name, at, .. } => match ami.classify_parameter(name) {
+                AmiClass::EcsGpu {
+                    end_of_life: Some(eol),
+                    ..
+                }
+                | AmiClass::EcsNonGpu {
+                    end_of_life: Some(eol),
+                } => (name.clone(), *at, eol.to_string()),
+                _ => continue,
+            },
+            AmiSource::AmiLookup {
+                class, at, pattern, ..
+            } => match (class, ami.amazon_linux_2_end_of_life()) {
+                (
+                    AmiNameClass::EcsGpu {
+                        amazon_linux_2: true,
+                    }
+                    | AmiNameClass::EcsNonGpu {
+                        amazon_linux_2: true,
+                    },
+                    Some(eol),
+                ) => (pattern.clone(), *at, eol.to_string()),
+                _ => continue,
+            },
+            _ => continue,
+        };
+        if seen.contains(&(t.template.id, at)) {
+            continue;
+        }
+        seen.push((t.template.id, at));
+        let (why_at, why) = reason.label(model);
+        let image_loc = t.template.body.attr("image_id").and_then(|n| n.loc);
+        report
+            .add(
+                at.or(image_loc),
+                format!(
+                    "`{what}` is an Amazon Linux 2 ECS-optimized AMI, whose end of life is {eol}"
+                ),
+            )
+            .label(image_loc, "the launch template takes its image from it")
+            .label(why_at, why)
+            .help(format!(
+                "move to the Amazon Linux 2023 GPU AMI: `{recommended}`"
+            ))
+            .resource(t.template);
+    }
+}
