@@ -56,7 +56,7 @@ fn excerpt(
     l: &Location,
     ch: char,
     color: &str,
-    label: Option<&str>,
+    gutter: usize,
     style: &Style,
     out: &mut dyn Write,
 ) -> io::Result<()> {
@@ -68,8 +68,8 @@ fn excerpt(
         return Ok(());
     };
     let line = line.trim_end_matches('\r').replace('\t', " ");
-    let number = l.line.to_string();
-    let pad = " ".repeat(number.len());
+    let number = format!("{:>gutter$}", l.line);
+    let pad = " ".repeat(gutter);
     let len = line.chars().count() as u32;
     let start = l.column.max(1);
     let end = if l.end_line == l.line {
@@ -80,11 +80,7 @@ fn excerpt(
     let width = end
         .saturating_sub(start)
         .clamp(1, (len + 1).saturating_sub(start).max(1));
-    let marks = ch.to_string().repeat(width as usize);
-    let under = match label {
-        Some(text) => format!("{marks} {text}"),
-        None => marks,
-    };
+    let under = ch.to_string().repeat(width as usize);
     writeln!(out, "{pad} {}", style.gutter("|"))?;
     writeln!(out, "{} {}", style.gutter(&format!("{number} |")), line)?;
     writeln!(
@@ -113,10 +109,19 @@ fn diagnostic(
         Some(l) => writeln!(out, "{}: {head}", position(l))?,
         None => writeln!(out, "{head}")?,
     }
+    let gutter = d
+        .location
+        .iter()
+        .chain(d.labels.iter().map(|l| &l.location))
+        .map(|l| l.line.to_string().len())
+        .max()
+        .unwrap_or(1);
+    let pad = " ".repeat(gutter);
     if let Some(l) = &d.location {
-        excerpt(report, l, '^', style.marker(d.severity), None, style, out)?;
+        excerpt(report, l, '^', style.marker(d.severity), gutter, style, out)?;
     }
     for label in &d.labels {
+        writeln!(out, "{pad} {}", style.gutter("|"))?;
         writeln!(
             out,
             "{}: {}: {}",
@@ -124,18 +129,18 @@ fn diagnostic(
             style.paint("1;36", "note"),
             label.message
         )?;
-        excerpt(report, &label.location, '-', "1;34", None, style, out)?;
+        excerpt(report, &label.location, '-', "1;34", gutter, style, out)?;
     }
     if let Some(r) = &d.resource {
         match &d.module {
-            Some(m) => writeln!(out, "  {} resource: `{r}` in `{m}`", style.gutter("="))?,
-            None => writeln!(out, "  {} resource: `{r}`", style.gutter("="))?,
+            Some(m) => writeln!(out, "{pad} {} resource: `{r}` in `{m}`", style.gutter("="))?,
+            None => writeln!(out, "{pad} {} resource: `{r}`", style.gutter("="))?,
         }
     }
     if let Some(h) = &d.help {
         writeln!(
             out,
-            "  {} {} {h}",
+            "{pad} {} {} {h}",
             style.gutter("="),
             style.paint("1;32", "help:")
         )?;

@@ -81,7 +81,7 @@ impl<'a> Container<'a> {
     pub fn environment(&self) -> Option<Vec<(&'a str, &'a Node)>> {
         if let Some(files) = self.get("environmentFiles") {
             match files.as_list() {
-                Some(l) if l.is_empty() => {}
+                Some([]) => {}
                 _ if matches!(files.value, Value::Null) => {}
                 _ => return None,
             }

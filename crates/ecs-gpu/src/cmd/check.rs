@@ -1,28 +1,309 @@
-//! `ecs-gpu check` (being written).
+//! `ecs-gpu check`, `ecs-gpu rules` and `ecs-gpu rule ID`.
+//!
+//! `check` loads the paths (ecs-gpu-model), runs the rules (ecs-gpu-rules) with the settings from
+//! the command line and `.ecs-gpu.toml`, renders the diagnostics (ecs-gpu-report) and decides the
+//! exit status: 2 when a file could not be read or parsed (after checking every other file), else 1
+//! when a finding is at or above `--fail-on`, else 0.
 
-use std::io::Write;
+use std::io::{self, IsTerminal, Write};
+use std::path::{Path, PathBuf};
 
-use anyhow::{bail, Result};
+use anyhow::{anyhow, bail, Context, Result};
+use ecs_gpu_report::{Format, RenderOptions, Severity};
+use ecs_gpu_rules::{FileConfig, Settings, RULES};
 
 use crate::Outcome;
 
-#[derive(Debug, clap::Args)]
-pub struct Args {}
+/// The configuration file, found upward from the first checked path.
+pub const CONFIG_FILE: &str = ".ecs-gpu.toml";
 
-pub fn run(_args: &Args, _out: &mut dyn Write) -> Result<Outcome> {
-    bail!("`ecs-gpu check` is not available yet")
+#[derive(Debug, clap::Args)]
+#[command(after_help = "Examples:\n  ecs-gpu check\n  ecs-gpu check examples/broken-gpu-chain\n  ecs-gpu check infra/ --format sarif > ecs-gpu.sarif\n  ecs-gpu check --select GPU1,GPU2 --ignore GPU404 --fail-on warning\n  ecs-gpu check --var-file prod.tfvars --var gpu_count=4\n\nSuppress a finding with a comment on the line above it, or above its block:\n  # ecs-gpu:ignore GPU303 <reason>\n\nSettings can also live in .ecs-gpu.toml (found upward from the first path): select, ignore, fail-on, and [severity] overrides.\n\nExit status: 0 = nothing at or above --fail-on; 1 = findings at or above --fail-on; 2 = a file could not be read or parsed (every other file is still checked), or a usage error.")]
+pub struct Args {
+    /// Files or folders to check: Terraform (*.tf, *.tf.json) and ECS task-definition JSON. Default: the current directory.
+    #[arg(value_name = "PATH")]
+    pub paths: Vec<PathBuf>,
+    /// Output format.
+    #[arg(long, value_enum, default_value_t = FormatArg::Human)]
+    pub format: FormatArg,
+    /// Exit 1 when a finding is at least this severe (default: error, or `fail-on` in .ecs-gpu.toml).
+    #[arg(long, value_enum, value_name = "SEVERITY")]
+    pub fail_on: Option<SeverityArg>,
+    /// Run only these rules: IDs or prefixes, comma-separated (GPU101,GPU2). Replaces `select` in .ecs-gpu.toml.
+    #[arg(long, value_delimiter = ',', value_name = "RULES")]
+    pub select: Option<Vec<String>>,
+    /// Do not run these rules: IDs or prefixes, comma-separated. Adds to `ignore` in .ecs-gpu.toml.
+    #[arg(long, value_delimiter = ',', value_name = "RULES")]
+    pub ignore: Vec<String>,
+    /// A Terraform variable file, as `terraform plan -var-file` (repeatable; later ones win).
+    #[arg(long = "var-file", value_name = "FILE")]
+    pub var_files: Vec<PathBuf>,
+    /// A Terraform variable, as `terraform plan -var` (repeatable; wins over every file).
+    #[arg(long = "var", value_name = "NAME=VALUE")]
+    pub vars: Vec<String>,
+    /// Use this configuration file instead of looking for .ecs-gpu.toml.
+    #[arg(long, value_name = "FILE", conflicts_with = "no_config")]
+    pub config: Option<PathBuf>,
+    /// Ignore any .ecs-gpu.toml.
+    #[arg(long)]
+    pub no_config: bool,
+    /// Colour in the human format: auto (only on a terminal, never with NO_COLOR set), always, never.
+    #[arg(long, value_enum, default_value_t = ColorArg::Auto)]
+    pub color: ColorArg,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+pub enum FormatArg {
+    /// `file:line:col`, severity, rule and message, the source excerpt, a help line.
+    Human,
+    /// `{"version": 1, "diagnostics": [...], "summary": {...}}`.
+    Json,
+    /// SARIF 2.1.0, for GitHub code scanning.
+    Sarif,
+    /// GitHub Actions workflow-command annotations.
+    Github,
+}
+
+impl From<FormatArg> for Format {
+    fn from(f: FormatArg) -> Format {
+        match f {
+            FormatArg::Human => Format::Human,
+            FormatArg::Json => Format::Json,
+            FormatArg::Sarif => Format::Sarif,
+            FormatArg::Github => Format::Github,
+        }
+    }
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+pub enum SeverityArg {
+    Error,
+    Warning,
+    Info,
+}
+
+impl From<SeverityArg> for Severity {
+    fn from(s: SeverityArg) -> Severity {
+        match s {
+            SeverityArg::Error => Severity::Error,
+            SeverityArg::Warning => Severity::Warning,
+            SeverityArg::Info => Severity::Info,
+        }
+    }
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+pub enum ColorArg {
+    Auto,
+    Always,
+    Never,
+}
+
+/// `.ecs-gpu.toml` in `start` or the nearest folder above it.
+fn find_config(start: &Path) -> Option<PathBuf> {
+    let start = std::fs::canonicalize(start).ok()?;
+    let mut dir = if start.is_dir() {
+        Some(start.as_path())
+    } else {
+        start.parent()
+    };
+    while let Some(d) = dir {
+        let candidate = d.join(CONFIG_FILE);
+        if candidate.is_file() {
+            return Some(candidate);
+        }
+        dir = d.parent();
+    }
+    None
+}
+
+fn read_config(path: &Path) -> Result<FileConfig> {
+    let text =
+        std::fs::read_to_string(path).with_context(|| format!("reading {}", path.display()))?;
+    FileConfig::parse(&text).with_context(|| format!("{}", path.display()))
+}
+
+fn use_color(arg: ColorArg) -> bool {
+    match arg {
+        ColorArg::Always => true,
+        ColorArg::Never => false,
+        ColorArg::Auto => {
+            io::stdout().is_terminal()
+                && std::env::var_os("NO_COLOR").is_none_or(|v| v.is_empty())
+        }
+    }
+}
+
+pub fn run(args: &Args, out: &mut dyn Write) -> Result<Outcome> {
+    let paths = if args.paths.is_empty() {
+        vec![PathBuf::from(".")]
+    } else {
+        args.paths.clone()
+    };
+    for p in &paths {
+        if std::fs::symlink_metadata(p).is_err() {
+            bail!("{}: no such file or folder", p.display());
+        }
+    }
+
+    let config_path = match (&args.config, args.no_config) {
+        (Some(p), _) => Some(p.clone()),
+        (None, true) => None,
+        (None, false) => find_config(&paths[0]),
+    };
+    let file_config = match &config_path {
+        Some(p) => read_config(p)?,
+        None => FileConfig::default(),
+    };
+    let mut settings = Settings::from_file(&file_config)
+        .map_err(|e| anyhow!(e))
+        .with_context(|| {
+            config_path
+                .as_ref()
+                .map_or_else(String::new, |p| p.display().to_string())
+        })?;
+    if let Some(select) = &args.select {
+        settings.select = Some(select.clone());
+    }
+    settings.ignore.extend(args.ignore.iter().cloned());
+    settings.validate()?;
+    let fail_on: Severity = match (args.fail_on, &file_config.fail_on) {
+        (Some(s), _) => s.into(),
+        (None, Some(s)) => s
+            .parse()
+            .map_err(|e| anyhow!("{}: `fail-on`: {e}", config_path.as_deref().unwrap_or(Path::new(CONFIG_FILE)).display()))?,
+        (None, None) => Severity::Error,
+    };
+
+    let mut vars = Vec::new();
+    for v in &args.vars {
+        let Some((name, value)) = v.split_once('=') else {
+            bail!("--var `{v}`: expected NAME=VALUE");
+        };
+        vars.push((name.trim().to_string(), value.to_string()));
+    }
+    for f in &args.var_files {
+        if !f.is_file() {
+            bail!("--var-file {}: no such file", f.display());
+        }
+    }
+
+    let model = ecs_gpu_model::load(&ecs_gpu_model::LoadOptions {
+        paths,
+        var_files: args.var_files.clone(),
+        vars,
+    });
+
+    let diagnostics = ecs_gpu_rules::check(&model, &settings);
+    let fails = diagnostics.iter().any(|d| d.severity >= fail_on);
+    let report = ecs_gpu_rules::report(&model, &settings, diagnostics);
+    let options = RenderOptions {
+        color: args.format == FormatArg::Human && use_color(args.color),
+        version: Some(env!("CARGO_PKG_VERSION").to_string()),
+    };
+    ecs_gpu_report::render(args.format.into(), &report, &options, out)?;
+
+    if !model.problems.is_empty() {
+        out.flush()?;
+        let stderr = io::stderr();
+        let mut err = stderr.lock();
+        for p in &model.problems {
+            let path = p.path.display();
+            match (p.line, p.column) {
+                (Some(l), Some(c)) => writeln!(err, "{path}:{l}:{c}: {}", p.message)?,
+                (Some(l), None) => writeln!(err, "{path}:{l}: {}", p.message)?,
+                _ => writeln!(err, "{path}: {}", p.message)?,
+            }
+        }
+        let n = model.problems.len();
+        bail!(
+            "{n} {} could not be read or parsed; every other file was checked",
+            if n == 1 { "file" } else { "files" }
+        );
+    }
+    Ok(if fails {
+        Outcome::Findings
+    } else {
+        Outcome::Clean
+    })
 }
 
 #[derive(Debug, clap::Args)]
-pub struct RulesArgs {}
+pub struct RulesArgs {
+    /// Output format.
+    #[arg(long, value_enum, default_value_t = ListFormat::Human)]
+    pub format: ListFormat,
+}
 
-pub fn run_rules(_args: &RulesArgs, _out: &mut dyn Write) -> Result<Outcome> {
-    bail!("`ecs-gpu rules` is not available yet")
+#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+pub enum ListFormat {
+    /// An aligned table.
+    Human,
+    /// An array of objects: id, name, severity, summary.
+    Json,
+}
+
+pub fn run_rules(args: &RulesArgs, out: &mut dyn Write) -> Result<Outcome> {
+    match args.format {
+        ListFormat::Json => {
+            let rows: Vec<serde_json::Value> = RULES
+                .iter()
+                .map(|r| {
+                    serde_json::json!({
+                        "id": r.id,
+                        "name": r.name,
+                        "severity": r.severity,
+                        "summary": r.summary,
+                    })
+                })
+                .collect();
+            serde_json::to_writer_pretty(&mut *out, &rows)?;
+            writeln!(out)?;
+        }
+        ListFormat::Human => {
+            let width = RULES.iter().map(|r| r.name.len()).max().unwrap_or(0);
+            writeln!(out, "{:<7} {:<8} {:<width$}  FINDS", "ID", "SEVERITY", "NAME")?;
+            for r in RULES {
+                writeln!(
+                    out,
+                    "{:<7} {:<8} {:<width$}  {}",
+                    r.id,
+                    r.severity.as_str(),
+                    r.name,
+                    r.summary
+                )?;
+            }
+            writeln!(out, "\nShow one rule's documentation: ecs-gpu rule <ID>")?;
+        }
+    }
+    Ok(Outcome::Clean)
 }
 
 #[derive(Debug, clap::Args)]
-pub struct RuleArgs {}
+pub struct RuleArgs {
+    /// The rule ID (GPU101) or name (gpu-task-on-fargate).
+    #[arg(value_name = "ID")]
+    pub id: String,
+}
 
-pub fn run_rule(_args: &RuleArgs, _out: &mut dyn Write) -> Result<Outcome> {
-    bail!("`ecs-gpu rule` is not available yet")
+pub fn run_rule(args: &RuleArgs, out: &mut dyn Write) -> Result<Outcome> {
+    let Some(rule) = ecs_gpu_rules::rule(&args.id) else {
+        let near = ecs_gpu_rules::nearest_ids(&args.id, 3);
+        if near.is_empty() {
+            bail!("no rule `{}` (`ecs-gpu rules` lists them)", args.id);
+        }
+        bail!(
+            "no rule `{}`; the nearest: {} (`ecs-gpu rules` lists them all)",
+            args.id,
+            near.join(", ")
+        );
+    };
+    writeln!(out, "# {} `{}`\n", rule.id, rule.name)?;
+    writeln!(
+        out,
+        "Default severity: {}. Finds: {}.\n",
+        rule.severity, rule.summary
+    )?;
+    write!(out, "{}", rule.doc())?;
+    Ok(Outcome::Clean)
 }

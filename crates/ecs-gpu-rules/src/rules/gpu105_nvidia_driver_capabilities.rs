@@ -1,0 +1,170 @@
+use ecs_gpu_catalog::catalog;
+use ecs_gpu_model::{Model, Value};
+
+use crate::task::{gpu_containers, task_definitions, Container};
+use crate::{declare_rule, Findings, Severity};
+
+declare_rule! {
+    /// ## What it checks
+    ///
+    /// The `NVIDIA_DRIVER_CAPABILITIES` environment variable of each container that reserves GPUs:
+    ///
+    /// - **error** when its value names something that is not an NVIDIA driver capability
+    ///   (`compute`, `compat32`, `graphics`, `utility`, `video`, `display`, `ngx`, `all`, `none`);
+    /// - **warning** when the container's `environment` does not set it;
+    /// - **info** instead when the image is an NVIDIA base image (`nvidia/cuda`, `nvcr.io/nvidia/*`),
+    ///   which sets it itself.
+    ///
+    /// Nothing is reported when the environment cannot be known in full (a variable, an
+    /// `environmentFiles` entry that may set it).
+    ///
+    /// ## Why it matters
+    ///
+    /// ECS sets only `NVIDIA_VISIBLE_DEVICES` for a GPU container; the other NVIDIA variables are not
+    /// set by ECS. The driver capabilities decide which driver libraries the NVIDIA container runtime
+    /// mounts into the container: without `compute` there is no CUDA, without `utility` no
+    /// `nvidia-smi`, without `video` no NVENC/NVDEC. The ECS guide says to set `utility,compute` or
+    /// `all` for images not built on the NVIDIA/CUDA base images. A misspelt name is not a capability,
+    /// and the runtime refuses or ignores it, so the container starts without the libraries it needs.
+    ///
+    /// ## Example
+    ///
+    /// ```hcl
+    /// container_definitions = jsonencode([{
+    ///   name                 = "encoder"
+    ///   image                = "123456789012.dkr.ecr.us-east-1.amazonaws.com/encoder:3"
+    ///   resourceRequirements = [{ type = "GPU", value = "1" }]
+    ///   environment = [
+    ///     { name = "NVIDIA_DRIVER_CAPABILITIES", value = "compute,utility,nvenc" },
+    ///   ]
+    /// }])
+    /// ```
+    ///
+    /// ## How to fix
+    ///
+    /// Set the capabilities the workload needs, from NVIDIA's list:
+    ///
+    /// ```hcl
+    /// environment = [
+    ///   { name = "NVIDIA_DRIVER_CAPABILITIES", value = "compute,utility,video" },
+    /// ]
+    /// ```
+    pub static RULE = {
+        id: "GPU105",
+        name: "nvidia-driver-capabilities",
+        severity: Warning,
+        summary: "a GPU container's `NVIDIA_DRIVER_CAPABILITIES` is missing or names an unknown capability",
+        check: check,
+    }
+}
+
+const VARIABLE: &str = "NVIDIA_DRIVER_CAPABILITIES";
+
+/// Image references of NVIDIA's own base images, which set `NVIDIA_DRIVER_CAPABILITIES` (source
+/// key ECS-GPU: "images built on NVIDIA/CUDA base images").
+const NVIDIA_IMAGE_PREFIXES: &[&str] = &["nvidia/cuda", "docker.io/nvidia/cuda", "nvcr.io/nvidia/"];
+
+/// Whether the image is known to be an NVIDIA base image (a partly known image may prove it).
+fn nvidia_image(c: &Container<'_>) -> Option<String> {
+    let image = c.get("image")?;
+    match &image.value {
+        Value::String(s) => NVIDIA_IMAGE_PREFIXES
+            .iter()
+            .any(|p| s.starts_with(p))
+            .then(|| s.clone()),
+        Value::Unknown(u) => u
+            .fragments
+            .iter()
+            .find(|f| NVIDIA_IMAGE_PREFIXES.iter().any(|p| f.starts_with(p)))
+            .map(|f| format!("{f}...")),
+        _ => None,
+    }
+}
+
+fn check(model: &Model, report: &mut Findings<'_>) {
+    let caps = &catalog().capabilities;
+    for td in task_definitions(model) {
+        for c in gpu_containers(td) {
+            let Some(env) = c.environment() else { continue };
+            let set = env.iter().find(|(name, _)| *name == VARIABLE);
+            match set {
+                Some((_, value)) => {
+                    let Value::String(v) = &value.value else {
+                        continue;
+                    };
+                    let invalid: Vec<&str> = caps
+                        .invalid_names(v)
+                        .into_iter()
+                        .filter(|n| !n.is_empty())
+                        .collect();
+                    if invalid.is_empty() {
+                        continue;
+                    }
+                    let names = invalid
+                        .iter()
+                        .map(|n| format!("`{n}`"))
+                        .collect::<Vec<_>>()
+                        .join(", ");
+                    report
+                        .add(
+                            value.loc,
+                            format!(
+                                "`{VARIABLE}` of container {} names {names}, not an NVIDIA driver capability",
+                                c.display_name()
+                            ),
+                        )
+                        .severity(Severity::Error)
+                        .help(format!(
+                            "use names from {}; `{}` is the usual choice",
+                            caps.names
+                                .iter()
+                                .map(|n| format!("`{n}`"))
+                                .collect::<Vec<_>>()
+                                .join(", "),
+                            caps.default
+                        ))
+                        .task(td);
+                }
+                None => {
+                    let at = c
+                        .get("environment")
+                        .and_then(|e| e.loc)
+                        .or(c.gpu_requirements()[0].loc)
+                        .or(c.node.loc);
+                    match nvidia_image(&c) {
+                        Some(image) => {
+                            report
+                                .add(
+                                    at,
+                                    format!(
+                                        "GPU container {} does not set `{VARIABLE}`; its NVIDIA base image `{image}` sets it",
+                                        c.display_name()
+                                    ),
+                                )
+                                .severity(Severity::Info)
+                                .help(format!(
+                                    "nothing to do unless the workload needs more than the image's capabilities (`video`, `graphics`): then set `{VARIABLE}` in `environment`"
+                                ))
+                                .task(td);
+                        }
+                        None => {
+                            report
+                                .add(
+                                    at,
+                                    format!(
+                                        "GPU container {} does not set `{VARIABLE}`",
+                                        c.display_name()
+                                    ),
+                                )
+                                .help(format!(
+                                    "add `{{ name = \"{VARIABLE}\", value = \"{}\" }}` to `environment`, unless the image is built on an NVIDIA CUDA base image",
+                                    caps.default
+                                ))
+                                .task(td);
+                        }
+                    }
+                }
+            }
+        }
+    }
+}

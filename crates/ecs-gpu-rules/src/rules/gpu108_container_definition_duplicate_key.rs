@@ -1,0 +1,114 @@
+use ecs_gpu_model::{Entry, Model, Node, Value};
+
+use crate::task::{containers, is_gpu_requirement, task_definitions};
+use crate::{declare_rule, Findings, Severity};
+
+declare_rule! {
+    /// ## What it checks
+    ///
+    /// An object in a container definition that repeats a key, such as a container with
+    /// `environment = []` and, further down, a second `environment = [...]`. Terraform keeps the last
+    /// value and silently drops the others. It is an **error** when a dropped value held a GPU
+    /// `resourceRequirements` entry or `NVIDIA_DRIVER_CAPABILITIES`, a **warning** otherwise.
+    ///
+    /// ## Why it matters
+    ///
+    /// The configuration says two things and only one reaches ECS, without any message from
+    /// `terraform validate`, `plan` or `apply`. When the dropped value was the GPU requirement, the
+    /// container runs without a GPU; when it was the driver capabilities, without the libraries it
+    /// needs. Even when nothing GPU-related is lost, the next reader edits the value that does not
+    /// count.
+    ///
+    /// ## Example
+    ///
+    /// ```hcl
+    /// container_definitions = jsonencode([{
+    ///   name                 = "model"
+    ///   image                = "model:1"
+    ///   resourceRequirements = [{ type = "GPU", value = "1" }]
+    ///   environment          = [{ name = "MODEL", value = "llama" }]
+    ///   # ... forty lines later ...
+    ///   resourceRequirements = []
+    /// }])
+    /// ```
+    ///
+    /// ## How to fix
+    ///
+    /// Keep one entry per key, and merge what the repeated ones meant to say.
+    pub static RULE = {
+        id: "GPU108",
+        name: "container-definition-duplicate-key",
+        severity: Warning,
+        summary: "an object in a container definition repeats a key, and Terraform drops the first value",
+        check: check,
+    }
+}
+
+/// Whether a dropped value held something the GPU chain needs.
+fn holds_gpu_link(e: &Entry) -> Option<&'static str> {
+    let list = e.value.as_list()?;
+    if e.key == "resourceRequirements" && list.iter().any(is_gpu_requirement) {
+        return Some("a GPU requirement");
+    }
+    if e.key == "environment"
+        && list.iter().any(|i| {
+            i.get("name").is_some_and(
+                |n| matches!(&n.value, Value::String(s) if s == "NVIDIA_DRIVER_CAPABILITIES"),
+            )
+        })
+    {
+        return Some("`NVIDIA_DRIVER_CAPABILITIES`");
+    }
+    None
+}
+
+fn walk<'a>(node: &'a Node, out: &mut Vec<(&'a Entry, Option<&'a Entry>)>) {
+    match &node.value {
+        Value::Object(o) => {
+            for d in &o.discarded {
+                out.push((d, o.entries.iter().find(|e| e.key == d.key)));
+            }
+            for e in o.entries.iter().chain(&o.discarded) {
+                walk(&e.value, out);
+            }
+        }
+        Value::List(items) => items.iter().for_each(|i| walk(i, out)),
+        Value::Json(inner) => walk(inner, out),
+        _ => {}
+    }
+}
+
+fn check(model: &Model, report: &mut Findings<'_>) {
+    for td in task_definitions(model) {
+        for c in containers(td).known {
+            let mut found = Vec::new();
+            walk(c.node, &mut found);
+            for (dropped, kept) in found {
+                let lost = holds_gpu_link(dropped);
+                let mut message = format!(
+                    "container {} repeats the key `{}`, and Terraform drops the earlier value",
+                    c.display_name(),
+                    dropped.key
+                );
+                if let Some(what) = lost {
+                    message.push_str(&format!(", which held {what}"));
+                }
+                let mut b = report
+                    .add(dropped.key_loc.or(dropped.value.loc), message)
+                    .label(
+                        kept.and_then(|k| k.key_loc),
+                        "this later value is the one that counts",
+                    )
+                    .help(format!(
+                        "keep one `{}` and merge the values into it",
+                        dropped.key
+                    ))
+                    .task(td);
+                if lost.is_some() {
+                    b = b.severity(Severity::Error);
+                }
+                let _ = b;
+            }
+        }
+    }
+}
