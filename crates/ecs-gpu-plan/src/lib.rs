@@ -164,7 +164,10 @@ impl Plan {
     }
 }
 
-/// Reads the JSON of `terraform show -json PLANFILE` from `reader` in one streaming pass.
+/// Reads the JSON of `terraform show -json PLANFILE` from `reader` in one streaming pass. Memory
+/// holds the GPU-stack resources only, never the whole document. Pass a concrete reader (a
+/// `BufReader<File>`, not a `Box<dyn BufRead>`): the parser reads byte by byte, and a dynamic
+/// reader makes each byte a virtual call.
 ///
 /// # Errors
 /// The input cannot be read, is empty, is a binary plan file, is not JSON, or is JSON but not a
