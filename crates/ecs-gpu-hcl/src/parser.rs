@@ -167,6 +167,13 @@ impl<'a> Parser<'a> {
         self.depth -= 1;
     }
 
+    /// Loops that build a left-deep tree (operator chains, traversal chains) count each level
+    /// as nesting too: the tree they build is as deep, and every later walk over it (and its
+    /// `Drop`) recurses that deep.
+    fn leave_n(&mut self, n: u32) {
+        self.depth -= n;
+    }
+
     /// Whether the keyword `kw` stands at the cursor as a whole word.
     fn at_keyword(&self, kw: &str) -> bool {
         self.at(kw)
@@ -580,6 +587,7 @@ impl<'a> Parser<'a> {
     /// Precedence climbing: operators of precedence `min` or higher, left-associative.
     fn parse_binary(&mut self, min: u8) -> PResult<Expr> {
         let mut left = self.parse_unary()?;
+        let mut levels = 0;
         loop {
             self.skip_trivia()?;
             let Some((op, len)) = self.peek_binop() else {
@@ -589,6 +597,8 @@ impl<'a> Parser<'a> {
             if prec < min {
                 break;
             }
+            self.enter()?;
+            levels += 1;
             self.pos += len;
             self.skip_trivia()?;
             let right = if prec < 6 {
@@ -606,6 +616,7 @@ impl<'a> Parser<'a> {
                 span,
             };
         }
+        self.leave_n(levels);
         Ok(left)
     }
 
@@ -617,16 +628,12 @@ impl<'a> Parser<'a> {
                 Some(b'-') => ops.push((UnaryOp::Negate, self.pos)),
                 _ => break,
             }
-            if ops.len() > MAX_DEPTH as usize {
-                return err(
-                    format!("nesting too deep (more than {MAX_DEPTH} unary operators)"),
-                    self.token_span(self.pos),
-                );
-            }
+            self.enter()?;
             self.pos += 1;
             self.skip_trivia()?;
         }
         let mut e = self.parse_postfix()?;
+        self.leave_n(ops.len() as u32);
         while let Some((op, start)) = ops.pop() {
             let span = Span::new(start, e.span.end as usize);
             e = Expr {
@@ -642,9 +649,14 @@ impl<'a> Parser<'a> {
 
     fn parse_postfix(&mut self) -> PResult<Expr> {
         let mut e = self.parse_term()?;
+        let mut levels = 0;
         loop {
             let save = self.pos;
             self.skip_trivia()?;
+            if matches!(self.peek(), Some(b'.' | b'[')) {
+                self.enter()?;
+                levels += 1;
+            }
             match self.peek() {
                 Some(b'.') if self.peek_at(1) == Some(b'*') => {
                     self.pos += 2;
@@ -677,6 +689,7 @@ impl<'a> Parser<'a> {
                 }
             }
         }
+        self.leave_n(levels);
         Ok(e)
     }
 
@@ -735,9 +748,14 @@ impl<'a> Parser<'a> {
             kind: ExprKind::SplatItem,
             span: Span::new(self.pos, self.pos),
         };
+        let mut levels = 0;
         loop {
             let save = self.pos;
             self.skip_trivia()?;
+            if matches!(self.peek(), Some(b'.' | b'[')) {
+                self.enter()?;
+                levels += 1;
+            }
             match self.peek() {
                 Some(b'.') if !matches!(self.peek_at(1), Some(b'.') | Some(b'*')) => {
                     self.pos += 1;
@@ -763,6 +781,7 @@ impl<'a> Parser<'a> {
                 }
             }
         }
+        self.leave_n(levels);
         let end = if each.kind == ExprKind::SplatItem {
             self.pos
         } else {
