@@ -1110,6 +1110,12 @@ pub(crate) fn binary(op: BinaryOp, l: &Node, r: &Node) -> Value {
         },
         BinaryOp::And | BinaryOp::Or => match (to_bool(l), to_bool(r)) {
             (Ok(a), Ok(b)) => Value::Bool(if op == BinaryOp::And { a && b } else { a || b }),
+            // A known `false &&` or `true ||` decides, whatever the other side is.
+            (Ok(a), Err(Fail::Unknown(_))) | (Err(Fail::Unknown(_)), Ok(a))
+                if (op == BinaryOp::And && !a) || (op == BinaryOp::Or && a) =>
+            {
+                Value::Bool(a)
+            }
             (Err(Fail::Error), _) | (_, Err(Fail::Error)) => {
                 unknown(UnknownReason::Error, both_refs())
             }
@@ -1123,9 +1129,10 @@ pub(crate) fn binary(op: BinaryOp, l: &Node, r: &Node) -> Value {
                     BinaryOp::Add => Value::Number(a + b),
                     BinaryOp::Sub => Value::Number(a - b),
                     BinaryOp::Mul => Value::Number(a * b),
-                    BinaryOp::Div if b == 0.0 => error_value(),
+                    // Terraform gives an infinity, which no rule reads and JSON cannot hold.
+                    BinaryOp::Div if b == 0.0 => unknown(UnknownReason::Unsupported, Vec::new()),
                     BinaryOp::Div => Value::Number(a / b),
-                    BinaryOp::Mod if b == 0.0 => error_value(),
+                    BinaryOp::Mod if b == 0.0 => Value::Number(a),
                     BinaryOp::Mod => Value::Number(a % b),
                     BinaryOp::Lt => Value::Bool(a < b),
                     BinaryOp::Le => Value::Bool(a <= b),

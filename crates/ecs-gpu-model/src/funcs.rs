@@ -312,6 +312,8 @@ fn builtin(ev: &mut Ev, cx: &Cx<'_>, loc: Option<Loc>, name: &str, a: &[Node]) -
             for b in t.bytes() {
                 if b.is_ascii_alphanumeric() || b"-._~".contains(&b) {
                     out.push(b as char);
+                } else if b == b' ' {
+                    out.push('+');
                 } else {
                     out.push_str(&format!("%{b:02X}"));
                 }
@@ -395,6 +397,13 @@ fn builtin(ev: &mut Ev, cx: &Cx<'_>, loc: Option<Loc>, name: &str, a: &[Node]) -
                 return Err(Fail::Error);
             }
             let f = to_str(&a[0])?;
+            if a[1..].iter().any(|x| matches!(x.value, Value::Null)) {
+                // Terraform's handling of null arguments is not modelled.
+                return Err(Fail::Unknown(Unknown {
+                    reason: UnknownReason::Unsupported,
+                    ..Unknown::default()
+                }));
+            }
             s(format(&f, &a[1..])?)
         }
         "formatlist" => {
@@ -561,10 +570,8 @@ fn builtin(ev: &mut Ev, cx: &Cx<'_>, loc: Option<Loc>, name: &str, a: &[Node]) -
             let from = to_str(&a[1])?;
             let to = to_str(&a[2])?;
             if from.len() > 1 && from.starts_with('/') && from.ends_with('/') {
-                return Err(Fail::Unknown(Unknown {
-                    reason: UnknownReason::Unsupported,
-                    ..Unknown::default()
-                }));
+                let re = compile(&from[1..from.len() - 1])?;
+                return s(re.replace_all(&t, to.as_str()).into_owned());
             }
             if from.is_empty() {
                 // Go's strings.Replace inserts between every character.
@@ -585,10 +592,10 @@ fn builtin(ev: &mut Ev, cx: &Cx<'_>, loc: Option<Loc>, name: &str, a: &[Node]) -
             let mut off = int(&a[1])?;
             let mut n = int(&a[2])?;
             if off < 0 {
-                off += len;
+                off = (off + len).max(0);
             }
-            if off < 0 || off > len {
-                return Err(Fail::Error);
+            if off > len {
+                return s(String::new());
             }
             if n < 0 || off + n > len {
                 n = len - off;
@@ -616,6 +623,49 @@ fn builtin(ev: &mut Ev, cx: &Cx<'_>, loc: Option<Loc>, name: &str, a: &[Node]) -
             v(Value::Bool(
                 to_str(&a[0])?.contains(to_str(&a[1])?.as_str()),
             ))
+        }
+        "regex" | "regexall" => {
+            arity(a, 2, 2)?;
+            let re = compile(&to_str(&a[0])?)?;
+            let t = to_str(&a[1])?;
+            let one = |caps: regex::Captures<'_>| -> Node {
+                let names: Vec<Option<&str>> = re.capture_names().skip(1).collect();
+                let value = if names.is_empty() {
+                    Value::String(caps.get(0).map_or("", |m| m.as_str()).to_string())
+                } else if names.iter().any(Option::is_some) {
+                    let mut obj = Object::default();
+                    for (i, n) in names.iter().enumerate() {
+                        if let Some(n) = n {
+                            obj.entries.push(Entry {
+                                key: (*n).to_string(),
+                                key_loc: None,
+                                value: caps.get(i + 1).map_or(Node::new(Value::Null, None), |m| {
+                                    Node::new(Value::String(m.as_str().to_string()), None)
+                                }),
+                            });
+                        }
+                    }
+                    obj.entries.sort_by(|x, y| x.key.cmp(&y.key));
+                    Value::Object(obj)
+                } else {
+                    Value::List(
+                        (1..=names.len())
+                            .map(|i| {
+                                caps.get(i).map_or(Node::new(Value::Null, None), |m| {
+                                    Node::new(Value::String(m.as_str().to_string()), None)
+                                })
+                            })
+                            .collect(),
+                    )
+                };
+                Node::new(value, None)
+            };
+            if name == "regex" {
+                let caps = re.captures(&t).ok_or(Fail::Error)?;
+                Ok(one(caps))
+            } else {
+                v(Value::List(re.captures_iter(&t).map(one).collect()))
+            }
         }
         // Collections.
         "length" => {
@@ -1060,6 +1110,19 @@ fn builtin(ev: &mut Ev, cx: &Cx<'_>, loc: Option<Loc>, name: &str, a: &[Node]) -
             ..Unknown::default()
         })),
     }
+}
+
+/// A regular expression in RE2 syntax (Terraform's); one this engine rejects is unsupported.
+fn compile(pattern: &str) -> Result<regex::Regex, Fail> {
+    regex::RegexBuilder::new(pattern)
+        .size_limit(1 << 20)
+        .build()
+        .map_err(|_| {
+            Fail::Unknown(Unknown {
+                reason: UnknownReason::Unsupported,
+                ..Unknown::default()
+            })
+        })
 }
 
 fn read_limited(p: &Path) -> Result<Vec<u8>, Fail> {

@@ -184,5 +184,9 @@ pub(crate) fn format_number(n: f64) -> String {
         // Exact for every integer an f64 holds.
         return format!("{n:.0}");
     }
-    format!("{n}")
+    // Terraform computes in decimal with far more precision than an f64; printing at most 15
+    // significant digits gives its answer for ordinary decimal arithmetic (`0.1 + 0.2` is `0.3`).
+    let short = format!("{n:.14e}");
+    let rounded: f64 = short.parse().unwrap_or(n);
+    format!("{rounded}")
 }

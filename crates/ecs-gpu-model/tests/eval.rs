@@ -1,0 +1,614 @@
+//! Evaluation of real configurations written to temporary folders.
+
+mod common;
+
+use common::*;
+use ecs_gpu_model::{
+    IgnoreChanges, InstanceKey, LoadOptions, Mode, TaskDefinitionOrigin, UnknownReason, Value,
+};
+
+#[test]
+fn literals_and_operators() {
+    assert_eq!(json(&eval("1 + 2 * 3")), "7");
+    assert_eq!(json(&eval("\"a${1 + 1}b\"")), "\"a2b\"");
+    assert_eq!(json(&eval("[1, \"a\", true, null]")), "[1,\"a\",true,null]");
+    assert_eq!(json(&eval("{ b = 1, a = 2 }")), "{\"a\":2,\"b\":1}");
+    assert_eq!(json(&eval("true ? 1 : 2")), "1");
+    assert_eq!(json(&eval("!true || 2 >= 2")), "true");
+    assert_eq!(json(&eval("\"5\" + 1")), "6");
+    assert_eq!(json(&eval("1 == \"1\"")), "false");
+    assert_eq!(json(&eval("-7 % 3")), "-1");
+}
+
+#[test]
+fn locals_chain_in_any_order() {
+    let n = eval_with(
+        "locals {\n  c = \"${local.b}-c\"\n  b = \"${local.a}-b\"\n  a = \"a\"\n}",
+        "local.c",
+    );
+    assert_eq!(str_of(&n), "a-b-c");
+}
+
+#[test]
+fn a_self_referencing_local_is_an_error_not_a_crash() {
+    let n = eval_with(
+        "locals {\n  a = local.b\n  b = \"${local.a}x\"\n}",
+        "local.a",
+    );
+    assert_eq!(reason(&n), UnknownReason::Error);
+    let n = eval_with("locals {\n  a = [local.a]\n}", "local.a");
+    assert!(n.to_json_text().is_none());
+}
+
+#[test]
+fn long_local_chains_evaluate() {
+    let mut extra = String::from("locals {\n  l0 = 1\n");
+    for i in 1..400 {
+        extra.push_str(&format!("  l{i} = local.l{} + 1\n", i - 1));
+    }
+    extra.push_str("}\n");
+    assert_eq!(json(&eval_with(&extra, "local.l399")), "400");
+}
+
+#[test]
+fn tfvars_precedence_every_level() {
+    let vars = "variable \"a\" { default = \"default\" }\nvariable \"b\" { default = \"default\" }\nvariable \"c\" { default = \"default\" }\nvariable \"d\" { default = \"default\" }\nvariable \"e\" { default = \"default\" }\nvariable \"f\" { default = \"default\" }\nvariable \"g\" { default = \"default\" }\n";
+    let main = "resource \"t\" \"t\" {\n  a = var.a\n  b = var.b\n  c = var.c\n  d = var.d\n  e = var.e\n  f = var.f\n  g = var.g\n}\n";
+    let dir = write(&[
+        ("variables.tf", vars),
+        ("main.tf", main),
+        ("terraform.tfvars", "b = \"tfvars\"\nc = \"tfvars\"\nd = \"tfvars\"\ne = \"tfvars\"\nf = \"tfvars\"\ng = \"tfvars\"\n"),
+        ("terraform.tfvars.json", "{\"c\": \"tfvars.json\", \"d\": \"tfvars.json\", \"e\": \"tfvars.json\", \"f\": \"tfvars.json\", \"g\": \"tfvars.json\"}"),
+        ("a.auto.tfvars", "d = \"a.auto\"\ne = \"a.auto\"\nf = \"a.auto\"\ng = \"a.auto\"\n"),
+        ("b.auto.tfvars.json", "{\"e\": \"b.auto.json\", \"f\": \"b.auto.json\", \"g\": \"b.auto.json\"}"),
+        ("extra/x.tfvars", "f = \"var-file\"\ng = \"var-file\"\n"),
+    ]);
+    let model = ecs_gpu_model::load(&LoadOptions {
+        paths: vec![dir.path().to_path_buf()],
+        var_files: vec![dir.path().join("extra/x.tfvars")],
+        vars: vec![("g".into(), "cli".into())],
+    });
+    assert!(model.problems.is_empty(), "{:?}", model.problems);
+    let r = find(&model, "t", "t");
+    let got: Vec<String> = ["a", "b", "c", "d", "e", "f", "g"]
+        .iter()
+        .map(|k| str_of(r.body.attr(k).expect(k)))
+        .collect();
+    assert_eq!(
+        got,
+        [
+            "default",
+            "tfvars",
+            "tfvars.json",
+            "a.auto",
+            "b.auto.json",
+            "var-file",
+            "cli"
+        ]
+    );
+}
+
+#[test]
+fn variable_types_convert_and_missing_values_are_unknown() {
+    let dir = write(&[
+        (
+            "main.tf",
+            "variable \"n\" { type = number }\nvariable \"s\" {\n  type = string\n  default = 5\n}\nvariable \"none\" {}\nvariable \"o\" {\n  type = object({ a = string, b = optional(number, 7) })\n  default = { a = \"x\" }\n}\nvariable \"l\" { type = list(number) }\nresource \"t\" \"t\" {\n  n = var.n\n  s = var.s\n  none = var.none\n  o = var.o\n  l = var.l\n}\n",
+        ),
+    ]);
+    let model = ecs_gpu_model::load(&LoadOptions {
+        paths: vec![dir.path().to_path_buf()],
+        vars: vec![("n".into(), "42".into()), ("l".into(), "[\"1\", 2]".into())],
+        ..Default::default()
+    });
+    let r = find(&model, "t", "t");
+    assert_eq!(json(r.body.attr("n").unwrap()), "42");
+    assert_eq!(json(r.body.attr("s").unwrap()), "\"5\"");
+    assert_eq!(reason(r.body.attr("none").unwrap()), UnknownReason::NoValue);
+    assert_eq!(json(r.body.attr("o").unwrap()), "{\"a\":\"x\",\"b\":7}");
+    assert_eq!(json(r.body.attr("l").unwrap()), "[1,2]");
+}
+
+#[test]
+fn templatefile_with_directives() {
+    let (_d, m) = load(&[
+        (
+            "main.tf",
+            "resource \"t\" \"t\" {\n  x = templatefile(\"${path.module}/user-data.sh.tpl\", { cluster = \"gpu\", gpu = true, extra = [\"A=1\", \"B=2\"] })\n  y = templatefile(\"user-data.sh.tpl\", { cluster = aws_ecs_cluster.c.name, gpu = true, extra = [] })\n}\nresource \"aws_ecs_cluster\" \"c\" { name = \"gpu\" }\n",
+        ),
+        (
+            "user-data.sh.tpl",
+            "#!/bin/bash\necho ECS_CLUSTER=${cluster} >> /etc/ecs/ecs.config\n%{ if gpu ~}\necho ECS_ENABLE_GPU_SUPPORT=true >> /etc/ecs/ecs.config\n%{ endif ~}\n%{ for e in extra ~}\necho ${e}\n%{ endfor ~}\n",
+        ),
+    ]);
+    assert!(m.problems.is_empty(), "{:?}", m.problems);
+    let r = find(&m, "t", "t");
+    assert_eq!(
+        str_of(r.body.attr("x").unwrap()),
+        "#!/bin/bash\necho ECS_CLUSTER=gpu >> /etc/ecs/ecs.config\necho ECS_ENABLE_GPU_SUPPORT=true >> /etc/ecs/ecs.config\necho A=1\necho B=2\n"
+    );
+    let y = r.body.attr("y").unwrap();
+    assert_eq!(reason(y), UnknownReason::AfterApply);
+    assert!(fragments(y)
+        .iter()
+        .any(|f| f.contains("ECS_ENABLE_GPU_SUPPORT=true")));
+    assert_eq!(y.refs()[0].address, "aws_ecs_cluster.c");
+    // The template is a loaded file, so locations inside it point there.
+    assert!(m.files.iter().any(|f| f.path.ends_with("user-data.sh.tpl")));
+}
+
+#[test]
+fn file_outside_the_checked_tree_is_refused() {
+    let outer = write(&[
+        ("secret.txt", "top secret"),
+        ("inner/main.tf", "resource \"t\" \"t\" {\n  x = file(\"../secret.txt\")\n  y = file(\"${path.module}/ok.txt\")\n}\n"),
+        ("inner/ok.txt", "fine"),
+    ]);
+    let m = load_dir(&outer.path().join("inner"));
+    let r = find(&m, "t", "t");
+    assert_eq!(reason(r.body.attr("x").unwrap()), UnknownReason::Error);
+    assert_eq!(str_of(r.body.attr("y").unwrap()), "fine");
+    assert!(m.notes.iter().any(|n| n.message.contains("outside")));
+}
+
+#[test]
+fn module_calls_with_inputs_and_outputs() {
+    let (_d, m) = load(&[
+        (
+            "root/main.tf",
+            "module \"gpu\" {\n  source = \"../modules/gpu\"\n  gpus = 2\n  name = \"inference\"\n}\nresource \"t\" \"t\" {\n  x = module.gpu.family\n  y = module.gpu.arn\n}\nmodule \"vpc\" {\n  source = \"terraform-aws-modules/vpc/aws\"\n}\nresource \"t\" \"v\" { x = module.vpc.vpc_id }\n",
+        ),
+        (
+            "modules/gpu/main.tf",
+            "variable \"gpus\" { type = number }\nvariable \"name\" {}\nvariable \"memory\" { default = 1024 }\nresource \"aws_ecs_task_definition\" \"td\" {\n  family = \"${var.name}-td\"\n  memory = var.memory\n  container_definitions = jsonencode([{ name = var.name, resourceRequirements = [{ type = \"GPU\", value = tostring(var.gpus) }] }])\n}\noutput \"family\" { value = aws_ecs_task_definition.td.family }\noutput \"arn\" { value = aws_ecs_task_definition.td.arn }\n",
+        ),
+    ]);
+    let call_td = m
+        .resources
+        .iter()
+        .find(|r| r.kind == "aws_ecs_task_definition" && m.module_address(r) == Some("module.gpu"))
+        .expect("module instance resource");
+    assert_eq!(str_of(call_td.body.attr("family").unwrap()), "inference-td");
+    assert_eq!(json(call_td.body.attr("memory").unwrap()), "1024");
+    // The module folder is also loaded on its own, with its defaults (gpus has none).
+    let own = m
+        .resources
+        .iter()
+        .find(|r| r.kind == "aws_ecs_task_definition" && m.module_address(r).is_none())
+        .expect("root instance");
+    assert_eq!(
+        reason(own.body.attr("family").unwrap()),
+        UnknownReason::NoValue
+    );
+    let t = find(&m, "t", "t");
+    let x = t.body.attr("x").unwrap();
+    assert_eq!(x.refs()[0].address, "aws_ecs_task_definition.td");
+    // The reference resolves in the module instance.
+    let tds = m.referenced(t.body.attr("y").unwrap(), "aws_ecs_task_definition");
+    assert_eq!(tds.len(), 1);
+    assert_eq!(m.module_address(tds[0]), Some("module.gpu"));
+    let v = find(&m, "t", "v");
+    assert_eq!(
+        reason(v.body.attr("x").unwrap()),
+        UnknownReason::RemoteModule
+    );
+    let notes: Vec<_> = m
+        .notes
+        .iter()
+        .filter(|n| n.message.contains("remote"))
+        .collect();
+    assert_eq!(notes.len(), 1);
+    assert!(notes[0].message.contains("module.vpc"));
+    let td = m
+        .task_definitions
+        .iter()
+        .find(|td| matches!(td.origin, TaskDefinitionOrigin::Resource(id) if id == call_td.id))
+        .unwrap();
+    let c = td.container_definitions.as_ref().unwrap();
+    assert_eq!(
+        json(c),
+        "[{\"name\":\"inference\",\"resourceRequirements\":[{\"type\":\"GPU\",\"value\":\"2\"}]}]"
+    );
+}
+
+#[test]
+fn module_outputs_feed_the_parent() {
+    let (_d, m) = load(&[
+        (
+            "main.tf",
+            "module \"cfg\" {\n  source = \"./cfg\"\n  n = 3\n}\nresource \"t\" \"t\" { x = module.cfg.doubled }\n",
+        ),
+        ("cfg/main.tf", "variable \"n\" {}\nlocals { d = var.n * 2 }\noutput \"doubled\" { value = local.d }\n"),
+    ]);
+    assert_eq!(
+        json(root_resource(&m, "t", "t").body.attr("x").unwrap()),
+        "6"
+    );
+}
+
+#[test]
+fn module_count_and_for_each_and_self_calls() {
+    let (_d, m) = load(&[
+        (
+            "main.tf",
+            "module \"m\" {\n  source = \"./m\"\n  for_each = { a = 1, b = 2 }\n  v = each.value\n}\nmodule \"c\" {\n  source = \"./m\"\n  count = 2\n  v = count.index\n}\nresource \"t\" \"t\" {\n  x = module.m[\"b\"].out\n  y = module.c[1].out\n}\n",
+        ),
+        (
+            "m/main.tf",
+            "variable \"v\" { default = 0 }\nresource \"t\" \"in\" { v = var.v }\noutput \"out\" { value = var.v + 10 }\nmodule \"again\" {\n  source = \"./\"\n}\n",
+        ),
+    ]);
+    let t = root_resource(&m, "t", "t");
+    assert_eq!(json(t.body.attr("x").unwrap()), "12");
+    assert_eq!(json(t.body.attr("y").unwrap()), "11");
+    let addrs: Vec<_> = m.modules.iter().filter_map(|x| x.address.clone()).collect();
+    assert!(addrs.contains(&"module.m[\"a\"]".to_string()), "{addrs:?}");
+    assert!(addrs.contains(&"module.c[1]".to_string()), "{addrs:?}");
+    assert!(
+        m.notes
+            .iter()
+            .any(|n| n.message.contains("module.m[\"a\"].module.again")
+                || n.message.contains("again"))
+    );
+}
+
+#[test]
+fn count_zero_two_and_unknown() {
+    let (_d, m) = load(&[(
+        "main.tf",
+        "variable \"n\" {}\nresource \"t\" \"zero\" { count = 0 }\nresource \"t\" \"two\" {\n  count = 2\n  i = count.index\n}\nresource \"t\" \"unk\" {\n  count = var.n\n  i = count.index\n}\n",
+    )]);
+    assert!(!m.resources.iter().any(|r| r.name == "zero"));
+    let two: Vec<_> = m.resources.iter().filter(|r| r.name == "two").collect();
+    assert_eq!(two.len(), 2);
+    assert_eq!(two[1].key, Some(InstanceKey::Index(1)));
+    assert_eq!(json(two[1].body.attr("i").unwrap()), "1");
+    let unk: Vec<_> = m.resources.iter().filter(|r| r.name == "unk").collect();
+    assert_eq!(unk.len(), 1);
+    assert!(unk[0].instances_unknown);
+    assert!(unk[0].body.attr("i").unwrap().is_unknown());
+}
+
+#[test]
+fn for_each_over_map_and_set() {
+    let (_d, m) = load(&[(
+        "main.tf",
+        "resource \"t\" \"m\" {\n  for_each = { b = \"g6.xlarge\", a = \"g5.xlarge\" }\n  k = each.key\n  v = each.value\n}\nresource \"t\" \"s\" {\n  for_each = toset([\"y\", \"x\", \"y\"])\n  k = each.key\n}\n",
+    )]);
+    let ms: Vec<_> = m.resources.iter().filter(|r| r.name == "m").collect();
+    assert_eq!(ms.len(), 2);
+    assert_eq!(ms[0].key, Some(InstanceKey::Key("a".into())));
+    assert_eq!(str_of(ms[0].body.attr("v").unwrap()), "g5.xlarge");
+    let ss: Vec<_> = m.resources.iter().filter(|r| r.name == "s").collect();
+    assert_eq!(ss.len(), 2);
+    assert_eq!(str_of(ss[1].body.attr("k").unwrap()), "y");
+}
+
+#[test]
+fn dynamic_blocks_known_and_unknown() {
+    let (_d, m) = load(&[(
+        "main.tf",
+        "variable \"tags\" {}\nresource \"aws_autoscaling_group\" \"g\" {\n  dynamic \"tag\" {\n    for_each = { AmazonECSManaged = \"true\", Name = \"gpu\" }\n    content {\n      key = tag.key\n      value = tag.value\n    }\n  }\n  dynamic \"tag\" {\n    for_each = var.tags\n    iterator = t\n    content {\n      key = t.key\n    }\n  }\n}\n",
+    )]);
+    let g = find(&m, "aws_autoscaling_group", "g");
+    let tags: Vec<_> = g.body.blocks("tag").collect();
+    assert_eq!(tags.len(), 2);
+    assert_eq!(
+        str_of(tags[0].body.attr("key").unwrap()),
+        "AmazonECSManaged"
+    );
+    assert!(g.body.may_have_unknown("tag"));
+}
+
+#[test]
+fn unknowns_carry_references_and_service_finds_its_task_definition() {
+    let (_d, m) = load(&[(
+        "main.tf",
+        "resource \"aws_ecs_task_definition\" \"app\" {\n  family = \"app\"\n  container_definitions = \"[]\"\n}\nresource \"aws_ecs_service\" \"s\" {\n  task_definition = aws_ecs_task_definition.app.arn\n  desired_count = length(aws_ecs_task_definition.app.family) > 0 ? 1 : 2\n  name = upper(\"x-${aws_ecs_task_definition.app.revision}\")\n}\n",
+    )]);
+    let s = find(&m, "aws_ecs_service", "s");
+    let td = s.body.attr("task_definition").unwrap();
+    assert_eq!(reason(td), UnknownReason::AfterApply);
+    assert_eq!(td.refs()[0].attribute, vec!["arn".to_string()]);
+    let found = m.referenced(td, "aws_ecs_task_definition");
+    assert_eq!(found.len(), 1);
+    assert_eq!(found[0].name, "app");
+    let dc = s.body.attr("desired_count").unwrap();
+    assert_eq!(dc.refs()[0].attribute, vec!["family".to_string()]);
+    let name = s.body.attr("name").unwrap();
+    assert_eq!(name.refs()[0].attribute, vec!["revision".to_string()]);
+}
+
+#[test]
+fn data_source_arguments_are_known_and_results_are_not() {
+    let (_d, m) = load(&[(
+        "main.tf",
+        "data \"aws_ssm_parameter\" \"ami\" {\n  name = \"/aws/service/ecs/optimized-ami/amazon-linux-2023/gpu/recommended/image_id\"\n}\nresource \"t\" \"t\" {\n  name = data.aws_ssm_parameter.ami.name\n  image = data.aws_ssm_parameter.ami.value\n}\n",
+    )]);
+    let t = find(&m, "t", "t");
+    assert_eq!(
+        str_of(t.body.attr("name").unwrap()),
+        "/aws/service/ecs/optimized-ami/amazon-linux-2023/gpu/recommended/image_id"
+    );
+    let image = t.body.attr("image").unwrap();
+    assert_eq!(reason(image), UnknownReason::DataSource);
+    let d = m.resolve(&image.refs()[0]);
+    assert_eq!(d.len(), 1);
+    assert_eq!(d[0].mode, Mode::Data);
+}
+
+#[test]
+fn duplicate_keys_keep_the_last_and_record_the_discarded() {
+    let (_d, m) = load(&[(
+        "main.tf",
+        "resource \"aws_ecs_task_definition\" \"t\" {\n  family = \"f\"\n  container_definitions = jsonencode([{\n    name = \"app\"\n    environment = []\n    environment = [{ name = \"NVIDIA_DRIVER_CAPABILITIES\", value = \"all\" }]\n  }])\n}\n",
+    )]);
+    let td = &m.task_definitions[0];
+    let c = td.container_definitions.as_ref().unwrap();
+    let obj = c.as_list().unwrap()[0].as_object().unwrap();
+    assert_eq!(obj.discarded.len(), 1);
+    assert_eq!(obj.discarded[0].key, "environment");
+    let loc = obj.discarded[0].key_loc.unwrap();
+    let file = m.file(loc.file);
+    assert_eq!(file.line_col(loc.span.start), (5, 5));
+    assert_eq!(obj.get("environment").unwrap().as_list().unwrap().len(), 1);
+    assert_eq!(
+        json(c),
+        "[{\"environment\":[{\"name\":\"NVIDIA_DRIVER_CAPABILITIES\",\"value\":\"all\"}],\"name\":\"app\"}]"
+    );
+}
+
+#[test]
+fn multi_line_for_values() {
+    let n = eval("{ for k in [\"a\"] : k =>\n    true &&\n    false\n  }");
+    assert_eq!(json(&n), "{\"a\":false}");
+    let n = eval("{ for k in [\"a\"] : k =>\n    true\n    ? 1\n    : 2\n  }");
+    assert_eq!(json(&n), "{\"a\":1}");
+}
+
+#[test]
+fn json_task_definition_files_of_both_shapes() {
+    let (_d, m) = load(&[
+        (
+            "register.json",
+            "{\n  \"family\": \"a\",\n  \"containerDefinitions\": [{\"name\": \"x\", \"resourceRequirements\": [{\"type\": \"GPU\", \"value\": 1}]}],\n  \"requiresCompatibilities\": [\"EC2\"]\n}\n",
+        ),
+        (
+            "describe.json",
+            "{\"taskDefinition\": {\"family\": \"b\", \"containerDefinitions\": [{\"name\": \"y\", \"image\": \"${image}\"}], \"runtimePlatform\": {\"operatingSystemFamily\": \"WINDOWS_SERVER_2019_FULL\"}}}",
+        ),
+        ("package.json", "{\"name\": \"not a task definition\"}"),
+        ("broken.json", "{ not json"),
+    ]);
+    assert!(m.problems.is_empty(), "{:?}", m.problems);
+    assert_eq!(m.task_definitions.len(), 2);
+    let a = m
+        .task_definitions
+        .iter()
+        .find(|t| t.family.as_ref().and_then(|f| f.as_str()).as_deref() == Some("a"))
+        .unwrap();
+    let c = a.container_definitions.as_ref().unwrap();
+    let v = c.as_list().unwrap()[0]
+        .get("resourceRequirements")
+        .unwrap()
+        .as_list()
+        .unwrap()[0]
+        .get("value")
+        .unwrap();
+    assert_eq!(v.as_f64(), Some(1.0));
+    let loc = v.loc.unwrap();
+    assert_eq!(m.file(loc.file).line_col(loc.span.start).0, 3);
+    let b = m
+        .task_definitions
+        .iter()
+        .find(|t| t.family.as_ref().and_then(|f| f.as_str()).as_deref() == Some("b"))
+        .unwrap();
+    assert_eq!(
+        b.operating_system_family
+            .as_ref()
+            .and_then(|o| o.as_str())
+            .as_deref(),
+        Some("WINDOWS_SERVER_2019_FULL")
+    );
+    // A `${...}` placeholder is not a literal value.
+    let image = b.container_definitions.as_ref().unwrap().as_list().unwrap()[0]
+        .get("image")
+        .unwrap();
+    assert!(image.is_unknown());
+}
+
+#[test]
+fn terraform_json_syntax() {
+    let (_d, m) = load(&[(
+        "main.tf.json",
+        r#"{
+  "variable": {"gpus": {"default": 2, "type": "number"}},
+  "locals": {"name": "gpu-${var.gpus}"},
+  "resource": {
+    "aws_launch_template": {"lt": {
+      "name": "${local.name}",
+      "metadata_options": {"http_tokens": "optional"},
+      "tags": {"a": "b"}
+    }},
+    "aws_autoscaling_group": {"g": {
+      "count": "${var.gpus}",
+      "tag": [{"key": "AmazonECSManaged", "value": "true"}, {"key": "Name", "value": "x"}],
+      "lifecycle": {"ignore_changes": ["desired_capacity", "tag"]}
+    }}
+  }
+}"#,
+    )]);
+    assert!(m.problems.is_empty(), "{:?}", m.problems);
+    let lt = find(&m, "aws_launch_template", "lt");
+    assert_eq!(str_of(lt.body.attr("name").unwrap()), "gpu-2");
+    assert_eq!(
+        str_of(
+            lt.body
+                .block("metadata_options")
+                .unwrap()
+                .body
+                .attr("http_tokens")
+                .unwrap()
+        ),
+        "optional"
+    );
+    assert!(lt.body.attr("tags").unwrap().as_object().is_some());
+    let gs: Vec<_> = m.resources.iter().filter(|r| r.name == "g").collect();
+    assert_eq!(gs.len(), 2);
+    assert_eq!(gs[0].body.blocks("tag").count(), 2);
+    assert!(gs[0].ignore_changes.ignores("desired_capacity"));
+}
+
+#[test]
+fn ignore_changes_as_written() {
+    let (_d, m) = load(&[(
+        "main.tf",
+        "resource \"aws_ecs_service\" \"a\" {\n  lifecycle {\n    ignore_changes = [desired_count, tags[\"AmazonECSManaged\"], capacity_provider_strategy[0].weight]\n  }\n}\nresource \"aws_ecs_service\" \"b\" {\n  lifecycle {\n    ignore_changes = all\n  }\n}\n",
+    )]);
+    let a = find(&m, "aws_ecs_service", "a");
+    assert_eq!(
+        a.ignore_changes,
+        IgnoreChanges::Attributes(vec![
+            "desired_count".into(),
+            "tags[\"AmazonECSManaged\"]".into(),
+            "capacity_provider_strategy[0].weight".into()
+        ])
+    );
+    assert!(a.ignore_changes.ignores("tags"));
+    assert_eq!(
+        find(&m, "aws_ecs_service", "b").ignore_changes,
+        IgnoreChanges::All
+    );
+}
+
+#[test]
+fn one_bad_file_does_not_stop_the_others() {
+    let dir = write(&[
+        ("good.tf", "resource \"t\" \"t\" { x = 1 }\n"),
+        ("bad.tf", "resource \"t\" \"u\" {\n  x = \n}\n"),
+    ]);
+    std::fs::write(dir.path().join("binary.tf"), [0xff, 0xfe, 0x00, 0x41]).unwrap();
+    let m = load_dir(dir.path());
+    assert_eq!(m.problems.len(), 2, "{:?}", m.problems);
+    assert!(m
+        .problems
+        .iter()
+        .any(|p| p.path.ends_with("bad.tf") && p.line == Some(2)));
+    assert!(m
+        .problems
+        .iter()
+        .any(|p| p.path.ends_with("binary.tf") && p.message.contains("UTF-8")));
+    assert!(m.resources.iter().any(|r| r.name == "t"));
+}
+
+#[cfg(unix)]
+#[test]
+fn symlink_loops_do_not_hang() {
+    let dir = write(&[("a/main.tf", "resource \"t\" \"t\" { x = 1 }\n")]);
+    std::os::unix::fs::symlink(dir.path(), dir.path().join("a/loop")).unwrap();
+    std::os::unix::fs::symlink(dir.path().join("a/self"), dir.path().join("a/self")).ok();
+    let m = load_dir(dir.path());
+    assert_eq!(m.resources.iter().filter(|r| r.name == "t").count(), 1);
+}
+
+#[test]
+fn gitignored_and_terraform_folders_are_skipped() {
+    let (_d, m) = load(&[
+        (".gitignore", "ignored/\n"),
+        ("ignored/main.tf", "resource \"t\" \"ignored\" {}\n"),
+        (
+            ".terraform/modules/x/main.tf",
+            "resource \"t\" \"cache\" {}\n",
+        ),
+        ("main.tf", "resource \"t\" \"kept\" {}\n"),
+    ]);
+    let names: Vec<_> = m.resources.iter().map(|r| r.name.as_str()).collect();
+    assert_eq!(names, ["kept"]);
+}
+
+#[test]
+fn jsonencode_text_matches_terraform() {
+    assert_eq!(
+        str_of(&eval(
+            "jsonencode({ b = \"<&>\", a = [1.5, 100, -0.25], c = { z = null, y = true } })"
+        )),
+        r#"{"a":[1.5,100,-0.25],"b":"\u003c\u0026\u003e","c":{"y":true,"z":null}}"#
+    );
+    let n = eval("jsonencode([{ image = aws_ecr_repository.r.repository_url, gpu = \"1\" }])");
+    assert!(matches!(n.value, Value::Json(_)));
+    assert!(n.as_str().is_none());
+    assert_eq!(
+        n.json().unwrap().as_list().unwrap()[0]
+            .get("gpu")
+            .unwrap()
+            .as_str()
+            .unwrap(),
+        "1"
+    );
+}
+
+#[test]
+fn heredoc_json_is_read_through_node_json() {
+    let (_d, m) = load(&[(
+        "main.tf",
+        "resource \"aws_ecs_task_definition\" \"t\" {\n  family = \"f\"\n  container_definitions = <<EOF\n[{\"name\": \"a\", \"resourceRequirements\": [{\"type\": \"GPU\", \"value\": \"1\"}]}]\nEOF\n}\n",
+    )]);
+    let c = m.task_definitions[0]
+        .container_definitions
+        .as_ref()
+        .unwrap();
+    assert_eq!(
+        c.as_list().unwrap()[0]
+            .get("name")
+            .unwrap()
+            .as_str()
+            .unwrap(),
+        "a"
+    );
+    assert!(c.loc.is_some());
+}
+
+#[test]
+fn partially_known_user_data_keeps_fragments_through_base64() {
+    let n = eval("base64encode(\"#!/bin/bash\\necho ECS_CLUSTER=${aws_ecs_cluster.c.name} >> /etc/ecs/ecs.config\\n\")");
+    let f = fragments(&n);
+    assert!(f.iter().any(|x| x.contains("ECS_CLUSTER=")), "{f:?}");
+    let n = eval("base64gzip(\"ECS_ENABLE_GPU_SUPPORT=true\")");
+    assert_eq!(
+        fragments(&n),
+        vec!["ECS_ENABLE_GPU_SUPPORT=true".to_string()]
+    );
+    let n = eval("join(\"\\n\", [\"A=1\", aws_x.y.z, \"B=2\"])");
+    assert_eq!(
+        fragments(&n),
+        vec!["A=1\n".to_string(), "\nB=2".to_string()]
+    );
+}
+
+#[test]
+fn unknown_conditions_carry_both_branches_refs() {
+    let n = eval("aws_x.a.b ? aws_y.c.d : aws_z.e.f");
+    let addrs: Vec<_> = n.refs().iter().map(|r| r.address.clone()).collect();
+    assert_eq!(addrs, ["aws_x.a", "aws_y.c", "aws_z.e"]);
+}
+
+#[test]
+fn missing_keys_and_unsupported_functions_are_unknown() {
+    assert_eq!(reason(&eval("{ a = 1 }.b")), UnknownReason::Error);
+    assert_eq!(reason(&eval("[1][5]")), UnknownReason::Error);
+    let n = eval("sha256(aws_x.y.z)");
+    assert_eq!(n.refs()[0].address, "aws_x.y");
+    assert_eq!(reason(&eval("uuid()")), UnknownReason::Unsupported);
+    assert_eq!(
+        json(&eval("try({ a = 1 }.b, \"fallback\")")),
+        "\"fallback\""
+    );
+    assert_eq!(json(&eval("can({ a = 1 }.b)")), "false");
+    assert_eq!(
+        reason(&eval_with(
+            "resource \"aws_x\" \"y\" {}",
+            "try(aws_x.y.z, \"f\")"
+        )),
+        UnknownReason::AfterApply
+    );
+}
