@@ -18,7 +18,9 @@ use crate::Outcome;
 pub const CONFIG_FILE: &str = ".ecs-gpu.toml";
 
 #[derive(Debug, clap::Args)]
-#[command(after_help = "Examples:\n  ecs-gpu check\n  ecs-gpu check examples/broken-gpu-chain\n  ecs-gpu check infra/ --format sarif > ecs-gpu.sarif\n  ecs-gpu check --select GPU1,GPU2 --ignore GPU404 --fail-on warning\n  ecs-gpu check --var-file prod.tfvars --var gpu_count=4\n\nSuppress a finding with a comment on the line above it, or above its block:\n  # ecs-gpu:ignore GPU303 <reason>\n\nSettings can also live in .ecs-gpu.toml (found upward from the first path): select, ignore, fail-on, and [severity] overrides.\n\nExit status: 0 = nothing at or above --fail-on; 1 = findings at or above --fail-on; 2 = a file could not be read or parsed (every other file is still checked), or a usage error.")]
+#[command(
+    after_help = "Examples:\n  ecs-gpu check\n  ecs-gpu check examples/broken-gpu-chain\n  ecs-gpu check infra/ --format sarif > ecs-gpu.sarif\n  ecs-gpu check --select GPU1,GPU2 --ignore GPU404 --fail-on warning\n  ecs-gpu check --var-file prod.tfvars --var gpu_count=4\n\nSuppress a finding with a comment on the line above it, or above its block:\n  # ecs-gpu:ignore GPU303 <reason>\n\nSettings can also live in .ecs-gpu.toml (found upward from the first path): select, ignore, fail-on, and [severity] overrides.\n\nExit status: 0 = nothing at or above --fail-on; 1 = findings at or above --fail-on; 2 = a file could not be read or parsed (every other file is still checked), or a usage error."
+)]
 pub struct Args {
     /// Files or folders to check: Terraform (*.tf, *.tf.json) and ECS task-definition JSON. Default: the current directory.
     #[arg(value_name = "PATH")]
@@ -128,8 +130,7 @@ fn use_color(arg: ColorArg) -> bool {
         ColorArg::Always => true,
         ColorArg::Never => false,
         ColorArg::Auto => {
-            io::stdout().is_terminal()
-                && std::env::var_os("NO_COLOR").is_none_or(|v| v.is_empty())
+            io::stdout().is_terminal() && std::env::var_os("NO_COLOR").is_none_or(|v| v.is_empty())
         }
     }
 }
@@ -169,9 +170,15 @@ pub fn run(args: &Args, out: &mut dyn Write) -> Result<Outcome> {
     settings.validate()?;
     let fail_on: Severity = match (args.fail_on, &file_config.fail_on) {
         (Some(s), _) => s.into(),
-        (None, Some(s)) => s
-            .parse()
-            .map_err(|e| anyhow!("{}: `fail-on`: {e}", config_path.as_deref().unwrap_or(Path::new(CONFIG_FILE)).display()))?,
+        (None, Some(s)) => s.parse().map_err(|e| {
+            anyhow!(
+                "{}: `fail-on`: {e}",
+                config_path
+                    .as_deref()
+                    .unwrap_or(Path::new(CONFIG_FILE))
+                    .display()
+            )
+        })?,
         (None, None) => Severity::Error,
     };
 
@@ -262,7 +269,11 @@ pub fn run_rules(args: &RulesArgs, out: &mut dyn Write) -> Result<Outcome> {
         }
         ListFormat::Human => {
             let width = RULES.iter().map(|r| r.name.len()).max().unwrap_or(0);
-            writeln!(out, "{:<7} {:<8} {:<width$}  FINDS", "ID", "SEVERITY", "NAME")?;
+            writeln!(
+                out,
+                "{:<7} {:<8} {:<width$}  FINDS",
+                "ID", "SEVERITY", "NAME"
+            )?;
             for r in RULES {
                 writeln!(
                     out,

@@ -1,0 +1,523 @@
+//! `ecs-gpu check`, `rules` and `rule` as a user runs them: output formats, exit statuses,
+//! suppressions, configuration, variables, and input that must never make it panic.
+
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+
+fn root() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("../..")
+}
+
+/// Runs the binary in `dir` (colour off: stdout is a pipe, and NO_COLOR is set for good measure).
+fn run_in(dir: &Path, args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_ecs-gpu"))
+        .args(args)
+        .current_dir(dir)
+        .env("NO_COLOR", "1")
+        .output()
+        .expect("the binary runs")
+}
+
+fn run(args: &[&str]) -> Output {
+    run_in(&root(), args)
+}
+
+fn stdout(o: &Output) -> String {
+    String::from_utf8(o.stdout.clone()).unwrap()
+}
+
+fn stderr(o: &Output) -> String {
+    String::from_utf8_lossy(&o.stderr).into_owned()
+}
+
+fn code(o: &Output) -> i32 {
+    o.status.code().expect("exited, not killed by a signal")
+}
+
+/// A fresh folder under the test target's temporary directory.
+fn scratch(name: &str) -> PathBuf {
+    let dir = Path::new(env!("CARGO_TARGET_TMPDIR"))
+        .join("check_cli")
+        .join(name);
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    dir
+}
+
+fn write(dir: &Path, name: &str, text: &str) {
+    let path = dir.join(name);
+    std::fs::create_dir_all(path.parent().unwrap()).unwrap();
+    std::fs::write(path, text).unwrap();
+}
+
+const GPU_ON_FARGATE: &str = r#"resource "aws_ecs_task_definition" "app" {
+  family                   = "app"
+  requires_compatibilities = ["FARGATE"]
+  container_definitions = jsonencode([{
+    name                 = "app"
+    image                = "nvcr.io/nvidia/cuda:12.4.1-runtime-ubuntu22.04"
+    resourceRequirements = [{ type = "GPU", value = "1" }]
+  }])
+}
+"#;
+
+const MISSING_CAPABILITIES: &str = r#"resource "aws_ecs_task_definition" "app" {
+  family = "app"
+  container_definitions = jsonencode([{
+    name                 = "app"
+    image                = "python:3.12-slim"
+    memory               = 1024
+    resourceRequirements = [{ type = "GPU", value = "1" }]
+  }])
+}
+"#;
+
+fn rules_of(o: &Output) -> Vec<String> {
+    let v: serde_json::Value = serde_json::from_str(&stdout(o)).unwrap();
+    v["diagnostics"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|d| d["rule"].as_str().unwrap().to_string())
+        .collect()
+}
+
+// ---- the shipped example, as a newcomer sees it ----
+
+#[test]
+fn broken_gpu_chain_example_human_output() {
+    let o = run(&["check", "examples/broken-gpu-chain"]);
+    assert_eq!(code(&o), 1, "{}", stderr(&o));
+    assert!(stderr(&o).is_empty(), "{}", stderr(&o));
+    insta::assert_snapshot!(stdout(&o));
+}
+
+#[test]
+fn broken_gpu_chain_example_json_output() {
+    let o = run(&["check", "examples/broken-gpu-chain", "--format", "json"]);
+    assert_eq!(code(&o), 1);
+    insta::assert_snapshot!(stdout(&o));
+    let v: serde_json::Value = serde_json::from_str(&stdout(&o)).unwrap();
+    assert_eq!(v["version"], 1);
+    assert_eq!(v["summary"]["files"], 4);
+    assert!(v["summary"]["errors"].as_u64().unwrap() >= 5);
+}
+
+#[test]
+fn sarif_output_is_what_github_code_scanning_takes() {
+    let o = run(&["check", "examples/broken-gpu-chain", "--format", "sarif"]);
+    assert_eq!(code(&o), 1);
+    let v: serde_json::Value = serde_json::from_str(&stdout(&o)).unwrap();
+    assert_eq!(v["version"], "2.1.0");
+    let run = &v["runs"][0];
+    let rules = run["tool"]["driver"]["rules"].as_array().unwrap();
+    assert!(rules.iter().any(|r| r["id"] == "GPU101"));
+    for r in rules {
+        assert!(r["help"]["markdown"]
+            .as_str()
+            .unwrap()
+            .contains("## How to fix"));
+        assert!(r["shortDescription"]["text"].is_string());
+        assert!(r["defaultConfiguration"]["level"].is_string());
+    }
+    let results = run["results"].as_array().unwrap();
+    assert!(!results.is_empty());
+    for r in results {
+        let loc = &r["locations"][0]["physicalLocation"];
+        let uri = loc["artifactLocation"]["uri"].as_str().unwrap();
+        assert!(uri.starts_with("examples/broken-gpu-chain/"), "{uri}");
+        assert!(loc["region"]["startLine"].as_u64().unwrap() >= 1);
+        assert_eq!(
+            r["partialFingerprints"]["ecsGpuFingerprint/v1"]
+                .as_str()
+                .unwrap()
+                .len(),
+            32
+        );
+    }
+}
+
+#[test]
+fn github_output_is_one_annotation_per_finding() {
+    let o = run(&["check", "examples/broken-gpu-chain", "--format", "github"]);
+    assert_eq!(code(&o), 1);
+    let text = stdout(&o);
+    assert!(!text.is_empty());
+    for line in text.lines() {
+        assert!(
+            line.starts_with("::error file=examples/broken-gpu-chain/")
+                || line.starts_with("::warning file=examples/broken-gpu-chain/")
+                || line.starts_with("::notice "),
+            "{line}"
+        );
+        assert!(line.contains(",title=GPU"), "{line}");
+    }
+}
+
+#[test]
+fn the_terraform_module_has_no_gpu1xx_finding() {
+    let o = run(&[
+        "check",
+        "terraform/ecs-gpu-task",
+        "--select",
+        "GPU1",
+        "--format",
+        "json",
+    ]);
+    assert_eq!(code(&o), 0, "{}\n{}", stdout(&o), stderr(&o));
+}
+
+// ---- exit statuses ----
+
+#[test]
+fn exit_0_when_nothing_reaches_fail_on() {
+    let dir = scratch("exit0");
+    write(&dir, "main.tf", MISSING_CAPABILITIES);
+    let o = run_in(&dir, &["check"]);
+    assert_eq!(code(&o), 0, "{}", stdout(&o));
+    assert!(stdout(&o).contains("warning GPU105"));
+}
+
+#[test]
+fn fail_on_warning_makes_a_warning_exit_1() {
+    let dir = scratch("failon");
+    write(&dir, "main.tf", MISSING_CAPABILITIES);
+    assert_eq!(code(&run_in(&dir, &["check", "--fail-on", "warning"])), 1);
+    assert_eq!(code(&run_in(&dir, &["check", "--fail-on", "info"])), 1);
+    assert_eq!(code(&run_in(&dir, &["check", "--fail-on", "error"])), 0);
+}
+
+#[test]
+fn exit_1_on_an_error() {
+    let dir = scratch("exit1");
+    write(&dir, "main.tf", GPU_ON_FARGATE);
+    let o = run_in(&dir, &["check", "."]);
+    assert_eq!(code(&o), 1);
+    assert!(
+        stdout(&o).starts_with("./main.tf:3:31: error GPU101")
+            || stdout(&o).starts_with("main.tf:3:31: error GPU101"),
+        "{}",
+        stdout(&o)
+    );
+}
+
+#[test]
+fn a_parse_error_is_reported_with_its_place_and_the_rest_is_still_checked() {
+    let dir = scratch("parse-error");
+    write(&dir, "good.tf", GPU_ON_FARGATE);
+    write(
+        &dir,
+        "bad.tf",
+        "resource \"aws_ecs_service\" \"x\" {\n  name = \n}\n",
+    );
+    let o = run_in(&dir, &["check"]);
+    assert_eq!(code(&o), 2);
+    let err = stderr(&o);
+    assert!(
+        err.lines().any(|l| l.starts_with("bad.tf:3:")
+            || l.starts_with("./bad.tf:3:")
+            || l.starts_with("bad.tf:2:")
+            || l.starts_with("./bad.tf:2:")),
+        "{err}"
+    );
+    assert!(stdout(&o).contains("GPU101"), "{}", stdout(&o));
+}
+
+#[test]
+fn a_missing_path_is_a_usage_error() {
+    let o = run(&["check", "no/such/folder"]);
+    assert_eq!(code(&o), 2);
+    assert!(stderr(&o).contains("no/such/folder"));
+}
+
+// ---- select, ignore, configuration ----
+
+#[test]
+fn select_and_ignore_choose_the_rules() {
+    let dir = scratch("select");
+    write(&dir, "main.tf", GPU_ON_FARGATE);
+    write(
+        &dir,
+        "caps.tf",
+        &MISSING_CAPABILITIES.replace("\"app\"", "\"caps\""),
+    );
+    let all = rules_of(&run_in(&dir, &["check", "--format", "json"]));
+    assert!(all.contains(&"GPU101".to_string()) && all.contains(&"GPU105".to_string()));
+    let only = rules_of(&run_in(
+        &dir,
+        &["check", "--format", "json", "--select", "GPU105"],
+    ));
+    assert!(only.iter().all(|r| r == "GPU105") && !only.is_empty());
+    let ignored = run_in(
+        &dir,
+        &["check", "--format", "json", "--ignore", "GPU101,GPU105"],
+    );
+    assert!(rules_of(&ignored)
+        .iter()
+        .all(|r| r != "GPU101" && r != "GPU105"));
+    assert_eq!(code(&ignored), 0);
+    let unknown = run_in(&dir, &["check", "--select", "GPU9999"]);
+    assert_eq!(code(&unknown), 2);
+    assert!(stderr(&unknown).contains("GPU9999"));
+}
+
+#[test]
+fn config_file_is_found_upward_and_applied() {
+    let dir = scratch("config");
+    write(
+        &dir,
+        ".ecs-gpu.toml",
+        "ignore = [\"GPU101\"]\nfail-on = \"warning\"\n\n[severity]\nGPU105 = \"info\"\n",
+    );
+    write(&dir, "infra/gpu/main.tf", GPU_ON_FARGATE);
+    write(
+        &dir,
+        "infra/gpu/caps.tf",
+        &MISSING_CAPABILITIES.replace("\"app\"", "\"caps\""),
+    );
+    let o = run_in(&dir.join("infra"), &["check", "gpu", "--format", "json"]);
+    let v: serde_json::Value = serde_json::from_str(&stdout(&o)).unwrap();
+    let d = v["diagnostics"].as_array().unwrap();
+    assert!(d.iter().all(|d| d["rule"] != "GPU101"), "{d:?}");
+    assert!(
+        d.iter()
+            .any(|d| d["rule"] == "GPU105" && d["severity"] == "info"),
+        "{d:?}"
+    );
+    // fail-on = "warning" from the file; nothing left at warning or above.
+    assert_eq!(code(&o), 0);
+    // The command line wins over the file.
+    let o = run_in(
+        &dir.join("infra"),
+        &["check", "gpu", "--select", "GPU101", "--fail-on", "error"],
+    );
+    assert_eq!(
+        code(&o),
+        0,
+        "`--select` replaces the file's select; its ignore still applies"
+    );
+    let o = run_in(&dir.join("infra"), &["check", "gpu", "--no-config"]);
+    assert_eq!(code(&o), 1);
+}
+
+#[test]
+fn an_invalid_config_file_is_a_usage_error() {
+    let dir = scratch("bad-config");
+    write(&dir, ".ecs-gpu.toml", "selekt = [\"GPU101\"]\n");
+    write(&dir, "main.tf", GPU_ON_FARGATE);
+    let o = run_in(&dir, &["check"]);
+    assert_eq!(code(&o), 2);
+    assert!(stderr(&o).contains(".ecs-gpu.toml"), "{}", stderr(&o));
+}
+
+// ---- suppressions ----
+
+#[test]
+fn a_suppression_above_the_block_silences_the_rule_in_the_whole_block() {
+    let dir = scratch("suppress-block");
+    write(
+        &dir,
+        "main.tf",
+        &format!("# ecs-gpu:ignore GPU101 registered by a test harness that rewrites it\n{GPU_ON_FARGATE}"),
+    );
+    let o = run_in(&dir, &["check", "--format", "json"]);
+    assert_eq!(code(&o), 0, "{}", stdout(&o));
+    assert!(rules_of(&o).iter().all(|r| r != "GPU101" && r != "GPU002"));
+}
+
+#[test]
+fn a_suppression_above_the_line_silences_that_line_only() {
+    let dir = scratch("suppress-line");
+    let text = GPU_ON_FARGATE.replace(
+        "  requires_compatibilities",
+        "  # ecs-gpu:ignore GPU101 a reason\n  requires_compatibilities",
+    );
+    write(&dir, "main.tf", &text);
+    let o = run_in(&dir, &["check", "--format", "json"]);
+    assert_eq!(code(&o), 0, "{}", stdout(&o));
+    // Above another line, it does not apply, and says it silenced nothing.
+    let text = GPU_ON_FARGATE.replace("  family", "  # ecs-gpu:ignore GPU101 a reason\n  family");
+    write(&dir, "main.tf", &text);
+    let o = run_in(&dir, &["check", "--format", "json"]);
+    assert_eq!(code(&o), 1);
+    let rules = rules_of(&o);
+    assert!(
+        rules.contains(&"GPU101".to_string()) && rules.contains(&"GPU002".to_string()),
+        "{rules:?}"
+    );
+}
+
+#[test]
+fn a_suppression_without_a_reason_works_and_is_reported() {
+    let dir = scratch("suppress-no-reason");
+    write(
+        &dir,
+        "main.tf",
+        &format!("# ecs-gpu:ignore GPU101\n{GPU_ON_FARGATE}"),
+    );
+    let o = run_in(&dir, &["check", "--format", "json"]);
+    let rules = rules_of(&o);
+    assert!(rules.contains(&"GPU001".to_string()), "{rules:?}");
+    assert!(!rules.contains(&"GPU101".to_string()), "{rules:?}");
+    assert_eq!(code(&o), 0);
+}
+
+// ---- variables ----
+
+#[test]
+fn var_and_var_file_give_values_and_unknowns_stay_silent() {
+    let dir = scratch("vars");
+    write(
+        &dir,
+        "main.tf",
+        r#"variable "gpus" {
+  type = string
+}
+
+resource "aws_ecs_task_definition" "app" {
+  family = "app"
+  container_definitions = jsonencode([{
+    name                 = "app"
+    image                = "nvcr.io/nvidia/cuda:12.4.1-runtime-ubuntu22.04"
+    memory               = 1024
+    resourceRequirements = [{ type = "GPU", value = var.gpus }]
+  }])
+}
+"#,
+    );
+    // No value: unknown, so no finding.
+    let o = run_in(&dir, &["check", "--format", "json", "--select", "GPU103"]);
+    assert!(rules_of(&o).is_empty());
+    assert_eq!(code(&o), 0);
+    let o = run_in(
+        &dir,
+        &[
+            "check", "--format", "json", "--select", "GPU103", "--var", "gpus=0",
+        ],
+    );
+    assert_eq!(rules_of(&o), ["GPU103"]);
+    write(
+        &dir.join("../vars-files"),
+        "prod.tfvars",
+        "gpus = \"0.3\"\n",
+    );
+    let var_file = dir.join("../vars-files/prod.tfvars");
+    let o = run_in(
+        &dir,
+        &[
+            "check",
+            "--format",
+            "json",
+            "--select",
+            "GPU103",
+            "--var-file",
+            var_file.to_str().unwrap(),
+        ],
+    );
+    assert_eq!(rules_of(&o), ["GPU103"]);
+    // --var wins over --var-file.
+    let o = run_in(
+        &dir,
+        &[
+            "check",
+            "--format",
+            "json",
+            "--select",
+            "GPU103",
+            "--var-file",
+            var_file.to_str().unwrap(),
+            "--var",
+            "gpus=1",
+        ],
+    );
+    assert!(rules_of(&o).is_empty());
+}
+
+// ---- rules and rule ----
+
+#[test]
+fn rules_lists_every_rule_and_rule_shows_its_doc() {
+    let o = run(&["rules"]);
+    assert_eq!(code(&o), 0);
+    for id in ["GPU101", "GPU108"] {
+        assert!(stdout(&o).contains(id));
+    }
+    let o = run(&["rules", "--format", "json"]);
+    let v: serde_json::Value = serde_json::from_str(&stdout(&o)).unwrap();
+    assert!(v
+        .as_array()
+        .unwrap()
+        .iter()
+        .any(|r| r["name"] == "gpu-task-on-fargate"));
+    let o = run(&["rule", "GPU101"]);
+    assert_eq!(code(&o), 0);
+    for h in [
+        "## What it checks",
+        "## Why it matters",
+        "## Example",
+        "## How to fix",
+    ] {
+        assert!(stdout(&o).contains(h));
+    }
+}
+
+#[test]
+fn an_unknown_rule_id_exits_2_with_the_nearest() {
+    let o = run(&["rule", "GPU1O1"]);
+    assert_eq!(code(&o), 2);
+    assert!(stderr(&o).contains("GPU101"), "{}", stderr(&o));
+}
+
+// ---- never panic ----
+
+fn assert_no_panic(o: &Output) {
+    let c = code(o);
+    assert!((0..=2).contains(&c), "exit {c}: {}", stderr(o));
+    assert!(!stderr(o).contains("panicked"), "{}", stderr(o));
+}
+
+#[test]
+fn binary_and_invalid_utf8_files_do_not_panic() {
+    let dir = scratch("binary");
+    let bytes: Vec<u8> = (0..4096u32)
+        .map(|i| (i.wrapping_mul(2654435761) >> 13) as u8)
+        .collect();
+    std::fs::write(dir.join("blob.tf"), &bytes).unwrap();
+    std::fs::write(dir.join("latin1.tf"), b"locals {\n  x = \"caf\xe9\"\n}\n").unwrap();
+    std::fs::write(dir.join("task.json"), &bytes).unwrap();
+    write(&dir, "main.tf", GPU_ON_FARGATE);
+    let o = run_in(&dir, &["check"]);
+    assert_no_panic(&o);
+    assert!(
+        stdout(&o).contains("GPU101"),
+        "the good file is still checked"
+    );
+}
+
+#[test]
+fn deep_nesting_does_not_panic() {
+    let dir = scratch("deep");
+    let depth = 100_000;
+    let text = format!(
+        "locals {{\n  x = {}1{}\n}}\n",
+        "[".repeat(depth),
+        "]".repeat(depth)
+    );
+    write(&dir, "deep.tf", &text);
+    let json = format!("{}{}", "[".repeat(depth), "]".repeat(depth));
+    write(&dir, "deep.json", &json);
+    assert_no_panic(&run_in(&dir, &["check"]));
+}
+
+#[cfg(unix)]
+#[test]
+fn a_symlink_loop_does_not_panic_or_hang() {
+    let dir = scratch("symlink-loop");
+    write(&dir, "main.tf", GPU_ON_FARGATE);
+    std::os::unix::fs::symlink(&dir, dir.join("loop")).unwrap();
+    std::os::unix::fs::symlink(dir.join("b"), dir.join("a")).unwrap();
+    std::os::unix::fs::symlink(dir.join("a"), dir.join("b")).unwrap();
+    let o = run_in(&dir, &["check"]);
+    assert_no_panic(&o);
+    assert!(stdout(&o).contains("GPU101"));
+}
