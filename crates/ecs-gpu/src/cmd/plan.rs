@@ -130,7 +130,7 @@ fn terraform_show(path: &Path, shown: &str) -> Result<Plan> {
             terraform_error(&errors)
         );
     }
-    Ok(parsed.context("reading the output of `terraform show -json`")?)
+    parsed.context("reading the output of `terraform show -json`")
 }
 
 /// Terraform's first error (`Error: ...` and its next lines) as one line.
