@@ -700,7 +700,14 @@ pub fn gpu_capacity(model: &Model) -> GpuCapacity<'_> {
             out.providers.push((p.provider, reason.clone()));
         }
         let Some(group) = p.group else { continue };
+        // A group that may not exist (`count = var.n`) proves nothing about its templates either.
+        if group.group.instances_unknown {
+            continue;
+        }
         for t in &group.known_templates {
+            if t.template.instances_unknown {
+                continue;
+            }
             if !out
                 .templates
                 .iter()
@@ -1036,6 +1043,58 @@ pub fn config_value<'a>(text: &'a str, variable: &str) -> Option<&'a str> {
         }
     }
     last
+}
+
+/// The known string of a node.
+pub fn string(node: Option<&Node>) -> Option<&str> {
+    node.and_then(known_str)
+}
+
+/// Every Auto Scaling group behind an ECS capacity provider, with the first such provider.
+pub fn provider_groups(model: &Model) -> Vec<(&Resource, GroupCapacity<'_>)> {
+    let mut out: Vec<(&Resource, GroupCapacity<'_>)> = Vec::new();
+    for p in model.resources_of("aws_ecs_capacity_provider") {
+        if p.instances_unknown {
+            continue;
+        }
+        if let Some(g) = provider_group(model, p) {
+            if !g.group.instances_unknown && !out.iter().any(|(_, h)| h.group.id == g.group.id) {
+                out.push((p, g));
+            }
+        }
+    }
+    out
+}
+
+/// A placement constraint: its `type` and `expression` nodes, each when written.
+pub type Constraint<'m> = (Option<&'m Node>, Option<&'m Node>);
+
+/// The placement constraints of a service and of its task definition: (type, expression) nodes,
+/// and whether the list is complete (no `dynamic "placement_constraints"` with an unknown
+/// `for_each`, no unknown task definition).
+pub fn placement_constraints<'m>(
+    model: &'m Model,
+    svc: &'m Resource,
+) -> (Vec<Constraint<'m>>, bool) {
+    let mut out = Vec::new();
+    let mut complete = !svc.body.may_have_unknown("placement_constraints");
+    for b in svc.body.blocks("placement_constraints") {
+        out.push((b.body.attr("type"), b.body.attr("expression")));
+    }
+    match service_task(model, svc) {
+        Some(td) => {
+            for (t, e) in &td.placement_constraints {
+                out.push((t.as_ref(), e.as_ref()));
+            }
+        }
+        None => complete = false,
+    }
+    (out, complete)
+}
+
+/// Whether a section label is worth adding: the resource's header.
+pub fn header(r: &Resource) -> Option<Loc> {
+    Some(r.loc)
 }
 
 /// Whether a user data text may take its ECS configuration from somewhere else (a download, an

@@ -1,0 +1,84 @@
+use ecs_gpu_model::{Model, Value};
+
+use crate::capacity::{provider_group, string};
+use crate::{declare_rule, Findings};
+
+declare_rule! {
+    /// ## What it checks
+    ///
+    /// Capacity providers with `managed_termination_protection = "ENABLED"` whose Auto Scaling group
+    /// (followed through `auto_scaling_group_arn`) has `protect_from_scale_in = false`, or does not
+    /// set it (the AWS provider's default is `false`). A value that is not known is not reported.
+    ///
+    /// ## Why it matters
+    ///
+    /// ECS refuses to create (or update) a capacity provider with managed termination protection when
+    /// its group does not protect new instances from scale-in: `terraform apply` fails with
+    /// "The managed termination protection setting for the capacity provider is invalid".
+    ///
+    /// ## Example
+    ///
+    /// ```hcl
+    /// resource "aws_autoscaling_group" "gpu" {
+    ///   # protect_from_scale_in is not set: false
+    /// }
+    ///
+    /// resource "aws_ecs_capacity_provider" "gpu" {
+    ///   auto_scaling_group_provider {
+    ///     auto_scaling_group_arn         = aws_autoscaling_group.gpu.arn
+    ///     managed_termination_protection = "ENABLED"
+    ///   }
+    /// }
+    /// ```
+    ///
+    /// ## How to fix
+    ///
+    /// Set `protect_from_scale_in = true` on the group (ECS then removes the protection from instances
+    /// it drains), or turn managed termination protection off.
+    pub static RULE = {
+        id: "GPU301",
+        name: "termination-protection-without-scale-in-protection",
+        severity: Error,
+        summary: "managed termination protection is on and the group does not protect new instances from scale-in",
+        check: check,
+    }
+}
+
+fn check(model: &Model, report: &mut Findings<'_>) {
+    for cp in model.resources_of("aws_ecs_capacity_provider") {
+        if cp.instances_unknown {
+            continue;
+        }
+        let Some(asgp) = cp.body.block("auto_scaling_group_provider") else {
+            continue;
+        };
+        let mtp = asgp.body.attr("managed_termination_protection");
+        if string(mtp) != Some("ENABLED") {
+            continue;
+        }
+        let Some(group) = provider_group(model, cp) else {
+            continue;
+        };
+        let asg = group.group;
+        if asg.instances_unknown {
+            continue;
+        }
+        let protect = asg.body.attr("protect_from_scale_in");
+        let label_at = match protect.map(|n| &n.value) {
+            None => Some(asg.loc),
+            Some(Value::Bool(false)) => protect.and_then(|n| n.loc),
+            _ => continue,
+        };
+        report
+            .add(
+                mtp.and_then(|n| n.loc),
+                format!(
+                    "managed termination protection is enabled, but `{}` does not protect new instances from scale-in",
+                    model.local_address(asg)
+                ),
+            )
+            .label(label_at, "`protect_from_scale_in` is false here (the default when not set)")
+            .help("set `protect_from_scale_in = true` on the Auto Scaling group, or disable managed termination protection")
+            .resource(cp);
+    }
+}

@@ -1,0 +1,74 @@
+use ecs_gpu_model::Model;
+
+use crate::capacity::{gpu_capacity, string};
+use crate::{declare_rule, Findings};
+
+declare_rule! {
+    /// ## What it checks
+    ///
+    /// Auto Scaling groups of GPU capacity (capacity a GPU service is placed on, or a capacity
+    /// provider's group that launches NVIDIA GPU instance types) whose launch template `version`
+    /// (in `launch_template`, or `mixed_instances_policy.launch_template.launch_template_specification`)
+    /// is `"$Latest"`, `"$Default"`, a fixed number, or not set (which means `$Default`). A version
+    /// written as `aws_launch_template.x.latest_version` (or any other unknown value) is fine.
+    ///
+    /// ## Why it matters
+    ///
+    /// Terraform sees no change to the group when the template gets a new version (a new GPU AMI, new
+    /// user data), so the group's `instance_refresh` is never triggered: running GPU instances keep the
+    /// old driver and AMI until they happen to be replaced, and `$Default` even keeps launching the
+    /// old version.
+    ///
+    /// ## Example
+    ///
+    /// ```hcl
+    /// resource "aws_autoscaling_group" "gpu" {
+    ///   launch_template {
+    ///     id      = aws_launch_template.gpu.id
+    ///     version = "$Latest"
+    ///   }
+    /// }
+    /// ```
+    ///
+    /// ## How to fix
+    ///
+    /// Track the template's newest version: `version = aws_launch_template.gpu.latest_version`, with an
+    /// `instance_refresh` block so that the change rolls out.
+    pub static RULE = {
+        id: "GPU302",
+        name: "launch-template-version-not-tracked",
+        severity: Warning,
+        summary: "the group's launch template version does not change when the template does",
+        check: check,
+    }
+}
+
+fn check(model: &Model, report: &mut Findings<'_>) {
+    for (group, reason) in gpu_capacity(model).groups {
+        for t in &group.known_templates {
+            // Only the group's own template reference (not overrides' specifications).
+            let (at, what) = match t.version {
+                None => (t.spec.loc, "`$Default` (no `version`)".to_string()),
+                Some(v) => match string(Some(v)) {
+                    Some(s) if s == "$Latest" || s == "$Default" || s.parse::<u64>().is_ok() => {
+                        (v.loc, format!("`{s}`"))
+                    }
+                    _ => continue,
+                },
+            };
+            let (why_at, why) = reason.label(model);
+            report
+                .add(
+                    at,
+                    format!("the launch template version is {what}, so a new template version never triggers an instance refresh"),
+                )
+                .label(Some(t.template.loc), "the launch template")
+                .label(why_at, why)
+                .help(format!(
+                    "set `version = {}.latest_version`",
+                    model.local_address(t.template)
+                ))
+                .resource(group.group);
+        }
+    }
+}

@@ -1,0 +1,61 @@
+use ecs_gpu_model::Model;
+
+use crate::capacity::gpu_capacity;
+use crate::{declare_rule, Findings};
+
+declare_rule! {
+    /// ## What it checks
+    ///
+    /// Auto Scaling groups of GPU capacity without an `instance_refresh` block (and without a
+    /// `dynamic "instance_refresh"` whose `for_each` is unknown).
+    ///
+    /// ## Why it matters
+    ///
+    /// Without an instance refresh, a new launch template version (a new ECS GPU AMI with a newer
+    /// NVIDIA driver, changed user data) only reaches instances launched after it. Running GPU
+    /// instances keep the old AMI and driver until a scale event replaces them, which on steady
+    /// capacity can be never.
+    ///
+    /// ## Example
+    ///
+    /// ```hcl
+    /// resource "aws_autoscaling_group" "gpu" {
+    ///   launch_template {
+    ///     id      = aws_launch_template.gpu.id
+    ///     version = aws_launch_template.gpu.latest_version
+    ///   }
+    /// }
+    /// ```
+    ///
+    /// ## How to fix
+    ///
+    /// Add `instance_refresh { strategy = "Rolling" preferences { instance_warmup = 300 } }`.
+    pub static RULE = {
+        id: "GPU303",
+        name: "instance-refresh-missing",
+        severity: Warning,
+        summary: "an Auto Scaling group of GPU capacity has no instance refresh",
+        check: check,
+    }
+}
+
+fn check(model: &Model, report: &mut Findings<'_>) {
+    for (group, reason) in gpu_capacity(model).groups {
+        let body = &group.group.body;
+        if body.block("instance_refresh").is_some() || body.may_have_unknown("instance_refresh") {
+            continue;
+        }
+        let (why_at, why) = reason.label(model);
+        report
+            .add(
+                Some(group.group.loc),
+                format!(
+                    "`{}` has no instance refresh, so AMI and driver changes never reach running GPU instances",
+                    model.local_address(group.group)
+                ),
+            )
+            .label(why_at, why)
+            .help("add `instance_refresh { strategy = \"Rolling\" }` to the Auto Scaling group")
+            .resource(group.group);
+    }
+}

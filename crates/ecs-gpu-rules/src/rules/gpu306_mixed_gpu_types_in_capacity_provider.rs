@@ -1,0 +1,107 @@
+use ecs_gpu_catalog::{catalog, Lookup};
+use ecs_gpu_model::{Model, Value};
+
+use crate::capacity::provider_groups;
+use crate::{declare_rule, Findings, Severity};
+
+declare_rule! {
+    /// ## What it checks
+    ///
+    /// Auto Scaling groups behind an ECS capacity provider whose `mixed_instances_policy` overrides
+    /// name GPU instance types (known to the catalog) with different GPU counts or GPU models, for
+    /// example `g5.xlarge` (1 A10G) and `g5.12xlarge` (4 A10G), or `g5.xlarge` and `g6.xlarge`. Types
+    /// the catalog does not know are left out of the comparison. Warning; error when an override
+    /// also sets `weighted_capacity`.
+    ///
+    /// ## Why it matters
+    ///
+    /// Managed scaling computes how many instances it needs as if every instance were alike, so it
+    /// sizes on whatever type it launched: tasks that need 4 GPUs wait on 1-GPU instances, and
+    /// 4-GPU instances sit mostly idle for 1-GPU tasks. ECS capacity providers do not support
+    /// weighted instance types at all; with `weighted_capacity` the capacity provider's scaling is
+    /// wrong or refused.
+    ///
+    /// ## Example
+    ///
+    /// ```hcl
+    /// mixed_instances_policy {
+    ///   launch_template {
+    ///     launch_template_specification {
+    ///       launch_template_id = aws_launch_template.gpu.id
+    ///     }
+    ///     override { instance_type = "g5.xlarge" }
+    ///     override { instance_type = "g5.12xlarge" }
+    ///   }
+    /// }
+    /// ```
+    ///
+    /// ## How to fix
+    ///
+    /// Give each GPU shape its own group and capacity provider, and choose one per service with a
+    /// capacity provider strategy; keep overrides to types with the same GPU count and model.
+    pub static RULE = {
+        id: "GPU306",
+        name: "mixed-gpu-types-in-capacity-provider",
+        severity: Warning,
+        summary: "a group behind a capacity provider mixes instance types with different GPUs",
+        check: check,
+    }
+}
+
+fn check(model: &Model, report: &mut Findings<'_>) {
+    for (provider, group) in provider_groups(model) {
+        let Some(mixed) = group.mixed else { continue };
+        let known: Vec<_> = group
+            .known_instance_types
+            .iter()
+            .filter(|t| t.override_block.is_some())
+            .filter_map(|t| match catalog().lookup(&t.name) {
+                Lookup::Known(k) => Some((t, k)),
+                _ => None,
+            })
+            .collect();
+        let Some((first, first_type)) = known.first() else {
+            continue;
+        };
+        let Some((other, other_type)) = known
+            .iter()
+            .find(|(_, k)| k.gpus != first_type.gpus || k.gpu_model != first_type.gpu_model)
+        else {
+            continue;
+        };
+        let weighted = known.iter().find_map(|(t, _)| {
+            t.override_block
+                .and_then(|o| o.body.attr("weighted_capacity"))
+                .filter(|n| !matches!(n.value, Value::Null))
+        });
+        let describe = |k: &ecs_gpu_catalog::InstanceType| {
+            format!(
+                "{} × {}",
+                k.gpus.count().map_or("?".to_string(), |n| n.to_string()),
+                k.gpu_model.as_deref().unwrap_or("unknown GPU")
+            )
+        };
+        let mut b = report
+            .add(
+                other.node.loc,
+                format!(
+                    "`{}` ({}) and `{}` ({}) are mixed in one group behind a capacity provider, so managed scaling sizes on the wrong one",
+                    other.name,
+                    describe(other_type),
+                    first.name,
+                    describe(first_type)
+                ),
+            )
+            .label(first.node.loc, format!("`{}` is here", first.name))
+            .label(Some(provider.loc), "the capacity provider that scales this group")
+            .help("give each GPU shape its own Auto Scaling group and capacity provider");
+        if let Some(w) = weighted {
+            b = b.severity(Severity::Error).label(
+                w.loc,
+                "`weighted_capacity` is set here, which ECS capacity providers do not support",
+            );
+        }
+        let _ = mixed;
+        b.resource(group.group);
+    }
+}

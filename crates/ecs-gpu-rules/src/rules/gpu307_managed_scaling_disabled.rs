@@ -1,0 +1,61 @@
+use ecs_gpu_model::Model;
+
+use crate::capacity::{gpu_capacity, string};
+use crate::{declare_rule, Findings};
+
+declare_rule! {
+    /// ## What it checks
+    ///
+    /// Capacity providers of GPU capacity whose `auto_scaling_group_provider.managed_scaling.status`
+    /// is `"DISABLED"`. An absent `managed_scaling` block or `status` is not reported, because the
+    /// configuration alone does not say what ECS applies then.
+    ///
+    /// ## Why it matters
+    ///
+    /// Without managed scaling nothing adds GPU instances when GPU tasks are waiting: tasks stay
+    /// `PENDING` until someone changes the group's desired capacity by hand, and idle GPU instances are
+    /// never removed.
+    ///
+    /// ## Example
+    ///
+    /// ```hcl
+    /// managed_scaling {
+    ///   status = "DISABLED"
+    /// }
+    /// ```
+    ///
+    /// ## How to fix
+    ///
+    /// `managed_scaling { status = "ENABLED" target_capacity = 100 }`.
+    pub static RULE = {
+        id: "GPU307",
+        name: "managed-scaling-disabled",
+        severity: Warning,
+        summary: "managed scaling is disabled on a capacity provider of GPU capacity",
+        check: check,
+    }
+}
+
+fn check(model: &Model, report: &mut Findings<'_>) {
+    for (provider, reason) in gpu_capacity(model).providers {
+        let Some(asgp) = provider.body.block("auto_scaling_group_provider") else {
+            continue;
+        };
+        let Some(ms) = asgp.body.block("managed_scaling") else {
+            continue;
+        };
+        let status = ms.body.attr("status");
+        if string(status) != Some("DISABLED") {
+            continue;
+        }
+        let (why_at, why) = reason.label(model);
+        report
+            .add(
+                status.and_then(|n| n.loc),
+                "managed scaling is disabled, so no GPU instance is added for waiting GPU tasks",
+            )
+            .label(why_at, why)
+            .help("set `status = \"ENABLED\"` in `managed_scaling`")
+            .resource(provider);
+    }
+}

@@ -1,0 +1,91 @@
+use ecs_gpu_model::Model;
+
+use crate::capacity::{provider_groups, string};
+use crate::{declare_rule, Findings};
+
+declare_rule! {
+    /// ## What it checks
+    ///
+    /// Auto Scaling groups behind an ECS capacity provider whose `tag` blocks are all known and none
+    /// has the key `AmazonECSManaged`, and whose `lifecycle { ignore_changes }` does not cover `tag`.
+    /// A `dynamic "tag"` with an unknown `for_each`, or a tag key that is not known, is not reported;
+    /// neither is a group whose capacity provider has `managed_scaling { status = "DISABLED" }`.
+    ///
+    /// ## Why it matters
+    ///
+    /// When managed scaling is turned on, ECS tags the group `AmazonECSManaged`. Terraform does not
+    /// know the tag, so every apply removes it again: a perpetual diff, and the capacity provider's
+    /// scaling can stop working between the apply and ECS restoring the tag.
+    ///
+    /// ## Example
+    ///
+    /// ```hcl
+    /// resource "aws_autoscaling_group" "gpu" {
+    ///   # no AmazonECSManaged tag
+    /// }
+    /// ```
+    ///
+    /// ## How to fix
+    ///
+    /// ```hcl
+    /// tag {
+    ///   key                 = "AmazonECSManaged"
+    ///   value               = true
+    ///   propagate_at_launch = true
+    /// }
+    /// ```
+    pub static RULE = {
+        id: "GPU308",
+        name: "ecs-managed-tag-missing",
+        severity: Warning,
+        summary: "a group behind a capacity provider lacks the `AmazonECSManaged` tag",
+        check: check,
+    }
+}
+
+const TAG: &str = "AmazonECSManaged";
+
+fn check(model: &Model, report: &mut Findings<'_>) {
+    for (provider, group) in provider_groups(model) {
+        let asg = group.group;
+        let body = &asg.body;
+        if body.may_have_unknown("tag")
+            || asg.ignore_changes.ignores("tag")
+            || body.attr("tags").is_some()
+        {
+            continue;
+        }
+        let disabled = provider
+            .body
+            .block("auto_scaling_group_provider")
+            .and_then(|b| b.body.block("managed_scaling"))
+            .and_then(|m| string(m.body.attr("status")))
+            == Some("DISABLED");
+        if disabled {
+            continue;
+        }
+        let mut keys_known = true;
+        let mut found = false;
+        for t in body.blocks("tag") {
+            match string(t.body.attr("key")) {
+                Some(k) if k == TAG => found = true,
+                Some(_) => {}
+                None => keys_known = false,
+            }
+        }
+        if found || !keys_known {
+            continue;
+        }
+        report
+            .add(
+                Some(asg.loc),
+                format!(
+                    "`{}` is behind a capacity provider and has no `{TAG}` tag, so every apply removes the tag ECS adds",
+                    model.local_address(asg)
+                ),
+            )
+            .label(Some(provider.loc), "the capacity provider that manages this group")
+            .help(format!("add `tag {{ key = \"{TAG}\" value = true propagate_at_launch = true }}`"))
+            .resource(asg);
+    }
+}

@@ -1,0 +1,96 @@
+use ecs_gpu_model::Model;
+use ecs_gpu_query::{matches_none, Expression, INSTANCE_TYPE_ATTRIBUTE};
+
+use crate::capacity::{placement_constraints, service_capacity, string};
+use crate::{declare_rule, Findings};
+
+declare_rule! {
+    /// ## What it checks
+    ///
+    /// `memberOf` placement constraints of a service (and of its task definition) whose expression
+    /// tests `attribute:ecs.instance-type` and is false for every instance type the service can be
+    /// placed on. The expression is evaluated in three-valued logic with only the instance type known
+    /// (plus `ecs.os-type` = `linux` and the type's `ecs.cpu-architecture` from the catalog): any
+    /// other subject (a zone, a custom attribute) is unknown, so the rule fires only when the
+    /// expression cannot hold whatever those are. `==`, `!=`, `in`, `!in`, `=~` (Java whole-string
+    /// match), `!~` and compound expressions are understood.
+    ///
+    /// It needs the service's capacity known in full: a capacity provider strategy (or the cluster's
+    /// default strategy) whose providers, groups and instance types are all known. `launch_type =
+    /// "EC2"` is never complete (instances may join the cluster without a capacity provider).
+    ///
+    /// ## Why it matters
+    ///
+    /// No container instance can ever satisfy the constraint, so every task of the service stays
+    /// `PENDING` ("no container instance met all of its requirements") while the GPU instances the
+    /// capacity provider launches sit idle and billed.
+    ///
+    /// ## Example
+    ///
+    /// ```hcl
+    /// placement_constraints {
+    ///   type       = "memberOf"
+    ///   expression = "attribute:ecs.instance-type == g4dn.xlarge" # the capacity launches g5.xlarge
+    /// }
+    /// ```
+    ///
+    /// ## How to fix
+    ///
+    /// Make the expression match the instance types of the capacity provider
+    /// (`attribute:ecs.instance-type =~ g5.*`), or change the capacity.
+    pub static RULE = {
+        id: "GPU401",
+        name: "placement-constraint-matches-no-instance",
+        severity: Error,
+        summary: "a `memberOf` expression on `ecs.instance-type` matches none of the service's instance types",
+        check: check,
+    }
+}
+
+fn check(model: &Model, report: &mut Findings<'_>) {
+    for svc in model.resources_of("aws_ecs_service") {
+        if svc.instances_unknown {
+            continue;
+        }
+        let (constraints, _) = placement_constraints(model, svc);
+        let mut capacity = None;
+        for (kind, expr) in constraints {
+            if string(kind) != Some("memberOf") {
+                continue;
+            }
+            let Some(node) = expr else { continue };
+            let Some(text) = string(Some(node)) else {
+                continue;
+            };
+            let Ok(e) = Expression::parse(text) else {
+                continue;
+            };
+            if !e.mentions_attribute(INSTANCE_TYPE_ATTRIBUTE) {
+                continue;
+            }
+            let types =
+                capacity.get_or_insert_with(|| service_capacity(model, svc).instance_types());
+            let Some(types) = types.as_ref() else { break };
+            let names: Vec<&str> = types.iter().map(|t| t.name.as_str()).collect();
+            if !matches_none(&e, &names) {
+                continue;
+            }
+            let mut listed: Vec<&str> = names.clone();
+            listed.sort_unstable();
+            listed.dedup();
+            let mut b = report
+                .add(
+                    node.loc,
+                    format!(
+                        "`{text}` matches none of the instance types the service can be placed on ({})",
+                        listed.iter().map(|n| format!("`{n}`")).collect::<Vec<_>>().join(", ")
+                    ),
+                )
+                .help("make the expression match the capacity's instance types, or change the capacity");
+            for t in types {
+                b = b.label(t.node.loc, format!("the capacity launches `{}`", t.name));
+            }
+            b.resource(svc);
+        }
+    }
+}

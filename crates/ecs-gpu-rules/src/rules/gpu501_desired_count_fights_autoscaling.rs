@@ -1,0 +1,111 @@
+use ecs_gpu_model::{Mode, Model, Resource};
+
+use crate::capacity::string;
+use crate::{declare_rule, Findings};
+
+declare_rule! {
+    /// ## What it checks
+    ///
+    /// Services that set `desired_count` and do not ignore it (`lifecycle { ignore_changes =
+    /// [desired_count] }`), while an `aws_appautoscaling_target` with `service_namespace = "ecs"` and
+    /// `scalable_dimension = "ecs:service:DesiredCount"` owns their desired count. The target's
+    /// `resource_id` is followed through its references to the service, or matched as the known
+    /// string `service/<cluster>/<service name>`. A service without `desired_count` is not reported.
+    ///
+    /// ## Why it matters
+    ///
+    /// Application Auto Scaling changes the desired count; the next `terraform apply` sets it back to
+    /// the written value. A deploy during a traffic peak scales GPU inference down (tasks stopped,
+    /// requests failing), and scaling then fights Terraform on every apply.
+    ///
+    /// ## Example
+    ///
+    /// ```hcl
+    /// resource "aws_ecs_service" "inference" {
+    ///   desired_count = 2
+    /// }
+    ///
+    /// resource "aws_appautoscaling_target" "inference" {
+    ///   service_namespace  = "ecs"
+    ///   scalable_dimension = "ecs:service:DesiredCount"
+    ///   resource_id        = "service/${aws_ecs_cluster.gpu.name}/${aws_ecs_service.inference.name}"
+    ///   min_capacity       = 1
+    ///   max_capacity       = 8
+    /// }
+    /// ```
+    ///
+    /// ## How to fix
+    ///
+    /// Add `lifecycle { ignore_changes = [desired_count] }` to the service.
+    pub static RULE = {
+        id: "GPU501",
+        name: "desired-count-fights-autoscaling",
+        severity: Warning,
+        summary: "an Application Auto Scaling target owns a service's desired count and the service does not ignore it",
+        check: check,
+    }
+}
+
+fn targets<'m>(model: &'m Model, target: &'m Resource) -> Vec<&'m Resource> {
+    let Some(id) = target.body.attr("resource_id") else {
+        return Vec::new();
+    };
+    if id.is_unknown() {
+        return model.referenced(id, "aws_ecs_service");
+    }
+    let Some(s) = string(Some(id)) else {
+        return Vec::new();
+    };
+    let mut parts = s.split('/');
+    let (Some("service"), Some(_cluster), Some(name), None) =
+        (parts.next(), parts.next(), parts.next(), parts.next())
+    else {
+        return Vec::new();
+    };
+    let found: Vec<&Resource> = model
+        .resources
+        .iter()
+        .filter(|r| r.mode == Mode::Managed && r.kind == "aws_ecs_service")
+        .filter(|r| string(r.body.attr("name")) == Some(name))
+        .collect();
+    if found.len() == 1 {
+        found
+    } else {
+        Vec::new()
+    }
+}
+
+fn check(model: &Model, report: &mut Findings<'_>) {
+    let mut seen = Vec::new();
+    for target in model.resources_of("aws_appautoscaling_target") {
+        if target.instances_unknown
+            || string(target.body.attr("service_namespace")) != Some("ecs")
+            || string(target.body.attr("scalable_dimension")) != Some("ecs:service:DesiredCount")
+        {
+            continue;
+        }
+        for svc in targets(model, target) {
+            if svc.instances_unknown
+                || svc.ignore_changes.ignores("desired_count")
+                || seen.contains(&svc.id)
+            {
+                continue;
+            }
+            let Some(dc) = svc.body.attr("desired_count") else {
+                continue;
+            };
+            seen.push(svc.id);
+            report
+                .add(
+                    dc.loc,
+                    format!(
+                        "`{}` sets `desired_count`, which Application Auto Scaling owns: every apply resets the scaled count",
+                        model.local_address(svc)
+                    ),
+                )
+                .label(Some(target.loc), "this scalable target changes the desired count")
+                .help("add `lifecycle { ignore_changes = [desired_count] }` to the service")
+                .resource(svc);
+        }
+    }
+}

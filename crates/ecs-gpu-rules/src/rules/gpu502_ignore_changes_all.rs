@@ -1,0 +1,66 @@
+use ecs_gpu_model::{IgnoreChanges, Model};
+
+use crate::{declare_rule, Findings};
+
+declare_rule! {
+    /// ## What it checks
+    ///
+    /// `lifecycle { ignore_changes = all }` on an `aws_ecs_service`, `aws_ecs_task_definition`,
+    /// `aws_launch_template`, `aws_autoscaling_group` or `aws_ecs_capacity_provider`.
+    ///
+    /// ## Why it matters
+    ///
+    /// Terraform then never updates the resource: a new GPU AMI, a fixed user data, a corrected GPU
+    /// reservation or capacity provider setting is planned as "no changes" and never reaches AWS,
+    /// so a fix made in code silently does nothing.
+    ///
+    /// ## Example
+    ///
+    /// ```hcl
+    /// resource "aws_launch_template" "gpu" {
+    ///   lifecycle {
+    ///     ignore_changes = all
+    ///   }
+    /// }
+    /// ```
+    ///
+    /// ## How to fix
+    ///
+    /// List only the attributes something else owns: `ignore_changes = [desired_count]` on a service,
+    /// `ignore_changes = [desired_capacity]` on a group under managed scaling.
+    pub static RULE = {
+        id: "GPU502",
+        name: "ignore-changes-all",
+        severity: Warning,
+        summary: "`ignore_changes = all` on a resource of the GPU chain",
+        check: check,
+    }
+}
+
+const KINDS: [&str; 5] = [
+    "aws_ecs_service",
+    "aws_ecs_task_definition",
+    "aws_launch_template",
+    "aws_autoscaling_group",
+    "aws_ecs_capacity_provider",
+];
+
+fn check(model: &Model, report: &mut Findings<'_>) {
+    for kind in KINDS {
+        for r in model.resources_of(kind) {
+            if r.ignore_changes != IgnoreChanges::All {
+                continue;
+            }
+            report
+                .add(
+                    Some(r.loc),
+                    format!(
+                        "`{}` ignores all changes, so no fix to it in code ever reaches AWS",
+                        model.local_address(r)
+                    ),
+                )
+                .help("list only the attributes another system owns in `ignore_changes`")
+                .resource(r);
+        }
+    }
+}

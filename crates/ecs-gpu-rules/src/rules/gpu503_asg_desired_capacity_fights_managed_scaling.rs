@@ -1,0 +1,70 @@
+use ecs_gpu_model::Model;
+
+use crate::capacity::{provider_groups, string};
+use crate::{declare_rule, Findings};
+
+declare_rule! {
+    /// ## What it checks
+    ///
+    /// Auto Scaling groups behind a capacity provider with `managed_scaling { status = "ENABLED" }`
+    /// that set `desired_capacity` and do not ignore it (`lifecycle { ignore_changes =
+    /// [desired_capacity] }`).
+    ///
+    /// ## Why it matters
+    ///
+    /// Managed scaling sets the group's desired capacity from the tasks waiting for it; every
+    /// `terraform apply` sets it back to the written number. GPU instances running tasks are
+    /// terminated (or protected instances block the change), and scaling fights Terraform on every
+    /// apply.
+    ///
+    /// ## Example
+    ///
+    /// ```hcl
+    /// resource "aws_autoscaling_group" "gpu" {
+    ///   desired_capacity = 1
+    /// }
+    /// ```
+    ///
+    /// ## How to fix
+    ///
+    /// Remove `desired_capacity` (let managed scaling own it), or add
+    /// `lifecycle { ignore_changes = [desired_capacity] }`.
+    pub static RULE = {
+        id: "GPU503",
+        name: "asg-desired-capacity-fights-managed-scaling",
+        severity: Warning,
+        summary: "a group under managed scaling sets `desired_capacity` and does not ignore it",
+        check: check,
+    }
+}
+
+fn check(model: &Model, report: &mut Findings<'_>) {
+    for (provider, group) in provider_groups(model) {
+        let status = provider
+            .body
+            .block("auto_scaling_group_provider")
+            .and_then(|b| b.body.block("managed_scaling"))
+            .and_then(|m| m.body.attr("status"));
+        if string(status) != Some("ENABLED") {
+            continue;
+        }
+        let asg = group.group;
+        if asg.ignore_changes.ignores("desired_capacity") {
+            continue;
+        }
+        let Some(dc) = asg.body.attr("desired_capacity") else {
+            continue;
+        };
+        report
+            .add(
+                dc.loc,
+                format!(
+                    "`{}` sets `desired_capacity`, which managed scaling owns: every apply resets it",
+                    model.local_address(asg)
+                ),
+            )
+            .label(status.and_then(|n| n.loc), "managed scaling is enabled here")
+            .help("remove `desired_capacity`, or add `lifecycle { ignore_changes = [desired_capacity] }`")
+            .resource(asg);
+    }
+}
