@@ -1,0 +1,544 @@
+//! The live, read-only AWS client that fills `ecs-gpu-diagnose`'s inputs.
+//!
+//! It reads a cluster through the official AWS SDK for Rust — aws-config's default credential
+//! chain, an optional profile, region and endpoint override — with Describe, List and Get calls
+//! only: an SDK interceptor refuses anything else and records what was sent ([`Collected::operations`]).
+//! Lists are paginated and Describe calls batched; throttling is retried with backoff by the SDK's
+//! standard retry mode; one deadline bounds the whole run. A call that fails is recorded in
+//! [`Inputs::errors`] (with the IAM action an AccessDenied needs) and the calls that do not depend on
+//! it still run, so the walk can check every step that has its inputs.
+//!
+//! ```no_run
+//! # async fn run() -> Result<(), ecs_gpu_aws::AwsError> {
+//! use std::time::Duration;
+//! use ecs_gpu_aws::{collect, Options, What};
+//!
+//! let opts = Options {
+//!     cluster: "gpu".into(),
+//!     what: What::Service("train".into()),
+//!     region: Some("us-east-1".into()),
+//!     timeout: Duration::from_secs(30),
+//!     ..Options::default()
+//! };
+//! let collected = collect(&opts).await?;
+//! let report = ecs_gpu_diagnose::diagnose(&collected.inputs, &Default::default());
+//! # let _ = report; Ok(()) }
+//! ```
+
+mod map;
+mod readonly;
+
+use std::future::Future;
+use std::time::Duration;
+
+use aws_config::retry::RetryConfig;
+use aws_config::timeout::TimeoutConfig;
+use aws_config::{BehaviorVersion, Region};
+use aws_sdk_ecs::error::{DisplayErrorContext, ProvideErrorMetadata, SdkError};
+use aws_sdk_ecs::types::DesiredStatus;
+use ecs_gpu_diagnose::input::{
+    Call, CallError, DescribeAutoScalingGroupsOutput, DescribeCapacityProvidersOutput,
+    DescribeContainerInstancesOutput, DescribeScalingActivitiesOutput, DescribeServicesOutput,
+    DescribeTaskDefinitionOutput, DescribeTasksOutput,
+};
+use ecs_gpu_diagnose::Inputs;
+use tokio::time::Instant;
+
+pub use readonly::is_read_only;
+
+/// What to diagnose.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum What {
+    /// A service of the cluster, by name or ARN.
+    Service(String),
+    /// A task definition for standalone tasks: `family`, `family:revision` or an ARN.
+    TaskDefinition(String),
+}
+
+impl Default for What {
+    fn default() -> Self {
+        What::Service(String::new())
+    }
+}
+
+/// How to reach AWS and what to read.
+#[derive(Debug, Clone)]
+pub struct Options {
+    pub cluster: String,
+    pub what: What,
+    /// Overrides the region of the environment and profile.
+    pub region: Option<String>,
+    /// A named profile of the shared config and credentials files.
+    pub profile: Option<String>,
+    /// Sends every call here instead of the AWS endpoints (for an emulator in tests).
+    pub endpoint_url: Option<String>,
+    /// The deadline for the whole run.
+    pub timeout: Duration,
+    /// The page size of the List calls (the API's maximum, 100, by default).
+    pub page_size: Option<i32>,
+}
+
+impl Default for Options {
+    fn default() -> Self {
+        Options {
+            cluster: "default".to_string(),
+            what: What::default(),
+            region: None,
+            profile: None,
+            endpoint_url: None,
+            timeout: Duration::from_secs(30),
+            page_size: None,
+        }
+    }
+}
+
+/// What the live run read.
+#[derive(Debug, Clone)]
+pub struct Collected {
+    pub inputs: Inputs,
+    /// Every operation sent, in order (`DescribeServices`, `ListContainerInstances`, ...).
+    pub operations: Vec<String>,
+}
+
+/// Why nothing useful could be read.
+#[derive(Debug, thiserror::Error)]
+pub enum AwsError {
+    #[error("no AWS region: pass --region, set AWS_REGION, or set a region in the profile")]
+    NoRegion,
+    #[error("AWS did not answer: {0}")]
+    Unreachable(CallError),
+    #[error("cluster `{cluster}` not found: {error}")]
+    ClusterNotFound { cluster: String, error: CallError },
+    #[error("service `{service}` not found in cluster `{cluster}` (DescribeServices: {reason})")]
+    ServiceNotFound {
+        cluster: String,
+        service: String,
+        reason: String,
+    },
+}
+
+/// At most this many ARNs per Describe call (the ECS API limit).
+const DESCRIBE_BATCH: usize = 100;
+
+/// Reads everything the walk uses, read-only.
+pub async fn collect(opts: &Options) -> Result<Collected, AwsError> {
+    let mut loader = aws_config::defaults(BehaviorVersion::latest())
+        // Throttling and transient errors: the standard mode's exponential backoff with jitter.
+        .retry_config(
+            RetryConfig::standard()
+                .with_max_attempts(5)
+                .with_initial_backoff(Duration::from_millis(200)),
+        )
+        .timeout_config(
+            TimeoutConfig::builder()
+                .connect_timeout(Duration::from_secs(5).min(opts.timeout))
+                .operation_timeout(opts.timeout)
+                .build(),
+        );
+    if let Some(r) = &opts.region {
+        loader = loader.region(Region::new(r.clone()));
+    }
+    if let Some(p) = &opts.profile {
+        loader = loader.profile_name(p);
+    }
+    if let Some(u) = &opts.endpoint_url {
+        loader = loader.endpoint_url(u);
+    }
+    let sdk = loader.load().await;
+    if sdk.region().is_none() {
+        return Err(AwsError::NoRegion);
+    }
+    let guard = readonly::ReadOnly::default();
+    let ecs = aws_sdk_ecs::Client::from_conf(
+        aws_sdk_ecs::config::Builder::from(&sdk)
+            .interceptor(guard.clone())
+            .build(),
+    );
+    let autoscaling = aws_sdk_autoscaling::Client::from_conf(
+        aws_sdk_autoscaling::config::Builder::from(&sdk)
+            .interceptor(guard.clone())
+            .build(),
+    );
+    let mut run = Run {
+        deadline: Instant::now() + opts.timeout,
+        timeout: opts.timeout,
+        inputs: Inputs::default(),
+        answered: false,
+    };
+    let result = run.read(opts, &ecs, &autoscaling).await;
+    let operations = guard.operations();
+    result?;
+    if !run.answered {
+        if let Some(e) = run.inputs.errors.first() {
+            return Err(AwsError::Unreachable(e.clone()));
+        }
+    }
+    Ok(Collected {
+        inputs: run.inputs,
+        operations,
+    })
+}
+
+struct Run {
+    deadline: Instant,
+    timeout: Duration,
+    inputs: Inputs,
+    /// Whether AWS answered anything, even an error.
+    answered: bool,
+}
+
+impl Run {
+    /// Runs one call within the deadline; a failure is recorded and `None` returned.
+    async fn call<T, E, R>(
+        &mut self,
+        call: Call,
+        fut: impl Future<Output = Result<T, SdkError<E, R>>>,
+    ) -> Option<T>
+    where
+        E: ProvideErrorMetadata + std::error::Error + Send + Sync + 'static,
+        R: std::fmt::Debug + Send + Sync + 'static,
+    {
+        match tokio::time::timeout_at(self.deadline, fut).await {
+            Ok(Ok(v)) => {
+                self.answered = true;
+                Some(v)
+            }
+            Ok(Err(e)) => {
+                let error = match &e {
+                    SdkError::ServiceError(_) | SdkError::ResponseError(_) => {
+                        self.answered = true;
+                        CallError {
+                            call,
+                            code: e.code().unwrap_or("UnknownError").to_string(),
+                            message: e.message().unwrap_or_default().to_string(),
+                        }
+                    }
+                    SdkError::TimeoutError(_) => CallError {
+                        call,
+                        code: "Timeout".to_string(),
+                        message: format!("no answer within {} s", self.timeout.as_secs()),
+                    },
+                    SdkError::DispatchFailure(_) => CallError {
+                        call,
+                        code: "Unreachable".to_string(),
+                        message: DisplayErrorContext(&e).to_string(),
+                    },
+                    _ => CallError {
+                        call,
+                        code: "ClientError".to_string(),
+                        message: DisplayErrorContext(&e).to_string(),
+                    },
+                };
+                self.inputs.errors.push(error);
+                None
+            }
+            Err(_) => {
+                self.inputs.errors.push(CallError {
+                    call,
+                    code: "Timeout".to_string(),
+                    message: format!(
+                        "the overall --timeout of {} s ran out",
+                        self.timeout.as_secs()
+                    ),
+                });
+                None
+            }
+        }
+    }
+
+    fn cluster_missing(&self, cluster: &str) -> Result<(), AwsError> {
+        match self
+            .inputs
+            .errors
+            .iter()
+            .find(|e| e.code == "ClusterNotFoundException")
+        {
+            Some(e) => Err(AwsError::ClusterNotFound {
+                cluster: cluster.to_string(),
+                error: e.clone(),
+            }),
+            None => Ok(()),
+        }
+    }
+
+    async fn read(
+        &mut self,
+        opts: &Options,
+        ecs: &aws_sdk_ecs::Client,
+        autoscaling: &aws_sdk_autoscaling::Client,
+    ) -> Result<(), AwsError> {
+        let cluster = opts.cluster.as_str();
+        let page = opts.page_size.unwrap_or(100);
+
+        // The service, and through it the task definition.
+        let mut task_definition = None;
+        let mut group = None;
+        let mut family = None;
+        if let What::Service(name) = &opts.what {
+            let out = self
+                .call(
+                    Call::DescribeServices,
+                    ecs.describe_services()
+                        .cluster(cluster)
+                        .services(name)
+                        .send(),
+                )
+                .await;
+            self.cluster_missing(cluster)?;
+            if let Some(out) = out {
+                let services: Vec<_> = out.services().iter().map(map::service).collect();
+                if services.is_empty() {
+                    let reason = out
+                        .failures()
+                        .first()
+                        .and_then(|f| f.reason())
+                        .unwrap_or("MISSING")
+                        .to_string();
+                    return Err(AwsError::ServiceNotFound {
+                        cluster: cluster.to_string(),
+                        service: name.clone(),
+                        reason,
+                    });
+                }
+                task_definition = services[0].task_definition.clone();
+                group = Some(services[0].service_name.clone());
+                self.inputs.services = Some(DescribeServicesOutput {
+                    services,
+                    failures: out.failures().iter().map(map::failure).collect(),
+                });
+            }
+        } else if let What::TaskDefinition(td) = &opts.what {
+            task_definition = Some(td.clone());
+        }
+        if let Some(td) = &task_definition {
+            if let Some(out) = self
+                .call(
+                    Call::DescribeTaskDefinition,
+                    ecs.describe_task_definition().task_definition(td).send(),
+                )
+                .await
+            {
+                if let Some(t) = out.task_definition() {
+                    let t = map::task_definition(t);
+                    family = Some(t.family.clone());
+                    self.inputs.task_definition =
+                        Some(DescribeTaskDefinitionOutput { task_definition: t });
+                }
+            }
+        }
+
+        // The container instances: every page of ARNs, then Describe in batches.
+        let arns = self
+            .call(
+                Call::ListContainerInstances,
+                ecs.list_container_instances()
+                    .cluster(cluster)
+                    .max_results(page)
+                    .into_paginator()
+                    .items()
+                    .send()
+                    .try_collect(),
+            )
+            .await;
+        self.cluster_missing(cluster)?;
+        if let Some(arns) = arns {
+            let mut out = DescribeContainerInstancesOutput::default();
+            let mut complete = true;
+            for batch in arns.chunks(DESCRIBE_BATCH) {
+                match self
+                    .call(
+                        Call::DescribeContainerInstances,
+                        ecs.describe_container_instances()
+                            .cluster(cluster)
+                            .set_container_instances(Some(batch.to_vec()))
+                            .send(),
+                    )
+                    .await
+                {
+                    Some(page) => {
+                        out.container_instances.extend(
+                            page.container_instances()
+                                .iter()
+                                .map(map::container_instance),
+                        );
+                        out.failures
+                            .extend(page.failures().iter().map(map::failure));
+                    }
+                    None => complete = false,
+                }
+            }
+            // A partial list would make the walk's "no instance has ..." claims wrong.
+            if complete {
+                self.inputs.container_instances = Some(out);
+            }
+        }
+
+        // Running and recently stopped tasks of the service (or family).
+        let mut task_arns = Vec::new();
+        let mut listed = false;
+        for status in [DesiredStatus::Running, DesiredStatus::Stopped] {
+            let mut req = ecs
+                .list_tasks()
+                .cluster(cluster)
+                .desired_status(status)
+                .max_results(page);
+            req = match (&group, &family) {
+                (Some(s), _) => req.service_name(s),
+                (None, Some(f)) => req.family(f),
+                (None, None) => req,
+            };
+            if let Some(arns) = self
+                .call(
+                    Call::ListTasks,
+                    req.into_paginator().items().send().try_collect(),
+                )
+                .await
+            {
+                listed = true;
+                task_arns.extend(arns);
+            }
+        }
+        if listed {
+            let mut out = DescribeTasksOutput::default();
+            let mut complete = true;
+            for batch in task_arns.chunks(DESCRIBE_BATCH) {
+                match self
+                    .call(
+                        Call::DescribeTasks,
+                        ecs.describe_tasks()
+                            .cluster(cluster)
+                            .set_tasks(Some(batch.to_vec()))
+                            .send(),
+                    )
+                    .await
+                {
+                    Some(page) => {
+                        out.tasks.extend(page.tasks().iter().map(map::task));
+                        out.failures
+                            .extend(page.failures().iter().map(map::failure));
+                    }
+                    None => complete = false,
+                }
+            }
+            if complete {
+                self.inputs.tasks = Some(out);
+            }
+        }
+
+        // Capacity providers: those of the service's strategy, else those the instances belong to.
+        let mut names: Vec<String> = self
+            .inputs
+            .services
+            .iter()
+            .flat_map(|s| &s.services)
+            .flat_map(|s| &s.capacity_provider_strategy)
+            .map(|c| c.capacity_provider.clone())
+            .filter(|n| !n.starts_with("FARGATE"))
+            .collect();
+        if names.is_empty() {
+            names = self
+                .inputs
+                .container_instances
+                .iter()
+                .flat_map(|c| &c.container_instances)
+                .filter_map(|i| i.capacity_provider_name.clone())
+                .collect();
+        }
+        names.sort();
+        names.dedup();
+        if !names.is_empty() {
+            let mut out = DescribeCapacityProvidersOutput::default();
+            let mut token: Option<String> = None;
+            let mut ok = true;
+            loop {
+                let Some(page) = self
+                    .call(
+                        Call::DescribeCapacityProviders,
+                        ecs.describe_capacity_providers()
+                            .set_capacity_providers(Some(names.clone()))
+                            .set_next_token(token.clone())
+                            .send(),
+                    )
+                    .await
+                else {
+                    ok = false;
+                    break;
+                };
+                out.capacity_providers
+                    .extend(page.capacity_providers().iter().map(map::capacity_provider));
+                out.failures
+                    .extend(page.failures().iter().map(map::failure));
+                token = page.next_token().map(str::to_string);
+                if token.is_none() {
+                    break;
+                }
+            }
+            if ok {
+                self.inputs.capacity_providers = Some(out);
+            }
+        }
+
+        // The Auto Scaling groups behind them, and their recent scaling activities.
+        let mut groups: Vec<String> = self
+            .inputs
+            .capacity_providers
+            .iter()
+            .flat_map(|c| &c.capacity_providers)
+            .filter_map(|c| c.auto_scaling_group_provider.as_ref())
+            .map(|p| {
+                p.auto_scaling_group_arn
+                    .rsplit_once("autoScalingGroupName/")
+                    .map_or(p.auto_scaling_group_arn.clone(), |(_, n)| n.to_string())
+            })
+            .collect();
+        groups.sort();
+        groups.dedup();
+        if !groups.is_empty() {
+            if let Some(pages) = self
+                .call(
+                    Call::DescribeAutoScalingGroups,
+                    autoscaling
+                        .describe_auto_scaling_groups()
+                        .set_auto_scaling_group_names(Some(groups.clone()))
+                        .into_paginator()
+                        .send()
+                        .try_collect(),
+                )
+                .await
+            {
+                self.inputs.auto_scaling_groups = Some(DescribeAutoScalingGroupsOutput {
+                    auto_scaling_groups: pages
+                        .iter()
+                        .flat_map(|p| p.auto_scaling_groups())
+                        .map(map::auto_scaling_group)
+                        .collect(),
+                });
+            }
+            let mut out = DescribeScalingActivitiesOutput::default();
+            let mut ok = true;
+            for g in &groups {
+                // The newest activities are enough to name a stock-out, quota or template error.
+                match self
+                    .call(
+                        Call::DescribeScalingActivities,
+                        autoscaling
+                            .describe_scaling_activities()
+                            .auto_scaling_group_name(g)
+                            .max_records(20)
+                            .send(),
+                    )
+                    .await
+                {
+                    Some(page) => out
+                        .activities
+                        .extend(page.activities().iter().map(map::activity)),
+                    None => ok = false,
+                }
+            }
+            if ok {
+                self.inputs.scaling_activities = Some(out);
+            }
+        }
+        Ok(())
+    }
+}

@@ -1,0 +1,263 @@
+//! SDK output types -> the AWS CLI shapes of `ecs_gpu_diagnose::input`.
+
+use aws_sdk_autoscaling::types as asg;
+use aws_sdk_ecs::types as ecs;
+use aws_smithy_types::date_time::Format;
+use aws_smithy_types::DateTime;
+use ecs_gpu_diagnose::input as cli;
+
+fn ts(t: Option<&DateTime>) -> Option<cli::Timestamp> {
+    t.and_then(|t| t.fmt(Format::DateTime).ok())
+        .map(cli::Timestamp::Text)
+}
+
+fn s(v: Option<&str>) -> Option<String> {
+    v.map(str::to_string)
+}
+
+pub(crate) fn failure(f: &ecs::Failure) -> cli::Failure {
+    cli::Failure {
+        arn: s(f.arn()),
+        reason: s(f.reason()),
+        detail: s(f.detail()),
+    }
+}
+
+fn constraint(c: &ecs::PlacementConstraint) -> cli::PlacementConstraint {
+    cli::PlacementConstraint {
+        type_: c.r#type().map(|t| t.as_str().to_string()),
+        expression: s(c.expression()),
+    }
+}
+
+fn td_constraint(c: &ecs::TaskDefinitionPlacementConstraint) -> cli::PlacementConstraint {
+    cli::PlacementConstraint {
+        type_: c.r#type().map(|t| t.as_str().to_string()),
+        expression: s(c.expression()),
+    }
+}
+
+fn strategy(c: &ecs::CapacityProviderStrategyItem) -> cli::CapacityProviderStrategyItem {
+    cli::CapacityProviderStrategyItem {
+        capacity_provider: c.capacity_provider().to_string(),
+        weight: i64::from(c.weight()),
+        base: i64::from(c.base()),
+    }
+}
+
+pub(crate) fn service(v: &ecs::Service) -> cli::Service {
+    cli::Service {
+        service_arn: s(v.service_arn()),
+        service_name: v.service_name().unwrap_or_default().to_string(),
+        cluster_arn: s(v.cluster_arn()),
+        status: s(v.status()),
+        desired_count: i64::from(v.desired_count()),
+        running_count: i64::from(v.running_count()),
+        pending_count: i64::from(v.pending_count()),
+        launch_type: v.launch_type().map(|l| l.as_str().to_string()),
+        capacity_provider_strategy: v
+            .capacity_provider_strategy()
+            .iter()
+            .map(strategy)
+            .collect(),
+        task_definition: s(v.task_definition()),
+        deployments: v
+            .deployments()
+            .iter()
+            .map(|d| cli::Deployment {
+                id: s(d.id()),
+                status: s(d.status()),
+                task_definition: s(d.task_definition()),
+                desired_count: i64::from(d.desired_count()),
+                running_count: i64::from(d.running_count()),
+                pending_count: i64::from(d.pending_count()),
+                rollout_state: d.rollout_state().map(|r| r.as_str().to_string()),
+                rollout_state_reason: s(d.rollout_state_reason()),
+            })
+            .collect(),
+        events: v
+            .events()
+            .iter()
+            .map(|e| cli::ServiceEvent {
+                id: s(e.id()),
+                created_at: ts(e.created_at()),
+                message: e.message().unwrap_or_default().to_string(),
+            })
+            .collect(),
+        placement_constraints: v.placement_constraints().iter().map(constraint).collect(),
+    }
+}
+
+fn requirement(r: &ecs::ResourceRequirement) -> cli::ResourceRequirement {
+    cli::ResourceRequirement {
+        type_: r.r#type().as_str().to_string(),
+        value: r.value().to_string(),
+    }
+}
+
+pub(crate) fn task_definition(t: &ecs::TaskDefinition) -> cli::TaskDefinition {
+    cli::TaskDefinition {
+        task_definition_arn: s(t.task_definition_arn()),
+        family: t.family().unwrap_or_default().to_string(),
+        revision: Some(i64::from(t.revision())),
+        status: t.status().map(|x| x.as_str().to_string()),
+        network_mode: t.network_mode().map(|x| x.as_str().to_string()),
+        requires_compatibilities: t
+            .requires_compatibilities()
+            .iter()
+            .map(|c| c.as_str().to_string())
+            .collect(),
+        compatibilities: t
+            .compatibilities()
+            .iter()
+            .map(|c| c.as_str().to_string())
+            .collect(),
+        cpu: s(t.cpu()),
+        memory: s(t.memory()),
+        runtime_platform: t.runtime_platform().map(|p| cli::RuntimePlatform {
+            operating_system_family: p.operating_system_family().map(|x| x.as_str().to_string()),
+            cpu_architecture: p.cpu_architecture().map(|x| x.as_str().to_string()),
+        }),
+        placement_constraints: t
+            .placement_constraints()
+            .iter()
+            .map(td_constraint)
+            .collect(),
+        container_definitions: t
+            .container_definitions()
+            .iter()
+            .map(|c| cli::ContainerDefinition {
+                name: c.name().unwrap_or_default().to_string(),
+                cpu: Some(i64::from(c.cpu())),
+                memory: c.memory().map(i64::from),
+                memory_reservation: c.memory_reservation().map(i64::from),
+                resource_requirements: c.resource_requirements().iter().map(requirement).collect(),
+            })
+            .collect(),
+        resource_requirements: Vec::new(),
+    }
+}
+
+fn resource(r: &ecs::Resource) -> cli::Resource {
+    cli::Resource {
+        name: r.name().unwrap_or_default().to_string(),
+        type_: s(r.r#type()),
+        double_value: Some(r.double_value()),
+        long_value: Some(r.long_value()),
+        integer_value: Some(i64::from(r.integer_value())),
+        string_set_value: r.string_set_value.clone(),
+    }
+}
+
+pub(crate) fn container_instance(c: &ecs::ContainerInstance) -> cli::ContainerInstance {
+    cli::ContainerInstance {
+        container_instance_arn: s(c.container_instance_arn()),
+        ec2_instance_id: s(c.ec2_instance_id()),
+        capacity_provider_name: s(c.capacity_provider_name()),
+        version_info: c.version_info().map(|v| cli::VersionInfo {
+            agent_version: s(v.agent_version()),
+            agent_hash: s(v.agent_hash()),
+            docker_version: s(v.docker_version()),
+        }),
+        remaining_resources: c.remaining_resources().iter().map(resource).collect(),
+        registered_resources: c.registered_resources().iter().map(resource).collect(),
+        status: s(c.status()),
+        status_reason: s(c.status_reason()),
+        agent_connected: c.agent_connected(),
+        running_tasks_count: i64::from(c.running_tasks_count()),
+        pending_tasks_count: i64::from(c.pending_tasks_count()),
+        attributes: c
+            .attributes()
+            .iter()
+            .map(|a| cli::Attribute {
+                name: a.name().to_string(),
+                value: s(a.value()),
+            })
+            .collect(),
+        registered_at: ts(c.registered_at()),
+    }
+}
+
+pub(crate) fn task(t: &ecs::Task) -> cli::Task {
+    cli::Task {
+        task_arn: s(t.task_arn()),
+        task_definition_arn: s(t.task_definition_arn()),
+        container_instance_arn: s(t.container_instance_arn()),
+        group: s(t.group()),
+        last_status: s(t.last_status()),
+        desired_status: s(t.desired_status()),
+        stop_code: t.stop_code().map(|x| x.as_str().to_string()),
+        stopped_reason: s(t.stopped_reason()),
+        containers: t
+            .containers()
+            .iter()
+            .map(|c| cli::Container {
+                name: c.name().unwrap_or_default().to_string(),
+                last_status: s(c.last_status()),
+                exit_code: c.exit_code().map(i64::from),
+                reason: s(c.reason()),
+                gpu_ids: c.gpu_ids().to_vec(),
+            })
+            .collect(),
+    }
+}
+
+pub(crate) fn capacity_provider(c: &ecs::CapacityProvider) -> cli::CapacityProvider {
+    cli::CapacityProvider {
+        capacity_provider_arn: s(c.capacity_provider_arn()),
+        name: c.name().unwrap_or_default().to_string(),
+        status: c.status().map(|x| x.as_str().to_string()),
+        auto_scaling_group_provider: c.auto_scaling_group_provider().map(|p| {
+            cli::AutoScalingGroupProvider {
+                auto_scaling_group_arn: p.auto_scaling_group_arn().to_string(),
+                managed_scaling: p.managed_scaling().map(|m| cli::ManagedScaling {
+                    status: m.status().map(|x| x.as_str().to_string()),
+                    target_capacity: m.target_capacity().map(i64::from),
+                }),
+                managed_termination_protection: p
+                    .managed_termination_protection()
+                    .map(|x| x.as_str().to_string()),
+            }
+        }),
+    }
+}
+
+pub(crate) fn auto_scaling_group(g: &asg::AutoScalingGroup) -> cli::AutoScalingGroup {
+    cli::AutoScalingGroup {
+        auto_scaling_group_name: g.auto_scaling_group_name().unwrap_or_default().to_string(),
+        auto_scaling_group_arn: s(g.auto_scaling_group_arn()),
+        min_size: g.min_size().map_or(0, i64::from),
+        max_size: g.max_size().map_or(0, i64::from),
+        desired_capacity: g.desired_capacity().map_or(0, i64::from),
+        availability_zones: g.availability_zones().to_vec(),
+        instances: g
+            .instances()
+            .iter()
+            .map(|i| cli::AsgInstance {
+                instance_id: i.instance_id().unwrap_or_default().to_string(),
+                instance_type: s(i.instance_type()),
+                availability_zone: s(i.availability_zone()),
+                lifecycle_state: i.lifecycle_state().map(|x| x.as_str().to_string()),
+                health_status: s(i.health_status()),
+            })
+            .collect(),
+        launch_template: g.launch_template().map(|l| cli::LaunchTemplateSpec {
+            launch_template_id: s(l.launch_template_id()),
+            launch_template_name: s(l.launch_template_name()),
+            version: s(l.version()),
+        }),
+        status: s(g.status()),
+    }
+}
+
+pub(crate) fn activity(a: &asg::Activity) -> cli::Activity {
+    cli::Activity {
+        activity_id: s(a.activity_id()),
+        auto_scaling_group_name: a.auto_scaling_group_name().unwrap_or_default().to_string(),
+        description: s(a.description()),
+        cause: s(a.cause()),
+        start_time: ts(a.start_time()),
+        status_code: a.status_code().map(|x| x.as_str().to_string()),
+        status_message: s(a.status_message()),
+    }
+}

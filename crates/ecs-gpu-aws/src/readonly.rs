@@ -1,0 +1,57 @@
+//! The read-only guard: an SDK interceptor that records every operation the clients send and refuses
+//! any that is not a Describe, List or Get.
+
+use std::sync::{Arc, Mutex};
+
+use aws_smithy_runtime_api::box_error::BoxError;
+use aws_smithy_runtime_api::client::interceptors::context::BeforeSerializationInterceptorContextRef;
+use aws_smithy_runtime_api::client::interceptors::Intercept;
+use aws_smithy_runtime_api::client::orchestrator::Metadata;
+use aws_smithy_types::config_bag::ConfigBag;
+
+/// Whether an operation name is one of the read-only kinds ecs-gpu may send.
+pub fn is_read_only(operation: &str) -> bool {
+    ["Describe", "List", "Get"]
+        .iter()
+        .any(|p| operation.starts_with(p))
+}
+
+/// Records each operation as `service:Operation` before it is sent, and fails it unless it reads.
+#[derive(Debug, Clone, Default)]
+pub(crate) struct ReadOnly {
+    seen: Arc<Mutex<Vec<String>>>,
+}
+
+impl ReadOnly {
+    /// The operations sent so far, in order, as `Operation` names.
+    pub(crate) fn operations(&self) -> Vec<String> {
+        self.seen.lock().map(|v| v.clone()).unwrap_or_default()
+    }
+}
+
+impl Intercept for ReadOnly {
+    fn name(&self) -> &'static str {
+        "ecs-gpu read-only guard"
+    }
+
+    fn read_before_execution(
+        &self,
+        _context: &BeforeSerializationInterceptorContextRef<'_>,
+        cfg: &mut ConfigBag,
+    ) -> Result<(), BoxError> {
+        let op = cfg
+            .load::<Metadata>()
+            .map_or_else(|| "unknown".to_string(), |m| m.name().to_string());
+        if let Ok(mut seen) = self.seen.lock() {
+            seen.push(op.clone());
+        }
+        if is_read_only(&op) {
+            Ok(())
+        } else {
+            Err(
+                format!("ecs-gpu refuses to send `{op}`: it only reads (Describe, List, Get)")
+                    .into(),
+            )
+        }
+    }
+}

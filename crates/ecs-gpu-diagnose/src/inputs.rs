@@ -1,0 +1,208 @@
+//! All the inputs of one diagnosis, and reading and writing them as a directory of AWS CLI JSON files.
+
+use std::fs;
+use std::io;
+use std::path::{Path, PathBuf};
+
+use serde::de::DeserializeOwned;
+use serde::Serialize;
+
+use crate::input::{
+    Call, CallError, DescribeAutoScalingGroupsOutput, DescribeCapacityProvidersOutput,
+    DescribeContainerInstancesOutput, DescribeScalingActivitiesOutput, DescribeServicesOutput,
+    DescribeTaskDefinitionOutput, DescribeTasksOutput,
+};
+
+/// What the walk reads. Every part is optional: a step whose inputs are missing is `unknown`.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct Inputs {
+    pub services: Option<DescribeServicesOutput>,
+    pub task_definition: Option<DescribeTaskDefinitionOutput>,
+    pub container_instances: Option<DescribeContainerInstancesOutput>,
+    pub tasks: Option<DescribeTasksOutput>,
+    pub capacity_providers: Option<DescribeCapacityProvidersOutput>,
+    pub auto_scaling_groups: Option<DescribeAutoScalingGroupsOutput>,
+    pub scaling_activities: Option<DescribeScalingActivitiesOutput>,
+    /// Calls that did not answer (live mode), so the steps that need them can say why they are unknown.
+    pub errors: Vec<CallError>,
+}
+
+/// Why a directory of saved outputs could not be read or written.
+#[derive(Debug, thiserror::Error)]
+pub enum FilesError {
+    #[error("{}: {source}", path.display())]
+    Io {
+        path: PathBuf,
+        #[source]
+        source: io::Error,
+    },
+    #[error("{}: not the JSON that `aws {command}` prints: {source}", path.display())]
+    Json {
+        path: PathBuf,
+        command: String,
+        #[source]
+        source: serde_json::Error,
+    },
+    #[error("{}: none of the files describe-*.json that `ecs-gpu diagnose --from` reads is there", path.display())]
+    Empty { path: PathBuf },
+}
+
+impl Inputs {
+    /// Whether nothing at all is known.
+    pub fn is_empty(&self) -> bool {
+        self.services.is_none()
+            && self.task_definition.is_none()
+            && self.container_instances.is_none()
+            && self.tasks.is_none()
+            && self.capacity_providers.is_none()
+            && self.auto_scaling_groups.is_none()
+            && self.scaling_activities.is_none()
+    }
+
+    /// The error of a call that did not answer, if it failed.
+    pub fn error(&self, call: Call) -> Option<&CallError> {
+        self.errors.iter().find(|e| e.call == call)
+    }
+
+    /// Reads the saved outputs in `dir`, one file per call (`describe-services.json`, ...). Any subset
+    /// may be there; at least one must be.
+    pub fn from_dir(dir: &Path) -> Result<Inputs, FilesError> {
+        let meta = fs::metadata(dir).map_err(|source| FilesError::Io {
+            path: dir.to_path_buf(),
+            source,
+        })?;
+        if !meta.is_dir() {
+            return Err(FilesError::Io {
+                path: dir.to_path_buf(),
+                source: io::Error::other("not a directory"),
+            });
+        }
+        let inputs = Inputs {
+            services: read(dir, Call::DescribeServices, "ecs describe-services")?,
+            task_definition: read(
+                dir,
+                Call::DescribeTaskDefinition,
+                "ecs describe-task-definition",
+            )?,
+            container_instances: read(
+                dir,
+                Call::DescribeContainerInstances,
+                "ecs describe-container-instances",
+            )?,
+            tasks: read(dir, Call::DescribeTasks, "ecs describe-tasks")?,
+            capacity_providers: read(
+                dir,
+                Call::DescribeCapacityProviders,
+                "ecs describe-capacity-providers",
+            )?,
+            auto_scaling_groups: read(
+                dir,
+                Call::DescribeAutoScalingGroups,
+                "autoscaling describe-auto-scaling-groups",
+            )?,
+            scaling_activities: read(
+                dir,
+                Call::DescribeScalingActivities,
+                "autoscaling describe-scaling-activities",
+            )?,
+            errors: Vec::new(),
+        };
+        if inputs.is_empty() {
+            return Err(FilesError::Empty {
+                path: dir.to_path_buf(),
+            });
+        }
+        Ok(inputs)
+    }
+
+    /// Writes every known output to `dir` (created if missing) in the AWS CLI shape, one file per
+    /// call, and returns the paths written. Unknown outputs are not written, so `from_dir` reads back
+    /// exactly these inputs.
+    pub fn save(&self, dir: &Path) -> Result<Vec<PathBuf>, FilesError> {
+        fs::create_dir_all(dir).map_err(|source| FilesError::Io {
+            path: dir.to_path_buf(),
+            source,
+        })?;
+        let mut written = Vec::new();
+        write(dir, Call::DescribeServices, &self.services, &mut written)?;
+        write(
+            dir,
+            Call::DescribeTaskDefinition,
+            &self.task_definition,
+            &mut written,
+        )?;
+        write(
+            dir,
+            Call::DescribeContainerInstances,
+            &self.container_instances,
+            &mut written,
+        )?;
+        write(dir, Call::DescribeTasks, &self.tasks, &mut written)?;
+        write(
+            dir,
+            Call::DescribeCapacityProviders,
+            &self.capacity_providers,
+            &mut written,
+        )?;
+        write(
+            dir,
+            Call::DescribeAutoScalingGroups,
+            &self.auto_scaling_groups,
+            &mut written,
+        )?;
+        write(
+            dir,
+            Call::DescribeScalingActivities,
+            &self.scaling_activities,
+            &mut written,
+        )?;
+        Ok(written)
+    }
+}
+
+fn read<T: DeserializeOwned>(
+    dir: &Path,
+    call: Call,
+    command: &str,
+) -> Result<Option<T>, FilesError> {
+    let Some(name) = call.file_name() else {
+        return Ok(None);
+    };
+    let path = dir.join(name);
+    let text = match fs::read_to_string(&path) {
+        Ok(t) => t,
+        Err(e) if e.kind() == io::ErrorKind::NotFound => return Ok(None),
+        Err(source) => return Err(FilesError::Io { path, source }),
+    };
+    serde_json::from_str(&text)
+        .map(Some)
+        .map_err(|source| FilesError::Json {
+            path,
+            command: command.to_string(),
+            source,
+        })
+}
+
+fn write<T: Serialize>(
+    dir: &Path,
+    call: Call,
+    value: &Option<T>,
+    written: &mut Vec<PathBuf>,
+) -> Result<(), FilesError> {
+    let (Some(value), Some(name)) = (value, call.file_name()) else {
+        return Ok(());
+    };
+    let path = dir.join(name);
+    let mut text = serde_json::to_string_pretty(value).map_err(|source| FilesError::Json {
+        path: path.clone(),
+        command: call.operation().to_string(),
+        source,
+    })?;
+    text.push('\n');
+    fs::write(&path, text).map_err(|source| FilesError::Io {
+        path: path.clone(),
+        source,
+    })?;
+    written.push(path);
+    Ok(())
+}

@@ -1,0 +1,182 @@
+//! Saved-output scenarios in the exact shape the AWS CLI prints: one directory per scenario under
+//! `tests/scenarios/`. A directory named `<step-id>-...` must fail at that step and at no other;
+//! one named `healthy...` must pass every step. The JSON report of each is pinned with insta.
+
+use std::fs;
+use std::path::{Path, PathBuf};
+
+use ecs_gpu_diagnose::{diagnose, Inputs, Outcome, Status, StepId, Target};
+
+fn scenarios() -> Vec<PathBuf> {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/scenarios");
+    let mut dirs: Vec<PathBuf> = fs::read_dir(&root)
+        .unwrap_or_else(|e| panic!("{}: {e}", root.display()))
+        .map(|e| e.unwrap().path())
+        .filter(|p| p.is_dir())
+        .collect();
+    dirs.sort();
+    dirs
+}
+
+fn name(dir: &Path) -> String {
+    dir.file_name().unwrap().to_string_lossy().into_owned()
+}
+
+/// The step a scenario is named after, if any.
+fn step_of(name: &str) -> Option<StepId> {
+    StepId::ALL
+        .into_iter()
+        .filter(|s| name.starts_with(&format!("{}-", s.as_str())) || name == s.as_str())
+        .max_by_key(|s| s.as_str().len())
+}
+
+#[test]
+fn each_failure_scenario_fails_at_its_own_step_and_only_there() {
+    for dir in scenarios() {
+        let name = name(&dir);
+        let Some(step) = step_of(&name) else { continue };
+        let inputs = Inputs::from_dir(&dir).unwrap();
+        let report = diagnose(&inputs, &Target::default()).unwrap();
+        assert_eq!(report.outcome(), Outcome::Failing, "{name}");
+        assert_eq!(report.verdict.step, step.as_str(), "{name}: verdict");
+        assert!(report.verdict.fix.is_some(), "{name}: a failure has a fix");
+        for s in &report.steps {
+            if s.id == step {
+                assert_eq!(s.status, Status::Fail, "{name}: {}", s.id);
+            } else {
+                assert_ne!(s.status, Status::Fail, "{name}: {} fails too", s.id);
+            }
+            assert!(!s.evidence.is_empty(), "{name}: {} has no evidence", s.id);
+        }
+    }
+}
+
+#[test]
+fn healthy_scenarios_pass_every_step() {
+    let healthy: Vec<PathBuf> = scenarios()
+        .into_iter()
+        .filter(|d| name(d).starts_with("healthy"))
+        .collect();
+    assert!(
+        healthy.len() >= 2,
+        "a healthy service and a healthy standalone task"
+    );
+    for dir in healthy {
+        let report = diagnose(&Inputs::from_dir(&dir).unwrap(), &Target::default()).unwrap();
+        let name = name(&dir);
+        assert_eq!(report.outcome(), Outcome::Healthy, "{name}");
+        assert_eq!(report.verdict.step, "healthy", "{name}");
+        assert_eq!(report.verdict.status, Status::Pass, "{name}");
+        assert_eq!(report.verdict.fix, None, "{name}");
+        for s in &report.steps {
+            assert_eq!(s.status, Status::Pass, "{name}: {}: {:?}", s.id, s.evidence);
+        }
+    }
+}
+
+/// Every step has at least one scenario where it fails (a new step without one fails here).
+#[test]
+fn every_step_has_a_failure_scenario() {
+    let names: Vec<String> = scenarios().iter().map(|d| name(d)).collect();
+    for step in StepId::ALL {
+        assert!(
+            names.iter().any(|n| step_of(n) == Some(step)),
+            "no scenario fails {step}"
+        );
+    }
+}
+
+#[test]
+fn reports_match_snapshots() {
+    for dir in scenarios() {
+        let name = name(&dir);
+        let inputs = Inputs::from_dir(&dir).unwrap();
+        let target = Target {
+            service: (name == "services-only").then(|| "train".to_string()),
+        };
+        let report = diagnose(&inputs, &target).unwrap();
+        insta::assert_json_snapshot!(name, report);
+    }
+}
+
+#[test]
+fn several_services_need_a_choice() {
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/scenarios/services-only");
+    let inputs = Inputs::from_dir(&dir).unwrap();
+    let err = diagnose(&inputs, &Target::default()).unwrap_err();
+    assert_eq!(
+        err.to_string(),
+        "the input holds 2 services (train, infer); pick one with --service"
+    );
+    let err = diagnose(
+        &inputs,
+        &Target {
+            service: Some("trian".into()),
+        },
+    )
+    .unwrap_err();
+    assert!(err
+        .to_string()
+        .contains("service `trian` is not in the input"));
+    // By ARN too.
+    let arn = "arn:aws:ecs:us-east-1:123456789012:service/gpu/infer";
+    let report = diagnose(
+        &inputs,
+        &Target {
+            service: Some(arn.into()),
+        },
+    )
+    .unwrap();
+    assert_eq!(report.verdict.step, "healthy");
+}
+
+/// A subset of files: the steps without their inputs are unknown, never guessed.
+#[test]
+fn missing_inputs_make_steps_unknown() {
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/scenarios/services-only");
+    let inputs = Inputs::from_dir(&dir).unwrap();
+    let report = diagnose(
+        &inputs,
+        &Target {
+            service: Some("train".into()),
+        },
+    )
+    .unwrap();
+    assert_eq!(report.outcome(), Outcome::Inconclusive);
+    for id in [
+        StepId::TaskDefinition,
+        StepId::Capacity,
+        StepId::GpuRegistration,
+        StepId::GpusAvailable,
+        StepId::PlacementConstraint,
+        StepId::CpuMemory,
+    ] {
+        assert_eq!(report.step(id).unwrap().status, Status::Unknown, "{id}");
+    }
+}
+
+#[test]
+fn save_then_read_back_is_the_same_input() {
+    let out = Path::new(env!("CARGO_TARGET_TMPDIR")).join("diagnose-save-roundtrip");
+    let _ = fs::remove_dir_all(&out);
+    for dir in scenarios() {
+        let inputs = Inputs::from_dir(&dir).unwrap();
+        let target = out.join(name(&dir));
+        inputs.save(&target).unwrap();
+        assert_eq!(Inputs::from_dir(&target).unwrap(), inputs, "{}", name(&dir));
+    }
+}
+
+#[test]
+fn unusable_files_name_the_file() {
+    let out = Path::new(env!("CARGO_TARGET_TMPDIR")).join("diagnose-bad-json");
+    let _ = fs::remove_dir_all(&out);
+    fs::create_dir_all(&out).unwrap();
+    let err = Inputs::from_dir(&out).unwrap_err();
+    assert!(err.to_string().contains("none of the files"), "{err}");
+    fs::write(out.join("describe-services.json"), "{\"services\": 3}").unwrap();
+    let err = Inputs::from_dir(&out).unwrap_err();
+    let msg = err.to_string();
+    assert!(msg.contains("describe-services.json"), "{msg}");
+    assert!(msg.contains("aws ecs describe-services"), "{msg}");
+}
