@@ -298,6 +298,19 @@ fn dynamic_blocks_known_and_unknown() {
         "AmazonECSManaged"
     );
     assert!(g.body.may_have_unknown("tag"));
+    let (_d, m) = load(&[(
+        "main.tf",
+        "resource \"t\" \"s\" {\n  dynamic \"a\" {\n    for_each = toset([\"x\"])\n    content { k = a.key }\n  }\n  dynamic \"b\" {\n    for_each = [\"x\"]\n    content { k = b.key }\n  }\n}\n",
+    )]);
+    let s = find(&m, "t", "s");
+    assert_eq!(
+        json(s.body.block("a").unwrap().body.attr("k").unwrap()),
+        "\"x\""
+    );
+    assert_eq!(
+        json(s.body.block("b").unwrap().body.attr("k").unwrap()),
+        "0"
+    );
 }
 
 #[test]

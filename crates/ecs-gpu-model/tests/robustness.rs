@@ -1,0 +1,334 @@
+//! Never panic, never hang: hostile and broken input, and property tests over random input.
+
+mod common;
+
+use common::*;
+use ecs_gpu_model::UnknownReason;
+use proptest::prelude::*;
+
+#[test]
+fn deep_nesting_is_a_problem_or_a_value_never_a_crash() {
+    let deep = format!(
+        "locals {{\n  x = {}1{}\n}}\n",
+        "[".repeat(20_000),
+        "]".repeat(20_000)
+    );
+    let deep_obj = format!(
+        "locals {{\n  y = {}1{}\n}}\n",
+        "{ a = ".repeat(5_000),
+        " }".repeat(5_000)
+    );
+    let deep_json = format!(
+        "{{\"containerDefinitions\": [{}1{}]}}",
+        "[".repeat(50_000),
+        "]".repeat(50_000)
+    );
+    let deep_call = format!(
+        "resource \"t\" \"t\" {{\n  x = {}1{}\n}}\n",
+        "abs(".repeat(3_000),
+        ")".repeat(3_000)
+    );
+    let (_d, m) = load(&[
+        ("deep.tf", &deep),
+        ("obj.tf", &deep_obj),
+        ("td.json", &deep_json),
+        ("call.tf", &deep_call),
+        ("ok.tf", "resource \"t\" \"ok\" {}\n"),
+    ]);
+    assert!(m.resources.iter().any(|r| r.name == "ok"));
+}
+
+#[test]
+fn huge_files_are_refused_with_their_path() {
+    let dir = write(&[("ok.tf", "resource \"t\" \"ok\" {}\n")]);
+    let f = std::fs::File::create(dir.path().join("huge.tf")).unwrap();
+    f.set_len(40 * 1024 * 1024).unwrap();
+    let m = load_dir(dir.path());
+    assert!(m.problems.iter().any(|p| p.path.ends_with("huge.tf")));
+    assert!(m.resources.iter().any(|r| r.name == "ok"));
+}
+
+#[test]
+fn templates_and_modules_that_reference_themselves() {
+    let (_d, m) = load(&[
+        (
+            "main.tf",
+            "resource \"t\" \"t\" {\n  x = templatefile(\"self.tpl\", {})\n  y = module.loop.out\n}\nmodule \"loop\" {\n  source = \"./loop\"\n}\n",
+        ),
+        ("self.tpl", "a ${templatefile(\"self.tpl\", {})} b"),
+        (
+            "loop/main.tf",
+            "module \"again\" {\n  source = \"../loop\"\n}\noutput \"out\" { value = module.again.out }\n",
+        ),
+    ]);
+    let t = root_resource(&m, "t", "t");
+    assert!(t.body.attr("x").unwrap().is_unknown());
+    assert!(t.body.attr("y").unwrap().is_unknown());
+}
+
+#[test]
+fn outputs_and_inputs_in_a_cycle() {
+    let (_d, m) = load(&[
+        (
+            "main.tf",
+            "module \"a\" {\n  source = \"./a\"\n  v = module.a.out\n}\nresource \"t\" \"t\" { x = module.a.out }\n",
+        ),
+        ("a/main.tf", "variable \"v\" {}\noutput \"out\" { value = var.v }\n"),
+    ]);
+    let x = root_resource(&m, "t", "t").body.attr("x").unwrap().clone();
+    assert_eq!(reason(&x), UnknownReason::Error);
+}
+
+#[test]
+fn a_data_source_argument_that_references_itself() {
+    let n = eval_with(
+        "data \"aws_x\" \"d\" { name = data.aws_x.d.name }",
+        "data.aws_x.d.name",
+    );
+    assert!(n.is_unknown());
+}
+
+#[test]
+fn unreadable_folders_are_skipped() {
+    let dir = write(&[
+        ("ok.tf", "resource \"t\" \"ok\" {}\n"),
+        ("locked/x.tf", "resource \"t\" \"x\" {}\n"),
+    ]);
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::PermissionsExt;
+        std::fs::set_permissions(
+            dir.path().join("locked"),
+            std::fs::Permissions::from_mode(0o000),
+        )
+        .unwrap();
+    }
+    let m = load_dir(dir.path());
+    assert!(m.resources.iter().any(|r| r.name == "ok"));
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::PermissionsExt;
+        std::fs::set_permissions(
+            dir.path().join("locked"),
+            std::fs::Permissions::from_mode(0o755),
+        )
+        .unwrap();
+    }
+}
+
+#[test]
+fn paths_that_do_not_exist_are_problems() {
+    let m = ecs_gpu_model::load(&ecs_gpu_model::LoadOptions {
+        paths: vec!["/definitely/not/here".into()],
+        ..Default::default()
+    });
+    assert_eq!(m.problems.len(), 1);
+}
+
+/// Pieces of Terraform syntax, to build inputs that reach deep into the parser and evaluator.
+const TOKENS: &[&str] = &[
+    "resource \"aws_ecs_task_definition\" \"t\" {",
+    "data \"aws_ssm_parameter\" \"p\" {",
+    "module \"m\" {",
+    "source = \"./\"",
+    "locals {",
+    "variable \"v\" {",
+    "dynamic \"tag\" {",
+    "content {",
+    "lifecycle {",
+    "ignore_changes = [",
+    "}",
+    "]",
+    "{",
+    "[",
+    "(",
+    ")",
+    "=",
+    ",",
+    "\n",
+    "x",
+    "count",
+    "for_each",
+    "count.index",
+    "each.key",
+    "local.x",
+    "local.y",
+    "var.v",
+    "module.m.o",
+    "data.aws_ssm_parameter.p.name",
+    "aws_x.y.z",
+    "jsonencode(",
+    "templatefile(\"t.tpl\", ",
+    "file(\"../x\")",
+    "try(",
+    "can(",
+    "format(\"%s%d\", ",
+    "for k, v in ",
+    " : ",
+    " => ",
+    "...",
+    " if ",
+    "? ",
+    "\"${",
+    "%{ for x in ",
+    "%{ endfor }",
+    "%{ if ",
+    "%{ endif }",
+    "\"",
+    "1",
+    "-1.5e3",
+    "null",
+    "true",
+    "[*]",
+    ".*",
+    "<<EOT\n",
+    "\nEOT\n",
+    "#",
+    "/*",
+    "*/",
+    "&&",
+    "||",
+    "!",
+    "%",
+    "/",
+    "==",
+    "é",
+    "\u{0}",
+];
+
+fn syntax_soup() -> impl Strategy<Value = String> {
+    prop::collection::vec(prop::sample::select(TOKENS), 0..120).prop_map(|v| v.join(" "))
+}
+
+/// Random but well-formed expressions over the evaluator's functions and operators.
+fn expr() -> impl Strategy<Value = String> {
+    let leaf = prop_oneof![
+        any::<i16>().prop_map(|n| n.to_string()),
+        "[a-z<>&]{0,6}".prop_map(|s| format!("\"{s}\"")),
+        Just("null".to_string()),
+        Just("true".to_string()),
+        Just("local.a".to_string()),
+        Just("local.b".to_string()),
+        Just("var.v".to_string()),
+        Just("aws_x.y.id".to_string()),
+        Just("data.aws_ssm_parameter.p.name".to_string()),
+        Just("data.aws_ssm_parameter.p.value".to_string()),
+        Just("each.key".to_string()),
+    ];
+    leaf.prop_recursive(6, 64, 4, |inner| {
+        let funcs = prop::sample::select(vec![
+            "jsonencode",
+            "jsondecode",
+            "tostring",
+            "tonumber",
+            "length",
+            "upper",
+            "concat",
+            "merge",
+            "flatten",
+            "keys",
+            "values",
+            "join",
+            "split",
+            "format",
+            "coalesce",
+            "lookup",
+            "element",
+            "try",
+            "can",
+            "base64encode",
+            "base64decode",
+            "min",
+            "max",
+            "abs",
+            "toset",
+            "tolist",
+            "tomap",
+            "distinct",
+            "sort",
+            "reverse",
+            "one",
+            "range",
+            "zipmap",
+            "replace",
+            "substr",
+            "regex",
+            "templatefile",
+            "file",
+            "nosuchfunction",
+        ]);
+        prop_oneof![
+            (funcs, prop::collection::vec(inner.clone(), 0..4))
+                .prop_map(|(f, args)| format!("{f}({})", args.join(", "))),
+            prop::collection::vec(inner.clone(), 0..4).prop_map(|v| format!("[{}]", v.join(", "))),
+            prop::collection::vec(("[a-c]", inner.clone()), 0..4).prop_map(|v| {
+                format!(
+                    "{{ {} }}",
+                    v.into_iter()
+                        .map(|(k, e)| format!("{k} = {e}"))
+                        .collect::<Vec<_>>()
+                        .join(", ")
+                )
+            }),
+            (
+                inner.clone(),
+                prop::sample::select(vec!["+", "-", "*", "/", "%", "==", "!=", "<", "&&", "||"]),
+                inner.clone()
+            )
+                .prop_map(|(a, op, b)| format!("({a} {op} {b})")),
+            (inner.clone(), inner.clone(), inner.clone())
+                .prop_map(|(c, a, b)| format!("({c} ? {a} : {b})")),
+            (inner.clone(), inner.clone()).prop_map(|(c, b)| format!("[for x in {c} : {b}]")),
+            (inner.clone(), inner.clone())
+                .prop_map(|(c, b)| format!("{{ for k, x in {c} : k => {b}... }}")),
+            (inner.clone(), inner.clone())
+                .prop_map(|(a, b)| format!("\"a${{{a}}}%{{ if {b} }}x%{{ endif }}\"")),
+            (inner.clone(), inner.clone()).prop_map(|(a, b)| format!("{a}[{b}]")),
+            inner.clone().prop_map(|a| format!("{a}[*].k")),
+        ]
+    })
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 256, failure_persistence: Some(Box::new(proptest::test_runner::FileFailurePersistence::WithSource("regressions"))), ..ProptestConfig::default() })]
+
+    #[test]
+    fn load_never_panics_on_syntax_soup(a in syntax_soup(), b in syntax_soup(), j in syntax_soup()) {
+        let dir = write(&[("a.tf", &a), ("b.tf.json", &b), ("c.json", &format!("{{\"containerDefinitions\": [{j}]}}")), ("terraform.tfvars", &j), ("t.tpl", &a)]);
+        let m = load_dir(dir.path());
+        prop_assert!(!m.problems.iter().any(|p| p.message.contains("internal")), "{:?}", m.problems);
+        // Everything loaded must be addressable.
+        for r in &m.resources {
+            let _ = m.file(r.loc.file);
+            let _ = m.module(r.module);
+        }
+    }
+
+    #[test]
+    fn load_never_panics_on_bytes(bytes in prop::collection::vec(any::<u8>(), 0..400)) {
+        let dir = write(&[]);
+        std::fs::write(dir.path().join("x.tf"), &bytes).unwrap();
+        std::fs::write(dir.path().join("x.tf.json"), &bytes).unwrap();
+        std::fs::write(dir.path().join("x.json"), [b"{\"containerDefinitions\":".as_slice(), &bytes].concat()).unwrap();
+        let m = load_dir(dir.path());
+        prop_assert!(!m.problems.iter().any(|p| p.message.contains("internal")), "{:?}", m.problems);
+    }
+
+    #[test]
+    fn random_expressions_evaluate_without_panic(e in expr(), a in expr(), b in expr()) {
+        let text = format!(
+            "variable \"v\" {{}}\ndata \"aws_ssm_parameter\" \"p\" {{ name = \"n\" }}\nlocals {{\n  a = {a}\n  b = {b}\n}}\nresource \"t\" \"t\" {{\n  for_each = {{ k = 1 }}\n  x = {e}\n  j = jsonencode({e})\n}}\n"
+        );
+        let dir = write(&[("main.tf", &text), ("t.tpl", "${x}")]);
+        let m = load_dir(dir.path());
+        prop_assert!(m.problems.is_empty(), "{:?}\n{}", m.problems, text);
+        for r in &m.resources {
+            if let Some(j) = r.body.attr("j") {
+                // A known jsonencode text is valid JSON.
+                if let Some(t) = j.as_str() {
+                    prop_assert!(serde_json::from_str::<serde_json::Value>(&t).is_ok(), "{}", t);
+                }
+            }
+        }
+    }
+}
