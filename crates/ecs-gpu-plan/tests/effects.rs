@@ -196,13 +196,24 @@ fn launch_template_versions_that_no_running_instance_gets() {
     assert!(orphan
         .message
         .contains("no Auto Scaling group in this plan"));
-    assert_eq!(e.len(), 4, "{:#?}", kinds(&e));
+    // A refresh block that never starts: the fix is the version, not another block.
+    let refresh = find(
+        &e,
+        EffectKind::NotReachingRunningInstances,
+        "aws_launch_template.latest_refresh",
+    );
+    assert!(refresh
+        .help
+        .as_deref()
+        .unwrap()
+        .starts_with("set the launch template `version"));
+    assert_eq!(e.len(), 5, "{:#?}", kinds(&e));
 }
 
 #[test]
 fn an_instance_refresh_gives_min_healthy_and_warmup() {
     let e = effects("instance_refresh.json");
-    assert_eq!(e.len(), 3, "{:#?}", kinds(&e));
+    assert_eq!(e.len(), 4, "{:#?}", kinds(&e));
     let m = find(
         &e,
         EffectKind::InstanceReplacement,
@@ -248,6 +259,14 @@ fn an_instance_refresh_gives_min_healthy_and_warmup() {
     assert!(trig
         .message
         .contains("`vpc_zone_identifier` changes and is in `triggers`"));
+    let moved = find(
+        &e,
+        EffectKind::InstanceReplacement,
+        "aws_autoscaling_group.moved",
+    );
+    assert!(moved
+        .message
+        .contains("the group moves to the new `aws_launch_template.next`"));
 }
 
 #[test]
@@ -307,7 +326,13 @@ fn destroyed_capacity_in_plan_format_1_0() {
         g.message
     );
     assert!(g.message.contains("the destroy can hang while tasks run"));
-    assert_eq!(g.related, ["module.gpu.aws_ecs_capacity_provider.gpu"]);
+    assert_eq!(
+        g.related,
+        [
+            "module.gpu.aws_ecs_capacity_provider.gpu",
+            "module.gpu.aws_ecs_service.app"
+        ]
+    );
     let cp = find(
         &e,
         EffectKind::CapacityDestroyed,

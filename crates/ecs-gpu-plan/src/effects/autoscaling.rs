@@ -2,7 +2,7 @@
 //! group does not roll out.
 
 use super::launch_template::content;
-use super::relations::{group_capacity_providers, group_templates};
+use super::relations::{capacity_provider_services, group_capacity_providers, group_templates};
 use super::{destroy_phrase, metadata_only, plural, reason, relate};
 use crate::model::{Change, Model};
 use crate::value::{Side, Val};
@@ -22,6 +22,10 @@ pub(super) fn effects(m: &Model, i: usize, c: &Change, out: &mut Vec<Effect>) {
     relate(&mut related, m, &cps);
 
     if c.has("delete") {
+        // The services placed through its capacity providers lose their tasks too.
+        for &cp in &cps {
+            relate(&mut related, m, &capacity_provider_services(m, cp));
+        }
         let before = c.before();
         let mut message = format!(
             "the Auto Scaling group {}{}: {} are terminated and the GPU tasks on them stop",
@@ -79,11 +83,12 @@ pub(super) fn effects(m: &Model, i: usize, c: &Change, out: &mut Vec<Effect>) {
         }
         for &t in &changed_templates {
             if let Some(tc) = &m.resources[t].change {
-                why.push(format!(
-                    "`{}` changes: {}",
-                    m.resources[t].address,
-                    content(m, t, tc)
-                ));
+                let ta = &m.resources[t].address;
+                why.push(if tc.has("create") && !tc.has("delete") {
+                    format!("the group moves to the new `{ta}`")
+                } else {
+                    format!("`{ta}` changes: {}", content(m, t, tc))
+                });
             }
         }
     }

@@ -116,16 +116,27 @@ pub(super) fn rollout(m: &Model, g: usize, t: usize) -> Rollout {
                 || c.changes(&["mixed_instances_policy"])
                 || c.changes(&["launch_configuration"]))
     });
-    let add_refresh = format!(
-        "add an `instance_refresh` block to `{}` and set its `version = {}.latest_version`, so every new version starts a refresh",
-        group.address,
-        // The reference as written inside the group's own module.
-        format_args!(
-            "{}.{}",
-            template.type_,
-            template.config_address.rsplit('.').next().unwrap_or_default()
-        )
+    // The reference as written inside the group's own module.
+    let local = format!(
+        "{}.{}",
+        template.type_,
+        template
+            .config_address
+            .rsplit('.')
+            .next()
+            .unwrap_or_default()
     );
+    let add_refresh = if refresh {
+        format!(
+            "set the launch template `version = {local}.latest_version` in `{}`: its `instance_refresh` then starts on every new version",
+            group.address
+        )
+    } else {
+        format!(
+            "add an `instance_refresh` block to `{}` and set its launch template `version = {local}.latest_version`, so every new version starts a refresh",
+            group.address
+        )
+    };
     if reference_changes {
         return if refresh {
             Rollout::Refresh
