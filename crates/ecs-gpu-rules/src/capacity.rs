@@ -17,7 +17,8 @@
 
 use ecs_gpu_catalog::{catalog, AmiClass, AmiNameClass, InstanceType, Lookup};
 use ecs_gpu_model::{
-    Block, Body, Loc, Mode, Model, Node, Resource, TaskDefinition, TaskDefinitionOrigin, Value,
+    Block, Body, Loc, Mode, Model, Node, Resource, TaskDefinition, TaskDefinitionOrigin,
+    UnknownReason, Value,
 };
 
 use crate::task::{is_gpu_task, task_definitions};
@@ -247,6 +248,8 @@ fn strategy<'m>(model: &'m Model, body: &'m Body, kind: &str, cap: &mut ServiceC
             if fargate_provider(name) {
                 cap.placement = Placement::Fargate;
                 cap.fargate_at = cap.fargate_at.or(node.loc);
+                // Tasks may also land on Fargate: the EC2 providers are not all the capacity.
+                cap.complete = false;
                 continue;
             }
         }
@@ -811,7 +814,13 @@ pub fn ami_source<'m>(model: &'m Model, template: &'m Resource) -> AmiSource<'m>
         }
         return AmiSource::Unknown;
     }
-    // Only one data source may be behind the value (a conditional over two is unknown).
+    // The value must be the data source's result itself (or a function of it alone): an unknown
+    // for another reason (a conditional on a variable without a value, `var.pinned ? "ami-..." :
+    // data.aws_ssm_parameter.x.value`) might be something else, and so might a value over two
+    // data sources.
+    if !matches!(&node.value, Value::Unknown(u) if u.reason == UnknownReason::DataSource) {
+        return AmiSource::Unknown;
+    }
     let refs = node.refs();
     let mut addresses: Vec<&str> = refs.iter().map(|r| r.address.as_str()).collect();
     addresses.sort_unstable();
@@ -1100,7 +1109,7 @@ pub fn header(r: &Resource) -> Option<Loc> {
 /// Whether a user data text may take its ECS configuration from somewhere else (a download, an
 /// included URL, a parameter or secret read at boot): then what the text does not say proves nothing.
 pub fn fetches_config(text: &str) -> bool {
-    const MARKERS: [&str; 12] = [
+    const MARKERS: [&str; 15] = [
         "#include",
         "s3://",
         "aws s3",
@@ -1113,6 +1122,10 @@ pub fn fetches_config(text: &str) -> bool {
         "source ",
         "EnvironmentFile",
         "ansible",
+        // Parts whose content is encoded (MIME multipart, cloud-config `write_files`).
+        "Content-Transfer-Encoding",
+        "encoding: b64",
+        "encoding: gz",
     ];
     MARKERS.iter().any(|m| text.contains(m))
 }

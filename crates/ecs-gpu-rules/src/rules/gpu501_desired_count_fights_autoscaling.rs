@@ -1,4 +1,4 @@
-use ecs_gpu_model::{Mode, Model, Resource};
+use ecs_gpu_model::{Mode, Model, Resource, Value};
 
 use crate::capacity::string;
 use crate::{declare_rule, Findings};
@@ -94,6 +94,9 @@ fn check(model: &Model, report: &mut Findings<'_>) {
             let Some(dc) = svc.body.attr("desired_count") else {
                 continue;
             };
+            if matches!(dc.value, Value::Null) {
+                continue;
+            }
             seen.push(svc.id);
             report
                 .add(

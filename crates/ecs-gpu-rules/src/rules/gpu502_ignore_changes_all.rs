@@ -48,7 +48,8 @@ const KINDS: [&str; 5] = [
 fn check(model: &Model, report: &mut Findings<'_>) {
     for kind in KINDS {
         for r in model.resources_of(kind) {
-            if r.ignore_changes != IgnoreChanges::All {
+            // A resource that may not exist (`count = var.n`) is skipped like everywhere else.
+            if r.instances_unknown || r.ignore_changes != IgnoreChanges::All {
                 continue;
             }
             report

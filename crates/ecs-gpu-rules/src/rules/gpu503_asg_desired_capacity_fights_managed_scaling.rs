@@ -1,4 +1,4 @@
-use ecs_gpu_model::Model;
+use ecs_gpu_model::{Model, Value};
 
 use crate::capacity::{provider_groups, string};
 use crate::{declare_rule, Findings};
@@ -55,6 +55,9 @@ fn check(model: &Model, report: &mut Findings<'_>) {
         let Some(dc) = asg.body.attr("desired_capacity") else {
             continue;
         };
+        if matches!(dc.value, Value::Null) {
+            continue;
+        }
         report
             .add(
                 dc.loc,

@@ -1,0 +1,378 @@
+//! The capacity walk: service → strategy (or the cluster's default) → capacity provider → group →
+//! launch templates → instance types, AMI source and user data. Each test writes a small module to a
+//! temporary folder, loads it, and asks the walk.
+
+use std::path::PathBuf;
+
+use ecs_gpu_model::{LoadOptions, Model};
+use ecs_gpu_rules::capacity::{
+    ami_source, capacity_for_task, gpu_capacity, instance_types_for_task, service_capacity,
+    user_data, AmiSource, Placement, UserData,
+};
+
+fn load(name: &str, text: &str) -> Model {
+    let dir: PathBuf =
+        std::env::temp_dir().join(format!("ecs-gpu-capacity-{}-{name}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    std::fs::write(dir.join("main.tf"), text).unwrap();
+    let model = ecs_gpu_model::load(&LoadOptions {
+        paths: vec![dir.clone()],
+        ..Default::default()
+    });
+    let _ = std::fs::remove_dir_all(&dir);
+    assert!(model.problems.is_empty(), "{:?}", model.problems);
+    model
+}
+
+const TASK: &str = r##"
+resource "aws_ecs_task_definition" "app" {
+  family = "app"
+  container_definitions = jsonencode([{
+    name                 = "app"
+    image                = "app"
+    resourceRequirements = [{ type = "GPU", value = "1" }]
+  }])
+}
+"##;
+
+const CHAIN: &str = r##"
+resource "aws_ecs_cluster" "c" {
+  name = "c"
+}
+
+resource "aws_launch_template" "lt" {
+  image_id      = "resolve:ssm:/aws/service/ecs/optimized-ami/amazon-linux-2023/gpu/recommended/image_id"
+  instance_type = "g5.xlarge"
+  user_data     = base64encode("#!/bin/bash\necho ECS_CLUSTER=c >> /etc/ecs/ecs.config\n")
+}
+
+resource "aws_autoscaling_group" "g" {
+  min_size = 0
+  max_size = 2
+  launch_template {
+    id      = aws_launch_template.lt.id
+    version = aws_launch_template.lt.latest_version
+  }
+}
+
+resource "aws_ecs_capacity_provider" "cp" {
+  name = "cp"
+  auto_scaling_group_provider {
+    auto_scaling_group_arn = aws_autoscaling_group.g.arn
+  }
+}
+"##;
+
+fn names(model: &Model) -> Option<Vec<String>> {
+    let td = &model.task_definitions[0];
+    instance_types_for_task(model, td).map(|v| v.iter().map(|t| t.name.clone()).collect())
+}
+
+#[test]
+fn service_strategy_reaches_the_launch_template_instance_type() {
+    let m = load(
+        "strategy",
+        &format!(
+            "{TASK}{CHAIN}
+resource \"aws_ecs_service\" \"s\" {{
+  cluster         = aws_ecs_cluster.c.id
+  task_definition = aws_ecs_task_definition.app.arn
+  capacity_provider_strategy {{
+    capacity_provider = aws_ecs_capacity_provider.cp.name
+    weight            = 1
+  }}
+}}
+"
+        ),
+    );
+    assert_eq!(names(&m), Some(vec!["g5.xlarge".to_string()]));
+    let cap = capacity_for_task(&m, &m.task_definitions[0]).unwrap();
+    assert_eq!(cap.labels.len(), 1);
+    let g = gpu_capacity(&m);
+    assert_eq!(
+        (g.providers.len(), g.groups.len(), g.templates.len()),
+        (1, 1, 1)
+    );
+}
+
+#[test]
+fn a_literal_provider_name_is_followed_to_the_provider_of_that_name() {
+    let m = load(
+        "literal-name",
+        &format!(
+            "{TASK}{CHAIN}
+resource \"aws_ecs_service\" \"s\" {{
+  task_definition = \"app\"
+  capacity_provider_strategy {{
+    capacity_provider = \"cp\"
+    weight            = 1
+  }}
+}}
+"
+        ),
+    );
+    assert_eq!(names(&m), Some(vec!["g5.xlarge".to_string()]));
+}
+
+#[test]
+fn the_cluster_default_strategy_is_used_without_strategy_or_launch_type() {
+    let m = load(
+        "default",
+        &format!(
+            "{TASK}{CHAIN}
+resource \"aws_ecs_cluster_capacity_providers\" \"c\" {{
+  cluster_name       = aws_ecs_cluster.c.name
+  capacity_providers = [aws_ecs_capacity_provider.cp.name]
+  default_capacity_provider_strategy {{
+    capacity_provider = aws_ecs_capacity_provider.cp.name
+  }}
+}}
+
+resource \"aws_ecs_service\" \"s\" {{
+  cluster         = aws_ecs_cluster.c.arn
+  task_definition = aws_ecs_task_definition.app.arn
+}}
+"
+        ),
+    );
+    let svc = m.resources_of("aws_ecs_service").next().unwrap();
+    assert_eq!(
+        service_capacity(&m, svc).placement,
+        Placement::ClusterDefault
+    );
+    assert_eq!(names(&m), Some(vec!["g5.xlarge".to_string()]));
+}
+
+#[test]
+fn launch_type_ec2_is_never_complete() {
+    let m = load(
+        "ec2",
+        &format!(
+            "{TASK}{CHAIN}
+resource \"aws_ecs_cluster_capacity_providers\" \"c\" {{
+  cluster_name       = aws_ecs_cluster.c.name
+  capacity_providers = [aws_ecs_capacity_provider.cp.name]
+}}
+
+resource \"aws_ecs_service\" \"s\" {{
+  cluster         = aws_ecs_cluster.c.arn
+  launch_type     = \"EC2\"
+  task_definition = aws_ecs_task_definition.app.arn
+}}
+"
+        ),
+    );
+    let svc = m.resources_of("aws_ecs_service").next().unwrap();
+    let cap = service_capacity(&m, svc);
+    assert_eq!(cap.placement, Placement::LaunchTypeEc2);
+    assert_eq!(
+        cap.providers.len(),
+        1,
+        "the cluster's providers are still known"
+    );
+    assert!(!cap.complete);
+    assert_eq!(names(&m), None);
+}
+
+#[test]
+fn mixed_instances_overrides_replace_the_template_type() {
+    let mixed = CHAIN.replace(
+        "  launch_template {\n    id      = aws_launch_template.lt.id\n    version = aws_launch_template.lt.latest_version\n  }\n",
+        r#"  mixed_instances_policy {
+    launch_template {
+      launch_template_specification {
+        launch_template_id = aws_launch_template.lt.id
+      }
+      override {
+        instance_type = "g5.2xlarge"
+      }
+      override {
+        instance_type = "g6.xlarge"
+      }
+    }
+  }
+"#,
+    );
+    let m = load(
+        "mixed",
+        &format!(
+            "{TASK}{mixed}
+resource \"aws_ecs_service\" \"s\" {{
+  task_definition = aws_ecs_task_definition.app.arn
+  capacity_provider_strategy {{
+    capacity_provider = aws_ecs_capacity_provider.cp.name
+  }}
+}}
+"
+        ),
+    );
+    assert_eq!(
+        names(&m),
+        Some(vec!["g5.2xlarge".to_string(), "g6.xlarge".to_string()])
+    );
+}
+
+#[test]
+fn any_unknown_link_makes_the_capacity_unknown() {
+    let service = "
+resource \"aws_ecs_service\" \"s\" {
+  task_definition = aws_ecs_task_definition.app.arn
+  capacity_provider_strategy {
+    capacity_provider = aws_ecs_capacity_provider.cp.name
+  }
+}
+";
+    for (name, from, to) in [
+        (
+            "type-var",
+            "instance_type = \"g5.xlarge\"",
+            "instance_type = var.t",
+        ),
+        (
+            "type-not-in-catalog",
+            "instance_type = \"g5.xlarge\"",
+            "instance_type = \"g7.xlarge\"",
+        ),
+        (
+            "asg-var",
+            "auto_scaling_group_arn = aws_autoscaling_group.g.arn",
+            "auto_scaling_group_arn = var.asg",
+        ),
+        (
+            "template-var",
+            "id      = aws_launch_template.lt.id",
+            "id      = var.lt",
+        ),
+    ] {
+        let chain = CHAIN.replace(from, to);
+        let m = load(
+            name,
+            &format!(
+                "{TASK}{chain}{service}
+variable \"t\" {{
+  type = string
+}}
+variable \"asg\" {{
+  type = string
+}}
+variable \"lt\" {{
+  type = string
+}}
+"
+            ),
+        );
+        assert_eq!(names(&m), None, "{name}");
+    }
+}
+
+#[test]
+fn another_service_with_an_unknown_task_definition_might_run_the_task() {
+    let m = load(
+        "other-service",
+        &format!(
+            "{TASK}{CHAIN}
+resource \"aws_ecs_service\" \"s\" {{
+  task_definition = aws_ecs_task_definition.app.arn
+  capacity_provider_strategy {{
+    capacity_provider = aws_ecs_capacity_provider.cp.name
+  }}
+}}
+
+resource \"aws_ecs_service\" \"other\" {{
+  task_definition = var.td
+}}
+
+variable \"td\" {{
+  type = string
+}}
+"
+        ),
+    );
+    assert_eq!(names(&m), None);
+}
+
+#[test]
+fn a_task_definition_no_service_runs_has_no_known_capacity() {
+    let m = load("no-service", &format!("{TASK}{CHAIN}"));
+    assert_eq!(names(&m), None);
+    // The capacity provider still launches a GPU type, so it is GPU capacity.
+    assert_eq!(gpu_capacity(&m).templates.len(), 1);
+}
+
+#[test]
+fn ami_sources_and_user_data() {
+    let m = load(
+        "ami",
+        r##"
+data "aws_ami" "al2" {
+  name_regex = "^amzn2-ami-ecs-gpu-hvm-.*"
+  owners     = ["amazon"]
+}
+
+data "aws_ssm_parameter" "p" {
+  name = "/aws/service/ecs/optimized-ami/amazon-linux-2023/recommended/image_id"
+}
+
+resource "aws_launch_template" "ssm" {
+  image_id  = "resolve:ssm:/aws/service/ecs/optimized-ami/amazon-linux-2023/gpu/recommended/image_id"
+  user_data = base64encode("#!/bin/bash\necho ECS_CLUSTER=c >> /etc/ecs/ecs.config\n")
+}
+
+resource "aws_launch_template" "regex" {
+  image_id = data.aws_ami.al2.id
+}
+
+resource "aws_launch_template" "param" {
+  image_id  = data.aws_ssm_parameter.p.value
+  user_data = base64encode("echo ${var.x}")
+}
+
+resource "aws_launch_template" "literal" {
+  image_id = "ami-0123456789abcdef0"
+}
+
+resource "aws_launch_template" "conditional" {
+  image_id = var.pinned ? "ami-0123456789abcdef0" : data.aws_ssm_parameter.p.value
+}
+
+variable "x" {
+  type = string
+}
+
+variable "pinned" {
+  type = bool
+}
+"##,
+    );
+    let lt = |n: &str| {
+        m.resources_of("aws_launch_template")
+            .find(|r| r.name == n)
+            .unwrap()
+    };
+    let ssm = ami_source(&m, lt("ssm"));
+    assert!(ssm.is_ecs_gpu(), "{ssm:?}");
+    assert_eq!(
+        user_data(lt("ssm")).0,
+        UserData::Known("#!/bin/bash\necho ECS_CLUSTER=c >> /etc/ecs/ecs.config\n".into())
+    );
+    let regex = ami_source(&m, lt("regex"));
+    assert!(
+        matches!(regex, AmiSource::AmiLookup { .. }) && regex.is_ecs_gpu(),
+        "{regex:?}"
+    );
+    let param = ami_source(&m, lt("param"));
+    assert!(param.is_ecs_non_gpu(), "{param:?}");
+    assert!(
+        matches!(user_data(lt("param")).0, UserData::Partial(ref f) if f.iter().any(|s| s.contains("echo")))
+    );
+    assert!(matches!(
+        ami_source(&m, lt("literal")),
+        AmiSource::LiteralId { .. }
+    ));
+    assert!(matches!(
+        ami_source(&m, lt("conditional")),
+        AmiSource::Unknown
+    ));
+    assert_eq!(user_data(lt("literal")).0, UserData::Absent);
+}
