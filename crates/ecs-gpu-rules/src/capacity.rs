@@ -658,7 +658,13 @@ pub fn gpu_capacity(model: &Model) -> GpuCapacity<'_> {
     let mut out = GpuCapacity::default();
     let mut uses: Vec<(ProviderUse<'_>, GpuReason<'_>)> = Vec::new();
     for (svc, _) in gpu_services(model) {
-        for p in service_capacity(model, svc).providers {
+        let cap = service_capacity(model, svc);
+        // With `launch_type = "EC2"` ECS picks GPU instances among all of the cluster's: its other
+        // capacity providers (CPU ones) are not where the GPU tasks go.
+        if cap.placement == Placement::LaunchTypeEc2 {
+            continue;
+        }
+        for p in cap.providers {
             uses.push((p, GpuReason::Service(svc)));
         }
     }

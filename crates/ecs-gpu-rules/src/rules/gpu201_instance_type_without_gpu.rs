@@ -10,7 +10,8 @@ declare_rule! {
     /// The instance types of GPU capacity: the `instance_type` of the launch templates and the
     /// `override.instance_type` of the mixed instances policies that a GPU service (one whose task
     /// definition reserves GPUs) is placed on, through its capacity provider strategy or its
-    /// cluster's default strategy. It fires on a type that the EC2 API lists and that belongs to a
+    /// cluster's default strategy (with `launch_type = "EC2"` ECS itself picks GPU instances among the
+    /// cluster's, so its CPU capacity is not reported). It fires on a type that the EC2 API lists and that belongs to a
     /// family without GPUs (`m5.large`, `c6i.xlarge`). A type the catalog does not know (a new
     /// family, a typo) is never reported here, and neither is capacity no GPU service is known to use.
     ///

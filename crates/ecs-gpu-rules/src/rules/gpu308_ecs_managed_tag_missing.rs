@@ -6,10 +6,11 @@ use crate::{declare_rule, Findings};
 declare_rule! {
     /// ## What it checks
     ///
-    /// Auto Scaling groups behind an ECS capacity provider whose `tag` blocks are all known and none
+    /// Auto Scaling groups behind an ECS capacity provider with managed scaling whose `tag` blocks are all known and none
     /// has the key `AmazonECSManaged`, and whose `lifecycle { ignore_changes }` does not cover `tag`.
-    /// A `dynamic "tag"` with an unknown `for_each`, or a tag key that is not known, is not reported;
-    /// neither is a group whose capacity provider has `managed_scaling { status = "DISABLED" }`.
+    /// Only groups whose capacity provider has `managed_scaling { status = "ENABLED" }` (ECS adds the
+    /// tag when it manages the group's scaling). A `dynamic "tag"` with an unknown `for_each`, or a tag
+    /// key that is not known, is not reported.
     ///
     /// ## Why it matters
     ///
@@ -55,13 +56,14 @@ fn check(model: &Model, report: &mut Findings<'_>) {
         {
             continue;
         }
-        let disabled = provider
+        // ECS tags the group only when it manages its scaling.
+        let enabled = provider
             .body
             .block("auto_scaling_group_provider")
             .and_then(|b| b.body.block("managed_scaling"))
             .and_then(|m| string(m.body.attr("status")))
-            == Some("DISABLED");
-        if disabled {
+            == Some("ENABLED");
+        if !enabled {
             continue;
         }
         let mut keys_known = true;
