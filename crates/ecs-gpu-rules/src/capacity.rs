@@ -100,7 +100,13 @@ fn known_str(node: &Node) -> Option<&str> {
 /// resources of that kind whose `name` is the string (or whose name ends an ARN that is the string).
 /// `None` when unknown (no such resource in the checked files, or a value that cannot be followed).
 pub fn resolve_link<'m>(model: &'m Model, node: &Node, kind: &str) -> Option<Vec<&'m Resource>> {
-    if node.is_unknown() {
+    if let Value::Unknown(u) = &node.value {
+        // A reference to a resource's attribute is unknown until apply. An unknown for another
+        // reason (`var.cp != null ? var.cp : aws_ecs_capacity_provider.gpu.name` with no value for
+        // `var.cp`) might be something else than the resource it mentions.
+        if u.reason != UnknownReason::AfterApply {
+            return None;
+        }
         let found = model.referenced(node, kind);
         return if found.is_empty() { None } else { Some(found) };
     }
