@@ -83,6 +83,11 @@ output "instance_profile_arn" {
   value       = aws_iam_instance_profile.instance.arn
 }
 
+output "instance_profile_name" {
+  description = "Name of the GPU instances' instance profile."
+  value       = aws_iam_instance_profile.instance.name
+}
+
 output "execution_role_arn" {
   description = "ARN of the task execution role."
   value       = aws_iam_role.execution.arn

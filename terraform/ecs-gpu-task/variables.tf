@@ -527,6 +527,17 @@ variable "container_health_check" {
     condition     = var.container_health_check == null || try(contains(["CMD", "CMD-SHELL", "NONE"], var.container_health_check.command[0]), false)
     error_message = "`container_health_check.command` must start with \"CMD\", \"CMD-SHELL\" or \"NONE\"."
   }
+
+  validation {
+    condition = var.container_health_check == null || try(
+      var.container_health_check.interval >= 5 && var.container_health_check.interval <= 300 &&
+      var.container_health_check.timeout >= 2 && var.container_health_check.timeout <= 60 &&
+      var.container_health_check.retries >= 1 && var.container_health_check.retries <= 10 &&
+      var.container_health_check.start_period >= 0 && var.container_health_check.start_period <= 300,
+      false
+    )
+    error_message = "`container_health_check` must keep ECS's ranges: interval 5-300 s, timeout 2-60 s, retries 1-10, start_period 0-300 s."
+  }
 }
 
 variable "nvidia_driver_capabilities" {

@@ -245,6 +245,19 @@ run "recommended_parameter_holds_json" {
   }
 }
 
+run "version_specific_gpu_parameter" {
+  command = plan
+
+  variables {
+    ami_ssm_parameter = "/aws/service/ecs/optimized-ami/amazon-linux-2023/gpu/al2023-ami-ecs-gpu-hvm-2023.0.20261029-kernel-6.1-x86_64/image_id"
+  }
+
+  assert {
+    condition     = data.aws_ssm_parameter.ami[0].name == "/aws/service/ecs/optimized-ami/amazon-linux-2023/gpu/al2023-ami-ecs-gpu-hvm-2023.0.20261029-kernel-6.1-x86_64/image_id"
+    error_message = "a version-specific parameter under the AL2023 GPU path is accepted"
+  }
+}
+
 run "fractional_gpu_type" {
   command = plan
 

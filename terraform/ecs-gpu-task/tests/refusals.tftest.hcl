@@ -386,6 +386,16 @@ run "health_check_command_form" {
   expect_failures = [var.container_health_check]
 }
 
+run "health_check_ranges" {
+  command = plan
+
+  variables {
+    container_health_check = { command = ["CMD-SHELL", "true"], start_period = 600 }
+  }
+
+  expect_failures = [var.container_health_check]
+}
+
 run "sidecars_need_name_and_image" {
   command = plan
 
