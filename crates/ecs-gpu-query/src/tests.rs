@@ -581,3 +581,71 @@ fn never_panics_on_odd_input() {
     let deep = format!("{}attribute:a == 1{}", "(".repeat(200), ")".repeat(200));
     parse(&deep);
 }
+
+/// A small deterministic fuzz: random token soups must never panic, and whatever parses must
+/// evaluate (with and without known facts) without panicking, with `!e` always the negation of `e`.
+#[test]
+fn random_token_soups_never_panic_and_negation_is_consistent() {
+    const TOKENS: [&str; 34] = [
+        "attribute:ecs.instance-type",
+        "attribute:x",
+        "task:group",
+        "runningTasksCount",
+        "agentVersion",
+        "registeredAt",
+        "==",
+        "!=",
+        "=~",
+        "!~",
+        ">",
+        ">=",
+        "<",
+        "<=",
+        "exists",
+        "!exists",
+        "in",
+        "!in",
+        "not_in",
+        "and",
+        "or",
+        "not",
+        "&&",
+        "||",
+        "!",
+        "(",
+        ")",
+        "[",
+        "]",
+        ",",
+        "g5.xlarge",
+        "g5.*",
+        "'a b'",
+        "(g4dn|g5).*",
+    ];
+    let mut seed: u64 = 0x9E37_79B9_7F4A_7C15;
+    let mut next = move || {
+        seed ^= seed << 13;
+        seed ^= seed >> 7;
+        seed ^= seed << 17;
+        seed
+    };
+    let facts = InstanceTypeFacts {
+        instance_type: "g5.xlarge",
+    };
+    let mut parsed = 0;
+    for _ in 0..20_000 {
+        let len = 1 + (next() % 9) as usize;
+        let text: Vec<&str> = (0..len)
+            .map(|_| TOKENS[(next() % TOKENS.len() as u64) as usize])
+            .collect();
+        let text = text.join(if next() % 3 == 0 { "" } else { " " });
+        if let Ok(e) = Expression::parse(&text) {
+            parsed += 1;
+            let t = e.evaluate(&facts);
+            let negated = Expression::parse(&format!("!( {text} )")).expect("negation parses");
+            assert_eq!(negated.evaluate(&facts), t.not(), "{text}");
+            let _ = e.evaluate(&ContainerInstance::default());
+        }
+    }
+    assert!(parsed > 100, "only {parsed} soups parsed");
+}
