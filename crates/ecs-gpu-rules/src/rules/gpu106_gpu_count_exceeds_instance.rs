@@ -1,4 +1,4 @@
-use ecs_gpu_catalog::GpuValue;
+use ecs_gpu_catalog::{GpuValue, Gpus};
 use ecs_gpu_model::{Model, Value};
 
 use crate::capacity::capacity_for_task;
@@ -73,7 +73,13 @@ fn check(model: &Model, report: &mut Findings<'_>) {
         let Some(capacity) = capacity_for_task(model, td) else {
             continue;
         };
-        if capacity.instance_types.is_empty() {
+        // Whole GPUs on fractional types only is GPU103's finding.
+        if capacity.instance_types.is_empty()
+            || capacity
+                .instance_types
+                .iter()
+                .all(|t| matches!(t.gpus, Gpus::Fraction(_)))
+        {
             continue;
         }
         // Every type's GPU count must be known; a fractional type has no whole GPU.

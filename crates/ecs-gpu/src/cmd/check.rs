@@ -52,6 +52,10 @@ pub struct Args {
     /// Colour in the human format: auto (only on a terminal, never with NO_COLOR set), always, never.
     #[arg(long, value_enum, default_value_t = ColorArg::Auto)]
     pub color: ColorArg,
+    /// Benchmark floor: find, read and parse every file with the same parser on all cores, then
+    /// stop (no model, no rules, no output but a count). Used by bench/check/run.sh.
+    #[arg(long, hide = true)]
+    pub parse_only: bool,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
@@ -145,6 +149,9 @@ pub fn run(args: &Args, out: &mut dyn Write) -> Result<Outcome> {
         if std::fs::symlink_metadata(p).is_err() {
             bail!("{}: no such file or folder", p.display());
         }
+    }
+    if args.parse_only {
+        return parse_only(&paths, out);
     }
 
     let config_path = match (&args.config, args.no_config) {
@@ -316,5 +323,67 @@ pub fn run_rule(args: &RuleArgs, out: &mut dyn Write) -> Result<Outcome> {
         rule.severity, rule.summary
     )?;
     write!(out, "{}", rule.doc())?;
+    Ok(Outcome::Clean)
+}
+
+/// The parse-only floor of the benchmark: the same walk (the `ignore` crate's parallel walker,
+/// `.gitignore` respected, `.terraform/` and `.git/` skipped) and the same parser as `check`, on
+/// all cores, and nothing else.
+fn parse_only(paths: &[PathBuf], out: &mut dyn Write) -> Result<Outcome> {
+    use std::sync::atomic::{AtomicUsize, Ordering};
+    let files = AtomicUsize::new(0);
+    let bytes = AtomicUsize::new(0);
+    let errors = AtomicUsize::new(0);
+    for root in paths {
+        ignore::WalkBuilder::new(root)
+            .hidden(false)
+            .git_ignore(true)
+            .git_global(false)
+            .require_git(false)
+            .ignore(false)
+            .follow_links(true)
+            .filter_entry(|e| {
+                let name = e.file_name().to_string_lossy();
+                !(e.depth() > 0
+                    && e.file_type().is_some_and(|t| t.is_dir())
+                    && (name == ".terraform" || name == ".git"))
+            })
+            .build_parallel()
+            .run(|| {
+                Box::new(|entry| {
+                    let Ok(entry) = entry else {
+                        return ignore::WalkState::Continue;
+                    };
+                    let name = entry.file_name().to_string_lossy();
+                    let tf = name.ends_with(".tf");
+                    let json = name.ends_with(".json") && !name.ends_with(".tfvars.json");
+                    if !(tf || json) || !entry.file_type().is_some_and(|t| t.is_file()) {
+                        return ignore::WalkState::Continue;
+                    }
+                    let Ok(text) = std::fs::read_to_string(entry.path()) else {
+                        errors.fetch_add(1, Ordering::Relaxed);
+                        return ignore::WalkState::Continue;
+                    };
+                    let ok = if tf {
+                        ecs_gpu_hcl::parse(&text).is_ok()
+                    } else {
+                        ecs_gpu_hcl::json::parse(&text).is_ok()
+                    };
+                    if !ok {
+                        errors.fetch_add(1, Ordering::Relaxed);
+                    }
+                    files.fetch_add(1, Ordering::Relaxed);
+                    bytes.fetch_add(text.len(), Ordering::Relaxed);
+                    ignore::WalkState::Continue
+                })
+            });
+    }
+    writeln!(
+        out,
+        "parsed {} files, {} bytes, {} errors",
+        files.into_inner(),
+        bytes.into_inner(),
+        errors.into_inner()
+    )?;
     Ok(Outcome::Clean)
 }

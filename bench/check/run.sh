@@ -1,0 +1,110 @@
+#!/usr/bin/env bash
+# Benchmark of `ecs-gpu check` (not a test): in one run, on the same generated corpus,
+#   1. ecs-gpu check               (the whole job: walk, parse, evaluate, model, every rule, JSON out)
+#   2. the parse-only floor        (`ecs-gpu check --parse-only`: the same walk and parser, all cores)
+#   3. checkov                     (`checkov -d CORPUS --framework terraform --quiet`, from PyPI)
+# and prints wall-clock times, peak memory (/usr/bin/time -v) and the ratios the checker issue
+# asks for: >= 1000x faster than checkov; within 1.5x of the parse-only floor; peak memory under
+# 10x the corpus size.
+#
+# usage: bench/check/run.sh            (STACKS=360 stacks, about 4,200 .tf files)
+#        STACKS=100 bench/check/run.sh (smaller corpus)
+#        CHECKOV_STACKS=40 bench/check/run.sh
+#            checkov on only the first 40 generated stacks, its time extrapolated to the whole corpus
+#            by file count; the output then says so plainly. Default: checkov on the same full corpus.
+# Results: bench/out/check-results.txt (bench/out is gitignored).
+set -euo pipefail
+cd "$(dirname "$0")/../.."
+
+stacks=${STACKS:-360}
+runs=${RUNS:-3}
+checkov_version=3.3.30
+venv=.venv/checkov
+out=bench/out
+corpus=$out/check-corpus
+mkdir -p "$out"
+
+echo "== corpus"
+python3 bench/check/gen_corpus.py "$corpus" "$stacks"
+tf_files=$(find "$corpus" -name '*.tf' | wc -l)
+corpus_bytes=$(find "$corpus" -type f -name '*.tf' -printf '%s\n' | awk '{s+=$1} END {print s}')
+
+if [ ! -x /usr/bin/time ]; then
+  echo "== installing GNU time (peak memory)"
+  apt-get install -y time >/dev/null 2>&1 || { apt-get update >/dev/null && apt-get install -y time >/dev/null; }
+fi
+
+if [ ! -x "$venv/bin/checkov" ] || ! "$venv/bin/checkov" --version 2>/dev/null | grep -qx "$checkov_version"; then
+  echo "== installing checkov $checkov_version into $venv"
+  python3 -m venv "$venv"
+  "$venv/bin/pip" install --quiet --disable-pip-version-check "checkov==$checkov_version"
+fi
+
+echo "== building ecs-gpu (release)"
+cargo build --release --locked -p ecs-gpu
+bin=target/release/ecs-gpu
+
+# wall seconds and peak RSS (KiB) of one command, from GNU time's -v report.
+measure() {
+  local log=$1; shift
+  /usr/bin/time -v "$@" >"$log.out" 2>"$log.time" || true
+  local wall rss
+  wall=$(awk -F': ' '/Elapsed \(wall clock\)/ {print $2}' "$log.time" |
+    awk -F: '{ if (NF == 3) print $1*3600 + $2*60 + $3; else print $1*60 + $2 }')
+  rss=$(awk -F': ' '/Maximum resident set size/ {print $2}' "$log.time")
+  echo "$wall $rss"
+}
+
+# The best of $runs runs (the least disturbed by other work on the machine).
+best() {
+  local name=$1; shift
+  local best_wall="" best_rss=""
+  for i in $(seq "$runs"); do
+    read -r wall rss < <(measure "$out/$name" "$@")
+    if [ -z "$best_wall" ] || awk -v a="$wall" -v b="$best_wall" 'BEGIN {exit !(a < b)}'; then
+      best_wall=$wall; best_rss=$rss
+    fi
+  done
+  echo "$best_wall $best_rss"
+}
+
+echo "== ecs-gpu check ($runs runs)"
+"$bin" check "$corpus" --format json >"$out/check.json" || true
+read -r check_wall check_rss < <(best check "$bin" check "$corpus" --format json)
+findings=$(python3 -c "import json,sys; s=json.load(open(sys.argv[1]))['summary']; print(f\"{s['files']} files, {s['errors']} errors, {s['warnings']} warnings, {s['infos']} infos\")" "$out/check.json")
+
+echo "== parse-only floor ($runs runs)"
+read -r floor_wall floor_rss < <(best floor "$bin" check "$corpus" --parse-only)
+cat "$out/floor.out"
+
+checkov_dir=$corpus
+note="same files"
+if [ -n "${CHECKOV_STACKS:-}" ]; then
+  checkov_dir=$out/check-corpus-checkov-subset
+  rm -rf "$checkov_dir"; mkdir -p "$checkov_dir"
+  find "$corpus/stacks" -mindepth 2 -maxdepth 2 -type d | sort | head -n "$CHECKOV_STACKS" |
+    while read -r d; do cp -r "$d" "$checkov_dir/"; done
+  note="SUBSET: $CHECKOV_STACKS stacks; time extrapolated to the whole corpus by .tf file count"
+fi
+checkov_files=$(find "$checkov_dir" -name '*.tf' | wc -l)
+echo "== checkov on $checkov_files .tf files ($note; one run, it is slow)"
+read -r checkov_wall checkov_rss < <(measure "$out/checkov" "$venv/bin/checkov" -d "$checkov_dir" --framework terraform --quiet --compact --skip-download)
+checkov_full=$(awk -v w="$checkov_wall" -v a="$tf_files" -v b="$checkov_files" 'BEGIN {printf "%.2f", w * a / b}')
+
+python3 - "$out/check-results.txt" <<PY
+import sys
+check, floor, checkov = float("$check_wall"), float("$floor_wall"), float("$checkov_full")
+rss_kib, corpus = int("$check_rss"), int("$corpus_bytes")
+lines = [
+    f"corpus: $tf_files .tf files, {corpus / 1e6:.1f} MB ($stacks generated stacks + the project's module and examples x4)",
+    f"machine: $(nproc) cores, load average $(cut -d' ' -f1 /proc/loadavg) when the run ended",
+    f"ecs-gpu check:    {check:8.2f} s wall, peak RSS {rss_kib / 1024:.0f} MiB  ($findings)",
+    f"parse-only floor: {floor:8.2f} s wall, peak RSS {int('$floor_rss') / 1024:.0f} MiB",
+    f"checkov $checkov_version: {float('$checkov_wall'):8.2f} s wall on $checkov_files files, peak RSS {int('$checkov_rss') / 1024:.0f} MiB ($note)",
+    f"checkov / ecs-gpu check:     {checkov / check:8.0f}x   (target >= 1000x)",
+    f"ecs-gpu check / parse floor: {check / floor:8.2f}x   (target <= 1.5x)",
+    f"peak memory / corpus size:   {rss_kib * 1024 / corpus:8.2f}x   (target < 10x)",
+]
+open(sys.argv[1], "w").write("\n".join(lines) + "\n")
+print("\n".join(lines))
+PY
