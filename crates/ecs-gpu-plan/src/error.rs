@@ -33,7 +33,7 @@ pub enum Error {
     #[error("this is {what}, not a Terraform plan: expected the JSON of `terraform show -json PLANFILE`")]
     NotAPlan { what: String },
     #[error(
-        "unsupported plan format version `{version}`: this version of ecs-gpu reads plan format 1.x (Terraform 1.0 and later)"
+        "unsupported plan format version `{version}`: this version of ecs-gpu reads plan format 1.x (Terraform 1.1 and later)"
     )]
     UnsupportedFormat { version: String },
 }

@@ -515,4 +515,5 @@ snapshots! {
     no_effect => "no_effect.json",
     sensitive => "sensitive.json",
     unknown_values => "unknown_values.json",
+    example => "example.json",
 }
