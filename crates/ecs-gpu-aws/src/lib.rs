@@ -34,7 +34,7 @@ use std::time::Duration;
 use aws_config::retry::RetryConfig;
 use aws_config::timeout::TimeoutConfig;
 use aws_config::{BehaviorVersion, Region};
-use aws_sdk_ecs::error::{DisplayErrorContext, ProvideErrorMetadata, SdkError};
+use aws_sdk_ecs::error::{ProvideErrorMetadata, SdkError};
 use aws_sdk_ecs::types::DesiredStatus;
 use ecs_gpu_diagnose::input::{
     Call, CallError, DescribeAutoScalingGroupsOutput, DescribeCapacityProvidersOutput,
@@ -107,7 +107,7 @@ pub enum AwsError {
     NoRegion,
     #[error("AWS did not answer: {0}")]
     Unreachable(CallError),
-    #[error("cluster `{cluster}` not found: {error}")]
+    #[error("cluster `{cluster}` not found ({}: {})", .error.call, .error.code)]
     ClusterNotFound { cluster: String, error: CallError },
     #[error("service `{service}` not found in cluster `{cluster}` (DescribeServices: {reason})")]
     ServiceNotFound {
@@ -119,6 +119,9 @@ pub enum AwsError {
 
 /// At most this many ARNs per Describe call (the ECS API limit).
 const DESCRIBE_BATCH: usize = 100;
+
+/// At most this many Auto Scaling groups are read (each costs a DescribeScalingActivities call).
+const MAX_GROUPS: usize = 10;
 
 /// Reads everything the walk uses, read-only.
 pub async fn collect(opts: &Options) -> Result<Collected, AwsError> {
@@ -179,6 +182,20 @@ pub async fn collect(opts: &Options) -> Result<Collected, AwsError> {
     })
 }
 
+/// An error and its sources, one after the other (`dispatch failure: io error: ... refused`).
+fn chain(e: &(dyn std::error::Error + 'static)) -> String {
+    let mut parts = vec![e.to_string()];
+    let mut source = e.source();
+    while let Some(s) = source {
+        let text = s.to_string();
+        if !parts.iter().any(|p| p.contains(&text)) {
+            parts.push(text);
+        }
+        source = s.source();
+    }
+    parts.join(": ")
+}
+
 struct Run {
     deadline: Instant,
     timeout: Duration,
@@ -221,12 +238,12 @@ impl Run {
                     SdkError::DispatchFailure(_) => CallError {
                         call,
                         code: "Unreachable".to_string(),
-                        message: DisplayErrorContext(&e).to_string(),
+                        message: chain(&e),
                     },
                     _ => CallError {
                         call,
                         code: "ClientError".to_string(),
-                        message: DisplayErrorContext(&e).to_string(),
+                        message: chain(&e),
                     },
                 };
                 self.inputs.errors.push(error);
@@ -269,6 +286,50 @@ impl Run {
     ) -> Result<(), AwsError> {
         let cluster = opts.cluster.as_str();
         let page = opts.page_size.unwrap_or(100);
+
+        // The cluster: whether it exists, and its capacity providers and default strategy.
+        let mut cluster_providers: Vec<String> = Vec::new();
+        if let Some(out) = self
+            .call(
+                Call::DescribeClusters,
+                ecs.describe_clusters().clusters(cluster).send(),
+            )
+            .await
+        {
+            match out.clusters().first() {
+                Some(c) if c.status() != Some("INACTIVE") => {
+                    cluster_providers = c
+                        .default_capacity_provider_strategy()
+                        .iter()
+                        .map(|s| s.capacity_provider().to_string())
+                        .collect();
+                    if cluster_providers.is_empty() {
+                        cluster_providers = c.capacity_providers().to_vec();
+                    }
+                }
+                _ => {
+                    let reason = out
+                        .failures()
+                        .first()
+                        .and_then(|f| f.reason())
+                        .unwrap_or("INACTIVE")
+                        .to_string();
+                    return Err(AwsError::ClusterNotFound {
+                        cluster: cluster.to_string(),
+                        error: CallError {
+                            call: Call::DescribeClusters,
+                            code: reason,
+                            message: String::new(),
+                        },
+                    });
+                }
+            }
+        }
+
+        // Nothing answered the first call: every other call would wait out its retries the same way.
+        if !self.answered {
+            return Ok(());
+        }
 
         // The service, and through it the task definition.
         let mut task_definition = None;
@@ -444,9 +505,17 @@ impl Run {
                 .filter_map(|i| i.capacity_provider_name.clone())
                 .collect();
         }
+        // A service without a strategy follows the cluster's default one.
+        if names.is_empty() {
+            names = cluster_providers
+                .into_iter()
+                .filter(|n| !n.starts_with("FARGATE"))
+                .collect();
+        }
         names.sort();
         names.dedup();
         if !names.is_empty() {
+            let names = Some(names);
             let mut out = DescribeCapacityProvidersOutput::default();
             let mut token: Option<String> = None;
             let mut ok = true;
@@ -455,7 +524,7 @@ impl Run {
                     .call(
                         Call::DescribeCapacityProviders,
                         ecs.describe_capacity_providers()
-                            .set_capacity_providers(Some(names.clone()))
+                            .set_capacity_providers(names.clone())
                             .set_next_token(token.clone())
                             .send(),
                     )
@@ -493,6 +562,7 @@ impl Run {
             .collect();
         groups.sort();
         groups.dedup();
+        groups.truncate(MAX_GROUPS);
         if !groups.is_empty() {
             if let Some(pages) = self
                 .call(

@@ -7,6 +7,7 @@ use aws_smithy_runtime_api::box_error::BoxError;
 use aws_smithy_runtime_api::client::interceptors::context::BeforeSerializationInterceptorContextRef;
 use aws_smithy_runtime_api::client::interceptors::Intercept;
 use aws_smithy_runtime_api::client::orchestrator::Metadata;
+use aws_smithy_runtime_api::client::runtime_components::RuntimeComponents;
 use aws_smithy_types::config_bag::ConfigBag;
 
 /// Whether an operation name is one of the read-only kinds ecs-gpu may send.
@@ -34,9 +35,10 @@ impl Intercept for ReadOnly {
         "ecs-gpu read-only guard"
     }
 
-    fn read_before_execution(
+    fn read_before_serialization(
         &self,
         _context: &BeforeSerializationInterceptorContextRef<'_>,
+        _components: &RuntimeComponents,
         cfg: &mut ConfigBag,
     ) -> Result<(), BoxError> {
         let op = cfg

@@ -12,6 +12,7 @@ use serde::{Deserialize, Serialize};
 /// One read-only AWS call the diagnosis can use, and the file its output is saved in.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub enum Call {
+    DescribeClusters,
     DescribeServices,
     DescribeTaskDefinition,
     ListContainerInstances,
@@ -25,7 +26,8 @@ pub enum Call {
 
 impl Call {
     /// Every call, in the order live mode makes them.
-    pub const ALL: [Call; 9] = [
+    pub const ALL: [Call; 10] = [
+        Call::DescribeClusters,
         Call::DescribeServices,
         Call::DescribeTaskDefinition,
         Call::ListContainerInstances,
@@ -40,6 +42,7 @@ impl Call {
     /// The API operation name (`DescribeServices`).
     pub fn operation(self) -> &'static str {
         match self {
+            Call::DescribeClusters => "DescribeClusters",
             Call::DescribeServices => "DescribeServices",
             Call::DescribeTaskDefinition => "DescribeTaskDefinition",
             Call::ListContainerInstances => "ListContainerInstances",
@@ -62,7 +65,8 @@ impl Call {
     }
 
     /// The file a saved output of this call lives in, named after the AWS CLI command. The List calls
-    /// have none: their answer is only the input of the Describe call that follows.
+    /// and DescribeClusters have none: their answer only says what the calls that follow ask for (the
+    /// cluster's capacity providers and default strategy).
     pub fn file_name(self) -> Option<&'static str> {
         Some(match self {
             Call::DescribeServices => "describe-services.json",
@@ -72,7 +76,7 @@ impl Call {
             Call::DescribeCapacityProviders => "describe-capacity-providers.json",
             Call::DescribeAutoScalingGroups => "describe-auto-scaling-groups.json",
             Call::DescribeScalingActivities => "describe-scaling-activities.json",
-            Call::ListContainerInstances | Call::ListTasks => return None,
+            Call::DescribeClusters | Call::ListContainerInstances | Call::ListTasks => return None,
         })
     }
 }

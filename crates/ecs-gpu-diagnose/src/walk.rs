@@ -193,6 +193,31 @@ fn labels(instances: &[&ContainerInstance]) -> String {
     s.join(", ")
 }
 
+/// Per-instance facts, with the instances that share a fact on one line (`i-1, i-2: fact`), at most
+/// [`LIST_MAX`] lines.
+fn grouped(lines: Vec<(&ContainerInstance, String)>) -> Vec<String> {
+    let mut groups: Vec<(String, Vec<&ContainerInstance>)> = Vec::new();
+    for (i, fact) in lines {
+        match groups.iter_mut().find(|(f, _)| *f == fact) {
+            Some((_, v)) => v.push(i),
+            None => groups.push((fact, vec![i])),
+        }
+    }
+    let mut out: Vec<String> = groups
+        .iter()
+        .take(LIST_MAX)
+        .map(|(fact, v)| format!("{}: {fact}", labels(v)))
+        .collect();
+    if groups.len() > LIST_MAX {
+        let rest: usize = groups[LIST_MAX..].iter().map(|(_, v)| v.len()).sum();
+        out.push(format!(
+            "and {} with other figures",
+            plural(rest, "more instance", "more instances")
+        ));
+    }
+    out
+}
+
 fn plural(n: usize, one: &str, many: &str) -> String {
     if n == 1 {
         format!("{n} {one}")
@@ -742,6 +767,7 @@ impl<'a> Walk<'a> {
         let driver_attr = driver_attribute();
         let gpu = catalog().gpu_requirement.type_.as_str();
         let mut ev = Vec::new();
+        let mut lines = Vec::new();
         let mut no_gpu_type = Vec::new();
         for i in &self.candidates {
             let registered = i.registered(gpu).map_or(0, |r| r.amount());
@@ -771,29 +797,24 @@ impl<'a> Walk<'a> {
             if registered > 0 {
                 self.gpu_instances.push(i);
                 let mut line = format!(
-                    "{} registers {}",
-                    i.label_with_type(),
+                    "{} registered",
                     plural(usize::try_from(registered).unwrap_or(0), "GPU", "GPUs")
                 );
                 if let Some(e) = &expected {
                     line.push_str(&format!(" ({e})"));
                 }
                 line.push_str(&format!(", {driver}"));
-                ev.push(line);
+                lines.push((*i, line));
             } else {
-                let mut line = format!("{} registers no GPU", i.label_with_type());
+                let mut line = "no GPU registered".to_string();
                 if let Some(e) = &expected {
                     line.push_str(&format!(" ({e})"));
                 }
                 line.push_str(&format!("; {driver}; {ami}"));
-                ev.push(line);
+                lines.push((*i, line));
             }
         }
-        if ev.len() > 2 * LIST_MAX {
-            let more = ev.len() - 2 * LIST_MAX;
-            ev.truncate(2 * LIST_MAX);
-            ev.push(format!("and {more} more"));
-        }
+        ev.extend(grouped(lines));
         if !self.gpu_instances.is_empty() {
             return pass(id, ev);
         }
@@ -858,6 +879,7 @@ impl<'a> Walk<'a> {
         }
         let gpu = catalog().gpu_requirement.type_.as_str();
         let mut ev = Vec::new();
+        let mut lines = Vec::new();
         let mut largest: Option<&ContainerInstance> = None;
         let mut largest_n = 0;
         for i in &self.gpu_instances {
@@ -873,24 +895,22 @@ impl<'a> Walk<'a> {
                 largest_n = registered;
                 largest = Some(i);
             }
-            ev.push(format!(
-                "{}: {free} of {registered} GPUs free, {} running",
-                i.label_with_type(),
-                plural(
-                    usize::try_from(i.running_tasks_count).unwrap_or(0),
-                    "task",
-                    "tasks"
-                )
+            lines.push((
+                *i,
+                format!(
+                    "{free} of {registered} GPUs free, {} running",
+                    plural(
+                        usize::try_from(i.running_tasks_count).unwrap_or(0),
+                        "task",
+                        "tasks"
+                    )
+                ),
             ));
             if need.fits(registered, free) {
                 self.free_gpu_instances.push(i);
             }
         }
-        if ev.len() > 2 * LIST_MAX {
-            let more = ev.len() - 2 * LIST_MAX;
-            ev.truncate(2 * LIST_MAX);
-            ev.push(format!("and {more} more"));
-        }
+        ev.extend(grouped(lines));
         ev.push(format!("one task needs {}", need.describe()));
         if !self.free_gpu_instances.is_empty() {
             ev.insert(
@@ -1160,6 +1180,7 @@ impl<'a> Walk<'a> {
             "one task needs {cpu} CPU units and {memory} MiB of memory"
         )];
         let mut fits = Vec::new();
+        let mut lines = Vec::new();
         let mut never = true;
         for i in &pool {
             let free_cpu = i.remaining("CPU").map_or(0, |r| r.amount());
@@ -1169,19 +1190,15 @@ impl<'a> Walk<'a> {
             if reg_cpu >= cpu && reg_mem >= memory {
                 never = false;
             }
-            ev.push(format!(
-                "{}: {free_cpu} of {reg_cpu} CPU units and {free_mem} of {reg_mem} MiB free",
-                i.label_with_type()
+            lines.push((
+                *i,
+                format!("{free_cpu} of {reg_cpu} CPU units and {free_mem} of {reg_mem} MiB free"),
             ));
             if free_cpu >= cpu && free_mem >= memory {
                 fits.push(*i);
             }
         }
-        if ev.len() > 2 * LIST_MAX {
-            let more = ev.len() - 2 * LIST_MAX;
-            ev.truncate(2 * LIST_MAX);
-            ev.push(format!("and {more} more"));
-        }
+        ev.extend(grouped(lines));
         let awsvpc = td.network_mode.as_deref() == Some("awsvpc");
         let eni_event = if awsvpc {
             self.event(&["resource:eni", " eni"])

@@ -1,14 +1,178 @@
-//! `ecs-gpu diagnose` (being written).
+//! `ecs-gpu diagnose`: walk the chain for a GPU task that never starts, live (read-only AWS calls) or
+//! from saved AWS CLI output.
 
-use std::io::Write;
+use std::io::{self, Write};
+use std::path::PathBuf;
+use std::time::Duration;
 
-use anyhow::{bail, Result};
+use anyhow::{anyhow, bail, Context as _, Result};
+use ecs_gpu_aws::{Options, What};
+use ecs_gpu_diagnose::{Inputs, Outcome as DiagnoseOutcome, Report, Status, Target};
 
 use crate::Outcome;
 
 #[derive(Debug, clap::Args)]
-pub struct Args {}
+#[command(
+    after_help = "Examples:\n  ecs-gpu diagnose --cluster gpu --service train --region us-east-1\n  ecs-gpu diagnose --cluster gpu --task-definition train:3 --save ./diag\n  ecs-gpu diagnose --from ./diag --format json\n\nLive mode sends only Describe, List and Get calls (see docs/commands/diagnose.md for the IAM policy). --from reads the files the AWS CLI prints, one per call: describe-services.json, describe-task-definition.json, describe-container-instances.json, describe-tasks.json, describe-capacity-providers.json, describe-auto-scaling-groups.json, describe-scaling-activities.json; any subset works.\n\nExit status: 0 = healthy; 1 = a step fails (the verdict names it); 2 = could not diagnose (no input, unusable input, AWS unreachable, or nothing fails but health is not shown)."
+)]
+pub struct Args {
+    /// The cluster (name or ARN).
+    #[arg(long, value_name = "CLUSTER", default_value = "default")]
+    cluster: String,
+    /// The service whose tasks do not start (name or ARN). With --from: which service of the file.
+    #[arg(long, value_name = "SERVICE", conflicts_with = "task_definition")]
+    service: Option<String>,
+    /// A task definition for standalone tasks: FAMILY, FAMILY:REVISION or an ARN.
+    #[arg(long, value_name = "FAMILY[:REVISION]")]
+    task_definition: Option<String>,
+    /// The AWS region (default: the environment's or the profile's).
+    #[arg(long, value_name = "REGION")]
+    region: Option<String>,
+    /// A named profile from the AWS config and credentials files.
+    #[arg(long, value_name = "PROFILE")]
+    profile: Option<String>,
+    /// Send the AWS calls to this URL (a local emulator, for testing).
+    #[arg(long, value_name = "URL")]
+    endpoint_url: Option<String>,
+    /// Give up on AWS after this many seconds overall.
+    #[arg(long, value_name = "SECONDS", default_value_t = 30)]
+    timeout: u64,
+    /// Also write what was read to DIR, one AWS CLI JSON file per call, for `--from`.
+    #[arg(long, value_name = "DIR", conflicts_with = "from")]
+    save: Option<PathBuf>,
+    /// Diagnose saved AWS CLI output in DIR instead of calling AWS.
+    #[arg(long, value_name = "DIR", conflicts_with_all = ["task_definition", "region", "profile", "endpoint_url"])]
+    from: Option<PathBuf>,
+    /// Output format.
+    #[arg(long, value_enum, default_value_t = Format::Human)]
+    format: Format,
+}
 
-pub fn run(_args: &Args, _out: &mut dyn Write) -> Result<Outcome> {
-    bail!("`ecs-gpu diagnose` is not available yet")
+#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+enum Format {
+    /// The steps as a checklist, then the verdict.
+    Human,
+    /// `{"version": 1, "verdict": {...}, "steps": [...]}`.
+    Json,
+}
+
+pub fn run(args: &Args, out: &mut dyn Write) -> Result<Outcome> {
+    let (inputs, source) = match &args.from {
+        Some(dir) => (
+            Inputs::from_dir(dir)?,
+            format!("saved output in {}", dir.display()),
+        ),
+        None => live(args)?,
+    };
+    let target = Target {
+        service: args.service.clone(),
+    };
+    let report = ecs_gpu_diagnose::diagnose(&inputs, &target)?;
+    match args.format {
+        Format::Json => {
+            // Rendered first, so a closed pipe surfaces as the io::Error main treats as no error.
+            let text = serde_json::to_string_pretty(&report)?;
+            writeln!(out, "{text}")?;
+        }
+        Format::Human => write_human(out, &report, &source)?,
+    }
+    match report.outcome() {
+        DiagnoseOutcome::Healthy => Ok(Outcome::Clean),
+        DiagnoseOutcome::Failing => Ok(Outcome::Findings),
+        DiagnoseOutcome::Inconclusive => {
+            out.flush()?;
+            Err(anyhow!("could not diagnose: {}", report.verdict.message))
+        }
+    }
+}
+
+fn live(args: &Args) -> Result<(Inputs, String)> {
+    let what = match (&args.service, &args.task_definition) {
+        (Some(s), _) => What::Service(s.clone()),
+        (None, Some(td)) => What::TaskDefinition(td.clone()),
+        (None, None) => bail!(
+            "nothing to diagnose: give --service SERVICE or --task-definition FAMILY[:REVISION] (live), or --from DIR (saved output)"
+        ),
+    };
+    if args.timeout == 0 {
+        bail!("--timeout 0: give at least 1 second");
+    }
+    let opts = Options {
+        cluster: args.cluster.clone(),
+        what: what.clone(),
+        region: args.region.clone(),
+        profile: args.profile.clone(),
+        endpoint_url: args.endpoint_url.clone(),
+        timeout: Duration::from_secs(args.timeout),
+        page_size: std::env::var("ECS_GPU_PAGE_SIZE")
+            .ok()
+            .and_then(|v| v.parse().ok()),
+    };
+    let runtime = tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()
+        .context("could not start the async runtime")?;
+    let collected = runtime.block_on(ecs_gpu_aws::collect(&opts))?;
+    // Each call that failed, with its AWS error; the walk goes on with the others.
+    for e in &collected.inputs.errors {
+        let _ = writeln!(io::stderr(), "ecs-gpu: warning: {e}");
+    }
+    // For tests and the curious: the operations that were sent, one a line.
+    if let Some(path) = std::env::var_os("ECS_GPU_OPERATIONS_LOG") {
+        std::fs::write(&path, collected.operations.join("\n") + "\n")
+            .with_context(|| format!("writing {}", PathBuf::from(&path).display()))?;
+    }
+    if let Some(dir) = &args.save {
+        let written = collected.inputs.save(dir)?;
+        let _ = writeln!(
+            io::stderr(),
+            "ecs-gpu: saved {} file{} to {}",
+            written.len(),
+            if written.len() == 1 { "" } else { "s" },
+            dir.display()
+        );
+    }
+    let source = match what {
+        What::Service(s) => format!("service `{s}` in cluster `{}`", args.cluster),
+        What::TaskDefinition(td) => {
+            format!("task definition `{td}` in cluster `{}`", args.cluster)
+        }
+    };
+    Ok((collected.inputs, source))
+}
+
+fn mark(s: Status) -> &'static str {
+    match s {
+        Status::Pass => "[pass]",
+        Status::Fail => "[FAIL]",
+        Status::Unknown => "[ ?? ]",
+    }
+}
+
+fn write_human(out: &mut dyn Write, report: &Report, source: &str) -> io::Result<()> {
+    writeln!(out, "diagnosing {source}")?;
+    writeln!(out)?;
+    for step in &report.steps {
+        writeln!(
+            out,
+            "{} {}: {}",
+            mark(step.status),
+            step.id,
+            step.id.title()
+        )?;
+        for e in &step.evidence {
+            writeln!(out, "       - {e}")?;
+        }
+    }
+    writeln!(out)?;
+    let v = &report.verdict;
+    match (v.step.as_str(), v.status) {
+        ("healthy", _) => writeln!(out, "verdict: healthy: {}", v.message)?,
+        (_, Status::Fail) => writeln!(out, "verdict: {} fails: {}", v.step, v.message)?,
+        _ => writeln!(out, "verdict: unknown: {}", v.message)?,
+    }
+    if let Some(fix) = &v.fix {
+        writeln!(out, "help: {fix}")?;
+    }
+    Ok(())
 }
