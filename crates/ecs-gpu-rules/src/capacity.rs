@@ -1113,11 +1113,6 @@ pub fn placement_constraints<'m>(
     (out, complete)
 }
 
-/// Whether a section label is worth adding: the resource's header.
-pub fn header(r: &Resource) -> Option<Loc> {
-    Some(r.loc)
-}
-
 /// Whether a user data text may take its ECS configuration from somewhere else (a download, an
 /// included URL, a parameter or secret read at boot): then what the text does not say proves nothing.
 pub fn fetches_config(text: &str) -> bool {
