@@ -47,7 +47,32 @@ declare_rule! {
 }
 
 /// The problem of one constraint: where, the message and the help.
+/// Where in the file the error is: inside the string literal when the literal is the expression
+/// text exactly (no escapes, no template), else the whole value.
+fn error_loc(
+    model: &Model,
+    expr: &Node,
+    text: &str,
+    err: &ecs_gpu_query::ParseError,
+) -> Option<Loc> {
+    let loc = expr.loc?;
+    let file = model.file(loc.file);
+    let written = file
+        .text
+        .get(loc.span.start as usize..loc.span.end as usize)?;
+    if written.len() != text.len() + 2 || &written[1..written.len() - 1] != text {
+        return Some(loc);
+    }
+    let start = loc.span.start as usize + 1 + err.span.start;
+    let end = (loc.span.start as usize + 1 + err.span.end).max(start + 1);
+    let mut narrowed = loc;
+    narrowed.span.start = u32::try_from(start).ok()?.min(loc.span.end);
+    narrowed.span.end = u32::try_from(end).ok()?.min(loc.span.end);
+    Some(narrowed)
+}
+
 fn problem(
+    model: &Model,
     kind: Option<&Node>,
     expr: Option<&Node>,
 ) -> Option<(Option<Loc>, String, &'static str)> {
@@ -61,7 +86,7 @@ fn problem(
         )),
         Some("memberOf") => Expression::parse(text).err().map(|e| {
             (
-                expr.loc,
+                error_loc(model, expr, text, &e),
                 format!("the placement expression `{text}` is invalid: {e}"),
                 "write `subject operator [argument]`, for example `attribute:ecs.instance-type == g5.xlarge`",
             )
@@ -76,14 +101,16 @@ fn check(model: &Model, report: &mut Findings<'_>) {
             continue;
         }
         for b in svc.body.blocks("placement_constraints") {
-            if let Some((at, msg, help)) = problem(b.body.attr("type"), b.body.attr("expression")) {
+            if let Some((at, msg, help)) =
+                problem(model, b.body.attr("type"), b.body.attr("expression"))
+            {
                 report.add(at, msg).help(help).resource(svc);
             }
         }
     }
     for td in task_definitions(model) {
         for (kind, expr) in &td.placement_constraints {
-            if let Some((at, msg, help)) = problem(kind.as_ref(), expr.as_ref()) {
+            if let Some((at, msg, help)) = problem(model, kind.as_ref(), expr.as_ref()) {
                 report.add(at, msg).help(help).task(td);
             }
         }
