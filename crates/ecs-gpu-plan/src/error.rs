@@ -14,6 +14,10 @@ pub enum Error {
         "this is a binary Terraform plan file, not its JSON: run `terraform show -json PLANFILE > plan.json` in the Terraform working directory and read plan.json"
     )]
     BinaryPlan,
+    #[error(
+        "this is UTF-16 text, not UTF-8 JSON (Windows PowerShell's `>` writes UTF-16): write the plan with `terraform show -json tfplan | Out-File -Encoding utf8 plan.json`, or pipe it to `ecs-gpu plan -`"
+    )]
+    Utf16,
     #[error("invalid JSON at line {line}, column {column}: {message}")]
     InvalidJson {
         line: usize,

@@ -174,8 +174,9 @@ impl Plan {
 /// plan (a state file, other JSON), or a plan format this crate does not read.
 pub fn read<R: BufRead>(mut reader: R) -> Result<Plan, Error> {
     let head = reader.fill_buf().map_err(Error::Io)?;
-    if is_binary_plan(head) {
-        return Err(Error::BinaryPlan);
+    check_head(head)?;
+    if head.starts_with(UTF8_BOM) {
+        reader.consume(UTF8_BOM.len());
     }
     let mut de = serde_json::Deserializer::from_reader(reader);
     let raw = parse::read(&mut de).map_err(Error::from_json)?;
@@ -188,9 +189,8 @@ pub fn read<R: BufRead>(mut reader: R) -> Result<Plan, Error> {
 /// # Errors
 /// As [`read`].
 pub fn read_slice(bytes: &[u8]) -> Result<Plan, Error> {
-    if is_binary_plan(bytes) {
-        return Err(Error::BinaryPlan);
-    }
+    check_head(bytes)?;
+    let bytes = bytes.strip_prefix(UTF8_BOM).unwrap_or(bytes);
     let mut de = serde_json::Deserializer::from_slice(bytes);
     let raw = parse::read(&mut de).map_err(Error::from_json)?;
     de.end().map_err(Error::from_json)?;
@@ -201,6 +201,20 @@ pub fn read_slice(bytes: &[u8]) -> Result<Plan, Error> {
 /// JSON.
 pub fn is_binary_plan(head: &[u8]) -> bool {
     head.starts_with(b"PK\x03\x04")
+}
+
+const UTF8_BOM: &[u8] = b"\xEF\xBB\xBF";
+
+/// Refuses, by their first bytes, the inputs that are not JSON text: a binary plan file, and JSON
+/// in UTF-16 (what Windows PowerShell 5's `>` writes).
+fn check_head(head: &[u8]) -> Result<(), Error> {
+    if is_binary_plan(head) {
+        return Err(Error::BinaryPlan);
+    }
+    if head.starts_with(b"\xFF\xFE") || head.starts_with(b"\xFE\xFF") {
+        return Err(Error::Utf16);
+    }
+    Ok(())
 }
 
 fn from_raw(raw: parse::Raw) -> Result<Plan, Error> {

@@ -125,6 +125,7 @@ fn replaced_and_destroyed_services() {
         [
             ("service-replaced", "aws_ecs_service.app"),
             ("service-replaced", "module.gpu.aws_ecs_service.app"),
+            ("service-replaced", "aws_ecs_service.batch"),
             ("service-replaced", "aws_ecs_service.legacy"),
             ("service-replaced", "module.gpu.aws_ecs_service.tainted"),
         ]
@@ -134,15 +135,21 @@ fn replaced_and_destroyed_services() {
         "{}",
         e[0].message
     );
+    // The provider replaces a service whose strategy changes unless `force_new_deployment` is set.
     assert!(e[2]
+        .help
+        .as_deref()
+        .unwrap()
+        .contains("`force_new_deployment = true`"));
+    assert!(e[3]
         .message
         .contains("not created again because its configuration was removed"));
     assert!(
-        e[2].message.contains("its 1 running task stops"),
+        e[3].message.contains("its 1 running task stops"),
         "{}",
-        e[2].message
+        e[3].message
     );
-    assert!(e[3].message.contains("because it is tainted"));
+    assert!(e[4].message.contains("because it is tainted"));
 }
 
 #[test]

@@ -97,3 +97,18 @@ fn a_wrong_structure_is_malformed_not_invalid_json() {
         "{e}"
     );
 }
+
+#[test]
+fn a_utf8_bom_is_skipped_and_utf16_is_named() {
+    let json = br#"{"format_version":"1.2","planned_values":{"root_module":{}}}"#;
+    let with_bom = [b"\xEF\xBB\xBF".as_slice(), json].concat();
+    assert!(read_slice(&with_bom).is_ok());
+    assert!(read(with_bom.as_slice()).is_ok());
+    let utf16: Vec<u8> = [0xFF, 0xFE]
+        .into_iter()
+        .chain(json.iter().flat_map(|&b| [b, 0]))
+        .collect();
+    let e = read_slice(&utf16).unwrap_err();
+    assert!(matches!(e, Error::Utf16), "{e:?}");
+    assert!(e.to_string().contains("PowerShell"));
+}

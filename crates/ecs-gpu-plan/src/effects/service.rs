@@ -32,7 +32,23 @@ pub(super) fn effects(m: &Model, i: usize, c: &Change, out: &mut Vec<Effect>) {
         } else {
             "stop"
         };
-        let (message, help) = if c.is_replace() {
+        let strategy = c
+            .replace_paths
+            .iter()
+            .any(|p| p.starts_with("capacity_provider_strategy"));
+        let (message, help) = if c.is_replace() && strategy {
+            (
+                format!(
+                    "the service {}{}: {tasks} {stop}, and the service runs no task until the new one's GPU tasks are placed and healthy",
+                    destroy_phrase(c),
+                    reason(c)
+                ),
+                Some(
+                    "with `force_new_deployment = true` the provider changes the capacity provider strategy in place, as a deployment instead of a replacement"
+                        .to_string(),
+                ),
+            )
+        } else if c.is_replace() {
             (
                 format!(
                     "the service {}{}: {tasks} {stop}, and the service runs no task until the new one's GPU tasks are placed and healthy",

@@ -85,7 +85,11 @@ fn read_from<R: Read>(mut reader: BufReader<R>, path: Option<&Path>) -> Result<P
             // `terraform show` reads a plan file by name only.
             let tmp =
                 std::env::temp_dir().join(format!("ecs-gpu-plan-{}.tfplan", std::process::id()));
-            let result = File::create(&tmp)
+            // `create_new`: never write through a file (or link) someone else put there.
+            let result = std::fs::OpenOptions::new()
+                .write(true)
+                .create_new(true)
+                .open(&tmp)
                 .and_then(|mut f| io::copy(&mut reader, &mut f))
                 .context("cannot copy the binary plan from standard input to a temporary file")
                 .and_then(|_| terraform_show(&tmp, "PLANFILE"));
