@@ -30,12 +30,12 @@ impl Filter {
             return false;
         }
         if let Some(min) = self.min_gpus {
-            if !t.gpus.count().is_some_and(|n| n >= min) {
+            if t.gpus.count().is_none_or(|n| n < min) {
                 return false;
             }
         }
         if let Some(min) = self.min_gpu_memory_mib {
-            if !t.gpu_memory_mib.is_some_and(|m| u64::from(m) >= min) {
+            if t.gpu_memory_mib.is_none_or(|m| u64::from(m) < min) {
                 return false;
             }
         }
