@@ -305,7 +305,7 @@ fn drift_set_back_says_who_owns_the_value() {
         .help
         .as_deref()
         .unwrap()
-        .contains("Application Auto Scaling owns this count"));
+        .contains("the count belongs to Application Auto Scaling"));
     assert!(e[3]
         .help
         .as_deref()
@@ -523,4 +523,32 @@ snapshots! {
     sensitive => "sensitive.json",
     unknown_values => "unknown_values.json",
     example => "example.json",
+}
+
+/// Every message and help line of every fixture follows the message convention: lowercase (or an
+/// identifier in backticks) at the start, one line, no trailing period.
+#[test]
+fn messages_follow_the_convention() {
+    let dir = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures");
+    let mut seen = 0;
+    for entry in std::fs::read_dir(dir).unwrap() {
+        let path = entry.unwrap().path();
+        let Ok(plan) = read_slice(&std::fs::read(&path).unwrap()) else {
+            continue;
+        };
+        for e in plan.effects() {
+            for text in std::iter::once(&e.message).chain(e.help.as_ref()) {
+                let first = text.chars().next().unwrap();
+                assert!(
+                    first.is_lowercase() || first == '`',
+                    "{}: {text}",
+                    path.display()
+                );
+                assert!(!text.ends_with('.'), "{}: {text}", path.display());
+                assert!(!text.contains('\n'), "{}: {text}", path.display());
+            }
+            seen += 1;
+        }
+    }
+    assert!(seen > 40, "{seen} effects checked");
 }

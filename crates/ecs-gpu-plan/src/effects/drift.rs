@@ -75,7 +75,7 @@ pub(super) fn effects(m: &Model, out: &mut Vec<Effect>) {
                 if targets.is_empty() {
                     "another actor (a person during an incident, a script) scaled the service: if the new count is right, write it in the code; `lifecycle { ignore_changes = [desired_count] }` is the fix only when something outside Terraform owns the count".to_string()
                 } else {
-                    "Application Auto Scaling owns this count: add `lifecycle { ignore_changes = [desired_count] }` to the service so applies stop resetting it".to_string()
+                    "the count belongs to Application Auto Scaling: add `lifecycle { ignore_changes = [desired_count] }` to the service so applies stop resetting it".to_string()
                 }
             }
             "aws_autoscaling_group" => {
@@ -93,7 +93,7 @@ pub(super) fn effects(m: &Model, out: &mut Vec<Effect>) {
                     .collect();
                 relate(&mut related, m, &managed);
                 if !managed.is_empty() && attrs.contains(&"desired_capacity") {
-                    "ECS managed scaling owns the desired capacity: add `lifecycle { ignore_changes = [desired_capacity] }` to the group so applies stop resetting it".to_string()
+                    "the desired capacity belongs to ECS managed scaling: add `lifecycle { ignore_changes = [desired_capacity] }` to the group so applies stop resetting it".to_string()
                 } else {
                     "another actor (a person during an incident, a scaling policy) changed the group: if the new value is right, write it in the code; `ignore_changes` is the fix only when something outside Terraform owns the value".to_string()
                 }

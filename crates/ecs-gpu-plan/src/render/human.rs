@@ -1,8 +1,6 @@
-//! Effects as text: one function per output format. Renderers decide nothing; they only format.
+//! The human format.
 
 use std::io::{self, Write};
-
-use serde::Serialize;
 
 use crate::{Effect, EffectKind, Plan};
 
@@ -57,51 +55,4 @@ fn summary_line(plan: &Plan, effects: &[Effect]) -> String {
         if effects.len() == 1 { "" } else { "s" },
         counts.join(", ")
     )
-}
-
-#[derive(Debug, Serialize)]
-struct JsonReport<'a> {
-    version: u32,
-    effects: Vec<JsonEffect<'a>>,
-    summary: serde_json::Map<String, serde_json::Value>,
-}
-
-#[derive(Debug, Serialize)]
-struct JsonEffect<'a> {
-    kind: &'static str,
-    address: &'a str,
-    related: &'a [String],
-    message: String,
-}
-
-/// The JSON format: `{"version": 1, "effects": [{"kind", "address", "related", "message"}],
-/// "summary": {kind: count}}`, with every kind in `summary` (0 when absent). The help, when there
-/// is one, ends the message after `; help: `.
-///
-/// # Errors
-/// Writing to `out` fails.
-pub fn json(out: &mut dyn Write, effects: &[Effect]) -> io::Result<()> {
-    let mut summary = serde_json::Map::new();
-    for k in EffectKind::ALL {
-        let n = effects.iter().filter(|e| e.kind == k).count();
-        summary.insert(k.as_str().to_string(), n.into());
-    }
-    let report = JsonReport {
-        version: 1,
-        effects: effects
-            .iter()
-            .map(|e| JsonEffect {
-                kind: e.kind.as_str(),
-                address: &e.address,
-                related: &e.related,
-                message: match &e.help {
-                    Some(h) => format!("{}; help: {h}", e.message),
-                    None => e.message.clone(),
-                },
-            })
-            .collect(),
-        summary,
-    };
-    serde_json::to_writer_pretty(&mut *out, &report)?;
-    writeln!(out)
 }
