@@ -1,0 +1,284 @@
+//! `ecs-gpu diagnose` as a user runs it: saved-output scenarios, output formats, exit statuses, and
+//! the live path's failures that need no emulator (nothing listening, a server that never answers).
+//! The emulator tests are in `diagnose_live.rs`.
+
+use std::io::Read;
+use std::net::TcpListener;
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+use std::time::{Duration, Instant};
+
+fn scenarios() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("../ecs-gpu-diagnose/tests/scenarios")
+}
+
+/// Runs the binary in the scenarios folder, so paths in the output are the short relative ones. The
+/// environment never points at real AWS: no credentials or config files, no instance metadata.
+fn run(args: &[&str]) -> Output {
+    let empty = Path::new(env!("CARGO_TARGET_TMPDIR")).join("diagnose-cli-no-aws-files");
+    Command::new(env!("CARGO_BIN_EXE_ecs-gpu"))
+        .args(args)
+        .current_dir(scenarios())
+        .env("NO_COLOR", "1")
+        .env("AWS_EC2_METADATA_DISABLED", "true")
+        .env("AWS_CONFIG_FILE", empty.join("config"))
+        .env("AWS_SHARED_CREDENTIALS_FILE", empty.join("credentials"))
+        .env("AWS_ACCESS_KEY_ID", "testing")
+        .env("AWS_SECRET_ACCESS_KEY", "testing")
+        .env_remove("AWS_PROFILE")
+        .env_remove("AWS_ENDPOINT_URL")
+        .output()
+        .expect("the binary runs")
+}
+
+fn stdout(o: &Output) -> String {
+    String::from_utf8(o.stdout.clone()).unwrap()
+}
+
+fn stderr(o: &Output) -> String {
+    String::from_utf8_lossy(&o.stderr).into_owned()
+}
+
+fn code(o: &Output) -> i32 {
+    o.status.code().expect("exited, not killed by a signal")
+}
+
+fn scenario_names() -> Vec<String> {
+    let mut v: Vec<String> = std::fs::read_dir(scenarios())
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .collect();
+    v.sort();
+    v
+}
+
+#[test]
+fn healthy_exits_0_and_each_failing_step_exits_1() {
+    for name in scenario_names() {
+        if name == "services-only" {
+            continue;
+        }
+        let o = run(&["diagnose", "--from", &name]);
+        let want = if name.starts_with("healthy") { 0 } else { 1 };
+        assert_eq!(code(&o), want, "{name}: {}", stderr(&o));
+        assert!(stderr(&o).is_empty(), "{name}: {}", stderr(&o));
+    }
+}
+
+#[test]
+fn human_output_is_a_checklist_then_the_verdict() {
+    for name in [
+        "healthy",
+        "capacity-stockout",
+        "gpu-registration-off",
+        "gpus-available-pinned",
+        "placement-constraint-typo",
+        "cpu-memory",
+    ] {
+        let o = run(&["diagnose", "--from", name]);
+        insta::assert_snapshot!(format!("diagnose_human_{name}"), stdout(&o));
+    }
+}
+
+#[test]
+fn json_output_has_exactly_the_documented_shape() {
+    for name in scenario_names() {
+        if name == "services-only" {
+            continue;
+        }
+        let o = run(&["diagnose", "--from", &name, "--format", "json"]);
+        let v: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
+        let keys = |v: &serde_json::Value| -> Vec<String> {
+            let mut k: Vec<String> = v.as_object().unwrap().keys().cloned().collect();
+            k.sort();
+            k
+        };
+        assert_eq!(keys(&v), ["steps", "verdict", "version"], "{name}");
+        assert_eq!(v["version"], 1);
+        assert_eq!(
+            keys(&v["verdict"]),
+            ["fix", "message", "status", "step"],
+            "{name}"
+        );
+        let ids: Vec<&str> = v["steps"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|s| {
+                assert_eq!(keys(s), ["evidence", "id", "status"], "{name}");
+                assert!(["pass", "fail", "unknown"].contains(&s["status"].as_str().unwrap()));
+                s["id"].as_str().unwrap()
+            })
+            .collect();
+        assert_eq!(
+            ids,
+            [
+                "task-definition",
+                "capacity",
+                "gpu-registration",
+                "gpus-available",
+                "placement-constraint",
+                "cpu-memory"
+            ]
+        );
+        if name.starts_with("healthy") {
+            assert_eq!(v["verdict"]["step"], "healthy");
+            assert_eq!(v["verdict"]["status"], "pass");
+        } else {
+            assert!(name.starts_with(v["verdict"]["step"].as_str().unwrap()));
+            assert_eq!(v["verdict"]["status"], "fail");
+        }
+    }
+    let o = run(&[
+        "diagnose",
+        "--from",
+        "gpus-available-pinned",
+        "--format",
+        "json",
+    ]);
+    insta::assert_snapshot!("diagnose_json_gpus_available_pinned", stdout(&o));
+}
+
+#[test]
+fn could_not_diagnose_exits_2_with_one_line() {
+    let empty = Path::new(env!("CARGO_TARGET_TMPDIR")).join("diagnose-cli-empty");
+    std::fs::create_dir_all(&empty).unwrap();
+    let bad = Path::new(env!("CARGO_TARGET_TMPDIR")).join("diagnose-cli-bad");
+    std::fs::create_dir_all(&bad).unwrap();
+    std::fs::write(bad.join("describe-container-instances.json"), "[1, 2").unwrap();
+    let cases: Vec<(Vec<&str>, &str)> = vec![
+        (
+            vec!["diagnose"],
+            "nothing to diagnose: give --service SERVICE or --task-definition",
+        ),
+        (
+            vec!["diagnose", "--from", empty.to_str().unwrap()],
+            "none of the files describe-*.json",
+        ),
+        (
+            vec!["diagnose", "--from", bad.to_str().unwrap()],
+            "describe-container-instances.json: not the JSON that `aws ecs describe-container-instances` prints",
+        ),
+        (
+            vec!["diagnose", "--from", "no-such-dir"],
+            "no-such-dir: No such file or directory",
+        ),
+        (
+            vec!["diagnose", "--from", "services-only"],
+            "the input holds 2 services (train, infer); pick one with --service",
+        ),
+        (
+            vec!["diagnose", "--from", "services-only", "--service", "web"],
+            "service `web` is not in the input; services there: train, infer",
+        ),
+        // Nothing fails, but nothing shows the service healthy either.
+        (
+            vec!["diagnose", "--from", "services-only", "--service", "train"],
+            "could not diagnose: no step fails, yet service `train` runs 1 of 2 desired tasks",
+        ),
+    ];
+    for (args, want) in cases {
+        let o = run(&args);
+        assert_eq!(code(&o), 2, "{args:?}: {}", stderr(&o));
+        let err = stderr(&o);
+        assert!(err.contains(want), "{args:?}: {err}");
+        assert_eq!(err.lines().count(), 1, "{args:?}: one line: {err}");
+    }
+    // A usage error (clap) is 2 as well.
+    let o = run(&["diagnose", "--from", "healthy", "--save", "x"]);
+    assert_eq!(code(&o), 2);
+}
+
+#[test]
+fn a_subset_of_files_leaves_the_other_steps_unknown() {
+    let o = run(&["diagnose", "--from", "services-only", "--service", "infer"]);
+    assert_eq!(code(&o), 0, "{}", stderr(&o));
+    let out = stdout(&o);
+    assert!(out.contains("[ ?? ] capacity"), "{out}");
+    assert!(
+        out.contains("no DescribeContainerInstances output (`describe-container-instances.json`)")
+    );
+    assert!(out.contains("verdict: healthy: service `infer` runs 1 of 1 desired tasks"));
+}
+
+#[test]
+fn nothing_listening_is_aws_unreachable_exit_2() {
+    // Port 1 on the loopback: connection refused at once, never any traffic off this machine.
+    let o = run(&[
+        "diagnose",
+        "--cluster",
+        "gpu",
+        "--service",
+        "train",
+        "--region",
+        "us-east-1",
+        "--endpoint-url",
+        "http://127.0.0.1:1",
+        "--timeout",
+        "10",
+    ]);
+    assert_eq!(code(&o), 2, "{}", stderr(&o));
+    let err = stderr(&o);
+    assert!(err.contains("AWS did not answer"), "{err}");
+    assert!(
+        err.contains("DescribeClusters failed: Unreachable"),
+        "{err}"
+    );
+    assert!(stdout(&o).is_empty());
+}
+
+#[test]
+fn a_server_that_never_answers_hits_the_overall_timeout() {
+    let listener = TcpListener::bind("127.0.0.1:0").unwrap();
+    let addr = listener.local_addr().unwrap();
+    // Accept and read, never answer; stop after the test's connections are gone.
+    std::thread::spawn(move || {
+        let mut held = Vec::new();
+        for mut s in listener.incoming().flatten().take(20) {
+            let mut buf = [0u8; 1024];
+            let _ = s.set_read_timeout(Some(Duration::from_millis(100)));
+            let _ = s.read(&mut buf);
+            held.push(s);
+        }
+    });
+    let started = Instant::now();
+    let o = run(&[
+        "diagnose",
+        "--cluster",
+        "gpu",
+        "--service",
+        "train",
+        "--region",
+        "us-east-1",
+        "--endpoint-url",
+        &format!("http://{addr}"),
+        "--timeout",
+        "2",
+    ]);
+    let took = started.elapsed();
+    assert_eq!(code(&o), 2, "{}", stderr(&o));
+    assert!(stderr(&o).contains("Timeout"), "{}", stderr(&o));
+    assert!(took < Duration::from_secs(15), "took {took:?}");
+}
+
+#[test]
+fn no_region_is_a_clear_error() {
+    let o = Command::new(env!("CARGO_BIN_EXE_ecs-gpu"))
+        .args([
+            "diagnose",
+            "--service",
+            "train",
+            "--endpoint-url",
+            "http://127.0.0.1:1",
+        ])
+        .env("AWS_EC2_METADATA_DISABLED", "true")
+        .env("AWS_CONFIG_FILE", "/nonexistent/config")
+        .env("AWS_SHARED_CREDENTIALS_FILE", "/nonexistent/credentials")
+        .env_remove("AWS_REGION")
+        .env_remove("AWS_DEFAULT_REGION")
+        .env_remove("AWS_PROFILE")
+        .output()
+        .unwrap();
+    assert_eq!(code(&o), 2);
+    assert!(stderr(&o).contains("no AWS region: pass --region"));
+}

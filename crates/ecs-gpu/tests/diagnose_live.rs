@@ -1,0 +1,281 @@
+//! `ecs-gpu diagnose` live, through the real AWS SDK path, against moto's server on 127.0.0.1.
+//!
+//! `scripts/test-live.sh` installs moto into `.venv/moto`, starts it on a free loopback port, seeds
+//! it (cluster `gpu` with a capacity provider and Auto Scaling group, 120 container instances,
+//! service `train`, task definition `train`), exports `ECS_GPU_TEST_ENDPOINT` and runs these tests.
+//! In a plain `cargo test` the variable is unset and each test says it is skipped and passes.
+//!
+//! moto registers no GPUs, so the verdict here is always `gpu-registration`; the GPU logic is
+//! covered by the saved-output scenarios of `ecs-gpu-diagnose`.
+
+use std::io::Write;
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+
+const ENDPOINT_VAR: &str = "ECS_GPU_TEST_ENDPOINT";
+
+/// The emulator's URL, or `None` (with a message) when the tests run without it.
+fn endpoint(test: &str) -> Option<String> {
+    match std::env::var(ENDPOINT_VAR) {
+        Ok(url) if url.starts_with("http://127.0.0.1:") => Some(url),
+        Ok(url) => panic!("{ENDPOINT_VAR}={url}: the live tests only talk to 127.0.0.1"),
+        Err(_) => {
+            // The test harness shows this line with --nocapture; the test passes either way.
+            let _ = writeln!(
+                std::io::stderr(),
+                "skipped {test}: {ENDPOINT_VAR} is not set; run scripts/test-live.sh to run it against moto"
+            );
+            None
+        }
+    }
+}
+
+fn scratch(name: &str) -> PathBuf {
+    let dir = Path::new(env!("CARGO_TARGET_TMPDIR"))
+        .join("diagnose_live")
+        .join(name);
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    dir
+}
+
+/// The binary with credentials from the environment only (no files, no instance metadata).
+fn command(dir: &Path) -> Command {
+    let mut c = Command::new(env!("CARGO_BIN_EXE_ecs-gpu"));
+    c.current_dir(dir)
+        .env("AWS_EC2_METADATA_DISABLED", "true")
+        .env("AWS_CONFIG_FILE", dir.join("no-config"))
+        .env("AWS_SHARED_CREDENTIALS_FILE", dir.join("no-credentials"))
+        .env("AWS_ACCESS_KEY_ID", "testing")
+        .env("AWS_SECRET_ACCESS_KEY", "testing")
+        .env_remove("AWS_PROFILE")
+        .env_remove("AWS_SESSION_TOKEN")
+        .env_remove("AWS_ENDPOINT_URL");
+    c
+}
+
+fn live(dir: &Path, url: &str, args: &[&str]) -> Output {
+    command(dir)
+        .args(["diagnose", "--region", "us-east-1", "--endpoint-url", url])
+        .args(args)
+        .env("ECS_GPU_OPERATIONS_LOG", dir.join("operations.log"))
+        .output()
+        .unwrap()
+}
+
+fn operations(dir: &Path) -> Vec<String> {
+    std::fs::read_to_string(dir.join("operations.log"))
+        .unwrap_or_default()
+        .lines()
+        .map(str::to_string)
+        .collect()
+}
+
+fn text(b: &[u8]) -> String {
+    String::from_utf8_lossy(b).into_owned()
+}
+
+#[test]
+fn live_service_reads_more_than_one_page_of_instances_and_only_reads() {
+    let Some(url) = endpoint("live_service_reads_more_than_one_page_of_instances_and_only_reads")
+    else {
+        return;
+    };
+    let dir = scratch("service");
+    let o = live(&dir, &url, &["--cluster", "gpu", "--service", "train"]);
+    let out = text(&o.stdout);
+    assert_eq!(o.status.code(), Some(1), "{out}\n{}", text(&o.stderr));
+    assert!(
+        out.contains("diagnosing service `train` in cluster `gpu`"),
+        "{out}"
+    );
+    // 120 instances: more than one DescribeContainerInstances batch of 100.
+    assert!(
+        out.contains("ACTIVE with a connected agent: 120 of 120 container instances"),
+        "{out}"
+    );
+    assert!(out.contains("verdict: gpu-registration fails"), "{out}");
+    let ops = operations(&dir);
+    for op in &ops {
+        assert!(
+            ["Describe", "List", "Get"]
+                .iter()
+                .any(|p| op.starts_with(p)),
+            "a write was sent: {op}"
+        );
+    }
+    let count = |name: &str| ops.iter().filter(|o| *o == name).count();
+    assert_eq!(count("DescribeContainerInstances"), 2, "{ops:?}");
+    for op in [
+        "DescribeClusters",
+        "DescribeServices",
+        "DescribeTaskDefinition",
+        "ListContainerInstances",
+        "ListTasks",
+        "DescribeCapacityProviders",
+        "DescribeAutoScalingGroups",
+        "DescribeScalingActivities",
+    ] {
+        assert!(count(op) >= 1, "{op} not sent: {ops:?}");
+    }
+}
+
+#[test]
+fn live_save_then_from_gives_the_same_report() {
+    let Some(url) = endpoint("live_save_then_from_gives_the_same_report") else {
+        return;
+    };
+    let dir = scratch("save");
+    let saved = dir.join("saved");
+    let o = live(
+        &dir,
+        &url,
+        &[
+            "--cluster",
+            "gpu",
+            "--service",
+            "train",
+            "--format",
+            "json",
+            "--save",
+            saved.to_str().unwrap(),
+        ],
+    );
+    assert_eq!(o.status.code(), Some(1), "{}", text(&o.stderr));
+    let mut files: Vec<String> = std::fs::read_dir(&saved)
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .collect();
+    files.sort();
+    assert_eq!(
+        files,
+        [
+            "describe-auto-scaling-groups.json",
+            "describe-capacity-providers.json",
+            "describe-container-instances.json",
+            "describe-scaling-activities.json",
+            "describe-services.json",
+            "describe-task-definition.json",
+            "describe-tasks.json",
+        ]
+    );
+    let from = command(&dir)
+        .args([
+            "diagnose",
+            "--from",
+            saved.to_str().unwrap(),
+            "--format",
+            "json",
+        ])
+        .output()
+        .unwrap();
+    assert_eq!(from.status.code(), Some(1), "{}", text(&from.stderr));
+    let a: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
+    let b: serde_json::Value = serde_json::from_slice(&from.stdout).unwrap();
+    assert_eq!(a["verdict"]["step"], "gpu-registration");
+    assert_eq!(a, b, "live and --from reports differ");
+}
+
+#[test]
+fn live_standalone_task_definition() {
+    let Some(url) = endpoint("live_standalone_task_definition") else {
+        return;
+    };
+    let dir = scratch("task-definition");
+    let o = live(
+        &dir,
+        &url,
+        &["--cluster", "gpu", "--task-definition", "train:1"],
+    );
+    let out = text(&o.stdout);
+    assert_eq!(o.status.code(), Some(1), "{out}\n{}", text(&o.stderr));
+    assert!(out.contains("task definition `train:1`"), "{out}");
+    assert!(!operations(&dir).contains(&"DescribeServices".to_string()));
+}
+
+#[test]
+fn live_missing_cluster_and_service_exit_2() {
+    let Some(url) = endpoint("live_missing_cluster_and_service_exit_2") else {
+        return;
+    };
+    let dir = scratch("missing");
+    let o = live(
+        &dir,
+        &url,
+        &["--cluster", "no-such-cluster", "--service", "train"],
+    );
+    assert_eq!(o.status.code(), Some(2));
+    assert!(
+        text(&o.stderr).contains("cluster `no-such-cluster` not found"),
+        "{}",
+        text(&o.stderr)
+    );
+    assert!(o.stdout.is_empty());
+    let o = live(
+        &dir,
+        &url,
+        &["--cluster", "gpu", "--service", "no-such-service"],
+    );
+    assert_eq!(o.status.code(), Some(2));
+    assert!(
+        text(&o.stderr).contains("service `no-such-service` not found in cluster `gpu`"),
+        "{}",
+        text(&o.stderr)
+    );
+}
+
+#[test]
+fn live_credentials_from_a_profile() {
+    let Some(url) = endpoint("live_credentials_from_a_profile") else {
+        return;
+    };
+    let dir = scratch("profile");
+    std::fs::write(
+        dir.join("credentials"),
+        "[diag]\naws_access_key_id = testing\naws_secret_access_key = testing\n",
+    )
+    .unwrap();
+    let o = command(&dir)
+        .env_remove("AWS_ACCESS_KEY_ID")
+        .env_remove("AWS_SECRET_ACCESS_KEY")
+        .env("AWS_SHARED_CREDENTIALS_FILE", dir.join("credentials"))
+        .args([
+            "diagnose",
+            "--region",
+            "us-east-1",
+            "--endpoint-url",
+            &url,
+            "--profile",
+            "diag",
+            "--cluster",
+            "gpu",
+            "--service",
+            "train",
+        ])
+        .output()
+        .unwrap();
+    assert_eq!(o.status.code(), Some(1), "{}", text(&o.stderr));
+    // Without any credentials the SDK signs nothing and sends nothing: could not diagnose.
+    let o = command(&dir)
+        .env_remove("AWS_ACCESS_KEY_ID")
+        .env_remove("AWS_SECRET_ACCESS_KEY")
+        .args([
+            "diagnose",
+            "--region",
+            "us-east-1",
+            "--endpoint-url",
+            &url,
+            "--cluster",
+            "gpu",
+            "--service",
+            "train",
+        ])
+        .output()
+        .unwrap();
+    assert_eq!(o.status.code(), Some(2), "{}", text(&o.stdout));
+    assert!(
+        text(&o.stderr).contains("AWS did not answer"),
+        "{}",
+        text(&o.stderr)
+    );
+}
