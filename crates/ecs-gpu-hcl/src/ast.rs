@@ -1,6 +1,6 @@
 //! The syntax tree. Every node keeps the byte span of its source text, so that any diagnostic can
 //! point at the exact place. The tree keeps what Terraform's native syntax has (HCL 2) and nothing
-//! the evaluator never uses (no whitespace or comment trivia, except the comments [`Body::comments`]
+//! the evaluator never uses (no whitespace or comment trivia, except the comments [`File::comments`]
 //! collects for suppressions).
 
 /// A byte range `start..end` in one source text.
