@@ -118,6 +118,23 @@ fn a_service_that_names_the_family_gets_no_deployment_and_says_so() {
 }
 
 #[test]
+fn a_service_under_ignore_changes_keeps_the_deregistered_revision() {
+    let e = effects("deployment.json");
+    assert!(!e.iter().any(|x| x.address == "aws_ecs_service.trainer"));
+    let r = find(
+        &e,
+        EffectKind::RevisionDeregistered,
+        "aws_ecs_task_definition.trainer",
+    );
+    assert!(
+        r.message
+            .contains("`aws_ecs_service.trainer` runs this revision and its `task_definition` does not change"),
+        "{}",
+        r.message
+    );
+}
+
+#[test]
 fn replaced_and_destroyed_services() {
     let e = effects("service_replaced.json");
     assert_eq!(
@@ -460,7 +477,7 @@ fn json_has_the_documented_shape() {
         assert_eq!(keys, ["kind", "address", "related", "message"]);
     }
     assert_eq!(v["summary"]["deployment"], 3);
-    assert_eq!(v["summary"]["revision-deregistered"], 3);
+    assert_eq!(v["summary"]["revision-deregistered"], 4);
     assert_eq!(v["summary"]["capacity-destroyed"], 0);
     assert_eq!(
         v["summary"].as_object().unwrap().len(),

@@ -68,7 +68,7 @@ fn a_plan_with_effects_exits_0_without_fail_on() {
     assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
     let out = stdout(&o);
     assert!(
-        out.starts_with("6 effects: 3 deployment, 3 revision-deregistered"),
+        out.starts_with("7 effects: 3 deployment, 4 revision-deregistered"),
         "{out}"
     );
     assert!(stderr(&o).is_empty());

@@ -231,6 +231,20 @@ pub(crate) fn names_family_only(m: &Model, svc: usize, td: usize) -> bool {
         .any(|n| families.contains(n))
 }
 
+/// Whether a service's current `task_definition` is exactly the revision `td` had before the plan
+/// (its ARN or `family:revision`), by value: a reference alone does not say which revision runs.
+pub(crate) fn runs_this_revision(m: &Model, svc: usize, td: usize) -> bool {
+    let t = m.resources[td].before();
+    let mut revisions: Vec<String> = t.str(&["arn"]).map(str::to_string).into_iter().collect();
+    if let (Some(f), Some(r)) = (t.str(&["family"]), t.raw(&["revision"])) {
+        revisions.push(format!("{f}:{r}"));
+    }
+    m.resources[svc]
+        .before()
+        .str(&["task_definition"])
+        .is_some_and(|n| revisions.iter().any(|r| r == n))
+}
+
 /// The services that run a task definition.
 pub(crate) fn task_definition_services(m: &Model, td: usize) -> Vec<usize> {
     m.relations.used_by(m, td, "aws_ecs_service")

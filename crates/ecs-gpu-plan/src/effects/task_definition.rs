@@ -1,7 +1,7 @@
 //! `aws_ecs_task_definition`: never updated in place; a change registers a new revision and
 //! deregisters the old one unless `skip_destroy` is set.
 
-use super::relations::{names_family_only, task_definition_services};
+use super::relations::{names_family_only, runs_this_revision, task_definition_services};
 use super::{metadata_only, reason, relate};
 use crate::model::{Change, Model};
 use crate::value::Val;
@@ -37,22 +37,30 @@ pub(super) fn effects(m: &Model, i: usize, c: &Change, out: &mut Vec<Effect>) {
         format!("{revision} is deregistered (INACTIVE){}", reason(c))
     };
     // A service that names the family gets the new revision only at its next deployment.
-    let mut family_only = false;
+    let mut stays = false;
     for &s in &services {
         let svc = &m.resources[s];
-        let deploys = svc
-            .change
-            .as_ref()
-            .is_some_and(|sc| sc.is_update() && sc.changes(&["task_definition"]));
-        if c.is_replace() && !deploys && names_family_only(m, s, i) {
+        let deploys_or_goes = svc.change.as_ref().is_some_and(|sc| {
+            sc.has("delete") || (sc.is_update() && sc.changes(&["task_definition"]))
+        });
+        if !c.is_replace() || deploys_or_goes {
+            continue;
+        }
+        if names_family_only(m, s, i) {
             message.push_str(&format!(
                 "; `{}` names the task definition by family only, so this plan starts no deployment: its tasks keep running the old, INACTIVE revision until the next deployment",
                 svc.address
             ));
-            family_only = true;
+            stays = true;
+        } else if runs_this_revision(m, s, i) {
+            message.push_str(&format!(
+                "; `{}` runs this revision and its `task_definition` does not change in this plan (`ignore_changes`?), so it gets no deployment: its tasks keep running the INACTIVE revision",
+                svc.address
+            ));
+            stays = true;
         }
     }
-    if !family_only {
+    if !stays {
         message.push_str("; tasks already running on it keep running");
     }
     out.push(Effect {
