@@ -57,3 +57,57 @@ impl Intercept for ReadOnly {
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use ecs_gpu_diagnose::input::Call;
+
+    #[test]
+    fn every_call_the_diagnosis_makes_is_read_only() {
+        for call in Call::ALL {
+            assert!(is_read_only(call.operation()), "{call}");
+            assert!(call.iam_action().contains(':'), "{call}");
+        }
+        for write in [
+            "CreateCluster",
+            "UpdateService",
+            "RunTask",
+            "PutAttributes",
+            "SetDesiredCapacity",
+        ] {
+            assert!(!is_read_only(write), "{write}");
+        }
+    }
+
+    /// A write is refused by the guard before anything is sent: the endpoint is a closed loopback
+    /// port, so a request that got through would fail with a dispatch error instead.
+    #[tokio::test]
+    async fn the_guard_refuses_a_write_before_sending_it() {
+        let guard = ReadOnly::default();
+        let conf = aws_sdk_ecs::Config::builder()
+            .behavior_version(aws_sdk_ecs::config::BehaviorVersion::latest())
+            .region(aws_sdk_ecs::config::Region::new("us-east-1"))
+            .endpoint_url("http://127.0.0.1:1")
+            .credentials_provider(aws_sdk_ecs::config::Credentials::for_tests())
+            .interceptor(guard.clone())
+            .build();
+        let ecs = aws_sdk_ecs::Client::from_conf(conf);
+        let err = ecs
+            .create_cluster()
+            .cluster_name("x")
+            .send()
+            .await
+            .expect_err("refused");
+        let text = format!("{:?}", err);
+        assert!(
+            text.contains("ecs-gpu refuses to send `CreateCluster`"),
+            "{text}"
+        );
+        assert!(
+            matches!(err, aws_sdk_ecs::error::SdkError::ConstructionFailure(_)),
+            "{text}"
+        );
+        assert_eq!(guard.operations(), ["CreateCluster"]);
+    }
+}

@@ -1228,26 +1228,23 @@ impl<'a> Walk<'a> {
             ev.push(e);
         }
         if never {
-            let itype = pool
+            // The largest registered figures: what the agent reports, below the EC2 memory.
+            let biggest = pool
                 .iter()
-                .find_map(|i| i.attribute("ecs.instance-type"))
-                .unwrap_or("the instance type");
-            let registrable = match catalog().lookup(itype) {
-                Lookup::Known(t) => t
-                    .max_registrable_memory_mib()
-                    .map(|m| {
-                        format!(
-                            "; a {itype} registers at most about {m} MiB, less than its EC2 memory"
-                        )
-                    })
-                    .unwrap_or_default(),
-                _ => String::new(),
-            };
+                .max_by_key(|i| i.registered("MEMORY").map_or(0, |r| r.amount()))
+                .copied();
+            let (reg_cpu, reg_mem, who) = biggest.map_or((0, 0, String::new()), |i| {
+                (
+                    i.registered("CPU").map_or(0, |r| r.amount()),
+                    i.registered("MEMORY").map_or(0, |r| r.amount()),
+                    i.label_with_type(),
+                )
+            });
             return fail(
                 id,
                 ev,
-                format!("the task asks for more CPU or memory than an instance with free GPUs registers at all ({cpu} CPU units, {memory} MiB){registrable}"),
-                "lower the task's `cpu` and `memory` to what the instance registers (see the registered figures above), or use a larger instance type".to_string(),
+                format!("the task asks for {cpu} CPU units and {memory} MiB, more than any instance with free GPUs registers at all ({who} registers {reg_cpu} CPU units and {reg_mem} MiB)"),
+                format!("lower the task's `cpu` to at most {reg_cpu} and `memory` to at most {reg_mem} MiB (the agent registers less memory than the instance type's EC2 memory), or use a larger instance type"),
             );
         }
         fail(
