@@ -283,6 +283,17 @@ fn an_instance_refresh_gives_min_healthy_and_warmup() {
     assert!(trig
         .message
         .contains("`vpc_zone_identifier` changes and is in `triggers`"));
+    // Managed termination protection protects the instances that run tasks; the default
+    // `scale_in_protected_instances = "Ignore"` skips them.
+    assert!(m
+        .message
+        .contains("the instances that run GPU tasks keep the old launch template"));
+    assert!(m
+        .help
+        .as_deref()
+        .unwrap()
+        .contains("`scale_in_protected_instances = \"Refresh\"`"));
+    assert!(!root.message.contains("skipped"), "{}", root.message);
     let moved = find(
         &e,
         EffectKind::InstanceReplacement,

@@ -139,18 +139,48 @@ pub(super) fn effects(m: &Model, i: usize, c: &Change, out: &mut Vec<Effect>) {
             })
             .unwrap_or_else(|| "the group's default".to_string());
         let min_n = p("min_healthy_percentage").as_f64();
+        let mut helps = Vec::new();
+        if min_n.is_none_or(|n| n < 100.0) {
+            helps.push("while instances are replaced, the remaining ones need free GPUs for the rescheduled tasks: `min_healthy_percentage = 100` with `max_healthy_percentage` above 100 launches new instances before terminating old ones".to_string());
+        }
+        // ECS managed termination protection marks the instances that run tasks as protected from
+        // scale-in, and a refresh skips protected instances unless told otherwise.
+        let protected = after.bool(&["protect_from_scale_in"]) == Some(true)
+            || cps.iter().any(|&cp| {
+                m.resources[cp].current().str(&[
+                    "auto_scaling_group_provider",
+                    "0",
+                    "managed_termination_protection",
+                ]) == Some("ENABLED")
+            });
+        let mut skipped = String::new();
+        if protected {
+            match p("scale_in_protected_instances") {
+                Val::Absent => {
+                    skipped = "; instances protected from scale-in (managed termination protection protects those that run tasks) are skipped under the default `scale_in_protected_instances = \"Ignore\"`, so the instances that run GPU tasks keep the old launch template".to_string();
+                }
+                Val::Known(v) if v.as_str() == Some("Ignore") => {
+                    skipped = "; instances protected from scale-in (managed termination protection protects those that run tasks) are skipped under `scale_in_protected_instances = \"Ignore\"`, so the instances that run GPU tasks keep the old launch template".to_string();
+                }
+                Val::Known(v) if v.as_str() == Some("Wait") => {
+                    skipped = "; the refresh waits for protected instances (those that run tasks) until their protection is removed".to_string();
+                }
+                _ => {}
+            }
+            if !skipped.is_empty() && !skipped.contains("waits") {
+                helps.push("set `scale_in_protected_instances = \"Refresh\"` in the refresh preferences so the instances that run GPU tasks are replaced too".to_string());
+            }
+        }
         out.push(Effect {
             kind: EffectKind::InstanceReplacement,
             address: r.address.clone(),
             related,
             message: format!(
-                "starts an instance refresh that replaces {} ({}): minimum healthy {min_healthy}, warmup {warmup}; the GPU tasks on each replaced instance are stopped and rescheduled on the new instances; Terraform does not wait for the refresh to finish",
+                "starts an instance refresh that replaces {} ({}): minimum healthy {min_healthy}, warmup {warmup}; the GPU tasks on each replaced instance are stopped and rescheduled on the new instances{skipped}; Terraform does not wait for the refresh to finish",
                 instances(&after, "desired_capacity", "its"),
                 why.join("; ")
             ),
-            help: (min_n.is_none_or(|n| n < 100.0)).then(|| {
-                "while instances are replaced, the remaining ones need free GPUs for the rescheduled tasks: `min_healthy_percentage = 100` with `max_healthy_percentage` above 100 launches new instances before terminating old ones".to_string()
-            }),
+            help: (!helps.is_empty()).then(|| helps.join("; ")),
         });
         return;
     }
