@@ -39,21 +39,46 @@ pub struct Capacity {
 /// not know, attribute-based instance selection, or `launch_type = "EC2"` (instances may join the
 /// cluster without a capacity provider).
 pub fn capacity_for_task(model: &Model, td: &TaskDefinition) -> Option<Capacity> {
+    capacity_for_task_in(model, &ServiceIndex::new(model), td)
+}
+
+/// The services of a model by the task definition they run, computed once per run (see
+/// [`crate::Findings::capacity`]): looking the services up for every task definition would be
+/// quadratic in the size of a monorepo.
+#[derive(Debug, Default)]
+pub struct ServiceIndex<'m> {
+    by_task: std::collections::HashMap<ecs_gpu_model::ResourceId, Vec<&'m Resource>>,
+    /// A service whose task definition is unknown: it might run any of them.
+    any_unknown: bool,
+}
+
+impl<'m> ServiceIndex<'m> {
+    pub fn new(model: &'m Model) -> ServiceIndex<'m> {
+        let mut index = ServiceIndex::default();
+        for svc in model.resources_of("aws_ecs_service") {
+            match service_task_definition(model, svc) {
+                Some(id) => index.by_task.entry(id).or_default().push(svc),
+                None => index.any_unknown = true,
+            }
+        }
+        index
+    }
+}
+
+/// [`capacity_for_task`] with the services already indexed.
+pub fn capacity_for_task_in(
+    model: &Model,
+    index: &ServiceIndex<'_>,
+    td: &TaskDefinition,
+) -> Option<Capacity> {
     let TaskDefinitionOrigin::Resource(td_id) = td.origin else {
         return None;
     };
-    let mut services = Vec::new();
-    for svc in model.resources_of("aws_ecs_service") {
-        match service_task_definition(model, svc) {
-            Some(id) if id == td_id => services.push(svc),
-            Some(_) => {}
-            // This service might run the task definition: its capacity would count too.
-            None => return None,
-        }
-    }
-    if services.is_empty() {
+    // A service with an unknown task definition might run this one too: its capacity would count.
+    if index.any_unknown {
         return None;
     }
+    let services = index.by_task.get(&td_id)?;
     let mut out = Capacity::default();
     for svc in services {
         let cap = service_capacity(model, svc);

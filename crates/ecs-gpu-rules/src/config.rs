@@ -121,3 +121,51 @@ impl Settings {
             .map(|(_, s)| *s)
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn rule(id: &str) -> &'static Rule {
+        crate::rule(id).unwrap()
+    }
+
+    #[test]
+    fn select_takes_ids_and_prefixes_and_ignore_wins() {
+        let s = Settings {
+            select: Some(vec!["GPU1".into(), "gpu003".into()]),
+            ignore: vec!["GPU105".into()],
+            ..Settings::default()
+        };
+        assert!(s.enabled(rule("GPU101")));
+        assert!(s.enabled(rule("GPU003")));
+        assert!(!s.enabled(rule("GPU105")));
+        assert!(!s.enabled(rule("GPU001")));
+        assert!(Settings::default().enabled(rule("GPU001")));
+    }
+
+    #[test]
+    fn the_file_is_parsed_and_validated() {
+        let f = FileConfig::parse(
+            "select = [\"ALL\"]\nignore = [\"GPU10\"]\nfail-on = \"warning\"\n[severity]\nGPU105 = \"error\"\nGPU1 = \"info\"\n",
+        )
+        .unwrap();
+        let s = Settings::from_file(&f).unwrap();
+        assert_eq!(f.fail_on.as_deref(), Some("warning"));
+        assert!(!s.enabled(rule("GPU101")));
+        // The longest matching code wins.
+        assert_eq!(s.severity_for(rule("GPU105")), Some(Severity::Error));
+        assert_eq!(s.severity_for(rule("GPU108")), Some(Severity::Info));
+        assert_eq!(s.severity_for(rule("GPU003")), None);
+    }
+
+    #[test]
+    fn typos_are_errors_not_silence() {
+        assert!(FileConfig::parse("selekt = []").is_err());
+        let f = FileConfig::parse("ignore = [\"GPU9\"]").unwrap();
+        let e = Settings::from_file(&f).unwrap_err().to_string();
+        assert!(e.contains("GPU9"), "{e}");
+        let f = FileConfig::parse("[severity]\nGPU101 = \"fatal\"").unwrap();
+        assert!(Settings::from_file(&f).is_err());
+    }
+}

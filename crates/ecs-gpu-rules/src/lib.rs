@@ -29,7 +29,7 @@ use ecs_gpu_report::{Diagnostic, Label, Location};
 pub use config::{ConfigError, FileConfig, Settings};
 pub use ecs_gpu_report::Severity;
 pub use registry::RULES;
-pub use rule::{block_extent, Finding, FindingBuilder, Findings, Rule};
+pub use rule::{block_extent, Context, Finding, FindingBuilder, Findings, Rule};
 
 /// The rule with this ID (case-insensitive).
 pub fn rule(id: &str) -> Option<&'static Rule> {
@@ -98,9 +98,10 @@ pub fn check(model: &Model, settings: &Settings) -> Vec<Diagnostic> {
         .copied()
         .filter(|r| settings.enabled(r))
         .collect();
+    let ctx = Context::new(model);
     let mut findings = Vec::new();
     for rule in &enabled {
-        let mut report = Findings::new(model, rule);
+        let mut report = Findings::new(&ctx, rule);
         (rule.check)(model, &mut report);
         findings.extend(report.into_findings());
     }
@@ -117,7 +118,7 @@ pub fn check(model: &Model, settings: &Settings) -> Vec<Diagnostic> {
         }
         keep
     });
-    let mut meta = Findings::new(model, &rules::gpu001_suppression_without_reason::RULE);
+    let mut meta = Findings::new(&ctx, &rules::gpu001_suppression_without_reason::RULE);
     for s in suppressions.iter().filter(|s| s.reason.is_none()) {
         meta.add(
             Some(s.loc),
@@ -125,7 +126,7 @@ pub fn check(model: &Model, settings: &Settings) -> Vec<Diagnostic> {
         )
         .help("write why after the rule IDs: `# ecs-gpu:ignore GPU303 <reason>`");
     }
-    let mut unused = Findings::new(model, &rules::gpu002_unused_suppression::RULE);
+    let mut unused = Findings::new(&ctx, &rules::gpu002_unused_suppression::RULE);
     for (s, used) in suppressions.iter().zip(&used) {
         if *used {
             continue;

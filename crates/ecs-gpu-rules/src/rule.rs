@@ -1,7 +1,12 @@
 //! What a rule is, and how it reports.
 
-use ecs_gpu_model::{Loc, Model, Resource, TaskDefinition, TaskDefinitionOrigin};
+use std::cell::{OnceCell, RefCell};
+use std::collections::HashMap;
+
+use ecs_gpu_model::{Loc, Model, Resource, ResourceId, TaskDefinition, TaskDefinitionOrigin};
 use ecs_gpu_report::Severity;
+
+use crate::capacity::{self, Capacity, GpuCapacity, ServiceIndex};
 
 /// A check rule. Declare one with [`declare_rule!`](crate::declare_rule) in its own file under
 /// `src/rules/`, and list it in [`RULES`](crate::RULES).
@@ -102,18 +107,41 @@ pub struct Finding {
     pub block: Option<Loc>,
 }
 
+/// What every rule of one run shares: the model, and the walks several rules need, each done once
+/// (a walk per rule and per task definition would be quadratic in the size of a monorepo).
+#[derive(Debug)]
+pub struct Context<'m> {
+    model: &'m Model,
+    services: OnceCell<ServiceIndex<'m>>,
+    capacities: RefCell<HashMap<ResourceId, Option<Capacity>>>,
+    gpu_capacity: OnceCell<GpuCapacity<'m>>,
+}
+
+impl<'m> Context<'m> {
+    pub fn new(model: &'m Model) -> Context<'m> {
+        Context {
+            model,
+            services: OnceCell::new(),
+            capacities: RefCell::new(HashMap::new()),
+            gpu_capacity: OnceCell::new(),
+        }
+    }
+}
+
 /// Where a rule reports its findings.
 #[derive(Debug)]
 pub struct Findings<'m> {
     model: &'m Model,
+    ctx: &'m Context<'m>,
     rule: &'static Rule,
     out: Vec<Finding>,
 }
 
 impl<'m> Findings<'m> {
-    pub fn new(model: &'m Model, rule: &'static Rule) -> Findings<'m> {
+    pub fn new(ctx: &'m Context<'m>, rule: &'static Rule) -> Findings<'m> {
         Findings {
-            model,
+            model: ctx.model,
+            ctx,
             rule,
             out: Vec::new(),
         }
@@ -121,6 +149,31 @@ impl<'m> Findings<'m> {
 
     pub fn model(&self) -> &'m Model {
         self.model
+    }
+
+    /// [`capacity::capacity_for_task`], computed once per task definition and run.
+    pub fn capacity(&self, td: &TaskDefinition) -> Option<Capacity> {
+        let TaskDefinitionOrigin::Resource(id) = td.origin else {
+            return None;
+        };
+        if let Some(c) = self.ctx.capacities.borrow().get(&id) {
+            return c.clone();
+        }
+        let index = self
+            .ctx
+            .services
+            .get_or_init(|| ServiceIndex::new(self.model));
+        let c = capacity::capacity_for_task_in(self.model, index, td);
+        self.ctx.capacities.borrow_mut().insert(id, c.clone());
+        c
+    }
+
+    /// [`capacity::gpu_capacity`], computed once per run.
+    pub fn gpu_capacity(&self) -> GpuCapacity<'m> {
+        self.ctx
+            .gpu_capacity
+            .get_or_init(|| capacity::gpu_capacity(self.model))
+            .clone()
     }
 
     /// Reports a finding at `loc` with the rule's default severity. Chain the builder's methods to

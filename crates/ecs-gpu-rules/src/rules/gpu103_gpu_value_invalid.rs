@@ -1,7 +1,6 @@
 use ecs_gpu_catalog::{catalog, GpuValue, GpuValueError, Gpus};
 use ecs_gpu_model::{Model, Node, Value};
 
-use crate::capacity::capacity_for_task;
 use crate::task::{containers, task_definitions, task_name, Container};
 use crate::{declare_rule, Findings};
 
@@ -184,7 +183,7 @@ fn check(model: &Model, report: &mut Findings<'_>) {
         }
 
         // Whole or fractional, against the capacity, when all of it is known.
-        let Some(capacity) = capacity_for_task(model, td) else {
+        let Some(capacity) = report.capacity(td) else {
             continue;
         };
         if capacity.instance_types.is_empty() {

@@ -1,7 +1,6 @@
 use ecs_gpu_catalog::{GpuValue, Gpus};
 use ecs_gpu_model::{Model, Value};
 
-use crate::capacity::capacity_for_task;
 use crate::task::{gpu_containers, task_definitions, task_name};
 use crate::{declare_rule, Findings};
 
@@ -70,7 +69,7 @@ fn check(model: &Model, report: &mut Findings<'_>) {
         if total == 0 {
             continue;
         }
-        let Some(capacity) = capacity_for_task(model, td) else {
+        let Some(capacity) = report.capacity(td) else {
             continue;
         };
         // Whole GPUs on fractional types only is GPU103's finding.

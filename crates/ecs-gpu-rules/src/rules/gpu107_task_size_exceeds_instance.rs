@@ -1,7 +1,6 @@
 use ecs_gpu_catalog::catalog;
 use ecs_gpu_model::{Loc, Model, Node, Value};
 
-use crate::capacity::capacity_for_task;
 use crate::task::{containers, is_gpu_task, task_definitions, task_name};
 use crate::{declare_rule, Findings};
 
@@ -124,7 +123,7 @@ fn check(model: &Model, report: &mut Findings<'_>) {
         if !is_gpu_task(td) {
             continue;
         }
-        let Some(capacity) = capacity_for_task(model, td) else {
+        let Some(capacity) = report.capacity(td) else {
             continue;
         };
         if capacity.instance_types.is_empty() {

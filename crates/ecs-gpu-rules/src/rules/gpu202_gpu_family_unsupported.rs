@@ -1,7 +1,7 @@
 use ecs_gpu_catalog::{catalog, EcsStatus, Lookup};
 use ecs_gpu_model::Model;
 
-use crate::capacity::{gpu_capacity, GpuReason};
+use crate::capacity::GpuReason;
 use crate::{declare_rule, Findings, Severity};
 
 declare_rule! {
@@ -47,7 +47,7 @@ declare_rule! {
 
 fn check(model: &Model, report: &mut Findings<'_>) {
     let mut seen = Vec::new();
-    for (group, reason) in gpu_capacity(model).groups {
+    for (group, reason) in report.gpu_capacity().groups {
         if !matches!(reason, GpuReason::Service(_)) {
             continue;
         }

@@ -1,7 +1,7 @@
 use ecs_gpu_catalog::catalog;
 use ecs_gpu_model::Model;
 
-use crate::capacity::{ami_source, gpu_capacity, AmiSource};
+use crate::capacity::{ami_source, AmiSource};
 use crate::{declare_rule, Findings, Severity};
 
 declare_rule! {
@@ -54,7 +54,7 @@ declare_rule! {
 
 fn check(model: &Model, report: &mut Findings<'_>) {
     let recommended = &catalog().ami.recommended_parameter;
-    for (t, reason) in gpu_capacity(model).templates {
+    for (t, reason) in report.gpu_capacity().templates {
         let template = t.template;
         let image = template.body.attr("image_id");
         let image_loc = image.and_then(|n| n.loc);

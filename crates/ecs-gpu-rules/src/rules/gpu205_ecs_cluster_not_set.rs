@@ -1,9 +1,7 @@
 use ecs_gpu_catalog::catalog;
 use ecs_gpu_model::Model;
 
-use crate::capacity::{
-    ami_source, fetches_config, gpu_capacity, group_providers, provider_clusters, user_data,
-};
+use crate::capacity::{ami_source, fetches_config, group_providers, provider_clusters, user_data};
 use crate::{declare_rule, Findings};
 
 declare_rule! {
@@ -49,7 +47,7 @@ declare_rule! {
 
 fn check(model: &Model, report: &mut Findings<'_>) {
     let agent = &catalog().agent;
-    let capacity = gpu_capacity(model);
+    let capacity = report.gpu_capacity();
     for (t, reason) in &capacity.templates {
         let template = t.template;
         let (data, loc) = user_data(template);

@@ -1,6 +1,6 @@
 use ecs_gpu_model::Model;
 
-use crate::capacity::{gpu_capacity, user_data, GpuReason};
+use crate::capacity::{user_data, GpuReason};
 use crate::{declare_rule, Findings};
 
 declare_rule! {
@@ -61,7 +61,7 @@ fn sets_nvidia_default_runtime(text: &str) -> bool {
 }
 
 fn check(model: &Model, report: &mut Findings<'_>) {
-    for (t, reason) in gpu_capacity(model).templates {
+    for (t, reason) in report.gpu_capacity().templates {
         let GpuReason::Service(_) = reason else {
             continue;
         };

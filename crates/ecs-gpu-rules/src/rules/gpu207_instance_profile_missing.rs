@@ -1,6 +1,5 @@
 use ecs_gpu_model::Model;
 
-use crate::capacity::gpu_capacity;
 use crate::{declare_rule, Findings};
 
 declare_rule! {
@@ -38,7 +37,7 @@ declare_rule! {
 }
 
 fn check(model: &Model, report: &mut Findings<'_>) {
-    for (t, reason) in gpu_capacity(model).templates {
+    for (t, reason) in report.gpu_capacity().templates {
         let body = &t.template.body;
         if body.block("iam_instance_profile").is_some()
             || body.may_have_unknown("iam_instance_profile")

@@ -1,6 +1,5 @@
 use ecs_gpu_model::{Model, Node, Value};
 
-use crate::capacity::gpu_capacity;
 use crate::{declare_rule, Findings};
 
 declare_rule! {
@@ -51,7 +50,7 @@ fn string(n: Option<&Node>) -> Option<&str> {
 }
 
 fn check(model: &Model, report: &mut Findings<'_>) {
-    for (t, reason) in gpu_capacity(model).templates {
+    for (t, reason) in report.gpu_capacity().templates {
         let body = &t.template.body;
         if body.may_have_unknown("metadata_options") {
             continue;

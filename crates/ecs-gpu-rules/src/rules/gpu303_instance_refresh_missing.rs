@@ -1,6 +1,5 @@
 use ecs_gpu_model::Model;
 
-use crate::capacity::gpu_capacity;
 use crate::{declare_rule, Findings};
 
 declare_rule! {
@@ -40,7 +39,7 @@ declare_rule! {
 }
 
 fn check(model: &Model, report: &mut Findings<'_>) {
-    for (group, reason) in gpu_capacity(model).groups {
+    for (group, reason) in report.gpu_capacity().groups {
         let body = &group.group.body;
         if body.block("instance_refresh").is_some() || body.may_have_unknown("instance_refresh") {
             continue;

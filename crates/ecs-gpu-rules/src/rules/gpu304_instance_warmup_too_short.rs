@@ -1,6 +1,5 @@
 use ecs_gpu_model::{Model, Node, Value};
 
-use crate::capacity::gpu_capacity;
 use crate::{declare_rule, Findings};
 
 declare_rule! {
@@ -56,7 +55,7 @@ fn seconds(n: &Node) -> Option<f64> {
 }
 
 fn check(model: &Model, report: &mut Findings<'_>) {
-    for (group, reason) in gpu_capacity(model).groups {
+    for (group, reason) in report.gpu_capacity().groups {
         let body = &group.group.body;
         if body.may_have_unknown("instance_refresh") {
             continue;

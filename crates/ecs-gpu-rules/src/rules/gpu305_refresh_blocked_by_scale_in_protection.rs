@@ -1,6 +1,6 @@
 use ecs_gpu_model::{Model, Value};
 
-use crate::capacity::{gpu_capacity, string};
+use crate::capacity::string;
 use crate::{declare_rule, Findings};
 
 declare_rule! {
@@ -46,7 +46,7 @@ declare_rule! {
 }
 
 fn check(model: &Model, report: &mut Findings<'_>) {
-    for (group, reason) in gpu_capacity(model).groups {
+    for (group, reason) in report.gpu_capacity().groups {
         let body = &group.group.body;
         let protect = body.attr("protect_from_scale_in");
         if !matches!(protect.map(|n| &n.value), Some(Value::Bool(true))) {

@@ -1,6 +1,6 @@
 use ecs_gpu_model::Model;
 
-use crate::capacity::{gpu_capacity, string};
+use crate::capacity::string;
 use crate::{declare_rule, Findings};
 
 declare_rule! {
@@ -37,7 +37,7 @@ declare_rule! {
 }
 
 fn check(model: &Model, report: &mut Findings<'_>) {
-    for (provider, reason) in gpu_capacity(model).providers {
+    for (provider, reason) in report.gpu_capacity().providers {
         let Some(asgp) = provider.body.block("auto_scaling_group_provider") else {
             continue;
         };

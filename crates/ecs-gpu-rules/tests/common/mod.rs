@@ -2,6 +2,7 @@
 
 use std::path::{Path, PathBuf};
 
+#[derive(Clone, Copy)]
 pub enum Kind {
     Fires,
     Clean,
@@ -22,10 +23,6 @@ pub fn cases(id: &str) -> Vec<(Kind, PathBuf)> {
         };
         entries.sort();
         for e in entries {
-            let kind = match kind {
-                Kind::Fires => Kind::Fires,
-                Kind::Clean => Kind::Clean,
-            };
             out.push((kind, e));
         }
     }
