@@ -941,23 +941,29 @@ impl<'a> Walk<'a> {
             );
         }
         let deploying = self.service.is_some_and(|s| s.deployments.len() > 1);
-        let at_max: Vec<String> = self
+        let at_max: Vec<(&str, i64)> = self
             .inputs
             .auto_scaling_groups
             .iter()
             .flat_map(|g| &g.auto_scaling_groups)
             .filter(|g| g.max_size > 0 && g.desired_capacity >= g.max_size)
-            .map(|g| format!("`{}` (now {})", g.auto_scaling_group_name, g.max_size))
+            .map(|g| (g.auto_scaling_group_name.as_str(), g.max_size))
             .collect();
-        for g in &at_max {
+        for (g, max) in &at_max {
             ev.push(format!(
-                "Auto Scaling group {g} is at its max size, so it cannot add an instance"
+                "Auto Scaling group `{g}` is at its max size ({max}), so it cannot add an instance"
             ));
         }
-        let mut fix = if at_max.is_empty() {
-            "add GPU instances (raise the capacity provider's target capacity or the Auto Scaling group's desired capacity), stop tasks that hold GPUs, or use an instance type with more GPUs".to_string()
-        } else {
-            format!("raise the max size of Auto Scaling group {} so the capacity provider can add an instance, stop tasks that hold GPUs, or use an instance type with more GPUs", at_max.join(", "))
+        let mut fix = match at_max.as_slice() {
+            [] => "add GPU instances (raise the capacity provider's target capacity or the Auto Scaling group's desired capacity), stop tasks that hold GPUs, or use an instance type with more GPUs".to_string(),
+            groups => format!(
+                "raise the max size of Auto Scaling group {} so the capacity provider can add an instance, stop tasks that hold GPUs, or use an instance type with more GPUs",
+                groups
+                    .iter()
+                    .map(|(g, max)| format!("`{g}` (now {max})"))
+                    .collect::<Vec<_>>()
+                    .join(", ")
+            ),
         };
         if deploying {
             fix.push_str("; during this deployment the old tasks hold the GPUs: lower the service's `minimumHealthyPercent` (or raise the max size) so ECS can stop one before it starts its replacement");

@@ -282,3 +282,51 @@ fn no_region_is_a_clear_error() {
     assert_eq!(code(&o), 2);
     assert!(stderr(&o).contains("no AWS region: pass --region"));
 }
+
+fn doc() -> String {
+    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../docs/commands/diagnose.md");
+    std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()))
+}
+
+/// The README's IAM policy lists exactly the actions of the calls live mode makes.
+#[test]
+fn the_documented_iam_policy_is_exactly_the_calls_made() {
+    let doc = doc();
+    let start = doc.find("```json\n").expect("a JSON policy block") + "```json\n".len();
+    let end = start + doc[start..].find("```").unwrap();
+    let policy: serde_json::Value = serde_json::from_str(&doc[start..end]).unwrap();
+    let mut documented: Vec<String> = policy["Statement"][0]["Action"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|a| a.as_str().unwrap().to_string())
+        .collect();
+    documented.sort();
+    let mut made: Vec<String> = ecs_gpu_diagnose::input::Call::ALL
+        .iter()
+        .map(|c| c.iam_action())
+        .collect();
+    made.sort();
+    assert_eq!(documented, made);
+    for a in &documented {
+        let op = a.split(':').nth(1).unwrap();
+        assert!(
+            ["Describe", "List", "Get"]
+                .iter()
+                .any(|p| op.starts_with(p)),
+            "{a}"
+        );
+    }
+}
+
+/// The worked example in the README is the command's real output.
+#[test]
+fn the_documented_example_is_the_real_output() {
+    let doc = doc();
+    let marker = "$ ecs-gpu diagnose --from gpus-available-pinned\n";
+    let start = doc.find(marker).expect("the worked example") + marker.len();
+    let end = start + doc[start..].find("\n```").unwrap();
+    let o = run(&["diagnose", "--from", "gpus-available-pinned"]);
+    assert_eq!(code(&o), 1);
+    assert_eq!(&doc[start..end], stdout(&o).trim_end());
+}
