@@ -16,7 +16,7 @@ declare_rule! {
     ///   which sets it itself.
     ///
     /// Nothing is reported when the environment cannot be known in full (a variable, an
-    /// `environmentFiles` entry that may set it).
+    /// `environmentFiles` entry or a `secrets` entry that may set it).
     ///
     /// ## Why it matters
     ///
@@ -81,6 +81,23 @@ fn nvidia_image(c: &Container<'_>) -> Option<String> {
     }
 }
 
+/// Whether `secrets` may set the variable (an unknown list or name, or the name itself).
+fn secrets_may_set(c: &Container<'_>) -> bool {
+    let Some(secrets) = c.get("secrets") else {
+        return false;
+    };
+    if matches!(secrets.value, Value::Null) {
+        return false;
+    }
+    let Some(list) = secrets.as_list() else {
+        return true;
+    };
+    list.iter().any(|s| match s.get("name").map(|n| &n.value) {
+        Some(Value::String(n)) => n == VARIABLE,
+        _ => true,
+    })
+}
+
 fn check(model: &Model, report: &mut Findings<'_>) {
     let caps = &catalog().capabilities;
     for td in task_definitions(model) {
@@ -125,6 +142,7 @@ fn check(model: &Model, report: &mut Findings<'_>) {
                         ))
                         .task(td);
                 }
+                None if secrets_may_set(&c) => {}
                 None => {
                     let at = c
                         .get("environment")
