@@ -1,0 +1,298 @@
+//! `ecs-gpu diagnose` live against a scripted ECS endpoint on 127.0.0.1, for what moto cannot show:
+//! several pages of ListContainerInstances (moto ignores `maxResults`), throttling that the SDK
+//! retries with backoff, and an AccessDenied on one call while the walk goes on. It speaks the ECS
+//! JSON protocol (`X-Amz-Target: AmazonEC2ContainerServiceV20141113.<Operation>`).
+
+use std::collections::HashMap;
+use std::io::{BufRead, BufReader, Read, Write};
+use std::net::{TcpListener, TcpStream};
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+use std::sync::{Arc, Mutex};
+
+use serde_json::{json, Value};
+
+/// How the fake endpoint misbehaves.
+#[derive(Clone, Default)]
+struct Script {
+    /// Answer this many requests of an operation with ThrottlingException before answering.
+    throttle: HashMap<&'static str, usize>,
+    /// Answer every request of these operations with AccessDeniedException.
+    deny: Vec<&'static str>,
+}
+
+struct Fake {
+    url: String,
+    /// Every operation received, in order (retries included).
+    seen: Arc<Mutex<Vec<String>>>,
+}
+
+const INSTANCES: usize = 5;
+
+fn instance(n: usize) -> Value {
+    json!({
+        "containerInstanceArn": format!("arn:aws:ecs:us-east-1:123456789012:container-instance/gpu/ci{n}"),
+        "ec2InstanceId": format!("i-{n:04}"),
+        "status": "ACTIVE", "agentConnected": true, "runningTasksCount": 0, "pendingTasksCount": 0,
+        "registeredResources": [
+            {"name": "CPU", "type": "INTEGER", "integerValue": 4096},
+            {"name": "MEMORY", "type": "INTEGER", "integerValue": 15779},
+            {"name": "GPU", "type": "STRINGSET", "stringSetValue": [format!("GPU-{n}")]}
+        ],
+        "remainingResources": [
+            {"name": "CPU", "type": "INTEGER", "integerValue": 4096},
+            {"name": "MEMORY", "type": "INTEGER", "integerValue": 15779},
+            {"name": "GPU", "type": "STRINGSET", "stringSetValue": [format!("GPU-{n}")]}
+        ],
+        "attributes": [{"name": "ecs.instance-type", "value": "g5.xlarge"},
+                       {"name": "ecs.capability.gpu-driver-version", "value": "580.159.03"}]
+    })
+}
+
+fn answer(op: &str, body: &Value) -> Value {
+    match op {
+        "DescribeClusters" => {
+            json!({"clusters": [{"clusterName": "gpu", "status": "ACTIVE"}], "failures": []})
+        }
+        "DescribeServices" => json!({"services": [{
+            "serviceName": "train", "desiredCount": 1, "runningCount": 1, "launchType": "EC2",
+            "taskDefinition": "arn:aws:ecs:us-east-1:123456789012:task-definition/train:1"}], "failures": []}),
+        "DescribeTaskDefinition" => json!({"taskDefinition": {
+            "taskDefinitionArn": "arn:aws:ecs:us-east-1:123456789012:task-definition/train:1",
+            "family": "train", "revision": 1, "networkMode": "bridge",
+            "requiresCompatibilities": ["EC2"], "compatibilities": ["EC2"], "cpu": "1024", "memory": "4096",
+            "containerDefinitions": [{"name": "main", "cpu": 0,
+                "resourceRequirements": [{"type": "GPU", "value": "1"}]}]}}),
+        "ListContainerInstances" => {
+            // Real pagination: `maxResults` per page, the next index as the token.
+            let size = body["maxResults"].as_u64().unwrap_or(100) as usize;
+            let from: usize = body["nextToken"].as_str().map_or(0, |t| t.parse().unwrap());
+            let to = (from + size).min(INSTANCES);
+            let arns: Vec<String> = (from..to)
+                .map(|n| format!("arn:aws:ecs:us-east-1:123456789012:container-instance/gpu/ci{n}"))
+                .collect();
+            let mut v = json!({ "containerInstanceArns": arns });
+            if to < INSTANCES {
+                v["nextToken"] = json!(to.to_string());
+            }
+            v
+        }
+        "DescribeContainerInstances" => {
+            let list: Vec<Value> = body["containerInstances"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .map(|a| {
+                    instance(
+                        a.as_str()
+                            .unwrap()
+                            .rsplit("ci")
+                            .next()
+                            .unwrap()
+                            .parse()
+                            .unwrap(),
+                    )
+                })
+                .collect();
+            json!({"containerInstances": list, "failures": []})
+        }
+        "ListTasks" => json!({"taskArns": []}),
+        "DescribeTasks" => json!({"tasks": [], "failures": []}),
+        other => panic!("the fake endpoint does not know {other}"),
+    }
+}
+
+fn serve(stream: TcpStream, script: Arc<Mutex<Script>>, seen: Arc<Mutex<Vec<String>>>) {
+    let mut reader = BufReader::new(stream.try_clone().unwrap());
+    let mut out = stream;
+    loop {
+        let mut op = String::new();
+        let mut length = 0usize;
+        let mut line = String::new();
+        loop {
+            line.clear();
+            if reader.read_line(&mut line).unwrap_or(0) == 0 {
+                return;
+            }
+            let l = line.trim_end();
+            if l.is_empty() {
+                break;
+            }
+            let lower = l.to_ascii_lowercase();
+            if let Some(v) = lower.strip_prefix("content-length:") {
+                length = v.trim().parse().unwrap();
+            }
+            if lower.starts_with("x-amz-target:") {
+                op = l.rsplit('.').next().unwrap().to_string();
+            }
+        }
+        let mut body = vec![0u8; length];
+        reader.read_exact(&mut body).unwrap();
+        let body: Value = serde_json::from_slice(&body).unwrap_or(Value::Null);
+        seen.lock().unwrap().push(op.clone());
+        let (status, payload) = {
+            let mut s = script.lock().unwrap();
+            if s.deny.contains(&op.as_str()) {
+                (
+                    400,
+                    json!({"__type": "AccessDeniedException",
+                    "message": format!("User: arn:aws:iam::123456789012:user/dev is not authorized to perform: ecs:{op}")}),
+                )
+            } else if let Some(n) = s.throttle.get_mut(op.as_str()).filter(|n| **n > 0) {
+                *n -= 1;
+                (
+                    400,
+                    json!({"__type": "ThrottlingException", "message": "Rate exceeded"}),
+                )
+            } else {
+                (200, answer(&op, &body))
+            }
+        };
+        let text = payload.to_string();
+        let reason = if status == 200 { "OK" } else { "Bad Request" };
+        let head = format!(
+            "HTTP/1.1 {status} {reason}\r\nContent-Type: application/x-amz-json-1.1\r\nx-amzn-RequestId: test\r\nContent-Length: {}\r\n\r\n",
+            text.len()
+        );
+        if out.write_all(head.as_bytes()).is_err() || out.write_all(text.as_bytes()).is_err() {
+            return;
+        }
+    }
+}
+
+fn start(script: Script) -> Fake {
+    let listener = TcpListener::bind("127.0.0.1:0").unwrap();
+    let url = format!("http://{}", listener.local_addr().unwrap());
+    let seen = Arc::new(Mutex::new(Vec::new()));
+    let script = Arc::new(Mutex::new(script));
+    let s2 = seen.clone();
+    std::thread::spawn(move || {
+        for stream in listener.incoming().flatten() {
+            let (script, seen) = (script.clone(), s2.clone());
+            std::thread::spawn(move || serve(stream, script, seen));
+        }
+    });
+    Fake { url, seen }
+}
+
+fn scratch(name: &str) -> PathBuf {
+    let dir = Path::new(env!("CARGO_TARGET_TMPDIR"))
+        .join("diagnose_sdk")
+        .join(name);
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    dir
+}
+
+fn run(fake: &Fake, dir: &Path, page_size: &str, extra: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_ecs-gpu"))
+        .args([
+            "diagnose",
+            "--cluster",
+            "gpu",
+            "--region",
+            "us-east-1",
+            "--endpoint-url",
+            &fake.url,
+            "--timeout",
+            "20",
+        ])
+        .args(extra)
+        .current_dir(dir)
+        .env("ECS_GPU_PAGE_SIZE", page_size)
+        .env("AWS_EC2_METADATA_DISABLED", "true")
+        .env("AWS_CONFIG_FILE", dir.join("no-config"))
+        .env("AWS_SHARED_CREDENTIALS_FILE", dir.join("no-credentials"))
+        .env("AWS_ACCESS_KEY_ID", "testing")
+        .env("AWS_SECRET_ACCESS_KEY", "testing")
+        .env_remove("AWS_PROFILE")
+        .output()
+        .unwrap()
+}
+
+fn text(b: &[u8]) -> String {
+    String::from_utf8_lossy(b).into_owned()
+}
+
+#[test]
+fn list_container_instances_is_read_page_by_page() {
+    let fake = start(Script::default());
+    let dir = scratch("pages");
+    let o = run(&fake, &dir, "2", &["--service", "train"]);
+    let out = text(&o.stdout);
+    assert_eq!(o.status.code(), Some(0), "{out}\n{}", text(&o.stderr));
+    assert!(
+        out.contains("ACTIVE with a connected agent: 5 of 5 container instances"),
+        "{out}"
+    );
+    let seen = fake.seen.lock().unwrap().clone();
+    let pages = seen
+        .iter()
+        .filter(|o| *o == "ListContainerInstances")
+        .count();
+    assert_eq!(pages, 3, "5 instances, 2 a page: {seen:?}");
+}
+
+#[test]
+fn throttling_is_retried_with_backoff() {
+    let fake = start(Script {
+        throttle: HashMap::from([("DescribeServices", 2), ("DescribeContainerInstances", 1)]),
+        ..Script::default()
+    });
+    let dir = scratch("throttle");
+    let o = run(&fake, &dir, "100", &["--service", "train"]);
+    assert_eq!(
+        o.status.code(),
+        Some(0),
+        "{}\n{}",
+        text(&o.stdout),
+        text(&o.stderr)
+    );
+    assert!(text(&o.stderr).is_empty(), "{}", text(&o.stderr));
+    let seen = fake.seen.lock().unwrap().clone();
+    let count = |op: &str| seen.iter().filter(|o| *o == op).count();
+    assert_eq!(count("DescribeServices"), 3, "{seen:?}");
+    assert_eq!(count("DescribeContainerInstances"), 2, "{seen:?}");
+}
+
+#[test]
+fn access_denied_names_the_action_and_the_other_steps_still_run() {
+    let fake = start(Script {
+        deny: vec!["ListContainerInstances"],
+        ..Script::default()
+    });
+    let dir = scratch("denied");
+    let o = run(
+        &fake,
+        &dir,
+        "100",
+        &["--service", "train", "--format", "json"],
+    );
+    let err = text(&o.stderr);
+    assert!(
+        err.contains("ecs-gpu: warning: ListContainerInstances failed: AccessDeniedException")
+            && err.contains("(allow the IAM action `ecs:ListContainerInstances`)"),
+        "{err}"
+    );
+    let report: Value = serde_json::from_slice(&o.stdout).unwrap();
+    let status = |id: &str| {
+        report["steps"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|s| s["id"] == id)
+            .unwrap()["status"]
+            .clone()
+    };
+    assert_eq!(status("task-definition"), "pass");
+    assert_eq!(status("capacity"), "unknown");
+    // The service runs its desired count and nothing fails: healthy, with the gap visible.
+    assert_eq!(report["verdict"]["step"], "healthy", "{report}");
+    assert_eq!(o.status.code(), Some(0));
+    let seen = fake.seen.lock().unwrap().clone();
+    assert!(!seen.contains(&"DescribeContainerInstances".to_string()));
+    assert!(
+        seen.contains(&"ListTasks".to_string()),
+        "later calls still run: {seen:?}"
+    );
+}
