@@ -3,7 +3,8 @@
 #   1. terraform fmt -check -recursive terraform/
 #   2. init (or get) + validate on the module and on each example
 #   3. terraform test in the module (mock aws provider, command = plan; needs Terraform >= 1.11)
-#   4. checkov on the module, from PyPI into .venv/checkov: no failed check unless skipped inline
+#   4. the module README names every input and output
+#   5. checkov on the module, from PyPI into .venv/checkov: no failed check unless skipped inline
 #      with `#checkov:skip=CKV_...:<reason>`
 #
 # Which terraform: ../shared/tools/terraform-offline/terraform-offline (relative to the repository
@@ -90,6 +91,21 @@ if [ -n "$tf" ]; then
   section "terraform test ($module)"
   (cd "$module" && tf_quiet test -no-color)
 fi
+
+section "README lists every input and output ($module)"
+missing=0
+for kind in variable output; do
+  file=$module/variables.tf
+  [ "$kind" = output ] && file=$module/outputs.tf
+  for name in $(sed -nE "s/^$kind \"([^\"]+)\" \{/\1/p" "$file"); do
+    if ! grep -qF "| \`$name\` |" "$module/README.md"; then
+      echo "$kind \`$name\` ($file) is missing from $module/README.md" >&2
+      missing=1
+    fi
+  done
+done
+[ "$missing" -eq 0 ] || exit 1
+echo "complete"
 
 section "checkov $checkov_version ($module)"
 if [ ! -x "$venv/bin/checkov" ] || ! "$venv/bin/checkov" --version 2>/dev/null | grep -qx "$checkov_version"; then
