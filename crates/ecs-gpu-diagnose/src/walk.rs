@@ -409,9 +409,12 @@ impl<'a> Walk<'a> {
             )
         };
 
-        // Where the task may run.
+        // Where a GPU task may run: not Fargate (catalog `fargate.gpu` is false; source keys ECS-GPU,
+        // ECS-2023). The compatibility names are the ECS API's (source key BOTO, `Compatibility`).
         const GPU_CAPABLE: [&str; 3] = ["EC2", "EXTERNAL", "MANAGED_INSTANCES"];
-        let usable = |list: &[String]| list.iter().any(|c| GPU_CAPABLE.contains(&c.as_str()));
+        let fargate_gpu = catalog().fargate.gpu;
+        let usable =
+            |list: &[String]| fargate_gpu || list.iter().any(|c| GPU_CAPABLE.contains(&c.as_str()));
         if !td.requires_compatibilities.is_empty() && !usable(&td.requires_compatibilities) {
             ev.push(format!(
                 "requiresCompatibilities: {}",
@@ -442,7 +445,7 @@ impl<'a> Walk<'a> {
                 && s.capacity_provider_strategy
                     .iter()
                     .all(|c| c.capacity_provider.starts_with("FARGATE"));
-            if fargate_lt || fargate_cp {
+            if (fargate_lt || fargate_cp) && !fargate_gpu {
                 ev.push(format!(
                     "service `{}` runs on Fargate ({})",
                     s.service_name,
@@ -882,8 +885,27 @@ impl<'a> Walk<'a> {
         let mut lines = Vec::new();
         let mut largest: Option<&ContainerInstance> = None;
         let mut largest_n = 0;
+        let mut wrong_kind = Vec::new();
         for i in &self.gpu_instances {
             let registered = i.registered(gpu).map_or(0, |r| r.amount());
+            // Whole GPUs place only on full-GPU types, a fraction only on the g6f/gr6f size with that
+            // partition (catalog gpu_requirement rules; source keys ECS-GPU-SPEC, BOTO).
+            let itype = i.attribute("ecs.instance-type").unwrap_or("");
+            if let Lookup::Known(t) = catalog().lookup(itype) {
+                let fits_kind = match need {
+                    GpuNeed::Fraction(f) => t.gpus == Gpus::Fraction(f),
+                    GpuNeed::Whole(_) | GpuNeed::All => t.gpus.fraction().is_none(),
+                };
+                if !fits_kind {
+                    let offers = match t.gpus {
+                        Gpus::Fraction(f) => format!("a {f} GPU partition"),
+                        _ => "whole GPUs".to_string(),
+                    };
+                    lines.push((*i, format!("offers {offers}, not {}", need.describe())));
+                    wrong_kind.push(*i);
+                    continue;
+                }
+            }
             let Some(free) = i.remaining(gpu).map(|r| r.amount()) else {
                 ev.push(format!(
                     "{}: remaining GPUs not reported",
@@ -921,6 +943,17 @@ impl<'a> Walk<'a> {
         }
         if let Some(e) = self.event(&["gpu"]) {
             ev.push(e);
+        }
+        if wrong_kind.len() == self.gpu_instances.len() {
+            return fail(
+                id,
+                ev,
+                format!(
+                    "no instance offers the kind of GPU the task asks for ({}): ECS places whole GPUs only on full-GPU instance types and a fraction only on the g6f/gr6f size with that partition",
+                    need.describe()
+                ),
+                "match the GPU value to the instance type (`ecs-gpu types g6f.large` shows a type's GPU value), or launch the instance type the value is for".to_string(),
+            );
         }
         if largest_n < need.at_least() {
             let itype = largest

@@ -326,3 +326,39 @@ fn tasks_that_are_placed_and_stop_are_named_when_nothing_fails() {
         r.verdict.message
     );
 }
+
+#[test]
+fn a_gpu_fraction_places_only_on_the_matching_partition() {
+    let r = run(&inputs(
+        None,
+        Some(task_def("0.5")),
+        Some(vec![instance("i-1", "g5.xlarge", 1, 1)]),
+    ));
+    assert_eq!(r.verdict.step, "gpus-available");
+    assert!(
+        r.verdict.message.contains("kind of GPU"),
+        "{}",
+        r.verdict.message
+    );
+    let r = run(&inputs(
+        None,
+        Some(task_def("0.5")),
+        Some(vec![instance("i-1", "g6f.4xlarge", 1, 1)]),
+    ));
+    assert_eq!(step(&r, StepId::GpusAvailable).0, Status::Pass);
+    let r = run(&inputs(
+        None,
+        Some(task_def("1")),
+        Some(vec![instance("i-1", "g6f.4xlarge", 1, 1)]),
+    ));
+    assert_eq!(r.verdict.step, "gpus-available");
+}
+
+/// The attribute names the walk reads are the agent's built-in ones the catalog lists.
+#[test]
+fn attribute_names_are_the_catalogs() {
+    let builtin = &ecs_gpu_catalog::catalog().query_language.builtin_attributes;
+    for a in ["ecs.instance-type", "ecs.ami-id"] {
+        assert!(builtin.iter().any(|b| b == a), "{a}");
+    }
+}
