@@ -99,6 +99,18 @@ fn a_network_change_deploys_and_a_missing_circuit_breaker_is_named() {
 }
 
 #[test]
+fn changed_triggers_with_force_new_deployment_deploy() {
+    let e = effects("deployment.json");
+    let d = find(&e, EffectKind::Deployment, "aws_ecs_service.redeploy");
+    assert!(
+        d.message
+            .contains("`triggers` change with `force_new_deployment` set"),
+        "{}",
+        d.message
+    );
+}
+
+#[test]
 fn a_service_that_names_the_family_gets_no_deployment_and_says_so() {
     let e = effects("deployment.json");
     assert!(!e
@@ -231,7 +243,26 @@ fn launch_template_versions_that_no_running_instance_gets() {
         .as_deref()
         .unwrap()
         .starts_with("set the launch template `version"));
-    assert_eq!(e.len(), 5, "{:#?}", kinds(&e));
+    let default = find(
+        &e,
+        EffectKind::NotReachingRunningInstances,
+        "module.gpu.aws_launch_template.default",
+    );
+    assert!(default
+        .message
+        .contains("`$Default` and the new version does not become the default"));
+    let lc = find(
+        &e,
+        EffectKind::NotReachingRunningInstances,
+        "aws_launch_configuration.gpu",
+    );
+    assert!(lc.message.starts_with("makes a new launch configuration"));
+    assert!(lc
+        .help
+        .as_deref()
+        .unwrap()
+        .contains("a change of its `launch_configuration`"));
+    assert_eq!(e.len(), 7, "{:#?}", kinds(&e));
 }
 
 #[test]
@@ -487,7 +518,7 @@ fn json_has_the_documented_shape() {
         let keys: Vec<&str> = e.as_object().unwrap().keys().map(String::as_str).collect();
         assert_eq!(keys, ["kind", "address", "related", "message"]);
     }
-    assert_eq!(v["summary"]["deployment"], 3);
+    assert_eq!(v["summary"]["deployment"], 4);
     assert_eq!(v["summary"]["revision-deregistered"], 4);
     assert_eq!(v["summary"]["capacity-destroyed"], 0);
     assert_eq!(

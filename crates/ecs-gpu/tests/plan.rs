@@ -68,7 +68,7 @@ fn a_plan_with_effects_exits_0_without_fail_on() {
     assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
     let out = stdout(&o);
     assert!(
-        out.starts_with("7 effects: 3 deployment, 4 revision-deregistered"),
+        out.starts_with("8 effects: 4 deployment, 4 revision-deregistered"),
         "{out}"
     );
     assert!(stderr(&o).is_empty());
@@ -201,13 +201,13 @@ fn a_binary_plan_is_read_through_terraform_show() {
         .output()
         .unwrap();
     assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
-    assert!(stdout(&o).starts_with("5 effects: 5 not-reaching-running-instances"));
+    assert!(stdout(&o).starts_with("7 effects: 7 not-reaching-running-instances"));
     // And from standard input, through a temporary file.
     let bytes = std::fs::read(fixture("binary.tfplan")).unwrap();
     let o = run_stdin(&["plan", "-", "--format", "json"], &bytes, Some(&dir));
     assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
     let v: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
-    assert_eq!(v["summary"]["not-reaching-running-instances"], 5);
+    assert_eq!(v["summary"]["not-reaching-running-instances"], 7);
 }
 
 #[test]

@@ -126,7 +126,12 @@ pub(super) fn rollout(m: &Model, g: usize, t: usize) -> Rollout {
             .next()
             .unwrap_or_default()
     );
-    let add_refresh = if refresh {
+    let add_refresh = if template.type_ == "aws_launch_configuration" {
+        format!(
+            "add an `instance_refresh` block to `{}`: a change of its `launch_configuration` then starts a refresh",
+            group.address
+        )
+    } else if refresh {
         format!(
             "set the launch template `version = {local}.latest_version` in `{}`: its `instance_refresh` then starts on every new version",
             group.address
