@@ -1,0 +1,145 @@
+//! The `cpu-memory` step: an instance with free GPUs also has the free CPU and memory.
+
+use super::*;
+
+impl Walk<'_> {
+    pub(super) fn cpu_memory(&mut self) -> Step {
+        let id = StepId::CpuMemory;
+        let Some(td) = self.task_def else {
+            return unknown(id, vec![self.missing(Call::DescribeTaskDefinition)]);
+        };
+        if self.instances().is_none() {
+            return unknown(id, vec![self.missing(Call::DescribeContainerInstances)]);
+        }
+        let pool: Vec<&ContainerInstance> = match &self.placeable {
+            Some(p) if !p.is_empty() => p.clone(),
+            _ => self.free_gpu_instances.clone(),
+        };
+        if pool.is_empty() {
+            return unknown(
+                id,
+                vec![
+                    "no instance with enough free GPUs to check (see the steps above)".to_string(),
+                ],
+            );
+        }
+        let (cpu, memory) = task_size(td);
+        let mut ev = vec![format!(
+            "one task needs {cpu} CPU units and {memory} MiB of memory"
+        )];
+        let mut fits = Vec::new();
+        let mut lines = Vec::new();
+        let mut never = true;
+        for i in &pool {
+            let free_cpu = i.remaining("CPU").map_or(0, |r| r.amount());
+            let free_mem = i.remaining("MEMORY").map_or(0, |r| r.amount());
+            let reg_cpu = i.registered("CPU").map_or(0, |r| r.amount());
+            let reg_mem = i.registered("MEMORY").map_or(0, |r| r.amount());
+            if reg_cpu >= cpu && reg_mem >= memory {
+                never = false;
+            }
+            lines.push((
+                *i,
+                format!("{free_cpu} of {reg_cpu} CPU units and {free_mem} of {reg_mem} MiB free"),
+            ));
+            if free_cpu >= cpu && free_mem >= memory {
+                fits.push(*i);
+            }
+        }
+        ev.extend(grouped(lines));
+        let awsvpc = td.network_mode.as_deref() == Some("awsvpc");
+        let eni_event = if awsvpc {
+            self.event(&["resource:eni", " eni"])
+        } else {
+            None
+        };
+        if !fits.is_empty() {
+            if let Some(e) = eni_event {
+                ev.push(e);
+                return fail(
+                    id,
+                    ev,
+                    "the instances have no free network interface (ENI) for another awsvpc task".to_string(),
+                    "turn on ENI trunking (`aws ecs put-account-setting --name awsvpcTrunking --value enabled`, then replace the instances), use an instance type with more ENIs, or use the `bridge` or `host` network mode".to_string(),
+                );
+            }
+            if awsvpc {
+                ev.push("network mode awsvpc: each task takes an ENI; the ECS API does not show free ENIs, and no service event reports a shortage".to_string());
+            }
+            ev.insert(
+                1,
+                format!("enough free GPUs, CPU and memory on {}", labels(&fits)),
+            );
+            return pass(id, ev);
+        }
+        if let Some(e) = self.event(&["cpu", "memory"]) {
+            ev.push(e);
+        }
+        if never {
+            // The largest registered figures: what the agent reports, below the EC2 memory.
+            let biggest = pool
+                .iter()
+                .max_by_key(|i| i.registered("MEMORY").map_or(0, |r| r.amount()))
+                .copied();
+            let (reg_cpu, reg_mem, who) = biggest.map_or((0, 0, String::new()), |i| {
+                (
+                    i.registered("CPU").map_or(0, |r| r.amount()),
+                    i.registered("MEMORY").map_or(0, |r| r.amount()),
+                    i.label_with_type(),
+                )
+            });
+            return fail(
+                id,
+                ev,
+                format!("the task asks for {cpu} CPU units and {memory} MiB, more than any instance with free GPUs registers at all ({who} registers {reg_cpu} CPU units and {reg_mem} MiB)"),
+                format!("lower the task's `cpu` to at most {reg_cpu} and `memory` to at most {reg_mem} MiB (the agent registers less memory than the instance type's EC2 memory), or use a larger instance type"),
+            );
+        }
+        fail(
+            id,
+            ev,
+            "the instances with free GPUs lack the free CPU or memory for the task: other tasks hold it".to_string(),
+            "lower the task's `cpu` or `memory`, move CPU-only tasks off the GPU instances (a placement constraint or a separate capacity provider), or add instances".to_string(),
+        )
+    }
+}
+
+/// Task CPU units and memory MiB: the task-level values if set, else the sums over containers
+/// (memory: each container's `memoryReservation`, else its `memory`; source key ECS-MEM).
+pub fn task_size(td: &TaskDefinition) -> (i64, i64) {
+    let cpu = td
+        .cpu
+        .as_deref()
+        .and_then(|c| parse_size(c, "vcpu"))
+        .unwrap_or_else(|| {
+            td.container_definitions
+                .iter()
+                .map(|c| c.cpu.unwrap_or(0))
+                .sum()
+        });
+    let memory = td
+        .memory
+        .as_deref()
+        .and_then(|m| parse_size(m, "gb"))
+        .unwrap_or_else(|| {
+            td.container_definitions
+                .iter()
+                .map(|c| c.memory_reservation.or(c.memory).unwrap_or(0))
+                .sum()
+        });
+    (cpu, memory)
+}
+
+/// `"4096"` → 4096; `"4 vCPU"` / `"16 GB"` → × 1024.
+fn parse_size(s: &str, unit: &str) -> Option<i64> {
+    let t = s.trim();
+    if let Ok(n) = t.parse::<i64>() {
+        return Some(n);
+    }
+    let lower = t.to_ascii_lowercase();
+    let number = lower.strip_suffix(unit)?.trim();
+    let x: f64 = number.parse().ok()?;
+    // Sizes are small whole numbers of units; the product is far inside i64.
+    #[allow(clippy::cast_possible_truncation)]
+    Some((x * 1024.0).round() as i64)
+}

@@ -1,0 +1,311 @@
+//! The walk: each link of the chain in order, with the evidence it used.
+
+use ecs_gpu_catalog::{catalog, GpuValue, Gpus, Lookup};
+
+use crate::input::{Call, ContainerInstance, PlacementConstraint, Service, Task, TaskDefinition};
+use crate::query::{Context, Expr, Op, Subject};
+use crate::report::{Report, Status, Step, StepId, Verdict};
+use crate::Inputs;
+
+mod capacity;
+mod cpu_memory;
+mod gpu_registration;
+mod gpus_available;
+mod placement_constraint;
+mod task_definition;
+mod verdict;
+
+pub use cpu_memory::task_size;
+
+/// What to diagnose within the inputs.
+#[derive(Debug, Clone, Default)]
+pub struct Target {
+    /// The service, by name or ARN. Needed when `describe-services.json` holds several.
+    pub service: Option<String>,
+}
+
+/// Why no diagnosis could be made at all.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum DiagnoseError {
+    #[error("no input: give AWS access or a directory of saved outputs")]
+    NoInput,
+    #[error("service `{name}` is not in the input; services there: {}", list(.available))]
+    ServiceNotFound {
+        name: String,
+        available: Vec<String>,
+    },
+    #[error("the input holds {} services ({}); pick one with --service", .available.len(), list(.available))]
+    AmbiguousService { available: Vec<String> },
+}
+
+fn list(v: &[String]) -> String {
+    if v.is_empty() {
+        "none".to_string()
+    } else {
+        v.join(", ")
+    }
+}
+
+/// How many GPUs one task needs.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub enum GpuNeed {
+    /// N whole GPUs (the sum over containers).
+    Whole(u32),
+    /// `ALL`: every GPU of the instance, at least one.
+    All,
+    /// A partition of one g6f/gr6f GPU.
+    Fraction(ecs_gpu_catalog::GpuFraction),
+}
+
+impl GpuNeed {
+    fn describe(self) -> String {
+        match self {
+            GpuNeed::Whole(1) => "1 GPU".to_string(),
+            GpuNeed::Whole(n) => format!("{n} GPUs"),
+            GpuNeed::All => "all GPUs of an instance (`ALL`)".to_string(),
+            GpuNeed::Fraction(f) => format!("a {f} GPU partition"),
+        }
+    }
+
+    /// Whether an instance with `registered` GPUs of which `free` are free can take the task.
+    fn fits(self, registered: i64, free: i64) -> bool {
+        match self {
+            GpuNeed::Whole(n) => free >= i64::from(n),
+            GpuNeed::All => registered >= 1 && free == registered,
+            GpuNeed::Fraction(_) => free >= 1,
+        }
+    }
+
+    fn at_least(self) -> i64 {
+        match self {
+            GpuNeed::Whole(n) => i64::from(n),
+            GpuNeed::All | GpuNeed::Fraction(_) => 1,
+        }
+    }
+}
+
+/// How many instances a list names before it says "and N more".
+const LIST_MAX: usize = 5;
+
+/// Runs the walk.
+pub fn diagnose(inputs: &Inputs, target: &Target) -> Result<Report, DiagnoseError> {
+    if inputs.is_empty() {
+        return Err(DiagnoseError::NoInput);
+    }
+    let service = pick_service(inputs, target)?;
+    let mut w = Walk::new(inputs, service);
+    let steps = vec![
+        w.task_definition(),
+        w.capacity(),
+        w.gpu_registration(),
+        w.gpus_available(),
+        w.placement_constraint(),
+        w.cpu_memory(),
+    ];
+    let verdict = w.verdict(&steps);
+    Ok(Report {
+        version: 1,
+        verdict,
+        steps,
+    })
+}
+
+fn pick_service<'a>(
+    inputs: &'a Inputs,
+    target: &Target,
+) -> Result<Option<&'a Service>, DiagnoseError> {
+    let Some(out) = &inputs.services else {
+        return Ok(None);
+    };
+    let names: Vec<String> = out
+        .services
+        .iter()
+        .map(|s| s.service_name.clone())
+        .collect();
+    match &target.service {
+        Some(want) => out
+            .services
+            .iter()
+            .find(|s| {
+                s.service_name == *want
+                    || s.service_arn.as_deref() == Some(want.as_str())
+                    || s.service_arn
+                        .as_deref()
+                        .is_some_and(|a| a.rsplit('/').next() == Some(want.as_str()))
+            })
+            .map(Some)
+            .ok_or_else(|| DiagnoseError::ServiceNotFound {
+                name: want.clone(),
+                available: names,
+            }),
+        None => match out.services.as_slice() {
+            [] => Ok(None),
+            [one] => Ok(Some(one)),
+            _ => Err(DiagnoseError::AmbiguousService { available: names }),
+        },
+    }
+}
+
+struct Walk<'a> {
+    inputs: &'a Inputs,
+    service: Option<&'a Service>,
+    task_def: Option<&'a TaskDefinition>,
+    need: Option<GpuNeed>,
+    /// ACTIVE, agent connected, and in the service's capacity providers.
+    candidates: Vec<&'a ContainerInstance>,
+    /// Candidates that register GPUs.
+    gpu_instances: Vec<&'a ContainerInstance>,
+    /// GPU instances with enough free GPUs for one task.
+    free_gpu_instances: Vec<&'a ContainerInstance>,
+    /// Free-GPU instances that satisfy the placement constraints (`None`: not evaluated).
+    placeable: Option<Vec<&'a ContainerInstance>>,
+}
+
+fn unknown(id: StepId, evidence: Vec<String>) -> Step {
+    Step {
+        id,
+        status: Status::Unknown,
+        evidence,
+        message: None,
+        fix: None,
+    }
+}
+
+fn pass(id: StepId, evidence: Vec<String>) -> Step {
+    Step {
+        id,
+        status: Status::Pass,
+        evidence,
+        message: None,
+        fix: None,
+    }
+}
+
+fn fail(id: StepId, evidence: Vec<String>, message: String, fix: String) -> Step {
+    Step {
+        id,
+        status: Status::Fail,
+        evidence,
+        message: Some(message),
+        fix: Some(fix),
+    }
+}
+
+fn labels(instances: &[&ContainerInstance]) -> String {
+    let mut s: Vec<String> = instances
+        .iter()
+        .take(LIST_MAX)
+        .map(|i| i.label_with_type())
+        .collect();
+    if instances.len() > LIST_MAX {
+        s.push(format!("and {} more", instances.len() - LIST_MAX));
+    }
+    s.join(", ")
+}
+
+/// Per-instance facts, with the instances that share a fact on one line (`i-1, i-2: fact`), at most
+/// [`LIST_MAX`] lines.
+fn grouped(lines: Vec<(&ContainerInstance, String)>) -> Vec<String> {
+    let mut groups: Vec<(String, Vec<&ContainerInstance>)> = Vec::new();
+    for (i, fact) in lines {
+        match groups.iter_mut().find(|(f, _)| *f == fact) {
+            Some((_, v)) => v.push(i),
+            None => groups.push((fact, vec![i])),
+        }
+    }
+    let mut out: Vec<String> = groups
+        .iter()
+        .take(LIST_MAX)
+        .map(|(fact, v)| format!("{}: {fact}", labels(v)))
+        .collect();
+    if groups.len() > LIST_MAX {
+        let rest: usize = groups[LIST_MAX..].iter().map(|(_, v)| v.len()).sum();
+        out.push(format!(
+            "and {} with other figures",
+            plural(rest, "more instance", "more instances")
+        ));
+    }
+    out
+}
+
+fn plural(n: usize, one: &str, many: &str) -> String {
+    if n == 1 {
+        format!("{n} {one}")
+    } else {
+        format!("{n} {many}")
+    }
+}
+
+/// The name of the agent's GPU driver attribute, from the catalog's `name = <version>` entry.
+fn driver_attribute() -> String {
+    catalog()
+        .agent
+        .gpu_attributes
+        .iter()
+        .filter_map(|a| a.split_once(" = ").map(|(n, _)| n.trim().to_string()))
+        .next()
+        .unwrap_or_else(|| "ecs.capability.gpu-driver-version".to_string())
+}
+
+impl<'a> Walk<'a> {
+    fn new(inputs: &'a Inputs, service: Option<&'a Service>) -> Self {
+        Walk {
+            inputs,
+            service,
+            task_def: inputs.task_definition.as_ref().map(|d| &d.task_definition),
+            need: None,
+            candidates: Vec::new(),
+            gpu_instances: Vec::new(),
+            free_gpu_instances: Vec::new(),
+            placeable: None,
+        }
+    }
+
+    /// Why an input is missing: the call's error in live mode, or the file that was not given.
+    fn missing(&self, call: Call) -> String {
+        // A Describe call that never ran because its List call failed: the List call's error.
+        let list = match call {
+            Call::DescribeContainerInstances => Some(Call::ListContainerInstances),
+            Call::DescribeTasks => Some(Call::ListTasks),
+            _ => None,
+        };
+        match self
+            .inputs
+            .error(call)
+            .or_else(|| list.and_then(|l| self.inputs.error(l)))
+        {
+            Some(e) => e.to_string(),
+            None => match call.file_name() {
+                Some(f) => format!("no {call} output (`{f}`)"),
+                None => format!("no {call} output"),
+            },
+        }
+    }
+
+    fn instances(&self) -> Option<&'a [ContainerInstance]> {
+        self.inputs
+            .container_instances
+            .as_ref()
+            .map(|c| c.container_instances.as_slice())
+    }
+
+    fn task_group(&self) -> Option<String> {
+        match (self.service, self.task_def) {
+            (Some(s), _) => Some(format!("service:{}", s.service_name)),
+            (None, Some(td)) => Some(format!("family:{}", td.family)),
+            (None, None) => None,
+        }
+    }
+
+    /// The newest service event whose message contains one of `words` (case-insensitive).
+    fn event(&self, words: &[&str]) -> Option<String> {
+        let s = self.service?;
+        s.events
+            .iter()
+            .find(|e| {
+                let m = e.message.to_ascii_lowercase();
+                words.iter().any(|w| m.contains(w))
+            })
+            .map(|e| format!("service event: {}", e.message))
+    }
+}
