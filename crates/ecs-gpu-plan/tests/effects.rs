@@ -156,8 +156,14 @@ fn replaced_and_destroyed_services() {
             ("service-replaced", "module.gpu.aws_ecs_service.app"),
             ("service-replaced", "aws_ecs_service.batch"),
             ("service-replaced", "aws_ecs_service.legacy"),
+            ("service-replaced", "module.gpu.aws_ecs_service.bluegreen"),
             ("service-replaced", "module.gpu.aws_ecs_service.tainted"),
         ]
+    );
+    assert!(
+        e[4].message.contains("once the new service exists"),
+        "{}",
+        e[4].message
     );
     assert!(
         e[0].message.contains("because `name` changes"),
@@ -178,7 +184,7 @@ fn replaced_and_destroyed_services() {
         "{}",
         e[3].message
     );
-    assert!(e[4].message.contains("because it is tainted"));
+    assert!(e[5].message.contains("because it is tainted"));
 }
 
 #[test]

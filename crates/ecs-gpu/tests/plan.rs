@@ -136,7 +136,7 @@ fn a_dash_reads_standard_input() {
         None,
     );
     assert_eq!(o.status.code(), Some(1), "{}", stderr(&o));
-    assert!(stdout(&o).starts_with("5 effects: 5 service-replaced"));
+    assert!(stdout(&o).starts_with("6 effects: 6 service-replaced"));
 }
 
 #[test]

@@ -32,42 +32,39 @@ pub(super) fn effects(m: &Model, i: usize, c: &Change, out: &mut Vec<Effect>) {
         } else {
             "stop"
         };
+        let new_first = c.actions.first().is_some_and(|a| a == "create");
+        let message = if !c.is_replace() {
+            format!(
+                "the service is destroyed and not created again{}: {tasks} {stop}",
+                reason(c)
+            )
+        } else if new_first {
+            format!(
+                "the service {}{}: {tasks} {stop} once the new service exists, and the new service's GPU tasks need free GPUs while the old ones still run",
+                destroy_phrase(c),
+                reason(c)
+            )
+        } else {
+            format!(
+                "the service {}{}: {tasks} {stop}, and the service runs no task until the new one's GPU tasks are placed and healthy",
+                destroy_phrase(c),
+                reason(c)
+            )
+        };
         let strategy = c
             .replace_paths
             .iter()
             .any(|p| p.starts_with("capacity_provider_strategy"));
-        let (message, help) = if c.is_replace() && strategy {
-            (
-                format!(
-                    "the service {}{}: {tasks} {stop}, and the service runs no task until the new one's GPU tasks are placed and healthy",
-                    destroy_phrase(c),
-                    reason(c)
-                ),
-                Some(
-                    "with `force_new_deployment = true` the provider changes the capacity provider strategy in place, as a deployment instead of a replacement"
-                        .to_string(),
-                ),
-            )
-        } else if c.is_replace() {
-            (
-                format!(
-                    "the service {}{}: {tasks} {stop}, and the service runs no task until the new one's GPU tasks are placed and healthy",
-                    destroy_phrase(c),
-                    reason(c)
-                ),
-                Some(
-                    "expect downtime; if the change is not meant to replace the service, revert the attribute that forces it"
-                        .to_string(),
-                ),
-            )
-        } else {
-            (
-                format!(
-                    "the service is destroyed and not created again{}: {tasks} {stop}",
-                    reason(c)
-                ),
-                None,
-            )
+        let help = match (c.is_replace(), strategy) {
+            (false, _) => None,
+            (true, true) => Some(
+                "with `force_new_deployment = true` the provider changes the capacity provider strategy in place, as a deployment instead of a replacement"
+                    .to_string(),
+            ),
+            (true, false) => Some(
+                "expect downtime; if the change is not meant to replace the service, revert the attribute that forces it"
+                    .to_string(),
+            ),
         };
         out.push(Effect {
             kind: EffectKind::ServiceReplaced,
