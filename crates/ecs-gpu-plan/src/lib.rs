@@ -178,6 +178,18 @@ pub fn read<R: BufRead>(mut reader: R) -> Result<Plan, Error> {
     if head.starts_with(UTF8_BOM) {
         reader.consume(UTF8_BOM.len());
     }
+    // Whitespace only is an empty input, not a JSON syntax error at the last line.
+    loop {
+        let buf = reader.fill_buf().map_err(Error::Io)?;
+        if buf.is_empty() {
+            return Err(Error::Empty);
+        }
+        let blank = buf.iter().take_while(|b| b.is_ascii_whitespace()).count();
+        if blank < buf.len() {
+            break;
+        }
+        reader.consume(blank);
+    }
     let mut de = serde_json::Deserializer::from_reader(reader);
     let raw = parse::read(&mut de).map_err(Error::from_json)?;
     de.end().map_err(Error::from_json)?;
@@ -191,6 +203,9 @@ pub fn read<R: BufRead>(mut reader: R) -> Result<Plan, Error> {
 pub fn read_slice(bytes: &[u8]) -> Result<Plan, Error> {
     check_head(bytes)?;
     let bytes = bytes.strip_prefix(UTF8_BOM).unwrap_or(bytes);
+    if bytes.iter().all(u8::is_ascii_whitespace) {
+        return Err(Error::Empty);
+    }
     let mut de = serde_json::Deserializer::from_slice(bytes);
     let raw = parse::read(&mut de).map_err(Error::from_json)?;
     de.end().map_err(Error::from_json)?;

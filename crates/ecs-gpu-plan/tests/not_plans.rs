@@ -73,6 +73,16 @@ fn trailing_garbage_is_invalid_json() {
 #[test]
 fn an_empty_file_is_empty() {
     assert!(matches!(error("empty.json"), Error::Empty));
+    for blank in ["\n", " \r\n\t\n", "\u{feff}\n"] {
+        assert!(
+            matches!(read_slice(blank.as_bytes()), Err(Error::Empty)),
+            "{blank:?}"
+        );
+        // A small buffer makes the blank run span several fills; the BOM must fit in the first.
+        let capacity = if blank.starts_with('\u{feff}') { 16 } else { 2 };
+        let reader = std::io::BufReader::with_capacity(capacity, blank.as_bytes());
+        assert!(matches!(read(reader), Err(Error::Empty)), "{blank:?}");
+    }
 }
 
 #[test]
