@@ -260,3 +260,46 @@ fn a_secret_in_the_plan_is_printed_by_no_format_and_no_error() {
     }
     assert!(stdout(&outputs[0]).contains("(sensitive)"));
 }
+
+/// A real binary plan, made by the Terraform on PATH with the built-in `terraform_data` resource
+/// (no provider to download). Skipped where Terraform is not installed.
+#[test]
+fn a_real_binary_plan_from_terraform() {
+    let Ok(version) = Command::new("terraform").arg("version").output() else {
+        return;
+    };
+    if !version.status.success() {
+        return;
+    }
+    let dir = std::env::temp_dir().join(format!("ecs-gpu-plan-real-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    std::fs::write(
+        dir.join("main.tf"),
+        "variable \"token\" {\n  type      = string\n  sensitive = true\n  default   = \"hunter2-DO-NOT-PRINT\"\n}\nresource \"terraform_data\" \"x\" {\n  input = var.token\n}\n",
+    )
+    .unwrap();
+    for args in [
+        &["init", "-input=false", "-no-color"][..],
+        &["plan", "-input=false", "-no-color", "-out", "tfplan"][..],
+    ] {
+        let o = Command::new("terraform")
+            .args(args)
+            .current_dir(&dir)
+            .output()
+            .unwrap();
+        assert!(o.status.success(), "terraform {args:?}: {}", stderr(&o));
+    }
+    let o = ecs_gpu()
+        .args(["plan", "tfplan", "--format", "json"])
+        .current_dir(&dir)
+        .output()
+        .unwrap();
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    let v: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
+    assert_eq!(v["effects"], serde_json::json!([]));
+    for s in SECRETS {
+        assert!(!stdout(&o).contains(s) && !stderr(&o).contains(s));
+    }
+    let _ = std::fs::remove_dir_all(&dir);
+}
