@@ -1,6 +1,6 @@
 //! What a Terraform plan does to running ECS GPU tasks and instances.
 //!
-//! The input is the JSON of `terraform show -json PLANFILE` (plan format 1.x, Terraform 1.0 and
+//! The input is the JSON of `terraform show -json PLANFILE` (plan format 1.x, Terraform 1.1 and
 //! later). [`read`] makes one streaming pass over it that keeps only the GPU-stack resources
 //! ([`GPU_STACK_TYPES`]) of `resource_changes`, `resource_drift`, `planned_values`, `prior_state` and
 //! `configuration`; [`Plan::effects`] says, per changed resource, what the apply does in ECS terms:
