@@ -25,8 +25,16 @@ LOG=$(mktemp -t ecs-gpu-moto.XXXXXX.log)
 "$VENV/bin/moto_server" -H 127.0.0.1 -p "$PORT" >"$LOG" 2>&1 &
 MOTO_PID=$!
 stop() {
+    status=$?
     kill "$MOTO_PID" 2>/dev/null || true
     wait "$MOTO_PID" 2>/dev/null || true
+    if [ "$status" -ne 0 ]; then
+        echo "test-live: failed; the end of moto's log ($LOG):" >&2
+        tail -n 40 "$LOG" >&2 || true
+    else
+        rm -f "$LOG"
+    fi
+    exit "$status"
 }
 trap stop EXIT
 

@@ -107,6 +107,8 @@ pub enum AwsError {
     NoRegion,
     #[error("AWS did not answer: {0}")]
     Unreachable(CallError),
+    #[error("no AWS credentials: set AWS_ACCESS_KEY_ID and AWS_SECRET_ACCESS_KEY, pass --profile, or run with a task or instance role ({0})")]
+    NoCredentials(String),
     #[error("cluster `{cluster}` not found ({}: {})", .error.call, .error.code)]
     ClusterNotFound { cluster: String, error: CallError },
     #[error("service `{service}` not found in cluster `{cluster}` (DescribeServices: {reason})")]
@@ -173,6 +175,9 @@ pub async fn collect(opts: &Options) -> Result<Collected, AwsError> {
     result?;
     if !run.answered {
         if let Some(e) = run.inputs.errors.first() {
+            if e.code == NO_CREDENTIALS {
+                return Err(AwsError::NoCredentials(e.message.clone()));
+            }
             return Err(AwsError::Unreachable(e.clone()));
         }
     }
@@ -182,12 +187,16 @@ pub async fn collect(opts: &Options) -> Result<Collected, AwsError> {
     })
 }
 
-/// An error and its sources, one after the other (`dispatch failure: io error: ... refused`).
+/// The code of a call that could not be signed: no credentials anywhere in the chain.
+const NO_CREDENTIALS: &str = "NoCredentials";
+
+/// An error and its sources on one line (`dispatch failure: io error: ... refused`).
 fn chain(e: &(dyn std::error::Error + 'static)) -> String {
-    let mut parts = vec![e.to_string()];
+    let one_line = |s: String| s.split_whitespace().collect::<Vec<_>>().join(" ");
+    let mut parts = vec![one_line(e.to_string())];
     let mut source = e.source();
     while let Some(s) = source {
-        let text = s.to_string();
+        let text = one_line(s.to_string());
         if !parts.iter().any(|p| p.contains(&text)) {
             parts.push(text);
         }
@@ -235,6 +244,14 @@ impl Run {
                         code: "Timeout".to_string(),
                         message: format!("no answer within {} s", self.timeout.as_secs()),
                     },
+                    // The SDK reports a credential chain that found nothing as a dispatch failure.
+                    SdkError::DispatchFailure(_) if chain(&e).contains("no credentials") => {
+                        CallError {
+                            call,
+                            code: NO_CREDENTIALS.to_string(),
+                            message: "the default credential chain found none".to_string(),
+                        }
+                    }
                     SdkError::DispatchFailure(_) => CallError {
                         call,
                         code: "Unreachable".to_string(),
