@@ -225,10 +225,10 @@ impl Model {
             if obj.get("deposed").is_some() && m.resources[i].change.is_some() {
                 continue;
             }
-            m.resources[i].change = Some(Change::from_object(&mut obj));
-            if !m.changed.contains(&i) {
+            if m.resources[i].change.is_none() {
                 m.changed.push(i);
             }
+            m.resources[i].change = Some(Change::from_object(&mut obj));
         }
         for mut obj in raw.resource_drift {
             if !Resource::is_managed_mode(&obj) {

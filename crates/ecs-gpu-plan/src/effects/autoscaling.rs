@@ -153,23 +153,22 @@ pub(super) fn effects(m: &Model, i: usize, c: &Change, out: &mut Vec<Effect>) {
                     "managed_termination_protection",
                 ]) == Some("ENABLED")
             });
-        let mut skipped = String::new();
-        if protected {
-            match p("scale_in_protected_instances") {
-                Val::Absent => {
-                    skipped = "; instances protected from scale-in (managed termination protection protects those that run tasks) are skipped under the default `scale_in_protected_instances = \"Ignore\"`, so the instances that run GPU tasks keep the old launch template".to_string();
-                }
-                Val::Known(v) if v.as_str() == Some("Ignore") => {
-                    skipped = "; instances protected from scale-in (managed termination protection protects those that run tasks) are skipped under `scale_in_protected_instances = \"Ignore\"`, so the instances that run GPU tasks keep the old launch template".to_string();
-                }
-                Val::Known(v) if v.as_str() == Some("Wait") => {
-                    skipped = "; the refresh waits for protected instances (those that run tasks) until their protection is removed".to_string();
-                }
-                _ => {}
-            }
-            if !skipped.is_empty() && !skipped.contains("waits") {
-                helps.push("set `scale_in_protected_instances = \"Refresh\"` in the refresh preferences so the instances that run GPU tasks are replaced too".to_string());
-            }
+        let skip = |default: &str| {
+            format!("; instances protected from scale-in (managed termination protection protects those that run tasks) are skipped under {default}`scale_in_protected_instances = \"Ignore\"`, so the instances that run GPU tasks keep the old launch template")
+        };
+        // (what happens to the protected instances, whether they keep the old template)
+        let (skipped, kept_old) = match (protected, p("scale_in_protected_instances")) {
+            (false, _) => (String::new(), false),
+            (true, Val::Absent) => (skip("the default "), true),
+            (true, Val::Known(v)) if v.as_str() == Some("Ignore") => (skip(""), true),
+            (true, Val::Known(v)) if v.as_str() == Some("Wait") => (
+                "; the refresh waits for protected instances (those that run tasks) until their protection is removed".to_string(),
+                false,
+            ),
+            _ => (String::new(), false),
+        };
+        if kept_old {
+            helps.push("set `scale_in_protected_instances = \"Refresh\"` in the refresh preferences so the instances that run GPU tasks are replaced too".to_string());
         }
         out.push(Effect {
             kind: EffectKind::InstanceReplacement,
