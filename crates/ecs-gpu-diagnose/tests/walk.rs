@@ -362,3 +362,29 @@ fn attribute_names_are_the_catalogs() {
         assert!(builtin.iter().any(|b| b == a), "{a}");
     }
 }
+
+#[test]
+fn capacity_says_a_group_is_still_launching_when_nothing_failed() {
+    let mut i = inputs(Some(service(json!({}))), Some(task_def("1")), Some(vec![]));
+    i.auto_scaling_groups = Some(
+        serde_json::from_value(json!({"AutoScalingGroups": [
+            {"AutoScalingGroupName": "gpu-asg", "MinSize": 0, "MaxSize": 4, "DesiredCapacity": 2, "Instances": []}
+        ]}))
+        .unwrap(),
+    );
+    i.scaling_activities = Some(
+        serde_json::from_value(json!({"Activities": [
+            {"AutoScalingGroupName": "gpu-asg", "StatusCode": "InProgress", "Description": "Launching a new EC2 instance: i-1"}
+        ]}))
+        .unwrap(),
+    );
+    let r = run(&i);
+    assert_eq!(r.verdict.step, "capacity");
+    assert!(
+        r.verdict
+            .message
+            .contains("wants 2 instances but has 0 in service"),
+        "{}",
+        r.verdict.message
+    );
+}

@@ -94,9 +94,14 @@ impl Walk<'_> {
             None => (
                 "no container instance is registered in the cluster, so there is nowhere to place the task".to_string(),
                 format!(
-                    "start GPU instances that join this cluster (`{}=<cluster>` in /etc/ecs/ecs.config; without it they join `{}`); to see why an Auto Scaling group starts none, add describe-auto-scaling-groups.json and describe-scaling-activities.json",
+                    "start GPU instances that join this cluster (`{}=<cluster>` in /etc/ecs/ecs.config; without it they join `{}`){}",
                     catalog().agent.cluster_variable,
-                    catalog().agent.cluster_default
+                    catalog().agent.cluster_default,
+                    if self.inputs.auto_scaling_groups.is_none() {
+                        "; to see why an Auto Scaling group starts none, add describe-auto-scaling-groups.json and describe-scaling-activities.json"
+                    } else {
+                        ""
+                    }
                 ),
             ),
         };
@@ -248,6 +253,19 @@ impl Walk<'_> {
                             catalog().agent.cluster_default
                         ),
                     ), true));
+                } else if i64::try_from(in_service).unwrap_or(i64::MAX) < g.desired_capacity {
+                    group_cause = Some(((
+                        format!(
+                            "the Auto Scaling group `{}` wants {} but has {} in service, and no scaling activity failed",
+                            g.auto_scaling_group_name,
+                            plural(usize::try_from(g.desired_capacity).unwrap_or(0), "instance", "instances"),
+                            in_service
+                        ),
+                        format!(
+                            "instances may still be launching: diagnose again in a few minutes; if nothing changes, read `aws autoscaling describe-scaling-activities --auto-scaling-group-name {}`",
+                            g.auto_scaling_group_name
+                        ),
+                    ), false));
                 }
                 if group_cause.is_some() {
                     break;
