@@ -210,6 +210,7 @@ fn launch_template_versions_that_no_running_instance_gets() {
         .as_deref()
         .unwrap()
         .contains("`version = aws_launch_template.gpu.latest_version`"));
+    // The pinned group is not in `resource_changes` (as under `-target`): found in planned values.
     let pinned = find(
         &e,
         EffectKind::NotReachingRunningInstances,
