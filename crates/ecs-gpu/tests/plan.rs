@@ -186,6 +186,7 @@ fn a_binary_plan_without_terraform_exits_2_and_says_what_to_run() {
     assert!(err.contains("binary Terraform plan file"), "{err}");
     assert!(err.contains("`terraform` is not on PATH"), "{err}");
     assert!(err.contains("terraform show -json"), "{err}");
+    let _ = std::fs::remove_dir_all(&empty);
 }
 
 #[test]
@@ -208,6 +209,7 @@ fn a_binary_plan_is_read_through_terraform_show() {
     assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
     let v: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
     assert_eq!(v["summary"]["not-reaching-running-instances"], 7);
+    let _ = std::fs::remove_dir_all(&dir);
 }
 
 #[test]
@@ -227,6 +229,7 @@ fn a_failing_terraform_show_exits_2_with_its_error() {
         err.contains("failed (exit status: 1): Error: Failed to load plugin schemas"),
         "{err}"
     );
+    let _ = std::fs::remove_dir_all(&dir);
 }
 
 #[test]
