@@ -63,14 +63,14 @@ impl Walk<'_> {
         }
         // The instances that matter: those with free GPUs; if none, those with GPUs; if none, all
         // candidates, so a typo still shows even while an earlier step fails.
-        let pool: Vec<&ContainerInstance> = [
-            &self.free_gpu_instances,
-            &self.gpu_instances,
-            &self.candidates,
+        let (pool, which): (Vec<&ContainerInstance>, &str) = [
+            (&self.free_gpu_instances, "instance with a free GPU"),
+            (&self.gpu_instances, "instance with GPUs"),
+            (&self.candidates, "instance"),
         ]
         .into_iter()
-        .find(|p| !p.is_empty())
-        .cloned()
+        .find(|(p, _)| !p.is_empty())
+        .map(|(p, w)| (p.clone(), w))
         .unwrap_or_default();
         if pool.is_empty() {
             ev.extend(
@@ -167,9 +167,7 @@ impl Walk<'_> {
         fail(
             id,
             ev,
-            format!(
-                "no instance with a free GPU satisfies the {from}'s placement constraint `{text}`"
-            ),
+            format!("no {which} satisfies the {from}'s placement constraint `{text}`"),
             fix,
         )
     }
