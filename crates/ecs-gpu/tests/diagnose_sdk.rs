@@ -231,6 +231,15 @@ fn list_container_instances_is_read_page_by_page() {
         .filter(|o| *o == "ListContainerInstances")
         .count();
     assert_eq!(pages, 3, "5 instances, 2 a page: {seen:?}");
+    // What reached the wire: reads only.
+    for op in &seen {
+        assert!(
+            ["Describe", "List", "Get"]
+                .iter()
+                .any(|p| op.starts_with(p)),
+            "{op} was sent"
+        );
+    }
 }
 
 #[test]
