@@ -44,6 +44,9 @@ MD_SOURCES = {
     "AGENT": "ECS container agent, aws/amazon-ecs-agent @8dfceca6 (2026-06-30)",
     "CDK": "aws-cdk packages/aws-cdk-lib/aws-ecs/lib/amis.ts @022da8d0",
     "NCT": "NVIDIA/nvidia-container-toolkit internal/config/image/capabilities.go @d34b3046",
+    # Not in ../shared/data: read from the current guide (stored public copy) on 2026-11-29 for the word
+    # forms of the ordering operators, which the 2023 guide's table in ecs-gpu-facts.md does not list.
+    "ECS-QL": "ECS developer guide, cluster query language: https://docs.aws.amazon.com/AmazonECS/latest/developerguide/cluster-query-language.html (valid operators per subject, with word forms greater_than (>), greater_than_equal (>=), less_than (<), less_than_equal (<=))",
 }
 
 sources = {}
@@ -208,13 +211,14 @@ catalog = {
         "constraint_types": ecs["placement"]["constraint_types"],
         "operators": ecs["placement"]["operators"],
         "operator_words": {"equals": "==", "not_equals": "!=", "not_exists": "!exists", "not_in": "!in",
-                           "matches": "=~", "not_matches": "!~"},
+                           "matches": "=~", "not_matches": "!~", "greater_than": ">", "greater_than_equal": ">=",
+                           "less_than": "<", "less_than_equal": "<="},
         "boolean": ecs["placement"]["boolean"],
         "boolean_words": {"and": "&&", "or": "||", "not": "!"},
         "subjects": ecs["placement"]["subjects"],
         "builtin_attributes": ecs["builtin_attributes"],
         "example": ecs["placement"]["example"],
-        "sources": ["ECS-2023", "AGENT"],
+        "sources": ["ECS-2023", "AGENT", "ECS-QL"],
     },
     "ec2": {
         "instance_types": ec2_instance_type_enum(),
