@@ -408,11 +408,14 @@ impl<'a> Parser<'a> {
             if !self.at_ident_start() {
                 return self.expected("an attribute name or a block type");
             }
-            items.push(self.parse_item()?);
+            let item = self.parse_item()?;
+            if let Item::Attribute(a) = &item {
+                self.check_redefined(&items, a)?;
+            }
+            items.push(item);
             self.skip_trivia()?;
             match self.peek() {
                 None => {}
-                Some(b'}') if open.is_some() => {}
                 _ if self.at_newline() => {}
                 _ => {
                     let what = match items.last() {
@@ -429,6 +432,28 @@ impl<'a> Parser<'a> {
             items,
             span: Span::new(start, end),
         })
+    }
+
+    /// Terraform refuses a body that sets one argument twice (objects, unlike bodies, may
+    /// repeat keys).
+    fn check_redefined(&self, items: &[Item], attr: &Attribute) -> PResult<()> {
+        let first = items.iter().find_map(|i| match i {
+            Item::Attribute(a) if a.name.name == attr.name.name => Some(a.name.span),
+            _ => None,
+        });
+        match first {
+            Some(span) => {
+                let (line, _) = crate::line_col(self.src, span.start);
+                err(
+                    format!(
+                        "the argument `{}` was already set on line {line}; each argument may be set only once",
+                        attr.name.name
+                    ),
+                    attr.name.span,
+                )
+            }
+            None => Ok(()),
+        }
     }
 
     fn parse_item(&mut self) -> PResult<Item> {
@@ -658,13 +683,16 @@ impl<'a> Parser<'a> {
                 levels += 1;
             }
             match self.peek() {
-                Some(b'.') if self.peek_at(1) == Some(b'*') => {
-                    self.pos += 2;
-                    e = self.parse_splat(e, false)?;
-                }
                 Some(b'.') if self.peek_at(1) != Some(b'.') => {
+                    // Terraform allows spaces and comments after the dot: `a. b`, `a. *`.
                     self.pos += 1;
-                    e = self.parse_dot(e)?;
+                    self.skip_trivia()?;
+                    if self.peek() == Some(b'*') {
+                        self.pos += 1;
+                        e = self.parse_splat(e, false)?;
+                    } else {
+                        e = self.parse_dot(e)?;
+                    }
                 }
                 Some(b'[') => {
                     let open = self.pos;
@@ -696,14 +724,20 @@ impl<'a> Parser<'a> {
     /// After `target.`: an attribute name or a legacy index `.0`.
     fn parse_dot(&mut self, target: Expr) -> PResult<Expr> {
         if self.peek().is_some_and(|c| c.is_ascii_digit()) {
-            let start = self.pos;
-            while self.peek().is_some_and(|c| c.is_ascii_digit()) {
-                self.pos += 1;
+            // The whole number token, as Terraform reads it; `a.0.1` reads `0.1`, which is no
+            // index.
+            let index = self.parse_number()?;
+            if let ExprKind::Number(n) = &index.kind {
+                if n.contains('.') {
+                    return err(
+                        format!(
+                            "invalid legacy index `.{n}`: write `[{}]`",
+                            n.replace('.', "][")
+                        ),
+                        index.span,
+                    );
+                }
             }
-            let index = Expr {
-                kind: ExprKind::Number(self.src[start..self.pos].to_string()),
-                span: Span::new(start, self.pos),
-            };
             let span = target.span.to(index.span);
             return Ok(Expr {
                 kind: ExprKind::Index {
@@ -757,8 +791,14 @@ impl<'a> Parser<'a> {
                 levels += 1;
             }
             match self.peek() {
-                Some(b'.') if !matches!(self.peek_at(1), Some(b'.') | Some(b'*')) => {
+                Some(b'.') if self.peek_at(1) != Some(b'.') => {
                     self.pos += 1;
+                    self.skip_trivia()?;
+                    if self.peek() == Some(b'*') {
+                        // another splat: it applies to this one's result
+                        self.pos = save;
+                        break;
+                    }
                     each = self.parse_dot(each)?;
                 }
                 Some(b'[') if full => {
@@ -872,8 +912,15 @@ impl<'a> Parser<'a> {
         let first = self.parse_ident("an expression")?;
         let start = first.span.start as usize;
         let mut name = first;
-        while self.at("::") {
+        loop {
+            let save = self.pos;
+            self.skip_trivia()?;
+            if !self.at("::") {
+                self.pos = save;
+                break;
+            }
             self.pos += 2;
+            self.skip_trivia()?;
             let next = self.parse_ident("a function name after `::`")?;
             name.name.push_str("::");
             name.name.push_str(&next.name);

@@ -191,6 +191,11 @@ fn traversals() {
     assert_eq!(e("var.x"), "(. var x)");
     assert_eq!(e("a.b[0].c"), "(. ([] (. a b) 0) c)");
     assert_eq!(e("a.0"), "([] a 0)");
+    assert_eq!(e("a.0.b.12"), "([] (. ([] a 0) b) 12)");
+    assert_eq!(
+        parse_expression("a.0.1").unwrap_err().message,
+        "invalid legacy index `.0.1`: write `[0][1]`"
+    );
     assert_eq!(e("a[\"k\"]"), "([] a \"k\")");
     assert_eq!(e("f(1).x"), "(. (call f 1) x)");
     assert_eq!(e("[1, 2][0]"), "([] (tuple 1 2) 0)");
@@ -564,4 +569,47 @@ mod json {
             JsonValue::Number("1".into())
         );
     }
+}
+
+/// Found by comparing acceptance with `terraform fmt` on mutated files: Terraform allows
+/// spaces and comments around `.` and `::`.
+#[test]
+fn whitespace_inside_traversals_and_provider_function_names() {
+    assert_eq!(e("a. b"), "(. a b)");
+    assert_eq!(e("a .b"), "(. a b)");
+    assert_eq!(e("a. /* c */ b.c"), "(. (. a b) c)");
+    assert_eq!(e("a. *.b"), "(.* a (. _ b))");
+    assert_eq!(e("a[*]. b"), "([*] a (. _ b))");
+    assert_eq!(e("a[*]. b. *.c"), "(.* ([*] a (. _ b)) (. _ c))");
+    assert_eq!(e("provider :: a :: b(1)"), "(call provider::a::b 1)");
+    assert_eq!(e("f (1)"), "(call f 1)");
+}
+
+/// Terraform's own parser refuses these; so do we, with its reasons.
+#[test]
+fn body_rules_terraform_enforces_while_parsing() {
+    let (msg, l, c) = fail("a {\n  b = 1\n  b = 2\n}\n");
+    assert_eq!(
+        msg,
+        "the argument `b` was already set on line 2; each argument may be set only once"
+    );
+    assert_eq!((l, c), (3, 3));
+    assert!(fail("c = 1\nc = 2\n").0.contains("already set"));
+    // blocks may repeat
+    assert_eq!(
+        f("a {\n  b {}\n  b {}\n}\n"),
+        "(block a (block b) (block b))"
+    );
+    // a multi-line block's items end with a newline, also the last one
+    let (msg, l, c) = fail("a {\n  b = 1 }\n");
+    assert_eq!(
+        msg,
+        "expected a newline after the attribute value, found `}`"
+    );
+    assert_eq!((l, c), (2, 9));
+    let (msg, _, _) = fail("a {\n  b {\n  }}\n");
+    assert_eq!(
+        msg,
+        "expected a newline after the block's closing `}`, found `}`"
+    );
 }

@@ -1,0 +1,5 @@
+resource "aws_ecs_service" "this" {
+  name          = "a"
+  desired_count = 1
+  name          = "b"
+}
