@@ -6,7 +6,7 @@
 //! walk checks each link in order — `task-definition`, `capacity`, `gpu-registration`,
 //! `gpus-available`, `placement-constraint`, `cpu-memory` — and the [`Report`] names the first broken
 //! one with the fix. The cluster query language of `memberOf` constraints is parsed and evaluated by
-//! [`query`].
+//! `ecs-gpu-query`, the same crate the checker's rules use.
 //!
 //! ```
 //! use ecs_gpu_diagnose::{diagnose, input::*, Inputs, Target, StepId, Status};
@@ -25,7 +25,6 @@
 
 pub mod input;
 mod inputs;
-pub mod query;
 mod report;
 mod walk;
 

@@ -388,3 +388,121 @@ fn capacity_says_a_group_is_still_launching_when_nothing_failed() {
         r.verdict.message
     );
 }
+
+fn constrained(expression: &str, instances: Vec<Value>) -> Inputs {
+    let svc = service(json!({"placementConstraints": [
+        {"type": "memberOf", "expression": expression}]}));
+    inputs(Some(svc), Some(task_def("1")), Some(instances))
+}
+
+/// `task:group` is the groups of the tasks the instance runs, as in ECS, not the group of the task
+/// being placed.
+#[test]
+fn task_group_is_the_groups_of_the_tasks_on_the_instance() {
+    // An idle instance runs no task of any group.
+    let r = run(&constrained(
+        "task:group == service:train",
+        vec![instance("i-1", "g5.xlarge", 1, 1)],
+    ));
+    assert_eq!(r.verdict.step, "placement-constraint");
+    assert_eq!(step(&r, StepId::PlacementConstraint).0, Status::Fail);
+    let r = run(&constrained(
+        "not(task:group == service:train)",
+        vec![instance("i-1", "g5.xlarge", 1, 1)],
+    ));
+    assert_eq!(step(&r, StepId::PlacementConstraint).0, Status::Pass);
+
+    // One task runs, and the input lists it: every group is known.
+    let mut i = constrained(
+        "task:group == service:train",
+        vec![instance("i-1", "g5.12xlarge", 4, 3)],
+    );
+    i.tasks = Some(
+        serde_json::from_value(json!({"tasks": [{
+            "group": "service:train", "lastStatus": "RUNNING", "desiredStatus": "RUNNING",
+            "containerInstanceArn": "arn:aws:ecs:us-east-1:123456789012:container-instance/gpu/i-1"
+        }]}))
+        .unwrap(),
+    );
+    let (status, ev) = step(&run(&i), StepId::PlacementConstraint);
+    assert_eq!(status, Status::Pass, "{ev}");
+
+    // One task runs and the input (only this service's tasks) does not list it: another service's.
+    let mut i = constrained(
+        "task:group == service:train",
+        vec![instance("i-1", "g5.12xlarge", 4, 3)],
+    );
+    i.tasks = Some(serde_json::from_value(json!({"tasks": []})).unwrap());
+    let (status, ev) = step(&run(&i), StepId::PlacementConstraint);
+    assert_eq!(status, Status::Unknown, "{ev}");
+    assert!(
+        ev.contains("are not all known: it runs 1 and the input lists 0"),
+        "{ev}"
+    );
+
+    // One task runs and there is no task input at all: undecided, not failed.
+    let i = constrained(
+        "task:group == service:train",
+        vec![instance("i-1", "g5.12xlarge", 4, 3)],
+    );
+    let (status, ev) = step(&run(&i), StepId::PlacementConstraint);
+    assert_eq!(status, Status::Unknown, "{ev}");
+    assert!(
+        ev.contains("(1 undecided)") && ev.contains("the groups of the tasks on i-1 are not known"),
+        "{ev}"
+    );
+}
+
+#[test]
+fn a_java_only_regular_expression_is_undecided_not_failed() {
+    let r = run(&constrained(
+        "attribute:ecs.instance-type =~ (?!g4dn).*",
+        vec![instance("i-1", "g5.xlarge", 1, 1)],
+    ));
+    let (status, ev) = step(&r, StepId::PlacementConstraint);
+    assert_eq!(status, Status::Unknown, "{ev}");
+    assert!(ev.contains("Java-only syntax"), "{ev}");
+    assert_ne!(r.verdict.step, "placement-constraint");
+}
+
+#[test]
+fn and_binds_tighter_than_or_when_they_are_mixed() {
+    // true || (true && false): true with `&&` first (false the other way round).
+    let r = run(&constrained(
+        "attribute:ecs.instance-type == g5.xlarge or attribute:ecs.instance-type == g5.xlarge and attribute:ecs.availability-zone == us-east-1z",
+        vec![instance("i-1", "g5.xlarge", 1, 1)],
+    ));
+    let (status, ev) = step(&r, StepId::PlacementConstraint);
+    assert_eq!(status, Status::Pass, "{ev}");
+}
+
+#[test]
+fn registered_at_in_epoch_seconds_is_an_instant() {
+    let mut inst = instance("i-1", "g5.xlarge", 1, 1);
+    // 2026-01-02T03:04:05.5Z, as the AWS CLI v1 prints it.
+    inst["registeredAt"] = json!(1_767_323_045.5);
+    let r = run(&constrained(
+        "registeredAt > 2025-12-31",
+        vec![inst.clone()],
+    ));
+    assert_eq!(step(&r, StepId::PlacementConstraint).0, Status::Pass);
+    let r = run(&constrained(
+        "registeredAt < 2026-01-02T03:04:05Z",
+        vec![inst],
+    ));
+    let (status, ev) = step(&r, StepId::PlacementConstraint);
+    assert_eq!(status, Status::Fail, "{ev}");
+    assert!(
+        ev.contains("registeredAt is `2026-01-02T03:04:05Z`"),
+        "{ev}"
+    );
+}
+
+#[test]
+fn word_operators_and_quoted_values_are_read() {
+    let r = run(&constrained(
+        "attribute:ecs.instance-type equals 'g5.xlarge' and ec2InstanceId in [\"i-1\"]",
+        vec![instance("i-1", "g5.xlarge", 1, 1)],
+    ));
+    assert_eq!(step(&r, StepId::PlacementConstraint).0, Status::Pass);
+}

@@ -206,6 +206,69 @@ pub struct Condition {
     pub span: Span,
 }
 
+impl fmt::Display for Literal {
+    /// The text, quoted (`'a b'`) only when it would not read back as one value bare: empty, or
+    /// holding whitespace, a quote, `,`, `[`, `]` or a `)` that closes nothing (a regular
+    /// expression's balanced parentheses stay bare).
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let t = &self.text;
+        let mut depth = 0usize;
+        let mut stray_paren = false;
+        for c in t.chars() {
+            match c {
+                '(' => depth += 1,
+                ')' if depth == 0 => stray_paren = true,
+                ')' => depth -= 1,
+                _ => {}
+            }
+        }
+        let needs_quotes = t.is_empty()
+            || stray_paren
+            || t.chars()
+                .any(|c| c.is_whitespace() || matches!(c, '\'' | '"' | ',' | '[' | ']'));
+        if !needs_quotes {
+            f.write_str(t)
+        } else if t.contains('\'') {
+            write!(f, "\"{t}\"")
+        } else {
+            write!(f, "'{t}'")
+        }
+    }
+}
+
+impl fmt::Display for Argument {
+    /// Nothing for `exists`, `[a, b]` for a list, the value otherwise.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Argument::None => Ok(()),
+            Argument::Value(v) => v.fmt(f),
+            Argument::List { items, .. } => {
+                f.write_str("[")?;
+                for (k, v) in items.iter().enumerate() {
+                    if k > 0 {
+                        f.write_str(", ")?;
+                    }
+                    v.fmt(f)?;
+                }
+                f.write_str("]")
+            }
+        }
+    }
+}
+
+impl fmt::Display for Condition {
+    /// The condition in a normal form: the operator's symbol (`==` for `equals`), the subject as the
+    /// catalog spells it, one space between the parts (`attribute:a == x`, `attribute:a in [x, y]`,
+    /// `attribute:a exists`).
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{} {}", self.subject, self.operator)?;
+        match &self.argument {
+            Argument::None => Ok(()),
+            a => write!(f, " {a}"),
+        }
+    }
+}
+
 /// `&&` or `||`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub enum BoolOp {

@@ -44,7 +44,8 @@ use ecs_gpu_catalog::{catalog, Lookup};
 
 pub use ast::{Argument, BoolOp, Condition, Expr, Literal, Operator, Span, Subject};
 pub use eval::{
-    eval_condition, parse_instant, whole_match_regex, ContainerInstance, Fact, Facts, Truth,
+    eval_condition, format_instant, parse_instant, whole_match_regex, ContainerInstance, Fact,
+    Facts, Truth,
 };
 pub use language::{
     CPU_ARCHITECTURE_ATTRIBUTE, INSTANCE_TYPE_ATTRIBUTE, ORDERING_OPERATOR_WORDS, OS_TYPE_ATTRIBUTE,
@@ -113,6 +114,16 @@ impl Expression {
         match &self.alternative {
             Some(alt) => main.agree(eval::eval(alt, facts)),
             None => main,
+        }
+    }
+
+    /// Evaluates the expression with one reading of `&&` and `||`, even when they are mixed without
+    /// parentheses: for a caller that has chosen a precedence (`ecs-gpu diagnose` documents Java's,
+    /// [`Precedence::AndFirst`]) rather than asking whether the result depends on it.
+    pub fn evaluate_with(&self, precedence: Precedence, facts: &dyn Facts) -> Truth {
+        match (precedence, &self.alternative) {
+            (Precedence::OrFirst, Some(alt)) => eval::eval(alt, facts),
+            _ => eval::eval(&self.root, facts),
         }
     }
 }

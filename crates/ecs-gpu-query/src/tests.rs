@@ -649,3 +649,185 @@ fn random_token_soups_never_panic_and_negation_is_consistent() {
     }
     assert!(parsed > 100, "only {parsed} soups parsed");
 }
+
+// ---- cases from `ecs-gpu diagnose`'s former parser (merged here) ----
+
+fn known_instance() -> ContainerInstance {
+    let mut i = ContainerInstance {
+        ec2_instance_id: Some("i-0123".into()),
+        agent_connected: Some(true),
+        agent_version: Some("1.80.0".into()),
+        running_tasks_count: Some(2),
+        registered_at: Some("2026-01-02T03:04:05+00:00".into()),
+        task_groups: vec!["service:train".into()],
+        ..ContainerInstance::default()
+    };
+    for (k, v) in [
+        ("ecs.instance-type", Some("g5.xlarge")),
+        ("ecs.availability-zone", Some("us-east-1a")),
+        ("ecs.capability.nvidia-driver-version.580.159.03", None),
+        ("team", Some("ml")),
+    ] {
+        i.attributes.insert(k.into(), v.map(String::from));
+    }
+    i
+}
+
+#[test]
+fn diagnose_cases_evaluate_as_before() {
+    let i = known_instance();
+    let cases = [
+        ("attribute:ecs.instance-type == g5.xlarge", Truth::True),
+        ("attribute:ecs.instance-type == g5.xlarg", Truth::False),
+        (
+            "attribute:ecs.instance-type not_equals g6.xlarge",
+            Truth::True,
+        ),
+        // Glued operators, as people type them.
+        ("attribute:ecs.instance-type==g5.xlarge", Truth::True),
+        (
+            "attribute:ecs.availability-zone in [us-east-1c]",
+            Truth::False,
+        ),
+        (
+            "attribute:ecs.availability-zone not_in [us-east-1c,us-east-1d]",
+            Truth::True,
+        ),
+        ("attribute:ecs.instance-type =~ (g5|g6)\\..*", Truth::True),
+        ("attribute:ecs.instance-type =~ g6.*", Truth::False),
+        ("attribute:ecs.instance-type matches g5\\.x.*", Truth::True),
+        ("attribute:ecs.instance-type not_matches p.*", Truth::True),
+        // A name-only attribute exists.
+        (
+            "attribute:ecs.capability.nvidia-driver-version.580.159.03 exists",
+            Truth::True,
+        ),
+        ("attribute:gpu not_exists", Truth::True),
+        ("attribute:gpu == yes", Truth::False),
+        ("!(attribute:team == x)", Truth::True),
+        ("not attribute:team == x", Truth::True),
+        (
+            "not (attribute:team == ml && attribute:team exists)",
+            Truth::False,
+        ),
+        (
+            "(attribute:ecs.instance-type =~ (g5|g6).*) && (attribute:team in [ml])",
+            Truth::True,
+        ),
+        ("ec2InstanceId == i-0123", Truth::True),
+        ("agentVersion >= 1.79.2", Truth::True),
+        ("agentVersion > 1.100.0", Truth::False),
+        // Versions order part by part, a missing part being 0 (`==` stays text equality).
+        ("agentVersion <= 1.80", Truth::True),
+        ("agentVersion >= 1.80", Truth::True),
+        ("agentVersion == 1.80", Truth::False),
+        ("runningTasksCount < 3", Truth::True),
+        ("runningTasksCount <= 2", Truth::True),
+        ("runningTasksCount > 2", Truth::False),
+        ("registeredAt > 2025-12-31", Truth::True),
+        ("registeredAt < 2026-01-02T04:00:00+01:00", Truth::False),
+        ("task:group == service:train", Truth::True),
+        ("task:group =~ service:web.*", Truth::False),
+    ];
+    for (s, want) in cases {
+        assert_eq!(eval_on(s, &i), want, "{s}");
+    }
+}
+
+#[test]
+fn evaluate_with_a_chosen_precedence() {
+    let i = known_instance();
+    // false || (true && true) with && first; (false || true) && true with || first: both true.
+    let e = parse("attribute:team == x or attribute:team == ml and agentConnected == true");
+    assert_eq!(e.evaluate(&i), Truth::True);
+    // true || (true && false) = true with && first; (true || true) && false = false with || first.
+    let e = parse("attribute:team == ml or attribute:team == ml and agentConnected == false");
+    assert_eq!(e.evaluate(&i), Truth::Unknown);
+    assert_eq!(e.evaluate_with(Precedence::AndFirst, &i), Truth::True);
+    assert_eq!(e.evaluate_with(Precedence::OrFirst, &i), Truth::False);
+    // Not mixed: one tree, whatever the precedence.
+    let e = parse("(attribute:team == x or attribute:team == ml) and agentConnected == false");
+    assert_eq!(e.evaluate_with(Precedence::OrFirst, &i), Truth::False);
+    assert_eq!(e.evaluate_with(Precedence::AndFirst, &i), Truth::False);
+}
+
+#[test]
+fn diagnose_parse_errors_still_say_where() {
+    for (s, column, expected) in [
+        ("", 1, "a condition"),
+        ("attribute:ecs.instance-type", 28, "an operator"),
+        ("attribute:ecs.instance-type ~= g5.*", 29, "an operator"),
+        ("instance-type == g5.xlarge", 1, "a subject"),
+        ("attribute:a in [x", 18, "`,` or `]`"),
+        ("(attribute:a exists", 20, "`)`"),
+        ("attribute:a == x y", 18, "`&&`"),
+        ("attribute:a ==", 15, "an argument"),
+    ] {
+        let e = err(s);
+        assert_eq!(e.column, column, "{s}: {e}");
+        assert!(e.expected.starts_with(expected), "{s}: {e}");
+    }
+}
+
+#[test]
+fn conditions_display_in_normal_form() {
+    let show = |s: &str| parse(s).conditions()[0].to_string();
+    assert_eq!(
+        show("attribute:ecs.instance-type == g5.xlarg"),
+        "attribute:ecs.instance-type == g5.xlarg"
+    );
+    assert_eq!(show("attribute:a   equals  x"), "attribute:a == x");
+    assert_eq!(show("attribute:a not_in [x,y]"), "attribute:a !in [x, y]");
+    assert_eq!(show("attribute:a in x"), "attribute:a in x");
+    assert_eq!(show("attribute:a not_exists"), "attribute:a !exists");
+    assert_eq!(show("ATTRIBUTE:a EXISTS"), "attribute:a exists");
+    assert_eq!(show("TASK:GROUP == x"), "task:group == x");
+    assert_eq!(show("attribute:a =~ (g5|g6).*"), "attribute:a =~ (g5|g6).*");
+    assert_eq!(show("attribute:a == 'x y'"), "attribute:a == 'x y'");
+    assert_eq!(show("attribute:a == \"it's\""), "attribute:a == \"it's\"");
+    assert_eq!(show("attribute:a in ['', b]"), "attribute:a in ['', b]");
+    assert_eq!(show("attribute:a == 'x)'"), "attribute:a == 'x)'");
+    // The normal form reads back as the same condition.
+    for s in [
+        "attribute:a not_in ['x, y', z]",
+        "ec2InstanceId in ['i-abcd1234', 'i-wxyx7890']",
+        "attribute:a == \"it's\"",
+        "registeredAt less_than 2018-06-18",
+        "attribute:a == 'x)'",
+        "attribute:a =~ '(a|b'",
+    ] {
+        let c = parse(s).conditions()[0].clone();
+        let again = parse(&c.to_string()).conditions()[0].clone();
+        assert_eq!(
+            (
+                &again.subject,
+                again.operator,
+                again.argument.values().len()
+            ),
+            (&c.subject, c.operator, c.argument.values().len()),
+            "{s}"
+        );
+        let texts = |c: &Condition| -> Vec<String> {
+            c.argument.values().iter().map(|l| l.text.clone()).collect()
+        };
+        assert_eq!(texts(&again), texts(&c), "{s}");
+    }
+}
+
+#[test]
+fn format_instant_reads_back() {
+    assert_eq!(format_instant(0), "1970-01-01T00:00:00Z");
+    assert_eq!(format_instant(951_868_800), "2000-03-01T00:00:00Z");
+    assert_eq!(format_instant(-1), "1969-12-31T23:59:59Z");
+    for secs in [
+        0,
+        1,
+        -86_401,
+        951_868_799,
+        1_529_360_908,
+        1_767_323_045,
+        4_102_444_800,
+    ] {
+        assert_eq!(parse_instant(&format_instant(secs)), Some(secs), "{secs}");
+    }
+}

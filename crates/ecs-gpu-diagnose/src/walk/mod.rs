@@ -1,14 +1,19 @@
 //! The walk: each link of the chain in order, with the evidence it used.
 
 use ecs_gpu_catalog::{catalog, GpuValue, Gpus, Lookup};
+use ecs_gpu_query::{
+    eval_condition, whole_match_regex, Condition, Expression, Fact, Facts, Operator, Precedence,
+    Subject, Truth,
+};
 
 use crate::input::{Call, ContainerInstance, PlacementConstraint, Service, Task, TaskDefinition};
-use crate::query::{Context, Expr, Op, Subject};
 use crate::report::{Report, Status, Step, StepId, Verdict};
 use crate::Inputs;
+use facts::InstanceFacts;
 
 mod capacity;
 mod cpu_memory;
+mod facts;
 mod gpu_registration;
 mod gpus_available;
 mod placement_constraint;

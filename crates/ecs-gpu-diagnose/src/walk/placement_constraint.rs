@@ -34,7 +34,7 @@ impl Walk<'_> {
                 continue;
             }
             let text = c.expression.as_deref().unwrap_or("");
-            match Expr::parse(text) {
+            match Expression::parse(text) {
                 Ok(e) => exprs.push((*from, text, e)),
                 Err(err) => {
                     ev.push(format!("{from} constraint `{text}`"));
@@ -81,30 +81,61 @@ impl Walk<'_> {
             ev.push("no instance to evaluate them against (see capacity)".to_string());
             return unknown(id, ev);
         }
-        let group = self.task_group();
-        let mut ok: Vec<&ContainerInstance> = pool.clone();
-        let mut first_blocking: Option<(&str, &str, &Expr)> = None;
+        let tasks: Result<&[Task], String> = match &self.inputs.tasks {
+            Some(t) => Ok(&t.tasks),
+            None => Err(self.missing(Call::DescribeTasks)),
+        };
+        let facts: Vec<InstanceFacts<'_>> = pool
+            .iter()
+            .map(|i| InstanceFacts::new(i, tasks.clone()))
+            .collect();
+        // Per instance: every constraint holds so far (`ok`), none is known to fail (`maybe`).
+        let mut ok = vec![true; pool.len()];
+        let mut maybe = vec![true; pool.len()];
+        let mut undecided_why: Vec<String> = Vec::new();
+        let mut first_blocking: Option<(&str, &str, &Expression)> = None;
         for (from, text, e) in &exprs {
-            let matching: Vec<&ContainerInstance> = pool
-                .iter()
-                .copied()
-                .filter(|i| {
-                    e.eval(&Context {
-                        instance: i,
-                        task_group: group.as_deref(),
-                    })
-                })
-                .collect();
-            ev.push(format!(
-                "{from} constraint `memberOf {text}` matches {} of {}",
-                matching.len(),
+            let results: Vec<Truth> = facts.iter().map(|f| satisfies(e, f)).collect();
+            let matching = results.iter().filter(|r| **r == Truth::True).count();
+            let undecided = results.iter().filter(|r| **r == Truth::Unknown).count();
+            let mut line = format!(
+                "{from} constraint `memberOf {text}` matches {matching} of {}",
                 plural(pool.len(), "instance", "instances")
-            ));
-            ok.retain(|i| matching.iter().any(|m| std::ptr::eq(*m, *i)));
-            if matching.is_empty() && first_blocking.is_none() {
+            );
+            if undecided > 0 {
+                line.push_str(&format!(" ({undecided} undecided)"));
+                for c in e.conditions() {
+                    for f in &facts {
+                        if eval_condition(c, f) == Truth::Unknown {
+                            let why = undecided_reason(c, f);
+                            if !undecided_why.contains(&why) {
+                                undecided_why.push(why);
+                            }
+                        }
+                    }
+                }
+            }
+            ev.push(line);
+            for (k, r) in results.iter().enumerate() {
+                ok[k] &= *r == Truth::True;
+                maybe[k] &= *r != Truth::False;
+            }
+            if matching == 0 && undecided == 0 && first_blocking.is_none() {
                 first_blocking = Some((from, text, e));
             }
         }
+        let mut ok: Vec<&ContainerInstance> = pool
+            .iter()
+            .zip(&ok)
+            .filter(|(_, k)| **k)
+            .map(|(i, _)| *i)
+            .collect();
+        let mut maybe: Vec<&ContainerInstance> = pool
+            .iter()
+            .zip(&maybe)
+            .filter(|(_, k)| **k)
+            .map(|(i, _)| *i)
+            .collect();
         if distinct {
             match &self.inputs.tasks {
                 Some(t) => {
@@ -113,11 +144,13 @@ impl Walk<'_> {
                         .filter(|t| t.last_status.as_deref() == Some("RUNNING"))
                         .filter_map(|t| t.container_instance_arn.as_deref())
                         .collect();
-                    ok.retain(|i| {
+                    let free = |i: &&ContainerInstance| {
                         !i.container_instance_arn
                             .as_deref()
                             .is_some_and(|a| busy.contains(&a))
-                    });
+                    };
+                    ok.retain(free);
+                    maybe.retain(free);
                     ev.push(format!(
                         "distinctInstance: {} already run a task of this group",
                         plural(busy.len(), "instance", "instances")
@@ -137,6 +170,19 @@ impl Walk<'_> {
         if let Some(e) = self.event(&["attribute", "constraint"]) {
             ev.push(e);
         }
+        if !maybe.is_empty() {
+            // Only an instance that is fully described makes a condition true or false; a condition
+            // left unknown (the groups of tasks the input does not list, a Java-only regular
+            // expression, values ECS documents no order for) may go either way in ECS, so the step
+            // is undecided rather than failed.
+            ev.extend(undecided_why.into_iter().map(|w| format!("undecided: {w}")));
+            ev.push(format!(
+                "the constraints may hold on {}; the input does not decide it",
+                labels(&maybe)
+            ));
+            self.placeable = Some(maybe);
+            return unknown(id, ev);
+        }
         let Some((from, text, e)) = first_blocking else {
             let message = if distinct {
                 "every instance that could take the task already runs one of its group, and `distinctInstance` allows one per instance".to_string()
@@ -152,7 +198,7 @@ impl Walk<'_> {
                     .to_string(),
             );
         };
-        let hints = typo_hints(e, &pool, group.as_deref());
+        let hints = typo_hints(e, &facts);
         ev.extend(hints.iter().map(|(h, _)| h.clone()));
         self.placeable = Some(Vec::new());
         let mut fix = format!("correct the {from}'s `placementConstraints` expression");
@@ -180,32 +226,56 @@ impl Walk<'_> {
     }
 }
 
+/// Whether an instance satisfies a `memberOf` expression. `&&` binds tighter than `||` (Java's
+/// precedence, which the ECS guide does not contradict; `docs/commands/diagnose.md` states it), so
+/// an expression that mixes them without parentheses has one meaning here. The result is true or
+/// false on a fully described instance; it is unknown only when a condition is (see
+/// [`undecided_reason`]).
+fn satisfies(e: &Expression, f: &InstanceFacts<'_>) -> Truth {
+    e.evaluate_with(Precedence::AndFirst, f)
+}
+
+/// Why a condition is neither true nor false on an instance.
+fn undecided_reason(c: &Condition, f: &InstanceFacts<'_>) -> String {
+    if let Some(why) = f.unknown_reason(&c.subject) {
+        return why;
+    }
+    let args = c.argument.values();
+    match c.operator {
+        Operator::Matches | Operator::NotMatches => {
+            if let Some(p) = args.iter().find(|a| whole_match_regex(&a.text).is_none()) {
+                return format!(
+                    "`{c}`: the pattern `{}` is Java-only syntax or not a regular expression, which this tool cannot evaluate",
+                    p.text
+                );
+            }
+        }
+        Operator::Gt | Operator::Ge | Operator::Lt | Operator::Le => {
+            return format!(
+                "`{c}`: the values do not compare as numbers, versions or dates, and ECS documents no other order"
+            );
+        }
+        _ => {}
+    }
+    format!("`{c}` cannot be decided on {}", f.instance.label())
+}
+
 /// For each attribute comparison that matches no instance, what the instances have instead, with a
 /// "did you mean" when a value or attribute name is one typo away.
-fn typo_hints(
-    e: &Expr,
-    pool: &[&ContainerInstance],
-    group: Option<&str>,
-) -> Vec<(String, Option<String>)> {
+fn typo_hints(e: &Expression, facts: &[InstanceFacts<'_>]) -> Vec<(String, Option<String>)> {
     let mut out = Vec::new();
-    for c in e.comparisons() {
-        let matches_any = pool.iter().any(|i| {
-            c.eval(&Context {
-                instance: i,
-                task_group: group,
-            })
-        });
-        if matches_any {
+    for c in e.conditions() {
+        // Hints only for a condition known to fail on every instance.
+        let fails_everywhere = facts.iter().all(|f| eval_condition(c, f) == Truth::False);
+        if !fails_everywhere {
             continue;
         }
         let Subject::Attribute(name) = &c.subject else {
-            let seen: Vec<String> = pool
+            let seen: Vec<String> = facts
                 .iter()
-                .filter_map(|i| {
-                    c.value(&Context {
-                        instance: i,
-                        task_group: group,
-                    })
+                .flat_map(|f| match f.fact(&c.subject) {
+                    Fact::Values(v) => v.into_iter().map(|s| s.into_owned()).collect(),
+                    Fact::Absent | Fact::Unknown => Vec::new(),
                 })
                 .collect();
             out.push((
@@ -218,18 +288,21 @@ fn typo_hints(
             ));
             continue;
         };
-        let mut values: Vec<&str> = pool.iter().filter_map(|i| i.attribute(name)).collect();
+        let mut values: Vec<&str> = facts
+            .iter()
+            .filter_map(|f| f.instance.attribute(name))
+            .collect();
         values.sort_unstable();
         values.dedup();
         if values.is_empty() {
-            let mut names: Vec<&str> = pool
+            let mut names: Vec<&str> = facts
                 .iter()
-                .flat_map(|i| i.attributes.iter().map(|a| a.name.as_str()))
+                .flat_map(|f| f.instance.attributes.iter().map(|a| a.name.as_str()))
                 .collect();
             names.sort_unstable();
             names.dedup();
             match nearest(name, &names) {
-                Some(n) if !matches!(c.op, Op::NotExists) => out.push((
+                Some(n) if c.operator != Operator::NotExists => out.push((
                     format!("no instance has the attribute `{name}`: did you mean `{n}`?"),
                     Some(format!("`attribute:{n}` for `attribute:{name}`")),
                 )),
@@ -247,11 +320,12 @@ fn typo_hints(
             shown.join(", ")
         );
         let mut suggestion = None;
-        if matches!(c.op, Op::Eq | Op::In) {
+        if matches!(c.operator, Operator::Eq | Operator::In) {
             if let Some((a, n)) = c
-                .args
+                .argument
+                .values()
                 .iter()
-                .find_map(|a| nearest(a, &values).map(|n| (a, n)))
+                .find_map(|a| nearest(&a.text, &values).map(|n| (&a.text, n)))
             {
                 line.push_str(&format!(": did you mean `{n}` for `{a}`?"));
                 suggestion = Some(format!("`{n}` for `{a}`"));
