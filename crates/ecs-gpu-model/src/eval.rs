@@ -778,7 +778,7 @@ impl Ev {
 
     fn eval_root(&mut self, cx: &Cx<'_>, id: &Ident, steps: &[Step<'_>]) -> Node {
         if let Some(v) = cx.scope.lookup(&id.name) {
-            return apply_steps(v.clone(), steps);
+            return apply_steps_ref(v, steps);
         }
         if cx.closed {
             return Node::new(error_value(), None);
@@ -796,10 +796,10 @@ impl Ev {
                 None => Node::new(error_value(), None),
             },
             "local" => match attr(0) {
-                Some(name) => {
-                    let v = self.get_local(cx.inst, name);
-                    apply_steps(v, &steps[1..])
-                }
+                Some(name) => match self.local_ref(cx.inst, name) {
+                    Some(v) => apply_steps_ref(v, &steps[1..]),
+                    None => Node::new(error_value(), None),
+                },
                 None => Node::new(error_value(), None),
             },
             "path" => {
@@ -1050,46 +1050,60 @@ fn attribute_path(steps: &[Step<'_>]) -> Vec<String> {
 }
 
 /// Applies attribute and index steps to a value. A missing key or index is a Terraform error.
-pub(crate) fn apply_steps(mut v: Node, steps: &[Step<'_>]) -> Node {
-    for step in steps {
-        let loc = v.loc;
-        let next = match (&v.value, step) {
-            (Value::Unknown(u), step) => {
+pub(crate) fn apply_steps(v: Node, steps: &[Step<'_>]) -> Node {
+    if steps.is_empty() {
+        return v;
+    }
+    apply_steps_ref(&v, steps)
+}
+
+/// [`apply_steps`] over a borrowed value: only the result is cloned (a local holding a large
+/// object is not copied to read one entry of it).
+pub(crate) fn apply_steps_ref(v: &Node, steps: &[Step<'_>]) -> Node {
+    let mut cur = v;
+    for (i, step) in steps.iter().enumerate() {
+        let loc = cur.loc;
+        let unknown_keys = |refs: &mut Vec<Reference>| {
+            for s in &steps[i..] {
+                if let Step::Index(k) = s {
+                    merge_refs(refs, deep_refs(k));
+                }
+            }
+        };
+        match (&cur.value, step) {
+            (Value::Unknown(u), _) => {
                 let mut u = u.clone();
                 u.fragments.clear();
-                if let Step::Index(k) = step {
-                    merge_refs(&mut u.refs, deep_refs(k));
-                }
-                Node::new(Value::Unknown(u), loc)
+                unknown_keys(&mut u.refs);
+                return Node::new(Value::Unknown(u), loc);
             }
             (_, Step::Index(k)) if k.is_unknown() => {
-                let mut refs = deep_refs(k);
-                merge_refs(&mut refs, deep_refs(&v));
+                let mut refs = deep_refs(cur);
+                unknown_keys(&mut refs);
                 let reason = match &k.value {
                     Value::Unknown(u) => u.reason,
                     _ => UnknownReason::AfterApply,
                 };
-                Node::new(unknown(reason, refs), loc)
+                return Node::new(unknown(reason, refs), loc);
             }
             (Value::Object(o), Step::Attr(a)) => match o.get(a) {
-                Some(n) => n.clone(),
-                None => Node::new(error_value(), loc),
+                Some(n) => cur = n,
+                None => return Node::new(error_value(), loc),
             },
             (Value::Object(o), Step::Index(k)) => match to_str(k).ok().and_then(|k| o.get(&k)) {
-                Some(n) => n.clone(),
-                None => Node::new(error_value(), loc),
+                Some(n) => cur = n,
+                None => return Node::new(error_value(), loc),
             },
             (Value::List(items), Step::Index(k)) => {
                 match to_num(k).ok().filter(|f| *f >= 0.0 && f.fract() == 0.0) {
-                    Some(i) if (i as usize) < items.len() => items[i as usize].clone(),
-                    _ => Node::new(error_value(), loc),
+                    Some(i) if (i as usize) < items.len() => cur = &items[i as usize],
+                    _ => return Node::new(error_value(), loc),
                 }
             }
-            _ => Node::new(error_value(), loc),
-        };
-        v = next;
+            _ => return Node::new(error_value(), loc),
+        }
     }
-    v
+    cur.clone()
 }
 
 pub(crate) fn binary(op: BinaryOp, l: &Node, r: &Node) -> Value {

@@ -40,14 +40,20 @@ const EVAL_STACK: usize = 512 << 20;
 /// are in [`Model::problems`], and everything else is loaded.
 pub fn load(options: &LoadOptions) -> Model {
     let opts = options.clone();
-    let handle = std::thread::Builder::new()
+    let (tx, rx) = std::sync::mpsc::channel();
+    // The loader thread frees its syntax trees after handing the model over; it is not joined.
+    let spawned = std::thread::Builder::new()
         .name("ecs-gpu-load".into())
         .stack_size(EVAL_STACK)
-        .spawn(move || loader::load(&opts));
-    match handle.map(|h| h.join()) {
-        Ok(Ok(model)) => model,
+        .spawn(move || {
+            loader::load(&opts, |model| {
+                let _ = tx.send(model);
+            })
+        });
+    match spawned.ok().and_then(|_| rx.recv().ok()) {
+        Some(model) => model,
         // A bug must not take the whole check down: say so as a problem.
-        _ => Model {
+        None => Model {
             problems: vec![LoadProblem {
                 path: std::path::PathBuf::from("."),
                 line: None,

@@ -252,7 +252,9 @@ fn header_span(b: &ast::Block) -> ecs_gpu_hcl::Span {
     s
 }
 
-pub(crate) fn load(options: &LoadOptions) -> Model {
+/// Loads everything and hands the model to `deliver` before freeing the syntax trees (freeing
+/// thousands of them takes a while; the caller need not wait for it).
+pub(crate) fn load(options: &LoadOptions, deliver: impl FnOnce(Model)) {
     let mut ev = Ev {
         cwd: walk::cwd(),
         options_vars: options.vars.clone(),
@@ -274,7 +276,7 @@ pub(crate) fn load(options: &LoadOptions) -> Model {
             ev.allowed.push(dir);
         }
     }
-    let (found, walk_problems) = walk::discover(&paths, &ev.cwd);
+    let (loaded, walk_problems) = walk::load_files(&paths, &ev.cwd);
     for (path, message) in walk_problems {
         ev.problems.push(LoadProblem {
             path,
@@ -283,10 +285,10 @@ pub(crate) fn load(options: &LoadOptions) -> Model {
             message,
         });
     }
-    let loaded = walk::read_all(found);
 
     // Register files; group Terraform files by folder.
     let mut by_dir: Vec<DirFiles> = Vec::new();
+    let mut dir_index: HashMap<PathBuf, usize> = HashMap::new();
     let mut task_defs: Vec<(FileId, ecs_gpu_hcl::json::Json)> = Vec::new();
     let mut problem_dirs: Vec<(PathBuf, PathBuf)> = Vec::new();
     for l in loaded {
@@ -331,9 +333,12 @@ pub(crate) fn load(options: &LoadOptions) -> Model {
                     .map(Path::to_path_buf)
                     .unwrap_or_default();
                 let display_dir = dir_display(found.display.parent().unwrap_or(Path::new("")));
-                match by_dir.iter_mut().find(|(r, _, _)| *r == real_dir) {
-                    Some(entry) => entry.2.push((id, file)),
-                    None => by_dir.push((real_dir, display_dir, vec![(id, file)])),
+                match dir_index.get(&real_dir) {
+                    Some(&i) => by_dir[i].2.push((id, file)),
+                    None => {
+                        dir_index.insert(real_dir.clone(), by_dir.len());
+                        by_dir.push((real_dir, display_dir, vec![(id, file)]));
+                    }
                 }
             }
             Parsed::TaskDef(json) => {
@@ -344,7 +349,8 @@ pub(crate) fn load(options: &LoadOptions) -> Model {
         }
     }
     for (r, d) in problem_dirs {
-        if !by_dir.iter().any(|(x, _, _)| *x == r) {
+        if !dir_index.contains_key(&r) {
+            dir_index.insert(r.clone(), by_dir.len());
             by_dir.push((r, d, Vec::new()));
         }
     }
@@ -375,15 +381,15 @@ pub(crate) fn load(options: &LoadOptions) -> Model {
             task_definitions.push(td);
         }
     }
-    Model {
-        files: ev.files,
-        modules: ev.modules,
-        resources: ev.resources,
+    deliver(Model {
+        files: std::mem::take(&mut ev.files),
+        modules: std::mem::take(&mut ev.modules),
+        resources: std::mem::take(&mut ev.resources),
         task_definitions,
-        problems: ev.problems,
-        notes: ev.notes,
+        problems: std::mem::take(&mut ev.problems),
+        notes: std::mem::take(&mut ev.notes),
         files_checked: ev.files_checked,
-    }
+    });
 }
 
 fn dir_display(d: &Path) -> PathBuf {
@@ -807,6 +813,14 @@ impl Ev {
             },
             _ => v,
         }
+    }
+
+    /// A local's value, evaluated on first use (`None`: no such local, or it depends on itself).
+    pub(crate) fn local_ref(&mut self, inst: usize, name: &str) -> Option<&Node> {
+        if !self.insts[inst].locals.contains_key(name) {
+            self.get_local(inst, name);
+        }
+        self.insts[inst].locals.get(name).and_then(Option::as_ref)
     }
 
     pub(crate) fn get_local(&mut self, inst: usize, name: &str) -> Node {

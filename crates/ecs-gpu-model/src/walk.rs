@@ -104,129 +104,111 @@ pub(crate) fn display_path(p: &Path, cwd: &Path) -> PathBuf {
     n
 }
 
-/// Walks the given paths. Errors (unreadable folders, symlink loops) are skipped: a folder that
-/// cannot be read holds nothing to check.
-pub(crate) fn discover(paths: &[PathBuf], cwd: &Path) -> (Vec<Found>, Vec<(PathBuf, String)>) {
-    let mut found = Vec::new();
+/// Walks the given paths and reads and parses every file found, on every core: walker threads
+/// hand files to parser threads as they find them. Errors while walking (unreadable folders,
+/// symlink loops) are skipped: a folder that cannot be read holds nothing to check. Files come
+/// back sorted by path, each read once however many ways it was reached.
+pub(crate) fn load_files(paths: &[PathBuf], cwd: &Path) -> (Vec<Loaded>, Vec<(PathBuf, String)>) {
     let mut problems = Vec::new();
-    for root in paths {
-        let meta = match std::fs::metadata(root) {
-            Ok(m) => m,
-            Err(e) => {
-                problems.push((display_path(root, cwd), format!("cannot read: {e}")));
-                continue;
+    let (tx, rx) = std::sync::mpsc::channel::<(PathBuf, Kind)>();
+    let rx = Mutex::new(rx);
+    let threads = std::thread::available_parallelism()
+        .map(|p| p.get())
+        .unwrap_or(1);
+    let mut loaded: Vec<Loaded> = Vec::new();
+    std::thread::scope(|s| {
+        let mut workers = Vec::new();
+        for _ in 0..threads {
+            let rx = &rx;
+            let work = move || {
+                let mut out = Vec::new();
+                loop {
+                    let next = match rx.lock() {
+                        Ok(r) => r.recv(),
+                        Err(_) => break,
+                    };
+                    let Ok((path, kind)) = next else { break };
+                    let real = std::fs::canonicalize(&path).unwrap_or_else(|_| path.clone());
+                    out.push(read_one(Found {
+                        display: display_path(&path, cwd),
+                        real,
+                        kind,
+                    }));
+                }
+                out
+            };
+            // Deeply nested input must not overflow a parser's stack.
+            if let Ok(h) = std::thread::Builder::new()
+                .stack_size(256 << 20)
+                .spawn_scoped(s, work)
+            {
+                workers.push(h);
             }
-        };
-        if meta.is_file() {
-            // A file named explicitly is checked whatever its name says, if it is one we read.
-            let kind = Kind::of(root).or_else(|| {
-                let name = root.file_name()?.to_str()?;
-                if name.ends_with(".tf") {
+        }
+        for root in paths {
+            let meta = match std::fs::metadata(root) {
+                Ok(m) => m,
+                Err(e) => {
+                    problems.push((display_path(root, cwd), format!("cannot read: {e}")));
+                    continue;
+                }
+            };
+            if meta.is_file() {
+                // A file named explicitly is checked if it is one we read, whatever its name.
+                let name = root.file_name().and_then(|n| n.to_str()).unwrap_or("");
+                let kind = Kind::of(root).or(if name.ends_with(".tf") {
                     Some(Kind::Tf)
                 } else if name.ends_with(".json") {
                     Some(Kind::Json)
                 } else {
                     None
-                }
-            });
-            if let Some(kind) = kind {
-                found.push(Found {
-                    display: display_path(root, cwd),
-                    real: std::fs::canonicalize(root).unwrap_or_else(|_| root.clone()),
-                    kind,
                 });
+                if let Some(kind) = kind {
+                    let _ = tx.send((root.clone(), kind));
+                }
+                continue;
             }
-            continue;
-        }
-        let collected = Mutex::new(Vec::new());
-        let walker = ignore::WalkBuilder::new(root)
-            .hidden(false)
-            .git_ignore(true)
-            .git_global(false)
-            .git_exclude(true)
-            .require_git(false)
-            .ignore(false)
-            .parents(true)
-            .follow_links(true)
-            .filter_entry(|e| {
-                let name = e.file_name().to_string_lossy();
-                !(e.file_type().is_some_and(|t| t.is_dir())
-                    && e.depth() > 0
-                    && (name == ".terraform" || name == ".git" || name == ".terragrunt-cache"))
-            })
-            .build_parallel();
-        walker.run(|| {
-            let collected = &collected;
-            Box::new(move |entry| {
-                if let Ok(entry) = entry {
-                    if entry.file_type().is_some_and(|t| t.is_file()) {
-                        if let Some(kind) = Kind::of(entry.path()) {
-                            let p = entry.path().to_path_buf();
-                            if let Ok(mut v) = collected.lock() {
-                                v.push((p, kind));
+            let walker = ignore::WalkBuilder::new(root)
+                .hidden(false)
+                .git_ignore(true)
+                .git_global(false)
+                .git_exclude(true)
+                .require_git(false)
+                .ignore(false)
+                .parents(true)
+                .follow_links(true)
+                .filter_entry(|e| {
+                    let name = e.file_name().to_string_lossy();
+                    !(e.file_type().is_some_and(|t| t.is_dir())
+                        && e.depth() > 0
+                        && (name == ".terraform" || name == ".git" || name == ".terragrunt-cache"))
+                })
+                .build_parallel();
+            walker.run(|| {
+                let tx = tx.clone();
+                Box::new(move |entry| {
+                    if let Ok(entry) = entry {
+                        if entry.file_type().is_some_and(|t| t.is_file()) {
+                            if let Some(kind) = Kind::of(entry.path()) {
+                                let _ = tx.send((entry.into_path(), kind));
                             }
                         }
                     }
-                }
-                ignore::WalkState::Continue
-            })
-        });
-        let mut v = collected.into_inner().unwrap_or_default();
-        v.sort();
-        for (p, kind) in v {
-            found.push(Found {
-                display: display_path(&p, cwd),
-                real: std::fs::canonicalize(&p).unwrap_or_else(|_| p.clone()),
-                kind,
+                    ignore::WalkState::Continue
+                })
             });
         }
-    }
-    // The same file reached twice (overlapping paths, symlinks) is read once.
-    let mut seen = std::collections::HashSet::new();
-    found.retain(|f| seen.insert(f.real.clone()));
-    (found, problems)
-}
-
-/// Reads and parses files on every core.
-pub(crate) fn read_all(found: Vec<Found>) -> Vec<Loaded> {
-    let n = found.len();
-    if n == 0 {
-        return Vec::new();
-    }
-    let threads = std::thread::available_parallelism()
-        .map(|p| p.get())
-        .unwrap_or(1)
-        .min(n)
-        .max(1);
-    let slots: Vec<Mutex<Option<Loaded>>> = (0..n).map(|_| Mutex::new(None)).collect();
-    let inputs: Vec<Mutex<Option<Found>>> =
-        found.into_iter().map(|f| Mutex::new(Some(f))).collect();
-    let next = std::sync::atomic::AtomicUsize::new(0);
-    std::thread::scope(|s| {
-        for _ in 0..threads {
-            let work = || loop {
-                let i = next.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
-                if i >= n {
-                    break;
-                }
-                let Some(f) = inputs[i].lock().ok().and_then(|mut g| g.take()) else {
-                    continue;
-                };
-                let loaded = read_one(f);
-                if let Ok(mut g) = slots[i].lock() {
-                    *g = Some(loaded);
-                }
-            };
-            // Deeply nested input must not overflow a parser's stack.
-            let _ = std::thread::Builder::new()
-                .stack_size(256 << 20)
-                .spawn_scoped(s, work);
+        drop(tx);
+        for w in workers {
+            if let Ok(v) = w.join() {
+                loaded.extend(v);
+            }
         }
     });
-    slots
-        .into_iter()
-        .filter_map(|m| m.into_inner().ok().flatten())
-        .collect()
+    loaded.sort_by(|a, b| a.found.display.cmp(&b.found.display));
+    let mut seen = std::collections::HashSet::new();
+    loaded.retain(|l| seen.insert(l.found.real.clone()));
+    (loaded, problems)
 }
 
 /// Reads a file as UTF-8 text, refusing huge and binary files.
