@@ -358,6 +358,7 @@ pub(crate) fn load(options: &LoadOptions, deliver: impl FnOnce(Model)) {
     let mut roots = Vec::new();
     for (real, display, files) in by_dir {
         ev.allowed.push(real.clone());
+        let files = apply_overrides(files, |id| ev.is_override_file(id));
         let decl = Rc::new(ModuleDecl::new(real.clone(), display, files));
         ev.decls.insert(real, Some(decl.clone()));
         roots.push(decl);
@@ -419,6 +420,17 @@ impl Ev {
         });
         self.file_index.insert(real.to_path_buf(), id);
         id
+    }
+
+    /// `override.tf`, `*_override.tf` (and `.tf.json`): merged into the other files' blocks.
+    fn is_override_file(&self, id: FileId) -> bool {
+        self.files
+            .get(id.0 as usize)
+            .and_then(|f| f.path.file_name())
+            .and_then(|n| n.to_str())
+            .map(|n| n.strip_suffix(".json").unwrap_or(n))
+            .and_then(|n| n.strip_suffix(".tf"))
+            .is_some_and(|stem| stem == "override" || stem.ends_with("_override"))
     }
 
     #[allow(clippy::too_many_arguments)]
@@ -1134,7 +1146,7 @@ impl Ev {
             let Some(kind) = Kind::of(&p) else { continue };
             let name = p.file_name().map(PathBuf::from).unwrap_or_default();
             let display_file = display_dir.join(name);
-            let real_file = std::fs::canonicalize(&p).unwrap_or(p);
+            let real_file = walk::logical_real(&p);
             if let Some(id) = self.file_index.get(&real_file) {
                 // Already loaded as part of another folder's walk; never parsed twice.
                 let _ = id;
@@ -1172,6 +1184,7 @@ impl Ev {
             }
         }
         self.allowed.push(real.to_path_buf());
+        let files = apply_overrides(files, |id| self.is_override_file(id));
         let decl = Rc::new(ModuleDecl::new(real.to_path_buf(), display_dir, files));
         self.decls.insert(real.to_path_buf(), Some(decl.clone()));
         Some(decl)
@@ -1455,6 +1468,107 @@ impl Ev {
                 }
             })
             .collect()
+    }
+}
+
+/// Terraform's override files: each block of an override file is merged into the block of the same
+/// type and labels in the other files (arguments replaced one by one, nested blocks of a type
+/// replaced as a whole, `lifecycle` merged argument by argument); `locals` entries and blocks
+/// without a counterpart simply come last, so they win.
+fn apply_overrides(
+    files: Vec<(FileId, ast::File)>,
+    is_override: impl Fn(FileId) -> bool,
+) -> Vec<(FileId, ast::File)> {
+    let (mut base, overrides): (Vec<_>, Vec<_>) =
+        files.into_iter().partition(|(id, _)| !is_override(*id));
+    let mut rest = Vec::new();
+    for (id, mut file) in overrides {
+        let items = std::mem::take(&mut file.body.items);
+        for item in items {
+            let Item::Block(ob) = item else {
+                file.body.items.push(item);
+                continue;
+            };
+            let mergeable = matches!(
+                ob.kind.name.as_str(),
+                "resource" | "data" | "module" | "output" | "variable"
+            );
+            let target = if mergeable {
+                base.iter_mut().find_map(|(_, f)| {
+                    f.body.items.iter_mut().find_map(|i| match i {
+                        Item::Block(b)
+                            if b.kind.name == ob.kind.name
+                                && b.labels.len() == ob.labels.len()
+                                && b.labels
+                                    .iter()
+                                    .zip(&ob.labels)
+                                    .all(|(x, y)| x.name == y.name) =>
+                        {
+                            Some(b)
+                        }
+                        _ => None,
+                    })
+                })
+            } else {
+                None
+            };
+            match target {
+                Some(b) => merge_body(&mut b.body, ob.body, true),
+                None => file.body.items.push(Item::Block(ob)),
+            }
+        }
+        rest.push((id, file));
+    }
+    base.extend(rest);
+    base
+}
+
+fn merge_body(base: &mut ast::Body, over: ast::Body, top: bool) {
+    let mut replaced: Vec<String> = Vec::new();
+    for item in over.items {
+        match item {
+            Item::Attribute(a) => {
+                match base
+                    .items
+                    .iter_mut()
+                    .find(|i| matches!(i, Item::Attribute(x) if x.name.name == a.name.name))
+                {
+                    Some(slot) => *slot = Item::Attribute(a),
+                    None => base.items.push(Item::Attribute(a)),
+                }
+            }
+            Item::Block(b) if top && b.kind.name == "lifecycle" => {
+                match base.items.iter_mut().find_map(|i| match i {
+                    Item::Block(x) if x.kind.name == "lifecycle" => Some(x),
+                    _ => None,
+                }) {
+                    Some(l) => merge_body(&mut l.body, b.body, false),
+                    None => base.items.push(Item::Block(b)),
+                }
+            }
+            Item::Block(b) => {
+                let kind = if b.kind.name == "dynamic" {
+                    b.labels.first().map(|l| l.name.clone()).unwrap_or_default()
+                } else {
+                    b.kind.name.clone()
+                };
+                if !replaced.contains(&kind) {
+                    base.items.retain(|i| match i {
+                        Item::Block(x) => {
+                            let k = if x.kind.name == "dynamic" {
+                                x.labels.first().map(|l| l.name.as_str()).unwrap_or("")
+                            } else {
+                                x.kind.name.as_str()
+                            };
+                            k != kind
+                        }
+                        Item::Attribute(_) => true,
+                    });
+                    replaced.push(kind);
+                }
+                base.items.push(Item::Block(b));
+            }
+        }
     }
 }
 

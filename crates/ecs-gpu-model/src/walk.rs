@@ -128,7 +128,7 @@ pub(crate) fn load_files(paths: &[PathBuf], cwd: &Path) -> (Vec<Loaded>, Vec<(Pa
                         Err(_) => break,
                     };
                     let Ok((path, kind)) = next else { break };
-                    let real = std::fs::canonicalize(&path).unwrap_or_else(|_| path.clone());
+                    let real = logical_real(&path);
                     out.push(read_one(Found {
                         display: display_path(&path, cwd),
                         real,
@@ -209,6 +209,24 @@ pub(crate) fn load_files(paths: &[PathBuf], cwd: &Path) -> (Vec<Loaded>, Vec<(Pa
     let mut seen = std::collections::HashSet::new();
     loaded.retain(|l| seen.insert(l.found.real.clone()));
     (loaded, problems)
+}
+
+/// The real path of a file's folder joined with its name: a symlinked file belongs to the folder
+/// the link is in (as Terraform reads it), and two links to one file in two folders are two files.
+pub(crate) fn logical_real(path: &Path) -> PathBuf {
+    match (path.parent(), path.file_name()) {
+        (Some(dir), Some(name)) => {
+            let dir = if dir.as_os_str().is_empty() {
+                Path::new(".")
+            } else {
+                dir
+            };
+            std::fs::canonicalize(dir)
+                .map(|d| d.join(name))
+                .unwrap_or_else(|_| path.to_path_buf())
+        }
+        _ => path.to_path_buf(),
+    }
 }
 
 /// Reads a file as UTF-8 text, refusing huge and binary files.

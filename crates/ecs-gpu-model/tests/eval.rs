@@ -625,3 +625,63 @@ fn missing_keys_and_unsupported_functions_are_unknown() {
         UnknownReason::AfterApply
     );
 }
+
+#[cfg(unix)]
+#[test]
+fn a_symlinked_file_belongs_to_the_folder_of_the_link() {
+    let dir = write(&[
+        ("shared/providers.tf", "locals { region = \"eu-west-1\" }\n"),
+        (
+            "prod/main.tf",
+            "resource \"t\" \"prod\" { r = local.region }\n",
+        ),
+        (
+            "stage/main.tf",
+            "resource \"t\" \"stage\" { r = local.region }\n",
+        ),
+    ]);
+    for env in ["prod", "stage"] {
+        std::os::unix::fs::symlink(
+            dir.path().join("shared/providers.tf"),
+            dir.path().join(env).join("providers.tf"),
+        )
+        .unwrap();
+    }
+    let m = load_dir(dir.path());
+    for name in ["prod", "stage"] {
+        assert_eq!(
+            str_of(find(&m, "t", name).body.attr("r").unwrap()),
+            "eu-west-1"
+        );
+    }
+}
+
+#[test]
+fn override_files_merge_into_their_blocks() {
+    let (_d, m) = load(&[
+        (
+            "main.tf",
+            "resource \"aws_launch_template\" \"lt\" {\n  instance_type = \"m5.large\"\n  metadata_options {\n    http_tokens = \"optional\"\n  }\n  lifecycle {\n    create_before_destroy = true\n  }\n}\nlocals { x = 1 }\n",
+        ),
+        (
+            "override.tf",
+            "resource \"aws_launch_template\" \"lt\" {\n  instance_type = \"g6.xlarge\"\n  metadata_options {\n    http_tokens = \"required\"\n  }\n  lifecycle {\n    ignore_changes = all\n  }\n}\nlocals { x = 2 }\nresource \"t\" \"t\" { x = local.x }\n",
+        ),
+    ]);
+    let lts: Vec<_> = m.resources_of("aws_launch_template").collect();
+    assert_eq!(lts.len(), 1);
+    let lt = lts[0];
+    assert_eq!(str_of(lt.body.attr("instance_type").unwrap()), "g6.xlarge");
+    let md: Vec<_> = lt.body.blocks("metadata_options").collect();
+    assert_eq!(md.len(), 1);
+    assert_eq!(str_of(md[0].body.attr("http_tokens").unwrap()), "required");
+    assert_eq!(lt.ignore_changes, IgnoreChanges::All);
+    assert!(lt
+        .body
+        .block("lifecycle")
+        .unwrap()
+        .body
+        .attr("create_before_destroy")
+        .is_some());
+    assert_eq!(json(find(&m, "t", "t").body.attr("x").unwrap()), "2");
+}
