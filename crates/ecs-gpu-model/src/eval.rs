@@ -870,18 +870,27 @@ impl Ev {
         let Some(Step::Attr(attr)) = rest.first() else {
             return unknown_node(UnknownReason::DataSource);
         };
-        // The data block's own arguments are known: they are written in the configuration.
-        let Some(arg) = block.block.body.items.iter().find_map(|i| match i {
-            ecs_gpu_hcl::Item::Attribute(a)
-                if a.name.name == *attr
-                    && !matches!(*attr, "count" | "for_each" | "depends_on" | "provider") =>
-            {
-                Some(a)
-            }
-            _ => None,
-        }) else {
-            return unknown_node(UnknownReason::DataSource);
+        let find_arg = |name: &str| {
+            block.block.body.items.iter().find_map(|i| match i {
+                ecs_gpu_hcl::Item::Attribute(a)
+                    if a.name.name == name
+                        && !matches!(name, "count" | "for_each" | "depends_on" | "provider") =>
+                {
+                    Some(a)
+                }
+                _ => None,
+            })
         };
+        // Data sources whose result is computed from their arguments alone.
+        let computed = matches!(
+            (kind, *attr),
+            ("template_file", "rendered") | ("cloudinit_config", "rendered")
+        );
+        // The data block's own arguments are known: they are written in the configuration.
+        let arg = find_arg(attr);
+        if arg.is_none() && !computed {
+            return unknown_node(UnknownReason::DataSource);
+        }
         let repeated = block.repeated;
         let has_index = steps.len() > rest.len();
         // Which instance: with count/for_each, only a known key says which.
@@ -913,9 +922,101 @@ impl Ev {
             scope: &scope,
             closed: false,
         };
-        let v = self.eval(&cx2, &arg.value);
+        let v = match (kind, arg) {
+            (_, Some(arg)) => self.eval(&cx2, &arg.value),
+            ("template_file", None) => {
+                let template =
+                    find_arg("template").map(|a| (self.eval(&cx2, &a.value), a.value.span));
+                let vars = find_arg("vars").map(|a| self.eval(&cx2, &a.value));
+                self.render_template_file(cx, template, vars, &reference)
+            }
+            _ => {
+                // cloudinit_config: the parts' contents are known to be in what the instance
+                // reads, whatever the encoding.
+                let mut fragments = Vec::new();
+                let mut refs = vec![reference.clone()];
+                for item in &block.block.body.items {
+                    let ecs_gpu_hcl::Item::Block(part) = item else {
+                        continue;
+                    };
+                    if part.kind.name != "part" {
+                        continue;
+                    }
+                    let content = part.body.items.iter().find_map(|i| match i {
+                        ecs_gpu_hcl::Item::Attribute(a) if a.name.name == "content" => Some(a),
+                        _ => None,
+                    });
+                    if let Some(c) = content {
+                        let n = self.eval(&cx2, &c.value);
+                        match &n.value {
+                            Value::String(t) => fragments.push(t.clone()),
+                            Value::Unknown(u) => {
+                                fragments.extend(u.fragments.iter().cloned());
+                                merge_refs(&mut refs, u.refs.clone());
+                            }
+                            _ => {}
+                        }
+                    }
+                }
+                Node::new(
+                    Value::Unknown(Unknown {
+                        reason: UnknownReason::DataSource,
+                        refs,
+                        fragments,
+                    }),
+                    None,
+                )
+            }
+        };
         self.evaluating_data.pop();
         apply_steps(v, &rest[1..])
+    }
+
+    /// `data "template_file"`'s `rendered`: its `template` evaluated with its `vars`.
+    fn render_template_file(
+        &mut self,
+        cx: &Cx<'_>,
+        template: Option<(Node, Span)>,
+        vars: Option<Node>,
+        reference: &Reference,
+    ) -> Node {
+        let unknown_node = |u: Option<Unknown>| {
+            let mut u = u.unwrap_or_default();
+            u.reason = UnknownReason::DataSource;
+            u.fragments.clear();
+            merge_refs(&mut u.refs, vec![reference.clone()]);
+            Node::new(Value::Unknown(u), None)
+        };
+        let Some((tnode, span)) = template else {
+            return unknown_node(None);
+        };
+        let text = match to_str(&tnode) {
+            Ok(t) => t,
+            Err(Fail::Unknown(u)) => return unknown_node(Some(u)),
+            Err(Fail::Error) => return Node::new(error_value(), None),
+        };
+        let vars = match vars.map(|v| v.value) {
+            None | Some(Value::Null) => Object::default(),
+            Some(Value::Object(o)) => o,
+            Some(Value::Unknown(u)) => return unknown_node(Some(u)),
+            Some(_) => return Node::new(error_value(), None),
+        };
+        let Some(mut t) = crate::parse::template(&text) else {
+            return Node::new(error_value(), None);
+        };
+        // The template text came from a string: its places are the `template` argument.
+        crate::tfjson::respan_template(&mut t, &|_| span);
+        let scope = Scope {
+            vars: vars.entries.into_iter().map(|e| (e.key, e.value)).collect(),
+            parent: None,
+        };
+        let tcx = Cx {
+            inst: cx.inst,
+            file: cx.file,
+            scope: &scope,
+            closed: true,
+        };
+        self.eval_template(&tcx, &t, span)
     }
 
     fn module_ref(&mut self, cx: &Cx<'_>, name: &str, steps: &[Step<'_>]) -> Node {

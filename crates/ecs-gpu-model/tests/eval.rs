@@ -685,3 +685,22 @@ fn override_files_merge_into_their_blocks() {
         .is_some());
     assert_eq!(json(find(&m, "t", "t").body.attr("x").unwrap()), "2");
 }
+
+#[test]
+fn template_file_and_cloudinit_data_sources() {
+    let (_d, m) = load(&[(
+        "main.tf",
+        "data \"template_file\" \"ud\" {\n  template = \"ECS_CLUSTER=$${cluster}\\nECS_ENABLE_GPU_SUPPORT=$${gpu}\"\n  vars = { cluster = \"gpu\", gpu = true }\n}\ndata \"cloudinit_config\" \"ci\" {\n  gzip = true\n  part {\n    content = \"ECS_ENABLE_GPU_SUPPORT=false\"\n  }\n}\nresource \"t\" \"t\" {\n  a = data.template_file.ud.rendered\n  b = data.cloudinit_config.ci.rendered\n}\n",
+    )]);
+    let t = find(&m, "t", "t");
+    assert_eq!(
+        str_of(t.body.attr("a").unwrap()),
+        "ECS_CLUSTER=gpu\nECS_ENABLE_GPU_SUPPORT=true"
+    );
+    let b = t.body.attr("b").unwrap();
+    assert_eq!(reason(b), UnknownReason::DataSource);
+    assert_eq!(
+        fragments(b),
+        vec!["ECS_ENABLE_GPU_SUPPORT=false".to_string()]
+    );
+}
