@@ -157,6 +157,8 @@ pub struct RuleInfo {
     pub default_severity: Severity,
     /// One line: what the rule finds.
     pub summary: String,
+    /// A paragraph: what the rule checks (SARIF's `fullDescription`).
+    pub description: String,
     /// The full documentation, Markdown, with the headings What it checks / Why it matters /
     /// Example / How to fix.
     pub doc: String,

@@ -122,7 +122,7 @@ pub fn to_value(report: &Report, options: &RenderOptions) -> Value {
                 "id": r.id,
                 "name": r.name,
                 "shortDescription": { "text": r.summary },
-                "fullDescription": { "text": r.summary },
+                "fullDescription": { "text": r.description },
                 "helpUri": format!("{RULE_DOCS_BASE}{}.md", r.id),
                 "help": { "text": r.doc, "markdown": r.doc },
                 "defaultConfiguration": { "level": level(r.default_severity) },

@@ -18,6 +18,7 @@ pub(crate) fn sample() -> Report {
             name: "gpu-task-on-fargate".into(),
             default_severity: Severity::Error,
             summary: "a GPU task definition is Fargate-compatible".into(),
+            description: "A task definition that reserves GPUs and lists `FARGATE`.".into(),
             doc: "## What it checks\n\nA task definition that reserves GPUs and lists `FARGATE`.\n\n## Why it matters\n\nFargate has no GPUs.\n\n## Example\n\n```hcl\nrequires_compatibilities = [\"FARGATE\"]\n```\n\n## How to fix\n\nUse `EC2`.\n".into(),
         },
         RuleInfo {
@@ -25,6 +26,7 @@ pub(crate) fn sample() -> Report {
             name: "nvidia-driver-capabilities".into(),
             default_severity: Severity::Warning,
             summary: "a GPU container does not set `NVIDIA_DRIVER_CAPABILITIES`".into(),
+            description: "The variable.".into(),
             doc: "## What it checks\n\nThe variable.\n".into(),
         },
         RuleInfo {
@@ -32,6 +34,7 @@ pub(crate) fn sample() -> Report {
             name: "remote-module-not-followed".into(),
             default_severity: Severity::Info,
             summary: "a remote module call is not followed".into(),
+            description: "Remote modules.".into(),
             doc: "## What it checks\n\nRemote modules.\n".into(),
         },
     ];

@@ -185,11 +185,22 @@ fn codes<S: AsRef<str>>(codes: &[S]) -> String {
         .join(", ")
 }
 
-/// A report ready to render: the diagnostics, the files' texts and the rules that ran.
+/// A report ready to render: the diagnostics, the texts of the files they point into (for the
+/// human format's excerpts; `with_sources = false` skips copying them) and the rules that ran.
 pub fn report(
     model: &Model,
     settings: &Settings,
     diagnostics: Vec<Diagnostic>,
+) -> ecs_gpu_report::Report {
+    report_with(model, settings, diagnostics, true)
+}
+
+/// [`report`], choosing whether to copy the source texts.
+pub fn report_with(
+    model: &Model,
+    settings: &Settings,
+    diagnostics: Vec<Diagnostic>,
+    with_sources: bool,
 ) -> ecs_gpu_report::Report {
     let mut report = ecs_gpu_report::Report::new(model.files_checked);
     report.diagnostics = diagnostics;
@@ -198,23 +209,26 @@ pub fn report(
         .filter(|r| settings.enabled(r))
         .map(|r| r.info())
         .collect();
-    for d in &report.diagnostics {
-        for file in d
-            .location
-            .iter()
-            .chain(d.labels.iter().map(|l| &l.location))
-            .map(|l| &l.file)
-        {
-            if !report.sources.contains_key(file) {
-                if let Some(f) = model
-                    .files
-                    .iter()
-                    .find(|f| f.path.to_string_lossy().replace('\\', "/") == *file)
-                {
-                    report.sources.insert(file.clone(), f.text.clone());
-                }
-            }
+    if !with_sources {
+        return report;
+    }
+    let wanted: std::collections::BTreeSet<&str> = report
+        .diagnostics
+        .iter()
+        .flat_map(|d| {
+            d.location
+                .iter()
+                .chain(d.labels.iter().map(|l| &l.location))
+        })
+        .map(|l| l.file.as_str())
+        .collect();
+    let mut sources = std::collections::BTreeMap::new();
+    for f in &model.files {
+        let path = f.path.to_string_lossy().replace('\\', "/");
+        if wanted.contains(path.as_str()) {
+            sources.insert(path, f.text.clone());
         }
     }
+    report.sources = sources;
     report
 }

@@ -40,12 +40,29 @@ impl Rule {
         out.trim().to_string() + "\n"
     }
 
+    /// The first paragraph under "What it checks", on one line.
+    pub fn description(&self) -> String {
+        let doc = self.doc();
+        let after = doc
+            .split_once("## What it checks")
+            .map_or(doc.as_str(), |(_, rest)| rest);
+        after
+            .trim_start()
+            .split("\n\n")
+            .next()
+            .unwrap_or("")
+            .split_whitespace()
+            .collect::<Vec<_>>()
+            .join(" ")
+    }
+
     pub fn info(&self) -> ecs_gpu_report::RuleInfo {
         ecs_gpu_report::RuleInfo {
             id: self.id.into(),
             name: self.name.into(),
             default_severity: self.severity,
             summary: self.summary.into(),
+            description: self.description(),
             doc: self.doc(),
         }
     }

@@ -118,6 +118,8 @@ fn sarif_output_is_what_github_code_scanning_takes() {
             .unwrap()
             .contains("## How to fix"));
         assert!(r["shortDescription"]["text"].is_string());
+        let full = r["fullDescription"]["text"].as_str().unwrap();
+        assert!(full.len() > 20 && !full.contains("##"), "{full}");
         assert!(r["defaultConfiguration"]["level"].is_string());
     }
     let results = run["results"].as_array().unwrap();

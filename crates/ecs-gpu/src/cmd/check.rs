@@ -210,7 +210,12 @@ pub fn run(args: &Args, out: &mut dyn Write) -> Result<Outcome> {
 
     let diagnostics = ecs_gpu_rules::check(&model, &settings);
     let fails = diagnostics.iter().any(|d| d.severity >= fail_on);
-    let report = ecs_gpu_rules::report(&model, &settings, diagnostics);
+    let report = ecs_gpu_rules::report_with(
+        &model,
+        &settings,
+        diagnostics,
+        args.format == FormatArg::Human,
+    );
     let options = RenderOptions {
         color: args.format == FormatArg::Human && use_color(args.color),
         version: Some(env!("CARGO_PKG_VERSION").to_string()),
