@@ -1127,7 +1127,7 @@ fn compile(pattern: &str) -> Result<regex::Regex, Fail> {
 
 fn read_limited(p: &Path) -> Result<Vec<u8>, Fail> {
     let meta = std::fs::metadata(p).map_err(|_| Fail::Error)?;
-    if meta.len() > crate::walk::MAX_FILE_BYTES {
+    if !meta.is_file() || meta.len() > crate::walk::MAX_FILE_BYTES {
         return Err(Fail::Error);
     }
     std::fs::read(p).map_err(|_| Fail::Error)

@@ -232,6 +232,10 @@ pub(crate) fn logical_real(path: &Path) -> PathBuf {
 /// Reads a file as UTF-8 text, refusing huge and binary files.
 pub(crate) fn read_text(path: &Path) -> Result<String, String> {
     let meta = std::fs::metadata(path).map_err(|e| format!("cannot read: {e}"))?;
+    if !meta.is_file() {
+        // A FIFO or a device would block or never end.
+        return Err("not a regular file".into());
+    }
     if meta.len() > MAX_FILE_BYTES {
         return Err(format!("file too large ({} bytes)", meta.len()));
     }

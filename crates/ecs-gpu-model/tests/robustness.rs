@@ -332,3 +332,51 @@ proptest! {
         }
     }
 }
+
+/// The kept corpus of hostile inputs: each file alone, and all together, load without a panic.
+#[test]
+fn the_hostile_corpus_loads() {
+    let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/corpus");
+    let mut names: Vec<_> = std::fs::read_dir(&dir)
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .collect();
+    names.sort();
+    assert!(names.len() >= 10);
+    for p in &names {
+        let m = ecs_gpu_model::load(&ecs_gpu_model::LoadOptions {
+            paths: vec![p.clone()],
+            ..Default::default()
+        });
+        assert!(
+            !m.problems.iter().any(|p| p.message.contains("internal")),
+            "{}: {:?}",
+            p.display(),
+            m.problems
+        );
+    }
+    let m = load_dir(&dir);
+    assert!(!m.problems.iter().any(|p| p.message.contains("internal")));
+}
+
+#[cfg(unix)]
+#[test]
+fn fifos_are_never_read() {
+    let dir = write(&[(
+        "main.tf",
+        "resource \"t\" \"t\" { x = file(\"${path.module}/pipe.txt\") }\n",
+    )]);
+    let made = std::process::Command::new("mkfifo")
+        .arg(dir.path().join("pipe.txt"))
+        .status()
+        .is_ok_and(|s| s.success());
+    let _ = std::process::Command::new("mkfifo")
+        .arg(dir.path().join("pipe.tf"))
+        .status();
+    if !made {
+        return;
+    }
+    let m = load_dir(dir.path());
+    let x = find(&m, "t", "t").body.attr("x").unwrap().clone();
+    assert_eq!(reason(&x), UnknownReason::Error);
+}

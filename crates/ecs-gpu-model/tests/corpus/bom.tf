@@ -1,0 +1,1 @@
+﻿resource "t" "bom" { x = 1 }

@@ -1,0 +1,5 @@
+resource "t" "crlf" {
+  x = <<EOT
+line
+EOT
+}

@@ -1,0 +1,1 @@
+resource "t" "t" { x = "ÿþ" }

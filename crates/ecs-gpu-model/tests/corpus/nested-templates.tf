@@ -1,0 +1,3 @@
+locals {
+  t = "%{ for a in [1,2] }%{ for b in [3,4] }%{ if a < b }${a}${b}%{ else }x%{ endif }%{ endfor }%{ endfor }"
+}

@@ -1,0 +1,4 @@
+module "me" {
+  source = "./"
+}
+output "o" { value = module.me.o }
