@@ -1179,12 +1179,12 @@ impl Ev {
                             None
                         }
                     },
-                    Err(message) => {
+                    Err(e) => {
                         self.problems.push(crate::model::LoadProblem {
                             path: display,
-                            line: None,
-                            column: None,
-                            message,
+                            line: e.line,
+                            column: e.column,
+                            message: e.message,
                         });
                         None
                     }

@@ -553,12 +553,12 @@ impl Ev {
         let real = std::fs::canonicalize(path).unwrap_or_else(|_| path.to_path_buf());
         let text = match walk::read_text(&real) {
             Ok(t) => t,
-            Err(message) => {
+            Err(e) => {
                 self.problems.push(LoadProblem {
                     path: display,
-                    line: None,
-                    column: None,
-                    message,
+                    line: e.line,
+                    column: e.column,
+                    message: e.message,
                 });
                 return;
             }
@@ -1155,12 +1155,12 @@ impl Ev {
             self.files_checked += 1;
             let text = match walk::read_text(&real_file) {
                 Ok(t) => t,
-                Err(message) => {
+                Err(e) => {
                     self.problems.push(LoadProblem {
                         path: display_file,
-                        line: None,
-                        column: None,
-                        message,
+                        line: e.line,
+                        column: e.column,
+                        message: e.message,
                     });
                     continue;
                 }

@@ -229,22 +229,45 @@ pub(crate) fn logical_real(path: &Path) -> PathBuf {
     }
 }
 
+/// Why a file could not be read as text, with the place of the first invalid byte.
+#[derive(Debug)]
+pub(crate) struct ReadError {
+    pub message: String,
+    pub line: Option<u32>,
+    pub column: Option<u32>,
+}
+
+impl From<String> for ReadError {
+    fn from(message: String) -> ReadError {
+        ReadError {
+            message,
+            line: None,
+            column: None,
+        }
+    }
+}
+
 /// Reads a file as UTF-8 text, refusing huge and binary files.
-pub(crate) fn read_text(path: &Path) -> Result<String, String> {
+pub(crate) fn read_text(path: &Path) -> Result<String, ReadError> {
     let meta = std::fs::metadata(path).map_err(|e| format!("cannot read: {e}"))?;
     if !meta.is_file() {
         // A FIFO or a device would block or never end.
-        return Err("not a regular file".into());
+        return Err(ReadError::from("not a regular file".to_string()));
     }
     if meta.len() > MAX_FILE_BYTES {
-        return Err(format!("file too large ({} bytes)", meta.len()));
+        return Err(format!("file too large ({} bytes)", meta.len()).into());
     }
     let bytes = std::fs::read(path).map_err(|e| format!("cannot read: {e}"))?;
     String::from_utf8(bytes).map_err(|e| {
-        format!(
-            "not valid UTF-8 (byte offset {})",
-            e.utf8_error().valid_up_to()
-        )
+        let valid = e.utf8_error().valid_up_to();
+        let prefix = String::from_utf8_lossy(&e.as_bytes()[..valid]).into_owned();
+        let (line, column) =
+            ecs_gpu_hcl::line_col(&prefix, u32::try_from(valid).unwrap_or(u32::MAX));
+        ReadError {
+            message: "not valid UTF-8 text".into(),
+            line: Some(line),
+            column: Some(column),
+        }
     })
 }
 
@@ -260,15 +283,15 @@ pub(crate) fn problem_at(text: &str, err: &ecs_gpu_hcl::ParseError) -> Parsed {
 pub(crate) fn read_one(found: Found) -> Loaded {
     let text = match read_text(&found.real) {
         Ok(t) => t,
-        Err(message) => {
+        Err(e) => {
             // Unreadable JSON that may not even be a task definition is not a problem.
             let parsed = if found.kind == Kind::Json {
                 Parsed::Ignored
             } else {
                 Parsed::Problem {
-                    line: None,
-                    column: None,
-                    message,
+                    line: e.line,
+                    column: e.column,
+                    message: e.message,
                 }
             };
             return Loaded {

@@ -507,10 +507,9 @@ fn one_bad_file_does_not_stop_the_others() {
         .problems
         .iter()
         .any(|p| p.path.ends_with("bad.tf") && p.line == Some(2)));
-    assert!(m
-        .problems
-        .iter()
-        .any(|p| p.path.ends_with("binary.tf") && p.message.contains("UTF-8")));
+    assert!(m.problems.iter().any(|p| p.path.ends_with("binary.tf")
+        && p.message.contains("UTF-8")
+        && p.line == Some(1)));
     assert!(m.resources.iter().any(|r| r.name == "t"));
 }
 
