@@ -165,7 +165,7 @@ fn collect_refs(node: &Node, out: &mut Vec<Reference>, depth: usize) {
 pub(crate) fn deep_unknown(node: &Node) -> Option<Unknown> {
     fn find(node: &Node, depth: usize) -> Option<UnknownReason> {
         if depth > MAX_DEPTH {
-            return Some(UnknownReason::Error);
+            return Some(UnknownReason::Unsupported);
         }
         match &node.value {
             Value::Unknown(u) => Some(u.reason),
@@ -374,7 +374,11 @@ impl TemplateAcc {
 impl Ev {
     pub(crate) fn eval(&mut self, cx: &Cx<'_>, e: &Expr) -> Node {
         if self.depth >= MAX_DEPTH {
-            return Node::new(error_value(), cx.loc(e.span));
+            // Not an error Terraform would make: `try` must not pick its fallback over it.
+            return Node::new(
+                unknown(UnknownReason::Unsupported, Vec::new()),
+                cx.loc(e.span),
+            );
         }
         self.depth += 1;
         let n = self.eval_inner(cx, e);
@@ -679,7 +683,10 @@ impl Ev {
 
     fn template_parts(&mut self, cx: &Cx<'_>, t: &Template, acc: &mut TemplateAcc) {
         if self.depth >= MAX_DEPTH {
-            acc.error = true;
+            acc.push_unknown(Unknown {
+                reason: UnknownReason::Unsupported,
+                ..Unknown::default()
+            });
             return;
         }
         self.depth += 1;

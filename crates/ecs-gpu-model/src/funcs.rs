@@ -29,7 +29,7 @@ fn s(text: String) -> R {
 pub(crate) fn has_error(n: &Node) -> bool {
     fn go(n: &Node, d: usize) -> bool {
         if d > crate::eval::MAX_DEPTH {
-            return true;
+            return false;
         }
         match &n.value {
             Value::Unknown(u) => u.reason == UnknownReason::Error,
@@ -1148,7 +1148,11 @@ impl Ev {
                 message: format!("`{p}` is outside the checked folders and was not read"),
                 loc,
             });
-            return Err(Fail::Error);
+            // Terraform would read it: unknown, not an error (`try` must not take its fallback).
+            return Err(Fail::Unknown(Unknown {
+                reason: UnknownReason::Unsupported,
+                ..Unknown::default()
+            }));
         }
         Ok(real)
     }

@@ -141,12 +141,17 @@ fn templatefile_with_directives() {
 fn file_outside_the_checked_tree_is_refused() {
     let outer = write(&[
         ("secret.txt", "top secret"),
-        ("inner/main.tf", "resource \"t\" \"t\" {\n  x = file(\"../secret.txt\")\n  y = file(\"${path.module}/ok.txt\")\n}\n"),
+        ("inner/main.tf", "resource \"t\" \"t\" {\n  x = file(\"../secret.txt\")\n  y = file(\"${path.module}/ok.txt\")\n  z = try(file(\"../secret.txt\"), \"fallback\")\n}\n"),
         ("inner/ok.txt", "fine"),
     ]);
     let m = load_dir(&outer.path().join("inner"));
     let r = find(&m, "t", "t");
-    assert_eq!(reason(r.body.attr("x").unwrap()), UnknownReason::Error);
+    assert_eq!(
+        reason(r.body.attr("x").unwrap()),
+        UnknownReason::Unsupported
+    );
+    // Terraform would read the file: `try` must not pretend it failed.
+    assert!(r.body.attr("z").unwrap().is_unknown());
     assert_eq!(str_of(r.body.attr("y").unwrap()), "fine");
     assert!(m.notes.iter().any(|n| n.message.contains("outside")));
 }
