@@ -218,6 +218,7 @@ pub(crate) fn to_num(node: &Node) -> Result<f64, Fail> {
     match &node.value {
         Value::Number(n) => Ok(*n),
         Value::String(s) => parse_number(s).ok_or(Fail::Error),
+        Value::Json(_) => parse_number(&to_str(node)?).ok_or(Fail::Error),
         Value::Unknown(u) => Err(Fail::Unknown(u.clone())),
         _ => Err(Fail::Error),
     }
@@ -228,6 +229,11 @@ pub(crate) fn to_bool(node: &Node) -> Result<bool, Fail> {
         Value::Bool(b) => Ok(*b),
         Value::String(s) if s == "true" => Ok(true),
         Value::String(s) if s == "false" => Ok(false),
+        Value::Json(_) => match to_str(node)?.as_str() {
+            "true" => Ok(true),
+            "false" => Ok(false),
+            _ => Err(Fail::Error),
+        },
         Value::Unknown(u) => Err(Fail::Unknown(u.clone())),
         _ => Err(Fail::Error),
     }
@@ -333,6 +339,9 @@ impl TemplateAcc {
     }
 
     fn push_unknown(&mut self, u: Unknown) {
+        if u.reason == UnknownReason::Error {
+            self.error = true;
+        }
         if !self.current.is_empty() {
             self.fragments.push(std::mem::take(&mut self.current));
         }
@@ -508,6 +517,9 @@ impl Ev {
                 otherwise,
             } => {
                 let c = self.eval(cx, condition);
+                if crate::funcs::has_error(&c) {
+                    return Node::new(unknown(UnknownReason::Error, deep_refs(&c)), loc);
+                }
                 match to_bool(&c) {
                     Ok(b) => {
                         let (chosen, other) = if b {
@@ -539,6 +551,9 @@ impl Ev {
             }
             ExprKind::Unary { op, operand } => {
                 let v = self.eval(cx, operand);
+                if crate::funcs::has_error(&v) {
+                    return Node::new(unknown(UnknownReason::Error, deep_refs(&v)), loc);
+                }
                 match op {
                     UnaryOp::Not => match to_bool(&v) {
                         Ok(b) => Value::Bool(!b),
@@ -573,6 +588,9 @@ impl Ev {
         condition: Option<&Expr>,
     ) -> Value {
         let coll = self.eval(cx, collection);
+        if crate::funcs::has_error(&coll) {
+            return unknown(UnknownReason::Error, deep_refs(&coll));
+        }
         let pairs = match iterate(&coll) {
             Ok(p) => p,
             Err(Fail::Unknown(mut u)) => {
@@ -729,6 +747,10 @@ impl Ev {
                     ..
                 } => {
                     let coll = self.eval(cx, collection);
+                    if crate::funcs::has_error(&coll) {
+                        acc.error = true;
+                        continue;
+                    }
                     match iterate(&coll) {
                         Ok(pairs) => {
                             for (k, v) in pairs {
@@ -1220,8 +1242,21 @@ pub(crate) fn binary(op: BinaryOp, l: &Node, r: &Node) -> Value {
         merge_refs(&mut refs, deep_refs(r));
         refs
     };
+    // An error in either operand is an error, whatever the other side decides.
+    if crate::funcs::has_error(l) || crate::funcs::has_error(r) {
+        return unknown(UnknownReason::Error, both_refs());
+    }
     match op {
         BinaryOp::Eq | BinaryOp::NotEq => match values_equal(l, r) {
+            // Equal contents may still differ in type in Terraform (a list is never equal to a
+            // tuple, a map never to an object: `var.list == []` is false); those types are not
+            // told apart here.
+            Some(true)
+                if matches!(l.value, Value::List(_) | Value::Object(_))
+                    && matches!(r.value, Value::List(_) | Value::Object(_)) =>
+            {
+                unknown(UnknownReason::Unsupported, both_refs())
+            }
             Some(eq) => Value::Bool(if op == BinaryOp::Eq { eq } else { !eq }),
             None => {
                 let reason = deep_unknown(l)
@@ -1255,7 +1290,8 @@ pub(crate) fn binary(op: BinaryOp, l: &Node, r: &Node) -> Value {
                     BinaryOp::Div if b == 0.0 => unknown(UnknownReason::Unsupported, Vec::new()),
                     BinaryOp::Div => Value::Number(a / b),
                     BinaryOp::Mod if b == 0.0 => Value::Number(a),
-                    BinaryOp::Mod => Value::Number(a % b),
+                    // Terraform's remainder has no negative zero.
+                    BinaryOp::Mod => Value::Number(a % b + 0.0),
                     BinaryOp::Lt => Value::Bool(a < b),
                     BinaryOp::Le => Value::Bool(a <= b),
                     BinaryOp::Gt => Value::Bool(a > b),

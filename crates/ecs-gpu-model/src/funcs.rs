@@ -230,6 +230,15 @@ pub(crate) fn call(
             None => return Node::new(error_value(), loc),
         }
     }
+    // An error anywhere in an argument is an error of the call, as in Terraform. `jsonencode` keeps
+    // its structure (and the error inside it) so rules still see the rest of the document.
+    if fname != "jsonencode" && vals.iter().any(has_error) {
+        let mut refs = Vec::new();
+        for a in &vals {
+            merge_refs(&mut refs, deep_refs(a));
+        }
+        return Node::new(Fail::Error.with_refs(refs).into_value(), loc);
+    }
     if !PARTIAL.contains(&fname) {
         if let Some(u) = unknown_of(&vals) {
             return Node::new(Value::Unknown(u), loc);
@@ -591,13 +600,15 @@ fn builtin(ev: &mut Ev, cx: &Cx<'_>, loc: Option<Loc>, name: &str, a: &[Node]) -
             let len = chars.len() as i64;
             let mut off = int(&a[1])?;
             let mut n = int(&a[2])?;
+            let from_end = off < 0;
             if off < 0 {
                 off = (off + len).max(0);
             }
             if off > len {
                 return s(String::new());
             }
-            if n < 0 || off + n > len {
+            // Terraform's quirk: a length of 0 from a negative offset takes the rest.
+            if n < 0 || off + n > len || (from_end && n == 0) {
                 n = len - off;
             }
             s(chars[off as usize..(off + n) as usize].iter().collect())
@@ -737,10 +748,19 @@ fn builtin(ev: &mut Ev, cx: &Cx<'_>, loc: Option<Loc>, name: &str, a: &[Node]) -
             arity(a, 2, 2)?;
             let items = list(&a[0])?;
             let i = int(&a[1])?;
-            if items.is_empty() || i < 0 {
+            if items.is_empty() {
                 return Err(Fail::Error);
             }
-            Ok(items[(i as usize) % items.len()].clone())
+            // A negative index wraps for a list and fails for a tuple; the two are not told apart
+            // here, so it stays unknown.
+            let r = i % items.len() as i64;
+            if r < 0 {
+                return Err(Fail::Unknown(Unknown {
+                    reason: UnknownReason::Unsupported,
+                    ..Unknown::default()
+                }));
+            }
+            Ok(items[r as usize].clone())
         }
         "index" => {
             arity(a, 2, 2)?;
@@ -1007,11 +1027,11 @@ fn builtin(ev: &mut Ev, cx: &Cx<'_>, loc: Option<Loc>, name: &str, a: &[Node]) -
         }
         "ceil" => {
             arity(a, 1, 1)?;
-            v(Value::Number(to_num(&a[0])?.ceil()))
+            v(Value::Number(to_num(&a[0])?.ceil() + 0.0))
         }
         "floor" => {
             arity(a, 1, 1)?;
-            v(Value::Number(to_num(&a[0])?.floor()))
+            v(Value::Number(to_num(&a[0])?.floor() + 0.0))
         }
         "signum" => {
             arity(a, 1, 1)?;

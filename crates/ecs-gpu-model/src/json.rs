@@ -178,7 +178,8 @@ pub(crate) fn write_json_string(s: &str, out: &mut String) {
 /// A number as Terraform prints it: no exponent, no trailing zeros, integers without a point.
 pub(crate) fn format_number(n: f64) -> String {
     if n == 0.0 {
-        return "0".to_string();
+        // Terraform keeps the sign of a negative zero (`0 * -1` is `-0`).
+        return if n.is_sign_negative() { "-0" } else { "0" }.to_string();
     }
     if n.fract() == 0.0 && n.abs() < 1e21 {
         // Exact for every integer an f64 holds.

@@ -551,7 +551,10 @@ fn jsonencode_text_matches_terraform() {
         )),
         r#"{"a":[1.5,100,-0.25],"b":"\u003c\u0026\u003e","c":{"y":true,"z":null}}"#
     );
-    let n = eval("jsonencode([{ image = aws_ecr_repository.r.repository_url, gpu = \"1\" }])");
+    let n = eval_with(
+        "resource \"aws_ecr_repository\" \"r\" {}",
+        "jsonencode([{ image = aws_ecr_repository.r.repository_url, gpu = \"1\" }])",
+    );
     assert!(matches!(n.value, Value::Json(_)));
     assert!(n.as_str().is_none());
     assert_eq!(
@@ -587,7 +590,10 @@ fn heredoc_json_is_read_through_node_json() {
 
 #[test]
 fn partially_known_user_data_keeps_fragments_through_base64() {
-    let n = eval("base64encode(\"#!/bin/bash\\necho ECS_CLUSTER=${aws_ecs_cluster.c.name} >> /etc/ecs/ecs.config\\n\")");
+    let n = eval_with(
+        "resource \"aws_ecs_cluster\" \"c\" {}",
+        "base64encode(\"#!/bin/bash\\necho ECS_CLUSTER=${aws_ecs_cluster.c.name} >> /etc/ecs/ecs.config\\n\")",
+    );
     let f = fragments(&n);
     assert!(f.iter().any(|x| x.contains("ECS_CLUSTER=")), "{f:?}");
     let n = eval("base64gzip(\"ECS_ENABLE_GPU_SUPPORT=true\")");
@@ -595,7 +601,10 @@ fn partially_known_user_data_keeps_fragments_through_base64() {
         fragments(&n),
         vec!["ECS_ENABLE_GPU_SUPPORT=true".to_string()]
     );
-    let n = eval("join(\"\\n\", [\"A=1\", aws_x.y.z, \"B=2\"])");
+    let n = eval_with(
+        "resource \"aws_x\" \"y\" {}",
+        "join(\"\\n\", [\"A=1\", aws_x.y.z, \"B=2\"])",
+    );
     assert_eq!(
         fragments(&n),
         vec!["A=1\n".to_string(), "\nB=2".to_string()]
@@ -604,7 +613,10 @@ fn partially_known_user_data_keeps_fragments_through_base64() {
 
 #[test]
 fn unknown_conditions_carry_both_branches_refs() {
-    let n = eval("aws_x.a.b ? aws_y.c.d : aws_z.e.f");
+    let n = eval_with(
+        "resource \"aws_x\" \"a\" {}\nresource \"aws_y\" \"c\" {}\nresource \"aws_z\" \"e\" {}",
+        "aws_x.a.b ? aws_y.c.d : aws_z.e.f",
+    );
     let addrs: Vec<_> = n.refs().iter().map(|r| r.address.clone()).collect();
     assert_eq!(addrs, ["aws_x.a", "aws_y.c", "aws_z.e"]);
 }
@@ -613,7 +625,7 @@ fn unknown_conditions_carry_both_branches_refs() {
 fn missing_keys_and_unsupported_functions_are_unknown() {
     assert_eq!(reason(&eval("{ a = 1 }.b")), UnknownReason::Error);
     assert_eq!(reason(&eval("[1][5]")), UnknownReason::Error);
-    let n = eval("sha256(aws_x.y.z)");
+    let n = eval_with("resource \"aws_x\" \"y\" {}", "sha256(aws_x.y.z)");
     assert_eq!(n.refs()[0].address, "aws_x.y");
     assert_eq!(reason(&eval("uuid()")), UnknownReason::Unsupported);
     assert_eq!(
@@ -706,5 +718,30 @@ fn template_file_and_cloudinit_data_sources() {
     assert_eq!(
         fragments(b),
         vec!["ECS_ENABLE_GPU_SUPPORT=false".to_string()]
+    );
+}
+
+#[test]
+fn errors_propagate_as_in_terraform_but_jsonencode_keeps_its_structure() {
+    // Terraform fails the whole expression: `try` takes its fallback.
+    assert_eq!(json(&eval("try(length({ a = tonumber(\"x\") }), 0)")), "0");
+    assert_eq!(
+        json(&eval("try(true || tonumber(\"x\") > 1, false)")),
+        "false"
+    );
+    // A reference to a resource that is not declared is an error, not a known value.
+    assert_eq!(
+        reason(&eval("upper(aws_nope.x.name)")),
+        UnknownReason::Error
+    );
+    // The rules still read the rest of a container definition.
+    let n = eval("jsonencode([{ name = \"app\", image = lookup({}, \"missing\") }])");
+    assert_eq!(
+        n.json().unwrap().as_list().unwrap()[0]
+            .get("name")
+            .unwrap()
+            .as_str()
+            .unwrap(),
+        "app"
     );
 }
