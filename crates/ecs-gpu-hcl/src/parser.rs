@@ -296,7 +296,9 @@ impl<'a> Parser<'a> {
         while let Some(c) = self.peek() {
             match c {
                 b' ' | b'\t' => self.pos += 1,
-                b'\r' if self.peek_at(1) != Some(b'\n') || !self.newlines => self.pos += 1,
+                // CRLF is a newline; a lone CR is no whitespace in HCL (Terraform: "Invalid
+                // character"), so it is left to be reported.
+                b'\r' if self.peek_at(1) == Some(b'\n') && !self.newlines => self.pos += 2,
                 b'\n' if !self.newlines => self.pos += 1,
                 b'#' => self.line_comment(1),
                 b'/' if self.peek_at(1) == Some(b'/') => self.line_comment(2),
@@ -1342,6 +1344,13 @@ impl<'a> Parser<'a> {
                     self.pos += 3;
                 }
                 b'\\' if mode == TemplateMode::Quoted => self.parse_escape(&mut lit)?,
+                b'\r' if self.peek_at(1) != Some(b'\n') && mode != TemplateMode::Standalone => {
+                    // Terraform: "Invalid character" (a lone carriage return)
+                    return err(
+                        "a carriage return without a line feed is not allowed in a string",
+                        Span::new(self.pos, self.pos + 1),
+                    );
+                }
                 b'\r' | b'\n' if mode != TemplateMode::Quoted && self.at_newline() => {
                     lit.push('\n');
                     self.pos += if c == b'\r' { 2 } else { 1 };

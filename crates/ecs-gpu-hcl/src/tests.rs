@@ -382,6 +382,17 @@ fn unicode_identifiers_bom_crlf() {
     assert_eq!(f("café = naïve.ü\n"), "(attr café (. naïve ü))");
     assert_eq!(f("名前 = \"値\"\r\n"), "(attr 名前 \"値\")");
     assert_eq!(f("x = <<EOT\r\na\r\nEOT\r\n"), "(attr x \"a\\n\")");
+    assert_eq!(f("x = [\r\n  1,\r\n]\r\n"), "(attr x (tuple 1))");
+    // a lone carriage return is no whitespace (Terraform: "Invalid character")
+    let (msg, l, c) = fail("x = [1]\r y = 2\n");
+    assert_eq!(
+        msg,
+        "expected a newline after the attribute value, found control character \"\\r\""
+    );
+    assert_eq!((l, c), (1, 8));
+    assert!(fail("x = \"a\rb\"\n").0.contains("carriage return"));
+    assert!(fail("x = <<EOT\na\rb\nEOT\n").0.contains("carriage return"));
+    assert_eq!(f("# a\rb\nx = 1\n"), "(attr x 1)");
 }
 
 #[test]
