@@ -1195,6 +1195,27 @@ impl<'a> Parser<'a> {
     pub(crate) fn parse_quoted(&mut self) -> PResult<Template> {
         let open = self.pos;
         self.pos += 1;
+        // Fast path: most strings are plain text (no escape, interpolation or directive).
+        let body = self.pos;
+        let plain_end = self.b[body..]
+            .iter()
+            .position(|&c| matches!(c, b'"' | b'\\' | b'$' | b'%' | b'\n' | b'\r'))
+            .map(|i| body + i);
+        if let Some(end) = plain_end.filter(|&e| self.b[e] == b'"') {
+            self.pos = end + 1;
+            let parts = if end == body {
+                Vec::new()
+            } else {
+                vec![TemplatePart::Literal {
+                    text: self.src[body..end].to_string(),
+                    span: Span::new(body, end),
+                }]
+            };
+            return Ok(Template {
+                parts,
+                heredoc: false,
+            });
+        }
         let t = self.parse_template_body(TemplateMode::Quoted, open)?;
         // parse_template_body stops on the closing quote.
         self.pos += 1;
