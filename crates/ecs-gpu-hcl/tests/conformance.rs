@@ -6,7 +6,8 @@
 //!   "would reformat" fails the case) and `terraform validate` through the project's
 //!   `terraform-offline` wrapper (which serves the aws provider's schema with no network), in a
 //!   temporary folder holding the case alone. A case whose first line is
-//!   `# conformance: fmt-only — reason` skips `validate`.
+//!   `# conformance: fmt-only — reason` skips `validate`. Other `.json` cases are ECS task
+//!   definitions (both the register and the describe shape), read by the JSON parser only.
 //! - `invalid/`: each case fails with the position and message listed in `invalid/expected.txt`,
 //!   and Terraform rejects it too (`terraform fmt` exits 2 on a syntax error).
 //!
@@ -28,7 +29,7 @@ fn cases(sub: &str) -> Vec<PathBuf> {
         .filter_map(|e| e.ok().map(|e| e.path()))
         .filter(|p| {
             let n = p.file_name().and_then(|n| n.to_str()).unwrap_or("");
-            n.ends_with(".tf") || n.ends_with(".tf.json") || n.ends_with(".tfvars")
+            n.ends_with(".tf") || n.ends_with(".json") || n.ends_with(".tfvars")
         })
         .collect();
     v.sort();
@@ -189,6 +190,11 @@ fn valid_cases_are_valid_terraform() {
     for case in cases("valid") {
         let n = name(&case);
         let d = temp_copy(&case, "valid");
+        if n.ends_with(".json") && !n.ends_with(".tf.json") {
+            // an ECS task definition: JSON for the checker, nothing Terraform reads
+            let _ = std::fs::remove_dir_all(&d);
+            continue;
+        }
         if !n.ends_with(".json") {
             let (code, out) = run(
                 Path::new("terraform"),
@@ -209,7 +215,8 @@ fn valid_cases_are_valid_terraform() {
             .lines()
             .next()
             .is_some_and(|l| l.starts_with("# conformance: fmt-only"));
-        if let (Some(tool), false, false) = (&offline, fmt_only, n.ends_with(".tfvars")) {
+        let terraform_file = n.ends_with(".tf") || n.ends_with(".tf.json");
+        if let (Some(tool), false, true) = (&offline, fmt_only, terraform_file) {
             let (code, out) = run(tool, &["validate", "-no-color"], &d);
             if code == 0 {
                 validated += 1;
@@ -247,4 +254,34 @@ fn invalid_cases_are_rejected_by_terraform() {
         let _ = std::fs::remove_dir_all(&d);
     }
     assert!(failures.is_empty(), "{}", failures.join("\n\n"));
+}
+
+/// The project's own Terraform module and its examples: real input that grows with the project.
+#[test]
+fn the_project_terraform_module_parses() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../terraform");
+    let mut stack = vec![root];
+    let mut files = 0;
+    let mut failures = Vec::new();
+    while let Some(d) = stack.pop() {
+        let Ok(rd) = std::fs::read_dir(&d) else {
+            continue;
+        };
+        for e in rd.flatten() {
+            let p = e.path();
+            let n = name(&p);
+            if p.is_dir() {
+                if n != ".terraform" {
+                    stack.push(p);
+                }
+            } else if n.ends_with(".tf") || n.ends_with(".tfvars") || n.ends_with(".tftest.hcl") {
+                files += 1;
+                if let Err(e) = parse_case(&p) {
+                    failures.push(format!("{}: {e}", p.display()));
+                }
+            }
+        }
+    }
+    eprintln!("{files} files of the project's Terraform parsed");
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
 }
