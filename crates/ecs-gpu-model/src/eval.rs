@@ -227,8 +227,8 @@ pub(crate) fn to_num(node: &Node) -> Result<f64, Fail> {
 pub(crate) fn to_bool(node: &Node) -> Result<bool, Fail> {
     match &node.value {
         Value::Bool(b) => Ok(*b),
-        Value::String(s) if s == "true" => Ok(true),
-        Value::String(s) if s == "false" => Ok(false),
+        Value::String(s) if s == "true" || s == "1" => Ok(true),
+        Value::String(s) if s == "false" || s == "0" => Ok(false),
         Value::Json(_) => match to_str(node)?.as_str() {
             "true" => Ok(true),
             "false" => Ok(false),
@@ -529,7 +529,7 @@ impl Ev {
                         };
                         let mut n = self.eval(cx, chosen);
                         // Terraform unifies the two result types: `true ? 1 : "a"` is "1".
-                        if is_string_literal(other)
+                        if is_string_expr(other)
                             && matches!(n.value, Value::Number(_) | Value::Bool(_))
                         {
                             if let Ok(s) = to_str(&n) {
@@ -612,6 +612,12 @@ impl Ev {
                 return Value::Unknown(u);
             }
             Err(Fail::Error) => return error_value(),
+        };
+        // A set's keys are its elements. Sets are lists here, so the expression says which.
+        let pairs = if key_var.is_some() && is_set_expr(collection) {
+            pairs.into_iter().map(|(_, v)| (v.clone(), v)).collect()
+        } else {
+            pairs
         };
         let mut list = Vec::new();
         let mut obj = Object::default();
@@ -796,7 +802,12 @@ impl Ev {
             ExprKind::Variable(id) => self.eval_root(cx, id, &steps),
             _ => {
                 let root = self.eval(cx, cur);
-                apply_steps(root, &steps)
+                // Terraform fails the whole constructor when any part of it fails.
+                if !steps.is_empty() && crate::funcs::has_error(&root) {
+                    Node::new(unknown(UnknownReason::Error, deep_refs(&root)), None)
+                } else {
+                    apply_steps(root, &steps)
+                }
             }
         };
         if n.loc.is_none() || n.is_unknown() {
@@ -1149,8 +1160,55 @@ impl Ev {
     }
 }
 
-fn is_string_literal(e: &Expr) -> bool {
-    matches!(&e.kind, ExprKind::Template(t) if t.as_literal().is_some())
+/// Whether an expression is a call that makes a set (`toset`, `setunion`...).
+pub(crate) fn is_set_expr(e: &Expr) -> bool {
+    match &e.kind {
+        ExprKind::Call { name, .. } => matches!(
+            name.name.as_str(),
+            "toset" | "setunion" | "setintersection" | "setsubtract" | "setproduct"
+        ),
+        ExprKind::Parens(inner) => is_set_expr(inner),
+        _ => false,
+    }
+}
+
+/// Whether an expression is a string by its form: a template that is not a lone interpolation,
+/// or a call of a function that returns a string.
+fn is_string_expr(e: &Expr) -> bool {
+    match &e.kind {
+        ExprKind::Template(t) => !matches!(t.parts.as_slice(), [TemplatePart::Interpolation(_)]),
+        ExprKind::Call { name, .. } => matches!(
+            name.name.as_str(),
+            "tostring"
+                | "format"
+                | "join"
+                | "upper"
+                | "lower"
+                | "title"
+                | "replace"
+                | "substr"
+                | "trim"
+                | "trimspace"
+                | "trimprefix"
+                | "trimsuffix"
+                | "chomp"
+                | "indent"
+                | "strrev"
+                | "jsonencode"
+                | "base64encode"
+                | "base64decode"
+                | "urlencode"
+                | "file"
+                | "templatefile"
+                | "basename"
+                | "dirname"
+        ),
+        ExprKind::Parens(inner) => is_string_expr(inner),
+        ExprKind::Conditional {
+            then, otherwise, ..
+        } => is_string_expr(then) && is_string_expr(otherwise),
+        _ => false,
+    }
 }
 
 /// Splits a leading index step off (the instance key of a resource, data source or module).
@@ -1290,7 +1348,8 @@ pub(crate) fn binary(op: BinaryOp, l: &Node, r: &Node) -> Value {
                     BinaryOp::Div if b == 0.0 => unknown(UnknownReason::Unsupported, Vec::new()),
                     BinaryOp::Div => Value::Number(a / b),
                     BinaryOp::Mod if b == 0.0 => Value::Number(a),
-                    // Terraform's remainder has no negative zero.
+                    // Terraform's remainder is a negative zero only for a negative zero.
+                    BinaryOp::Mod if a == 0.0 => Value::Number(a),
                     BinaryOp::Mod => Value::Number(a % b + 0.0),
                     BinaryOp::Lt => Value::Bool(a < b),
                     BinaryOp::Le => Value::Bool(a <= b),

@@ -34,7 +34,12 @@ pub(crate) fn has_error(n: &Node) -> bool {
         match &n.value {
             Value::Unknown(u) => u.reason == UnknownReason::Error,
             Value::List(items) => items.iter().any(|i| go(i, d + 1)),
-            Value::Object(o) => o.entries.iter().any(|e| go(&e.value, d + 1)),
+            // A discarded duplicate was still evaluated: its error is the object's.
+            Value::Object(o) => o
+                .entries
+                .iter()
+                .chain(&o.discarded)
+                .any(|e| go(&e.value, d + 1)),
             Value::Json(inner) => go(inner, d + 1),
             _ => false,
         }
@@ -68,7 +73,9 @@ fn int(n: &Node) -> Result<i64, Fail> {
 
 /// Strings, numbers and bools mixed in one collection become strings, as Terraform unifies them.
 pub(crate) fn unify(items: Vec<Node>) -> Vec<Node> {
-    let any_string = items.iter().any(|i| matches!(i.value, Value::String(_)));
+    let any_string = items
+        .iter()
+        .any(|i| matches!(i.value, Value::String(_) | Value::Json(_)));
     let all_primitive = items.iter().all(|i| {
         matches!(
             i.value,
@@ -97,7 +104,17 @@ pub(crate) fn unify(items: Vec<Node>) -> Vec<Node> {
 
 /// A set: duplicates removed, ordered as Terraform orders sets (strings bytewise, numbers by value).
 pub(crate) fn set_of(items: Vec<Node>) -> Vec<Node> {
-    let items = unify(items);
+    // A jsonencode result is a string like any other in a set.
+    let items: Vec<Node> = unify(items)
+        .into_iter()
+        .map(|i| match &i.value {
+            Value::Json(_) => match to_str(&i) {
+                Ok(t) => Node::new(Value::String(t), i.loc),
+                Err(_) => i,
+            },
+            _ => i,
+        })
+        .collect();
     let mut out: Vec<Node> = Vec::new();
     for i in items {
         if !out.iter().any(|o| values_equal(o, &i) == Some(true)) {
@@ -685,7 +702,8 @@ fn builtin(ev: &mut Ev, cx: &Cx<'_>, loc: Option<Loc>, name: &str, a: &[Node]) -
                 Value::List(items) => items.len(),
                 Value::Object(o) => o.entries.len(),
                 Value::Unknown(u) => return Err(Fail::Unknown(u.clone())),
-                Value::Null => return Err(Fail::Error),
+                // Only strings and collections have a length.
+                Value::Null | Value::Number(_) | Value::Bool(_) => return Err(Fail::Error),
                 _ => to_str(&a[0])?.chars().count(),
             };
             v(Value::Number(n as f64))
@@ -975,37 +993,41 @@ fn builtin(ev: &mut Ev, cx: &Cx<'_>, loc: Option<Loc>, name: &str, a: &[Node]) -
                 bools.iter().any(|b| *b)
             }))
         }
-        "setunion" => {
+        "setunion" | "setintersection" | "setsubtract" => {
+            if a.is_empty() || (name == "setsubtract" && a.len() != 2) {
+                return Err(Fail::Error);
+            }
+            // The sets' element types are unified across all the arguments first.
             let mut all = Vec::new();
+            let mut sizes = Vec::new();
             for l in a {
-                all.extend(list(l)?.iter().cloned());
+                let items = list(l)?;
+                sizes.push(items.len());
+                all.extend(items.iter().cloned());
             }
-            v(Value::List(set_of(all)))
-        }
-        "setintersection" => {
-            let first = list(a.first().ok_or(Fail::Error)?)?.to_vec();
-            let mut out = Vec::new();
-            for x in first {
-                let mut in_all = true;
-                for l in &a[1..] {
-                    if !list(l)?.iter().any(|y| values_equal(&x, y) == Some(true)) {
-                        in_all = false;
-                    }
-                }
-                if in_all {
-                    out.push(x);
-                }
+            let all = unify(all);
+            let mut sets: Vec<Vec<Node>> = Vec::new();
+            let mut rest = all.as_slice();
+            for n in sizes {
+                let (head, tail) = rest.split_at(n);
+                sets.push(head.to_vec());
+                rest = tail;
             }
-            v(Value::List(set_of(out)))
-        }
-        "setsubtract" => {
-            arity(a, 2, 2)?;
-            let b = list(&a[1])?;
-            let out = list(&a[0])?
-                .iter()
-                .filter(|x| !b.iter().any(|y| values_equal(x, y) == Some(true)))
-                .cloned()
-                .collect();
+            let contains =
+                |set: &[Node], x: &Node| set.iter().any(|y| values_equal(x, y) == Some(true));
+            let out: Vec<Node> = match name {
+                "setunion" => sets.concat(),
+                "setintersection" => sets[0]
+                    .iter()
+                    .filter(|x| sets[1..].iter().all(|s| contains(s, x)))
+                    .cloned()
+                    .collect(),
+                _ => sets[0]
+                    .iter()
+                    .filter(|x| !contains(&sets[1], x))
+                    .cloned()
+                    .collect(),
+            };
             v(Value::List(set_of(out)))
         }
         // Numbers.
@@ -1035,7 +1057,8 @@ fn builtin(ev: &mut Ev, cx: &Cx<'_>, loc: Option<Loc>, name: &str, a: &[Node]) -
         }
         "signum" => {
             arity(a, 1, 1)?;
-            let n = to_num(&a[0])?;
+            // Terraform's signum takes whole numbers only.
+            let n = int(&a[0])? as f64;
             v(Value::Number(if n > 0.0 {
                 1.0
             } else if n < 0.0 {
@@ -1054,6 +1077,10 @@ fn builtin(ev: &mut Ev, cx: &Cx<'_>, loc: Option<Loc>, name: &str, a: &[Node]) -
         }
         "parseint" => {
             arity(a, 2, 2)?;
+            // The first argument must be a string, not a number converted to one.
+            if !matches!(a[0].value, Value::String(_) | Value::Json(_)) {
+                return Err(Fail::Error);
+            }
             let t = to_str(&a[0])?;
             let base = int(&a[1])?;
             if !(2..=62).contains(&base) || base > 36 {

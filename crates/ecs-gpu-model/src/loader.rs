@@ -1364,8 +1364,7 @@ impl Ev {
         for (k, v) in pairs {
             // A set's elements are their own keys, a list's keys are its indexes. Sets are lists
             // here, so the expression says which: `toset(...)` (or `setunion`...) is a set.
-            let is_set = matches!(&fe.value.kind, ExprKind::Call { name, .. }
-                if matches!(name.name.as_str(), "toset" | "setunion" | "setintersection" | "setsubtract" | "setproduct"));
+            let is_set = crate::eval::is_set_expr(&fe.value);
             let key = if is_set { v.clone() } else { k };
             let mut o = Object::default();
             o.entries.push(Entry {

@@ -3,6 +3,10 @@
 //! `try(jsonencode(EXPR), "ERROR")` so that errors are compared too. Terraform evaluates the whole
 //! batch in one `apply` of a provider-free configuration. Skipped, with a note, when `terraform`
 //! is not installed.
+//!
+//! Values here do not tell a list from a tuple or a set, nor a map from an object; the generator
+//! keeps set results inside `tolist(...)` (or a `for` straight over the set call) where Terraform
+//! would treat the two differently (`concat` refuses sets), as real configurations do.
 
 #![allow(clippy::print_stderr)]
 
@@ -51,274 +55,219 @@ impl Gen {
         ][self.pick(6)]
     }
 
+    /// An expression of the type: a leaf, or one of the templates with its holes filled. In a
+    /// template, `{N}`, `{S}`, `{B}`, `{LS}`, `{LN}`, `{M}` and `{ANY}` are holes of that type.
     fn gen(&mut self, ty: Ty, depth: usize) -> String {
-        let leaf = depth == 0 || self.pick(4) == 0;
-        match ty {
-            Ty::Num => {
-                if leaf {
-                    return ["0", "1", "2", "3", "7", "10", "-4", "0.5", "2.5", "100"]
-                        [self.pick(10)]
-                    .into();
+        let (leaves, templates): (&[&str], &[&str]) = match ty {
+            Ty::Num => (
+                &["0", "1", "2", "3", "7", "10", "-4", "0.5", "2.5", "100"],
+                &[
+                    "length({S})",
+                    "length({LS})",
+                    "max({N}, {N})",
+                    "min({N}, {N})",
+                    "abs({N})",
+                    "ceil({N} / 2)",
+                    "floor({N} / 4)",
+                    "({N} + {N})",
+                    "({N} - {N})",
+                    "({N} * {N})",
+                    "({N} % 3)",
+                    "tonumber({S})",
+                    "element({LN}, {N})",
+                    "lookup({M}, {S}, {N})",
+                    "length({M})",
+                    "({B} ? {N} : {N})",
+                    "length(split(\",\", {S}))",
+                    "index({LS}, {S})",
+                    "parseint({S}, 10)",
+                    "sum({LN})",
+                    "pow({N}, 2)",
+                    "signum({N})",
+                    "length(setunion({LS}, {LS}))",
+                    "(-{N} / 4)",
+                    "one({LN})",
+                    "{LN}[0]",
+                    "{M}[\"a\"]",
+                    "{M}.b",
+                    "length({ANY})",
+                ],
+            ),
+            Ty::Str => (
+                &[
+                    "\"\"",
+                    "\"a\"",
+                    "\"b\"",
+                    "\"ab\"",
+                    "\"a,b\"",
+                    "\" x \"",
+                    "\"<&>\"",
+                    "\"é\"",
+                    "\"10\"",
+                    "\"g6.xlarge\"",
+                    "\"A-b_c\"",
+                ],
+                &[
+                    "upper({S})",
+                    "lower({S})",
+                    "format(\"%s-%d\", {S}, {N})",
+                    "join({S}, {LS})",
+                    "replace({S}, {S}, {S})",
+                    "substr({S}, {N}, {N})",
+                    "trimspace({S})",
+                    "tostring({N})",
+                    "\"${{S}}-${{N}}\"",
+                    "chomp({S})",
+                    "strrev({S})",
+                    "coalesce({S}, {S})",
+                    "element({LS}, {N})",
+                    "base64encode({S})",
+                    "trimprefix({S}, {S})",
+                    "format(\"%q|%5.1f|%v\", {S}, {N}, {B})",
+                    "({B} ? {S} : {S})",
+                    "jsonencode({ANY})",
+                    "trim({S}, \"ab\")",
+                    "\"%{ for x in {LS} }[${x}]%{ endfor }\"",
+                    "\"%{ if {B} }y%{ else }n%{ endif }\"",
+                    "replace({S}, \"/[a-c]+/\", \"_\")",
+                    "title({S})",
+                    "indent(2, {S})",
+                    "format(\"%05.1f|%-4s|%x|%t\", {N}, {S}, abs(floor({N})), {B})",
+                    "lookup({ a = \"x\", b = \"y\" }, {S}, \"z\")",
+                    "split(\",\", {S})[0]",
+                    "regex(\"[a-z]+\", {S})",
+                    "join(\"-\", sort({LS}))",
+                    "\"${jsonencode({M})}\"",
+                    "upper(substr({S}, 0, 1))",
+                    "try({S}, \"t\")",
+                    "one([{S}])",
+                    "tostring({B})",
+                    "trimsuffix({S}, \"b\")",
+                    "element(split(\",\", {S}), {N})",
+                    "format(\"%v\", {ANY})",
+                    "\"${{N} + 1}\"",
+                ],
+            ),
+            Ty::Bool => (
+                &["true", "false"],
+                &[
+                    "({N} < {N})",
+                    "({S} == {S})",
+                    "contains({LS}, {S})",
+                    "startswith({S}, {S})",
+                    "strcontains({S}, {S})",
+                    "!{B}",
+                    "({B} && {B})",
+                    "({B} || {B})",
+                    "can({ANY})",
+                    "({LN} != {LN})",
+                    "({N} >= {N})",
+                    "endswith({S}, {S})",
+                    "anytrue([{B}, {B}])",
+                    "alltrue([{B}, {B}])",
+                    "can(regex(\"^a\", {S}))",
+                    "contains(keys({M}), {S})",
+                    "tobool({S})",
+                    "({N} == {N})",
+                    "({S} != {S})",
+                    "({ANY} == null)",
+                ],
+            ),
+            Ty::ListStr => (
+                &["[]", "[\"a\"]", "[\"b\", \"a\"]", "[\"x\", \"\", \"x\"]"],
+                &[
+                    "[{S}, {S}]",
+                    "split({S}, {S})",
+                    "concat({LS}, {LS})",
+                    "distinct({LS})",
+                    "sort({LS})",
+                    "reverse({LS})",
+                    "compact({LS})",
+                    "keys({M})",
+                    "formatlist(\"%s!\", {LS})",
+                    "[for x in {LS} : upper(x)]",
+                    "tolist(toset({LS}))",
+                    "flatten([{LS}, [{S}]])",
+                    "slice({LS}, 0, 1)",
+                    "[for x in {LS} : x if x != \"\"]",
+                    "regexall(\"[a-z]\", {S})",
+                    "tolist(setunion({LS}, {LS}))",
+                    "[for i, x in toset({LS}) : i]",
+                    "tolist(setsubtract({LS}, {LS}))",
+                    "tolist(setintersection({LS}, {LS}))",
+                    "[for k, v in {M} : \"${k}=${v}\"]",
+                    "formatlist(\"%s-%s\", {LS}, \"x\")",
+                    "sort([for x in {LN} : tostring(x)])",
+                    "values({ a = {S} })",
+                    "[for o in [{ n = {S} }] : o.n]",
+                    "[{ n = {S} }][*].n",
+                ],
+            ),
+            Ty::ListNum => (
+                &["[]", "[1]", "[3, 1, 2]", "[0.5, -1]"],
+                &[
+                    "[{N}, {N}]",
+                    "range(abs({N}) % 4)",
+                    "values({M})",
+                    "[for x in {LN} : x * 2]",
+                    "concat({LN}, {LN})",
+                    "distinct({LN})",
+                    "[for i, x in {LS} : i]",
+                    "[for x in {LN} : x if x > 1]",
+                    "reverse({LN})",
+                    "flatten([{LN}, [{N}]])",
+                    "tolist(toset({LN}))",
+                ],
+            ),
+            Ty::MapNum => (
+                &["{}", "{ a = 1 }", "{ b = 2, a = 3 }"],
+                &[
+                    "{ a = {N}, b = {N} }",
+                    "merge({M}, {M})",
+                    "zipmap({LS}, {LN})",
+                    "{ for k, v in {M} : upper(k) => v }",
+                    "{ for x in {LS} : x => length(x) }",
+                    "tomap({M})",
+                    "{ for k, v in {M} : k => v if v > 1 }",
+                    "merge({M}, { c = {N} })",
+                    "{ ({S}) = {N} }",
+                    "zipmap(keys({M}), values({M}))",
+                    "{ a = {N}, a = {N} }",
+                ],
+            ),
+        };
+        if depth == 0 || self.pick(4) == 0 {
+            return leaves[self.pick(leaves.len())].to_string();
+        }
+        let template = templates[self.pick(templates.len())];
+        let mut out = String::new();
+        let mut rest = template;
+        while let Some(i) = rest.find('{') {
+            let hole = rest[i + 1..].find('}').map(|j| &rest[i + 1..i + 1 + j]);
+            let ty = match hole {
+                Some("N") => Some(Ty::Num),
+                Some("S") => Some(Ty::Str),
+                Some("B") => Some(Ty::Bool),
+                Some("LS") => Some(Ty::ListStr),
+                Some("LN") => Some(Ty::ListNum),
+                Some("M") => Some(Ty::MapNum),
+                Some("ANY") => Some(self.any_ty()),
+                _ => None,
+            };
+            match (ty, hole) {
+                (Some(t), Some(h)) => {
+                    out.push_str(&rest[..i]);
+                    out.push_str(&self.gen(t, depth - 1));
+                    rest = &rest[i + 2 + h.len()..];
                 }
-                let d = depth - 1;
-                match self.pick(16) {
-                    0 => format!("length({})", self.gen(Ty::Str, d)),
-                    1 => format!("length({})", self.gen(Ty::ListStr, d)),
-                    2 => format!("max({}, {})", self.gen(Ty::Num, d), self.gen(Ty::Num, d)),
-                    3 => format!("min({}, {})", self.gen(Ty::Num, d), self.gen(Ty::Num, d)),
-                    4 => format!("abs({})", self.gen(Ty::Num, d)),
-                    5 => format!("ceil({} / 2)", self.gen(Ty::Num, d)),
-                    6 => format!("floor({} / 4)", self.gen(Ty::Num, d)),
-                    7 => format!("({} + {})", self.gen(Ty::Num, d), self.gen(Ty::Num, d)),
-                    8 => format!("({} - {})", self.gen(Ty::Num, d), self.gen(Ty::Num, d)),
-                    9 => format!("({} * {})", self.gen(Ty::Num, d), self.gen(Ty::Num, d)),
-                    10 => format!("({} % 3)", self.gen(Ty::Num, d)),
-                    11 => format!("tonumber({})", self.gen(Ty::Str, d)),
-                    12 => format!(
-                        "element({}, {})",
-                        self.gen(Ty::ListNum, d),
-                        self.gen(Ty::Num, d)
-                    ),
-                    13 => format!(
-                        "lookup({}, {}, {})",
-                        self.gen(Ty::MapNum, d),
-                        self.gen(Ty::Str, d),
-                        self.gen(Ty::Num, d)
-                    ),
-                    14 => format!("length({})", self.gen(Ty::MapNum, d)),
-                    _ => format!(
-                        "({} ? {} : {})",
-                        self.gen(Ty::Bool, d),
-                        self.gen(Ty::Num, d),
-                        self.gen(Ty::Num, d)
-                    ),
-                }
-            }
-            Ty::Str => {
-                if leaf {
-                    return [
-                        "\"\"",
-                        "\"a\"",
-                        "\"b\"",
-                        "\"ab\"",
-                        "\"a,b\"",
-                        "\" x \"",
-                        "\"<&>\"",
-                        "\"é\"",
-                        "\"10\"",
-                        "\"g6.xlarge\"",
-                        "\"A-b_c\"",
-                    ][self.pick(11)]
-                    .into();
-                }
-                let d = depth - 1;
-                match self.pick(24) {
-                    0 => format!("upper({})", self.gen(Ty::Str, d)),
-                    1 => format!("lower({})", self.gen(Ty::Str, d)),
-                    2 => format!(
-                        "format(\"%s-%d\", {}, {})",
-                        self.gen(Ty::Str, d),
-                        self.gen(Ty::Num, d)
-                    ),
-                    3 => format!(
-                        "join({}, {})",
-                        self.gen(Ty::Str, d),
-                        self.gen(Ty::ListStr, d)
-                    ),
-                    4 => format!(
-                        "replace({}, {}, {})",
-                        self.gen(Ty::Str, d),
-                        self.gen(Ty::Str, d),
-                        self.gen(Ty::Str, d)
-                    ),
-                    5 => format!(
-                        "substr({}, {}, {})",
-                        self.gen(Ty::Str, d),
-                        self.gen(Ty::Num, d),
-                        self.gen(Ty::Num, d)
-                    ),
-                    6 => format!("trimspace({})", self.gen(Ty::Str, d)),
-                    7 => format!("tostring({})", self.gen(Ty::Num, d)),
-                    8 => format!(
-                        "\"${{{}}}-${{{}}}\"",
-                        self.gen(Ty::Str, d),
-                        self.gen(Ty::Num, d)
-                    ),
-                    9 => format!("chomp({})", self.gen(Ty::Str, d)),
-                    10 => format!("strrev({})", self.gen(Ty::Str, d)),
-                    11 => format!(
-                        "coalesce({}, {})",
-                        self.gen(Ty::Str, d),
-                        self.gen(Ty::Str, d)
-                    ),
-                    12 => format!(
-                        "element({}, {})",
-                        self.gen(Ty::ListStr, d),
-                        self.gen(Ty::Num, d)
-                    ),
-                    13 => format!("base64encode({})", self.gen(Ty::Str, d)),
-                    14 => format!(
-                        "trimprefix({}, {})",
-                        self.gen(Ty::Str, d),
-                        self.gen(Ty::Str, d)
-                    ),
-                    15 => format!(
-                        "format(\"%q|%5.1f|%v\", {}, {}, {})",
-                        self.gen(Ty::Str, d),
-                        self.gen(Ty::Num, d),
-                        self.gen(Ty::Bool, d)
-                    ),
-                    16 => format!(
-                        "({} ? {} : {})",
-                        self.gen(Ty::Bool, d),
-                        self.gen(Ty::Str, d),
-                        self.gen(Ty::Str, d)
-                    ),
-                    17 => {
-                        let t = self.any_ty();
-                        format!("jsonencode({})", self.gen(t, d))
-                    }
-                    18 => format!("trim({}, \"ab\")", self.gen(Ty::Str, d)),
-                    19 => format!(
-                        "\"%{{ for x in {} }}[${{x}}]%{{ endfor }}\"",
-                        self.gen(Ty::ListStr, d)
-                    ),
-                    20 => format!(
-                        "\"%{{ if {} }}y%{{ else }}n%{{ endif }}\"",
-                        self.gen(Ty::Bool, d)
-                    ),
-                    21 => format!("replace({}, \"/[a-c]+/\", \"_\")", self.gen(Ty::Str, d)),
-                    22 => format!("title({})", self.gen(Ty::Str, d)),
-                    _ => format!("indent(2, {})", self.gen(Ty::Str, d)),
-                }
-            }
-            Ty::Bool => {
-                if leaf {
-                    return ["true", "false"][self.pick(2)].into();
-                }
-                let d = depth - 1;
-                match self.pick(12) {
-                    0 => format!("({} < {})", self.gen(Ty::Num, d), self.gen(Ty::Num, d)),
-                    1 => format!("({} == {})", self.gen(Ty::Str, d), self.gen(Ty::Str, d)),
-                    2 => format!(
-                        "contains({}, {})",
-                        self.gen(Ty::ListStr, d),
-                        self.gen(Ty::Str, d)
-                    ),
-                    3 => format!(
-                        "startswith({}, {})",
-                        self.gen(Ty::Str, d),
-                        self.gen(Ty::Str, d)
-                    ),
-                    4 => format!(
-                        "strcontains({}, {})",
-                        self.gen(Ty::Str, d),
-                        self.gen(Ty::Str, d)
-                    ),
-                    5 => format!("!{}", self.gen(Ty::Bool, d)),
-                    6 => format!("({} && {})", self.gen(Ty::Bool, d), self.gen(Ty::Bool, d)),
-                    7 => format!("({} || {})", self.gen(Ty::Bool, d), self.gen(Ty::Bool, d)),
-                    8 => {
-                        let t = self.any_ty();
-                        format!("can({})", self.gen(t, d))
-                    }
-                    9 => format!(
-                        "({} != {})",
-                        self.gen(Ty::ListNum, d),
-                        self.gen(Ty::ListNum, d)
-                    ),
-                    10 => format!("({} >= {})", self.gen(Ty::Num, d), self.gen(Ty::Num, d)),
-                    _ => format!(
-                        "endswith({}, {})",
-                        self.gen(Ty::Str, d),
-                        self.gen(Ty::Str, d)
-                    ),
-                }
-            }
-            Ty::ListStr => {
-                if leaf {
-                    return ["[]", "[\"a\"]", "[\"b\", \"a\"]", "[\"x\", \"\", \"x\"]"]
-                        [self.pick(4)]
-                    .into();
-                }
-                let d = depth - 1;
-                match self.pick(14) {
-                    0 => format!("[{}, {}]", self.gen(Ty::Str, d), self.gen(Ty::Str, d)),
-                    1 => format!("split({}, {})", self.gen(Ty::Str, d), self.gen(Ty::Str, d)),
-                    2 => format!(
-                        "concat({}, {})",
-                        self.gen(Ty::ListStr, d),
-                        self.gen(Ty::ListStr, d)
-                    ),
-                    3 => format!("distinct({})", self.gen(Ty::ListStr, d)),
-                    4 => format!("sort({})", self.gen(Ty::ListStr, d)),
-                    5 => format!("reverse({})", self.gen(Ty::ListStr, d)),
-                    6 => format!("compact({})", self.gen(Ty::ListStr, d)),
-                    7 => format!("keys({})", self.gen(Ty::MapNum, d)),
-                    8 => format!("formatlist(\"%s!\", {})", self.gen(Ty::ListStr, d)),
-                    9 => format!("[for x in {} : upper(x)]", self.gen(Ty::ListStr, d)),
-                    10 => format!("tolist(toset({}))", self.gen(Ty::ListStr, d)),
-                    11 => format!(
-                        "flatten([{}, [{}]])",
-                        self.gen(Ty::ListStr, d),
-                        self.gen(Ty::Str, d)
-                    ),
-                    12 => format!("slice({}, 0, 1)", self.gen(Ty::ListStr, d)),
-                    _ => format!("[for x in {} : x if x != \"\"]", self.gen(Ty::ListStr, d)),
-                }
-            }
-            Ty::ListNum => {
-                if leaf {
-                    return ["[]", "[1]", "[3, 1, 2]", "[0.5, -1]"][self.pick(4)].into();
-                }
-                let d = depth - 1;
-                match self.pick(7) {
-                    0 => format!("[{}, {}]", self.gen(Ty::Num, d), self.gen(Ty::Num, d)),
-                    1 => format!("range(abs({}) % 4)", self.gen(Ty::Num, d)),
-                    2 => format!("values({})", self.gen(Ty::MapNum, d)),
-                    3 => format!("[for x in {} : x * 2]", self.gen(Ty::ListNum, d)),
-                    4 => format!(
-                        "concat({}, {})",
-                        self.gen(Ty::ListNum, d),
-                        self.gen(Ty::ListNum, d)
-                    ),
-                    5 => format!("distinct({})", self.gen(Ty::ListNum, d)),
-                    _ => format!("[for i, x in {} : i]", self.gen(Ty::ListStr, d)),
-                }
-            }
-            Ty::MapNum => {
-                if leaf {
-                    return ["{}", "{ a = 1 }", "{ b = 2, a = 3 }"][self.pick(3)].into();
-                }
-                let d = depth - 1;
-                match self.pick(6) {
-                    0 => format!(
-                        "{{ a = {}, b = {} }}",
-                        self.gen(Ty::Num, d),
-                        self.gen(Ty::Num, d)
-                    ),
-                    1 => format!(
-                        "merge({}, {})",
-                        self.gen(Ty::MapNum, d),
-                        self.gen(Ty::MapNum, d)
-                    ),
-                    2 => format!(
-                        "zipmap({}, {})",
-                        self.gen(Ty::ListStr, d),
-                        self.gen(Ty::ListNum, d)
-                    ),
-                    3 => format!(
-                        "{{ for k, v in {} : upper(k) => v }}",
-                        self.gen(Ty::MapNum, d)
-                    ),
-                    4 => format!(
-                        "{{ for x in {} : x => length(x) }}",
-                        self.gen(Ty::ListStr, d)
-                    ),
-                    _ => format!("tomap({})", self.gen(Ty::MapNum, d)),
+                _ => {
+                    out.push_str(&rest[..=i]);
+                    rest = &rest[i + 1..];
                 }
             }
         }
+        out.push_str(rest);
+        out
     }
 }
 
