@@ -1192,7 +1192,8 @@ impl Ev {
         let real = std::fs::canonicalize(&joined).map_err(|_| Fail::Error)?;
         if !self.allowed.iter().any(|d| real.starts_with(d)) {
             self.notes.push(crate::model::LoadNote {
-                message: format!("`{p}` is outside the checked folders and was not read"),
+                kind: crate::model::LoadNoteKind::FileOutsideTree,
+                message: format!("`{p}` is outside the checked folders and is not read"),
                 loc,
             });
             // Terraform would read it: unknown, not an error (`try` must not take its fallback).

@@ -1406,11 +1406,12 @@ impl Ev {
                 .remote_calls
                 .iter()
                 .filter(|(a, _, _)| seen.insert(a.clone()))
-                .map(|(a, s, _)| format!("{a} ({s})"))
+                .map(|(a, s, _)| format!("`{a}` (`{s}`)"))
                 .collect();
             self.notes.push(LoadNote {
+                kind: LoadNoteKind::RemoteModules,
                 message: format!(
-                    "module calls with remote sources were not followed: {}",
+                    "module calls with remote sources are not followed: {}",
                     list.join(", ")
                 ),
                 loc: self.remote_calls.first().map(|c| c.2),
@@ -1420,7 +1421,8 @@ impl Ev {
         for (a, loc) in std::mem::take(&mut self.failed_calls) {
             if seen.insert(a.clone()) {
                 self.notes.push(LoadNote {
-                    message: format!("module call {a} was not followed: its source is not a local folder that can be loaded (missing, not a literal, or a recursive call)"),
+                    kind: LoadNoteKind::ModuleNotFollowed,
+                    message: format!("module call `{a}` is not followed: its source is not a local folder that can be loaded (missing, not a literal, a recursive call or nested too deep)"),
                     loc: Some(loc),
                 });
             }

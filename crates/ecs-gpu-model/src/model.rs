@@ -225,8 +225,22 @@ pub struct LoadProblem {
 /// Something worth telling about the load (an info).
 #[derive(Debug, Clone)]
 pub struct LoadNote {
+    pub kind: LoadNoteKind,
+    /// Lowercase, no trailing period, identifiers in backticks.
     pub message: String,
     pub loc: Option<Loc>,
+}
+
+/// What a [`LoadNote`] is about.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum LoadNoteKind {
+    /// Module calls with remote sources, not fetched (one note lists them all; `loc` is the first).
+    RemoteModules,
+    /// A local module call that could not be followed (missing folder, a source that is not a
+    /// literal, a module that calls itself, the nesting limit).
+    ModuleNotFollowed,
+    /// `file()`/`templatefile()` of a path outside the checked folders, not read.
+    FileOutsideTree,
 }
 
 impl Model {

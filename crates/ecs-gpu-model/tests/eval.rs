@@ -200,10 +200,12 @@ fn module_calls_with_inputs_and_outputs() {
     let notes: Vec<_> = m
         .notes
         .iter()
-        .filter(|n| n.message.contains("remote"))
+        .filter(|n| n.kind == ecs_gpu_model::LoadNoteKind::RemoteModules)
         .collect();
     assert_eq!(notes.len(), 1);
-    assert!(notes[0].message.contains("module.vpc"));
+    assert!(notes[0]
+        .message
+        .contains("`module.vpc` (`terraform-aws-modules/vpc/aws`)"));
     let td = m
         .task_definitions
         .iter()
