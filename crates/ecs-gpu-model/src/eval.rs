@@ -855,7 +855,7 @@ impl Ev {
             }
             "terraform" => match attr(0) {
                 Some("workspace") => apply_steps(
-                    Node::new(Value::String("default".into()), None),
+                    Node::new(Value::String(self.insts[cx.inst].workspace.clone()), None),
                     &steps[1..],
                 ),
                 _ => Node::new(unknown(UnknownReason::Unsupported, Vec::new()), None),

@@ -209,6 +209,8 @@ pub(crate) struct Inst {
     /// The folders of this instance and its ancestors (a module that calls itself stops).
     chain: Vec<PathBuf>,
     instances_unknown: bool,
+    /// `terraform.workspace` (the root module's).
+    pub workspace: String,
     vars: HashMap<String, Slot>,
     locals: HashMap<String, Option<Node>>,
     outputs: HashMap<String, Option<Node>>,
@@ -455,6 +457,10 @@ impl Ev {
         });
         let depth = parent.map_or(0, |p| self.insts[p].depth + 1);
         let instances_unknown = parent.is_some_and(|p| self.insts[p].instances_unknown);
+        let workspace = parent.map_or_else(
+            || "default".to_string(),
+            |p| self.insts[p].workspace.clone(),
+        );
         self.insts.push(Inst {
             decl,
             id,
@@ -464,6 +470,7 @@ impl Ev {
             depth,
             chain,
             instances_unknown,
+            workspace,
             vars: HashMap::new(),
             locals: HashMap::new(),
             outputs: HashMap::new(),
@@ -475,11 +482,30 @@ impl Ev {
 
     fn new_root(&mut self, decl: Rc<ModuleDecl>) -> usize {
         let root_dir = decl.real_dir.clone();
+        // The workspace, as Terraform selects it: TF_WORKSPACE, else the one recorded by
+        // `terraform workspace select` in .terraform/environment, else "default".
+        let workspace = std::env::var("TF_WORKSPACE")
+            .ok()
+            .or_else(|| {
+                std::fs::read_to_string(root_dir.join(".terraform/environment"))
+                    .ok()
+                    .map(|s| s.trim().to_string())
+            })
+            .filter(|w| !w.is_empty())
+            .unwrap_or_else(|| "default".to_string());
         let chain = vec![decl.real_dir.clone()];
         let inst = self.new_inst(decl.clone(), None, None, None, ".".into(), root_dir, chain);
-        // Terraform's precedence: defaults < terraform.tfvars < terraform.tfvars.json <
-        // *.auto.tfvars(.json) in lexical order < -var-file in order < -var in order.
+        self.insts[inst].workspace = workspace;
+        // Terraform's precedence: defaults < TF_VAR_ environment variables < terraform.tfvars <
+        // terraform.tfvars.json < *.auto.tfvars(.json) in lexical order < -var-file in order <
+        // -var in order.
         let mut values: HashMap<String, Node> = HashMap::new();
+        for name in decl.variable_order.clone() {
+            if let Ok(raw) = std::env::var(format!("TF_VAR_{name}")) {
+                let v = self.cli_var(inst, &name, &raw);
+                values.insert(name, v);
+            }
+        }
         let mut files: Vec<PathBuf> = Vec::new();
         for name in ["terraform.tfvars", "terraform.tfvars.json"] {
             let p = decl.real_dir.join(name);

@@ -747,3 +747,15 @@ fn errors_propagate_as_in_terraform_but_jsonencode_keeps_its_structure() {
         "app"
     );
 }
+
+#[test]
+fn the_selected_workspace_is_read_as_terraform_does() {
+    let (_d, m) = load(&[
+        (
+            "main.tf",
+            "resource \"t\" \"t\" { w = terraform.workspace }\n",
+        ),
+        (".terraform/environment", "prod\n"),
+    ]);
+    assert_eq!(str_of(find(&m, "t", "t").body.attr("w").unwrap()), "prod");
+}
