@@ -10,6 +10,7 @@
 
 use crate::ast::*;
 use crate::ParseError;
+use std::collections::HashMap;
 
 /// Deeper nesting than this is refused.
 pub(crate) const MAX_DEPTH: u32 = 256;
@@ -387,6 +388,7 @@ impl<'a> Parser<'a> {
         self.newlines = true;
         let start = self.pos;
         let mut items = Vec::new();
+        let mut names = HashMap::new();
         let end;
         loop {
             self.skip_all()?;
@@ -412,7 +414,7 @@ impl<'a> Parser<'a> {
             }
             let item = self.parse_item()?;
             if let Item::Attribute(a) = &item {
-                self.check_redefined(&items, a)?;
+                self.check_redefined(&items, &mut names, a)?;
             }
             items.push(item);
             self.skip_trivia()?;
@@ -438,11 +440,36 @@ impl<'a> Parser<'a> {
 
     /// Terraform refuses a body that sets one argument twice (objects, unlike bodies, may
     /// repeat keys).
-    fn check_redefined(&self, items: &[Item], attr: &Attribute) -> PResult<()> {
-        let first = items.iter().find_map(|i| match i {
-            Item::Attribute(a) if a.name.name == attr.name.name => Some(a.name.span),
-            _ => None,
-        });
+    ///
+    /// A small body is searched; past 32 items the names go into `names`, so that a `.tfvars`
+    /// with thousands of arguments stays linear.
+    fn check_redefined(
+        &self,
+        items: &[Item],
+        names: &mut HashMap<String, Span>,
+        attr: &Attribute,
+    ) -> PResult<()> {
+        let first = if items.len() < 32 {
+            items.iter().find_map(|i| match i {
+                Item::Attribute(a) if a.name.name == attr.name.name => Some(a.name.span),
+                _ => None,
+            })
+        } else {
+            if names.is_empty() {
+                for i in items {
+                    if let Item::Attribute(a) = i {
+                        names.entry(a.name.name.clone()).or_insert(a.name.span);
+                    }
+                }
+            }
+            match names.get(&attr.name.name) {
+                Some(span) => Some(*span),
+                None => {
+                    names.insert(attr.name.name.clone(), attr.name.span);
+                    None
+                }
+            }
+        };
         match first {
             Some(span) => {
                 let (line, _) = crate::line_col(self.src, span.start);

@@ -624,3 +624,18 @@ fn body_rules_terraform_enforces_while_parsing() {
         "expected a newline after the block's closing `}`, found `}`"
     );
 }
+
+#[test]
+fn redefined_arguments_in_large_bodies() {
+    let mut text: String = (0..5000).map(|i| format!("v{i} = {i}\n")).collect();
+    assert!(parse(&text).is_ok());
+    text.push_str("v40 = 1\n");
+    let (msg, line, _) = fail(&text);
+    assert_eq!(
+        msg,
+        "the argument `v40` was already set on line 41; each argument may be set only once"
+    );
+    assert_eq!(line, 5001);
+    let (msg, _, _) = fail("a {\n  x = 1\n  b {}\n  x = 2\n}\n");
+    assert!(msg.contains("already set on line 2"), "{msg}");
+}
