@@ -759,3 +759,61 @@ fn the_selected_workspace_is_read_as_terraform_does() {
     ]);
     assert_eq!(str_of(find(&m, "t", "t").body.attr("w").unwrap()), "prod");
 }
+
+/// The text a location points at.
+fn at(m: &ecs_gpu_model::Model, loc: ecs_gpu_model::Loc) -> String {
+    let f = m.file(loc.file);
+    f.text[loc.span.start as usize..loc.span.end as usize].to_string()
+}
+
+#[test]
+fn locations_point_at_what_was_written() {
+    let (_d, m) = load(&[
+        (
+            "main.tf",
+            "module \"gpu\" {\n  source = \"./gpu\"\n  gpus   = \"2\"\n}\nlocals {\n  env = [{ name = \"NVIDIA_DRIVER_CAPABILITIES\", value = \"all\" }]\n}\nresource \"aws_ecs_task_definition\" \"t\" {\n  family = \"f\"\n  container_definitions = jsonencode([{\n    name        = \"app\"\n    environment = local.env\n    resourceRequirements = [{ type = \"GPU\", value = \"1\" }]\n  }])\n  user_data = templatefile(\"${path.module}/ud.tpl\", { c = \"x\" })\n}\n",
+        ),
+        ("ud.tpl", "ECS_CLUSTER=${c}\n"),
+        (
+            "gpu/main.tf",
+            "variable \"gpus\" {}\nresource \"t\" \"g\" { v = var.gpus }\n",
+        ),
+    ]);
+    let td = &m.task_definitions[0];
+    let c = &td
+        .container_definitions
+        .as_ref()
+        .unwrap()
+        .as_list()
+        .unwrap()[0];
+    let o = c.as_object().unwrap();
+    let rr = o
+        .entries
+        .iter()
+        .find(|e| e.key == "resourceRequirements")
+        .unwrap();
+    assert_eq!(at(&m, rr.key_loc.unwrap()), "resourceRequirements");
+    let value = rr.value.as_list().unwrap()[0].get("value").unwrap();
+    assert_eq!(at(&m, value.loc.unwrap()), "\"1\"");
+    // A value that came through a local points where the local wrote it.
+    let env = c.get("environment").unwrap().as_list().unwrap()[0]
+        .get("name")
+        .unwrap();
+    assert_eq!(at(&m, env.loc.unwrap()), "\"NVIDIA_DRIVER_CAPABILITIES\"");
+    // A module input points at the call's argument, in the caller's file.
+    let g = m
+        .resources
+        .iter()
+        .find(|r| r.name == "g" && m.module_address(r) == Some("module.gpu"))
+        .unwrap();
+    let v = g.body.attr("v").unwrap();
+    assert_eq!(at(&m, v.loc.unwrap()), "\"2\"");
+    assert!(m.file(v.loc.unwrap().file).path.ends_with("main.tf"));
+    // Attribute names and the resource header.
+    let r = find(&m, "aws_ecs_task_definition", "t");
+    assert_eq!(at(&m, r.loc), "resource \"aws_ecs_task_definition\" \"t\"");
+    assert_eq!(
+        at(&m, r.body.attribute("family").unwrap().name_loc.unwrap()),
+        "family"
+    );
+}
