@@ -9,6 +9,36 @@
 //! variable, a local or a module output keeps the location where it was written (a `default`, a
 //! `.tfvars` entry, the module call's argument); an unknown value points at the reference.
 //!
+//! # Modules
+//!
+//! Every folder with `.tf`/`.tf.json` files is a root module, evaluated with its variables'
+//! defaults, `TF_VAR_*`, its `terraform.tfvars(.json)` and `*.auto.tfvars(.json)`, then
+//! [`LoadOptions::var_files`] and [`LoadOptions::vars`]. A local module call (`./`, `../`) is
+//! followed with its arguments as an instance of its own (`module.NAME`, `module.a.module.b`,
+//! `module.m["k"]`), even when the called folder is also loaded as a root. Override files
+//! (`override.tf`, `*_override.tf`) are merged as Terraform merges them.
+//!
+//! # What is unknown on purpose
+//!
+//! - A managed resource's attributes (`aws_x.y.arn`): [`UnknownReason::AfterApply`], with a
+//!   [`Reference`]; `Model::referenced` follows it.
+//! - A data source's results ([`UnknownReason::DataSource`]); its own arguments are known
+//!   (`data.aws_ssm_parameter.x.name`), and so is `data.template_file`'s `rendered`.
+//! - A variable with no value anywhere ([`UnknownReason::NoValue`]).
+//! - Remote module outputs ([`UnknownReason::RemoteModule`]).
+//! - What the evaluator does not model ([`UnknownReason::Unsupported`]): functions it does not
+//!   know, hashes, time, `base64gzip` (its input is kept as a fragment), `file()` outside the
+//!   checked folders, an infinity, the cases where Terraform's list/tuple, set/list or map/object
+//!   distinction decides the result (equal collections compared with `==`, a negative `element`
+//!   index), nesting past the evaluator's limits.
+//! - What Terraform would refuse ([`UnknownReason::Error`]): type errors, missing keys, cycles,
+//!   references to undeclared objects. An error anywhere in a function's or operator's arguments
+//!   makes its result an error, as in Terraform (`try` and `can` see it); `jsonencode` keeps its
+//!   structure around an error so rules still read the rest of a container definition.
+//!
+//! Sets are lists (sorted as Terraform sorts them); `for` over a set call and `dynamic` blocks
+//! over one use the elements as keys.
+//!
 //! ```no_run
 //! let model = ecs_gpu_model::load(&ecs_gpu_model::LoadOptions {
 //!     paths: vec!["examples/broken-gpu-chain".into()],
