@@ -268,6 +268,29 @@ impl<'a> Parser<'a> {
         )
     }
 
+    /// Like [`Parser::expected`], with a hint when the cause is an expression continued over
+    /// a line break where newlines end it (a body, an object): Terraform refuses those too.
+    fn expected_continuation<T>(&self, what: &str) -> PResult<T> {
+        let after_break = self.newlines && self.at_newline();
+        let before_operator = self.newlines
+            && self.b[..self.pos.min(self.b.len())]
+                .iter()
+                .rev()
+                .find(|c| !matches!(c, b' ' | b'\t'))
+                .is_some_and(|&c| c == b'\n')
+            && (self.peek_binop().is_some() || matches!(self.peek(), Some(b'?' | b':')));
+        if after_break || before_operator {
+            return err(
+                format!(
+                    "expected {what}, found {}: an expression continues on the next line only inside parentheses, brackets or a `for` expression",
+                    self.describe(self.pos)
+                ),
+                self.token_span(self.pos),
+            );
+        }
+        self.expected(what)
+    }
+
     fn expect_byte(&mut self, c: u8, what: &str) -> PResult<()> {
         if self.peek() == Some(c) {
             self.pos += 1;
@@ -410,7 +433,7 @@ impl<'a> Parser<'a> {
                 _ => {}
             }
             if !self.at_ident_start() {
-                return self.expected("an attribute name or a block type");
+                return self.expected_continuation("an attribute name or a block type");
             }
             let item = self.parse_item()?;
             if let Item::Attribute(a) = &item {
@@ -902,7 +925,7 @@ impl<'a> Parser<'a> {
             Some(b'<') if self.at("<<") => self.parse_heredoc(),
             Some(c) if c.is_ascii_digit() => self.parse_number(),
             _ if self.at_ident_start() => self.parse_name(),
-            _ => self.expected("an expression"),
+            _ => self.expected_continuation("an expression"),
         }
     }
 
@@ -1122,7 +1145,7 @@ impl<'a> Parser<'a> {
             )
             && !self.peek().is_some_and(|c| c.is_ascii_digit())
         {
-            return self.expected("an object key or `}`");
+            return self.expected_continuation("an object key or `}`");
         }
         Ok(ObjectKey::Expr(self.parse_expr()?))
     }

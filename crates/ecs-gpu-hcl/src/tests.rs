@@ -311,7 +311,10 @@ fn newlines_end_attributes() {
     // Terraform rejects a trailing operator at the end of an attribute's line, so do we
     let (msg, line, col) = fail("x = true &&\n  false\n");
     assert_eq!((line, col), (1, 12));
-    assert_eq!(msg, "expected an expression, found newline");
+    assert_eq!(
+        msg,
+        "expected an expression, found newline: an expression continues on the next line only inside parentheses, brackets or a `for` expression"
+    );
     let (_, line, _) = fail("x = { a = true\n  ? 1 : 2 }\n");
     assert_eq!(line, 2);
     // inside parentheses newlines are whitespace
@@ -433,7 +436,10 @@ fn error_messages_and_positions() {
     let (msg, _, _) = fail("x = [1 2]\n");
     assert_eq!(msg, "expected `,` or `]` in the tuple, found `2`");
     let (msg, _, _) = fail("x = \n");
-    assert_eq!(msg, "expected an expression, found newline");
+    assert_eq!(
+        msg,
+        "expected an expression, found newline: an expression continues on the next line only inside parentheses, brackets or a `for` expression"
+    );
     let (msg, _, _) = fail("a { b {} }\n");
     assert!(msg.contains("single-line block"), "{msg}");
     let (msg, _, _) = fail("a {} b {}\n");
