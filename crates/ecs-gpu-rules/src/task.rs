@@ -19,6 +19,11 @@ pub fn task_definitions(model: &Model) -> impl Iterator<Item = &TaskDefinition> 
         })
 }
 
+/// Whether the task definition comes from a JSON file (remedies are then written in JSON).
+pub fn is_json(td: &TaskDefinition) -> bool {
+    matches!(td.origin, TaskDefinitionOrigin::JsonFile(_))
+}
+
 /// How a task definition is named in a message: its resource address, else its family, else
 /// "the task definition".
 pub fn task_name(model: &Model, td: &TaskDefinition) -> String {

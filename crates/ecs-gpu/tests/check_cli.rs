@@ -523,3 +523,24 @@ fn a_symlink_loop_does_not_panic_or_hang() {
     assert_no_panic(&o);
     assert!(stdout(&o).contains("GPU101"));
 }
+
+// ---- colour ----
+
+#[test]
+fn colour_only_on_a_terminal_unless_asked() {
+    let dir = scratch("colour");
+    write(&dir, "main.tf", GPU_ON_FARGATE);
+    // stdout is a pipe here: no colour, even without NO_COLOR.
+    let o = Command::new(env!("CARGO_BIN_EXE_ecs-gpu"))
+        .args(["check"])
+        .current_dir(&dir)
+        .env_remove("NO_COLOR")
+        .output()
+        .unwrap();
+    assert!(!o.stdout.contains(&0x1b));
+    let o = run_in(&dir, &["check", "--color", "always"]);
+    assert!(o.stdout.contains(&0x1b));
+    // Colour never reaches the machine formats.
+    let o = run_in(&dir, &["check", "--color", "always", "--format", "json"]);
+    assert!(!o.stdout.contains(&0x1b));
+}

@@ -1,6 +1,6 @@
 use ecs_gpu_model::Model;
 
-use crate::task::{gpu_containers, known_strings, task_definitions, task_name};
+use crate::task::{gpu_containers, is_json, known_strings, task_definitions, task_name};
 use crate::{declare_rule, Findings};
 
 declare_rule! {
@@ -74,7 +74,11 @@ fn check(model: &Model, report: &mut Findings<'_>) {
                 entry.loc,
                 format!("container {} reserves GPUs here", first.display_name()),
             )
-            .help("remove `FARGATE` from `requires_compatibilities` and run the task on EC2 GPU capacity (`[\"EC2\"]`)")
+            .help(if is_json(td) {
+                "remove `FARGATE` from `requiresCompatibilities` and run the task on EC2 GPU capacity (`[\"EC2\"]`)"
+            } else {
+                "remove `FARGATE` from `requires_compatibilities` and run the task on EC2 GPU capacity (`[\"EC2\"]`)"
+            })
             .task(td);
     }
 }
