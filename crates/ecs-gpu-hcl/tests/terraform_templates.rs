@@ -201,7 +201,7 @@ fn rendered_templates_match_terraform() {
     let seed: u64 = std::env::var("TEMPLATE_SEED")
         .ok()
         .and_then(|v| v.parse().ok())
-        .unwrap_or(0x7E4D_0C5);
+        .unwrap_or(0x07E4_D0C5);
     let mut rng = Rng(seed | 1);
     let sources: Vec<String> = (0..cases).map(|_| template(&mut rng)).collect();
 
