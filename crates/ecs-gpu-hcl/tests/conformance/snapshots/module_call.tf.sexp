@@ -2,5 +2,7 @@
 (attr count 0)
 (attr name "inference")
 (attr containers (object (triton (object (image "nvcr.io/nvidia/tritonserver:24.08-py3")
-(gpus 1)))))
+(gpus 1)
+(gpus 2)))))
+(attr ready (for-object k (tuple "triton") k => (&& true false)))
 (attr providers (object)))

@@ -8,7 +8,12 @@ module "gpu_service" {
     triton = {
       image = "nvcr.io/nvidia/tritonserver:24.08-py3"
       gpus  = 1
+      gpus  = 2
     }
+  }
+  ready = { for k in ["triton"] : k =>
+    true &&
+    false
   }
   providers = {}
 }
