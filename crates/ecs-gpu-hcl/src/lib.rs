@@ -2,7 +2,11 @@
 //!
 //! It accepts what Terraform accepts, including duplicate object keys and object `for` values that
 //! continue over several lines, keeps the byte span of every node, and builds only the tree the
-//! checker evaluates. Errors carry the span and what was expected.
+//! checker evaluates. Errors carry the span and what was expected, and refuse what Terraform's
+//! own parser refuses (an argument set twice in a body, an expression continued over a line break
+//! outside brackets). No input panics or overflows the stack: nesting deeper than 256 levels, or
+//! than 1 MiB of stack, is an error ("nesting too deep"). `docs/parser.md` has the design, the
+//! tests against Terraform and the benchmark.
 //!
 //! ```
 //! use ecs_gpu_hcl::{parse, ExprKind, Item};
