@@ -99,12 +99,7 @@ pub fn check(model: &Model, settings: &Settings) -> Vec<Diagnostic> {
         .filter(|r| settings.enabled(r))
         .collect();
     let ctx = Context::new(model);
-    let mut findings = Vec::new();
-    for rule in &enabled {
-        let mut report = Findings::new(&ctx, rule);
-        (rule.check)(model, &mut report);
-        findings.extend(report.into_findings());
-    }
+    let mut findings: Vec<Finding> = run_rules(&ctx, &enabled).into_iter().flatten().collect();
 
     let suppressions = suppress::collect(model);
     let mut used = vec![false; suppressions.len()];
@@ -175,6 +170,44 @@ pub fn check(model: &Model, settings: &Settings) -> Vec<Diagnostic> {
     out.sort_by(|a, b| a.sort_key().cmp(&b.sort_key()));
     out.dedup();
     out
+}
+
+/// Runs the rules on all cores (each rule on one thread), and returns their findings in rule order.
+fn run_rules<'m>(ctx: &'m Context<'m>, rules: &[&'static Rule]) -> Vec<Vec<Finding>> {
+    use std::sync::atomic::{AtomicUsize, Ordering};
+    let threads = std::thread::available_parallelism()
+        .map_or(1, std::num::NonZeroUsize::get)
+        .min(rules.len())
+        .max(1);
+    let run_one = |rule: &'static Rule| {
+        let mut report = Findings::new(ctx, rule);
+        (rule.check)(ctx.model(), &mut report);
+        report.into_findings()
+    };
+    if threads == 1 {
+        return rules.iter().map(|r| run_one(r)).collect();
+    }
+    let next = AtomicUsize::new(0);
+    let results: Vec<std::sync::Mutex<Vec<Finding>>> = rules
+        .iter()
+        .map(|_| std::sync::Mutex::new(Vec::new()))
+        .collect();
+    std::thread::scope(|scope| {
+        for _ in 0..threads {
+            scope.spawn(|| loop {
+                let i = next.fetch_add(1, Ordering::Relaxed);
+                let Some(rule) = rules.get(i) else { break };
+                let found = run_one(rule);
+                if let Ok(mut slot) = results[i].lock() {
+                    *slot = found;
+                }
+            });
+        }
+    });
+    results
+        .into_iter()
+        .map(|m| m.into_inner().unwrap_or_default())
+        .collect()
 }
 
 fn codes<S: AsRef<str>>(codes: &[S]) -> String {

@@ -1,7 +1,7 @@
 //! What a rule is, and how it reports.
 
-use std::cell::{OnceCell, RefCell};
 use std::collections::HashMap;
+use std::sync::{Mutex, OnceLock};
 
 use ecs_gpu_model::{Loc, Model, Resource, ResourceId, TaskDefinition, TaskDefinitionOrigin};
 use ecs_gpu_report::Severity;
@@ -125,22 +125,27 @@ pub struct Finding {
 }
 
 /// What every rule of one run shares: the model, and the walks several rules need, each done once
-/// (a walk per rule and per task definition would be quadratic in the size of a monorepo).
+/// (a walk per rule and per task definition would be quadratic in the size of a monorepo). Rules
+/// run on several threads, so it is `Sync`.
 #[derive(Debug)]
 pub struct Context<'m> {
     model: &'m Model,
-    services: OnceCell<ServiceIndex<'m>>,
-    capacities: RefCell<HashMap<ResourceId, Option<Capacity>>>,
-    gpu_capacity: OnceCell<GpuCapacity<'m>>,
+    services: OnceLock<ServiceIndex<'m>>,
+    capacities: Mutex<HashMap<ResourceId, Option<Capacity>>>,
+    gpu_capacity: OnceLock<GpuCapacity<'m>>,
 }
 
 impl<'m> Context<'m> {
+    pub fn model(&self) -> &'m Model {
+        self.model
+    }
+
     pub fn new(model: &'m Model) -> Context<'m> {
         Context {
             model,
-            services: OnceCell::new(),
-            capacities: RefCell::new(HashMap::new()),
-            gpu_capacity: OnceCell::new(),
+            services: OnceLock::new(),
+            capacities: Mutex::new(HashMap::new()),
+            gpu_capacity: OnceLock::new(),
         }
     }
 }
@@ -173,15 +178,23 @@ impl<'m> Findings<'m> {
         let TaskDefinitionOrigin::Resource(id) = td.origin else {
             return None;
         };
-        if let Some(c) = self.ctx.capacities.borrow().get(&id) {
-            return c.clone();
+        if let Some(c) = self
+            .ctx
+            .capacities
+            .lock()
+            .ok()
+            .and_then(|m| m.get(&id).cloned())
+        {
+            return c;
         }
         let index = self
             .ctx
             .services
             .get_or_init(|| ServiceIndex::new(self.model));
         let c = capacity::capacity_for_task_in(self.model, index, td);
-        self.ctx.capacities.borrow_mut().insert(id, c.clone());
+        if let Ok(mut m) = self.ctx.capacities.lock() {
+            m.insert(id, c.clone());
+        }
         c
     }
 
