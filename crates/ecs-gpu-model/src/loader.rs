@@ -279,6 +279,7 @@ pub(crate) fn load(options: &LoadOptions, deliver: impl FnOnce(Model)) {
         }
     }
     let (loaded, walk_problems) = walk::load_files(&paths, &ev.cwd);
+    crate::eval::reset_copy_budget(loaded.len());
     for (path, message) in walk_problems {
         ev.problems.push(LoadProblem {
             path,
@@ -642,10 +643,15 @@ impl Ev {
         };
         let source = match slot {
             Slot::Done(n) => {
+                let copy = if crate::eval::charge_copy(&n) {
+                    n.clone()
+                } else {
+                    Node::new(unknown(UnknownReason::Unsupported, Vec::new()), n.loc)
+                };
                 self.insts[inst]
                     .vars
-                    .insert(name.to_string(), Slot::Done(n.clone()));
-                return n;
+                    .insert(name.to_string(), Slot::Done(n));
+                return copy;
             }
             Slot::Evaluating => return Node::new(error_value(), None),
             Slot::Pending(s) => s,
@@ -887,7 +893,12 @@ impl Ev {
 
     pub(crate) fn get_output(&mut self, inst: usize, name: &str) -> Node {
         match self.insts[inst].outputs.get(name) {
-            Some(Some(n)) => return n.clone(),
+            Some(Some(n)) => {
+                if !crate::eval::charge_copy(n) {
+                    return Node::new(unknown(UnknownReason::Unsupported, Vec::new()), n.loc);
+                }
+                return n.clone();
+            }
             Some(None) => return Node::new(error_value(), None),
             None => {}
         }

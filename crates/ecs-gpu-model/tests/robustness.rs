@@ -380,3 +380,19 @@ fn fifos_are_never_read() {
     let x = find(&m, "t", "t").body.attr("x").unwrap().clone();
     assert_eq!(reason(&x), UnknownReason::Error);
 }
+
+#[test]
+fn locals_that_double_do_not_exhaust_memory() {
+    let mut text = String::from("locals {\n  l0 = [\"x\"]\n");
+    for i in 1..60 {
+        text.push_str(&format!("  l{i} = [local.l{p}, local.l{p}]\n", p = i - 1));
+    }
+    text.push_str("}\nresource \"t\" \"t\" { x = local.l59 }\n");
+    let (_d, m) = load(&[("main.tf", &text)]);
+    assert!(find(&m, "t", "t")
+        .body
+        .attr("x")
+        .unwrap()
+        .to_json_text()
+        .is_none());
+}
