@@ -34,6 +34,17 @@ pub(crate) fn reset_copy_budget(files: usize) {
     COPY_BUDGET.with(|b| b.set(COPY_BUDGET_BASE + COPY_BUDGET_PER_FILE * files as u64));
 }
 
+/// Charges `n` units of work (iterations of `for` expressions and directives) to the same
+/// budget: nested `for`s over `range()` must end too.
+pub(crate) fn charge_work(n: u64) -> bool {
+    let budget = COPY_BUDGET.with(std::cell::Cell::get);
+    COPIED.with(|c| {
+        let used = c.get().saturating_add(n);
+        c.set(used);
+        used <= budget
+    })
+}
+
 /// Charges a copy of `node` to the budget: `false` when it is spent.
 pub(crate) fn charge_copy(node: &Node) -> bool {
     fn size(n: &Node, limit: u64) -> u64 {
@@ -680,6 +691,9 @@ impl Ev {
         let mut groups: Vec<(String, Option<Loc>, Vec<Node>)> = Vec::new();
         let mut refs = Vec::new();
         let mut pending: Option<Fail> = None;
+        if !charge_work(pairs.len() as u64) {
+            return unknown(UnknownReason::Unsupported, Vec::new());
+        }
         for (k, v) in pairs {
             let mut vars = Vec::with_capacity(2);
             if let Some(kv) = key_var {
@@ -814,6 +828,12 @@ impl Ev {
                         continue;
                     }
                     match iterate(&coll) {
+                        Ok(pairs) if !charge_work(pairs.len() as u64) => {
+                            acc.push_unknown(Unknown {
+                                reason: UnknownReason::Unsupported,
+                                ..Unknown::default()
+                            });
+                        }
                         Ok(pairs) => {
                             for (k, v) in pairs {
                                 let mut vars = vec![(value_var.name.clone(), v)];

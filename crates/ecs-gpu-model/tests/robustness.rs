@@ -396,3 +396,11 @@ fn locals_that_double_do_not_exhaust_memory() {
         .to_json_text()
         .is_none());
 }
+
+#[test]
+fn nested_for_expressions_end() {
+    let n = eval(
+        "length(flatten([for a in range(1000) : [for b in range(1000) : [for c in range(1000) : c]]]))",
+    );
+    assert!(n.is_unknown());
+}
