@@ -84,6 +84,32 @@ pub(crate) fn charge_copy(node: &Node) -> bool {
     })
 }
 
+/// Longest string the evaluator builds (no Terraform file or user data comes near it).
+pub(crate) const MAX_STRING: usize = 16 << 20;
+
+/// Most bytes of known fragments one value keeps (EC2 user data is at most 16 KiB).
+const MAX_FRAGMENTS: usize = 256 << 10;
+
+/// Adds known fragments, keeping their total under [`MAX_FRAGMENTS`] (fragments of a string that
+/// doubles itself through locals would double too). Dropping some is safe: a rule may only use
+/// fragments to find text that is there.
+pub(crate) fn add_fragments<'a>(
+    into: &mut Vec<String>,
+    more: impl IntoIterator<Item = &'a String>,
+) {
+    let mut total: usize = into.iter().map(String::len).sum();
+    for f in more {
+        if f.is_empty() {
+            continue;
+        }
+        if total.saturating_add(f.len()) > MAX_FRAGMENTS || into.len() >= 10_000 {
+            return;
+        }
+        total += f.len();
+        into.push(f.clone());
+    }
+}
+
 /// Name under which a splat's current element is bound (not a valid identifier).
 const SPLAT: &str = "\0splat";
 
@@ -401,6 +427,14 @@ struct TemplateAcc {
 
 impl TemplateAcc {
     fn push(&mut self, s: &str) {
+        if self.text.len().saturating_add(s.len()) > MAX_STRING {
+            // A string that doubles itself through locals must not take all memory.
+            self.push_unknown(Unknown {
+                reason: UnknownReason::Unsupported,
+                ..Unknown::default()
+            });
+            return;
+        }
         self.text.push_str(s);
         self.current.push_str(s);
     }
@@ -410,10 +444,10 @@ impl TemplateAcc {
             self.error = true;
         }
         if !self.current.is_empty() {
-            self.fragments.push(std::mem::take(&mut self.current));
+            let current = std::mem::take(&mut self.current);
+            add_fragments(&mut self.fragments, [&current]);
         }
-        self.fragments
-            .extend(u.fragments.iter().filter(|f| !f.is_empty()).cloned());
+        add_fragments(&mut self.fragments, &u.fragments);
         merge_refs(&mut self.refs, u.refs.clone());
         if self.unknown.is_none() {
             self.unknown = Some(u);
@@ -435,7 +469,8 @@ impl TemplateAcc {
             None => Value::String(self.text),
             Some(u) => {
                 if !self.current.is_empty() {
-                    self.fragments.push(std::mem::take(&mut self.current));
+                    let current = std::mem::take(&mut self.current);
+                    add_fragments(&mut self.fragments, [&current]);
                 }
                 Value::Unknown(Unknown {
                     reason: u.reason,
@@ -1065,9 +1100,9 @@ impl Ev {
                     if let Some(c) = content {
                         let n = self.eval(&cx2, &c.value);
                         match &n.value {
-                            Value::String(t) => fragments.push(t.clone()),
+                            Value::String(t) => add_fragments(&mut fragments, [t]),
                             Value::Unknown(u) => {
-                                fragments.extend(u.fragments.iter().cloned());
+                                add_fragments(&mut fragments, &u.fragments);
                                 merge_refs(&mut refs, u.refs.clone());
                             }
                             _ => {}

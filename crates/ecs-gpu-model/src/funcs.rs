@@ -263,6 +263,15 @@ pub(crate) fn call(
     }
     let result = builtin(ev, cx, loc, fname, &vals);
     match result {
+        Ok(n) if matches!(&n.value, Value::String(t) if t.len() > crate::eval::MAX_STRING) => {
+            Node::new(
+                Value::Unknown(Unknown {
+                    reason: UnknownReason::Unsupported,
+                    ..Unknown::default()
+                }),
+                loc,
+            )
+        }
         Ok(mut n) => {
             if n.loc.is_none() {
                 n.loc = loc;
@@ -480,6 +489,12 @@ fn builtin(ev: &mut Ev, cx: &Cx<'_>, loc: Option<Loc>, name: &str, a: &[Node]) -
             let mut cur = String::new();
             let mut unknown: Option<Unknown> = None;
             for (i, p) in parts.into_iter().enumerate() {
+                if text.len() > crate::eval::MAX_STRING {
+                    return Err(Fail::Unknown(Unknown {
+                        reason: UnknownReason::Unsupported,
+                        ..Unknown::default()
+                    }));
+                }
                 if i > 0 {
                     text.push_str(&sep);
                     cur.push_str(&sep);
@@ -491,9 +506,10 @@ fn builtin(ev: &mut Ev, cx: &Cx<'_>, loc: Option<Loc>, name: &str, a: &[Node]) -
                     }
                     Err(Fail::Unknown(u)) => {
                         if !cur.is_empty() {
-                            fragments.push(std::mem::take(&mut cur));
+                            let c = std::mem::take(&mut cur);
+                            crate::eval::add_fragments(&mut fragments, [&c]);
                         }
-                        fragments.extend(u.fragments.iter().cloned());
+                        crate::eval::add_fragments(&mut fragments, &u.fragments);
                         let un = unknown.get_or_insert_with(|| Unknown {
                             reason: u.reason,
                             ..Unknown::default()
@@ -506,9 +522,7 @@ fn builtin(ev: &mut Ev, cx: &Cx<'_>, loc: Option<Loc>, name: &str, a: &[Node]) -
             match unknown {
                 None => s(text),
                 Some(mut u) => {
-                    if !cur.is_empty() {
-                        fragments.push(cur);
-                    }
+                    crate::eval::add_fragments(&mut fragments, [&cur]);
                     u.fragments = fragments;
                     Err(Fail::Unknown(u))
                 }

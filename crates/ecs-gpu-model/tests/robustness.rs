@@ -404,3 +404,23 @@ fn nested_for_expressions_end() {
     );
     assert!(n.is_unknown());
 }
+
+#[test]
+fn strings_that_double_do_not_exhaust_memory() {
+    let mut text = String::from("locals {\n  s0 = \"xxxxxxxxxxxxxxxx\"\n");
+    for i in 1..64 {
+        text.push_str(&format!(
+            "  s{i} = \"${{local.s{p}}}${{local.s{p}}}\"\n",
+            p = i - 1
+        ));
+    }
+    for i in 64..80 {
+        text.push_str(&format!(
+            "  s{i} = join(\"\", [local.s{p}, local.s{p}])\n",
+            p = i - 1
+        ));
+    }
+    text.push_str("}\nresource \"t\" \"t\" { x = local.s79 }\n");
+    let (_d, m) = load(&[("main.tf", &text)]);
+    assert!(find(&m, "t", "t").body.attr("x").unwrap().is_unknown());
+}
