@@ -532,6 +532,12 @@ fn builtin(ev: &mut Ev, cx: &Cx<'_>, loc: Option<Loc>, name: &str, a: &[Node]) -
             arity(a, 2, 2)?;
             let sep = to_str(&a[0])?;
             let t = to_str(&a[1])?;
+            if t.len() > 1 << 20 && (sep.is_empty() || t.matches(sep.as_str()).count() > 1 << 20) {
+                return Err(Fail::Unknown(Unknown {
+                    reason: UnknownReason::Unsupported,
+                    ..Unknown::default()
+                }));
+            }
             let parts: Vec<String> = if sep.is_empty() {
                 t.chars().map(|c| c.to_string()).collect()
             } else {
@@ -602,6 +608,13 @@ fn builtin(ev: &mut Ev, cx: &Cx<'_>, loc: Option<Loc>, name: &str, a: &[Node]) -
             let n = int(&a[0])?;
             let t = to_str(&a[1])?;
             let pad = " ".repeat(usize::try_from(n).map_err(|_| Fail::Error)?.min(10_000));
+            let lines = t.matches('\n').count();
+            if lines.saturating_mul(pad.len()).saturating_add(t.len()) > crate::eval::MAX_STRING {
+                return Err(Fail::Unknown(Unknown {
+                    reason: UnknownReason::Unsupported,
+                    ..Unknown::default()
+                }));
+            }
             s(t.replace('\n', &format!("\n{pad}")))
         }
         "replace" => {
@@ -612,6 +625,17 @@ fn builtin(ev: &mut Ev, cx: &Cx<'_>, loc: Option<Loc>, name: &str, a: &[Node]) -
             if from.len() > 1 && from.starts_with('/') && from.ends_with('/') {
                 let re = compile(&from[1..from.len() - 1])?;
                 return s(re.replace_all(&t, to.as_str()).into_owned());
+            }
+            let count = if from.is_empty() {
+                t.chars().count() + 1
+            } else {
+                t.matches(from.as_str()).count()
+            };
+            if count.saturating_mul(to.len()).saturating_add(t.len()) > crate::eval::MAX_STRING {
+                return Err(Fail::Unknown(Unknown {
+                    reason: UnknownReason::Unsupported,
+                    ..Unknown::default()
+                }));
             }
             if from.is_empty() {
                 // Go's strings.Replace inserts between every character.
@@ -706,7 +730,14 @@ fn builtin(ev: &mut Ev, cx: &Cx<'_>, loc: Option<Loc>, name: &str, a: &[Node]) -
                 let caps = re.captures(&t).ok_or(Fail::Error)?;
                 Ok(one(caps))
             } else {
-                v(Value::List(re.captures_iter(&t).map(one).collect()))
+                let all: Vec<Node> = re.captures_iter(&t).take(1 << 20).map(one).collect();
+                if all.len() >= 1 << 20 {
+                    return Err(Fail::Unknown(Unknown {
+                        reason: UnknownReason::Unsupported,
+                        ..Unknown::default()
+                    }));
+                }
+                v(Value::List(all))
             }
         }
         // Collections.
@@ -1293,6 +1324,12 @@ fn format(f: &str, args: &[Node]) -> Result<String, Fail> {
     let mut next_arg = 0usize;
     let mut used_any = vec![false; args.len()];
     while i < chars.len() {
+        if out.len() > crate::eval::MAX_STRING {
+            return Err(Fail::Unknown(Unknown {
+                reason: UnknownReason::Unsupported,
+                ..Unknown::default()
+            }));
+        }
         let c = chars[i];
         if c != '%' {
             out.push(c);
