@@ -973,6 +973,20 @@ impl Ev {
             },
             "count" | "each" => Node::new(error_value(), None),
             "self" => Node::new(unknown(UnknownReason::AfterApply, Vec::new()), None),
+            // Ephemeral resources (Terraform 1.10) are opened during the run: never known here.
+            "ephemeral" => match (attr(0), attr(1)) {
+                (Some(t), Some(n)) => {
+                    let (key, rest) = split_key(&steps[2..]);
+                    let reference = Reference {
+                        address: format!("ephemeral.{t}.{n}"),
+                        key,
+                        attribute: attribute_path(rest),
+                        module: self.insts[cx.inst].id,
+                    };
+                    Node::new(unknown(UnknownReason::DataSource, vec![reference]), None)
+                }
+                _ => Node::new(error_value(), None),
+            },
             "module" => match attr(0) {
                 Some(name) => self.module_ref(cx, name, &steps[1..]),
                 None => Node::new(error_value(), None),

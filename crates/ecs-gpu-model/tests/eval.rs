@@ -817,3 +817,16 @@ fn locations_point_at_what_was_written() {
         "family"
     );
 }
+
+#[test]
+fn ephemeral_values_are_unknown() {
+    let n = eval_with(
+        "ephemeral \"aws_secretsmanager_secret_version\" \"s\" { secret_id = \"x\" }",
+        "ephemeral.aws_secretsmanager_secret_version.s.secret_string",
+    );
+    assert_eq!(reason(&n), UnknownReason::DataSource);
+    assert_eq!(
+        n.refs()[0].address,
+        "ephemeral.aws_secretsmanager_secret_version.s"
+    );
+}
