@@ -165,6 +165,24 @@ pub(crate) fn load_files(paths: &[PathBuf], cwd: &Path) -> (Vec<Loaded>, Vec<(Pa
                 });
                 if let Some(kind) = kind {
                     let _ = tx.send((root.clone(), kind));
+                    // A module is a folder: a Terraform file named alone is evaluated with the
+                    // other files of its folder (its variables, locals, data sources).
+                    if matches!(kind, Kind::Tf | Kind::TfJson) {
+                        let dir = match root.parent() {
+                            Some(d) if !d.as_os_str().is_empty() => d.to_path_buf(),
+                            _ => PathBuf::from("."),
+                        };
+                        if let Ok(rd) = std::fs::read_dir(&dir) {
+                            for e in rd.flatten() {
+                                let p = e.path();
+                                if let Some(k @ (Kind::Tf | Kind::TfJson)) = Kind::of(&p) {
+                                    if p.is_file() {
+                                        let _ = tx.send((p, k));
+                                    }
+                                }
+                            }
+                        }
+                    }
                 }
                 continue;
             }

@@ -830,3 +830,16 @@ fn ephemeral_values_are_unknown() {
         "ephemeral.aws_secretsmanager_secret_version.s"
     );
 }
+
+#[test]
+fn a_file_named_alone_is_evaluated_with_its_folder() {
+    let dir = write(&[
+        ("main.tf", "resource \"t\" \"t\" { x = local.name }\n"),
+        ("locals.tf", "locals { name = \"gpu\" }\n"),
+    ]);
+    let m = ecs_gpu_model::load(&LoadOptions {
+        paths: vec![dir.path().join("main.tf")],
+        ..Default::default()
+    });
+    assert_eq!(str_of(find(&m, "t", "t").body.attr("x").unwrap()), "gpu");
+}

@@ -21,12 +21,12 @@ locals {
   s19 = "${local.s18}${local.s18}"
   s20 = "${local.s19}${local.s19}"
   s21 = "${local.s20}${local.s20}"
-  indented = indent(10000, local.s19)
-  replaced = replace(local.s19, "a", local.s19)
-  inserted = replace(local.s19, "", "xxxxxxxx")
+  indented = indent(10000, local.s17)
+  replaced = replace(local.s17, "a", local.s17)
+  inserted = replace(local.s17, "", "xxxxxxxx")
   formatted = format(join("", [for i in range(1000) : "%9999d"]), range(1000)...)
-  split = split("", local.s19)
-  all = regexall(".", local.s19)
+  split = split("", local.s17)
+  all = regexall(".", local.s17)
 }
 resource "t" "t" {
   x = [local.indented, local.replaced, local.inserted, local.formatted, length(local.split), length(local.all)]
