@@ -730,14 +730,13 @@ fn builtin(ev: &mut Ev, cx: &Cx<'_>, loc: Option<Loc>, name: &str, a: &[Node]) -
                 let caps = re.captures(&t).ok_or(Fail::Error)?;
                 Ok(one(caps))
             } else {
-                let all: Vec<Node> = re.captures_iter(&t).take(1 << 20).map(one).collect();
-                if all.len() >= 1 << 20 {
+                if re.find_iter(&t).take(100_000).count() >= 100_000 {
                     return Err(Fail::Unknown(Unknown {
                         reason: UnknownReason::Unsupported,
                         ..Unknown::default()
                     }));
                 }
-                v(Value::List(all))
+                v(Value::List(re.captures_iter(&t).map(one).collect()))
             }
         }
         // Collections.
