@@ -73,7 +73,7 @@ pub(crate) fn to_file(json: &Json, source: &str) -> Result<File, String> {
         match m.key.as_str() {
             "resource" | "data" => labeled_blocks(m, 2, source, &mut body.items, true),
             "variable" | "output" | "module" | "provider" => {
-                labeled_blocks(m, 1, source, &mut body.items, m.key == "module")
+                labeled_blocks(m, 1, source, &mut body.items, false)
             }
             "locals" => {
                 for obj in objects(&m.value) {

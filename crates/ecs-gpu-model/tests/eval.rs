@@ -843,3 +843,23 @@ fn a_file_named_alone_is_evaluated_with_its_folder() {
     });
     assert_eq!(str_of(find(&m, "t", "t").body.attr("x").unwrap()), "gpu");
 }
+
+#[test]
+fn terraform_json_module_inputs_stay_attributes() {
+    let (_d, m) = load(&[
+        (
+            "main.tf.json",
+            r#"{"module": {"svc": {"source": "./svc", "network_configuration": {"subnets": ["a"]}}}}"#,
+        ),
+        (
+            "svc/main.tf",
+            "variable \"network_configuration\" {}\nresource \"t\" \"t\" { x = var.network_configuration.subnets[0] }\n",
+        ),
+    ]);
+    let t = m
+        .resources
+        .iter()
+        .find(|r| m.module_address(r) == Some("module.svc"))
+        .unwrap();
+    assert_eq!(str_of(t.body.attr("x").unwrap()), "a");
+}
