@@ -80,7 +80,16 @@ pub fn load(options: &LoadOptions) -> Model {
                 let _ = tx.send(model);
             })
         });
-    match spawned.ok().and_then(|_| rx.recv().ok()) {
+    let received = match spawned {
+        Ok(_) => rx.recv().ok(),
+        // No thread with a large stack could be started (a tight memory limit): load here.
+        Err(_) => {
+            let mut out = None;
+            loader::load(options, |model| out = Some(model));
+            out
+        }
+    };
+    match received {
         Some(model) => model,
         // A bug must not take the whole check down: say so as a problem.
         None => Model {

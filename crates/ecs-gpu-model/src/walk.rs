@@ -68,6 +68,25 @@ pub(crate) fn cwd() -> PathBuf {
     std::env::current_dir().unwrap_or_default()
 }
 
+/// Reads and parses the files sent on the channel until it closes.
+fn drain(rx: &Mutex<std::sync::mpsc::Receiver<(PathBuf, Kind)>>, cwd: &Path) -> Vec<Loaded> {
+    let mut out = Vec::new();
+    loop {
+        let next = match rx.lock() {
+            Ok(r) => r.recv(),
+            Err(_) => break,
+        };
+        let Ok((path, kind)) = next else { break };
+        let real = logical_real(&path);
+        out.push(read_one(Found {
+            display: display_path(&path, cwd),
+            real,
+            kind,
+        }));
+    }
+    out
+}
+
 /// Removes `.` and resolves `..` lexically where possible.
 pub(crate) fn normalize(p: &Path) -> PathBuf {
     let mut out: Vec<Component<'_>> = Vec::new();
@@ -120,23 +139,7 @@ pub(crate) fn load_files(paths: &[PathBuf], cwd: &Path) -> (Vec<Loaded>, Vec<(Pa
         let mut workers = Vec::new();
         for _ in 0..threads {
             let rx = &rx;
-            let work = move || {
-                let mut out = Vec::new();
-                loop {
-                    let next = match rx.lock() {
-                        Ok(r) => r.recv(),
-                        Err(_) => break,
-                    };
-                    let Ok((path, kind)) = next else { break };
-                    let real = logical_real(&path);
-                    out.push(read_one(Found {
-                        display: display_path(&path, cwd),
-                        real,
-                        kind,
-                    }));
-                }
-                out
-            };
+            let work = move || drain(rx, cwd);
             // Deeply nested input must not overflow a parser's stack.
             if let Ok(h) = std::thread::Builder::new()
                 .stack_size(256 << 20)
@@ -217,10 +220,15 @@ pub(crate) fn load_files(paths: &[PathBuf], cwd: &Path) -> (Vec<Loaded>, Vec<(Pa
             });
         }
         drop(tx);
+        let spawned = !workers.is_empty();
         for w in workers {
             if let Ok(v) = w.join() {
                 loaded.extend(v);
             }
+        }
+        if !spawned {
+            // No thread could be started (a tight memory limit): parse here instead.
+            loaded.extend(drain(&rx, cwd));
         }
     });
     loaded.sort_by(|a, b| a.found.display.cmp(&b.found.display));
