@@ -322,14 +322,11 @@ pub(crate) fn load(options: &LoadOptions, deliver: impl FnOnce(Model)) {
                 }
                 continue;
             }
-            Parsed::Hcl(file) => {
+            Parsed::Hcl(mut file) => {
                 ev.files_checked += 1;
-                let id = ev.add_file(
-                    &found.real,
-                    found.display.clone(),
-                    text,
-                    file.comments.clone(),
-                );
+                // The comments are for suppressions (the source file), not for evaluation.
+                let comments = std::mem::take(&mut file.comments);
+                let id = ev.add_file(&found.real, found.display.clone(), text, comments);
                 let real_dir = found
                     .real
                     .parent()
@@ -1203,8 +1200,9 @@ impl Ev {
                 }
             };
             match walk::parse_text(kind, &text) {
-                Parsed::Hcl(f) => {
-                    let id = self.add_file(&real_file, display_file, text, f.comments.clone());
+                Parsed::Hcl(mut f) => {
+                    let comments = std::mem::take(&mut f.comments);
+                    let id = self.add_file(&real_file, display_file, text, comments);
                     files.push((id, f));
                 }
                 Parsed::Problem {
