@@ -13,7 +13,7 @@ use ecs_gpu_rules::docs::{heading_problems, index_page, rule_page, REGENERATE};
 use ecs_gpu_rules::{Settings, RULES};
 
 fn docs_dir() -> PathBuf {
-    PathBuf::from("../../docs/rules")
+    common::crate_path("../../docs/rules")
 }
 
 #[test]
@@ -45,7 +45,7 @@ fn every_registered_rule_has_a_file_docs_and_fixtures() {
             problems.push(format!("{}: the registry is not in ID order", r.id));
         }
         last = r.id;
-        let file = PathBuf::from("src/rules").join(format!(
+        let file = common::crate_path("src/rules").join(format!(
             "{}_{}.rs",
             r.id.to_ascii_lowercase(),
             r.name.replace('-', "_")

@@ -12,6 +12,11 @@ pub fn fixtures_dir() -> PathBuf {
     PathBuf::from("tests/fixtures")
 }
 
+/// The same, absolute (for tests that run while another one has changed the current directory).
+pub fn fixtures_dir_abs() -> PathBuf {
+    crate_path("tests/fixtures")
+}
+
 /// The fixture cases of a rule: (fires|clean, path), sorted by name.
 pub fn cases(id: &str) -> Vec<(Kind, PathBuf)> {
     let mut out = Vec::new();
@@ -30,14 +35,48 @@ pub fn cases(id: &str) -> Vec<(Kind, PathBuf)> {
 }
 
 pub fn count(id: &str, sub: &str) -> usize {
-    std::fs::read_dir(fixtures_dir().join(id).join(sub))
+    std::fs::read_dir(fixtures_dir_abs().join(id).join(sub))
         .map(|rd| rd.count())
         .unwrap_or(0)
 }
 
+/// The current directory is process-wide: tests that change it or read relative paths hold this.
+pub static CWD: std::sync::Mutex<()> = std::sync::Mutex::new(());
+
+/// Loads a fixture case. A single-file case is loaded alone: Terraform (and the loader) read a
+/// `.tf` file together with the other `.tf` files of its folder, and the cases of one rule share a
+/// folder. The file is copied into a folder of its own under the test target's temporary
+/// directory, with the same relative path, and loaded from there, so the paths in the output
+/// are those of the fixture.
 pub fn load(path: &Path) -> ecs_gpu_model::Model {
+    let _guard = CWD
+        .lock()
+        .unwrap_or_else(std::sync::PoisonError::into_inner);
+    if !path.is_file() {
+        return load_path(path);
+    }
+    let root = Path::new(env!("CARGO_TARGET_TMPDIR"))
+        .join("fixture-cases")
+        .join(path.to_string_lossy().replace(['/', '\\', '.'], "_"));
+    let _ = std::fs::remove_dir_all(&root);
+    let copy = root.join(path);
+    std::fs::create_dir_all(copy.parent().unwrap()).unwrap();
+    std::fs::copy(path, &copy).unwrap();
+    let here = std::env::current_dir().unwrap();
+    std::env::set_current_dir(&root).unwrap();
+    let model = load_path(path);
+    std::env::set_current_dir(here).unwrap();
+    model
+}
+
+fn load_path(path: &Path) -> ecs_gpu_model::Model {
     ecs_gpu_model::load(&ecs_gpu_model::LoadOptions {
         paths: vec![path.to_path_buf()],
         ..Default::default()
     })
+}
+
+/// A path of this crate, whatever the current directory.
+pub fn crate_path(rel: &str) -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join(rel)
 }
