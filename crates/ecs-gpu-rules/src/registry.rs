@@ -9,6 +9,7 @@ pub static RULES: &[&Rule] = &[
     &gpu001_suppression_without_reason::RULE,
     &gpu002_unused_suppression::RULE,
     &gpu003_remote_module_not_followed::RULE,
+    &gpu004_input_not_followed::RULE,
     &gpu101_gpu_task_on_fargate::RULE,
     &gpu102_gpu_requirement_misplaced::RULE,
     &gpu103_gpu_value_invalid::RULE,

@@ -1,4 +1,4 @@
-use ecs_gpu_model::Model;
+use ecs_gpu_model::{LoadNoteKind, Model};
 
 use crate::{declare_rule, Findings};
 
@@ -38,7 +38,11 @@ declare_rule! {
 }
 
 fn check(model: &Model, report: &mut Findings<'_>) {
-    for note in &model.notes {
+    for note in model
+        .notes
+        .iter()
+        .filter(|n| n.kind == LoadNoteKind::RemoteModules)
+    {
         report
             .add(note.loc, note.message.clone())
             .help("vendor the module and call it with a local `source` path to check it too");

@@ -3,6 +3,7 @@
 pub mod gpu001_suppression_without_reason;
 pub mod gpu002_unused_suppression;
 pub mod gpu003_remote_module_not_followed;
+pub mod gpu004_input_not_followed;
 pub mod gpu101_gpu_task_on_fargate;
 pub mod gpu102_gpu_requirement_misplaced;
 pub mod gpu103_gpu_value_invalid;
