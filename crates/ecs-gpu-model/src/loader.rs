@@ -390,6 +390,7 @@ pub(crate) fn load(options: &LoadOptions, deliver: impl FnOnce(Model)) {
         problems: std::mem::take(&mut ev.problems),
         notes: std::mem::take(&mut ev.notes),
         files_checked: ev.files_checked,
+        ..Model::default()
     });
 }
 

@@ -1,6 +1,9 @@
 //! The resource model: what `load` builds and every rule reads.
 
+use std::collections::HashMap;
+use std::hash::{BuildHasher, Hash, Hasher};
 use std::path::PathBuf;
+use std::sync::OnceLock;
 
 use crate::value::{InstanceKey, Loc, Node, Reference};
 
@@ -62,6 +65,53 @@ pub struct Model {
     pub notes: Vec<LoadNote>,
     /// Number of files read (Terraform and JSON task definitions).
     pub files_checked: usize,
+    /// Lookups of [`Model::resources`] by address and by type, built on first use (the model is not
+    /// changed after loading).
+    pub(crate) index: OnceLock<Index>,
+}
+
+/// Positions in [`Model::resources`], ascending, by a hash of the address (module, mode, type,
+/// name) and by a hash of (mode, type). Hash collisions are harmless: callers check each candidate.
+#[derive(Default)]
+pub(crate) struct Index {
+    state: std::collections::hash_map::RandomState,
+    by_address: HashMap<u64, Vec<u32>>,
+    by_kind: HashMap<u64, Vec<u32>>,
+}
+
+impl std::fmt::Debug for Index {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("Index")
+    }
+}
+
+impl Index {
+    fn new(resources: &[Resource]) -> Index {
+        let mut index = Index::default();
+        for (i, r) in resources.iter().enumerate() {
+            let a = index.address_hash(r.module, r.mode, &r.kind, &r.name);
+            index.by_address.entry(a).or_default().push(i as u32);
+            let k = index.kind_hash(r.mode, &r.kind);
+            index.by_kind.entry(k).or_default().push(i as u32);
+        }
+        index
+    }
+
+    fn address_hash(&self, module: ModuleId, mode: Mode, kind: &str, name: &str) -> u64 {
+        let mut h = self.state.build_hasher();
+        module.hash(&mut h);
+        (mode == Mode::Data).hash(&mut h);
+        kind.hash(&mut h);
+        name.hash(&mut h);
+        h.finish()
+    }
+
+    fn kind_hash(&self, mode: Mode, kind: &str) -> u64 {
+        let mut h = self.state.build_hasher();
+        (mode == Mode::Data).hash(&mut h);
+        kind.hash(&mut h);
+        h.finish()
+    }
 }
 
 /// A module instance: a root folder, or a local module call's instance.
@@ -256,18 +306,31 @@ impl Model {
         &self.resources[id.0 as usize]
     }
 
+    fn index(&self) -> &Index {
+        self.index.get_or_init(|| Index::new(&self.resources))
+    }
+
+    /// Resources of a mode and type, in every module, in [`Model::resources`] order.
+    fn of_mode<'a>(&'a self, mode: Mode, kind: &'a str) -> impl Iterator<Item = &'a Resource> + 'a {
+        let index = self.index();
+        index
+            .by_kind
+            .get(&index.kind_hash(mode, kind))
+            .map(Vec::as_slice)
+            .unwrap_or_default()
+            .iter()
+            .map(|&i| &self.resources[i as usize])
+            .filter(move |r| r.mode == mode && r.kind == kind)
+    }
+
     /// Managed resources of a type, in every module.
     pub fn resources_of<'a>(&'a self, kind: &'a str) -> impl Iterator<Item = &'a Resource> + 'a {
-        self.resources
-            .iter()
-            .filter(move |r| r.mode == Mode::Managed && r.kind == kind)
+        self.of_mode(Mode::Managed, kind)
     }
 
     /// Data sources of a type, in every module.
     pub fn data_of<'a>(&'a self, kind: &'a str) -> impl Iterator<Item = &'a Resource> + 'a {
-        self.resources
-            .iter()
-            .filter(move |r| r.mode == Mode::Data && r.kind == kind)
+        self.of_mode(Mode::Data, kind)
     }
 
     /// The resources a reference points to, in the module it was written in (every instance when
@@ -280,8 +343,15 @@ impl Model {
         let Some((kind, name)) = rest.split_once('.') else {
             return Vec::new();
         };
-        self.resources
+        let index = self.index();
+        let candidates = index
+            .by_address
+            .get(&index.address_hash(r.module, mode, kind, name))
+            .map(Vec::as_slice)
+            .unwrap_or_default();
+        candidates
             .iter()
+            .map(|&i| &self.resources[i as usize])
             .filter(|res| {
                 res.module == r.module
                     && res.mode == mode
