@@ -11,6 +11,11 @@ use clap::{Parser, Subcommand};
 
 mod cmd;
 
+/// mimalloc: loading allocates many small values on several threads; it is faster than the system
+/// allocator there.
+#[global_allocator]
+static GLOBAL: mimalloc::MiMalloc = mimalloc::MiMalloc;
+
 #[derive(Debug, Parser)]
 #[command(
     name = "ecs-gpu",
