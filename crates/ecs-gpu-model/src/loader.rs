@@ -364,8 +364,16 @@ pub(crate) fn load(options: &LoadOptions, deliver: impl FnOnce(Model)) {
         roots.push(decl);
     }
     for decl in roots {
+        let first = ev.insts.len();
         let inst = ev.new_root(decl);
         ev.emit(inst);
+        // A root module and its module calls are done: nothing refers to their variables, locals
+        // and outputs again (their resources are in `ev.resources`). Free them now.
+        for done in &mut ev.insts[first..] {
+            done.vars = HashMap::new();
+            done.locals = HashMap::new();
+            done.outputs = HashMap::new();
+        }
     }
     ev.finish_notes();
     let mut task_definitions = ev.resource_task_definitions();
