@@ -239,6 +239,9 @@ pub(crate) struct Ev {
     pub template_stack: Vec<PathBuf>,
     pub file_index: HashMap<PathBuf, FileId>,
     decls: HashMap<PathBuf, Option<Rc<ModuleDecl>>>,
+    /// Root folders whose declarations (syntax trees) were freed once evaluated: their display
+    /// folder and files, to parse them again from the kept texts if a later module call needs them.
+    freed: HashMap<PathBuf, (PathBuf, Vec<(FileId, Kind)>)>,
     remote_calls: Vec<(String, String, Loc)>,
     failed_calls: Vec<(String, Loc)>,
     files_checked: usize,
@@ -294,6 +297,7 @@ pub(crate) fn load(options: &LoadOptions, deliver: impl FnOnce(Model)) {
     let mut dir_index: HashMap<PathBuf, usize> = HashMap::new();
     let mut task_defs: Vec<(FileId, ecs_gpu_hcl::json::Json)> = Vec::new();
     let mut problem_dirs: Vec<(PathBuf, PathBuf)> = Vec::new();
+    let mut file_kinds: Vec<(FileId, Kind)> = Vec::new();
     for l in loaded {
         let walk::Loaded {
             found,
@@ -333,6 +337,7 @@ pub(crate) fn load(options: &LoadOptions, deliver: impl FnOnce(Model)) {
                     .map(Path::to_path_buf)
                     .unwrap_or_default();
                 let display_dir = dir_display(found.display.parent().unwrap_or(Path::new("")));
+                file_kinds.push((id, found.kind));
                 match dir_index.get(&real_dir) {
                     Some(&i) => by_dir[i].2.push((id, file)),
                     None => {
@@ -355,24 +360,44 @@ pub(crate) fn load(options: &LoadOptions, deliver: impl FnOnce(Model)) {
         }
     }
     by_dir.sort_by(|a, b| a.1.cmp(&b.1));
+    let file_kinds: HashMap<FileId, Kind> = file_kinds.into_iter().collect();
     let mut roots = Vec::new();
+    let mut root_files: Vec<Vec<(FileId, Kind)>> = Vec::new();
     for (real, display, files) in by_dir {
         ev.allowed.push(real.clone());
+        root_files.push(
+            files
+                .iter()
+                .filter_map(|(id, _)| Some((*id, *file_kinds.get(id)?)))
+                .collect(),
+        );
         let files = apply_overrides(files, |id| ev.is_override_file(id));
         let decl = Rc::new(ModuleDecl::new(real.clone(), display, files));
         ev.decls.insert(real, Some(decl.clone()));
         roots.push(decl);
     }
-    for decl in roots {
+    let done_decl = Rc::new(ModuleDecl::new(PathBuf::new(), PathBuf::new(), Vec::new()));
+    for (decl, files) in roots.into_iter().zip(root_files) {
         let first = ev.insts.len();
+        let real = decl.real_dir.clone();
+        let display = decl.display_dir.clone();
         let inst = ev.new_root(decl);
         ev.emit(inst);
-        // A root module and its module calls are done: nothing refers to their variables, locals
-        // and outputs again (their resources are in `ev.resources`). Free them now.
+        // A root module and its module calls are done: nothing refers to their variables, locals,
+        // outputs and declarations again (their resources are in `ev.resources`). Free them now,
+        // and the root folder's syntax trees too unless something else holds them; a later module
+        // call of this folder parses its kept texts again.
         for done in &mut ev.insts[first..] {
             done.vars = HashMap::new();
             done.locals = HashMap::new();
             done.outputs = HashMap::new();
+            done.decl = done_decl.clone();
+        }
+        if let Some(Some(d)) = ev.decls.get(&real) {
+            if Rc::strong_count(d) == 1 {
+                ev.decls.remove(&real);
+                ev.freed.insert(real, (display, files));
+            }
         }
     }
     ev.finish_notes();
@@ -1175,6 +1200,21 @@ impl Ev {
     fn decl_for(&mut self, real: &Path, display: &Path) -> Option<Rc<ModuleDecl>> {
         if let Some(d) = self.decls.get(real) {
             return d.clone();
+        }
+        if let Some((display_dir, ids)) = self.freed.remove(real) {
+            let mut files = Vec::new();
+            for (id, kind) in ids {
+                if let Parsed::Hcl(mut f) = walk::parse_text(kind, &self.files[id.0 as usize].text)
+                {
+                    // As when first loaded: the comments are in the source file.
+                    f.comments = Vec::new();
+                    files.push((id, f));
+                }
+            }
+            let files = apply_overrides(files, |id| self.is_override_file(id));
+            let decl = Rc::new(ModuleDecl::new(real.to_path_buf(), display_dir, files));
+            self.decls.insert(real.to_path_buf(), Some(decl.clone()));
+            return Some(decl);
         }
         let display_dir = walk::display_path(display, &self.cwd);
         let mut entries: Vec<PathBuf> = std::fs::read_dir(real)
