@@ -283,9 +283,17 @@ fn no_region_is_a_clear_error() {
     assert!(stderr(&o).contains("no AWS region: pass --region"));
 }
 
+/// The README's `ecs-gpu diagnose` section (up to the next command's section, if any).
 fn doc() -> String {
-    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../docs/commands/diagnose.md");
-    std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()))
+    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../README.md");
+    let readme =
+        std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+    let start = readme
+        .find("\n## `ecs-gpu diagnose`")
+        .expect("the README has an `ecs-gpu diagnose` section");
+    let rest = &readme[start + 1..];
+    let end = rest[1..].find("\n## ").map_or(rest.len(), |i| i + 1);
+    rest[..end].to_string()
 }
 
 /// The README's IAM policy lists exactly the actions of the calls live mode makes.

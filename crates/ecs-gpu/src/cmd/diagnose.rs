@@ -13,7 +13,7 @@ use crate::Outcome;
 
 #[derive(Debug, clap::Args)]
 #[command(
-    after_help = "Examples:\n  ecs-gpu diagnose --cluster gpu --service train --region us-east-1\n  ecs-gpu diagnose --cluster gpu --task-definition train:3 --save ./diag\n  ecs-gpu diagnose --from ./diag --format json\n\nLive mode sends only Describe, List and Get calls (see docs/commands/diagnose.md for the IAM policy). --from reads the files the AWS CLI prints, one per call: describe-services.json, describe-task-definition.json, describe-container-instances.json, describe-tasks.json, describe-capacity-providers.json, describe-auto-scaling-groups.json, describe-scaling-activities.json; any subset works.\n\nExit status: 0 = healthy; 1 = a step fails (the verdict names it); 2 = could not diagnose (no input, unusable input, AWS unreachable, or nothing fails but health is not shown)."
+    after_help = "Examples:\n  ecs-gpu diagnose --cluster gpu --service train --region us-east-1\n  ecs-gpu diagnose --cluster gpu --task-definition train:3 --save ./diag\n  ecs-gpu diagnose --from ./diag --format json\n\nLive mode sends only Describe, List and Get calls (the README's `ecs-gpu diagnose` section gives the IAM policy). --from reads the files the AWS CLI prints, one per call: describe-services.json, describe-task-definition.json, describe-container-instances.json, describe-tasks.json, describe-capacity-providers.json, describe-auto-scaling-groups.json, describe-scaling-activities.json; any subset works.\n\nExit status: 0 = healthy; 1 = a step fails (the verdict names it); 2 = could not diagnose (no input, unusable input, AWS unreachable, or nothing fails but health is not shown)."
 )]
 pub struct Args {
     /// The cluster (name or ARN).
