@@ -46,6 +46,9 @@ MD_SOURCES = {
     "NCT": "NVIDIA/nvidia-container-toolkit internal/config/image/capabilities.go @d34b3046",
     # Not in ../shared/data: read from the current guide (stored public copy) on 2026-11-29 for the word
     # forms of the ordering operators, which the 2023 guide's table in ecs-gpu-facts.md does not list.
+    # Not in ../shared/data: the Auto Scaling defaults the checker and the plan explainer rely on.
+    "ASG-API": "Amazon EC2 Auto Scaling API reference, RefreshPreferences: MinHealthyPercentage defaults to 90 (or the group's instance maintenance policy); InstanceWarmup defaults to the group's DefaultInstanceWarmup, else its HealthCheckGracePeriod",
+    "TF-AWS": "hashicorp/terraform-provider-aws internal/service/autoscaling/group.go: health_check_grace_period Default 300, protect_from_scale_in Default false",
     "ECS-QL": "ECS developer guide, cluster query language: https://docs.aws.amazon.com/AmazonECS/latest/developerguide/cluster-query-language.html (valid operators per subject, with word forms greater_than (>), greater_than_equal (>=), less_than (<), less_than_equal (<=))",
 }
 
@@ -227,6 +230,13 @@ catalog = {
         # record in the sources: lookups of these are unknown, never "no GPU".
         "families_with_gpus_not_detailed": ["g7", "g7e", "cg1"],
         "sources": ["BOTO", "botocore-ec2-model", "karpenter-preview"],
+    },
+    "autoscaling": {
+        "instance_refresh_min_healthy_percentage_default": 90,
+        "instance_warmup_fallback": "default_instance_warmup, else health_check_grace_period",
+        "health_check_grace_period_provider_default": 300,
+        "protect_from_scale_in_provider_default": False,
+        "sources": ["ASG-API", "TF-AWS"],
     },
     "anywhere": {
         # ecs-gpu-facts.md section 4 and 5: register external instances with --enable-gpu; fractional GPUs and

@@ -40,6 +40,7 @@ struct Raw {
     fargate: FargateFacts,
     query_language: QueryLanguageFacts,
     ec2: Ec2Facts,
+    autoscaling: AutoscalingFacts,
     anywhere: AnywhereFacts,
     managed_instances: ManagedInstancesFacts,
 }
@@ -202,6 +203,21 @@ pub struct Ec2Facts {
     pub sources: Vec<String>,
 }
 
+/// EC2 Auto Scaling defaults (source keys ASG-API, TF-AWS).
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct AutoscalingFacts {
+    /// An instance refresh's minimum healthy percentage when none is given.
+    pub instance_refresh_min_healthy_percentage_default: u32,
+    /// What an instance refresh waits when it has no `instance_warmup` of its own.
+    pub instance_warmup_fallback: String,
+    /// The AWS provider's default `health_check_grace_period`, in seconds.
+    pub health_check_grace_period_provider_default: u32,
+    /// The AWS provider's default `protect_from_scale_in`.
+    pub protect_from_scale_in_provider_default: bool,
+    pub sources: Vec<String>,
+}
+
 /// ECS Anywhere GPU facts (source keys ECS-GPU, ECS-GPU-SPEC, BOTO).
 #[derive(Debug, Clone, Deserialize)]
 #[serde(deny_unknown_fields)]
@@ -327,6 +343,7 @@ pub(crate) fn load(json: &str) -> Result<Catalog, DataError> {
         query_language: raw.query_language,
         managed_instances: raw.managed_instances,
         anywhere: raw.anywhere,
+        autoscaling: raw.autoscaling,
         ec2: raw.ec2,
         task_cpu_units_range_ec2: raw.task_cpu_units_range_ec2,
     })

@@ -28,8 +28,8 @@ use std::sync::OnceLock;
 
 pub use ami::{AmiClass, AmiFacts, AmiNameClass, GpuAmiParameter};
 pub use data::{
-    AgentFacts, AnywhereFacts, CapabilityFacts, Ec2Facts, FargateFacts, GpuRequirementFacts,
-    ManagedInstancesFacts, QueryLanguageFacts,
+    AgentFacts, AnywhereFacts, AutoscalingFacts, CapabilityFacts, Ec2Facts, FargateFacts,
+    GpuRequirementFacts, ManagedInstancesFacts, QueryLanguageFacts,
 };
 pub use filter::Filter;
 pub use gpu_value::{GpuValue, GpuValueError};
@@ -323,6 +323,7 @@ pub struct Catalog {
     pub query_language: QueryLanguageFacts,
     pub managed_instances: ManagedInstancesFacts,
     pub anywhere: AnywhereFacts,
+    pub autoscaling: AutoscalingFacts,
     pub ec2: Ec2Facts,
     /// Task-level `cpu` range on EC2 and EXTERNAL, in CPU units (source key BOTO).
     pub task_cpu_units_range_ec2: (u32, u32),

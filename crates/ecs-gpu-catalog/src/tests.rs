@@ -133,6 +133,7 @@ fn every_fact_has_a_source_that_resolves() {
     check("query language", &cat.query_language.sources);
     check("managed instances", &cat.managed_instances.sources);
     check("anywhere", &cat.anywhere.sources);
+    check("autoscaling", &cat.autoscaling.sources);
     check("ec2", &cat.ec2.sources);
 }
 

@@ -111,7 +111,13 @@ pub(super) fn effects(m: &Model, i: usize, c: &Change, out: &mut Vec<Effect>) {
         let prefs = ["instance_refresh", "0", "preferences", "0"];
         let p = |k: &str| after.get(&[prefs.as_slice(), &[k]].concat());
         let min_healthy = match p("min_healthy_percentage") {
-            Val::Absent => "90% (the default)".to_string(),
+            // The API's default (catalog: source key ASG-API).
+            Val::Absent => format!(
+                "{}% (the default)",
+                ecs_gpu_catalog::catalog()
+                    .autoscaling
+                    .instance_refresh_min_healthy_percentage_default
+            ),
             v if v.as_f64().is_some() => format!("{}%", v.show()),
             v => v.show(),
         };

@@ -64,8 +64,12 @@ fn check(model: &Model, report: &mut Findings<'_>) {
             continue;
         }
         let protect = asg.body.attr("protect_from_scale_in");
+        // Absent means the AWS provider's default, false (catalog: source key TF-AWS).
+        let provider_default = ecs_gpu_catalog::catalog()
+            .autoscaling
+            .protect_from_scale_in_provider_default;
         let label_at = match protect.map(|n| &n.value) {
-            None => Some(asg.loc),
+            None if !provider_default => Some(asg.loc),
             Some(Value::Bool(false)) => protect.and_then(|n| n.loc),
             _ => continue,
         };

@@ -43,8 +43,6 @@ declare_rule! {
 
 /// Warmup below which the rule fires, in seconds.
 const MIN_WARMUP: f64 = 300.0;
-/// The AWS provider's default `health_check_grace_period`.
-const DEFAULT_GRACE_PERIOD: f64 = 300.0;
 
 fn seconds(n: &Node) -> Option<f64> {
     match &n.value {
@@ -92,7 +90,16 @@ fn check(model: &Model, report: &mut Findings<'_>) {
                         ),
                         None => continue,
                     },
-                    None => (DEFAULT_GRACE_PERIOD, None, String::new()),
+                    // The AWS provider's default (catalog: source key TF-AWS).
+                    None => (
+                        f64::from(
+                            ecs_gpu_catalog::catalog()
+                                .autoscaling
+                                .health_check_grace_period_provider_default,
+                        ),
+                        None,
+                        String::new(),
+                    ),
                 },
             },
         };
