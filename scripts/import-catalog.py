@@ -206,6 +206,8 @@ catalog = {
     "task_cpu_units_range_ec2": ecs["ec2_task_cpu_units_range"],
     "fargate": {
         "gpu": False,
+        # The capacity providers ECS creates for Fargate (the ECS API's names, source BOTO).
+        "capacity_providers": ["FARGATE", "FARGATE_SPOT"],
         "combos_mib": ecs["fargate_task_sizes"]["combos_mib"],
         "windows_note": ecs["fargate_task_sizes"]["windows_note"],
         "sources": ["BOTO", "ECS-GPU", "ECS-2023"],

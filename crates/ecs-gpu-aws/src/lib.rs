@@ -511,7 +511,7 @@ impl Run {
             .flat_map(|s| &s.services)
             .flat_map(|s| &s.capacity_provider_strategy)
             .map(|c| c.capacity_provider.clone())
-            .filter(|n| !n.starts_with("FARGATE"))
+            .filter(|n| !ecs_gpu_catalog::catalog().fargate.is_capacity_provider(n))
             .collect();
         if names.is_empty() {
             names = self
@@ -526,7 +526,7 @@ impl Run {
         if names.is_empty() {
             names = cluster_providers
                 .into_iter()
-                .filter(|n| !n.starts_with("FARGATE"))
+                .filter(|n| !ecs_gpu_catalog::catalog().fargate.is_capacity_provider(n))
                 .collect();
         }
         names.sort();

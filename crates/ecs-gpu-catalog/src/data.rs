@@ -126,6 +126,17 @@ pub struct CapabilityFacts {
     pub sources: Vec<String>,
 }
 
+impl AgentFacts {
+    /// The name of the attribute that carries the NVIDIA driver version
+    /// (`ecs.capability.gpu-driver-version`), read from the `name = <version>` entry of
+    /// [`AgentFacts::gpu_attributes`].
+    pub fn gpu_driver_version_attribute(&self) -> Option<&str> {
+        self.gpu_attributes
+            .iter()
+            .find_map(|a| a.split_once(" = ").map(|(n, _)| n.trim()))
+    }
+}
+
 impl CapabilityFacts {
     /// The names in a comma-separated value that are not capability names, in order.
     pub fn invalid_names<'a>(&self, value: &'a str) -> Vec<&'a str> {
@@ -157,6 +168,8 @@ pub struct GpuRequirementFacts {
 pub struct FargateFacts {
     /// Fargate has no GPU.
     pub gpu: bool,
+    /// The capacity providers that run tasks on Fargate (`FARGATE`, `FARGATE_SPOT`).
+    pub capacity_providers: Vec<String>,
     /// Task CPU units -> the memory sizes (MiB) allowed with it.
     pub combos_mib: BTreeMap<String, Vec<u64>>,
     pub windows_note: String,
@@ -164,6 +177,11 @@ pub struct FargateFacts {
 }
 
 impl FargateFacts {
+    /// Whether a capacity provider name is one of Fargate's.
+    pub fn is_capacity_provider(&self, name: &str) -> bool {
+        self.capacity_providers.iter().any(|p| p == name)
+    }
+
     /// The CPU/memory table as numbers, ascending by CPU.
     pub fn sizes(&self) -> Vec<(u32, &[u64])> {
         let mut v: Vec<(u32, &[u64])> = self

@@ -336,6 +336,18 @@ fn gpu_values_parse_as_ecs_reads_them() {
 }
 
 #[test]
+fn agent_and_fargate_identifiers_are_read_from_the_data() {
+    let cat = catalog();
+    assert_eq!(
+        cat.agent.gpu_driver_version_attribute(),
+        Some("ecs.capability.gpu-driver-version")
+    );
+    assert!(cat.fargate.is_capacity_provider("FARGATE"));
+    assert!(cat.fargate.is_capacity_provider("FARGATE_SPOT"));
+    assert!(!cat.fargate.is_capacity_provider("gpu-g5"));
+}
+
+#[test]
 fn capability_names_come_from_the_toolkit() {
     let caps = &catalog().capabilities;
     assert!(caps.invalid_names("utility,compute").is_empty());

@@ -262,7 +262,9 @@ impl<'m> ServiceCapacity<'m> {
 }
 
 fn fargate_provider(name: &str) -> bool {
-    name == "FARGATE" || name == "FARGATE_SPOT"
+    ecs_gpu_catalog::catalog()
+        .fargate
+        .is_capacity_provider(name)
 }
 
 /// Resolves strategy blocks (`capacity_provider_strategy` / `default_capacity_provider_strategy`).

@@ -241,15 +241,13 @@ fn plural(n: usize, one: &str, many: &str) -> String {
     }
 }
 
-/// The name of the agent's GPU driver attribute, from the catalog's `name = <version>` entry.
+/// The name of the agent's GPU driver attribute (catalog; a catalog test pins that it is there).
 fn driver_attribute() -> String {
     catalog()
         .agent
-        .gpu_attributes
-        .iter()
-        .filter_map(|a| a.split_once(" = ").map(|(n, _)| n.trim().to_string()))
-        .next()
-        .unwrap_or_else(|| "ecs.capability.gpu-driver-version".to_string())
+        .gpu_driver_version_attribute()
+        .unwrap_or_default()
+        .to_string()
 }
 
 impl<'a> Walk<'a> {

@@ -146,7 +146,7 @@ impl Walk<'_> {
             let fargate_cp = !s.capacity_provider_strategy.is_empty()
                 && s.capacity_provider_strategy
                     .iter()
-                    .all(|c| c.capacity_provider.starts_with("FARGATE"));
+                    .all(|c| catalog().fargate.is_capacity_provider(&c.capacity_provider));
             if (fargate_lt || fargate_cp) && !fargate_gpu {
                 ev.push(format!(
                     "service `{}` runs on Fargate ({})",
