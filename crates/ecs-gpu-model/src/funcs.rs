@@ -1234,7 +1234,7 @@ impl Ev {
         };
         let joined = base.join(p);
         let real = std::fs::canonicalize(&joined).map_err(|_| Fail::Error)?;
-        if !self.allowed.iter().any(|d| real.starts_with(d)) {
+        if !self.may_read(&real) {
             self.notes.push(crate::model::LoadNote {
                 kind: crate::model::LoadNoteKind::FileOutsideTree,
                 message: format!("`{p}` is outside the checked folders and is not read"),

@@ -56,6 +56,7 @@ mod json;
 mod loader;
 mod model;
 mod parse;
+mod schedule;
 mod tfjson;
 mod value;
 mod walk;
@@ -63,45 +64,10 @@ mod walk;
 pub use model::*;
 pub use value::*;
 
-/// Stack of the thread that evaluates: deep but legal nesting must not overflow it.
-const EVAL_STACK: usize = 512 << 20;
-
-/// Loads everything under the given paths. Never fails as a whole: unreadable or unparsable files
-/// are in [`Model::problems`], and everything else is loaded.
+/// Loads everything under the given paths, on every core. Never fails as a whole: unreadable or
+/// unparsable files are in [`Model::problems`], and everything else is loaded.
 pub fn load(options: &LoadOptions) -> Model {
-    let opts = options.clone();
-    let (tx, rx) = std::sync::mpsc::channel();
-    // The loader thread frees its syntax trees after handing the model over; it is not joined.
-    let spawned = std::thread::Builder::new()
-        .name("ecs-gpu-load".into())
-        .stack_size(EVAL_STACK)
-        .spawn(move || {
-            loader::load(&opts, |model| {
-                let _ = tx.send(model);
-            })
-        });
-    let received = match spawned {
-        Ok(_) => rx.recv().ok(),
-        // No thread with a large stack could be started (a tight memory limit): load here.
-        Err(_) => {
-            let mut out = None;
-            loader::load(options, |model| out = Some(model));
-            out
-        }
-    };
-    match received {
-        Some(model) => model,
-        // A bug must not take the whole check down: say so as a problem.
-        None => Model {
-            problems: vec![LoadProblem {
-                path: std::path::PathBuf::from("."),
-                line: None,
-                column: None,
-                message: "internal error while loading; please report it".into(),
-            }],
-            ..Model::default()
-        },
-    }
+    schedule::load(options)
 }
 
 /// Parses a JSON string into a [`Node`] whose locations all point at `loc` (the string literal).

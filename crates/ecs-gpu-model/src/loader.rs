@@ -4,6 +4,7 @@
 use std::collections::{HashMap, HashSet};
 use std::path::{Path, PathBuf};
 use std::rc::Rc;
+use std::sync::Arc;
 
 use ecs_gpu_hcl::ast::{self, Expr, ExprKind, Item};
 
@@ -19,9 +20,6 @@ const MAX_MODULE_DEPTH: usize = 12;
 const MAX_INSTANCES: usize = 1000;
 /// Most module instances in one load.
 const MAX_MODULE_INSTANCES: usize = 5000;
-
-/// A folder's real path, display path and parsed files.
-type DirFiles = (PathBuf, PathBuf, Vec<(FileId, ast::File)>);
 
 /// One instance of a repeated block: its key and its `count`/`each` binding.
 type Instance = (Option<InstanceKey>, Option<(String, Node)>);
@@ -59,7 +57,11 @@ fn attr<'a>(body: &'a ast::Body, name: &str) -> Option<&'a ast::Attribute> {
 }
 
 impl ModuleDecl {
-    fn new(real_dir: PathBuf, display_dir: PathBuf, files: Vec<(FileId, ast::File)>) -> ModuleDecl {
+    pub(crate) fn new(
+        real_dir: PathBuf,
+        display_dir: PathBuf,
+        files: Vec<(FileId, ast::File)>,
+    ) -> ModuleDecl {
         let mut d = ModuleDecl {
             real_dir,
             display_dir,
@@ -218,10 +220,33 @@ pub(crate) struct Inst {
     emitted: bool,
 }
 
-/// The evaluator and everything it builds.
+/// What every worker of one load shares.
+#[derive(Debug, Default)]
+pub(crate) struct Shared {
+    pub cwd: PathBuf,
+    /// Folders `file()` may read under: the checked paths and every walked folder (each unit adds
+    /// the module folders it loads).
+    pub allowed: Vec<PathBuf>,
+    /// Terraform files found by the walk: real path to display path. Each is counted and its
+    /// problems reported by its own folder's unit, whoever else reads it for a module call.
+    pub walked_files: HashMap<PathBuf, PathBuf>,
+    /// Folders found by the walk: real path to display path.
+    pub walked_dirs: HashMap<PathBuf, PathBuf>,
+    pub vars: Vec<(String, String)>,
+    pub var_files: Vec<PathBuf>,
+    pub only_types: Option<Vec<String>>,
+}
+
+/// Most module folders whose declarations a worker keeps for later module calls.
+const DECL_CACHE: usize = 32;
+
+/// The evaluator of one worker, and what the unit in progress builds.
 #[derive(Debug, Default)]
 pub(crate) struct Ev {
+    pub shared: Arc<Shared>,
+    /// The worker's file table (texts kept for the model), with real paths in `file_reals`.
     pub files: Vec<SourceFile>,
+    file_reals: Vec<PathBuf>,
     pub problems: Vec<LoadProblem>,
     pub notes: Vec<LoadNote>,
     pub modules: Vec<Module>,
@@ -230,7 +255,8 @@ pub(crate) struct Ev {
     pub depth: usize,
     pub evaluating_data: Vec<(usize, String, String, Option<InstanceKey>)>,
     pub cwd: PathBuf,
-    /// Folders `file()` may read under (the checked paths and the loaded modules).
+    /// Module folders loaded by the unit in progress, where `file()` may read too (besides
+    /// [`Shared::allowed`]).
     pub allowed: Vec<PathBuf>,
     /// Files read by `file()`/`templatefile()` (a task-definition JSON read so is not checked alone).
     pub read_by_functions: HashSet<PathBuf>,
@@ -238,15 +264,24 @@ pub(crate) struct Ev {
     /// Templates being evaluated (a template that includes itself stops).
     pub template_stack: Vec<PathBuf>,
     pub file_index: HashMap<PathBuf, FileId>,
+    /// Module folders' declarations, kept for later calls (at most [`DECL_CACHE`], oldest out).
     decls: HashMap<PathBuf, Option<Rc<ModuleDecl>>>,
-    /// Root folders whose declarations (syntax trees) were freed once evaluated: their display
-    /// folder and files, to parse them again from the kept texts if a later module call needs them.
-    freed: HashMap<PathBuf, (PathBuf, Vec<(FileId, Kind)>)>,
+    decl_order: std::collections::VecDeque<PathBuf>,
     remote_calls: Vec<(String, String, Loc)>,
     failed_calls: Vec<(String, Loc)>,
-    files_checked: usize,
-    options_vars: Vec<(String, String)>,
-    var_files: Vec<PathBuf>,
+    /// Files the unit in progress registered first in this worker.
+    unit_new_files: Vec<FileId>,
+    /// Real paths of the files the unit in progress counts as checked.
+    pub unit_checked: Vec<PathBuf>,
+}
+
+/// Whether a folder entry is a regular file (or a link to one), without a `stat` for the others.
+fn is_file(e: &std::fs::DirEntry) -> bool {
+    match e.file_type() {
+        Ok(t) if t.is_symlink() => e.path().is_file(),
+        Ok(t) => t.is_file(),
+        Err(_) => false,
+    }
 }
 
 fn header_span(b: &ast::Block) -> ecs_gpu_hcl::Span {
@@ -255,184 +290,6 @@ fn header_span(b: &ast::Block) -> ecs_gpu_hcl::Span {
         s = s.to(l.span);
     }
     s
-}
-
-/// Loads everything and hands the model to `deliver` before freeing the syntax trees (freeing
-/// thousands of them takes a while; the caller need not wait for it).
-pub(crate) fn load(options: &LoadOptions, deliver: impl FnOnce(Model)) {
-    let mut ev = Ev {
-        cwd: walk::cwd(),
-        options_vars: options.vars.clone(),
-        ..Ev::default()
-    };
-    let paths: Vec<PathBuf> = if options.paths.is_empty() {
-        vec![PathBuf::from(".")]
-    } else {
-        options.paths.clone()
-    };
-    ev.var_files = options.var_files.clone();
-    for p in &paths {
-        if let Ok(c) = std::fs::canonicalize(p) {
-            let dir = if c.is_file() {
-                c.parent().map(Path::to_path_buf).unwrap_or(c)
-            } else {
-                c
-            };
-            ev.allowed.push(dir);
-        }
-    }
-    let (loaded, walk_problems) = walk::load_files(&paths, &ev.cwd);
-    crate::eval::reset_copy_budget(loaded.len());
-    for (path, message) in walk_problems {
-        ev.problems.push(LoadProblem {
-            path,
-            line: None,
-            column: None,
-            message,
-        });
-    }
-
-    // Register files; group Terraform files by folder.
-    let mut by_dir: Vec<DirFiles> = Vec::new();
-    let mut dir_index: HashMap<PathBuf, usize> = HashMap::new();
-    let mut task_defs: Vec<(FileId, ecs_gpu_hcl::json::Json)> = Vec::new();
-    let mut problem_dirs: Vec<(PathBuf, PathBuf)> = Vec::new();
-    let mut file_kinds: Vec<(FileId, Kind)> = Vec::new();
-    for l in loaded {
-        let walk::Loaded {
-            found,
-            text,
-            parsed,
-        } = l;
-        match parsed {
-            Parsed::Ignored => continue,
-            Parsed::Problem {
-                line,
-                column,
-                message,
-            } => {
-                ev.files_checked += 1;
-                ev.problems.push(LoadProblem {
-                    path: found.display.clone(),
-                    line,
-                    column,
-                    message,
-                });
-                if found.kind != Kind::Json {
-                    // The folder is still a module: its other files load.
-                    if let (Some(r), Some(d)) = (found.real.parent(), found.display.parent()) {
-                        problem_dirs.push((r.to_path_buf(), dir_display(d)));
-                    }
-                }
-                continue;
-            }
-            Parsed::Hcl(mut file) => {
-                ev.files_checked += 1;
-                // The comments are for suppressions (the source file), not for evaluation.
-                let comments = std::mem::take(&mut file.comments);
-                let id = ev.add_file(&found.real, found.display.clone(), text, comments);
-                let real_dir = found
-                    .real
-                    .parent()
-                    .map(Path::to_path_buf)
-                    .unwrap_or_default();
-                let display_dir = dir_display(found.display.parent().unwrap_or(Path::new("")));
-                file_kinds.push((id, found.kind));
-                match dir_index.get(&real_dir) {
-                    Some(&i) => by_dir[i].2.push((id, file)),
-                    None => {
-                        dir_index.insert(real_dir.clone(), by_dir.len());
-                        by_dir.push((real_dir, display_dir, vec![(id, file)]));
-                    }
-                }
-            }
-            Parsed::TaskDef(json) => {
-                ev.files_checked += 1;
-                let id = ev.add_file(&found.real, found.display.clone(), text, Vec::new());
-                task_defs.push((id, json));
-            }
-        }
-    }
-    for (r, d) in problem_dirs {
-        if !dir_index.contains_key(&r) {
-            dir_index.insert(r.clone(), by_dir.len());
-            by_dir.push((r, d, Vec::new()));
-        }
-    }
-    by_dir.sort_by(|a, b| a.1.cmp(&b.1));
-    let file_kinds: HashMap<FileId, Kind> = file_kinds.into_iter().collect();
-    let mut roots = Vec::new();
-    let mut root_files: Vec<Vec<(FileId, Kind)>> = Vec::new();
-    for (real, display, files) in by_dir {
-        ev.allowed.push(real.clone());
-        root_files.push(
-            files
-                .iter()
-                .filter_map(|(id, _)| Some((*id, *file_kinds.get(id)?)))
-                .collect(),
-        );
-        let files = apply_overrides(files, |id| ev.is_override_file(id));
-        let decl = Rc::new(ModuleDecl::new(real.clone(), display, files));
-        ev.decls.insert(real, Some(decl.clone()));
-        roots.push(decl);
-    }
-    let done_decl = Rc::new(ModuleDecl::new(PathBuf::new(), PathBuf::new(), Vec::new()));
-    for (decl, files) in roots.into_iter().zip(root_files) {
-        let first = ev.insts.len();
-        let real = decl.real_dir.clone();
-        let display = decl.display_dir.clone();
-        let inst = ev.new_root(decl);
-        ev.emit(inst);
-        // A root module and its module calls are done: nothing refers to their variables, locals,
-        // outputs and declarations again (their resources are in `ev.resources`). Free them now,
-        // and the root folder's syntax trees too unless something else holds them; a later module
-        // call of this folder parses its kept texts again.
-        for done in &mut ev.insts[first..] {
-            done.vars = HashMap::new();
-            done.locals = HashMap::new();
-            done.outputs = HashMap::new();
-            done.decl = done_decl.clone();
-        }
-        if let Some(Some(d)) = ev.decls.get(&real) {
-            if Rc::strong_count(d) == 1 {
-                ev.decls.remove(&real);
-                ev.freed.insert(real, (display, files));
-            }
-        }
-    }
-    ev.finish_notes();
-    let mut task_definitions = ev.resource_task_definitions();
-    for (fid, json) in task_defs {
-        let real = ev
-            .file_index
-            .iter()
-            .find(|(_, id)| **id == fid)
-            .map(|(p, _)| p.clone());
-        if real.is_some_and(|r| ev.read_by_functions.contains(&r)) {
-            continue;
-        }
-        if let Some(td) = json_task_definition(fid, &json) {
-            task_definitions.push(td);
-        }
-    }
-    deliver(Model {
-        files: std::mem::take(&mut ev.files),
-        modules: std::mem::take(&mut ev.modules),
-        resources: std::mem::take(&mut ev.resources),
-        task_definitions,
-        problems: std::mem::take(&mut ev.problems),
-        notes: std::mem::take(&mut ev.notes),
-        files_checked: ev.files_checked,
-        ..Model::default()
-    });
-}
-
-fn dir_display(d: &Path) -> PathBuf {
-    if d.as_os_str().is_empty() {
-        PathBuf::from(".")
-    } else {
-        d.to_path_buf()
-    }
 }
 
 impl Ev {
@@ -452,12 +309,104 @@ impl Ev {
             text,
             comments,
         });
+        self.file_reals.push(real.to_path_buf());
         self.file_index.insert(real.to_path_buf(), id);
+        self.unit_new_files.push(id);
         id
     }
 
+    /// A worker's evaluator.
+    pub(crate) fn worker(shared: Arc<Shared>) -> Ev {
+        Ev {
+            cwd: shared.cwd.clone(),
+            shared,
+            ..Ev::default()
+        }
+    }
+
+    /// Starts a unit of `files` files: its own module instances, resources and copy budget.
+    pub(crate) fn start_unit(&mut self, files: usize) {
+        crate::eval::reset_copy_budget(files);
+        self.allowed.clear();
+    }
+
+    /// The unit's results; the worker keeps its file table and module declarations.
+    pub(crate) fn finish_unit(&mut self) -> crate::schedule::Partial {
+        self.insts.clear();
+        crate::schedule::Partial {
+            new_files: std::mem::take(&mut self.unit_new_files),
+            checked: std::mem::take(&mut self.unit_checked),
+            modules: std::mem::take(&mut self.modules),
+            resources: std::mem::take(&mut self.resources),
+            problems: std::mem::take(&mut self.problems),
+            notes: std::mem::take(&mut self.notes),
+            remote_calls: std::mem::take(&mut self.remote_calls),
+            failed_calls: std::mem::take(&mut self.failed_calls),
+            read_by_functions: std::mem::take(&mut self.read_by_functions)
+                .into_iter()
+                .collect(),
+            task_definition: None,
+        }
+    }
+
+    /// The worker's file table, with real paths.
+    pub(crate) fn into_table(mut self) -> Vec<(PathBuf, SourceFile)> {
+        std::mem::take(&mut self.file_reals)
+            .into_iter()
+            .zip(std::mem::take(&mut self.files))
+            .collect()
+    }
+
+    /// The worker file id of a file it has read.
+    pub(crate) fn registered(&self, real: &Path) -> Option<FileId> {
+        self.file_index.get(real).copied()
+    }
+
+    /// Parses again a file this worker has read (its declarations were freed).
+    pub(crate) fn parse_kept(&self, id: FileId, kind: Kind) -> Option<ast::File> {
+        let f = self.files.get(id.0 as usize)?;
+        match walk::parse_text(kind, &f.text) {
+            Parsed::Hcl(mut file) => {
+                // As when first read: the comments are in the source file.
+                file.comments = Vec::new();
+                Some(file)
+            }
+            _ => None,
+        }
+    }
+
+    /// Evaluates a folder as a root module, with its module calls, then frees what only it used.
+    pub(crate) fn evaluate_root(&mut self, decl: Rc<ModuleDecl>) {
+        let real = decl.real_dir.clone();
+        let inst = self.new_root(decl);
+        self.emit(inst);
+        // The root's instances (variables, locals, outputs, syntax trees) are done with.
+        self.insts.clear();
+        if let Some(Some(d)) = self.decls.get(&real) {
+            if Rc::strong_count(d) == 1 {
+                self.decls.remove(&real);
+            }
+        }
+    }
+
+    pub(crate) fn keeps_type(&self, kind: &str) -> bool {
+        self.shared
+            .only_types
+            .as_ref()
+            .is_none_or(|t| t.iter().any(|k| k == kind))
+    }
+
+    /// Whether `file()` may read this real path.
+    pub(crate) fn may_read(&self, real: &Path) -> bool {
+        self.shared
+            .allowed
+            .iter()
+            .chain(&self.allowed)
+            .any(|d| real.starts_with(d))
+    }
+
     /// `override.tf`, `*_override.tf` (and `.tf.json`): merged into the other files' blocks.
-    fn is_override_file(&self, id: FileId) -> bool {
+    pub(crate) fn is_override_file(&self, id: FileId) -> bool {
         self.files
             .get(id.0 as usize)
             .and_then(|f| f.path.file_name())
@@ -548,23 +497,22 @@ impl Ev {
         let mut auto: Vec<PathBuf> = std::fs::read_dir(&decl.real_dir)
             .map(|rd| {
                 rd.filter_map(Result::ok)
-                    .map(|e| e.path())
-                    .filter(|p| {
-                        p.is_file()
-                            && p.file_name().and_then(|n| n.to_str()).is_some_and(|n| {
-                                n.ends_with(".auto.tfvars") || n.ends_with(".auto.tfvars.json")
-                            })
+                    .filter(|e| {
+                        e.file_name().to_str().is_some_and(|n| {
+                            n.ends_with(".auto.tfvars") || n.ends_with(".auto.tfvars.json")
+                        }) && is_file(e)
                     })
+                    .map(|e| e.path())
                     .collect()
             })
             .unwrap_or_default();
         auto.sort();
         files.extend(auto);
-        files.extend(self.var_files.clone());
+        files.extend(self.shared.var_files.clone());
         for f in files {
             self.read_tfvars(inst, &f, &mut values);
         }
-        for (name, raw) in self.options_vars.clone() {
+        for (name, raw) in self.shared.vars.clone() {
             let v = self.cli_var(inst, &name, &raw);
             values.insert(name, v);
         }
@@ -1196,55 +1144,60 @@ impl Ev {
         }
     }
 
-    /// The declarations of a module folder, reading it if it was not walked.
+    /// The declarations of a module folder: kept from an earlier call, or read (the texts this
+    /// worker already has are parsed again, not read again).
     fn decl_for(&mut self, real: &Path, display: &Path) -> Option<Rc<ModuleDecl>> {
         if let Some(d) = self.decls.get(real) {
-            return d.clone();
+            let d = d.clone();
+            self.allow(real);
+            return d;
         }
-        if let Some((display_dir, ids)) = self.freed.remove(real) {
-            let mut files = Vec::new();
-            for (id, kind) in ids {
-                if let Parsed::Hcl(mut f) = walk::parse_text(kind, &self.files[id.0 as usize].text)
-                {
-                    // As when first loaded: the comments are in the source file.
-                    f.comments = Vec::new();
-                    files.push((id, f));
-                }
-            }
-            let files = apply_overrides(files, |id| self.is_override_file(id));
-            let decl = Rc::new(ModuleDecl::new(real.to_path_buf(), display_dir, files));
-            self.decls.insert(real.to_path_buf(), Some(decl.clone()));
-            return Some(decl);
-        }
-        let display_dir = walk::display_path(display, &self.cwd);
-        let mut entries: Vec<PathBuf> = std::fs::read_dir(real)
+        let display_dir = match self.shared.walked_dirs.get(real) {
+            Some(d) => d.clone(),
+            None => walk::display_path(display, &self.cwd),
+        };
+        let mut entries: Vec<(PathBuf, Kind)> = std::fs::read_dir(real)
             .ok()?
             .filter_map(Result::ok)
-            .map(|e| e.path())
-            .filter(|p| p.is_file() && matches!(Kind::of(p), Some(Kind::Tf | Kind::TfJson)))
+            .filter(is_file)
+            .filter_map(|e| {
+                let p = e.path();
+                match Kind::of(&p) {
+                    Some(k @ (Kind::Tf | Kind::TfJson)) => Some((p, k)),
+                    _ => None,
+                }
+            })
             .collect();
         entries.sort();
         let mut files = Vec::new();
-        for p in entries {
-            let Some(kind) = Kind::of(&p) else { continue };
-            let name = p.file_name().map(PathBuf::from).unwrap_or_default();
-            let display_file = display_dir.join(name);
-            let real_file = walk::logical_real(&p);
-            if let Some(id) = self.file_index.get(&real_file) {
-                // Already loaded as part of another folder's walk; never parsed twice.
-                let _ = id;
+        for (p, kind) in entries {
+            let Some(name) = p.file_name() else { continue };
+            // `real` is a real path already: the file's logical real path is its name under it.
+            let real_file = real.join(name);
+            if let Some(id) = self.registered(&real_file) {
+                if let Some(f) = self.parse_kept(id, kind) {
+                    files.push((id, f));
+                }
                 continue;
             }
-            self.files_checked += 1;
+            // A walked file is counted, and its problems reported, by its own folder's unit.
+            let walked = self.shared.walked_files.get(&real_file).cloned();
+            let report = walked.is_none();
+            let display_file = walked.unwrap_or_else(|| display_dir.join(name));
+            if report {
+                self.unit_checked.push(real_file.clone());
+            }
             let text = match walk::read_text(&real_file) {
                 Ok(t) => t,
                 Err(e) => {
-                    self.problems.push(LoadProblem {
-                        path: display_file,
-                        line: e.line,
-                        column: e.column,
-                        message: e.message,
-                    });
+                    if report {
+                        self.problems.push(LoadProblem {
+                            path: display_file,
+                            line: e.line,
+                            column: e.column,
+                            message: e.message,
+                        });
+                    }
                     continue;
                 }
             };
@@ -1258,7 +1211,7 @@ impl Ev {
                     line,
                     column,
                     message,
-                } => self.problems.push(LoadProblem {
+                } if report => self.problems.push(LoadProblem {
                     path: display_file,
                     line,
                     column,
@@ -1267,11 +1220,24 @@ impl Ev {
                 _ => {}
             }
         }
-        self.allowed.push(real.to_path_buf());
+        self.allow(real);
         let files = apply_overrides(files, |id| self.is_override_file(id));
         let decl = Rc::new(ModuleDecl::new(real.to_path_buf(), display_dir, files));
         self.decls.insert(real.to_path_buf(), Some(decl.clone()));
+        self.decl_order.push_back(real.to_path_buf());
+        while self.decl_order.len() > DECL_CACHE {
+            if let Some(old) = self.decl_order.pop_front() {
+                self.decls.remove(&old);
+            }
+        }
         Some(decl)
+    }
+
+    /// Lets `file()` read under a module folder the unit in progress loads.
+    fn allow(&mut self, real: &Path) {
+        if !self.allowed.iter().any(|d| d == real) {
+            self.allowed.push(real.to_path_buf());
+        }
     }
 
     /// Creates the resources of a module instance and of the module instances it calls.
@@ -1311,6 +1277,9 @@ impl Ev {
         let (Some(kind), Some(name)) = (block.labels.first(), block.labels.get(1)) else {
             return;
         };
+        if !self.keeps_type(&kind.name) {
+            return;
+        }
         let (list, mut instances_unknown) = match self.expand(inst, &block.body, fid) {
             Some(l) => (l, false),
             None => (vec![(None, Self::unknown_binding(&block.body))], true),
@@ -1482,85 +1451,91 @@ impl Ev {
             });
         }
     }
+}
 
-    fn finish_notes(&mut self) {
-        if !self.remote_calls.is_empty() {
-            let mut seen = HashSet::new();
-            let list: Vec<String> = self
-                .remote_calls
-                .iter()
-                .filter(|(a, _, _)| seen.insert(a.clone()))
-                .map(|(a, s, _)| format!("`{a}` (`{s}`)"))
-                .collect();
-            self.notes.push(LoadNote {
-                kind: LoadNoteKind::RemoteModules,
-                message: format!(
-                    "module calls with remote sources are not followed: {}",
-                    list.join(", ")
-                ),
-                loc: self.remote_calls.first().map(|c| c.2),
+/// The notes about module calls not followed: one for every remote call (at the first), one per
+/// local call that could not be followed.
+pub(crate) fn finish_notes(
+    remote_calls: &[(String, String, Loc)],
+    failed_calls: &[(String, Loc)],
+) -> Vec<LoadNote> {
+    let mut notes = Vec::new();
+    if !remote_calls.is_empty() {
+        let mut seen = HashSet::new();
+        let list: Vec<String> = remote_calls
+            .iter()
+            .filter(|(a, _, _)| seen.insert(a.clone()))
+            .map(|(a, s, _)| format!("`{a}` (`{s}`)"))
+            .collect();
+        notes.push(LoadNote {
+            kind: LoadNoteKind::RemoteModules,
+            message: format!(
+                "module calls with remote sources are not followed: {}",
+                list.join(", ")
+            ),
+            loc: remote_calls.first().map(|c| c.2),
+        });
+    }
+    let mut seen = HashSet::new();
+    for (a, loc) in failed_calls {
+        if seen.insert(a.clone()) {
+            notes.push(LoadNote {
+                kind: LoadNoteKind::ModuleNotFollowed,
+                message: format!("module call `{a}` is not followed: its source is not a local folder that can be loaded (missing, not a literal, a recursive call or nested too deep)"),
+                loc: Some(*loc),
             });
         }
-        let mut seen = HashSet::new();
-        for (a, loc) in std::mem::take(&mut self.failed_calls) {
-            if seen.insert(a.clone()) {
-                self.notes.push(LoadNote {
-                    kind: LoadNoteKind::ModuleNotFollowed,
-                    message: format!("module call `{a}` is not followed: its source is not a local folder that can be loaded (missing, not a literal, a recursive call or nested too deep)"),
-                    loc: Some(loc),
-                });
-            }
-        }
     }
+    notes
+}
 
-    fn resource_task_definitions(&self) -> Vec<TaskDefinition> {
-        self.resources
-            .iter()
-            .filter(|r| r.mode == Mode::Managed && r.kind == "aws_ecs_task_definition")
-            .map(|r| {
-                let b = &r.body;
-                let container_definitions =
-                    b.attr("container_definitions").map(|n| match &n.value {
-                        Value::Json(inner) => (**inner).clone(),
-                        Value::String(_) => n
-                            .json()
-                            .map(|c| c.into_owned())
-                            .unwrap_or_else(|| n.clone()),
-                        _ => n.clone(),
-                    });
-                TaskDefinition {
-                    origin: TaskDefinitionOrigin::Resource(r.id),
-                    loc: r.loc,
-                    family: b.attr("family").cloned(),
-                    requires_compatibilities: b.attr("requires_compatibilities").cloned(),
-                    cpu: b.attr("cpu").cloned(),
-                    memory: b.attr("memory").cloned(),
-                    network_mode: b.attr("network_mode").cloned(),
-                    operating_system_family: b
-                        .block("runtime_platform")
-                        .and_then(|p| p.body.attr("operating_system_family").cloned()),
-                    container_definitions,
-                    task_level: None,
-                    placement_constraints: b
-                        .blocks("placement_constraints")
-                        .map(|p| {
-                            (
-                                p.body.attr("type").cloned(),
-                                p.body.attr("expression").cloned(),
-                            )
-                        })
-                        .collect(),
-                }
-            })
-            .collect()
-    }
+/// The task definitions of the `aws_ecs_task_definition` resources.
+pub(crate) fn resource_task_definitions(resources: &[Resource]) -> Vec<TaskDefinition> {
+    resources
+        .iter()
+        .filter(|r| r.mode == Mode::Managed && r.kind == "aws_ecs_task_definition")
+        .map(|r| {
+            let b = &r.body;
+            let container_definitions = b.attr("container_definitions").map(|n| match &n.value {
+                Value::Json(inner) => (**inner).clone(),
+                Value::String(_) => n
+                    .json()
+                    .map(|c| c.into_owned())
+                    .unwrap_or_else(|| n.clone()),
+                _ => n.clone(),
+            });
+            TaskDefinition {
+                origin: TaskDefinitionOrigin::Resource(r.id),
+                loc: r.loc,
+                family: b.attr("family").cloned(),
+                requires_compatibilities: b.attr("requires_compatibilities").cloned(),
+                cpu: b.attr("cpu").cloned(),
+                memory: b.attr("memory").cloned(),
+                network_mode: b.attr("network_mode").cloned(),
+                operating_system_family: b
+                    .block("runtime_platform")
+                    .and_then(|p| p.body.attr("operating_system_family").cloned()),
+                container_definitions,
+                task_level: None,
+                placement_constraints: b
+                    .blocks("placement_constraints")
+                    .map(|p| {
+                        (
+                            p.body.attr("type").cloned(),
+                            p.body.attr("expression").cloned(),
+                        )
+                    })
+                    .collect(),
+            }
+        })
+        .collect()
 }
 
 /// Terraform's override files: each block of an override file is merged into the block of the same
 /// type and labels in the other files (arguments replaced one by one, nested blocks of a type
 /// replaced as a whole, `lifecycle` merged argument by argument); `locals` entries and blocks
 /// without a counterpart simply come last, so they win.
-fn apply_overrides(
+pub(crate) fn apply_overrides(
     files: Vec<(FileId, ast::File)>,
     is_override: impl Fn(FileId) -> bool,
 ) -> Vec<(FileId, ast::File)> {
@@ -1726,7 +1701,10 @@ fn strip_locs(n: &mut Node) {
 
 /// A task definition from a JSON file. Strings holding `${...}` placeholders (a template that
 /// is not filled in here) are unknown, not literal values.
-fn json_task_definition(fid: FileId, json: &ecs_gpu_hcl::json::Json) -> Option<TaskDefinition> {
+pub(crate) fn json_task_definition(
+    fid: FileId,
+    json: &ecs_gpu_hcl::json::Json,
+) -> Option<TaskDefinition> {
     let obj = walk::task_definition_object(json)?;
     let mut node = json_value_to_node(obj, JsonLocs::File(fid));
     placeholders_unknown(&mut node, 0);

@@ -46,6 +46,13 @@ pub struct LoadOptions {
     /// `--var name=value`: the value is parsed as an HCL expression when it is one, else a string
     /// (as Terraform does for `-var`).
     pub vars: Vec<(String, String)>,
+    /// Evaluate and keep only resources and data sources of these types (`None`: every type). A
+    /// checker passes the types its rules read: the others cost time and memory for nothing.
+    /// Data sources of other types are still evaluated where an expression refers to them.
+    pub only_types: Option<Vec<String>>,
+    /// Workers that read, parse and evaluate (`None`: one per core). The model is the same
+    /// whatever the number.
+    pub threads: Option<usize>,
 }
 
 /// Everything loaded.
@@ -65,6 +72,8 @@ pub struct Model {
     pub notes: Vec<LoadNote>,
     /// Number of files read (Terraform and JSON task definitions).
     pub files_checked: usize,
+    /// [`LoadOptions::only_types`]: asking for another type is a bug of the caller.
+    pub(crate) only_types: Option<Vec<String>>,
     /// Lookups of [`Model::resources`] by address and by type, built on first use (the model is not
     /// changed after loading).
     pub(crate) index: OnceLock<Index>,
@@ -310,8 +319,19 @@ impl Model {
         self.index.get_or_init(|| Index::new(&self.resources))
     }
 
+    /// Whether resources of this type were loaded (see [`LoadOptions::only_types`]).
+    pub fn keeps_type(&self, kind: &str) -> bool {
+        self.only_types
+            .as_ref()
+            .is_none_or(|t| t.iter().any(|k| k == kind))
+    }
+
     /// Resources of a mode and type, in every module, in [`Model::resources`] order.
     fn of_mode<'a>(&'a self, mode: Mode, kind: &'a str) -> impl Iterator<Item = &'a Resource> + 'a {
+        debug_assert!(
+            self.keeps_type(kind),
+            "`{kind}` is not among the types loaded (LoadOptions::only_types)"
+        );
         let index = self.index();
         index
             .by_kind
@@ -364,6 +384,10 @@ impl Model {
 
     /// The resources of a type that a value refers to (through [`Node::refs`]).
     pub fn referenced<'a>(&'a self, node: &Node, kind: &str) -> Vec<&'a Resource> {
+        debug_assert!(
+            self.keeps_type(kind),
+            "`{kind}` is not among the types loaded (LoadOptions::only_types)"
+        );
         let mut out: Vec<&Resource> = node
             .refs()
             .iter()

@@ -56,35 +56,9 @@ pub(crate) enum Parsed {
     },
 }
 
-#[derive(Debug)]
-pub(crate) struct Loaded {
-    pub found: Found,
-    pub text: String,
-    pub parsed: Parsed,
-}
-
 /// The current directory, for display paths.
 pub(crate) fn cwd() -> PathBuf {
     std::env::current_dir().unwrap_or_default()
-}
-
-/// Reads and parses the files sent on the channel until it closes.
-fn drain(rx: &Mutex<std::sync::mpsc::Receiver<(PathBuf, Kind)>>, cwd: &Path) -> Vec<Loaded> {
-    let mut out = Vec::new();
-    loop {
-        let next = match rx.lock() {
-            Ok(r) => r.recv(),
-            Err(_) => break,
-        };
-        let Ok((path, kind)) = next else { break };
-        let real = logical_real(&path);
-        out.push(read_one(Found {
-            display: display_path(&path, cwd),
-            real,
-            kind,
-        }));
-    }
-    out
 }
 
 /// Removes `.` and resolves `..` lexically where possible.
@@ -123,136 +97,124 @@ pub(crate) fn display_path(p: &Path, cwd: &Path) -> PathBuf {
     n
 }
 
-/// Walks the given paths and reads and parses every file found, on every core: walker threads
-/// hand files to parser threads as they find them. Errors while walking (unreadable folders,
-/// symlink loops) are skipped: a folder that cannot be read holds nothing to check. Files come
-/// back sorted by path, each read once however many ways it was reached.
-pub(crate) fn load_files(paths: &[PathBuf], cwd: &Path) -> (Vec<Loaded>, Vec<(PathBuf, String)>) {
+/// Walks the given paths (in parallel) and returns every file to check, sorted by display path,
+/// each once however many ways it was reached; reading and parsing them is the loader's job.
+/// Errors while walking (unreadable folders, symlink loops) are skipped: a folder that cannot be
+/// read holds nothing to check.
+pub(crate) fn find_files(paths: &[PathBuf], cwd: &Path) -> (Vec<Found>, Vec<(PathBuf, String)>) {
     let mut problems = Vec::new();
-    let (tx, rx) = std::sync::mpsc::channel::<(PathBuf, Kind)>();
-    let rx = Mutex::new(rx);
-    let threads = std::thread::available_parallelism()
-        .map(|p| p.get())
-        .unwrap_or(1);
-    let mut loaded: Vec<Loaded> = Vec::new();
-    std::thread::scope(|s| {
-        let mut workers = Vec::new();
-        for _ in 0..threads {
-            let rx = &rx;
-            let work = move || drain(rx, cwd);
-            // Deeply nested input must not overflow a parser's stack.
-            if let Ok(h) = std::thread::Builder::new()
-                .stack_size(256 << 20)
-                .spawn_scoped(s, work)
-            {
-                workers.push(h);
-            }
+    let found: Mutex<Vec<(PathBuf, Kind)>> = Mutex::new(Vec::new());
+    let push = |path: PathBuf, kind: Kind| {
+        if let Ok(mut f) = found.lock() {
+            f.push((path, kind));
         }
-        for root in paths {
-            let meta = match std::fs::metadata(root) {
-                Ok(m) => m,
-                Err(e) => {
-                    problems.push((display_path(root, cwd), format!("cannot read: {e}")));
-                    continue;
-                }
-            };
-            if meta.is_file() {
-                // A file named explicitly is checked if it is one we read, whatever its name.
-                let name = root.file_name().and_then(|n| n.to_str()).unwrap_or("");
-                let kind = Kind::of(root).or(if name.ends_with(".tf") {
-                    Some(Kind::Tf)
-                } else if name.ends_with(".json") {
-                    Some(Kind::Json)
-                } else {
-                    None
-                });
-                if let Some(kind) = kind {
-                    let _ = tx.send((root.clone(), kind));
-                    // A module is a folder: a Terraform file named alone is evaluated with the
-                    // other files of its folder (its variables, locals, data sources).
-                    if matches!(kind, Kind::Tf | Kind::TfJson) {
-                        let dir = match root.parent() {
-                            Some(d) if !d.as_os_str().is_empty() => d.to_path_buf(),
-                            _ => PathBuf::from("."),
-                        };
-                        if let Ok(rd) = std::fs::read_dir(&dir) {
-                            for e in rd.flatten() {
-                                let p = e.path();
-                                if let Some(k @ (Kind::Tf | Kind::TfJson)) = Kind::of(&p) {
-                                    if p.is_file() {
-                                        let _ = tx.send((p, k));
-                                    }
+    };
+    for root in paths {
+        let meta = match std::fs::metadata(root) {
+            Ok(m) => m,
+            Err(e) => {
+                problems.push((display_path(root, cwd), format!("cannot read: {e}")));
+                continue;
+            }
+        };
+        if meta.is_file() {
+            // A file named explicitly is checked if it is one we read, whatever its name.
+            let name = root.file_name().and_then(|n| n.to_str()).unwrap_or("");
+            let kind = Kind::of(root).or(if name.ends_with(".tf") {
+                Some(Kind::Tf)
+            } else if name.ends_with(".json") {
+                Some(Kind::Json)
+            } else {
+                None
+            });
+            if let Some(kind) = kind {
+                push(root.clone(), kind);
+                // A module is a folder: a Terraform file named alone is evaluated with the
+                // other files of its folder (its variables, locals, data sources).
+                if matches!(kind, Kind::Tf | Kind::TfJson) {
+                    let dir = match root.parent() {
+                        Some(d) if !d.as_os_str().is_empty() => d.to_path_buf(),
+                        _ => PathBuf::from("."),
+                    };
+                    if let Ok(rd) = std::fs::read_dir(&dir) {
+                        for e in rd.flatten() {
+                            let p = e.path();
+                            if let Some(k @ (Kind::Tf | Kind::TfJson)) = Kind::of(&p) {
+                                if p.is_file() {
+                                    push(p, k);
                                 }
                             }
                         }
                     }
                 }
-                continue;
             }
-            let walker = ignore::WalkBuilder::new(root)
-                .hidden(false)
-                .git_ignore(true)
-                .git_global(false)
-                .git_exclude(true)
-                .require_git(false)
-                .ignore(false)
-                .parents(true)
-                .follow_links(true)
-                .filter_entry(|e| {
-                    let name = e.file_name().to_string_lossy();
-                    !(e.file_type().is_some_and(|t| t.is_dir())
-                        && e.depth() > 0
-                        && (name == ".terraform" || name == ".git" || name == ".terragrunt-cache"))
-                })
-                .build_parallel();
-            walker.run(|| {
-                let tx = tx.clone();
-                Box::new(move |entry| {
-                    if let Ok(entry) = entry {
-                        if entry.file_type().is_some_and(|t| t.is_file()) {
-                            if let Some(kind) = Kind::of(entry.path()) {
-                                let _ = tx.send((entry.into_path(), kind));
+            continue;
+        }
+        let walker = ignore::WalkBuilder::new(root)
+            .hidden(false)
+            .git_ignore(true)
+            .git_global(false)
+            .git_exclude(true)
+            .require_git(false)
+            .ignore(false)
+            .parents(true)
+            .follow_links(true)
+            .filter_entry(|e| {
+                let name = e.file_name().to_string_lossy();
+                !(e.file_type().is_some_and(|t| t.is_dir())
+                    && e.depth() > 0
+                    && (name == ".terraform" || name == ".git" || name == ".terragrunt-cache"))
+            })
+            .build_parallel();
+        walker.run(|| {
+            let found = &found;
+            Box::new(move |entry| {
+                if let Ok(entry) = entry {
+                    if entry.file_type().is_some_and(|t| t.is_file()) {
+                        if let Some(kind) = Kind::of(entry.path()) {
+                            if let Ok(mut f) = found.lock() {
+                                f.push((entry.into_path(), kind));
                             }
                         }
                     }
-                    ignore::WalkState::Continue
-                })
-            });
-        }
-        drop(tx);
-        let spawned = !workers.is_empty();
-        for w in workers {
-            if let Ok(v) = w.join() {
-                loaded.extend(v);
-            }
-        }
-        if !spawned {
-            // No thread could be started (a tight memory limit): parse here instead.
-            loaded.extend(drain(&rx, cwd));
-        }
-    });
-    loaded.sort_by(|a, b| a.found.display.cmp(&b.found.display));
-    let mut seen = std::collections::HashSet::new();
-    loaded.retain(|l| seen.insert(l.found.real.clone()));
-    (loaded, problems)
-}
-
-/// The real path of a file's folder joined with its name: a symlinked file belongs to the folder
-/// the link is in (as Terraform reads it), and two links to one file in two folders are two files.
-pub(crate) fn logical_real(path: &Path) -> PathBuf {
-    match (path.parent(), path.file_name()) {
-        (Some(dir), Some(name)) => {
-            let dir = if dir.as_os_str().is_empty() {
-                Path::new(".")
-            } else {
-                dir
-            };
-            std::fs::canonicalize(dir)
-                .map(|d| d.join(name))
-                .unwrap_or_else(|_| path.to_path_buf())
-        }
-        _ => path.to_path_buf(),
+                }
+                ignore::WalkState::Continue
+            })
+        });
     }
+    let found = found
+        .into_inner()
+        .unwrap_or_else(std::sync::PoisonError::into_inner);
+    // Each folder's real path once (a symlinked folder is resolved; files keep their names).
+    let mut real_dirs: std::collections::HashMap<PathBuf, PathBuf> = Default::default();
+    let mut out: Vec<Found> = found
+        .into_iter()
+        .map(|(path, kind)| {
+            let real = match (path.parent(), path.file_name()) {
+                (Some(dir), Some(name)) => {
+                    let dir = if dir.as_os_str().is_empty() {
+                        Path::new(".")
+                    } else {
+                        dir
+                    };
+                    let real_dir = real_dirs.entry(dir.to_path_buf()).or_insert_with(|| {
+                        std::fs::canonicalize(dir).unwrap_or_else(|_| dir.to_path_buf())
+                    });
+                    real_dir.join(name)
+                }
+                _ => path.clone(),
+            };
+            Found {
+                display: display_path(&path, cwd),
+                real,
+                kind,
+            }
+        })
+        .collect();
+    out.sort_by(|a, b| a.display.cmp(&b.display));
+    let mut seen = std::collections::HashSet::new();
+    out.retain(|f| seen.insert(f.real.clone()));
+    (out, problems)
 }
 
 /// Why a file could not be read as text, with the place of the first invalid byte.
@@ -275,7 +237,20 @@ impl From<String> for ReadError {
 
 /// Reads a file as UTF-8 text, refusing huge and binary files.
 pub(crate) fn read_text(path: &Path) -> Result<String, ReadError> {
-    let meta = std::fs::metadata(path).map_err(|e| format!("cannot read: {e}"))?;
+    use std::io::Read;
+    // Opened without blocking (a FIFO would block an ordinary open), then looked at: one path
+    // lookup per file.
+    let mut options = std::fs::OpenOptions::new();
+    options.read(true);
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::OpenOptionsExt;
+        options.custom_flags(libc::O_NONBLOCK);
+    }
+    let mut file = options
+        .open(path)
+        .map_err(|e| format!("cannot read: {e}"))?;
+    let meta = file.metadata().map_err(|e| format!("cannot read: {e}"))?;
     if !meta.is_file() {
         // A FIFO or a device would block or never end.
         return Err(ReadError::from("not a regular file".to_string()));
@@ -283,7 +258,9 @@ pub(crate) fn read_text(path: &Path) -> Result<String, ReadError> {
     if meta.len() > MAX_FILE_BYTES {
         return Err(format!("file too large ({} bytes)", meta.len()).into());
     }
-    let bytes = std::fs::read(path).map_err(|e| format!("cannot read: {e}"))?;
+    let mut bytes = Vec::with_capacity(usize::try_from(meta.len()).unwrap_or(0));
+    file.read_to_end(&mut bytes)
+        .map_err(|e| format!("cannot read: {e}"))?;
     String::from_utf8(bytes).map_err(|e| {
         let valid = e.utf8_error().valid_up_to();
         let prefix = String::from_utf8_lossy(&e.as_bytes()[..valid]).into_owned();
@@ -306,32 +283,23 @@ pub(crate) fn problem_at(text: &str, err: &ecs_gpu_hcl::ParseError) -> Parsed {
     }
 }
 
-pub(crate) fn read_one(found: Found) -> Loaded {
-    let text = match read_text(&found.real) {
-        Ok(t) => t,
-        Err(e) => {
-            // Unreadable JSON that may not even be a task definition is not a problem.
-            let parsed = if found.kind == Kind::Json {
-                Parsed::Ignored
-            } else {
-                Parsed::Problem {
-                    line: e.line,
-                    column: e.column,
-                    message: e.message,
-                }
-            };
-            return Loaded {
-                found,
-                text: String::new(),
-                parsed,
-            };
+/// Reads and parses one file found by the walk: its text (empty when unreadable) and what it is.
+pub(crate) fn read_one(found: &Found) -> (String, Parsed) {
+    match read_text(&found.real) {
+        Ok(text) => {
+            let parsed = parse_text(found.kind, &text);
+            (text, parsed)
         }
-    };
-    let parsed = parse_text(found.kind, &text);
-    Loaded {
-        found,
-        text,
-        parsed,
+        // Unreadable JSON that may not even be a task definition is not a problem.
+        Err(_) if found.kind == Kind::Json => (String::new(), Parsed::Ignored),
+        Err(e) => (
+            String::new(),
+            Parsed::Problem {
+                line: e.line,
+                column: e.column,
+                message: e.message,
+            },
+        ),
     }
 }
 

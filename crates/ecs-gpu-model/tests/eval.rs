@@ -67,6 +67,7 @@ fn tfvars_precedence_every_level() {
         paths: vec![dir.path().to_path_buf()],
         var_files: vec![dir.path().join("extra/x.tfvars")],
         vars: vec![("g".into(), "cli".into())],
+        ..Default::default()
     });
     assert!(model.problems.is_empty(), "{:?}", model.problems);
     let r = find(&model, "t", "t");

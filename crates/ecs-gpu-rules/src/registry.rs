@@ -43,3 +43,25 @@ pub static RULES: &[&Rule] = &[
     &gpu502_ignore_changes_all::RULE,
     &gpu503_asg_desired_capacity_fights_managed_scaling::RULE,
 ];
+
+/// The resource and data source types the rules read. `check` loads only these
+/// ([`ecs_gpu_model::LoadOptions::only_types`]): evaluating the rest (IAM, S3, VPC...) costs time
+/// and memory for nothing. A rule that reads another type must add it here; in debug builds the
+/// model panics when asked for a type it did not load, so the rule's tests catch a forgotten one.
+pub static RESOURCE_TYPES: &[&str] = &[
+    "aws_ami",
+    "aws_appautoscaling_target",
+    "aws_autoscaling_group",
+    "aws_ecs_capacity_provider",
+    "aws_ecs_cluster",
+    "aws_ecs_cluster_capacity_providers",
+    "aws_ecs_service",
+    "aws_ecs_task_definition",
+    "aws_launch_template",
+    "aws_ssm_parameter",
+];
+
+/// [`RESOURCE_TYPES`] as the loader takes them.
+pub fn load_types() -> Vec<String> {
+    RESOURCE_TYPES.iter().map(|t| t.to_string()).collect()
+}

@@ -69,3 +69,23 @@ fn every_rule_fires_on_its_fires_fixtures_and_not_on_its_clean_ones() {
     assert!(failures.is_empty(), "{}", failures.join("\n"));
     assert!(cases > 0 || only.is_some(), "no fixture found");
 }
+
+/// `check` loads only the resource types the rules read (`RESOURCE_TYPES`): on every fixture, the
+/// findings are the same as with every type loaded.
+#[test]
+fn loading_only_the_types_rules_read_changes_no_finding() {
+    let mut failures = Vec::new();
+    for rule in RULES {
+        for (_, path) in common::cases(rule.id) {
+            let some = ecs_gpu_rules::check(&common::load(&path), &Settings::default());
+            let all = ecs_gpu_rules::check(&common::load_every_type(&path), &Settings::default());
+            if some != all {
+                failures.push(format!(
+                    "{}: with RESOURCE_TYPES {some:#?}\nwith every type {all:#?}",
+                    path.display()
+                ));
+            }
+        }
+    }
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
+}

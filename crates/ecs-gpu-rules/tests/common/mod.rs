@@ -49,11 +49,20 @@ pub static CWD: std::sync::Mutex<()> = std::sync::Mutex::new(());
 /// directory, with the same relative path, and loaded from there, so the paths in the output
 /// are those of the fixture.
 pub fn load(path: &Path) -> ecs_gpu_model::Model {
+    load_types(path, Some(ecs_gpu_rules::load_types()))
+}
+
+/// [`load`], with every resource type evaluated (as a library user who sets no filter).
+pub fn load_every_type(path: &Path) -> ecs_gpu_model::Model {
+    load_types(path, None)
+}
+
+fn load_types(path: &Path, only_types: Option<Vec<String>>) -> ecs_gpu_model::Model {
     let _guard = CWD
         .lock()
         .unwrap_or_else(std::sync::PoisonError::into_inner);
     if !path.is_file() {
-        return load_path(path);
+        return load_path(path, only_types);
     }
     let root = Path::new(env!("CARGO_TARGET_TMPDIR"))
         .join("fixture-cases")
@@ -64,14 +73,15 @@ pub fn load(path: &Path) -> ecs_gpu_model::Model {
     std::fs::copy(path, &copy).unwrap();
     let here = std::env::current_dir().unwrap();
     std::env::set_current_dir(&root).unwrap();
-    let model = load_path(path);
+    let model = load_path(path, only_types);
     std::env::set_current_dir(here).unwrap();
     model
 }
 
-fn load_path(path: &Path) -> ecs_gpu_model::Model {
+fn load_path(path: &Path, only_types: Option<Vec<String>>) -> ecs_gpu_model::Model {
     ecs_gpu_model::load(&ecs_gpu_model::LoadOptions {
         paths: vec![path.to_path_buf()],
+        only_types,
         ..Default::default()
     })
 }

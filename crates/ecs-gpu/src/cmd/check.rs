@@ -206,6 +206,8 @@ pub fn run(args: &Args, out: &mut dyn Write) -> Result<Outcome> {
         paths,
         var_files: args.var_files.clone(),
         vars,
+        only_types: Some(ecs_gpu_rules::load_types()),
+        threads: None,
     });
 
     let diagnostics = ecs_gpu_rules::check(&model, &settings);

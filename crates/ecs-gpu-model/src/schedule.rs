@@ -1,0 +1,510 @@
+//! Loading on every core, in bounded memory.
+//!
+//! The walk finds the files; they are grouped into **units**: one per folder of Terraform files
+//! (a root module) and one per JSON file. Workers, one per core, take units in order; each reads,
+//! parses and evaluates its unit and frees the syntax trees before taking the next, so only the
+//! units in flight hold trees. A worker keeps the texts it read (the model needs them) and the
+//! declarations of the module folders its units call (the same module is often called by many
+//! roots), a bounded number of them.
+//!
+//! Each unit's results use the worker's file ids and ids that start at zero for its module
+//! instances and resources. The merge takes the units in order, gives every file its place (the
+//! first unit that read a file, in unit order, provides it: the same whatever the number of
+//! workers or how units fell to them) and renumbers. The model is therefore the same with one
+//! worker or many; a test checks it.
+
+use std::collections::{HashMap, HashSet};
+use std::path::{Path, PathBuf};
+use std::rc::Rc;
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::Arc;
+
+use crate::loader::{
+    apply_overrides, finish_notes, json_task_definition, resource_task_definitions, Ev, Shared,
+};
+use crate::model::*;
+use crate::value::{Loc, Node, Value};
+use crate::walk::{self, Found, Kind, Parsed};
+
+/// Stack of a worker: deep but legal nesting must not overflow it while parsing or evaluating.
+const WORKER_STACK: usize = 512 << 20;
+
+/// What one unit produced, in its worker's file ids and its own module and resource ids.
+#[derive(Debug, Default)]
+pub(crate) struct Partial {
+    /// Files this unit registered first in its worker, in the order it registered them.
+    pub new_files: Vec<FileId>,
+    /// Real paths of the files this unit counts as checked.
+    pub checked: Vec<PathBuf>,
+    pub modules: Vec<Module>,
+    pub resources: Vec<Resource>,
+    pub problems: Vec<LoadProblem>,
+    pub notes: Vec<LoadNote>,
+    pub remote_calls: Vec<(String, String, Loc)>,
+    pub failed_calls: Vec<(String, Loc)>,
+    pub read_by_functions: Vec<PathBuf>,
+    /// A JSON unit's task definition, with the file's real path.
+    pub task_definition: Option<(TaskDefinition, PathBuf)>,
+}
+
+/// A unit of work.
+#[derive(Debug)]
+enum Unit {
+    /// The Terraform files of one folder, in display order.
+    Folder {
+        real: PathBuf,
+        display: PathBuf,
+        files: Vec<Found>,
+    },
+    /// A JSON file that may be a task definition.
+    Json(Found),
+}
+
+/// A worker's file table: the texts it read, by worker file id, with their real paths.
+type Table = Vec<(PathBuf, SourceFile)>;
+
+/// What a worker hands back: its file table, and each unit it did (unit index, worker, result).
+type WorkerResult = (Table, Vec<(usize, usize, Partial)>);
+
+/// Loads everything; see the module documentation.
+pub(crate) fn load(options: &LoadOptions) -> Model {
+    let cwd = walk::cwd();
+    let paths: Vec<PathBuf> = if options.paths.is_empty() {
+        vec![PathBuf::from(".")]
+    } else {
+        options.paths.clone()
+    };
+    let (found, walk_problems) = walk::find_files(&paths, &cwd);
+
+    // Units: folders in display order, then JSON files in display order.
+    let mut folders: Vec<(PathBuf, PathBuf, Vec<Found>)> = Vec::new();
+    let mut folder_index: HashMap<PathBuf, usize> = HashMap::new();
+    let mut json = Vec::new();
+    let mut walked_files = HashMap::new();
+    for f in found {
+        if f.kind == Kind::Json {
+            json.push(f);
+            continue;
+        }
+        walked_files.insert(f.real.clone(), f.display.clone());
+        let real_dir = f.real.parent().map(Path::to_path_buf).unwrap_or_default();
+        let i = *folder_index.entry(real_dir.clone()).or_insert_with(|| {
+            let display = dir_display(f.display.parent().unwrap_or(Path::new("")));
+            folders.push((real_dir, display, Vec::new()));
+            folders.len() - 1
+        });
+        folders[i].2.push(f);
+    }
+    folders.sort_by(|a, b| a.1.cmp(&b.1));
+
+    let mut allowed: Vec<PathBuf> = paths
+        .iter()
+        .filter_map(|p| std::fs::canonicalize(p).ok())
+        .map(|c| {
+            if c.is_file() {
+                c.parent().map(Path::to_path_buf).unwrap_or(c)
+            } else {
+                c
+            }
+        })
+        .collect();
+    allowed.extend(folders.iter().map(|f| f.0.clone()));
+    let walked_dirs: HashMap<PathBuf, PathBuf> = folders
+        .iter()
+        .map(|(real, display, _)| (real.clone(), display.clone()))
+        .collect();
+    let shared = Arc::new(Shared {
+        cwd,
+        allowed,
+        walked_files,
+        walked_dirs,
+        vars: options.vars.clone(),
+        var_files: options.var_files.clone(),
+        only_types: options.only_types.clone(),
+    });
+    let units: Vec<Unit> = folders
+        .into_iter()
+        .map(|(real, display, files)| Unit::Folder {
+            real,
+            display,
+            files,
+        })
+        .chain(json.into_iter().map(Unit::Json))
+        .collect();
+
+    let (tables, partials) = run(&units, &shared, options.threads);
+    drop(units);
+    let mut model = merge(tables, partials, options.only_types.clone());
+    let mut problems: Vec<LoadProblem> = walk_problems
+        .into_iter()
+        .map(|(path, message)| LoadProblem {
+            path,
+            line: None,
+            column: None,
+            message,
+        })
+        .collect();
+    problems.append(&mut model.problems);
+    model.problems = problems;
+    model
+}
+
+fn dir_display(d: &Path) -> PathBuf {
+    if d.as_os_str().is_empty() {
+        PathBuf::from(".")
+    } else {
+        d.to_path_buf()
+    }
+}
+
+/// Runs the units on one worker per core. Returns each worker's file table and every unit's
+/// result with the index of the worker that produced it, in unit order.
+fn run(
+    units: &[Unit],
+    shared: &Arc<Shared>,
+    threads: Option<usize>,
+) -> (Vec<Table>, Vec<(usize, Partial)>) {
+    let threads = threads
+        .unwrap_or_else(|| {
+            std::thread::available_parallelism().map_or(1, std::num::NonZeroUsize::get)
+        })
+        .min(units.len())
+        .max(1);
+    let next = AtomicUsize::new(0);
+    let work = |worker: usize| -> WorkerResult {
+        let mut ev = Ev::worker(shared.clone());
+        let mut done = Vec::new();
+        loop {
+            let i = next.fetch_add(1, Ordering::Relaxed);
+            let Some(unit) = units.get(i) else { break };
+            let partial = match unit {
+                Unit::Folder {
+                    real,
+                    display,
+                    files,
+                } => ev.folder_unit(real, display, files),
+                Unit::Json(f) => ev.json_unit(f),
+            };
+            done.push((i, worker, partial));
+        }
+        (ev.into_table(), done)
+    };
+    let mut results: Vec<WorkerResult> = Vec::new();
+    std::thread::scope(|s| {
+        let handles: Vec<_> = (0..threads)
+            .filter_map(|w| {
+                let work = &work;
+                std::thread::Builder::new()
+                    .name(format!("ecs-gpu-load-{w}"))
+                    .stack_size(WORKER_STACK)
+                    .spawn_scoped(s, move || work(w))
+                    .ok()
+            })
+            .collect();
+        let spawned = handles.len();
+        for h in handles {
+            match h.join() {
+                Ok(r) => results.push(r),
+                // A worker that panicked lost its units: the check goes on without them, and the
+                // merge says so.
+                Err(_) => results.push((Vec::new(), Vec::new())),
+            }
+        }
+        if spawned == 0 {
+            // No thread could be started (a tight memory limit): do the work here.
+            results.push(work(0));
+        }
+    });
+    let mut tables = Vec::new();
+    let mut partials = Vec::new();
+    for (table, done) in results {
+        tables.push(table);
+        partials.extend(done);
+    }
+    partials.sort_by_key(|p| p.0);
+    let lost = units.len() - partials.len();
+    let mut out: Vec<(usize, Partial)> = partials.into_iter().map(|(_, w, p)| (w, p)).collect();
+    if lost > 0 {
+        let mut p = Partial::default();
+        p.problems.push(LoadProblem {
+            path: PathBuf::from("."),
+            line: None,
+            column: None,
+            message: format!("internal error while loading ({lost} folders or files not checked); please report it"),
+        });
+        // Its worker index is never read: the partial has no files.
+        out.push((0, p));
+    }
+    (tables, out)
+}
+
+/// Puts the units' results together, in unit order.
+fn merge(
+    mut tables: Vec<Table>,
+    partials: Vec<(usize, Partial)>,
+    only_types: Option<Vec<String>>,
+) -> Model {
+    let mut files: Vec<SourceFile> = Vec::new();
+    let mut by_real: HashMap<PathBuf, FileId> = HashMap::new();
+    let mut maps: Vec<Vec<u32>> = tables.iter().map(|t| vec![u32::MAX; t.len()]).collect();
+    let mut modules: Vec<Module> = Vec::new();
+    let mut resources: Vec<Resource> = Vec::new();
+    let mut problems: Vec<LoadProblem> = Vec::new();
+    let mut seen_problems: HashSet<(PathBuf, Option<u32>, Option<u32>, String)> = HashSet::new();
+    let mut notes: Vec<LoadNote> = Vec::new();
+    let mut remote_calls = Vec::new();
+    let mut failed_calls = Vec::new();
+    let mut checked: HashSet<PathBuf> = HashSet::new();
+    let mut read_by_functions: HashSet<PathBuf> = HashSet::new();
+    let mut json_task_definitions = Vec::new();
+    for (w, mut p) in partials {
+        for id in &p.new_files {
+            let i = id.0 as usize;
+            let Some((real, file)) = tables.get_mut(w).and_then(|t| t.get_mut(i)) else {
+                continue;
+            };
+            let g = *by_real.entry(real.clone()).or_insert_with(|| {
+                files.push(std::mem::replace(
+                    file,
+                    SourceFile {
+                        path: PathBuf::new(),
+                        text: String::new(),
+                        comments: Vec::new(),
+                    },
+                ));
+                FileId(u32::try_from(files.len() - 1).unwrap_or(u32::MAX))
+            });
+            maps[w][i] = g.0;
+        }
+        let remap = Remap {
+            files: maps.get(w).map(Vec::as_slice).unwrap_or_default(),
+            module_offset: u32::try_from(modules.len()).unwrap_or(u32::MAX),
+            resource_offset: u32::try_from(resources.len()).unwrap_or(u32::MAX),
+        };
+        for mut m in p.modules.drain(..) {
+            remap.module(&mut m);
+            modules.push(m);
+        }
+        for mut r in p.resources.drain(..) {
+            remap.resource(&mut r);
+            resources.push(r);
+        }
+        for mut n in p.notes.drain(..) {
+            if let Some(l) = &mut n.loc {
+                remap.loc(l);
+            }
+            notes.push(n);
+        }
+        for (a, s, mut l) in p.remote_calls.drain(..) {
+            remap.loc(&mut l);
+            remote_calls.push((a, s, l));
+        }
+        for (a, mut l) in p.failed_calls.drain(..) {
+            remap.loc(&mut l);
+            failed_calls.push((a, l));
+        }
+        for pr in p.problems.drain(..) {
+            if seen_problems.insert((pr.path.clone(), pr.line, pr.column, pr.message.clone())) {
+                problems.push(pr);
+            }
+        }
+        if let Some((mut td, real)) = p.task_definition.take() {
+            remap.task_definition(&mut td);
+            json_task_definitions.push((td, real));
+        }
+        checked.extend(p.checked.drain(..));
+        read_by_functions.extend(p.read_by_functions.drain(..));
+    }
+    notes.extend(finish_notes(&remote_calls, &failed_calls));
+    let mut task_definitions = resource_task_definitions(&resources);
+    // A JSON file read by `file()`/`templatefile()` is checked through what read it, not alone.
+    task_definitions.extend(
+        json_task_definitions
+            .into_iter()
+            .filter(|(_, real)| !read_by_functions.contains(real))
+            .map(|(td, _)| td),
+    );
+    Model {
+        files,
+        modules,
+        resources,
+        task_definitions,
+        problems,
+        notes,
+        files_checked: checked.len(),
+        only_types,
+        ..Model::default()
+    }
+}
+
+/// The renumbering of one unit's results.
+struct Remap<'a> {
+    /// Worker file id to model file id (`u32::MAX`: not a file of the model, kept as is).
+    files: &'a [u32],
+    module_offset: u32,
+    resource_offset: u32,
+}
+
+impl Remap<'_> {
+    fn loc(&self, l: &mut Loc) {
+        if let Some(&g) = self.files.get(l.file.0 as usize) {
+            if g != u32::MAX {
+                l.file = FileId(g);
+            }
+        }
+    }
+
+    fn opt_loc(&self, l: &mut Option<Loc>) {
+        if let Some(l) = l {
+            self.loc(l);
+        }
+    }
+
+    fn module_id(&self, m: &mut ModuleId) {
+        m.0 = m.0.saturating_add(self.module_offset);
+    }
+
+    fn module(&self, m: &mut Module) {
+        self.module_id(&mut m.id);
+        if let Some(p) = &mut m.parent {
+            self.module_id(p);
+        }
+        self.opt_loc(&mut m.call);
+    }
+
+    fn resource(&self, r: &mut Resource) {
+        r.id.0 = r.id.0.saturating_add(self.resource_offset);
+        self.module_id(&mut r.module);
+        self.loc(&mut r.loc);
+        self.body(&mut r.body);
+    }
+
+    fn body(&self, b: &mut Body) {
+        self.opt_loc(&mut b.loc);
+        for a in &mut b.attributes {
+            self.opt_loc(&mut a.name_loc);
+            self.node(&mut a.value);
+        }
+        for block in &mut b.blocks {
+            self.opt_loc(&mut block.loc);
+            self.body(&mut block.body);
+        }
+    }
+
+    fn node(&self, n: &mut Node) {
+        // Iterative: values may nest deeply.
+        let mut stack: Vec<&mut Node> = vec![n];
+        while let Some(n) = stack.pop() {
+            self.opt_loc(&mut n.loc);
+            match &mut n.value {
+                Value::Json(inner) => stack.push(inner),
+                Value::List(items) => stack.extend(items.iter_mut()),
+                Value::Object(o) => {
+                    for e in o.entries.iter_mut().chain(o.discarded.iter_mut()) {
+                        self.opt_loc(&mut e.key_loc);
+                        stack.push(&mut e.value);
+                    }
+                }
+                Value::Unknown(u) => {
+                    for r in &mut u.refs {
+                        self.module_id(&mut r.module);
+                    }
+                }
+                Value::Null | Value::Bool(_) | Value::Number(_) | Value::String(_) => {}
+            }
+        }
+    }
+
+    fn task_definition(&self, td: &mut TaskDefinition) {
+        if let TaskDefinitionOrigin::JsonFile(f) = &mut td.origin {
+            let mut l = Loc {
+                file: *f,
+                span: td.loc.span,
+            };
+            self.loc(&mut l);
+            *f = l.file;
+        }
+        self.loc(&mut td.loc);
+        for n in [
+            &mut td.family,
+            &mut td.requires_compatibilities,
+            &mut td.cpu,
+            &mut td.memory,
+            &mut td.network_mode,
+            &mut td.operating_system_family,
+            &mut td.container_definitions,
+            &mut td.task_level,
+        ]
+        .into_iter()
+        .flatten()
+        {
+            self.node(n);
+        }
+        for (a, b) in &mut td.placement_constraints {
+            for n in [a, b].into_iter().flatten() {
+                self.node(n);
+            }
+        }
+    }
+}
+
+impl Ev {
+    /// Reads, parses and evaluates one folder as a root module.
+    fn folder_unit(&mut self, real: &Path, display: &Path, found: &[Found]) -> Partial {
+        self.start_unit(found.len());
+        let mut files = Vec::new();
+        for f in found {
+            self.unit_checked.push(f.real.clone());
+            if let Some(id) = self.registered(&f.real) {
+                // Read earlier by this worker for a module call: parse the kept text.
+                if let Some(file) = self.parse_kept(id, f.kind) {
+                    files.push((id, file));
+                }
+                continue;
+            }
+            let (text, parsed) = walk::read_one(f);
+            match parsed {
+                Parsed::Hcl(mut file) => {
+                    // The comments are for suppressions (the source file), not for evaluation.
+                    let comments = std::mem::take(&mut file.comments);
+                    let id = self.add_file(&f.real, f.display.clone(), text, comments);
+                    files.push((id, file));
+                }
+                Parsed::Problem {
+                    line,
+                    column,
+                    message,
+                } => self.problems.push(LoadProblem {
+                    path: f.display.clone(),
+                    line,
+                    column,
+                    message,
+                }),
+                Parsed::TaskDef(_) | Parsed::Ignored => {}
+            }
+        }
+        let files = apply_overrides(files, |id| self.is_override_file(id));
+        let decl = Rc::new(crate::loader::ModuleDecl::new(
+            real.to_path_buf(),
+            display.to_path_buf(),
+            files,
+        ));
+        self.evaluate_root(decl);
+        self.finish_unit()
+    }
+
+    /// Reads one JSON file: a task definition, or nothing.
+    fn json_unit(&mut self, f: &Found) -> Partial {
+        self.start_unit(1);
+        let (text, parsed) = walk::read_one(f);
+        let mut task_definition = None;
+        if let Parsed::TaskDef(json) = &parsed {
+            self.unit_checked.push(f.real.clone());
+            let id = self.add_file(&f.real, f.display.clone(), text, Vec::new());
+            task_definition = json_task_definition(id, json).map(|td| (td, f.real.clone()));
+        }
+        let mut p = self.finish_unit();
+        p.task_definition = task_definition;
+        p
+    }
+}
