@@ -62,6 +62,12 @@ mod value;
 mod walk;
 
 pub use model::*;
+
+/// Maps keyed by paths: loading looks paths up thousands of times, and the standard hasher (built
+/// against hash flooding, which the files being checked cannot mount) is the slow part of it.
+pub(crate) type PathMap<K, V> = std::collections::HashMap<K, V, foldhash::fast::FixedState>;
+/// A set of paths (see [`PathMap`]).
+pub(crate) type PathSet<K> = std::collections::HashSet<K, foldhash::fast::FixedState>;
 pub use value::*;
 
 /// Loads everything under the given paths, on every core. Never fails as a whole: unreadable or

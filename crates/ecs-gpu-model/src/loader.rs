@@ -13,6 +13,7 @@ use crate::json::{json_value_to_node, JsonLocs};
 use crate::model::*;
 use crate::value::{Entry, InstanceKey, Loc, Node, Object, Unknown, UnknownReason, Value};
 use crate::walk::{self, Kind, Parsed};
+use crate::{PathMap, PathSet};
 
 /// Deepest chain of module calls followed.
 const MAX_MODULE_DEPTH: usize = 12;
@@ -229,16 +230,18 @@ pub(crate) struct Shared {
     pub allowed: Vec<PathBuf>,
     /// Terraform files found by the walk: real path to display path. Each is counted and its
     /// problems reported by its own folder's unit, whoever else reads it for a module call.
-    pub walked_files: HashMap<PathBuf, PathBuf>,
+    pub walked_files: PathMap<PathBuf, PathBuf>,
     /// Folders found by the walk: real path to display path.
-    pub walked_dirs: HashMap<PathBuf, PathBuf>,
+    pub walked_dirs: PathMap<PathBuf, PathBuf>,
     pub vars: Vec<(String, String)>,
     pub var_files: Vec<PathBuf>,
     pub only_types: Option<Vec<String>>,
 }
 
-/// Most module folders whose declarations a worker keeps for later module calls.
-const DECL_CACHE: usize = 32;
+/// Most source text (bytes) of the module folders whose declarations a worker keeps for later
+/// calls. Syntax trees take about ten times their text: small shared modules stay (many roots
+/// call the same one), a big module called once does not hold its trees for the whole load.
+const DECL_CACHE_BYTES: usize = 128 << 10;
 
 /// The evaluator of one worker, and what the unit in progress builds.
 #[derive(Debug, Default)]
@@ -259,20 +262,23 @@ pub(crate) struct Ev {
     /// [`Shared::allowed`]).
     pub allowed: Vec<PathBuf>,
     /// Files read by `file()`/`templatefile()` (a task-definition JSON read so is not checked alone).
-    pub read_by_functions: HashSet<PathBuf>,
-    pub templates: HashMap<PathBuf, Option<(FileId, Rc<ast::Template>)>>,
+    pub read_by_functions: PathSet<PathBuf>,
+    pub templates: PathMap<PathBuf, Option<(FileId, Rc<ast::Template>)>>,
     /// Templates being evaluated (a template that includes itself stops).
     pub template_stack: Vec<PathBuf>,
-    pub file_index: HashMap<PathBuf, FileId>,
-    /// Module folders' declarations, kept for later calls (at most [`DECL_CACHE`], oldest out).
-    decls: HashMap<PathBuf, Option<Rc<ModuleDecl>>>,
-    decl_order: std::collections::VecDeque<PathBuf>,
+    pub file_index: PathMap<PathBuf, FileId>,
+    /// Module folders' declarations, kept for later calls (at most [`DECL_CACHE_BYTES`] of text,
+    /// oldest out), with their text sizes in `decl_order`.
+    decls: PathMap<PathBuf, Option<Rc<ModuleDecl>>>,
+    decl_order: std::collections::VecDeque<(PathBuf, usize)>,
     remote_calls: Vec<(String, String, Loc)>,
     failed_calls: Vec<(String, Loc)>,
     /// Files the unit in progress registered first in this worker.
     unit_new_files: Vec<FileId>,
-    /// Real paths of the files the unit in progress counts as checked.
-    pub unit_checked: Vec<PathBuf>,
+    /// Walked files the unit in progress checked.
+    pub unit_walked_checked: usize,
+    /// Files outside the walk the unit in progress read (real paths).
+    unit_other_checked: Vec<PathBuf>,
 }
 
 /// Whether a folder entry is a regular file (or a link to one), without a `stat` for the others.
@@ -335,7 +341,8 @@ impl Ev {
         self.insts.clear();
         crate::schedule::Partial {
             new_files: std::mem::take(&mut self.unit_new_files),
-            checked: std::mem::take(&mut self.unit_checked),
+            walked_checked: std::mem::take(&mut self.unit_walked_checked),
+            other_checked: std::mem::take(&mut self.unit_other_checked),
             modules: std::mem::take(&mut self.modules),
             resources: std::mem::take(&mut self.resources),
             problems: std::mem::take(&mut self.problems),
@@ -385,6 +392,7 @@ impl Ev {
         if let Some(Some(d)) = self.decls.get(&real) {
             if Rc::strong_count(d) == 1 {
                 self.decls.remove(&real);
+                self.decl_order.retain(|(dir, _)| *dir != real);
             }
         }
     }
@@ -1185,7 +1193,7 @@ impl Ev {
             let report = walked.is_none();
             let display_file = walked.unwrap_or_else(|| display_dir.join(name));
             if report {
-                self.unit_checked.push(real_file.clone());
+                self.unit_other_checked.push(real_file.clone());
             }
             let text = match walk::read_text(&real_file) {
                 Ok(t) => t,
@@ -1224,10 +1232,18 @@ impl Ev {
         let files = apply_overrides(files, |id| self.is_override_file(id));
         let decl = Rc::new(ModuleDecl::new(real.to_path_buf(), display_dir, files));
         self.decls.insert(real.to_path_buf(), Some(decl.clone()));
-        self.decl_order.push_back(real.to_path_buf());
-        while self.decl_order.len() > DECL_CACHE {
-            if let Some(old) = self.decl_order.pop_front() {
+        let size = decl
+            .files
+            .iter()
+            .filter_map(|(id, _)| self.files.get(id.0 as usize))
+            .map(|f| f.text.len())
+            .sum();
+        self.decl_order.push_back((real.to_path_buf(), size));
+        let mut total: usize = self.decl_order.iter().map(|d| d.1).sum();
+        while total > DECL_CACHE_BYTES && self.decl_order.len() > 1 {
+            if let Some((old, size)) = self.decl_order.pop_front() {
                 self.decls.remove(&old);
+                total -= size;
             }
         }
         Some(decl)
@@ -1327,6 +1343,13 @@ impl Ev {
             return out;
         }
         self.depth += 1;
+        let attributes = body
+            .items
+            .iter()
+            .filter(|i| matches!(i, Item::Attribute(_)))
+            .count();
+        out.attributes.reserve_exact(attributes);
+        out.blocks.reserve_exact(body.items.len() - attributes);
         for item in &body.items {
             match item {
                 Item::Attribute(a) => {
@@ -1383,6 +1406,8 @@ impl Ev {
             }
         }
         self.depth -= 1;
+        out.attributes.shrink_to_fit();
+        out.blocks.shrink_to_fit();
         out
     }
 

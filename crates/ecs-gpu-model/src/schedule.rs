@@ -13,7 +13,7 @@
 //! workers or how units fell to them) and renumbers. The model is therefore the same with one
 //! worker or many; a test checks it.
 
-use std::collections::{HashMap, HashSet};
+use std::collections::HashSet;
 use std::path::{Path, PathBuf};
 use std::rc::Rc;
 use std::sync::atomic::{AtomicUsize, Ordering};
@@ -25,6 +25,7 @@ use crate::loader::{
 use crate::model::*;
 use crate::value::{Loc, Node, Value};
 use crate::walk::{self, Found, Kind, Parsed};
+use crate::{PathMap, PathSet};
 
 /// Stack of a worker: deep but legal nesting must not overflow it while parsing or evaluating.
 const WORKER_STACK: usize = 512 << 20;
@@ -34,8 +35,11 @@ const WORKER_STACK: usize = 512 << 20;
 pub(crate) struct Partial {
     /// Files this unit registered first in its worker, in the order it registered them.
     pub new_files: Vec<FileId>,
-    /// Real paths of the files this unit counts as checked.
-    pub checked: Vec<PathBuf>,
+    /// Files of the walk this unit checked (each walked file belongs to one unit).
+    pub walked_checked: usize,
+    /// Real paths of the files outside the walk this unit read (module folders elsewhere): other
+    /// units may read them too, they count once.
+    pub other_checked: Vec<PathBuf>,
     pub modules: Vec<Module>,
     pub resources: Vec<Resource>,
     pub problems: Vec<LoadProblem>,
@@ -78,9 +82,9 @@ pub(crate) fn load(options: &LoadOptions) -> Model {
 
     // Units: folders in display order, then JSON files in display order.
     let mut folders: Vec<(PathBuf, PathBuf, Vec<Found>)> = Vec::new();
-    let mut folder_index: HashMap<PathBuf, usize> = HashMap::new();
+    let mut folder_index: PathMap<PathBuf, usize> = PathMap::default();
     let mut json = Vec::new();
-    let mut walked_files = HashMap::new();
+    let mut walked_files = PathMap::default();
     for f in found {
         if f.kind == Kind::Json {
             json.push(f);
@@ -95,7 +99,7 @@ pub(crate) fn load(options: &LoadOptions) -> Model {
         });
         folders[i].2.push(f);
     }
-    folders.sort_by(|a, b| a.1.cmp(&b.1));
+    folders.sort_unstable_by(|a, b| walk::path_order(&a.1, &b.1));
 
     let mut allowed: Vec<PathBuf> = paths
         .iter()
@@ -109,7 +113,7 @@ pub(crate) fn load(options: &LoadOptions) -> Model {
         })
         .collect();
     allowed.extend(folders.iter().map(|f| f.0.clone()));
-    let walked_dirs: HashMap<PathBuf, PathBuf> = folders
+    let walked_dirs: PathMap<PathBuf, PathBuf> = folders
         .iter()
         .map(|(real, display, _)| (real.clone(), display.clone()))
         .collect();
@@ -133,6 +137,7 @@ pub(crate) fn load(options: &LoadOptions) -> Model {
         .collect();
 
     let (tables, partials) = run(&units, &shared, options.threads);
+    drop(shared);
     drop(units);
     let mut model = merge(tables, partials, options.only_types.clone());
     let mut problems: Vec<LoadProblem> = walk_problems
@@ -240,30 +245,40 @@ fn run(
 
 /// Puts the units' results together, in unit order.
 fn merge(
-    mut tables: Vec<Table>,
+    tables: Vec<Table>,
     partials: Vec<(usize, Partial)>,
     only_types: Option<Vec<String>>,
 ) -> Model {
-    let mut files: Vec<SourceFile> = Vec::new();
-    let mut by_real: HashMap<PathBuf, FileId> = HashMap::new();
-    let mut maps: Vec<Vec<u32>> = tables.iter().map(|t| vec![u32::MAX; t.len()]).collect();
-    let mut modules: Vec<Module> = Vec::new();
-    let mut resources: Vec<Resource> = Vec::new();
+    let (reals, mut texts): (Vec<Vec<PathBuf>>, Vec<Vec<SourceFile>>) =
+        tables.into_iter().map(|t| t.into_iter().unzip()).unzip();
+    let mut files: Vec<SourceFile> =
+        Vec::with_capacity(partials.iter().map(|p| p.1.new_files.len()).sum());
+    let mut by_real: PathMap<&Path, FileId> =
+        PathMap::with_capacity_and_hasher(files.capacity(), Default::default());
+    let mut maps: Vec<Vec<u32>> = reals.iter().map(|t| vec![u32::MAX; t.len()]).collect();
+    let mut modules: Vec<Module> =
+        Vec::with_capacity(partials.iter().map(|p| p.1.modules.len()).sum());
+    let mut resources: Vec<Resource> =
+        Vec::with_capacity(partials.iter().map(|p| p.1.resources.len()).sum());
     let mut problems: Vec<LoadProblem> = Vec::new();
     let mut seen_problems: HashSet<(PathBuf, Option<u32>, Option<u32>, String)> = HashSet::new();
     let mut notes: Vec<LoadNote> = Vec::new();
     let mut remote_calls = Vec::new();
     let mut failed_calls = Vec::new();
-    let mut checked: HashSet<PathBuf> = HashSet::new();
-    let mut read_by_functions: HashSet<PathBuf> = HashSet::new();
+    let mut walked_checked = 0;
+    let mut other_checked: PathSet<PathBuf> = PathSet::default();
+    let mut read_by_functions: PathSet<PathBuf> = PathSet::default();
     let mut json_task_definitions = Vec::new();
     for (w, mut p) in partials {
         for id in &p.new_files {
             let i = id.0 as usize;
-            let Some((real, file)) = tables.get_mut(w).and_then(|t| t.get_mut(i)) else {
+            let (Some(real), Some(file)) = (
+                reals.get(w).and_then(|t| t.get(i)),
+                texts.get_mut(w).and_then(|t| t.get_mut(i)),
+            ) else {
                 continue;
             };
-            let g = *by_real.entry(real.clone()).or_insert_with(|| {
+            let g = *by_real.entry(real.as_path()).or_insert_with(|| {
                 files.push(std::mem::replace(
                     file,
                     SourceFile {
@@ -312,7 +327,8 @@ fn merge(
             remap.task_definition(&mut td);
             json_task_definitions.push((td, real));
         }
-        checked.extend(p.checked.drain(..));
+        walked_checked += p.walked_checked;
+        other_checked.extend(p.other_checked.drain(..));
         read_by_functions.extend(p.read_by_functions.drain(..));
     }
     notes.extend(finish_notes(&remote_calls, &failed_calls));
@@ -331,7 +347,7 @@ fn merge(
         task_definitions,
         problems,
         notes,
-        files_checked: checked.len(),
+        files_checked: walked_checked + other_checked.len(),
         only_types,
         ..Model::default()
     }
@@ -454,7 +470,7 @@ impl Ev {
         self.start_unit(found.len());
         let mut files = Vec::new();
         for f in found {
-            self.unit_checked.push(f.real.clone());
+            self.unit_walked_checked += 1;
             if let Some(id) = self.registered(&f.real) {
                 // Read earlier by this worker for a module call: parse the kept text.
                 if let Some(file) = self.parse_kept(id, f.kind) {
@@ -499,7 +515,7 @@ impl Ev {
         let (text, parsed) = walk::read_one(f);
         let mut task_definition = None;
         if let Parsed::TaskDef(json) = &parsed {
-            self.unit_checked.push(f.real.clone());
+            self.unit_walked_checked += 1;
             let id = self.add_file(&f.real, f.display.clone(), text, Vec::new());
             task_definition = json_task_definition(id, json).map(|td| (td, f.real.clone()));
         }

@@ -61,6 +61,24 @@ pub(crate) fn cwd() -> PathBuf {
     std::env::current_dir().unwrap_or_default()
 }
 
+/// An order of normalized paths, the same on every run: their bytes, with the separator below
+/// every other byte (so `a/b` comes before `a-b/c`, as folders before their siblings' names that
+/// extend them). Cheaper than comparing `Path`s component by component.
+pub(crate) fn path_order(a: &Path, b: &Path) -> std::cmp::Ordering {
+    let key = |c: &u8| {
+        if std::path::is_separator(char::from(*c)) {
+            0
+        } else {
+            *c
+        }
+    };
+    a.as_os_str()
+        .as_encoded_bytes()
+        .iter()
+        .map(key)
+        .cmp(b.as_os_str().as_encoded_bytes().iter().map(key))
+}
+
 /// Removes `.` and resolves `..` lexically where possible.
 pub(crate) fn normalize(p: &Path) -> PathBuf {
     let mut out: Vec<Component<'_>> = Vec::new();
@@ -103,12 +121,16 @@ pub(crate) fn display_path(p: &Path, cwd: &Path) -> PathBuf {
 /// read holds nothing to check.
 pub(crate) fn find_files(paths: &[PathBuf], cwd: &Path) -> (Vec<Found>, Vec<(PathBuf, String)>) {
     let mut problems = Vec::new();
-    let found: Mutex<Vec<(PathBuf, Kind)>> = Mutex::new(Vec::new());
+    // (path, kind, the real path of the walked root when no symlinked folder was met under it).
+    let found: Mutex<Vec<(PathBuf, Kind, Option<usize>)>> = Mutex::new(Vec::new());
     let push = |path: PathBuf, kind: Kind| {
         if let Ok(mut f) = found.lock() {
-            f.push((path, kind));
+            f.push((path, kind, None));
         }
     };
+    // Real paths of walked roots without symlinked folders: a file's folder is then the root's
+    // real path joined with the rest, with no `canonicalize` per folder.
+    let mut plain_roots: Vec<(PathBuf, PathBuf)> = Vec::new();
     for root in paths {
         let meta = match std::fs::metadata(root) {
             Ok(m) => m,
@@ -166,14 +188,20 @@ pub(crate) fn find_files(paths: &[PathBuf], cwd: &Path) -> (Vec<Found>, Vec<(Pat
                     && (name == ".terraform" || name == ".git" || name == ".terragrunt-cache"))
             })
             .build_parallel();
+        let linked = std::sync::atomic::AtomicBool::new(false);
+        let start = found.lock().map_or(0, |f| f.len());
         walker.run(|| {
             let found = &found;
+            let linked = &linked;
             Box::new(move |entry| {
                 if let Ok(entry) = entry {
-                    if entry.file_type().is_some_and(|t| t.is_file()) {
+                    let is_dir = entry.file_type().is_some_and(|t| t.is_dir());
+                    if is_dir && entry.path_is_symlink() {
+                        linked.store(true, std::sync::atomic::Ordering::Relaxed);
+                    } else if !is_dir && entry.file_type().is_some_and(|t| t.is_file()) {
                         if let Some(kind) = Kind::of(entry.path()) {
                             if let Ok(mut f) = found.lock() {
-                                f.push((entry.into_path(), kind));
+                                f.push((entry.into_path(), kind, None));
                             }
                         }
                     }
@@ -181,6 +209,17 @@ pub(crate) fn find_files(paths: &[PathBuf], cwd: &Path) -> (Vec<Found>, Vec<(Pat
                 ignore::WalkState::Continue
             })
         });
+        if !linked.into_inner() {
+            if let Ok(real) = std::fs::canonicalize(root) {
+                plain_roots.push((root.clone(), real));
+                let index = plain_roots.len() - 1;
+                if let Ok(mut f) = found.lock() {
+                    for entry in f.iter_mut().skip(start) {
+                        entry.2 = Some(index);
+                    }
+                }
+            }
+        }
     }
     let found = found
         .into_inner()
@@ -189,9 +228,13 @@ pub(crate) fn find_files(paths: &[PathBuf], cwd: &Path) -> (Vec<Found>, Vec<(Pat
     let mut real_dirs: std::collections::HashMap<PathBuf, PathBuf> = Default::default();
     let mut out: Vec<Found> = found
         .into_iter()
-        .map(|(path, kind)| {
-            let real = match (path.parent(), path.file_name()) {
-                (Some(dir), Some(name)) => {
+        .map(|(path, kind, root)| {
+            let under_root = root
+                .and_then(|i| plain_roots.get(i))
+                .and_then(|(root, real)| Some(real.join(path.strip_prefix(root).ok()?)));
+            let real = match (under_root, path.parent(), path.file_name()) {
+                (Some(real), _, _) => real,
+                (None, Some(dir), Some(name)) => {
                     let dir = if dir.as_os_str().is_empty() {
                         Path::new(".")
                     } else {
@@ -202,18 +245,29 @@ pub(crate) fn find_files(paths: &[PathBuf], cwd: &Path) -> (Vec<Found>, Vec<(Pat
                     });
                     real_dir.join(name)
                 }
-                _ => path.clone(),
+                (None, _, _) => path.clone(),
+            };
+            let display = if path.components().all(|c| matches!(c, Component::Normal(_))) {
+                // Relative and clean already (the usual case): as the user wrote it.
+                path
+            } else {
+                display_path(&path, cwd)
             };
             Found {
-                display: display_path(&path, cwd),
+                display,
                 real,
                 kind,
             }
         })
         .collect();
-    out.sort_by(|a, b| a.display.cmp(&b.display));
-    let mut seen = std::collections::HashSet::new();
-    out.retain(|f| seen.insert(f.real.clone()));
+    out.sort_unstable_by(|a, b| path_order(&a.display, &b.display));
+    // A file reached twice (through a symlink) is checked once, under its first display path.
+    let keep: Vec<bool> = {
+        let mut seen = std::collections::HashSet::with_capacity(out.len());
+        out.iter().map(|f| seen.insert(f.real.as_path())).collect()
+    };
+    let mut keep = keep.into_iter();
+    out.retain(|_| keep.next().unwrap_or(false));
     (out, problems)
 }
 
