@@ -261,6 +261,12 @@ pub(crate) fn call(
             return Node::new(Value::Unknown(u), loc);
         }
     }
+    if fname == "jsonencode" && vals.len() == 1 && !vals[0].is_unknown() {
+        // The argument is moved, not copied: container definitions are the biggest values.
+        if let Some(arg) = vals.pop() {
+            return Node::new(Value::Json(Box::new(arg)), loc);
+        }
+    }
     let result = builtin(ev, cx, loc, fname, &vals);
     match result {
         Ok(n) if matches!(&n.value, Value::String(t) if t.len() > crate::eval::MAX_STRING) => {

@@ -247,9 +247,9 @@ const DECL_CACHE_BYTES: usize = 128 << 10;
 #[derive(Debug, Default)]
 pub(crate) struct Ev {
     pub shared: Arc<Shared>,
-    /// The worker's file table (texts kept for the model), with real paths in `file_reals`.
+    /// The worker's file table (texts kept for the model); their real paths are the keys of
+    /// `file_index`.
     pub files: Vec<SourceFile>,
-    file_reals: Vec<PathBuf>,
     pub problems: Vec<LoadProblem>,
     pub notes: Vec<LoadNote>,
     pub modules: Vec<Module>,
@@ -315,7 +315,6 @@ impl Ev {
             text,
             comments,
         });
-        self.file_reals.push(real.to_path_buf());
         self.file_index.insert(real.to_path_buf(), id);
         self.unit_new_files.push(id);
         id
@@ -358,7 +357,13 @@ impl Ev {
 
     /// The worker's file table, with real paths.
     pub(crate) fn into_table(mut self) -> Vec<(PathBuf, SourceFile)> {
-        std::mem::take(&mut self.file_reals)
+        let mut reals = vec![PathBuf::new(); self.files.len()];
+        for (real, id) in std::mem::take(&mut self.file_index) {
+            if let Some(slot) = reals.get_mut(id.0 as usize) {
+                *slot = real;
+            }
+        }
+        reals
             .into_iter()
             .zip(std::mem::take(&mut self.files))
             .collect()
