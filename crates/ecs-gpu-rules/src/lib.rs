@@ -192,17 +192,20 @@ fn run_rules<'m>(ctx: &'m Context<'m>, rules: &[&'static Rule]) -> Vec<Vec<Findi
         .iter()
         .map(|_| std::sync::Mutex::new(Vec::new()))
         .collect();
-    std::thread::scope(|scope| {
-        for _ in 0..threads {
-            scope.spawn(|| loop {
-                let i = next.fetch_add(1, Ordering::Relaxed);
-                let Some(rule) = rules.get(i) else { break };
-                let found = run_one(rule);
-                if let Ok(mut slot) = results[i].lock() {
-                    *slot = found;
-                }
-            });
+    let work = || loop {
+        let i = next.fetch_add(1, Ordering::Relaxed);
+        let Some(rule) = rules.get(i) else { break };
+        let found = run_one(rule);
+        if let Ok(mut slot) = results[i].lock() {
+            *slot = found;
         }
+    };
+    std::thread::scope(|scope| {
+        // The calling thread is one of the workers.
+        for _ in 1..threads {
+            scope.spawn(work);
+        }
+        work();
     });
     results
         .into_iter()
