@@ -228,14 +228,33 @@ pub(crate) struct Shared {
     /// Folders `file()` may read under: the checked paths and every walked folder (each unit adds
     /// the module folders it loads).
     pub allowed: Vec<PathBuf>,
-    /// Terraform files found by the walk: real path to display path. Each is counted and its
-    /// problems reported by its own folder's unit, whoever else reads it for a module call.
-    pub walked_files: PathMap<PathBuf, PathBuf>,
-    /// Folders found by the walk: real path to display path.
-    pub walked_dirs: PathMap<PathBuf, PathBuf>,
+    /// The folders of Terraform files found by the walk, in unit order. Each walked file is
+    /// counted, and its problems reported, by its own folder's unit, whoever else reads it for a
+    /// module call.
+    pub folders: Vec<WalkedFolder>,
+    /// A walked folder's index in `folders`, by real path.
+    pub folder_index: PathMap<PathBuf, usize>,
+    /// The JSON files found by the walk, in unit order after the folders.
+    pub json: Vec<walk::Found>,
     pub vars: Vec<(String, String)>,
     pub var_files: Vec<PathBuf>,
     pub only_types: Option<Vec<String>>,
+}
+
+/// A folder of Terraform files found by the walk.
+#[derive(Debug)]
+pub(crate) struct WalkedFolder {
+    pub real: PathBuf,
+    pub display: PathBuf,
+    /// Its Terraform files, in display order.
+    pub files: Vec<walk::Found>,
+}
+
+impl Shared {
+    /// The walked folder at this real path.
+    pub(crate) fn walked(&self, real: &Path) -> Option<&WalkedFolder> {
+        self.folders.get(*self.folder_index.get(real)?)
+    }
 }
 
 /// Most source text (bytes) of the module folders whose declarations a worker keeps for later
@@ -1165,8 +1184,10 @@ impl Ev {
             self.allow(real);
             return d;
         }
-        let display_dir = match self.shared.walked_dirs.get(real) {
-            Some(d) => d.clone(),
+        let shared = self.shared.clone();
+        let walked_folder = shared.walked(real);
+        let display_dir = match walked_folder {
+            Some(f) => f.display.clone(),
             None => walk::display_path(display, &self.cwd),
         };
         let mut entries: Vec<(PathBuf, Kind)> = std::fs::read_dir(real)
@@ -1194,7 +1215,9 @@ impl Ev {
                 continue;
             }
             // A walked file is counted, and its problems reported, by its own folder's unit.
-            let walked = self.shared.walked_files.get(&real_file).cloned();
+            let walked = walked_folder
+                .and_then(|f| f.files.iter().find(|w| w.real == real_file))
+                .map(|w| w.display.clone());
             let report = walked.is_none();
             let display_file = walked.unwrap_or_else(|| display_dir.join(name));
             if report {

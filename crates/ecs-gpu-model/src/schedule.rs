@@ -21,6 +21,7 @@ use std::sync::Arc;
 
 use crate::loader::{
     apply_overrides, finish_notes, json_task_definition, resource_task_definitions, Ev, Shared,
+    WalkedFolder,
 };
 use crate::model::*;
 use crate::value::{Loc, Node, Value};
@@ -51,19 +52,6 @@ pub(crate) struct Partial {
     pub task_definition: Option<(TaskDefinition, PathBuf)>,
 }
 
-/// A unit of work.
-#[derive(Debug)]
-enum Unit {
-    /// The Terraform files of one folder, in display order.
-    Folder {
-        real: PathBuf,
-        display: PathBuf,
-        files: Vec<Found>,
-    },
-    /// A JSON file that may be a task definition.
-    Json(Found),
-}
-
 /// A worker's file table: the texts it read, by worker file id, with their real paths.
 type Table = Vec<(PathBuf, SourceFile)>;
 
@@ -84,13 +72,11 @@ pub(crate) fn load(options: &LoadOptions) -> Model {
     let mut folders: Vec<(PathBuf, PathBuf, Vec<Found>)> = Vec::new();
     let mut folder_index: PathMap<PathBuf, usize> = PathMap::default();
     let mut json = Vec::new();
-    let mut walked_files = PathMap::default();
     for f in found {
         if f.kind == Kind::Json {
             json.push(f);
             continue;
         }
-        walked_files.insert(f.real.clone(), f.display.clone());
         let real_dir = f.real.parent().map(Path::to_path_buf).unwrap_or_default();
         let i = *folder_index.entry(real_dir.clone()).or_insert_with(|| {
             let display = dir_display(f.display.parent().unwrap_or(Path::new("")));
@@ -113,32 +99,32 @@ pub(crate) fn load(options: &LoadOptions) -> Model {
         })
         .collect();
     allowed.extend(folders.iter().map(|f| f.0.clone()));
-    let walked_dirs: PathMap<PathBuf, PathBuf> = folders
-        .iter()
-        .map(|(real, display, _)| (real.clone(), display.clone()))
-        .collect();
-    let shared = Arc::new(Shared {
-        cwd,
-        allowed,
-        walked_files,
-        walked_dirs,
-        vars: options.vars.clone(),
-        var_files: options.var_files.clone(),
-        only_types: options.only_types.clone(),
-    });
-    let units: Vec<Unit> = folders
+    let folders: Vec<WalkedFolder> = folders
         .into_iter()
-        .map(|(real, display, files)| Unit::Folder {
+        .map(|(real, display, files)| WalkedFolder {
             real,
             display,
             files,
         })
-        .chain(json.into_iter().map(Unit::Json))
         .collect();
+    let folder_index = folders
+        .iter()
+        .enumerate()
+        .map(|(i, f)| (f.real.clone(), i))
+        .collect();
+    let shared = Arc::new(Shared {
+        cwd,
+        allowed,
+        folders,
+        folder_index,
+        json,
+        vars: options.vars.clone(),
+        var_files: options.var_files.clone(),
+        only_types: options.only_types.clone(),
+    });
 
-    let (tables, partials) = run(&units, &shared, options.threads);
+    let (tables, partials) = run(&shared, options.threads);
     drop(shared);
-    drop(units);
     let mut model = merge(tables, partials, options.only_types.clone());
     let mut problems: Vec<LoadProblem> = walk_problems
         .into_iter()
@@ -164,16 +150,14 @@ fn dir_display(d: &Path) -> PathBuf {
 
 /// Runs the units on one worker per core. Returns each worker's file table and every unit's
 /// result with the index of the worker that produced it, in unit order.
-fn run(
-    units: &[Unit],
-    shared: &Arc<Shared>,
-    threads: Option<usize>,
-) -> (Vec<Table>, Vec<(usize, Partial)>) {
+fn run(shared: &Arc<Shared>, threads: Option<usize>) -> (Vec<Table>, Vec<(usize, Partial)>) {
+    // The units: the walked folders, then the JSON files.
+    let units = shared.folders.len() + shared.json.len();
     let threads = threads
         .unwrap_or_else(|| {
             std::thread::available_parallelism().map_or(1, std::num::NonZeroUsize::get)
         })
-        .min(units.len())
+        .min(units)
         .max(1);
     let next = AtomicUsize::new(0);
     let work = |worker: usize| -> WorkerResult {
@@ -181,14 +165,12 @@ fn run(
         let mut done = Vec::new();
         loop {
             let i = next.fetch_add(1, Ordering::Relaxed);
-            let Some(unit) = units.get(i) else { break };
-            let partial = match unit {
-                Unit::Folder {
-                    real,
-                    display,
-                    files,
-                } => ev.folder_unit(real, display, files),
-                Unit::Json(f) => ev.json_unit(f),
+            let partial = if let Some(f) = shared.folders.get(i) {
+                ev.folder_unit(&f.real, &f.display, &f.files)
+            } else if let Some(f) = shared.json.get(i - shared.folders.len()) {
+                ev.json_unit(f)
+            } else {
+                break;
             };
             done.push((i, worker, partial));
         }
@@ -227,7 +209,7 @@ fn run(
         partials.extend(done);
     }
     partials.sort_by_key(|p| p.0);
-    let lost = units.len() - partials.len();
+    let lost = units - partials.len();
     let mut out: Vec<(usize, Partial)> = partials.into_iter().map(|(_, w, p)| (w, p)).collect();
     if lost > 0 {
         let mut p = Partial::default();

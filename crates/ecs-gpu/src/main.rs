@@ -74,8 +74,10 @@ fn main() -> ExitCode {
             return ExitCode::from(if e.use_stderr() { 2 } else { 0 });
         }
     };
+    // Buffered: a report of hundreds of findings is thousands of lines, and a line-buffered
+    // stdout would make a system call for each. Flushed before anything goes to stderr.
     let stdout = io::stdout();
-    let mut out = stdout.lock();
+    let mut out = io::BufWriter::new(stdout.lock());
     let result = match cli.command {
         Command::Types(args) => cmd::types::run(&args, &mut out),
         Command::Route(args) => cmd::route::run(&args, &mut out),
@@ -85,7 +87,8 @@ fn main() -> ExitCode {
         Command::Plan(args) => cmd::plan::run(&args, &mut out),
         Command::Diagnose(args) => cmd::diagnose::run(&args, &mut out),
     };
-    let result = result.and_then(|o| out.flush().map(|()| o).map_err(Into::into));
+    let flushed = out.flush();
+    let result = result.and_then(|o| flushed.map(|()| o).map_err(Into::into));
     match result {
         Ok(Outcome::Clean) => ExitCode::SUCCESS,
         Ok(Outcome::Findings) => ExitCode::from(1),
