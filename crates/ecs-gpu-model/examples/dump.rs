@@ -34,7 +34,7 @@ fn main() {
     }
     for td in &model.task_definitions {
         println!("\ntask definition {:?}", td.origin);
-        if let Some(c) = &td.container_definitions {
+        if let Some(c) = td.containers() {
             println!("  containers: {}", show(c));
         }
     }

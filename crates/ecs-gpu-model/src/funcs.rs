@@ -264,7 +264,7 @@ pub(crate) fn call(
     if fname == "jsonencode" && vals.len() == 1 && !vals[0].is_unknown() {
         // The argument is moved, not copied: container definitions are the biggest values.
         if let Some(arg) = vals.pop() {
-            return Node::new(Value::Json(Box::new(arg)), loc);
+            return Node::new(Value::Json(std::sync::Arc::new(arg)), loc);
         }
     }
     let result = builtin(ev, cx, loc, fname, &vals);
@@ -310,7 +310,7 @@ fn builtin(ev: &mut Ev, cx: &Cx<'_>, loc: Option<Loc>, name: &str, a: &[Node]) -
             if let Value::Unknown(u) = &a[0].value {
                 return Err(Fail::Unknown(u.clone()));
             }
-            v(Value::Json(Box::new(a[0].clone())))
+            v(Value::Json(std::sync::Arc::new(a[0].clone())))
         }
         "jsondecode" => {
             arity(a, 1, 1)?;

@@ -1550,7 +1550,8 @@ pub(crate) fn resource_task_definitions(resources: &[Resource]) -> Vec<TaskDefin
         .map(|r| {
             let b = &r.body;
             let container_definitions = b.attr("container_definitions").map(|n| match &n.value {
-                Value::Json(inner) => (**inner).clone(),
+                // Shared with the body, not copied.
+                Value::Json(_) => n.clone(),
                 Value::String(_) => n
                     .json()
                     .map(|c| c.into_owned())
@@ -1747,7 +1748,7 @@ fn strip_locs(n: &mut Node) {
             e.key_loc = None;
             strip_locs(&mut e.value)
         }),
-        Value::Json(inner) => strip_locs(inner),
+        Value::Json(inner) => strip_locs(std::sync::Arc::make_mut(inner)),
         _ => {}
     }
 }

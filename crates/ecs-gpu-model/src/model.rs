@@ -260,15 +260,27 @@ pub struct TaskDefinition {
     pub network_mode: Option<Node>,
     /// `runtime_platform.operating_system_family` / `runtimePlatform.operatingSystemFamily`.
     pub operating_system_family: Option<Node>,
-    /// The container definitions as ECS JSON (a list of objects with camelCase keys): decoded from
-    /// `container_definitions` (through [`Node::json`]) or read from the JSON file. Unknown when
-    /// the string is unknown.
+    /// The container definitions as ECS JSON (a list of objects with camelCase keys): the
+    /// `jsonencode` value itself (a [`Value::Json`], shared with the resource's body), decoded
+    /// from a JSON string, or read from the JSON file. Unknown when the string is unknown. Read the
+    /// list through [`TaskDefinition::containers`].
     pub container_definitions: Option<Node>,
     /// The task-level object as written in a JSON file (to find a task-level
     /// `resourceRequirements`); `None` for Terraform resources.
     pub task_level: Option<Node>,
     /// `placement_constraints` blocks / `placementConstraints`: (type, expression).
     pub placement_constraints: Vec<(Option<Node>, Option<Node>)>,
+}
+
+impl TaskDefinition {
+    /// The container definitions: a list when known (behind a `jsonencode` or not).
+    pub fn containers(&self) -> Option<&Node> {
+        let n = self.container_definitions.as_ref()?;
+        Some(match &n.value {
+            crate::Value::Json(inner) => inner,
+            _ => n,
+        })
+    }
 }
 
 /// A file that could not be read or parsed.

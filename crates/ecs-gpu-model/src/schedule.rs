@@ -395,7 +395,7 @@ impl Remap<'_> {
         while let Some(n) = stack.pop() {
             self.opt_loc(&mut n.loc);
             match &mut n.value {
-                Value::Json(inner) => stack.push(inner),
+                Value::Json(inner) => stack.push(Arc::make_mut(inner)),
                 Value::List(items) => stack.extend(items.iter_mut()),
                 Value::Object(o) => {
                     for e in o.entries.iter_mut().chain(o.discarded.iter_mut()) {

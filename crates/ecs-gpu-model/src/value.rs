@@ -31,8 +31,9 @@ pub enum Value {
     Number(f64),
     String(String),
     /// `jsonencode(x)`: a string whose text is the JSON of `x`, with `x`'s structure and locations
-    /// kept. Behaves as a string everywhere; rules that read JSON use [`Node::json`].
-    Json(Box<Node>),
+    /// kept. Behaves as a string everywhere; rules that read JSON use [`Node::json`]. Shared, not
+    /// copied, when the value is (a task definition's containers are the biggest values).
+    Json(std::sync::Arc<Node>),
     /// A tuple or list.
     List(Vec<Node>),
     /// An object or map.

@@ -212,7 +212,7 @@ fn module_calls_with_inputs_and_outputs() {
         .iter()
         .find(|td| matches!(td.origin, TaskDefinitionOrigin::Resource(id) if id == call_td.id))
         .unwrap();
-    let c = td.container_definitions.as_ref().unwrap();
+    let c = td.containers().unwrap();
     assert_eq!(
         json(c),
         "[{\"name\":\"inference\",\"resourceRequirements\":[{\"type\":\"GPU\",\"value\":\"2\"}]}]"
@@ -365,7 +365,7 @@ fn duplicate_keys_keep_the_last_and_record_the_discarded() {
         "resource \"aws_ecs_task_definition\" \"t\" {\n  family = \"f\"\n  container_definitions = jsonencode([{\n    name = \"app\"\n    environment = []\n    environment = [{ name = \"NVIDIA_DRIVER_CAPABILITIES\", value = \"all\" }]\n  }])\n}\n",
     )]);
     let td = &m.task_definitions[0];
-    let c = td.container_definitions.as_ref().unwrap();
+    let c = td.containers().unwrap();
     let obj = c.as_list().unwrap()[0].as_object().unwrap();
     assert_eq!(obj.discarded.len(), 1);
     assert_eq!(obj.discarded[0].key, "environment");
@@ -408,7 +408,7 @@ fn json_task_definition_files_of_both_shapes() {
         .iter()
         .find(|t| t.family.as_ref().and_then(|f| f.as_str()).as_deref() == Some("a"))
         .unwrap();
-    let c = a.container_definitions.as_ref().unwrap();
+    let c = a.containers().unwrap();
     let v = c.as_list().unwrap()[0]
         .get("resourceRequirements")
         .unwrap()
@@ -432,7 +432,7 @@ fn json_task_definition_files_of_both_shapes() {
         Some("WINDOWS_SERVER_2019_FULL")
     );
     // A `${...}` placeholder is not a literal value.
-    let image = b.container_definitions.as_ref().unwrap().as_list().unwrap()[0]
+    let image = b.containers().unwrap().as_list().unwrap()[0]
         .get("image")
         .unwrap();
     assert!(image.is_unknown());
@@ -576,10 +576,7 @@ fn heredoc_json_is_read_through_node_json() {
         "main.tf",
         "resource \"aws_ecs_task_definition\" \"t\" {\n  family = \"f\"\n  container_definitions = <<EOF\n[{\"name\": \"a\", \"resourceRequirements\": [{\"type\": \"GPU\", \"value\": \"1\"}]}]\nEOF\n}\n",
     )]);
-    let c = m.task_definitions[0]
-        .container_definitions
-        .as_ref()
-        .unwrap();
+    let c = m.task_definitions[0].containers().unwrap();
     assert_eq!(
         c.as_list().unwrap()[0]
             .get("name")
@@ -781,12 +778,7 @@ fn locations_point_at_what_was_written() {
         ),
     ]);
     let td = &m.task_definitions[0];
-    let c = &td
-        .container_definitions
-        .as_ref()
-        .unwrap()
-        .as_list()
-        .unwrap()[0];
+    let c = &td.containers().unwrap().as_list().unwrap()[0];
     let o = c.as_object().unwrap();
     let rr = o
         .entries

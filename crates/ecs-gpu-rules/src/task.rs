@@ -118,7 +118,7 @@ pub fn is_gpu_requirement(entry: &Node) -> bool {
 
 /// The containers of a task definition, as far as they are known.
 pub fn containers(td: &TaskDefinition) -> Containers<'_> {
-    let Some(list) = td.container_definitions.as_ref().and_then(Node::as_list) else {
+    let Some(list) = td.containers().and_then(Node::as_list) else {
         return Containers {
             known: Vec::new(),
             complete: false,
