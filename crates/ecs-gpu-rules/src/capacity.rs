@@ -17,8 +17,8 @@
 
 use ecs_gpu_catalog::{catalog, AmiClass, AmiNameClass, InstanceType, Lookup};
 use ecs_gpu_model::{
-    Block, Body, Loc, Mode, Model, Node, Resource, TaskDefinition, TaskDefinitionOrigin,
-    UnknownReason, Value,
+    Block, Body, Loc, Model, Node, Resource, TaskDefinition, TaskDefinitionOrigin, UnknownReason,
+    Value,
 };
 
 use crate::task::{is_gpu_task, task_definitions};
@@ -124,7 +124,11 @@ fn known_str(node: &Node) -> Option<&str> {
 /// The resources of `kind` a link points to: through its references, or, for a known string, the
 /// resources of that kind whose `name` is the string (or whose name ends an ARN that is the string).
 /// `None` when unknown (no such resource in the checked files, or a value that cannot be followed).
-pub fn resolve_link<'m>(model: &'m Model, node: &Node, kind: &str) -> Option<Vec<&'m Resource>> {
+pub fn resolve_link<'m>(
+    model: &'m Model,
+    node: &Node,
+    kind: &'static str,
+) -> Option<Vec<&'m Resource>> {
     if let Value::Unknown(u) = &node.value {
         // A reference to a resource's attribute is unknown until apply. An unknown for another
         // reason (`var.cp != null ? var.cp : aws_ecs_capacity_provider.gpu.name` with no value for
@@ -137,14 +141,12 @@ pub fn resolve_link<'m>(model: &'m Model, node: &Node, kind: &str) -> Option<Vec
     }
     let s = known_str(node)?;
     let found: Vec<&Resource> = model
-        .resources
-        .iter()
-        .filter(|r| r.mode == Mode::Managed && r.kind == kind)
+        .resources_of(kind)
         .filter(|r| {
             r.body
                 .attr("name")
                 .and_then(known_str)
-                .is_some_and(|n| n == s || s.ends_with(&format!("/{n}")))
+                .is_some_and(|n| n == s || s.strip_suffix(n).is_some_and(|arn| arn.ends_with('/')))
         })
         .collect();
     if found.is_empty() {
@@ -155,7 +157,7 @@ pub fn resolve_link<'m>(model: &'m Model, node: &Node, kind: &str) -> Option<Vec
 }
 
 /// The one resource a link points to, when known and unique.
-fn resolve_one<'m>(model: &'m Model, node: &Node, kind: &str) -> Option<&'m Resource> {
+fn resolve_one<'m>(model: &'m Model, node: &Node, kind: &'static str) -> Option<&'m Resource> {
     match resolve_link(model, node, kind)?.as_slice() {
         [one] => Some(*one),
         _ => None,
