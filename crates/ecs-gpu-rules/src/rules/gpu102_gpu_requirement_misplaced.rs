@@ -58,17 +58,23 @@ declare_rule! {
 
 const KEY: &str = "resourceRequirements";
 
-/// `resource_requirements` → `resourcerequirements`.
-fn normalize(key: &str) -> String {
-    key.chars()
-        .filter(|c| *c != '_' && *c != '-')
-        .flat_map(char::to_lowercase)
-        .collect()
-}
-
+/// `resourceRequirements` written another way: any case, `_` and `-` ignored, with or without the
+/// final `s` (`resource_requirements`, `ResourceRequirement`). Compared without building a string:
+/// every key of every container is asked.
 fn is_variant(key: &str) -> bool {
-    let n = normalize(key);
-    n == "resourcerequirements" || n == "resourcerequirement"
+    let mut letters = key
+        .chars()
+        .filter(|c| *c != '_' && *c != '-')
+        .flat_map(char::to_lowercase);
+    let mut expected = "resourcerequirement".chars();
+    if !expected.all(|e| letters.next() == Some(e)) {
+        return false;
+    }
+    match letters.next() {
+        None => true,
+        Some('s') => letters.next().is_none(),
+        Some(_) => false,
+    }
 }
 
 /// The first GPU entry a `resourceRequirements`-like value certainly holds.
@@ -157,6 +163,34 @@ fn check(model: &Model, report: &mut Findings<'_>) {
                         .task(td);
                 }
             }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::is_variant;
+
+    #[test]
+    fn variants_of_the_key_are_recognised_and_nothing_else() {
+        for k in [
+            "resourceRequirements",
+            "resourceRequirement",
+            "resource_requirements",
+            "Resource-Requirement",
+            "RESOURCEREQUIREMENTS",
+        ] {
+            assert!(is_variant(k), "{k}");
+        }
+        for k in [
+            "resourceRequirementss",
+            "resourceRequirementx",
+            "resourceRequire",
+            "resources",
+            "",
+            "xresourceRequirements",
+        ] {
+            assert!(!is_variant(k), "{k}");
         }
     }
 }
