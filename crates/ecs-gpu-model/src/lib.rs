@@ -1,9 +1,14 @@
 //! The resource model of ecs-gpu: Terraform configurations and ECS task-definition JSON, loaded,
 //! statically evaluated the way Terraform would, and linked by their references.
 //!
-//! `load` reads every file (in parallel), parses it with `ecs-gpu-hcl`, follows local module calls
-//! with their inputs, evaluates each argument, and returns a [`Model`]. What cannot be known before
-//! apply is [`Value::Unknown`], carrying the references it depends on.
+//! `load` reads every file, parses it with `ecs-gpu-hcl`, follows local module calls with their
+//! inputs, evaluates each argument, and returns a [`Model`]. What cannot be known before apply is
+//! [`Value::Unknown`], carrying the references it depends on.
+//!
+//! It runs on one worker per core, a folder at a time (read, parse, evaluate, free the syntax
+//! trees), and merges the folders' results in a fixed order: the model is the same whatever the
+//! number of workers. [`LoadOptions::only_types`] limits evaluation to the resource types a caller
+//! reads.
 //!
 //! Locations: a value points at the expression that wrote it. A value that came through a
 //! variable, a local or a module output keeps the location where it was written (a `default`, a
