@@ -176,7 +176,8 @@ fn run(shared: &Arc<Shared>, threads: Option<usize>) -> (Vec<Table>, Vec<(usize,
         }
         (ev.into_table(), done)
     };
-    let mut results: Vec<WorkerResult> = Vec::new();
+    // By worker index: each partial names the worker whose file table it uses.
+    let mut results: Vec<WorkerResult> = (0..threads).map(|_| (Vec::new(), Vec::new())).collect();
     std::thread::scope(|s| {
         let handles: Vec<_> = (0..threads)
             .filter_map(|w| {
@@ -186,20 +187,20 @@ fn run(shared: &Arc<Shared>, threads: Option<usize>) -> (Vec<Table>, Vec<(usize,
                     .stack_size(WORKER_STACK)
                     .spawn_scoped(s, move || work(w))
                     .ok()
+                    .map(|h| (w, h))
             })
             .collect();
         let spawned = handles.len();
-        for h in handles {
-            match h.join() {
-                Ok(r) => results.push(r),
-                // A worker that panicked lost its units: the check goes on without them, and the
-                // merge says so.
-                Err(_) => results.push((Vec::new(), Vec::new())),
+        for (w, h) in handles {
+            // A worker that panicked lost its units: the check goes on without them, and the
+            // merge says so.
+            if let Ok(r) = h.join() {
+                results[w] = r;
             }
         }
         if spawned == 0 {
             // No thread could be started (a tight memory limit): do the work here.
-            results.push(work(0));
+            results[0] = work(0);
         }
     });
     let mut tables = Vec::new();
