@@ -406,6 +406,44 @@ impl Ev {
         }
     }
 
+    /// A Terraform file of a module folder, parsed: from the kept text when this worker has read
+    /// it already, else read now. `report`: say why it cannot be read or parsed (its own folder's
+    /// unit does; a module call into a walked folder does not, to say it once).
+    pub(crate) fn module_file(
+        &mut self,
+        found: &walk::Found,
+        report: bool,
+    ) -> Option<(FileId, ast::File)> {
+        if let Some(id) = self.registered(&found.real) {
+            return Some((id, self.parse_kept(id, found.kind)?));
+        }
+        match walk::read_one(found) {
+            (text, Parsed::Hcl(mut file)) => {
+                // The comments are for suppressions (the source file), not for evaluation.
+                let comments = std::mem::take(&mut file.comments);
+                let id = self.add_file(&found.real, found.display.clone(), text, comments);
+                Some((id, file))
+            }
+            (
+                _,
+                Parsed::Problem {
+                    line,
+                    column,
+                    message,
+                },
+            ) if report => {
+                self.problems.push(LoadProblem {
+                    path: found.display.clone(),
+                    line,
+                    column,
+                    message,
+                });
+                None
+            }
+            _ => None,
+        }
+    }
+
     /// Evaluates a folder as a root module, with its module calls, then frees what only it used.
     pub(crate) fn evaluate_root(&mut self, decl: Rc<ModuleDecl>) {
         let real = decl.real_dir.clone();
@@ -422,10 +460,7 @@ impl Ev {
     }
 
     pub(crate) fn keeps_type(&self, kind: &str) -> bool {
-        self.shared
-            .only_types
-            .as_ref()
-            .is_none_or(|t| t.iter().any(|k| k == kind))
+        crate::model::keeps_type(self.shared.only_types.as_deref(), kind)
     }
 
     /// Whether `file()` may read this real path.
@@ -1208,53 +1243,20 @@ impl Ev {
             let Some(name) = p.file_name() else { continue };
             // `real` is a real path already: the file's logical real path is its name under it.
             let real_file = real.join(name);
-            if let Some(id) = self.registered(&real_file) {
-                if let Some(f) = self.parse_kept(id, kind) {
-                    files.push((id, f));
-                }
-                continue;
-            }
             // A walked file is counted, and its problems reported, by its own folder's unit.
             let walked = walked_folder
                 .and_then(|f| f.files.iter().find(|w| w.real == real_file))
                 .map(|w| w.display.clone());
             let report = walked.is_none();
-            let display_file = walked.unwrap_or_else(|| display_dir.join(name));
-            if report {
+            if report && self.registered(&real_file).is_none() {
                 self.unit_other_checked.push(real_file.clone());
             }
-            let text = match walk::read_text(&real_file) {
-                Ok(t) => t,
-                Err(e) => {
-                    if report {
-                        self.problems.push(LoadProblem {
-                            path: display_file,
-                            line: e.line,
-                            column: e.column,
-                            message: e.message,
-                        });
-                    }
-                    continue;
-                }
+            let found = walk::Found {
+                display: walked.unwrap_or_else(|| display_dir.join(name)),
+                real: real_file,
+                kind,
             };
-            match walk::parse_text(kind, &text) {
-                Parsed::Hcl(mut f) => {
-                    let comments = std::mem::take(&mut f.comments);
-                    let id = self.add_file(&real_file, display_file, text, comments);
-                    files.push((id, f));
-                }
-                Parsed::Problem {
-                    line,
-                    column,
-                    message,
-                } if report => self.problems.push(LoadProblem {
-                    path: display_file,
-                    line,
-                    column,
-                    message,
-                }),
-                _ => {}
-            }
+            files.extend(self.module_file(&found, report));
         }
         self.allow(real);
         let files = apply_overrides(files, |id| self.is_override_file(id));

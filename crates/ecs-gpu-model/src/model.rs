@@ -55,6 +55,11 @@ pub struct LoadOptions {
     pub threads: Option<usize>,
 }
 
+/// Whether [`LoadOptions::only_types`] lets resources of this type in.
+pub(crate) fn keeps_type(only_types: Option<&[String]>, kind: &str) -> bool {
+    only_types.is_none_or(|t| t.iter().any(|k| k == kind))
+}
+
 /// Everything loaded.
 #[derive(Debug, Default)]
 pub struct Model {
@@ -333,9 +338,7 @@ impl Model {
 
     /// Whether resources of this type were loaded (see [`LoadOptions::only_types`]).
     pub fn keeps_type(&self, kind: &str) -> bool {
-        self.only_types
-            .as_ref()
-            .is_none_or(|t| t.iter().any(|k| k == kind))
+        keeps_type(self.only_types.as_deref(), kind)
     }
 
     /// Resources of a mode and type, in every module, in [`Model::resources`] order.

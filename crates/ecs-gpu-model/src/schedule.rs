@@ -454,33 +454,7 @@ impl Ev {
         let mut files = Vec::new();
         for f in found {
             self.unit_walked_checked += 1;
-            if let Some(id) = self.registered(&f.real) {
-                // Read earlier by this worker for a module call: parse the kept text.
-                if let Some(file) = self.parse_kept(id, f.kind) {
-                    files.push((id, file));
-                }
-                continue;
-            }
-            let (text, parsed) = walk::read_one(f);
-            match parsed {
-                Parsed::Hcl(mut file) => {
-                    // The comments are for suppressions (the source file), not for evaluation.
-                    let comments = std::mem::take(&mut file.comments);
-                    let id = self.add_file(&f.real, f.display.clone(), text, comments);
-                    files.push((id, file));
-                }
-                Parsed::Problem {
-                    line,
-                    column,
-                    message,
-                } => self.problems.push(LoadProblem {
-                    path: f.display.clone(),
-                    line,
-                    column,
-                    message,
-                }),
-                Parsed::TaskDef(_) | Parsed::Ignored => {}
-            }
+            files.extend(self.module_file(f, true));
         }
         let files = apply_overrides(files, |id| self.is_override_file(id));
         let decl = Rc::new(crate::loader::ModuleDecl::new(
