@@ -20,6 +20,7 @@ mod ami;
 mod data;
 mod filter;
 mod gpu_value;
+mod task_size;
 mod terraform;
 
 use std::collections::BTreeMap;
@@ -33,6 +34,7 @@ pub use data::{
 };
 pub use filter::Filter;
 pub use gpu_value::{GpuValue, GpuValueError};
+pub use task_size::{task_cpu_units, task_memory_mib};
 
 /// The embedded catalog. Parsed once, on first use.
 pub fn catalog() -> &'static Catalog {

@@ -110,7 +110,8 @@ pub fn task_size(td: &TaskDefinition) -> (i64, i64) {
     let cpu = td
         .cpu
         .as_deref()
-        .and_then(|c| parse_size(c, "vcpu"))
+        .and_then(ecs_gpu_catalog::task_cpu_units)
+        .map(whole)
         .unwrap_or_else(|| {
             td.container_definitions
                 .iter()
@@ -120,7 +121,8 @@ pub fn task_size(td: &TaskDefinition) -> (i64, i64) {
     let memory = td
         .memory
         .as_deref()
-        .and_then(|m| parse_size(m, "gb"))
+        .and_then(ecs_gpu_catalog::task_memory_mib)
+        .map(whole)
         .unwrap_or_else(|| {
             td.container_definitions
                 .iter()
@@ -130,16 +132,10 @@ pub fn task_size(td: &TaskDefinition) -> (i64, i64) {
     (cpu, memory)
 }
 
-/// `"4096"` → 4096; `"4 vCPU"` / `"16 GB"` → × 1024.
-fn parse_size(s: &str, unit: &str) -> Option<i64> {
-    let t = s.trim();
-    if let Ok(n) = t.parse::<i64>() {
-        return Some(n);
-    }
-    let lower = t.to_ascii_lowercase();
-    let number = lower.strip_suffix(unit)?.trim();
-    let x: f64 = number.parse().ok()?;
-    // Sizes are small whole numbers of units; the product is far inside i64.
+/// A size as a whole number of units.
+fn whole(x: f64) -> i64 {
+    // Sizes are small whole numbers of units; the value is far inside i64.
     #[allow(clippy::cast_possible_truncation)]
-    Some((x * 1024.0).round() as i64)
+    let n = x.round() as i64;
+    n
 }

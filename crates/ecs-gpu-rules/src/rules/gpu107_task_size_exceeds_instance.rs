@@ -52,42 +52,20 @@ declare_rule! {
     }
 }
 
-/// CPU units from `"1024"`, `1024`, `"1 vCPU"`.
+/// CPU units from `1024`, `"1024"`, `"1 vCPU"` (the catalog reads the string forms).
 fn cpu_units(node: &Node) -> Option<f64> {
     match &node.value {
         Value::Number(n) => Some(*n),
-        Value::String(s) => {
-            let s = s.trim();
-            if let Some(v) = s
-                .strip_suffix("vCPU")
-                .or_else(|| s.strip_suffix("vcpu"))
-                .or_else(|| s.strip_suffix("VCPU"))
-            {
-                v.trim().parse::<f64>().ok().map(|v| v * 1024.0)
-            } else {
-                s.parse().ok()
-            }
-        }
+        Value::String(s) => ecs_gpu_catalog::task_cpu_units(s),
         _ => None,
     }
 }
 
-/// MiB from `"16384"`, `16384`, `"16 GB"`.
+/// MiB from `16384`, `"16384"`, `"16 GB"` (the catalog reads the string forms).
 fn memory_mib(node: &Node) -> Option<f64> {
     match &node.value {
         Value::Number(n) => Some(*n),
-        Value::String(s) => {
-            let s = s.trim();
-            if let Some(v) = s
-                .strip_suffix("GB")
-                .or_else(|| s.strip_suffix("gb"))
-                .or_else(|| s.strip_suffix("GiB"))
-            {
-                v.trim().parse::<f64>().ok().map(|v| v * 1024.0)
-            } else {
-                s.parse().ok()
-            }
-        }
+        Value::String(s) => ecs_gpu_catalog::task_memory_mib(s),
         _ => None,
     }
 }
