@@ -378,7 +378,7 @@ impl ContainerInstance {
 
     /// The label with the instance type: `i-0abc (g5.xlarge)`.
     pub fn label_with_type(&self) -> String {
-        match self.attribute("ecs.instance-type") {
+        match self.attribute(ecs_gpu_query::INSTANCE_TYPE_ATTRIBUTE) {
             Some(t) if !t.is_empty() => format!("{} ({t})", self.label()),
             _ => self.label(),
         }

@@ -24,7 +24,9 @@ impl Walk<'_> {
         let mut no_gpu_type = Vec::new();
         for i in &self.candidates {
             let registered = i.registered(gpu).map_or(0, |r| r.amount());
-            let itype = i.attribute("ecs.instance-type").unwrap_or("");
+            let itype = i
+                .attribute(ecs_gpu_query::INSTANCE_TYPE_ATTRIBUTE)
+                .unwrap_or("");
             let expected = match catalog().lookup(itype) {
                 Lookup::Known(t) => match t.gpus {
                     Gpus::Whole(n) => {
@@ -76,7 +78,7 @@ impl Walk<'_> {
         if no_gpu_type.len() == self.candidates.len() {
             let mut types: Vec<&str> = no_gpu_type
                 .iter()
-                .filter_map(|i| i.attribute("ecs.instance-type"))
+                .filter_map(|i| i.attribute(ecs_gpu_query::INSTANCE_TYPE_ATTRIBUTE))
                 .collect();
             types.sort_unstable();
             types.dedup();

@@ -30,7 +30,9 @@ impl Walk<'_> {
             let registered = i.registered(gpu).map_or(0, |r| r.amount());
             // Whole GPUs place only on full-GPU types, a fraction only on the g6f/gr6f size with that
             // partition (catalog gpu_requirement rules; source keys ECS-GPU-SPEC, BOTO).
-            let itype = i.attribute("ecs.instance-type").unwrap_or("");
+            let itype = i
+                .attribute(ecs_gpu_query::INSTANCE_TYPE_ATTRIBUTE)
+                .unwrap_or("");
             if let Lookup::Known(t) = catalog().lookup(itype) {
                 let fits_kind = match need {
                     GpuNeed::Fraction(f) => t.gpus == Gpus::Fraction(f),
@@ -97,7 +99,7 @@ impl Walk<'_> {
         }
         if largest_n < need.at_least() {
             let itype = largest
-                .and_then(|i| i.attribute("ecs.instance-type"))
+                .and_then(|i| i.attribute(ecs_gpu_query::INSTANCE_TYPE_ATTRIBUTE))
                 .unwrap_or("the largest instance");
             let bigger = bigger_type(itype, need.at_least());
             return fail(
