@@ -58,7 +58,7 @@ declare_rule! {
     }
 }
 
-const VARIABLE: &str = "NVIDIA_DRIVER_CAPABILITIES";
+pub(crate) const VARIABLE: &str = "NVIDIA_DRIVER_CAPABILITIES";
 
 /// Image references of NVIDIA's own base images, which set `NVIDIA_DRIVER_CAPABILITIES` (source
 /// key ECS-GPU: "images built on NVIDIA/CUDA base images").

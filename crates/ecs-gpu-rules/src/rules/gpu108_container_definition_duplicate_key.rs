@@ -53,7 +53,7 @@ fn holds_gpu_link(e: &Entry) -> Option<&'static str> {
     if e.key == "environment"
         && list.iter().any(|i| {
             i.get("name").is_some_and(
-                |n| matches!(&n.value, Value::String(s) if s == "NVIDIA_DRIVER_CAPABILITIES"),
+                |n| matches!(&n.value, Value::String(s) if s == super::gpu105_nvidia_driver_capabilities::VARIABLE),
             )
         })
     {
