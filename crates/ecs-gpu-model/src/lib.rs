@@ -68,11 +68,12 @@ mod walk;
 
 pub use model::*;
 
-/// Maps keyed by paths: loading looks paths up thousands of times, and the standard hasher (built
-/// against hash flooding, which the files being checked cannot mount) is the slow part of it.
-pub(crate) type PathMap<K, V> = std::collections::HashMap<K, V, foldhash::fast::FixedState>;
-/// A set of paths (see [`PathMap`]).
-pub(crate) type PathSet<K> = std::collections::HashSet<K, foldhash::fast::FixedState>;
+/// The loader's maps, keyed by paths and names: loading looks them up hundreds of thousands of
+/// times, and the standard hasher (SipHash, built against hash flooding by an attacker who picks
+/// the keys; here the keys come from the user's own files) is the slow part of it.
+pub(crate) type FastMap<K, V> = std::collections::HashMap<K, V, foldhash::fast::FixedState>;
+/// A set of paths or names (see [`FastMap`]).
+pub(crate) type FastSet<K> = std::collections::HashSet<K, foldhash::fast::FixedState>;
 pub use value::*;
 
 /// Loads everything under the given paths, on every core. Never fails as a whole: unreadable or

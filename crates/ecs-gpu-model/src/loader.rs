@@ -1,7 +1,6 @@
 //! Building the model: modules from folders, module instances from local calls, resources per
 //! instance, task definitions.
 
-use std::collections::{HashMap, HashSet};
 use std::path::{Path, PathBuf};
 use std::rc::Rc;
 use std::sync::Arc;
@@ -13,7 +12,7 @@ use crate::json::{json_value_to_node, JsonLocs};
 use crate::model::*;
 use crate::value::{Entry, InstanceKey, Loc, Node, Object, Unknown, UnknownReason, Value};
 use crate::walk::{self, Kind, Parsed};
-use crate::{PathMap, PathSet};
+use crate::{FastMap, FastSet};
 
 /// Deepest chain of module calls followed.
 const MAX_MODULE_DEPTH: usize = 12;
@@ -31,16 +30,16 @@ pub(crate) struct ModuleDecl {
     pub real_dir: PathBuf,
     pub display_dir: PathBuf,
     pub files: Vec<(FileId, ast::File)>,
-    pub variables: HashMap<String, (usize, usize)>,
+    pub variables: FastMap<String, (usize, usize)>,
     pub variable_order: Vec<String>,
-    pub locals: HashMap<String, (usize, usize, usize)>,
-    pub outputs: HashMap<String, (usize, usize)>,
+    pub locals: FastMap<String, (usize, usize, usize)>,
+    pub outputs: FastMap<String, (usize, usize)>,
     /// `resource` and `data` blocks, in file order.
     pub resources: Vec<(usize, usize)>,
     /// Address (`aws_x.y`, `data.aws_x.y`) to index in `resources`.
-    pub resource_index: HashMap<String, usize>,
+    pub resource_index: FastMap<String, usize>,
     pub calls: Vec<(usize, usize)>,
-    pub call_index: HashMap<String, usize>,
+    pub call_index: FastMap<String, usize>,
 }
 
 pub(crate) struct BlockRef<'a> {
@@ -67,14 +66,14 @@ impl ModuleDecl {
             real_dir,
             display_dir,
             files,
-            variables: HashMap::new(),
+            variables: FastMap::default(),
             variable_order: Vec::new(),
-            locals: HashMap::new(),
-            outputs: HashMap::new(),
+            locals: FastMap::default(),
+            outputs: FastMap::default(),
             resources: Vec::new(),
-            resource_index: HashMap::new(),
+            resource_index: FastMap::default(),
             calls: Vec::new(),
-            call_index: HashMap::new(),
+            call_index: FastMap::default(),
         };
         for (fi, (_, file)) in d.files.iter().enumerate() {
             for (ii, item) in file.body.items.iter().enumerate() {
@@ -214,10 +213,10 @@ pub(crate) struct Inst {
     instances_unknown: bool,
     /// `terraform.workspace` (the root module's).
     pub workspace: String,
-    vars: HashMap<String, Slot>,
-    locals: HashMap<String, Option<Node>>,
-    outputs: HashMap<String, Option<Node>>,
-    children: HashMap<String, ChildState>,
+    vars: FastMap<String, Slot>,
+    locals: FastMap<String, Option<Node>>,
+    outputs: FastMap<String, Option<Node>>,
+    children: FastMap<String, ChildState>,
     emitted: bool,
 }
 
@@ -233,12 +232,16 @@ pub(crate) struct Shared {
     /// module call.
     pub folders: Vec<WalkedFolder>,
     /// A walked folder's index in `folders`, by real path.
-    pub folder_index: PathMap<PathBuf, usize>,
+    pub folder_index: FastMap<PathBuf, usize>,
     /// The JSON files found by the walk, in unit order after the folders.
     pub json: Vec<walk::Found>,
     pub vars: Vec<(String, String)>,
     pub var_files: Vec<PathBuf>,
     pub only_types: Option<Vec<String>>,
+    /// The `TF_VAR_*` environment variables, by variable name, read once.
+    pub tf_vars: FastMap<String, String>,
+    /// `TF_WORKSPACE`, read once.
+    pub tf_workspace: Option<String>,
 }
 
 /// A folder of Terraform files found by the walk.
@@ -281,14 +284,14 @@ pub(crate) struct Ev {
     /// [`Shared::allowed`]).
     pub allowed: Vec<PathBuf>,
     /// Files read by `file()`/`templatefile()` (a task-definition JSON read so is not checked alone).
-    pub read_by_functions: PathSet<PathBuf>,
-    pub templates: PathMap<PathBuf, Option<(FileId, Rc<ast::Template>)>>,
+    pub read_by_functions: FastSet<PathBuf>,
+    pub templates: FastMap<PathBuf, Option<(FileId, Rc<ast::Template>)>>,
     /// Templates being evaluated (a template that includes itself stops).
     pub template_stack: Vec<PathBuf>,
-    pub file_index: PathMap<PathBuf, FileId>,
+    pub file_index: FastMap<PathBuf, FileId>,
     /// Module folders' declarations, kept for later calls (at most [`DECL_CACHE_BYTES`] of text,
     /// oldest out), with their text sizes in `decl_order`.
-    decls: PathMap<PathBuf, Option<Rc<ModuleDecl>>>,
+    decls: FastMap<PathBuf, Option<Rc<ModuleDecl>>>,
     decl_order: std::collections::VecDeque<(PathBuf, usize)>,
     remote_calls: Vec<(String, String, Loc)>,
     failed_calls: Vec<(String, Loc)>,
@@ -519,10 +522,10 @@ impl Ev {
             chain,
             instances_unknown,
             workspace,
-            vars: HashMap::new(),
-            locals: HashMap::new(),
-            outputs: HashMap::new(),
-            children: HashMap::new(),
+            vars: FastMap::default(),
+            locals: FastMap::default(),
+            outputs: FastMap::default(),
+            children: FastMap::default(),
             emitted: false,
         });
         idx
@@ -532,11 +535,35 @@ impl Ev {
         let root_dir = decl.real_dir.clone();
         // The workspace, as Terraform selects it: TF_WORKSPACE, else the one recorded by
         // `terraform workspace select` in .terraform/environment, else "default".
-        let workspace = std::env::var("TF_WORKSPACE")
-            .ok()
+        // The folder's listing, read once: its variable files and whether it has `.terraform`.
+        let mut tfvars: Vec<PathBuf> = Vec::new();
+        let mut auto: Vec<PathBuf> = Vec::new();
+        let mut dot_terraform = false;
+        if let Ok(rd) = std::fs::read_dir(&decl.real_dir) {
+            for e in rd.filter_map(Result::ok) {
+                let name = e.file_name();
+                let Some(n) = name.to_str() else { continue };
+                if n == ".terraform" {
+                    dot_terraform = true;
+                } else if n == "terraform.tfvars" || n == "terraform.tfvars.json" {
+                    if is_file(&e) {
+                        tfvars.push(e.path());
+                    }
+                } else if (n.ends_with(".auto.tfvars") || n.ends_with(".auto.tfvars.json"))
+                    && is_file(&e)
+                {
+                    auto.push(e.path());
+                }
+            }
+        }
+        let workspace = self
+            .shared
+            .tf_workspace
+            .clone()
             .or_else(|| {
-                std::fs::read_to_string(root_dir.join(".terraform/environment"))
-                    .ok()
+                dot_terraform
+                    .then(|| std::fs::read_to_string(root_dir.join(".terraform/environment")).ok())
+                    .flatten()
                     .map(|s| s.trim().to_string())
             })
             .filter(|w| !w.is_empty())
@@ -547,32 +574,18 @@ impl Ev {
         // Terraform's precedence: defaults < TF_VAR_ environment variables < terraform.tfvars <
         // terraform.tfvars.json < *.auto.tfvars(.json) in lexical order < -var-file in order <
         // -var in order.
-        let mut values: HashMap<String, Node> = HashMap::new();
-        for name in decl.variable_order.clone() {
-            if let Ok(raw) = std::env::var(format!("TF_VAR_{name}")) {
-                let v = self.cli_var(inst, &name, &raw);
-                values.insert(name, v);
+        let mut values: FastMap<String, Node> = FastMap::default();
+        if !self.shared.tf_vars.is_empty() {
+            for name in decl.variable_order.clone() {
+                if let Some(raw) = self.shared.tf_vars.get(&name).cloned() {
+                    let v = self.cli_var(inst, &name, &raw);
+                    values.insert(name, v);
+                }
             }
         }
-        let mut files: Vec<PathBuf> = Vec::new();
-        for name in ["terraform.tfvars", "terraform.tfvars.json"] {
-            let p = decl.real_dir.join(name);
-            if p.is_file() {
-                files.push(p);
-            }
-        }
-        let mut auto: Vec<PathBuf> = std::fs::read_dir(&decl.real_dir)
-            .map(|rd| {
-                rd.filter_map(Result::ok)
-                    .filter(|e| {
-                        e.file_name().to_str().is_some_and(|n| {
-                            n.ends_with(".auto.tfvars") || n.ends_with(".auto.tfvars.json")
-                        }) && is_file(e)
-                    })
-                    .map(|e| e.path())
-                    .collect()
-            })
-            .unwrap_or_default();
+        // terraform.tfvars before terraform.tfvars.json.
+        tfvars.sort();
+        let mut files = tfvars;
         auto.sort();
         files.extend(auto);
         files.extend(self.shared.var_files.clone());
@@ -621,7 +634,7 @@ impl Ev {
         Node::new(Value::String(raw.to_string()), None)
     }
 
-    fn read_tfvars(&mut self, inst: usize, path: &Path, values: &mut HashMap<String, Node>) {
+    fn read_tfvars(&mut self, inst: usize, path: &Path, values: &mut FastMap<String, Node>) {
         let display = walk::display_path(path, &self.cwd);
         let real = std::fs::canonicalize(path).unwrap_or_else(|_| path.to_path_buf());
         let text = match walk::read_text(&real) {
@@ -1516,7 +1529,7 @@ pub(crate) fn finish_notes(
 ) -> Vec<LoadNote> {
     let mut notes = Vec::new();
     if !remote_calls.is_empty() {
-        let mut seen = HashSet::new();
+        let mut seen = FastSet::default();
         let list: Vec<String> = remote_calls
             .iter()
             .filter(|(a, _, _)| seen.insert(a.clone()))
@@ -1531,7 +1544,7 @@ pub(crate) fn finish_notes(
             loc: remote_calls.first().map(|c| c.2),
         });
     }
-    let mut seen = HashSet::new();
+    let mut seen = FastSet::default();
     for (a, loc) in failed_calls {
         if seen.insert(a.clone()) {
             notes.push(LoadNote {

@@ -1,6 +1,5 @@
 //! The resource model: what `load` builds and every rule reads.
 
-use std::collections::HashMap;
 use std::hash::{BuildHasher, Hash, Hasher};
 use std::path::PathBuf;
 use std::sync::OnceLock;
@@ -88,9 +87,9 @@ pub struct Model {
 /// name) and by a hash of (mode, type). Hash collisions are harmless: callers check each candidate.
 #[derive(Default)]
 pub(crate) struct Index {
-    state: std::collections::hash_map::RandomState,
-    by_address: HashMap<u64, Vec<u32>>,
-    by_kind: HashMap<u64, Vec<u32>>,
+    state: foldhash::fast::FixedState,
+    by_address: crate::FastMap<u64, Vec<u32>>,
+    by_kind: crate::FastMap<u64, Vec<u32>>,
 }
 
 impl std::fmt::Debug for Index {

@@ -13,7 +13,6 @@
 //! workers or how units fell to them) and renumbers. The model is therefore the same with one
 //! worker or many; a test checks it.
 
-use std::collections::HashSet;
 use std::path::{Path, PathBuf};
 use std::rc::Rc;
 use std::sync::atomic::{AtomicUsize, Ordering};
@@ -26,7 +25,7 @@ use crate::loader::{
 use crate::model::*;
 use crate::value::{Loc, Node, Value};
 use crate::walk::{self, Found, Kind, Parsed};
-use crate::{PathMap, PathSet};
+use crate::{FastMap, FastSet};
 
 /// Stack of a worker: deep but legal nesting must not overflow it while parsing or evaluating.
 const WORKER_STACK: usize = 512 << 20;
@@ -70,7 +69,7 @@ pub(crate) fn load(options: &LoadOptions) -> Model {
 
     // Units: folders in display order, then JSON files in display order.
     let mut folders: Vec<(PathBuf, PathBuf, Vec<Found>)> = Vec::new();
-    let mut folder_index: PathMap<PathBuf, usize> = PathMap::default();
+    let mut folder_index: FastMap<PathBuf, usize> = FastMap::default();
     let mut json = Vec::new();
     for f in found {
         if f.kind == Kind::Json {
@@ -121,6 +120,13 @@ pub(crate) fn load(options: &LoadOptions) -> Model {
         vars: options.vars.clone(),
         var_files: options.var_files.clone(),
         only_types: options.only_types.clone(),
+        tf_vars: std::env::vars_os()
+            .filter_map(|(k, v)| {
+                let name = k.to_str()?.strip_prefix("TF_VAR_")?.to_string();
+                Some((name, v.into_string().ok()?))
+            })
+            .collect(),
+        tf_workspace: std::env::var("TF_WORKSPACE").ok(),
     });
 
     let (tables, partials) = run(&shared, options.threads);
@@ -236,21 +242,22 @@ fn merge(
         tables.into_iter().map(|t| t.into_iter().unzip()).unzip();
     let mut files: Vec<SourceFile> =
         Vec::with_capacity(partials.iter().map(|p| p.1.new_files.len()).sum());
-    let mut by_real: PathMap<&Path, FileId> =
-        PathMap::with_capacity_and_hasher(files.capacity(), Default::default());
+    let mut by_real: FastMap<&Path, FileId> =
+        FastMap::with_capacity_and_hasher(files.capacity(), Default::default());
     let mut maps: Vec<Vec<u32>> = reals.iter().map(|t| vec![u32::MAX; t.len()]).collect();
     let mut modules: Vec<Module> =
         Vec::with_capacity(partials.iter().map(|p| p.1.modules.len()).sum());
     let mut resources: Vec<Resource> =
         Vec::with_capacity(partials.iter().map(|p| p.1.resources.len()).sum());
     let mut problems: Vec<LoadProblem> = Vec::new();
-    let mut seen_problems: HashSet<(PathBuf, Option<u32>, Option<u32>, String)> = HashSet::new();
+    let mut seen_problems: FastSet<(PathBuf, Option<u32>, Option<u32>, String)> =
+        FastSet::default();
     let mut notes: Vec<LoadNote> = Vec::new();
     let mut remote_calls = Vec::new();
     let mut failed_calls = Vec::new();
     let mut walked_checked = 0;
-    let mut other_checked: PathSet<PathBuf> = PathSet::default();
-    let mut read_by_functions: PathSet<PathBuf> = PathSet::default();
+    let mut other_checked: FastSet<PathBuf> = FastSet::default();
+    let mut read_by_functions: FastSet<PathBuf> = FastSet::default();
     let mut json_task_definitions = Vec::new();
     for (w, mut p) in partials {
         for id in &p.new_files {

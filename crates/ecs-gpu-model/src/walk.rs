@@ -225,7 +225,7 @@ pub(crate) fn find_files(paths: &[PathBuf], cwd: &Path) -> (Vec<Found>, Vec<(Pat
         .into_inner()
         .unwrap_or_else(std::sync::PoisonError::into_inner);
     // Each folder's real path once (a symlinked folder is resolved; files keep their names).
-    let mut real_dirs: std::collections::HashMap<PathBuf, PathBuf> = Default::default();
+    let mut real_dirs: crate::FastMap<PathBuf, PathBuf> = Default::default();
     let mut out: Vec<Found> = found
         .into_iter()
         .map(|(path, kind, root)| {
@@ -263,7 +263,7 @@ pub(crate) fn find_files(paths: &[PathBuf], cwd: &Path) -> (Vec<Found>, Vec<(Pat
     out.sort_unstable_by(|a, b| path_order(&a.display, &b.display));
     // A file reached twice (through a symlink) is checked once, under its first display path.
     let keep: Vec<bool> = {
-        let mut seen = std::collections::HashSet::with_capacity(out.len());
+        let mut seen = crate::FastSet::with_capacity_and_hasher(out.len(), Default::default());
         out.iter().map(|f| seen.insert(f.real.as_path())).collect()
     };
     let mut keep = keep.into_iter();
@@ -301,7 +301,7 @@ pub(crate) fn read_text(path: &Path) -> Result<String, ReadError> {
         use std::os::unix::fs::OpenOptionsExt;
         options.custom_flags(libc::O_NONBLOCK);
     }
-    let mut file = options
+    let file = options
         .open(path)
         .map_err(|e| format!("cannot read: {e}"))?;
     let meta = file.metadata().map_err(|e| format!("cannot read: {e}"))?;
@@ -313,7 +313,10 @@ pub(crate) fn read_text(path: &Path) -> Result<String, ReadError> {
         return Err(format!("file too large ({} bytes)", meta.len()).into());
     }
     let mut bytes = Vec::with_capacity(usize::try_from(meta.len()).unwrap_or(0));
-    file.read_to_end(&mut bytes)
+    // Through `take`: `File::read_to_end` would ask for the size and position again (two more
+    // system calls per file); the size is known, and the limit holds if the file grows.
+    file.take(MAX_FILE_BYTES)
+        .read_to_end(&mut bytes)
         .map_err(|e| format!("cannot read: {e}"))?;
     String::from_utf8(bytes).map_err(|e| {
         let valid = e.utf8_error().valid_up_to();
