@@ -328,18 +328,21 @@ impl Ev {
         text: String,
         comments: Vec<ecs_gpu_hcl::Comment>,
     ) -> FileId {
-        if let Some(id) = self.file_index.get(real) {
-            return *id;
-        }
+        // One lookup: a file is mostly new here.
         let id = FileId(u32::try_from(self.files.len()).unwrap_or(u32::MAX));
-        self.files.push(SourceFile {
-            path: display,
-            text,
-            comments,
-        });
-        self.file_index.insert(real.to_path_buf(), id);
-        self.unit_new_files.push(id);
-        id
+        match self.file_index.entry(real.to_path_buf()) {
+            std::collections::hash_map::Entry::Occupied(e) => *e.get(),
+            std::collections::hash_map::Entry::Vacant(e) => {
+                e.insert(id);
+                self.files.push(SourceFile {
+                    path: display,
+                    text,
+                    comments,
+                });
+                self.unit_new_files.push(id);
+                id
+            }
+        }
     }
 
     /// A worker's evaluator.

@@ -71,17 +71,25 @@ pub(crate) fn load(options: &LoadOptions) -> Model {
     let mut folders: Vec<(PathBuf, PathBuf, Vec<Found>)> = Vec::new();
     let mut folder_index: FastMap<PathBuf, usize> = FastMap::default();
     let mut json = Vec::new();
+    let mut last = usize::MAX;
     for f in found {
         if f.kind == Kind::Json {
             json.push(f);
             continue;
         }
-        let real_dir = f.real.parent().map(Path::to_path_buf).unwrap_or_default();
-        let i = *folder_index.entry(real_dir.clone()).or_insert_with(|| {
-            let display = dir_display(f.display.parent().unwrap_or(Path::new("")));
-            folders.push((real_dir, display, Vec::new()));
-            folders.len() - 1
-        });
+        let real_dir = f.real.parent().unwrap_or(Path::new(""));
+        // The files of a folder mostly come one after the other: no lookup for those.
+        let i = match folders.get(last) {
+            Some(prev) if prev.0.as_os_str() == real_dir.as_os_str() => last,
+            _ => *folder_index
+                .entry(real_dir.to_path_buf())
+                .or_insert_with(|| {
+                    let display = dir_display(f.display.parent().unwrap_or(Path::new("")));
+                    folders.push((real_dir.to_path_buf(), display, Vec::new()));
+                    folders.len() - 1
+                }),
+        };
+        last = i;
         folders[i].2.push(f);
     }
     folders.sort_unstable_by(|a, b| walk::path_order(&a.1, &b.1));
