@@ -9,6 +9,7 @@
 #
 # usage: bench/check/run.sh            (STACKS=360 stacks, about 4,200 .tf files)
 #        STACKS=100 bench/check/run.sh (smaller corpus)
+#        RUNS=20 bench/check/run.sh    (best of 20 runs of check and of the floor; default 10)
 #        CHECKOV_STACKS=40 bench/check/run.sh
 #            checkov on only the first 40 generated stacks, its time extrapolated to the whole corpus
 #            by file count; the output then says so plainly. Default: checkov on the same full corpus.
@@ -17,7 +18,7 @@ set -euo pipefail
 cd "$(dirname "$0")/../.."
 
 stacks=${STACKS:-360}
-runs=${RUNS:-3}
+runs=${RUNS:-10}
 checkov_version=3.3.30
 venv=.venv/checkov
 out=bench/out
@@ -44,13 +45,16 @@ echo "== building ecs-gpu (release)"
 cargo build --release --locked -p ecs-gpu
 bin=target/release/ecs-gpu
 
-# wall seconds and peak RSS (KiB) of one command, from GNU time's -v report.
+# wall seconds and peak RSS (KiB) of one command. The wall time is read from bash's microsecond
+# clock around the command (GNU time prints it in 10 ms steps, a tenth of ecs-gpu's time), so it
+# includes starting GNU time itself, the same for every tool; peak RSS is from GNU time's -v report.
 measure() {
   local log=$1; shift
+  local start=$EPOCHREALTIME
   /usr/bin/time -v "$@" >"$log.out" 2>"$log.time" || true
+  local end=$EPOCHREALTIME
   local wall rss
-  wall=$(awk -F': ' '/Elapsed \(wall clock\)/ {print $2}' "$log.time" |
-    awk -F: '{ if (NF == 3) print $1*3600 + $2*60 + $3; else print $1*60 + $2 }')
+  wall=$(awk -v a="$start" -v b="$end" 'BEGIN {printf "%.4f", b - a}')
   rss=$(awk -F': ' '/Maximum resident set size/ {print $2}' "$log.time")
   echo "$wall $rss"
 }
@@ -98,8 +102,8 @@ rss_kib, corpus = int("$check_rss"), int("$corpus_bytes")
 lines = [
     f"corpus: $tf_files .tf files, {corpus / 1e6:.1f} MB ($stacks generated stacks + the project's module and examples x4)",
     f"machine: $(nproc) cores, load average $(cut -d' ' -f1 /proc/loadavg) when the run ended",
-    f"ecs-gpu check:    {check:8.2f} s wall, peak RSS {rss_kib / 1024:.0f} MiB  ($findings)",
-    f"parse-only floor: {floor:8.2f} s wall, peak RSS {int('$floor_rss') / 1024:.0f} MiB",
+    f"ecs-gpu check:    {check:8.3f} s wall, peak RSS {rss_kib / 1024:.0f} MiB  ($findings)",
+    f"parse-only floor: {floor:8.3f} s wall, peak RSS {int('$floor_rss') / 1024:.0f} MiB",
     f"checkov $checkov_version: {float('$checkov_wall'):8.2f} s wall on $checkov_files files, peak RSS {int('$checkov_rss') / 1024:.0f} MiB ($note)",
     f"checkov / ecs-gpu check:     {checkov / check:8.0f}x   (target >= 1000x)",
     f"ecs-gpu check / parse floor: {check / floor:8.2f}x   (target <= 1.5x)",
