@@ -465,6 +465,11 @@ impl Ev {
         }
     }
 
+    /// The declarations of a module folder this worker keeps from an earlier call.
+    pub(crate) fn cached_decl(&self, real: &Path) -> Option<Rc<ModuleDecl>> {
+        self.decls.get(real).cloned().flatten()
+    }
+
     pub(crate) fn keeps_type(&self, kind: &str) -> bool {
         crate::model::keeps_type(self.shared.only_types.as_deref(), kind)
     }

@@ -1,11 +1,12 @@
 //! Loading on every core, in bounded memory.
 //!
 //! The walk finds the files; they are grouped into **units**: one per folder of Terraform files
-//! (a root module) and one per JSON file. Workers, one per core, take units in order; each reads,
-//! parses and evaluates its unit and frees the syntax trees before taking the next, so only the
-//! units in flight hold trees. A worker keeps the texts it read (the model needs them) and the
-//! declarations of the module folders its units call (the same module is often called by many
-//! roots), a bounded number of them.
+//! (a root module) and one per JSON file. Workers, one per core, take units in order, a few at a
+//! time ([`CHUNK`]); each reads, parses and evaluates its unit and frees the syntax trees before
+//! taking the next, so only the units in flight hold trees. A worker keeps the texts it read (the
+//! model needs them) and the declarations of the module folders its units call (the same module is
+//! often called by many roots), a bounded number of them; a walked folder whose declarations it
+//! keeps is not parsed again as a root.
 //!
 //! Each unit's results use the worker's file ids and ids that start at zero for its module
 //! instances and resources. The merge takes the units in order, gives every file its place (the
@@ -26,6 +27,12 @@ use crate::model::*;
 use crate::value::{Loc, Node, Value};
 use crate::walk::{self, Found, Kind, Parsed};
 use crate::{FastMap, FastSet};
+
+/// Units a worker takes at a time: neighbouring folders (a root and the module folders it calls,
+/// a module and its examples) then fall to the same worker, whose kept declarations serve them
+/// all, instead of each worker parsing the same module again. On the benchmark corpus, 4 parses
+/// 7% fewer bytes than taking units one by one; 8 and 16 parse the same as 4.
+const CHUNK: usize = 4;
 
 /// Stack of a worker: deep but legal nesting must not overflow it while parsing or evaluating.
 const WORKER_STACK: usize = 512 << 20;
@@ -177,16 +184,18 @@ fn run(shared: &Arc<Shared>, threads: Option<usize>) -> (Vec<Table>, Vec<(usize,
     let work = |worker: usize| -> WorkerResult {
         let mut ev = Ev::worker(shared.clone());
         let mut done = Vec::new();
-        loop {
-            let i = next.fetch_add(1, Ordering::Relaxed);
-            let partial = if let Some(f) = shared.folders.get(i) {
-                ev.folder_unit(&f.real, &f.display, &f.files)
-            } else if let Some(f) = shared.json.get(i - shared.folders.len()) {
-                ev.json_unit(f)
-            } else {
-                break;
-            };
-            done.push((i, worker, partial));
+        'units: loop {
+            let first = next.fetch_add(CHUNK, Ordering::Relaxed);
+            for i in first..first.saturating_add(CHUNK) {
+                let partial = if let Some(f) = shared.folders.get(i) {
+                    ev.folder_unit(&f.real, &f.display, &f.files)
+                } else if let Some(f) = shared.json.get(i - shared.folders.len()) {
+                    ev.json_unit(f)
+                } else {
+                    break 'units;
+                };
+                done.push((i, worker, partial));
+            }
         }
         (ev.into_table(), done)
     };
@@ -466,6 +475,22 @@ impl Ev {
     /// Reads, parses and evaluates one folder as a root module.
     fn folder_unit(&mut self, real: &Path, display: &Path, found: &[Found]) -> Partial {
         self.start_unit(found.len());
+        // A module call of an earlier unit of this worker may have parsed the folder already: its
+        // declarations serve when they hold exactly the walked files, in the same order (all of
+        // them parsed, so there is nothing to report).
+        if let Some(decl) = self.cached_decl(real) {
+            let same = decl.files.len() == found.len()
+                && decl
+                    .files
+                    .iter()
+                    .zip(found)
+                    .all(|((id, _), f)| self.registered(&f.real) == Some(*id));
+            if same {
+                self.unit_walked_checked += found.len();
+                self.evaluate_root(decl);
+                return self.finish_unit();
+            }
+        }
         let mut files = Vec::new();
         for f in found {
             self.unit_walked_checked += 1;
