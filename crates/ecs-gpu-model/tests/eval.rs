@@ -856,3 +856,46 @@ fn terraform_json_module_inputs_stay_attributes() {
         .unwrap();
     assert_eq!(str_of(t.body.attr("x").unwrap()), "a");
 }
+
+/// A walked module folder that a root before it calls: with one worker, the folder's own unit
+/// reuses the declarations the call parsed, unless a file of the folder did not parse (then that
+/// file's problem is reported, once).
+#[test]
+fn a_called_module_folder_is_loaded_as_a_root_once_whichever_way() {
+    let module = "variable \"n\" { default = \"own\" }\nresource \"t\" \"m\" { x = var.n }\n";
+    let root = "module \"m\" {\n  source = \"./mod\"\n  n = \"called\"\n}\n";
+    for (bad, threads) in [(false, 1), (false, 2), (true, 1), (true, 2)] {
+        let mut files = vec![("a/main.tf", root), ("a/mod/main.tf", module)];
+        if bad {
+            files.push(("a/mod/bad.tf", "resource \"t\" \"b\" {\n  x = \n}\n"));
+        }
+        let dir = write(&files);
+        let m = ecs_gpu_model::load(&LoadOptions {
+            paths: vec![dir.path().to_path_buf()],
+            threads: Some(threads),
+            ..Default::default()
+        });
+        let values: Vec<(Option<&str>, String)> = m
+            .resources
+            .iter()
+            .filter(|r| r.kind == "t" && r.name == "m")
+            .map(|r| (m.module_address(r), str_of(r.body.attr("x").unwrap())))
+            .collect();
+        assert_eq!(
+            values,
+            [(Some("module.m"), "called".into()), (None, "own".into())],
+            "bad file: {bad}, {threads} workers"
+        );
+        assert_eq!(m.files_checked, if bad { 3 } else { 2 }, "{bad} {threads}");
+        let problems: Vec<_> = m
+            .problems
+            .iter()
+            .map(|p| (p.path.file_name().unwrap().to_owned(), p.line))
+            .collect();
+        if bad {
+            assert_eq!(problems, [("bad.tf".into(), Some(2))], "{threads} workers");
+        } else {
+            assert!(problems.is_empty(), "{problems:?}");
+        }
+    }
+}
