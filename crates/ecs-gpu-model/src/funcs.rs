@@ -261,13 +261,11 @@ pub(crate) fn call(
             return Node::new(Value::Unknown(u), loc);
         }
     }
-    if fname == "jsonencode" && vals.len() == 1 && !vals[0].is_unknown() {
-        // The argument is moved, not copied: container definitions are the biggest values.
-        if let Some(arg) = vals.pop() {
-            return Node::new(Value::Json(std::sync::Arc::new(arg)), loc);
-        }
-    }
-    let result = builtin(ev, cx, loc, fname, &vals);
+    let result = if fname == "jsonencode" {
+        jsonencode(&mut vals)
+    } else {
+        builtin(ev, cx, loc, fname, &vals)
+    };
     match result {
         Ok(n) if matches!(&n.value, Value::String(t) if t.len() > crate::eval::MAX_STRING) => {
             Node::new(
@@ -294,6 +292,18 @@ pub(crate) fn call(
     }
 }
 
+/// `jsonencode(x)`: a string that keeps `x`'s structure ([`Value::Json`]). The argument is moved
+/// out of `vals`, not copied: container definitions are the biggest values. On failure `vals` is
+/// left whole, for the error's references.
+fn jsonencode(vals: &mut Vec<Node>) -> R {
+    arity(vals, 1, 1)?;
+    if let Some(Value::Unknown(u)) = vals.first().map(|n| &n.value) {
+        return Err(Fail::Unknown(u.clone()));
+    }
+    let arg = vals.pop().ok_or(Fail::Error)?;
+    v(Value::Json(std::sync::Arc::new(arg)))
+}
+
 fn arity(args: &[Node], min: usize, max: usize) -> Result<(), Fail> {
     if args.len() < min || args.len() > max {
         Err(Fail::Error)
@@ -304,14 +314,7 @@ fn arity(args: &[Node], min: usize, max: usize) -> Result<(), Fail> {
 
 fn builtin(ev: &mut Ev, cx: &Cx<'_>, loc: Option<Loc>, name: &str, a: &[Node]) -> R {
     match name {
-        // Encoding.
-        "jsonencode" => {
-            arity(a, 1, 1)?;
-            if let Value::Unknown(u) = &a[0].value {
-                return Err(Fail::Unknown(u.clone()));
-            }
-            v(Value::Json(std::sync::Arc::new(a[0].clone())))
-        }
+        // Encoding (`jsonencode`: [`jsonencode`]).
         "jsondecode" => {
             arity(a, 1, 1)?;
             let text = to_str(&a[0])?;

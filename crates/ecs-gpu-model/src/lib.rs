@@ -67,6 +67,7 @@ mod value;
 mod walk;
 
 pub use model::*;
+pub use value::*;
 
 /// The loader's maps, keyed by paths and names: loading looks them up hundreds of thousands of
 /// times, and the standard hasher (SipHash, built against hash flooding by an attacker who picks
@@ -74,7 +75,6 @@ pub use model::*;
 pub(crate) type FastMap<K, V> = std::collections::HashMap<K, V, foldhash::fast::FixedState>;
 /// A set of paths or names (see [`FastMap`]).
 pub(crate) type FastSet<K> = std::collections::HashSet<K, foldhash::fast::FixedState>;
-pub use value::*;
 
 /// Loads everything under the given paths, on every core. Never fails as a whole: unreadable or
 /// unparsable files are in [`Model::problems`], and everything else is loaded.

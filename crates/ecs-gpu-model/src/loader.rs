@@ -541,8 +541,6 @@ impl Ev {
 
     fn new_root(&mut self, decl: Rc<ModuleDecl>) -> usize {
         let root_dir = decl.real_dir.clone();
-        // The workspace, as Terraform selects it: TF_WORKSPACE, else the one recorded by
-        // `terraform workspace select` in .terraform/environment, else "default".
         // The folder's listing, read once: its variable files and whether it has `.terraform`.
         let mut tfvars: Vec<PathBuf> = Vec::new();
         let mut auto: Vec<PathBuf> = Vec::new();
@@ -564,6 +562,8 @@ impl Ev {
                 }
             }
         }
+        // The workspace, as Terraform selects it: TF_WORKSPACE, else the one recorded by
+        // `terraform workspace select` in .terraform/environment, else "default".
         let workspace = self
             .shared
             .tf_workspace
@@ -1572,9 +1572,9 @@ pub(crate) fn resource_task_definitions(resources: &[Resource]) -> Vec<TaskDefin
         .filter(|r| r.mode == Mode::Managed && r.kind == "aws_ecs_task_definition")
         .map(|r| {
             let b = &r.body;
+            // A JSON string is decoded; a `jsonencode` value is shared with the body (an `Arc`),
+            // not copied.
             let container_definitions = b.attr("container_definitions").map(|n| match &n.value {
-                // Shared with the body, not copied.
-                Value::Json(_) => n.clone(),
                 Value::String(_) => n
                     .json()
                     .map(|c| c.into_owned())

@@ -132,10 +132,8 @@ pub fn task_size(td: &TaskDefinition) -> (i64, i64) {
     (cpu, memory)
 }
 
-/// A size as a whole number of units.
+/// A size as a whole number of units (sizes are small whole numbers: far inside `i64`).
+#[allow(clippy::cast_possible_truncation)]
 fn whole(x: f64) -> i64 {
-    // Sizes are small whole numbers of units; the value is far inside i64.
-    #[allow(clippy::cast_possible_truncation)]
-    let n = x.round() as i64;
-    n
+    x.round() as i64
 }
