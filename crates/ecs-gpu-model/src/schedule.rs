@@ -415,6 +415,11 @@ impl Remap<'_> {
     }
 
     fn node(&self, n: &mut Node) {
+        // Most values hold no other value: no stack for those.
+        if let Value::Null | Value::Bool(_) | Value::Number(_) | Value::String(_) = n.value {
+            self.opt_loc(&mut n.loc);
+            return;
+        }
         // Iterative: values may nest deeply.
         let mut stack: Vec<&mut Node> = vec![n];
         while let Some(n) = stack.pop() {

@@ -348,8 +348,14 @@ pub(crate) fn read_text(path: &Path) -> Result<String, ReadError> {
     }
     let mut bytes = Vec::with_capacity(usize::try_from(meta.len()).unwrap_or(0));
     // Through `take`: `File::read_to_end` would ask for the size and position again (two more
-    // system calls per file); the size is known, and the limit holds if the file grows.
-    file.take(MAX_FILE_BYTES)
+    // system calls per file). The file is read up to the size it had when opened, so the read
+    // that would only find the end is not made either; a size of 0 may be a file system that does
+    // not know sizes (procfs), read then up to the limit.
+    let limit = match meta.len() {
+        0 => MAX_FILE_BYTES,
+        n => n,
+    };
+    file.take(limit)
         .read_to_end(&mut bytes)
         .map_err(|e| format!("cannot read: {e}"))?;
     String::from_utf8(bytes).map_err(|e| {
