@@ -6,7 +6,7 @@ use std::sync::{Mutex, OnceLock};
 use ecs_gpu_model::{Loc, Model, Resource, ResourceId, TaskDefinition, TaskDefinitionOrigin};
 use ecs_gpu_report::Severity;
 
-use crate::capacity::{self, Capacity, GpuCapacity, ServiceIndex};
+use crate::capacity::{self, Capacity, GpuCapacity, GroupCapacity, ServiceIndex};
 
 /// A check rule. Declare one with [`declare_rule!`](crate::declare_rule) in its own file under
 /// `src/rules/`, and list it in [`RULES`](crate::RULES).
@@ -133,6 +133,7 @@ pub struct Context<'m> {
     services: OnceLock<ServiceIndex<'m>>,
     capacities: Mutex<HashMap<ResourceId, Option<Capacity>>>,
     gpu_capacity: OnceLock<GpuCapacity<'m>>,
+    provider_groups: OnceLock<Vec<(&'m Resource, GroupCapacity<'m>)>>,
 }
 
 impl<'m> Context<'m> {
@@ -146,6 +147,7 @@ impl<'m> Context<'m> {
             services: OnceLock::new(),
             capacities: Mutex::new(HashMap::new()),
             gpu_capacity: OnceLock::new(),
+            provider_groups: OnceLock::new(),
         }
     }
 }
@@ -199,11 +201,17 @@ impl<'m> Findings<'m> {
     }
 
     /// [`capacity::gpu_capacity`], computed once per run.
-    pub fn gpu_capacity(&self) -> GpuCapacity<'m> {
+    pub fn gpu_capacity(&self) -> &'m GpuCapacity<'m> {
         self.ctx
             .gpu_capacity
             .get_or_init(|| capacity::gpu_capacity(self.model))
-            .clone()
+    }
+
+    /// [`capacity::provider_groups`], computed once per run.
+    pub fn provider_groups(&self) -> &'m [(&'m Resource, GroupCapacity<'m>)] {
+        self.ctx
+            .provider_groups
+            .get_or_init(|| capacity::provider_groups(self.model))
     }
 
     /// Reports a finding at `loc` with the rule's default severity. Chain the builder's methods to

@@ -45,7 +45,7 @@ declare_rule! {
 
 fn check(model: &Model, report: &mut Findings<'_>) {
     let mut seen = Vec::new();
-    for (group, reason) in report.gpu_capacity().groups {
+    for (group, reason) in &report.gpu_capacity().groups {
         // Only capacity a GPU service is placed on: a group that mixes GPU and CPU types for other
         // workloads is not this rule's business.
         if !matches!(reason, GpuReason::Service(_)) {

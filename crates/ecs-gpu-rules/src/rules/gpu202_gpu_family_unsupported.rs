@@ -47,7 +47,7 @@ declare_rule! {
 
 fn check(model: &Model, report: &mut Findings<'_>) {
     let mut seen = Vec::new();
-    for (group, reason) in report.gpu_capacity().groups {
+    for (group, reason) in &report.gpu_capacity().groups {
         if !matches!(reason, GpuReason::Service(_)) {
             continue;
         }

@@ -54,7 +54,7 @@ declare_rule! {
 
 fn check(model: &Model, report: &mut Findings<'_>) {
     let recommended = &catalog().ami.recommended_parameter;
-    for (t, reason) in report.gpu_capacity().templates {
+    for (t, reason) in &report.gpu_capacity().templates {
         let template = t.template;
         let image = template.body.attr("image_id");
         let image_loc = image.and_then(|n| n.loc);

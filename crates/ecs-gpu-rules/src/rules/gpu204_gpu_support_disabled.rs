@@ -57,7 +57,7 @@ declare_rule! {
 
 fn check(model: &Model, report: &mut Findings<'_>) {
     let var = &catalog().agent.gpu_support_variable;
-    for (t, reason) in report.gpu_capacity().templates {
+    for (t, reason) in &report.gpu_capacity().templates {
         let template = t.template;
         let (data, loc) = user_data(template);
         let (why_at, why) = reason.label(model);

@@ -61,7 +61,7 @@ fn sets_nvidia_default_runtime(text: &str) -> bool {
 }
 
 fn check(model: &Model, report: &mut Findings<'_>) {
-    for (t, reason) in report.gpu_capacity().templates {
+    for (t, reason) in &report.gpu_capacity().templates {
         let GpuReason::Service(_) = reason else {
             continue;
         };

@@ -37,7 +37,7 @@ declare_rule! {
 }
 
 fn check(model: &Model, report: &mut Findings<'_>) {
-    for (t, reason) in report.gpu_capacity().templates {
+    for (t, reason) in &report.gpu_capacity().templates {
         let body = &t.template.body;
         if body.block("iam_instance_profile").is_some()
             || body.may_have_unknown("iam_instance_profile")

@@ -50,7 +50,7 @@ fn string(n: Option<&Node>) -> Option<&str> {
 }
 
 fn check(model: &Model, report: &mut Findings<'_>) {
-    for (t, reason) in report.gpu_capacity().templates {
+    for (t, reason) in &report.gpu_capacity().templates {
         let body = &t.template.body;
         if body.may_have_unknown("metadata_options") {
             continue;

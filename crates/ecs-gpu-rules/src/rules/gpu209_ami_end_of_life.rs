@@ -44,7 +44,7 @@ fn check(model: &Model, report: &mut Findings<'_>) {
     let ami = &catalog().ami;
     let recommended = &ami.recommended_parameter;
     let mut seen = Vec::new();
-    for (t, reason) in report.gpu_capacity().templates {
+    for (t, reason) in &report.gpu_capacity().templates {
         let source = ami_source(model, t.template);
         let (what, at, eol) = match &source {
             AmiSource::SsmParameter { name, at, .. } => match ami.classify_parameter(name) {

@@ -44,7 +44,7 @@ declare_rule! {
 }
 
 fn check(model: &Model, report: &mut Findings<'_>) {
-    for (group, reason) in report.gpu_capacity().groups {
+    for (group, reason) in &report.gpu_capacity().groups {
         for t in &group.known_templates {
             // Only the group's own template reference (not overrides' specifications).
             let (at, what) = match t.version {

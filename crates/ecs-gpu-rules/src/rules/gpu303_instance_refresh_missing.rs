@@ -39,7 +39,7 @@ declare_rule! {
 }
 
 fn check(model: &Model, report: &mut Findings<'_>) {
-    for (group, reason) in report.gpu_capacity().groups {
+    for (group, reason) in &report.gpu_capacity().groups {
         let body = &group.group.body;
         if body.block("instance_refresh").is_some() || body.may_have_unknown("instance_refresh") {
             continue;

@@ -53,7 +53,7 @@ fn seconds(n: &Node) -> Option<f64> {
 }
 
 fn check(model: &Model, report: &mut Findings<'_>) {
-    for (group, reason) in report.gpu_capacity().groups {
+    for (group, reason) in &report.gpu_capacity().groups {
         let body = &group.group.body;
         if body.may_have_unknown("instance_refresh") {
             continue;

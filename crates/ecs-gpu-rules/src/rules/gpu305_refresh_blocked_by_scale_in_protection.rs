@@ -46,7 +46,7 @@ declare_rule! {
 }
 
 fn check(model: &Model, report: &mut Findings<'_>) {
-    for (group, reason) in report.gpu_capacity().groups {
+    for (group, reason) in &report.gpu_capacity().groups {
         let body = &group.group.body;
         let protect = body.attr("protect_from_scale_in");
         if !matches!(protect.map(|n| &n.value), Some(Value::Bool(true))) {

@@ -1,7 +1,6 @@
 use ecs_gpu_catalog::{catalog, Lookup};
 use ecs_gpu_model::{Model, Value};
 
-use crate::capacity::provider_groups;
 use crate::{declare_rule, Findings, Severity};
 
 declare_rule! {
@@ -48,8 +47,8 @@ declare_rule! {
     }
 }
 
-fn check(model: &Model, report: &mut Findings<'_>) {
-    for (provider, group) in provider_groups(model) {
+fn check(_model: &Model, report: &mut Findings<'_>) {
+    for (provider, group) in report.provider_groups() {
         let Some(mixed) = group.mixed else { continue };
         let known: Vec<_> = group
             .known_instance_types

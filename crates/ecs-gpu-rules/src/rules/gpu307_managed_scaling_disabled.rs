@@ -37,7 +37,7 @@ declare_rule! {
 }
 
 fn check(model: &Model, report: &mut Findings<'_>) {
-    for (provider, reason) in report.gpu_capacity().providers {
+    for (provider, reason) in &report.gpu_capacity().providers {
         let Some(asgp) = provider.body.block("auto_scaling_group_provider") else {
             continue;
         };

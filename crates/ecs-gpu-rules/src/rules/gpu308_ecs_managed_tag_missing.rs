@@ -1,6 +1,6 @@
 use ecs_gpu_model::Model;
 
-use crate::capacity::{provider_groups, string};
+use crate::capacity::string;
 use crate::{declare_rule, Findings};
 
 declare_rule! {
@@ -47,7 +47,7 @@ declare_rule! {
 const TAG: &str = "AmazonECSManaged";
 
 fn check(model: &Model, report: &mut Findings<'_>) {
-    for (provider, group) in provider_groups(model) {
+    for (provider, group) in report.provider_groups() {
         let asg = group.group;
         let body = &asg.body;
         if body.may_have_unknown("tag")

@@ -1,6 +1,6 @@
 use ecs_gpu_model::{Model, Value};
 
-use crate::capacity::{provider_groups, string};
+use crate::capacity::string;
 use crate::{declare_rule, Findings};
 
 declare_rule! {
@@ -39,7 +39,7 @@ declare_rule! {
 }
 
 fn check(model: &Model, report: &mut Findings<'_>) {
-    for (provider, group) in provider_groups(model) {
+    for (provider, group) in report.provider_groups() {
         let status = provider
             .body
             .block("auto_scaling_group_provider")
