@@ -62,6 +62,11 @@ const KEY: &str = "resourceRequirements";
 /// final `s` (`resource_requirements`, `ResourceRequirement`). Compared without building a string:
 /// every key of every container is asked.
 fn is_variant(key: &str) -> bool {
+    // A variant has the 19 ASCII letters of `resourcerequirement`, a byte each: most keys are
+    // shorter, and are rejected without looking at their letters.
+    if key.len() < "resourcerequirement".len() {
+        return false;
+    }
     let mut letters = key
         .chars()
         .filter(|c| *c != '_' && *c != '-')
