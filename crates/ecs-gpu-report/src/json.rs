@@ -3,7 +3,7 @@
 
 use std::io::{self, Write};
 
-use serde_json::{json, Value};
+use serde_json::Value;
 
 use crate::{Diagnostic, Report};
 
@@ -12,39 +12,66 @@ pub const VERSION: u32 = 1;
 
 /// The JSON value of a report.
 pub fn to_value(report: &Report) -> Value {
-    let summary = report.summary();
-    json!({
-        "version": VERSION,
-        "diagnostics": report.diagnostics.iter().map(diagnostic).collect::<Vec<_>>(),
-        "summary": {
-            "files": summary.files,
-            "errors": summary.errors,
-            "warnings": summary.warnings,
-            "infos": summary.infos,
-        },
-    })
+    serde_json::to_value(Document::of(report)).unwrap_or(Value::Null)
 }
 
-fn diagnostic(d: &Diagnostic) -> Value {
-    let loc = d.location.as_ref();
-    json!({
-        "rule": d.rule,
-        "name": d.name,
-        "severity": d.severity,
-        "message": d.message,
-        "file": loc.map(|l| &l.file),
-        "line": loc.map(|l| l.line),
-        "column": loc.map(|l| l.column),
-        "end_line": loc.map(|l| l.end_line),
-        "end_column": loc.map(|l| l.end_column),
-        "resource": d.resource,
-        "module": d.module,
-        "help": d.help,
-    })
+/// The document as written: serialized straight from the report, with no intermediate value.
+#[derive(serde::Serialize)]
+struct Document<'a> {
+    version: u32,
+    diagnostics: Vec<Entry<'a>>,
+    summary: crate::Summary,
+}
+
+/// One diagnostic, with the documented keys in their documented order.
+#[derive(serde::Serialize)]
+struct Entry<'a> {
+    rule: &'a str,
+    name: &'a str,
+    severity: crate::Severity,
+    message: &'a str,
+    file: Option<&'a str>,
+    line: Option<u32>,
+    column: Option<u32>,
+    end_line: Option<u32>,
+    end_column: Option<u32>,
+    resource: Option<&'a str>,
+    module: Option<&'a str>,
+    help: Option<&'a str>,
+}
+
+impl<'a> Document<'a> {
+    fn of(report: &'a Report) -> Document<'a> {
+        Document {
+            version: VERSION,
+            diagnostics: report.diagnostics.iter().map(Entry::of).collect(),
+            summary: report.summary(),
+        }
+    }
+}
+
+impl<'a> Entry<'a> {
+    fn of(d: &'a Diagnostic) -> Entry<'a> {
+        let loc = d.location.as_ref();
+        Entry {
+            rule: &d.rule,
+            name: &d.name,
+            severity: d.severity,
+            message: &d.message,
+            file: loc.map(|l| l.file.as_str()),
+            line: loc.map(|l| l.line),
+            column: loc.map(|l| l.column),
+            end_line: loc.map(|l| l.end_line),
+            end_column: loc.map(|l| l.end_column),
+            resource: d.resource.as_deref(),
+            module: d.module.as_deref(),
+            help: d.help.as_deref(),
+        }
+    }
 }
 
 pub fn render(report: &Report, out: &mut dyn Write) -> io::Result<()> {
-    serde_json::to_writer_pretty(&mut *out, &to_value(report))?;
+    serde_json::to_writer_pretty(&mut *out, &Document::of(report))?;
     writeln!(out)
 }
 
