@@ -370,11 +370,7 @@ impl Model {
     /// The resources a reference points to, in the module it was written in (every instance when
     /// the reference has no key).
     pub fn resolve(&self, r: &Reference) -> Vec<&Resource> {
-        let (mode, rest) = match r.address.strip_prefix("data.") {
-            Some(rest) => (Mode::Data, rest),
-            None => (Mode::Managed, r.address.as_str()),
-        };
-        let Some((kind, name)) = rest.split_once('.') else {
+        let Some((mode, kind, name)) = split_address(&r.address) else {
             return Vec::new();
         };
         let index = self.index();
@@ -402,11 +398,12 @@ impl Model {
             self.keeps_type(kind),
             "`{kind}` is not among the types loaded (LoadOptions::only_types)"
         );
+        // A reference names its resource's type: the others are not looked up.
         let mut out: Vec<&Resource> = node
             .refs()
             .iter()
+            .filter(|r| split_address(&r.address).is_some_and(|(_, k, _)| k == kind))
             .flat_map(|r| self.resolve(r))
-            .filter(|res| res.kind == kind)
             .collect();
         out.sort_by_key(|r| r.id);
         out.dedup_by_key(|r| r.id);
@@ -435,4 +432,14 @@ impl Model {
     pub fn module_address(&self, r: &Resource) -> Option<&str> {
         self.module(r.module).address.as_deref()
     }
+}
+
+/// A reference's address (`aws_ecs_service.app`, `data.aws_ami.gpu`) as mode, type and name.
+fn split_address(address: &str) -> Option<(Mode, &str, &str)> {
+    let (mode, rest) = match address.strip_prefix("data.") {
+        Some(rest) => (Mode::Data, rest),
+        None => (Mode::Managed, address),
+    };
+    let (kind, name) = rest.split_once('.')?;
+    Some((mode, kind, name))
 }
