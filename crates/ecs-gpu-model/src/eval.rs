@@ -180,7 +180,7 @@ impl<'a> Cx<'a> {
 /// Why an operation gave no known value.
 #[derive(Debug, Clone)]
 pub(crate) enum Fail {
-    Unknown(Unknown),
+    Unknown(Box<Unknown>),
     /// Terraform would report an error here.
     Error,
 }
@@ -189,10 +189,10 @@ impl Fail {
     pub fn into_value(self) -> Value {
         match self {
             Fail::Unknown(u) => Value::Unknown(u),
-            Fail::Error => Value::Unknown(Unknown {
+            Fail::Error => Value::Unknown(Box::new(Unknown {
                 reason: UnknownReason::Error,
                 ..Unknown::default()
-            }),
+            })),
         }
     }
 
@@ -202,21 +202,21 @@ impl Fail {
                 merge_refs(&mut u.refs, refs);
                 Fail::Unknown(u)
             }
-            Fail::Error => Fail::Unknown(Unknown {
+            Fail::Error => Fail::Unknown(Box::new(Unknown {
                 reason: UnknownReason::Error,
                 refs,
                 fragments: Vec::new(),
-            }),
+            })),
         }
     }
 }
 
 pub(crate) fn unknown(reason: UnknownReason, refs: Vec<Reference>) -> Value {
-    Value::Unknown(Unknown {
+    Value::Unknown(Box::new(Unknown {
         reason,
         refs,
         fragments: Vec::new(),
-    })
+    }))
 }
 
 pub(crate) fn error_value() -> Value {
@@ -255,7 +255,7 @@ fn collect_refs(node: &Node, out: &mut Vec<Reference>, depth: usize) {
 }
 
 /// The first unknown anywhere inside a node, with every reference of the node.
-pub(crate) fn deep_unknown(node: &Node) -> Option<Unknown> {
+pub(crate) fn deep_unknown(node: &Node) -> Option<Box<Unknown>> {
     fn find(node: &Node, depth: usize) -> Option<UnknownReason> {
         if depth > MAX_DEPTH {
             return Some(UnknownReason::Unsupported);
@@ -269,11 +269,11 @@ pub(crate) fn deep_unknown(node: &Node) -> Option<Unknown> {
         }
     }
     let reason = find(node, 0)?;
-    let mut u = Unknown {
+    let mut u = Box::new(Unknown {
         reason,
         refs: deep_refs(node),
         fragments: Vec::new(),
-    };
+    });
     if let Value::Unknown(top) = &node.value {
         u.fragments = top.fragments.clone();
     }
@@ -418,7 +418,7 @@ pub(crate) enum Step<'e> {
 #[derive(Default)]
 struct TemplateAcc {
     text: String,
-    unknown: Option<Unknown>,
+    unknown: Option<Box<Unknown>>,
     error: bool,
     refs: Vec<Reference>,
     fragments: Vec<String>,
@@ -429,17 +429,17 @@ impl TemplateAcc {
     fn push(&mut self, s: &str) {
         if self.text.len().saturating_add(s.len()) > MAX_STRING {
             // A string that doubles itself through locals must not take all memory.
-            self.push_unknown(Unknown {
+            self.push_unknown(Box::new(Unknown {
                 reason: UnknownReason::Unsupported,
                 ..Unknown::default()
-            });
+            }));
             return;
         }
         self.text.push_str(s);
         self.current.push_str(s);
     }
 
-    fn push_unknown(&mut self, u: Unknown) {
+    fn push_unknown(&mut self, u: Box<Unknown>) {
         if u.reason == UnknownReason::Error {
             self.error = true;
         }
@@ -472,11 +472,11 @@ impl TemplateAcc {
                     let current = std::mem::take(&mut self.current);
                     add_fragments(&mut self.fragments, [&current]);
                 }
-                Value::Unknown(Unknown {
+                Value::Unknown(Box::new(Unknown {
                     reason: u.reason,
                     refs: self.refs,
                     fragments: self.fragments,
-                })
+                }))
             }
         }
     }
@@ -812,10 +812,10 @@ impl Ev {
 
     fn template_parts(&mut self, cx: &Cx<'_>, t: &Template, acc: &mut TemplateAcc) {
         if self.depth >= MAX_DEPTH {
-            acc.push_unknown(Unknown {
+            acc.push_unknown(Box::new(Unknown {
                 reason: UnknownReason::Unsupported,
                 ..Unknown::default()
-            });
+            }));
             return;
         }
         self.depth += 1;
@@ -864,10 +864,10 @@ impl Ev {
                     }
                     match iterate(&coll) {
                         Ok(pairs) if !charge_work(pairs.len() as u64) => {
-                            acc.push_unknown(Unknown {
+                            acc.push_unknown(Box::new(Unknown {
                                 reason: UnknownReason::Unsupported,
                                 ..Unknown::default()
-                            });
+                            }));
                         }
                         Ok(pairs) => {
                             for (k, v) in pairs {
@@ -1124,11 +1124,11 @@ impl Ev {
                     }
                 }
                 Node::new(
-                    Value::Unknown(Unknown {
+                    Value::Unknown(Box::new(Unknown {
                         reason: UnknownReason::DataSource,
                         refs,
                         fragments,
-                    }),
+                    })),
                     None,
                 )
             }
@@ -1145,7 +1145,7 @@ impl Ev {
         vars: Option<Node>,
         reference: &Reference,
     ) -> Node {
-        let unknown_node = |u: Option<Unknown>| {
+        let unknown_node = |u: Option<Box<Unknown>>| {
             let mut u = u.unwrap_or_default();
             u.reason = UnknownReason::DataSource;
             u.fragments.clear();

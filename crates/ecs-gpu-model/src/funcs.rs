@@ -141,17 +141,17 @@ pub(crate) fn set_of(items: Vec<Node>) -> Vec<Node> {
 
 /// The unknown result of a function whose arguments are not all known: references of every
 /// argument, and the reason of the first unknown.
-fn unknown_of(args: &[Node]) -> Option<Unknown> {
+fn unknown_of(args: &[Node]) -> Option<Box<Unknown>> {
     let first = args.iter().find_map(deep_unknown)?;
     let mut refs = Vec::new();
     for a in args {
         merge_refs(&mut refs, deep_refs(a));
     }
-    Some(Unknown {
+    Some(Box::new(Unknown {
         reason: first.reason,
         refs,
         fragments: Vec::new(),
-    })
+    }))
 }
 
 /// Functions that take partly unknown arguments and handle them themselves.
@@ -219,10 +219,9 @@ pub(crate) fn call(
             let value = if has_error(&n) {
                 Value::Bool(false)
             } else if let Some(u) = deep_unknown(&n) {
-                Value::Unknown(Unknown {
-                    fragments: Vec::new(),
-                    ..u
-                })
+                let mut u = u;
+                u.fragments = Vec::new();
+                Value::Unknown(u)
             } else {
                 Value::Bool(true)
             };
@@ -269,10 +268,10 @@ pub(crate) fn call(
     match result {
         Ok(n) if matches!(&n.value, Value::String(t) if t.len() > crate::eval::MAX_STRING) => {
             Node::new(
-                Value::Unknown(Unknown {
+                Value::Unknown(Box::new(Unknown {
                     reason: UnknownReason::Unsupported,
                     ..Unknown::default()
-                }),
+                })),
                 loc,
             )
         }
@@ -333,11 +332,11 @@ fn builtin(ev: &mut Ev, cx: &Cx<'_>, loc: Option<Loc>, name: &str, a: &[Node]) -
             arity(a, 1, 1)?;
             // The compressed bytes are not computed; the text is known to be inside.
             match to_str(&a[0]) {
-                Ok(t) => Err(Fail::Unknown(Unknown {
+                Ok(t) => Err(Fail::Unknown(Box::new(Unknown {
                     reason: UnknownReason::Unsupported,
                     refs: Vec::new(),
                     fragments: vec![t],
-                })),
+                }))),
                 Err(e) => Err(e),
             }
         }
@@ -431,10 +430,10 @@ fn builtin(ev: &mut Ev, cx: &Cx<'_>, loc: Option<Loc>, name: &str, a: &[Node]) -
             arity(a, 1, 1)?;
             Ok(a[0].clone())
         }
-        "type" => Err(Fail::Unknown(Unknown {
+        "type" => Err(Fail::Unknown(Box::new(Unknown {
             reason: UnknownReason::Unsupported,
             ..Unknown::default()
-        })),
+        }))),
         // Strings.
         "format" => {
             if a.is_empty() {
@@ -443,10 +442,10 @@ fn builtin(ev: &mut Ev, cx: &Cx<'_>, loc: Option<Loc>, name: &str, a: &[Node]) -
             let f = to_str(&a[0])?;
             if a[1..].iter().any(|x| matches!(x.value, Value::Null)) {
                 // Terraform's handling of null arguments is not modelled.
-                return Err(Fail::Unknown(Unknown {
+                return Err(Fail::Unknown(Box::new(Unknown {
                     reason: UnknownReason::Unsupported,
                     ..Unknown::default()
-                }));
+                })));
             }
             s(format(&f, &a[1..])?)
         }
@@ -496,13 +495,13 @@ fn builtin(ev: &mut Ev, cx: &Cx<'_>, loc: Option<Loc>, name: &str, a: &[Node]) -
             let mut text = String::new();
             let mut fragments = Vec::new();
             let mut cur = String::new();
-            let mut unknown: Option<Unknown> = None;
+            let mut unknown: Option<Box<Unknown>> = None;
             for (i, p) in parts.into_iter().enumerate() {
                 if text.len() > crate::eval::MAX_STRING {
-                    return Err(Fail::Unknown(Unknown {
+                    return Err(Fail::Unknown(Box::new(Unknown {
                         reason: UnknownReason::Unsupported,
                         ..Unknown::default()
-                    }));
+                    })));
                 }
                 if i > 0 {
                     text.push_str(&sep);
@@ -519,9 +518,11 @@ fn builtin(ev: &mut Ev, cx: &Cx<'_>, loc: Option<Loc>, name: &str, a: &[Node]) -
                             crate::eval::add_fragments(&mut fragments, [&c]);
                         }
                         crate::eval::add_fragments(&mut fragments, &u.fragments);
-                        let un = unknown.get_or_insert_with(|| Unknown {
-                            reason: u.reason,
-                            ..Unknown::default()
+                        let un = unknown.get_or_insert_with(|| {
+                            Box::new(Unknown {
+                                reason: u.reason,
+                                ..Unknown::default()
+                            })
                         });
                         merge_refs(&mut un.refs, u.refs);
                     }
@@ -542,10 +543,10 @@ fn builtin(ev: &mut Ev, cx: &Cx<'_>, loc: Option<Loc>, name: &str, a: &[Node]) -
             let sep = to_str(&a[0])?;
             let t = to_str(&a[1])?;
             if t.len() > 1 << 20 && (sep.is_empty() || t.matches(sep.as_str()).count() > 1 << 20) {
-                return Err(Fail::Unknown(Unknown {
+                return Err(Fail::Unknown(Box::new(Unknown {
                     reason: UnknownReason::Unsupported,
                     ..Unknown::default()
-                }));
+                })));
             }
             let parts: Vec<String> = if sep.is_empty() {
                 t.chars().map(|c| c.to_string()).collect()
@@ -619,10 +620,10 @@ fn builtin(ev: &mut Ev, cx: &Cx<'_>, loc: Option<Loc>, name: &str, a: &[Node]) -
             let pad = " ".repeat(usize::try_from(n).map_err(|_| Fail::Error)?.min(10_000));
             let lines = t.matches('\n').count();
             if lines.saturating_mul(pad.len()).saturating_add(t.len()) > crate::eval::MAX_STRING {
-                return Err(Fail::Unknown(Unknown {
+                return Err(Fail::Unknown(Box::new(Unknown {
                     reason: UnknownReason::Unsupported,
                     ..Unknown::default()
-                }));
+                })));
             }
             s(t.replace('\n', &format!("\n{pad}")))
         }
@@ -641,10 +642,10 @@ fn builtin(ev: &mut Ev, cx: &Cx<'_>, loc: Option<Loc>, name: &str, a: &[Node]) -
                 t.matches(from.as_str()).count()
             };
             if count.saturating_mul(to.len()).saturating_add(t.len()) > crate::eval::MAX_STRING {
-                return Err(Fail::Unknown(Unknown {
+                return Err(Fail::Unknown(Box::new(Unknown {
                     reason: UnknownReason::Unsupported,
                     ..Unknown::default()
-                }));
+                })));
             }
             if from.is_empty() {
                 // Go's strings.Replace inserts between every character.
@@ -740,10 +741,10 @@ fn builtin(ev: &mut Ev, cx: &Cx<'_>, loc: Option<Loc>, name: &str, a: &[Node]) -
                 Ok(one(caps))
             } else {
                 if re.find_iter(&t).take(100_000).count() >= 100_000 {
-                    return Err(Fail::Unknown(Unknown {
+                    return Err(Fail::Unknown(Box::new(Unknown {
                         reason: UnknownReason::Unsupported,
                         ..Unknown::default()
-                    }));
+                    })));
                 }
                 v(Value::List(re.captures_iter(&t).map(one).collect()))
             }
@@ -826,10 +827,10 @@ fn builtin(ev: &mut Ev, cx: &Cx<'_>, loc: Option<Loc>, name: &str, a: &[Node]) -
             // here, so it stays unknown.
             let r = i % items.len() as i64;
             if r < 0 {
-                return Err(Fail::Unknown(Unknown {
+                return Err(Fail::Unknown(Box::new(Unknown {
                     reason: UnknownReason::Unsupported,
                     ..Unknown::default()
-                }));
+                })));
             }
             Ok(items[r as usize].clone())
         }
@@ -1137,10 +1138,10 @@ fn builtin(ev: &mut Ev, cx: &Cx<'_>, loc: Option<Loc>, name: &str, a: &[Node]) -
             let t = to_str(&a[0])?;
             let base = int(&a[1])?;
             if !(2..=62).contains(&base) || base > 36 {
-                return Err(Fail::Unknown(Unknown {
+                return Err(Fail::Unknown(Box::new(Unknown {
                     reason: UnknownReason::Unsupported,
                     ..Unknown::default()
-                }));
+                })));
             }
             let n = i64::from_str_radix(&t, base as u32).map_err(|_| Fail::Error)?;
             v(Value::Number(n as f64))
@@ -1205,10 +1206,10 @@ fn builtin(ev: &mut Ev, cx: &Cx<'_>, loc: Option<Loc>, name: &str, a: &[Node]) -
                 }
             })
         }
-        _ => Err(Fail::Unknown(Unknown {
+        _ => Err(Fail::Unknown(Box::new(Unknown {
             reason: UnknownReason::Unsupported,
             ..Unknown::default()
-        })),
+        }))),
     }
 }
 
@@ -1218,10 +1219,10 @@ fn compile(pattern: &str) -> Result<regex::Regex, Fail> {
         .size_limit(1 << 20)
         .build()
         .map_err(|_| {
-            Fail::Unknown(Unknown {
+            Fail::Unknown(Box::new(Unknown {
                 reason: UnknownReason::Unsupported,
                 ..Unknown::default()
-            })
+            }))
         })
 }
 
@@ -1250,10 +1251,10 @@ impl Ev {
                 loc,
             });
             // Terraform would read it: unknown, not an error (`try` must not take its fallback).
-            return Err(Fail::Unknown(Unknown {
+            return Err(Fail::Unknown(Box::new(Unknown {
                 reason: UnknownReason::Unsupported,
                 ..Unknown::default()
-            }));
+            })));
         }
         Ok(real)
     }
@@ -1333,10 +1334,10 @@ fn format(f: &str, args: &[Node]) -> Result<String, Fail> {
     let mut used_any = vec![false; args.len()];
     while i < chars.len() {
         if out.len() > crate::eval::MAX_STRING {
-            return Err(Fail::Unknown(Unknown {
+            return Err(Fail::Unknown(Box::new(Unknown {
                 reason: UnknownReason::Unsupported,
                 ..Unknown::default()
-            }));
+            })));
         }
         let c = chars[i];
         if c != '%' {
@@ -1502,10 +1503,10 @@ fn format(f: &str, args: &[Node]) -> Result<String, Fail> {
                                 }
                             }
                             Some(_) => {
-                                return Err(Fail::Unknown(Unknown {
+                                return Err(Fail::Unknown(Box::new(Unknown {
                                     reason: UnknownReason::Unsupported,
                                     ..Unknown::default()
-                                }))
+                                })))
                             }
                         };
                         sign(n < 0.0, plus, space) + &t

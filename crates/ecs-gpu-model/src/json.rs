@@ -37,10 +37,10 @@ fn convert(json: &Json, locs: JsonLocs, depth: usize) -> Node {
     let loc = locs.loc(json.span);
     if depth > MAX_DEPTH {
         return Node::new(
-            Value::Unknown(Unknown {
+            Value::Unknown(Box::new(Unknown {
                 reason: UnknownReason::Unsupported,
                 ..Unknown::default()
-            }),
+            })),
             loc,
         );
     }
@@ -49,10 +49,10 @@ fn convert(json: &Json, locs: JsonLocs, depth: usize) -> Node {
         JsonValue::Bool(b) => Value::Bool(*b),
         JsonValue::Number(n) => match n.parse::<f64>() {
             Ok(f) if f.is_finite() => Value::Number(f),
-            _ => Value::Unknown(Unknown {
+            _ => Value::Unknown(Box::new(Unknown {
                 reason: UnknownReason::Error,
                 ..Unknown::default()
-            }),
+            })),
         },
         JsonValue::String(s) => Value::String(s.clone()),
         JsonValue::Array(items) => {

@@ -1834,11 +1834,11 @@ fn placeholders_unknown(n: &mut Node, depth: usize) {
                 .filter(|f| !f.is_empty())
                 .map(str::to_string)
                 .collect();
-            n.value = Value::Unknown(Unknown {
+            n.value = Value::Unknown(Box::new(Unknown {
                 reason: UnknownReason::Unsupported,
                 refs: Vec::new(),
                 fragments,
-            });
+            }));
         }
         Value::List(items) => items
             .iter_mut()

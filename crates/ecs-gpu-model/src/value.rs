@@ -38,7 +38,7 @@ pub enum Value {
     List(Vec<Node>),
     /// An object or map.
     Object(Object),
-    Unknown(Unknown),
+    Unknown(Box<Unknown>),
 }
 
 /// An object: entries in source order, one per key (the last written wins, as in Terraform), and the
