@@ -47,7 +47,39 @@ pub enum Value {
 pub struct Object {
     pub entries: Vec<Entry>,
     /// Earlier entries of a repeated key, which Terraform silently drops (rule GPU108).
-    pub discarded: Vec<Entry>,
+    pub discarded: Discarded,
+}
+
+/// The discarded entries of an object: almost always none, so nothing is allocated for them and an
+/// object (so every value) stays small. Reads as a slice.
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct Discarded(Option<Box<Vec<Entry>>>);
+
+impl Discarded {
+    pub fn push(&mut self, entry: Entry) {
+        self.0.get_or_insert_with(Box::default).push(entry);
+    }
+}
+
+impl std::ops::Deref for Discarded {
+    type Target = [Entry];
+    fn deref(&self) -> &[Entry] {
+        self.0.as_deref().map_or(&[], Vec::as_slice)
+    }
+}
+
+impl<'a> IntoIterator for &'a Discarded {
+    type Item = &'a Entry;
+    type IntoIter = std::slice::Iter<'a, Entry>;
+    fn into_iter(self) -> Self::IntoIter {
+        self.iter()
+    }
+}
+
+impl std::ops::DerefMut for Discarded {
+    fn deref_mut(&mut self) -> &mut [Entry] {
+        self.0.as_deref_mut().map_or(&mut [], Vec::as_mut_slice)
+    }
 }
 
 #[derive(Debug, Clone, PartialEq)]
