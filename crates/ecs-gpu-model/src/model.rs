@@ -2,7 +2,9 @@
 
 use std::hash::{BuildHasher, Hash, Hasher};
 use std::path::PathBuf;
-use std::sync::OnceLock;
+use std::sync::{Arc, OnceLock, RwLock};
+
+use crate::FastMap;
 
 use crate::value::{InstanceKey, Loc, Node, Reference};
 
@@ -81,6 +83,24 @@ pub struct Model {
     /// Lookups of [`Model::resources`] by address and by type, built on first use (the model is not
     /// changed after loading).
     pub(crate) index: OnceLock<Index>,
+    /// Lookups by an attribute's value, built on first use for each (type, attribute): see
+    /// [`Model::with_attr_str`] and [`Model::referring`].
+    pub(crate) by_attr: RwLock<FastMap<AttrKey, Arc<AttrIndex>>>,
+    /// Positions in [`Model::task_definitions`] by the resource they come from, built on first use.
+    pub(crate) task_definition_index: OnceLock<FastMap<u32, u32>>,
+}
+
+/// A lookup's key: the type of the resources indexed, the attribute, and for [`Model::referring`]
+/// the type of the resources referred to (`None` for [`Model::with_attr_str`]).
+type AttrKey = (String, String, Option<String>);
+
+/// Positions in [`Model::resources`], ascending: by the attribute's known string
+/// ([`Model::with_attr_str`]), or by the position of a resource its unknown value refers to
+/// ([`Model::referring`]).
+#[derive(Debug, Default)]
+pub(crate) struct AttrIndex {
+    by_str: FastMap<String, Vec<u32>>,
+    by_ref: FastMap<u32, Vec<u32>>,
 }
 
 /// Positions in [`Model::resources`], ascending, by a hash of the address (module, mode, type,
@@ -331,6 +351,23 @@ impl Model {
         &self.resources[id.0 as usize]
     }
 
+    /// The task definition an `aws_ecs_task_definition` resource holds (the first, as a search of
+    /// [`Model::task_definitions`] would find).
+    pub fn task_definition_of(&self, id: ResourceId) -> Option<&TaskDefinition> {
+        let index = self.task_definition_index.get_or_init(|| {
+            let mut index = FastMap::default();
+            for (i, td) in self.task_definitions.iter().enumerate() {
+                if let TaskDefinitionOrigin::Resource(r) = td.origin {
+                    index.entry(r.0).or_insert(i as u32);
+                }
+            }
+            index
+        });
+        index
+            .get(&id.0)
+            .map(|&i| &self.task_definitions[i as usize])
+    }
+
     fn index(&self) -> &Index {
         self.index.get_or_init(|| Index::new(&self.resources))
     }
@@ -365,6 +402,67 @@ impl Model {
     /// Data sources of a type, in every module.
     pub fn data_of<'a>(&'a self, kind: &'a str) -> impl Iterator<Item = &'a Resource> + 'a {
         self.of_mode(Mode::Data, kind)
+    }
+
+    /// The managed resources of a type whose attribute `attr` is the known string `value`, in
+    /// [`Model::resources`] order: the other end of a link written as a name (a capacity provider
+    /// named in a strategy). The same as filtering [`Model::resources_of`], without a scan per
+    /// lookup.
+    pub fn with_attr_str<'a>(&'a self, kind: &str, attr: &str, value: &str) -> Vec<&'a Resource> {
+        let index = self.attr_index(kind, attr, None);
+        index
+            .by_str
+            .get(value)
+            .map(|ids| ids.iter().map(|&i| &self.resources[i as usize]).collect())
+            .unwrap_or_default()
+    }
+
+    /// The managed resources of a type whose attribute `attr` is unknown and refers to `target`
+    /// (through [`Model::referenced`] with `target`'s type), in [`Model::resources`] order.
+    pub fn referring<'a>(&'a self, kind: &str, attr: &str, target: &Resource) -> Vec<&'a Resource> {
+        let index = self.attr_index(kind, attr, Some(&target.kind));
+        index
+            .by_ref
+            .get(&target.id.0)
+            .map(|ids| ids.iter().map(|&i| &self.resources[i as usize]).collect())
+            .unwrap_or_default()
+    }
+
+    fn attr_index(&self, kind: &str, attr: &str, ref_kind: Option<&str>) -> Arc<AttrIndex> {
+        let key: AttrKey = (kind.to_string(), attr.to_string(), ref_kind.map(str::to_string));
+        // A poisoned lock only means another thread panicked while building: the map is intact.
+        if let Some(found) = self
+            .by_attr
+            .read()
+            .unwrap_or_else(std::sync::PoisonError::into_inner)
+            .get(&key)
+        {
+            return found.clone();
+        }
+        let mut index = AttrIndex::default();
+        for r in self.resources_of(kind) {
+            let Some(node) = r.body.attr(attr) else {
+                continue;
+            };
+            match (&node.value, ref_kind) {
+                (crate::Value::String(s), None) => {
+                    index.by_str.entry(s.clone()).or_default().push(r.id.0);
+                }
+                (crate::Value::Unknown(_), Some(ref_kind)) => {
+                    for target in self.referenced(node, ref_kind) {
+                        index.by_ref.entry(target.id.0).or_default().push(r.id.0);
+                    }
+                }
+                _ => {}
+            }
+        }
+        let index = Arc::new(index);
+        self.by_attr
+            .write()
+            .unwrap_or_else(std::sync::PoisonError::into_inner)
+            .entry(key)
+            .or_insert(index)
+            .clone()
     }
 
     /// The resources a reference points to, in the module it was written in (every instance when

@@ -21,7 +21,7 @@ use ecs_gpu_model::{
     Value,
 };
 
-use crate::task::{is_gpu_task, task_definitions};
+use crate::task::{is_checked, is_gpu_task};
 
 /// The instance types a task can be placed on, and where they are written.
 #[derive(Debug, Clone, Default)]
@@ -140,15 +140,14 @@ pub fn resolve_link<'m>(
         return if found.is_empty() { None } else { Some(found) };
     }
     let s = known_str(node)?;
-    let found: Vec<&Resource> = model
-        .resources_of(kind)
-        .filter(|r| {
-            r.body
-                .attr("name")
-                .and_then(known_str)
-                .is_some_and(|n| n == s || s.strip_suffix(n).is_some_and(|arn| arn.ends_with('/')))
-        })
-        .collect();
+    // The name is the whole string, or what follows a `/` of an ARN (every `/`: a name is matched
+    // whatever it holds).
+    let mut found = model.with_attr_str(kind, "name", s);
+    for (slash, _) in s.match_indices('/') {
+        found.extend(model.with_attr_str(kind, "name", &s[slash + 1..]));
+    }
+    found.sort_by_key(|r| r.id);
+    found.dedup_by_key(|r| r.id);
     if found.is_empty() {
         None
     } else {
@@ -174,10 +173,7 @@ pub fn service_task_definition(model: &Model, svc: &Resource) -> Option<ecs_gpu_
     let s = known_str(node)?;
     let family = s.rsplit('/').next().unwrap_or(s);
     let family = family.split(':').next().unwrap_or(family);
-    let found: Vec<&Resource> = model
-        .resources_of("aws_ecs_task_definition")
-        .filter(|r| r.body.attr("family").and_then(known_str) == Some(family))
-        .collect();
+    let found = model.with_attr_str("aws_ecs_task_definition", "family", family);
     match found.as_slice() {
         [one] => Some(one.id),
         _ => None,
@@ -187,10 +183,7 @@ pub fn service_task_definition(model: &Model, svc: &Resource) -> Option<ecs_gpu_
 /// The task definition a service runs, when known.
 pub fn service_task<'m>(model: &'m Model, svc: &Resource) -> Option<&'m TaskDefinition> {
     let id = service_task_definition(model, svc)?;
-    model
-        .task_definitions
-        .iter()
-        .find(|td| td.origin == TaskDefinitionOrigin::Resource(id))
+    model.task_definition_of(id)
 }
 
 /// The services whose task definition certainly reserves GPUs, with it.
@@ -200,10 +193,7 @@ pub fn gpu_services(model: &Model) -> Vec<(&Resource, &TaskDefinition)> {
         .filter(|svc| !svc.instances_unknown)
         .filter_map(|svc| {
             let td = service_task(model, svc)?;
-            task_definitions(model)
-                .any(|t| std::ptr::eq(t, td))
-                .then_some(())?;
-            is_gpu_task(td).then_some((svc, td))
+            (is_checked(model, td) && is_gpu_task(td)).then_some((svc, td))
         })
         .collect()
 }
@@ -383,27 +373,19 @@ pub fn service_capacity<'m>(model: &'m Model, svc: &'m Resource) -> ServiceCapac
     cap
 }
 
+const CLUSTER_CAPACITY_PROVIDERS: &str = "aws_ecs_cluster_capacity_providers";
+
 /// The `aws_ecs_cluster_capacity_providers` of a service's cluster, when the cluster is known.
 fn cluster_capacity_providers<'m>(model: &'m Model, svc: &Resource) -> Option<Vec<&'m Resource>> {
     let cluster_node = svc.body.attr("cluster")?;
     let cluster = resolve_one(model, cluster_node, "aws_ecs_cluster")?;
     let cluster_name = cluster.body.attr("name").and_then(known_str);
-    let found: Vec<&Resource> = model
-        .resources_of("aws_ecs_cluster_capacity_providers")
-        .filter(|ccp| {
-            let Some(n) = ccp.body.attr("cluster_name") else {
-                return false;
-            };
-            if n.is_unknown() {
-                model
-                    .referenced(n, "aws_ecs_cluster")
-                    .iter()
-                    .any(|r| r.id == cluster.id)
-            } else {
-                known_str(n).is_some() && known_str(n) == cluster_name
-            }
-        })
-        .collect();
+    // `cluster_name` refers to the cluster (unknown until apply), or is its known name.
+    let mut found = model.referring(CLUSTER_CAPACITY_PROVIDERS, "cluster_name", cluster);
+    if let Some(name) = cluster_name {
+        found.extend(model.with_attr_str(CLUSTER_CAPACITY_PROVIDERS, "cluster_name", name));
+    }
+    found.sort_by_key(|r| r.id);
     Some(found)
 }
 

@@ -13,10 +13,15 @@ pub fn task_definitions(model: &Model) -> impl Iterator<Item = &TaskDefinition> 
     model
         .task_definitions
         .iter()
-        .filter(move |td| match td.origin {
-            TaskDefinitionOrigin::Resource(id) => !model.resource(id).instances_unknown,
-            TaskDefinitionOrigin::JsonFile(_) => true,
-        })
+        .filter(move |td| is_checked(model, td))
+}
+
+/// Whether [`task_definitions`] yields this task definition.
+pub fn is_checked(model: &Model, td: &TaskDefinition) -> bool {
+    match td.origin {
+        TaskDefinitionOrigin::Resource(id) => !model.resource(id).instances_unknown,
+        TaskDefinitionOrigin::JsonFile(_) => true,
+    }
 }
 
 /// Whether the task definition comes from a JSON file (remedies are then written in JSON).
