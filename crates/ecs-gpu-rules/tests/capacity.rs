@@ -116,6 +116,63 @@ resource \"aws_ecs_service\" \"s\" {{
 }
 
 #[test]
+fn links_written_as_names_and_arns_are_followed() {
+    // The cluster's capacity providers by the cluster's name, the provider by its ARN, the task
+    // definition by `family:revision`.
+    let m = load(
+        "names-and-arns",
+        &format!(
+            "{TASK}{CHAIN}
+resource \"aws_ecs_cluster_capacity_providers\" \"c\" {{
+  cluster_name       = \"c\"
+  capacity_providers = [\"cp\"]
+  default_capacity_provider_strategy {{
+    capacity_provider = \"arn:aws:ecs:us-east-1:123456789012:capacity-provider/cp\"
+  }}
+}}
+
+resource \"aws_ecs_service\" \"s\" {{
+  cluster         = aws_ecs_cluster.c.arn
+  task_definition = \"app:3\"
+}}
+"
+        ),
+    );
+    let svc = m.resources_of("aws_ecs_service").next().unwrap();
+    assert_eq!(
+        service_capacity(&m, svc).placement,
+        Placement::ClusterDefault
+    );
+    assert_eq!(names(&m), Some(vec!["g5.xlarge".to_string()]));
+}
+
+#[test]
+fn a_name_two_providers_share_is_not_followed() {
+    let m = load(
+        "same-name",
+        &format!(
+            "{TASK}{CHAIN}
+resource \"aws_ecs_capacity_provider\" \"other\" {{
+  name = \"cp\"
+  auto_scaling_group_provider {{
+    auto_scaling_group_arn = aws_autoscaling_group.g.arn
+  }}
+}}
+
+resource \"aws_ecs_service\" \"s\" {{
+  task_definition = \"app\"
+  capacity_provider_strategy {{
+    capacity_provider = \"cp\"
+    weight            = 1
+  }}
+}}
+"
+        ),
+    );
+    assert_eq!(names(&m), None);
+}
+
+#[test]
 fn the_cluster_default_strategy_is_used_without_strategy_or_launch_type() {
     let m = load(
         "default",
