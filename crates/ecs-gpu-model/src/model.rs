@@ -429,7 +429,11 @@ impl Model {
     }
 
     fn attr_index(&self, kind: &str, attr: &str, ref_kind: Option<&str>) -> Arc<AttrIndex> {
-        let key: AttrKey = (kind.to_string(), attr.to_string(), ref_kind.map(str::to_string));
+        let key: AttrKey = (
+            kind.to_string(),
+            attr.to_string(),
+            ref_kind.map(str::to_string),
+        );
         // A poisoned lock only means another thread panicked while building: the map is intact.
         if let Some(found) = self
             .by_attr

@@ -53,6 +53,8 @@ pub struct Object {
 /// The discarded entries of an object: almost always none, so nothing is allocated for them and an
 /// object (so every value) stays small. Reads as a slice.
 #[derive(Debug, Clone, PartialEq, Default)]
+// One pointer in every object instead of a `Vec`'s three words: the box is the point.
+#[allow(clippy::box_collection)]
 pub struct Discarded(Option<Box<Vec<Entry>>>);
 
 impl Discarded {
