@@ -15,10 +15,12 @@
 //! to reach (or that is known to launch GPU instance types for ECS), even when other branches of
 //! the walk are unknown: a broken link that is known is broken whatever the unknown ones are.
 
+use std::collections::{HashMap, HashSet};
+
 use ecs_gpu_catalog::{catalog, AmiClass, AmiNameClass, InstanceType, Lookup};
 use ecs_gpu_model::{
-    Block, Body, Loc, Model, Node, Resource, TaskDefinition, TaskDefinitionOrigin, UnknownReason,
-    Value,
+    Block, Body, Loc, Model, Node, Resource, ResourceId, TaskDefinition, TaskDefinitionOrigin,
+    UnknownReason, Value,
 };
 
 use crate::task::{is_checked, is_gpu_task};
@@ -389,34 +391,39 @@ fn cluster_capacity_providers<'m>(model: &'m Model, svc: &Resource) -> Option<Ve
     Some(found)
 }
 
-/// The clusters a capacity provider is associated with (`aws_ecs_cluster_capacity_providers`), with
-/// their names: `None` for a name that is not known. `None` overall when an association might exist
-/// that cannot be read (an unknown `capacity_providers` list).
-pub fn provider_clusters<'m>(
-    model: &'m Model,
-    provider: &Resource,
-) -> Option<Vec<(&'m Resource, Option<String>)>> {
-    let mut out = Vec::new();
-    for ccp in model.resources_of("aws_ecs_cluster_capacity_providers") {
-        let list = ccp.body.attr("capacity_providers")?;
-        let items = list.as_list()?;
-        let mut uses = false;
+/// The cluster associations of each capacity provider: the `aws_ecs_cluster_capacity_providers`
+/// with the cluster's name (`None` when not known).
+pub type ProviderClusters<'m> = HashMap<ResourceId, Vec<(&'m Resource, Option<String>)>>;
+
+/// The clusters each capacity provider is associated with (`aws_ecs_cluster_capacity_providers`),
+/// by provider, with their names: `None` for a name that is not known. `None` overall when an
+/// association might exist that cannot be read (an unknown `capacity_providers` list or item).
+/// One pass over the associations for every provider.
+pub fn clusters_by_provider(model: &Model) -> Option<ProviderClusters<'_>> {
+    let mut out = ProviderClusters::new();
+    for ccp in model.resources_of(CLUSTER_CAPACITY_PROVIDERS) {
+        let items = ccp.body.attr("capacity_providers")?.as_list()?;
+        let mut providers = Vec::new();
         for item in items {
             match resolve_link(model, item, "aws_ecs_capacity_provider") {
-                Some(rs) if rs.iter().any(|r| r.id == provider.id) => uses = true,
-                Some(_) => {}
+                Some(rs) => providers.extend(rs.iter().map(|r| r.id)),
                 None if item.is_unknown() => return None,
                 None => {}
             }
         }
-        if uses {
-            let name = ccp.body.attr("cluster_name").and_then(|n| {
-                known_str(n).map(str::to_string).or_else(|| {
-                    resolve_one(model, n, "aws_ecs_cluster")
-                        .and_then(|c| c.body.attr("name").and_then(known_str).map(str::to_string))
-                })
-            });
-            out.push((ccp, name));
+        if providers.is_empty() {
+            continue;
+        }
+        providers.sort_unstable();
+        providers.dedup();
+        let name = ccp.body.attr("cluster_name").and_then(|n| {
+            known_str(n).map(str::to_string).or_else(|| {
+                resolve_one(model, n, "aws_ecs_cluster")
+                    .and_then(|c| c.body.attr("name").and_then(known_str).map(str::to_string))
+            })
+        });
+        for p in providers {
+            out.entry(p).or_default().push((ccp, name.clone()));
         }
     }
     Some(out)
@@ -472,18 +479,20 @@ pub fn provider_group<'m>(model: &'m Model, provider: &'m Resource) -> Option<Gr
     Some(group_capacity(model, group))
 }
 
-/// The capacity providers backed by a group.
-pub fn group_providers<'m>(model: &'m Model, group: &Resource) -> Vec<&'m Resource> {
-    model
-        .resources_of("aws_ecs_capacity_provider")
-        .filter(|p| {
-            p.body
-                .block("auto_scaling_group_provider")
-                .and_then(|b| b.body.attr("auto_scaling_group_arn"))
-                .and_then(|n| resolve_one(model, n, "aws_autoscaling_group"))
-                .is_some_and(|g| g.id == group.id)
-        })
-        .collect()
+/// The capacity providers backed by each group, by group, in one pass over the providers.
+pub fn providers_by_group(model: &Model) -> HashMap<ResourceId, Vec<&Resource>> {
+    let mut out: HashMap<ResourceId, Vec<&Resource>> = HashMap::new();
+    for p in model.resources_of("aws_ecs_capacity_provider") {
+        let group = p
+            .body
+            .block("auto_scaling_group_provider")
+            .and_then(|b| b.body.attr("auto_scaling_group_arn"))
+            .and_then(|n| resolve_one(model, n, "aws_autoscaling_group"));
+        if let Some(g) = group {
+            out.entry(g.id).or_default().push(p);
+        }
+    }
+    out
 }
 
 /// The template a `launch_template` / `launch_template_specification` block names.
@@ -718,11 +727,14 @@ pub fn gpu_capacity(model: &Model) -> GpuCapacity<'_> {
             ));
         }
     }
+    // Each provider, group and template once, with its first reason.
+    let (mut providers, mut groups, mut templates) =
+        (HashSet::new(), HashSet::new(), HashSet::new());
     for (p, reason) in uses {
         if p.provider.instances_unknown {
             continue;
         }
-        if !out.providers.iter().any(|(q, _)| q.id == p.provider.id) {
+        if providers.insert(p.provider.id) {
             out.providers.push((p.provider, reason.clone()));
         }
         let Some(group) = p.group else { continue };
@@ -734,15 +746,11 @@ pub fn gpu_capacity(model: &Model) -> GpuCapacity<'_> {
             if t.template.instances_unknown {
                 continue;
             }
-            if !out
-                .templates
-                .iter()
-                .any(|(u, _)| u.template.id == t.template.id)
-            {
+            if templates.insert(t.template.id) {
                 out.templates.push((t.clone(), reason.clone()));
             }
         }
-        if !out.groups.iter().any(|(g, _)| g.group.id == group.group.id) {
+        if groups.insert(group.group.id) {
             out.groups.push((group, reason));
         }
     }
@@ -1085,12 +1093,13 @@ pub fn string(node: Option<&Node>) -> Option<&str> {
 /// Every Auto Scaling group behind an ECS capacity provider, with the first such provider.
 pub fn provider_groups(model: &Model) -> Vec<(&Resource, GroupCapacity<'_>)> {
     let mut out: Vec<(&Resource, GroupCapacity<'_>)> = Vec::new();
+    let mut seen = HashSet::new();
     for p in model.resources_of("aws_ecs_capacity_provider") {
         if p.instances_unknown {
             continue;
         }
         if let Some(g) = provider_group(model, p) {
-            if !g.group.instances_unknown && !out.iter().any(|(_, h)| h.group.id == g.group.id) {
+            if !g.group.instances_unknown && seen.insert(g.group.id) {
                 out.push((p, g));
             }
         }

@@ -1,7 +1,12 @@
-use ecs_gpu_catalog::catalog;
-use ecs_gpu_model::Model;
+use std::collections::HashMap;
 
-use crate::capacity::{ami_source, fetches_config, group_providers, provider_clusters, user_data};
+use ecs_gpu_catalog::catalog;
+use ecs_gpu_model::{Model, Resource, ResourceId};
+
+use crate::capacity::{
+    ami_source, clusters_by_provider, fetches_config, providers_by_group, user_data, GpuCapacity,
+    ProviderClusters,
+};
 use crate::{declare_rule, Findings};
 
 declare_rule! {
@@ -48,6 +53,7 @@ declare_rule! {
 fn check(model: &Model, report: &mut Findings<'_>) {
     let agent = &catalog().agent;
     let capacity = report.gpu_capacity();
+    let mut links: Option<Links<'_>> = None;
     for (t, reason) in &capacity.templates {
         let template = t.template;
         let (data, loc) = user_data(template);
@@ -60,16 +66,21 @@ fn check(model: &Model, report: &mut Findings<'_>) {
             continue;
         }
         // The clusters the template's instances are meant for: every one known, none `default`.
+        // The links are followed once for all templates, on the first that needs them.
+        let links = links.get_or_insert_with(|| Links::new(model, capacity));
         let mut clusters = Vec::new();
         let mut known = true;
-        for (g, _) in capacity.groups.iter().filter(|(g, _)| {
-            g.known_templates
-                .iter()
-                .any(|u| u.template.id == template.id)
-        }) {
-            for p in group_providers(model, g.group) {
-                match provider_clusters(model, p) {
-                    Some(list) => clusters.extend(list),
+        for group in links
+            .template_groups
+            .get(&template.id)
+            .into_iter()
+            .flatten()
+        {
+            for p in links.group_providers.get(group).into_iter().flatten() {
+                match &links.provider_clusters {
+                    Some(by_provider) => {
+                        clusters.extend(by_provider.get(&p.id).into_iter().flatten().cloned())
+                    }
                     None => known = false,
                 }
             }
@@ -100,5 +111,34 @@ fn check(model: &Model, report: &mut Findings<'_>) {
                 agent.cluster_variable
             ))
             .resource(template);
+    }
+}
+
+/// From a GPU launch template to the clusters its instances are meant for.
+struct Links<'m> {
+    /// The GPU groups that use each template, in [`GpuCapacity::groups`] order.
+    template_groups: HashMap<ResourceId, Vec<ResourceId>>,
+    group_providers: HashMap<ResourceId, Vec<&'m Resource>>,
+    /// `None` when an association might exist that cannot be read.
+    provider_clusters: Option<ProviderClusters<'m>>,
+}
+
+impl<'m> Links<'m> {
+    fn new(model: &'m Model, capacity: &GpuCapacity<'m>) -> Links<'m> {
+        let mut template_groups: HashMap<ResourceId, Vec<ResourceId>> = HashMap::new();
+        for (g, _) in &capacity.groups {
+            let mut templates: Vec<ResourceId> =
+                g.known_templates.iter().map(|u| u.template.id).collect();
+            templates.sort_unstable();
+            templates.dedup();
+            for t in templates {
+                template_groups.entry(t).or_default().push(g.group.id);
+            }
+        }
+        Links {
+            template_groups,
+            group_providers: providers_by_group(model),
+            provider_clusters: clusters_by_provider(model),
+        }
     }
 }

@@ -76,7 +76,7 @@ fn targets<'m>(model: &'m Model, target: &'m Resource) -> Vec<&'m Resource> {
 }
 
 fn check(model: &Model, report: &mut Findings<'_>) {
-    let mut seen = Vec::new();
+    let mut seen = std::collections::HashSet::new();
     for target in model.resources_of("aws_appautoscaling_target") {
         if target.instances_unknown
             || string(target.body.attr("service_namespace")) != Some("ecs")
@@ -97,7 +97,7 @@ fn check(model: &Model, report: &mut Findings<'_>) {
             if matches!(dc.value, Value::Null) {
                 continue;
             }
-            seen.push(svc.id);
+            seen.insert(svc.id);
             report
                 .add(
                     dc.loc,
