@@ -4,9 +4,8 @@ use std::hash::{BuildHasher, Hash, Hasher};
 use std::path::PathBuf;
 use std::sync::{Arc, OnceLock, RwLock};
 
-use crate::FastMap;
-
 use crate::value::{InstanceKey, Loc, Node, Reference};
+use crate::FastMap;
 
 /// Index of a loaded file in [`Model::files`].
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
@@ -83,7 +82,7 @@ pub struct Model {
     /// Lookups of [`Model::resources`] by address and by type, built on first use (the model is not
     /// changed after loading).
     pub(crate) index: OnceLock<Index>,
-    /// Lookups by an attribute's value, built on first use for each (type, attribute): see
+    /// Lookups by an attribute's value, built on first use for each [`AttrKey`]: see
     /// [`Model::with_attr_str`] and [`Model::referring`].
     pub(crate) by_attr: RwLock<FastMap<AttrKey, Arc<AttrIndex>>>,
     /// Positions in [`Model::task_definitions`] by the resource they come from, built on first use.
