@@ -26,6 +26,7 @@ for n in $sizes; do
   python3 bench/check/gen_corpus.py "$corpus" "$n" >/dev/null
   python3 - "$corpus" <<'PY'
 import os, re, sys
+changed = 0
 for folder, _, names in os.walk(sys.argv[1]):
     for name in names:
         if not name.endswith(".tf"):
@@ -38,6 +39,13 @@ for folder, _, names in os.walk(sys.argv[1]):
         new = re.sub(r'(resource "aws_ecs_service"[^\n]*\n(?:.*\n)*?)  capacity_provider_strategy \{\n(?:    .*\n)*?  \}\n', r"\1", new)
         if new != text:
             open(path, "w").write(new)
+            changed += 1
+        if ("aws_ecs_capacity_provider.node.name" in new
+                or "cluster_name       = aws_ecs_cluster.main.name" in new
+                or re.search(r"^  capacity_provider_strategy \{", new, re.M)):
+            sys.exit(f"{path}: a link is still a reference; gen_corpus.py changed, update this script")
+if changed == 0:
+    sys.exit("no stack was rewritten; gen_corpus.py changed, update this script")
 PY
   files=$(find "$corpus" -name '*.tf' | wc -l)
   best=""
