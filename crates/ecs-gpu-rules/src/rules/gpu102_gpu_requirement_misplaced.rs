@@ -57,21 +57,23 @@ declare_rule! {
 }
 
 const KEY: &str = "resourceRequirements";
+/// The letters of [`KEY`] that every variant has: in lower case, without the final `s`.
+const LETTERS: &str = "resourcerequirement";
 
 /// `resourceRequirements` written another way: any case, `_` and `-` ignored, with or without the
 /// final `s` (`resource_requirements`, `ResourceRequirement`). Compared without building a string:
 /// every key of every container is asked.
 fn is_variant(key: &str) -> bool {
-    // A variant has the 19 ASCII letters of `resourcerequirement`, a byte each: most keys are
-    // shorter, and are rejected without looking at their letters.
-    if key.len() < "resourcerequirement".len() {
+    // A variant has the ASCII letters of `LETTERS`, a byte each: most keys are shorter, and are
+    // rejected without looking at their letters.
+    if key.len() < LETTERS.len() {
         return false;
     }
     let mut letters = key
         .chars()
         .filter(|c| *c != '_' && *c != '-')
         .flat_map(char::to_lowercase);
-    let mut expected = "resourcerequirement".chars();
+    let mut expected = LETTERS.chars();
     if !expected.all(|e| letters.next() == Some(e)) {
         return false;
     }
@@ -174,7 +176,7 @@ fn check(model: &Model, report: &mut Findings<'_>) {
 
 #[cfg(test)]
 mod tests {
-    use super::is_variant;
+    use super::{is_variant, KEY, LETTERS};
 
     #[test]
     fn variants_of_the_key_are_recognised_and_nothing_else() {
@@ -197,5 +199,10 @@ mod tests {
         ] {
             assert!(!is_variant(k), "{k}");
         }
+    }
+
+    #[test]
+    fn letters_are_the_key_in_lower_case_without_its_s() {
+        assert_eq!(format!("{LETTERS}s"), KEY.to_lowercase());
     }
 }
