@@ -44,7 +44,7 @@ declare_rule! {
 }
 
 fn check(model: &Model, report: &mut Findings<'_>) {
-    let mut seen = Vec::new();
+    let mut seen = std::collections::HashSet::new();
     for (group, reason) in &report.gpu_capacity().groups {
         // Only capacity a GPU service is placed on: a group that mixes GPU and CPU types for other
         // workloads is not this rule's business.
@@ -55,7 +55,7 @@ fn check(model: &Model, report: &mut Findings<'_>) {
             if !matches!(catalog().lookup(&t.name), Lookup::NoGpu) || seen.contains(&t.node.loc) {
                 continue;
             }
-            seen.push(t.node.loc);
+            seen.insert(t.node.loc);
             let (at, why) = reason.label(model);
             let b = report
                 .add(

@@ -46,7 +46,7 @@ declare_rule! {
 }
 
 fn check(model: &Model, report: &mut Findings<'_>) {
-    let mut seen = Vec::new();
+    let mut seen = std::collections::HashSet::new();
     for (group, reason) in &report.gpu_capacity().groups {
         if !matches!(reason, GpuReason::Service(_)) {
             continue;
@@ -68,7 +68,7 @@ fn check(model: &Model, report: &mut Findings<'_>) {
             if seen.contains(&t.node.loc) {
                 continue;
             }
-            seen.push(t.node.loc);
+            seen.insert(t.node.loc);
             let why_family = family
                 .reason
                 .clone()

@@ -43,7 +43,7 @@ declare_rule! {
 fn check(model: &Model, report: &mut Findings<'_>) {
     let ami = &catalog().ami;
     let recommended = &ami.recommended_parameter;
-    let mut seen = Vec::new();
+    let mut seen = std::collections::HashSet::new();
     for (t, reason) in &report.gpu_capacity().templates {
         let source = ami_source(model, t.template);
         let (what, at, eol) = match &source {
@@ -76,7 +76,7 @@ fn check(model: &Model, report: &mut Findings<'_>) {
         if seen.contains(&(t.template.id, at)) {
             continue;
         }
-        seen.push((t.template.id, at));
+        seen.insert((t.template.id, at));
         let (why_at, why) = reason.label(model);
         let image_loc = t.template.body.attr("image_id").and_then(|n| n.loc);
         report
