@@ -64,6 +64,17 @@ resource "aws_ecs_capacity_provider" "cp" {
 }
 "##;
 
+/// A service whose strategy names the capacity provider `cp` by a string, running `app`.
+const SERVICE_ON_CP_BY_NAME: &str = r#"
+resource "aws_ecs_service" "s" {
+  task_definition = "app"
+  capacity_provider_strategy {
+    capacity_provider = "cp"
+    weight            = 1
+  }
+}
+"#;
+
 fn names(model: &Model) -> Option<Vec<String>> {
     let td = &model.task_definitions[0];
     instance_types_for_task(model, td).map(|v| v.iter().map(|t| t.name.clone()).collect())
@@ -100,17 +111,7 @@ resource \"aws_ecs_service\" \"s\" {{
 fn a_literal_provider_name_is_followed_to_the_provider_of_that_name() {
     let m = load(
         "literal-name",
-        &format!(
-            "{TASK}{CHAIN}
-resource \"aws_ecs_service\" \"s\" {{
-  task_definition = \"app\"
-  capacity_provider_strategy {{
-    capacity_provider = \"cp\"
-    weight            = 1
-  }}
-}}
-"
-        ),
+        &format!("{TASK}{CHAIN}{SERVICE_ON_CP_BY_NAME}"),
     );
     assert_eq!(names(&m), Some(vec!["g5.xlarge".to_string()]));
 }
@@ -158,15 +159,7 @@ resource \"aws_ecs_capacity_provider\" \"other\" {{
     auto_scaling_group_arn = aws_autoscaling_group.g.arn
   }}
 }}
-
-resource \"aws_ecs_service\" \"s\" {{
-  task_definition = \"app\"
-  capacity_provider_strategy {{
-    capacity_provider = \"cp\"
-    weight            = 1
-  }}
-}}
-"
+{SERVICE_ON_CP_BY_NAME}"
         ),
     );
     assert_eq!(names(&m), None);
