@@ -1155,7 +1155,7 @@ fn builtin(ev: &mut Ev, cx: &Cx<'_>, loc: Option<Loc>, name: &str, a: &[Node]) -
                 return v(Value::Bool(real.is_file()));
             }
             let bytes = read_limited(&real)?;
-            ev.read_by_functions.insert(real);
+            ev.read_by_functions.insert(real.into_os_string());
             if name == "filebase64" {
                 return s(base64::engine::general_purpose::STANDARD.encode(&bytes));
             }
@@ -1264,7 +1264,7 @@ impl Ev {
         if self.template_stack.contains(&real) || self.template_stack.len() > 8 {
             return Err(Fail::Error);
         }
-        let entry = match self.templates.get(&real) {
+        let entry = match self.templates.get(real.as_os_str()) {
             Some(e) => e.clone(),
             None => {
                 let display = crate::walk::display_path(&real, &self.cwd);
@@ -1295,11 +1295,13 @@ impl Ev {
                         None
                     }
                 };
-                self.templates.insert(real.clone(), e.clone());
+                self.templates
+                    .insert(real.as_os_str().to_os_string(), e.clone());
                 e
             }
         };
-        self.read_by_functions.insert(real.clone());
+        self.read_by_functions
+            .insert(real.as_os_str().to_os_string());
         let Some((fid, template)) = entry else {
             return Err(Fail::Error);
         };

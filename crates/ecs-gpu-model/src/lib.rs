@@ -61,6 +61,7 @@ mod json;
 mod loader;
 mod model;
 mod parse;
+mod preorder;
 mod schedule;
 mod tfjson;
 mod value;

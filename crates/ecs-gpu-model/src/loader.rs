@@ -1,6 +1,7 @@
 //! Building the model: modules from folders, module instances from local calls, resources per
 //! instance, task definitions.
 
+use std::ffi::OsString;
 use std::path::{Path, PathBuf};
 use std::rc::Rc;
 use std::sync::Arc;
@@ -232,7 +233,7 @@ pub(crate) struct Shared {
     /// module call.
     pub folders: Vec<WalkedFolder>,
     /// A walked folder's index in `folders`, by real path.
-    pub folder_index: FastMap<PathBuf, usize>,
+    pub folder_index: FastMap<OsString, usize>,
     /// The JSON files found by the walk, in unit order after the folders.
     pub json: Vec<walk::Found>,
     pub vars: Vec<(String, String)>,
@@ -256,7 +257,7 @@ pub(crate) struct WalkedFolder {
 impl Shared {
     /// The walked folder at this real path.
     pub(crate) fn walked(&self, real: &Path) -> Option<&WalkedFolder> {
-        self.folders.get(*self.folder_index.get(real)?)
+        self.folders.get(*self.folder_index.get(real.as_os_str())?)
     }
 }
 
@@ -284,19 +285,22 @@ pub(crate) struct Ev {
     /// [`Shared::allowed`]).
     pub allowed: Vec<PathBuf>,
     /// Files read by `file()`/`templatefile()` (a task-definition JSON read so is not checked alone).
-    pub read_by_functions: FastSet<PathBuf>,
-    pub templates: FastMap<PathBuf, Option<(FileId, Rc<ast::Template>)>>,
+    pub read_by_functions: FastSet<OsString>,
+    pub templates: FastMap<OsString, Option<(FileId, Rc<ast::Template>)>>,
     /// Templates being evaluated (a template that includes itself stops).
     pub template_stack: Vec<PathBuf>,
-    pub file_index: FastMap<PathBuf, FileId>,
+    pub file_index: FastMap<OsString, FileId>,
     /// Module folders' declarations, kept for later calls (at most [`DECL_CACHE_BYTES`] of text,
     /// oldest out), with their text sizes in `decl_order`.
-    decls: FastMap<PathBuf, Option<Rc<ModuleDecl>>>,
+    decls: FastMap<OsString, Option<Rc<ModuleDecl>>>,
     decl_order: std::collections::VecDeque<(PathBuf, usize)>,
     remote_calls: Vec<(String, String, Loc)>,
     failed_calls: Vec<(String, Loc)>,
-    /// Files the unit in progress registered first in this worker.
-    unit_new_files: Vec<FileId>,
+    /// Files the unit in progress registered first in this worker, with their real paths.
+    unit_new_files: Vec<(FileId, PathBuf)>,
+    /// Problems of the unit in progress (index in `problems`) that a module call reported for a
+    /// file of the called folder, with the file's real path.
+    unit_call_problems: Vec<(usize, PathBuf)>,
     /// Walked files the unit in progress checked.
     pub unit_walked_checked: usize,
     /// Files outside the walk the unit in progress read (real paths).
@@ -330,16 +334,17 @@ impl Ev {
     ) -> FileId {
         // One lookup: a file is mostly new here.
         let id = FileId(u32::try_from(self.files.len()).unwrap_or(u32::MAX));
-        match self.file_index.entry(real.to_path_buf()) {
+        match self.file_index.entry(real.as_os_str().to_os_string()) {
             std::collections::hash_map::Entry::Occupied(e) => *e.get(),
             std::collections::hash_map::Entry::Vacant(e) => {
+                let real = PathBuf::from(e.key());
                 e.insert(id);
                 self.files.push(SourceFile {
                     path: display,
                     text,
                     comments,
                 });
-                self.unit_new_files.push(id);
+                self.unit_new_files.push((id, real));
                 id
             }
         }
@@ -370,33 +375,26 @@ impl Ev {
             modules: std::mem::take(&mut self.modules),
             resources: std::mem::take(&mut self.resources),
             problems: std::mem::take(&mut self.problems),
+            call_problems: std::mem::take(&mut self.unit_call_problems),
             notes: std::mem::take(&mut self.notes),
             remote_calls: std::mem::take(&mut self.remote_calls),
             failed_calls: std::mem::take(&mut self.failed_calls),
             read_by_functions: std::mem::take(&mut self.read_by_functions)
                 .into_iter()
+                .map(PathBuf::from)
                 .collect(),
             task_definition: None,
         }
     }
 
-    /// The worker's file table, with real paths.
-    pub(crate) fn into_table(mut self) -> Vec<(PathBuf, SourceFile)> {
-        let mut reals = vec![PathBuf::new(); self.files.len()];
-        for (real, id) in std::mem::take(&mut self.file_index) {
-            if let Some(slot) = reals.get_mut(id.0 as usize) {
-                *slot = real;
-            }
-        }
-        reals
-            .into_iter()
-            .zip(std::mem::take(&mut self.files))
-            .collect()
+    /// The worker's file table, by worker file id.
+    pub(crate) fn into_table(self) -> Vec<SourceFile> {
+        self.files
     }
 
     /// The worker file id of a file it has read.
     pub(crate) fn registered(&self, real: &Path) -> Option<FileId> {
-        self.file_index.get(real).copied()
+        self.file_index.get(real.as_os_str()).copied()
     }
 
     /// Parses again a file this worker has read (its declarations were freed).
@@ -457,9 +455,9 @@ impl Ev {
         self.emit(inst);
         // The root's instances (variables, locals, outputs, syntax trees) are done with.
         self.insts.clear();
-        if let Some(Some(d)) = self.decls.get(&real) {
+        if let Some(Some(d)) = self.decls.get(real.as_os_str()) {
             if Rc::strong_count(d) == 1 {
-                self.decls.remove(&real);
+                self.decls.remove(real.as_os_str());
                 self.decl_order.retain(|(dir, _)| *dir != real);
             }
         }
@@ -467,7 +465,7 @@ impl Ev {
 
     /// The declarations of a module folder this worker keeps from an earlier call.
     pub(crate) fn cached_decl(&self, real: &Path) -> Option<Rc<ModuleDecl>> {
-        self.decls.get(real).cloned().flatten()
+        self.decls.get(real.as_os_str()).cloned().flatten()
     }
 
     pub(crate) fn keeps_type(&self, kind: &str) -> bool {
@@ -1235,7 +1233,7 @@ impl Ev {
     /// The declarations of a module folder: kept from an earlier call, or read (the texts this
     /// worker already has are parsed again, not read again).
     fn decl_for(&mut self, real: &Path, display: &Path) -> Option<Rc<ModuleDecl>> {
-        if let Some(d) = self.decls.get(real) {
+        if let Some(d) = self.decls.get(real.as_os_str()) {
             let d = d.clone();
             self.allow(real);
             return d;
@@ -1277,12 +1275,17 @@ impl Ev {
                 real: real_file,
                 kind,
             };
+            let before = self.problems.len();
             files.extend(self.module_file(&found, report));
+            if self.problems.len() > before {
+                self.unit_call_problems.push((before, found.real));
+            }
         }
         self.allow(real);
         let files = apply_overrides(files, |id| self.is_override_file(id));
         let decl = Rc::new(ModuleDecl::new(real.to_path_buf(), display_dir, files));
-        self.decls.insert(real.to_path_buf(), Some(decl.clone()));
+        self.decls
+            .insert(real.as_os_str().to_os_string(), Some(decl.clone()));
         let size = decl
             .files
             .iter()
@@ -1293,7 +1296,7 @@ impl Ev {
         let mut total: usize = self.decl_order.iter().map(|d| d.1).sum();
         while total > DECL_CACHE_BYTES && self.decl_order.len() > 1 {
             if let Some((old, size)) = self.decl_order.pop_front() {
-                self.decls.remove(&old);
+                self.decls.remove(old.as_os_str());
                 total -= size;
             }
         }

@@ -20,7 +20,7 @@ pub struct ModuleId(pub u32);
 pub struct ResourceId(pub u32);
 
 /// A loaded file.
-#[derive(Debug, Clone)]
+#[derive(Debug, Clone, Default)]
 pub struct SourceFile {
     /// The path as the user would write it: relative to the current directory when under it.
     pub path: PathBuf,

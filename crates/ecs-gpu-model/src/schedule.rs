@@ -1,23 +1,34 @@
-//! Loading on every core, in bounded memory.
+//! Loading on every core, in bounded memory, while the walk goes on.
 //!
-//! The walk finds the files; they are grouped into **units**: one per folder of Terraform files
-//! (a root module) and one per JSON file. Workers, one per core, take units in order, a few at a
-//! time ([`CHUNK`]); each reads, parses and evaluates its unit and frees the syntax trees before
-//! taking the next, so only the units in flight hold trees. A worker keeps the texts it read (the
-//! model needs them) and the declarations of the module folders its units call (the same module is
-//! often called by many roots), a bounded number of them; a walked folder whose declarations it
-//! keeps is not parsed again as a root.
+//! The walk finds the files and groups them into **units**: one per folder of Terraform files
+//! (a root module) and one per JSON file, folders first, each list in display order. Workers, one
+//! per core, take units in that order from a queue, a few at a time ([`CHUNK`]); each reads, parses
+//! and evaluates its unit and frees the syntax trees before taking the next, so only the units in
+//! flight hold trees. A worker keeps the texts it read (the model needs them) and the declarations
+//! of the module folders its units call (the same module is often called by many roots), a
+//! bounded number of them; a walked folder whose declarations it keeps is not parsed again as a
+//! root.
+//!
+//! When one folder is checked, the walk ([`crate::preorder`]) hands each folder to the queue as
+//! soon as it is listed, in unit order, so the workers start while it walks. A unit then does not
+//! know yet which folders the walk will find: a module call reads every called folder as one
+//! outside the walk, and the merge, which starts once the walk has ended, drops what the walked
+//! folder's own unit says (its problems, its file count). Several checked paths, a single file, or
+//! a symlinked folder met on the way: the whole walk comes first ([`walk::find_files`]) and units
+//! know the walked folders from the start.
 //!
 //! Each unit's results use the worker's file ids and ids that start at zero for its module
-//! instances and resources. The merge takes the units in order, gives every file its place (the
-//! first unit that read a file, in unit order, provides it: the same whatever the number of
-//! workers or how units fell to them) and renumbers. The model is therefore the same with one
-//! worker or many; a test checks it.
+//! instances and resources. The merge takes the units in order, as they are done, gives every file
+//! its place (the first unit that read a file, in unit order, provides it: the same whatever the
+//! number of workers or how units fell to them, since every worker takes its units in unit order)
+//! and renumbers. The model is therefore the same with one worker or many, and with or without the
+//! walk going on; tests check both.
 
+use std::collections::VecDeque;
+use std::ffi::OsString;
 use std::path::{Path, PathBuf};
 use std::rc::Rc;
-use std::sync::atomic::{AtomicUsize, Ordering};
-use std::sync::Arc;
+use std::sync::{Arc, Condvar, Mutex};
 
 use crate::loader::{
     apply_overrides, finish_notes, json_task_definition, resource_task_definitions, Ev, Shared,
@@ -40,8 +51,9 @@ const WORKER_STACK: usize = 512 << 20;
 /// What one unit produced, in its worker's file ids and its own module and resource ids.
 #[derive(Debug, Default)]
 pub(crate) struct Partial {
-    /// Files this unit registered first in its worker, in the order it registered them.
-    pub new_files: Vec<FileId>,
+    /// Files this unit registered first in its worker, in the order it registered them, with
+    /// their real paths.
+    pub new_files: Vec<(FileId, PathBuf)>,
     /// Files of the walk this unit checked (each walked file belongs to one unit).
     pub walked_checked: usize,
     /// Real paths of the files outside the walk this unit read (module folders elsewhere): other
@@ -50,6 +62,9 @@ pub(crate) struct Partial {
     pub modules: Vec<Module>,
     pub resources: Vec<Resource>,
     pub problems: Vec<LoadProblem>,
+    /// The problems (index in `problems`) a module call reported for a file of the called folder,
+    /// with the file's real path: its own folder's unit reports them when the walk found it.
+    pub call_problems: Vec<(usize, PathBuf)>,
     pub notes: Vec<LoadNote>,
     pub remote_calls: Vec<(String, String, Loc)>,
     pub failed_calls: Vec<(String, Loc)>,
@@ -58,11 +73,19 @@ pub(crate) struct Partial {
     pub task_definition: Option<(TaskDefinition, PathBuf)>,
 }
 
-/// A worker's file table: the texts it read, by worker file id, with their real paths.
-type Table = Vec<(PathBuf, SourceFile)>;
+/// A worker's file table: the texts it read, by worker file id.
+type Table = Vec<SourceFile>;
 
-/// What a worker hands back: its file table, and each unit it did (unit index, worker, result).
-type WorkerResult = (Table, Vec<(usize, usize, Partial)>);
+/// One unit of work.
+#[derive(Debug)]
+pub(crate) enum Unit {
+    /// A folder the walk found as it goes.
+    Folder(WalkedFolder),
+    /// A JSON file the walk found as it went.
+    Json(Found),
+    /// The unit at this index among the folders, then the JSON files, of [`Shared`].
+    Walked(usize),
+}
 
 /// Loads everything; see the module documentation.
 pub(crate) fn load(options: &LoadOptions) -> Model {
@@ -72,11 +95,21 @@ pub(crate) fn load(options: &LoadOptions) -> Model {
     } else {
         options.paths.clone()
     };
+    if let [root] = paths.as_slice() {
+        if std::fs::metadata(root).is_ok_and(|m| m.is_dir()) {
+            if let Ok(real) = std::fs::canonicalize(root) {
+                let shared = shared(options, cwd.clone(), vec![real], Vec::new(), Vec::new());
+                if let Some(model) = run(&shared, options, Source::Walk(root)) {
+                    return model;
+                }
+            }
+        }
+    }
     let (found, walk_problems) = walk::find_files(&paths, &cwd);
 
-    // Units: folders in display order, then JSON files in display order.
+    // Units: folders in unit order, then JSON files in display order.
     let mut folders: Vec<(PathBuf, PathBuf, Vec<Found>)> = Vec::new();
-    let mut folder_index: FastMap<PathBuf, usize> = FastMap::default();
+    let mut folder_index: FastMap<OsString, usize> = FastMap::default();
     let mut json = Vec::new();
     let mut last = usize::MAX;
     for f in found {
@@ -89,9 +122,9 @@ pub(crate) fn load(options: &LoadOptions) -> Model {
         let i = match folders.get(last) {
             Some(prev) if prev.0.as_os_str() == real_dir.as_os_str() => last,
             _ => *folder_index
-                .entry(real_dir.to_path_buf())
+                .entry(real_dir.as_os_str().to_os_string())
                 .or_insert_with(|| {
-                    let display = dir_display(f.display.parent().unwrap_or(Path::new("")));
+                    let display = walk::folder_display(&f.display);
                     folders.push((real_dir.to_path_buf(), display, Vec::new()));
                     folders.len() - 1
                 }),
@@ -99,7 +132,7 @@ pub(crate) fn load(options: &LoadOptions) -> Model {
         last = i;
         folders[i].2.push(f);
     }
-    folders.sort_unstable_by(|a, b| walk::path_order(&a.1, &b.1));
+    folders.sort_unstable_by(|a, b| walk::unit_order(&a.1, &b.1));
 
     let mut allowed: Vec<PathBuf> = paths
         .iter()
@@ -121,12 +154,37 @@ pub(crate) fn load(options: &LoadOptions) -> Model {
             files,
         })
         .collect();
+    let shared = shared(options, cwd, allowed, folders, json);
+    let mut model = run(&shared, options, Source::Walked).unwrap_or_default();
+    let mut problems: Vec<LoadProblem> = walk_problems
+        .into_iter()
+        .map(|(path, message)| LoadProblem {
+            path,
+            line: None,
+            column: None,
+            message,
+        })
+        .collect();
+    problems.append(&mut model.problems);
+    model.problems = problems;
+    model
+}
+
+/// What every worker shares: the walked folders and JSON files when the walk is done before
+/// loading (empty when units come from the walk as it goes), and the load's settings.
+fn shared(
+    options: &LoadOptions,
+    cwd: PathBuf,
+    allowed: Vec<PathBuf>,
+    folders: Vec<WalkedFolder>,
+    json: Vec<Found>,
+) -> Arc<Shared> {
     let folder_index = folders
         .iter()
         .enumerate()
-        .map(|(i, f)| (f.real.clone(), i))
+        .map(|(i, f)| (f.real.as_os_str().to_os_string(), i))
         .collect();
-    let shared = Arc::new(Shared {
+    Arc::new(Shared {
         cwd,
         allowed,
         folders,
@@ -142,221 +200,460 @@ pub(crate) fn load(options: &LoadOptions) -> Model {
             })
             .collect(),
         tf_workspace: std::env::var("TF_WORKSPACE").ok(),
-    });
-
-    let (tables, partials) = run(&shared, options.threads);
-    drop(shared);
-    let mut model = merge(tables, partials, options.only_types.clone());
-    let mut problems: Vec<LoadProblem> = walk_problems
-        .into_iter()
-        .map(|(path, message)| LoadProblem {
-            path,
-            line: None,
-            column: None,
-            message,
-        })
-        .collect();
-    problems.append(&mut model.problems);
-    model.problems = problems;
-    model
+    })
 }
 
-fn dir_display(d: &Path) -> PathBuf {
-    if d.as_os_str().is_empty() {
-        PathBuf::from(".")
-    } else {
-        d.to_path_buf()
+/// Where the units come from.
+#[derive(Debug, Clone, Copy)]
+enum Source<'a> {
+    /// The walk of this folder, as it goes ([`crate::preorder`]).
+    Walk(&'a Path),
+    /// The folders and JSON files of [`Shared`], walked before.
+    Walked,
+}
+
+/// The units waiting for a worker, in unit order.
+#[derive(Debug, Default)]
+struct Queue {
+    state: Mutex<QueueState>,
+    ready: Condvar,
+}
+
+#[derive(Debug, Default)]
+struct QueueState {
+    units: VecDeque<(usize, Unit)>,
+    /// Units handed to the queue so far (the next unit's index).
+    pushed: usize,
+    /// No more units will come.
+    closed: bool,
+    /// The load is abandoned: workers stop now.
+    abandoned: bool,
+}
+
+impl Queue {
+    fn push(&self, unit: Unit) {
+        if let Ok(mut q) = self.state.lock() {
+            let i = q.pushed;
+            q.units.push_back((i, unit));
+            q.pushed += 1;
+        }
+        self.ready.notify_one();
+    }
+
+    /// No more units (`abandon`: and the ones waiting are dropped). Returns how many were pushed.
+    fn close(&self, abandon: bool) -> usize {
+        let pushed = match self.state.lock() {
+            Ok(mut q) => {
+                q.closed = true;
+                q.abandoned |= abandon;
+                if abandon {
+                    q.units.clear();
+                }
+                q.pushed
+            }
+            Err(_) => 0,
+        };
+        self.ready.notify_all();
+        pushed
+    }
+
+    /// The next units in order, at most `n`, as soon as there are some; `None` when the queue is
+    /// closed and empty.
+    fn take(&self, n: usize) -> Option<Vec<(usize, Unit)>> {
+        let mut q = self.state.lock().ok()?;
+        loop {
+            if q.abandoned {
+                return None;
+            }
+            if !q.units.is_empty() {
+                let n = n.min(q.units.len());
+                return Some(q.units.drain(..n).collect());
+            }
+            if q.closed {
+                return None;
+            }
+            q = self.ready.wait(q).ok()?;
+        }
     }
 }
 
-/// Runs the units on one worker per core. Returns each worker's file table and every unit's
-/// result with the index of the worker that produced it, in unit order.
-fn run(shared: &Arc<Shared>, threads: Option<usize>) -> (Vec<Table>, Vec<(usize, Partial)>) {
-    // The units: the walked folders, then the JSON files.
-    let units = shared.folders.len() + shared.json.len();
-    let threads = threads
+/// The units' results, by unit index, as workers finish them.
+#[derive(Debug, Default)]
+struct Results {
+    state: Mutex<ResultsState>,
+    ready: Condvar,
+}
+
+#[derive(Debug, Default)]
+struct ResultsState {
+    /// By unit index: the worker that did it and its result, until the merge takes it.
+    slots: Vec<Option<(usize, Partial)>>,
+    /// Units 0 to `done - 1` are all done (the merge may have taken them).
+    done: usize,
+    /// The merge sleeps until `done` passes this (`usize::MAX`: it is not waiting).
+    wanted: usize,
+    /// Workers still running.
+    running: usize,
+}
+
+/// Results of consecutive units: the worker that did each, and what it produced.
+type Done = Vec<(usize, Partial)>;
+
+/// Units the merge waits for at a time: waking it for each unit would cost a context switch per
+/// unit (hundreds per run), and it merges a batch in far less time than the workers take.
+const MERGE_BATCH: usize = 32;
+
+impl Results {
+    fn put(&self, unit: usize, worker: usize, partial: Partial) {
+        let mut wake = false;
+        if let Ok(mut r) = self.state.lock() {
+            if r.slots.len() <= unit {
+                r.slots.resize_with(unit + 1, || None);
+            }
+            r.slots[unit] = Some((worker, partial));
+            while r.slots.get(r.done).is_some_and(Option::is_some) {
+                r.done += 1;
+            }
+            wake = r.done > r.wanted;
+        }
+        if wake {
+            self.ready.notify_one();
+        }
+    }
+
+    /// The results of units `from` on, in order, once `upto` (or the last unit, `units - 1`) is
+    /// done. When every worker has stopped first: what came of the rest, and `Err` with how many
+    /// units never will.
+    fn take(&self, from: usize, upto: usize, units: usize) -> Result<Done, (Done, usize)> {
+        let Ok(mut r) = self.state.lock() else {
+            return Err((Vec::new(), units - from));
+        };
+        let upto = upto.min(units.saturating_sub(1));
+        while r.done <= upto && r.running > 0 {
+            r.wanted = upto;
+            r = match self.ready.wait(r) {
+                Ok(r) => r,
+                Err(_) => return Err((Vec::new(), units - from)),
+            };
+        }
+        r.wanted = usize::MAX;
+        if r.done > from {
+            let end = r.done;
+            return Ok(r.slots[from..end]
+                .iter_mut()
+                .filter_map(Option::take)
+                .collect());
+        }
+        // Every worker stopped, and unit `from` never came: what did come, in order.
+        let rest: Done = r
+            .slots
+            .iter_mut()
+            .skip(from)
+            .take(units - from)
+            .filter_map(Option::take)
+            .collect();
+        let lost = units - from - rest.len();
+        Err((rest, lost))
+    }
+}
+
+/// Counts a worker out when it stops, whether it returns or panics.
+struct Running<'a>(&'a Results);
+
+impl Drop for Running<'_> {
+    fn drop(&mut self) {
+        if let Ok(mut r) = self.0.state.lock() {
+            r.running -= 1;
+        }
+        self.0.ready.notify_one();
+    }
+}
+
+/// Runs the units on one worker per core while the merge takes their results in unit order.
+/// `None` when the walk met a symlinked folder (`Source::Walk` only): the caller walks first.
+fn run(shared: &Arc<Shared>, options: &LoadOptions, source: Source<'_>) -> Option<Model> {
+    let threads = options
+        .threads
         .unwrap_or_else(|| {
             std::thread::available_parallelism().map_or(1, std::num::NonZeroUsize::get)
         })
-        .min(units)
         .max(1);
-    let next = AtomicUsize::new(0);
-    let work = |worker: usize| -> WorkerResult {
+    let threads = match source {
+        Source::Walk(_) => threads,
+        Source::Walked => threads.min(shared.folders.len() + shared.json.len()).max(1),
+    };
+    let queue = Queue::default();
+    let results = Results::default();
+    let work = |worker: usize| -> Table {
+        let _running = Running(&results);
         let mut ev = Ev::worker(shared.clone());
-        let mut done = Vec::new();
-        'units: loop {
-            let first = next.fetch_add(CHUNK, Ordering::Relaxed);
-            for i in first..first.saturating_add(CHUNK) {
-                let partial = if let Some(f) = shared.folders.get(i) {
-                    ev.folder_unit(&f.real, &f.display, &f.files)
-                } else if let Some(f) = shared.json.get(i - shared.folders.len()) {
-                    ev.json_unit(f)
-                } else {
-                    break 'units;
-                };
-                done.push((i, worker, partial));
+        while let Some(batch) = queue.take(CHUNK) {
+            for (i, unit) in batch {
+                let partial = ev.unit(&unit);
+                results.put(i, worker, partial);
             }
         }
-        (ev.into_table(), done)
+        ev.into_table()
     };
-    // By worker index: each partial names the worker whose file table it uses.
-    let mut results: Vec<WorkerResult> = (0..threads).map(|_| (Vec::new(), Vec::new())).collect();
     std::thread::scope(|s| {
+        if let Ok(mut r) = results.state.lock() {
+            r.running = threads;
+        }
         let handles: Vec<_> = (0..threads)
-            .filter_map(|w| {
+            .map(|w| {
                 let work = &work;
                 std::thread::Builder::new()
                     .name(format!("ecs-gpu-load-{w}"))
                     .stack_size(WORKER_STACK)
                     .spawn_scoped(s, move || work(w))
                     .ok()
-                    .map(|h| (w, h))
             })
             .collect();
-        let spawned = handles.len();
-        for (w, h) in handles {
-            // A worker that panicked lost its units: the check goes on without them, and the
-            // merge says so.
-            if let Ok(r) = h.join() {
-                results[w] = r;
-            }
+        let spawned = handles.iter().flatten().count();
+        if let Ok(mut r) = results.state.lock() {
+            r.running -= threads - spawned;
         }
+        let walked = match source {
+            Source::Walk(root) => {
+                let mut walked: FastSet<OsString> = FastSet::default();
+                let walk = crate::preorder::walk(root, &shared.cwd, &mut |folder| {
+                    walked.extend(
+                        folder
+                            .files
+                            .iter()
+                            .map(|f| f.real.as_os_str().to_os_string()),
+                    );
+                    queue.push(Unit::Folder(folder));
+                });
+                match walk {
+                    Ok(json) => {
+                        walked.extend(json.iter().map(|f| f.real.as_os_str().to_os_string()));
+                        for f in json {
+                            queue.push(Unit::Json(f));
+                        }
+                    }
+                    Err(crate::preorder::Linked) => {
+                        queue.close(true);
+                        for h in handles.into_iter().flatten() {
+                            let _ = h.join();
+                        }
+                        return None;
+                    }
+                }
+                Some(walked)
+            }
+            Source::Walked => {
+                for i in 0..shared.folders.len() + shared.json.len() {
+                    queue.push(Unit::Walked(i));
+                }
+                None
+            }
+        };
+        let units = queue.close(false);
+        let mut tables: Vec<Table> = (0..threads).map(|_| Vec::new()).collect();
         if spawned == 0 {
             // No thread could be started (a tight memory limit): do the work here.
-            results[0] = work(0);
+            if let Ok(mut r) = results.state.lock() {
+                r.running = 1;
+            }
+            tables[0] = work(0);
         }
-    });
-    let mut tables = Vec::new();
-    let mut partials = Vec::new();
-    for (table, done) in results {
-        tables.push(table);
-        partials.extend(done);
-    }
-    partials.sort_by_key(|p| p.0);
-    let lost = units - partials.len();
-    let mut out: Vec<(usize, Partial)> = partials.into_iter().map(|(_, w, p)| (w, p)).collect();
-    if lost > 0 {
-        let mut p = Partial::default();
-        p.problems.push(LoadProblem {
-            path: PathBuf::from("."),
-            line: None,
-            column: None,
-            message: format!("internal error while loading ({lost} folders or files not checked); please report it"),
-        });
-        // Its worker index is never read: the partial has no files.
-        out.push((0, p));
-    }
-    (tables, out)
+        let mut merge = Merge::new(threads);
+        let mut lost = 0;
+        let mut next = 0;
+        while next < units {
+            match results.take(next, next + MERGE_BATCH - 1, units) {
+                Ok(batch) => {
+                    next += batch.len();
+                    for (w, p) in batch {
+                        merge.add(w, p);
+                    }
+                }
+                Err((rest, never)) => {
+                    for (w, p) in rest {
+                        merge.add(w, p);
+                    }
+                    lost = never;
+                    break;
+                }
+            }
+        }
+        for (w, h) in handles.into_iter().enumerate() {
+            // A worker that panicked lost its file table: the merge says so.
+            if let Some(Ok(table)) = h.map(|h| h.join()) {
+                tables[w] = table;
+            }
+        }
+        Some(merge.finish(tables, walked.as_ref(), lost, options.only_types.clone()))
+    })
 }
 
-/// Puts the units' results together, in unit order.
-fn merge(
-    tables: Vec<Table>,
-    partials: Vec<(usize, Partial)>,
-    only_types: Option<Vec<String>>,
-) -> Model {
-    let (reals, mut texts): (Vec<Vec<PathBuf>>, Vec<Vec<SourceFile>>) =
-        tables.into_iter().map(|t| t.into_iter().unzip()).unzip();
-    let mut files: Vec<SourceFile> =
-        Vec::with_capacity(partials.iter().map(|p| p.1.new_files.len()).sum());
-    let mut by_real: FastMap<&Path, FileId> =
-        FastMap::with_capacity_and_hasher(files.capacity(), Default::default());
-    let mut maps: Vec<Vec<u32>> = reals.iter().map(|t| vec![u32::MAX; t.len()]).collect();
-    let mut modules: Vec<Module> =
-        Vec::with_capacity(partials.iter().map(|p| p.1.modules.len()).sum());
-    let mut resources: Vec<Resource> =
-        Vec::with_capacity(partials.iter().map(|p| p.1.resources.len()).sum());
-    let mut problems: Vec<LoadProblem> = Vec::new();
-    let mut seen_problems: FastSet<(PathBuf, Option<u32>, Option<u32>, String)> =
-        FastSet::default();
-    let mut notes: Vec<LoadNote> = Vec::new();
-    let mut remote_calls = Vec::new();
-    let mut failed_calls = Vec::new();
-    let mut walked_checked = 0;
-    let mut other_checked: FastSet<PathBuf> = FastSet::default();
-    let mut read_by_functions: FastSet<PathBuf> = FastSet::default();
-    let mut json_task_definitions = Vec::new();
-    for (w, mut p) in partials {
-        for id in &p.new_files {
+/// Puts the units' results together, in unit order, as they come.
+#[derive(Debug)]
+struct Merge {
+    /// Model file id to the worker and worker file id that provide its text.
+    providers: Vec<(usize, FileId)>,
+    /// Model files by real path.
+    by_real: FastMap<OsString, FileId>,
+    /// By worker: worker file id to model file id (`u32::MAX`: not known yet).
+    maps: Vec<Vec<u32>>,
+    modules: Vec<Module>,
+    resources: Vec<Resource>,
+    /// Problems in unit order, with the real path of the file a module call reported them for.
+    problems: Vec<(LoadProblem, Option<PathBuf>)>,
+    notes: Vec<LoadNote>,
+    remote_calls: Vec<(String, String, Loc)>,
+    failed_calls: Vec<(String, Loc)>,
+    walked_checked: usize,
+    other_checked: FastSet<OsString>,
+    read_by_functions: FastSet<OsString>,
+    json_task_definitions: Vec<(TaskDefinition, PathBuf)>,
+}
+
+impl Merge {
+    fn new(workers: usize) -> Merge {
+        Merge {
+            providers: Vec::new(),
+            by_real: FastMap::default(),
+            maps: vec![Vec::new(); workers],
+            modules: Vec::new(),
+            resources: Vec::new(),
+            problems: Vec::new(),
+            notes: Vec::new(),
+            remote_calls: Vec::new(),
+            failed_calls: Vec::new(),
+            walked_checked: 0,
+            other_checked: FastSet::default(),
+            read_by_functions: FastSet::default(),
+            json_task_definitions: Vec::new(),
+        }
+    }
+
+    /// Adds the next unit's result (by unit order), done by worker `w`.
+    fn add(&mut self, w: usize, mut p: Partial) {
+        let Some(map) = self.maps.get_mut(w) else {
+            return;
+        };
+        for (id, real) in p.new_files.drain(..) {
             let i = id.0 as usize;
-            let (Some(real), Some(file)) = (
-                reals.get(w).and_then(|t| t.get(i)),
-                texts.get_mut(w).and_then(|t| t.get_mut(i)),
-            ) else {
-                continue;
-            };
-            let g = *by_real.entry(real.as_path()).or_insert_with(|| {
-                files.push(std::mem::replace(
-                    file,
-                    SourceFile {
-                        path: PathBuf::new(),
-                        text: String::new(),
-                        comments: Vec::new(),
-                    },
-                ));
-                FileId(u32::try_from(files.len() - 1).unwrap_or(u32::MAX))
-            });
-            maps[w][i] = g.0;
+            let g = *self
+                .by_real
+                .entry(real.into_os_string())
+                .or_insert_with(|| {
+                    self.providers.push((w, id));
+                    FileId(u32::try_from(self.providers.len() - 1).unwrap_or(u32::MAX))
+                });
+            if map.len() <= i {
+                map.resize(i + 1, u32::MAX);
+            }
+            map[i] = g.0;
         }
         let remap = Remap {
-            files: maps.get(w).map(Vec::as_slice).unwrap_or_default(),
-            module_offset: u32::try_from(modules.len()).unwrap_or(u32::MAX),
-            resource_offset: u32::try_from(resources.len()).unwrap_or(u32::MAX),
+            files: map,
+            module_offset: u32::try_from(self.modules.len()).unwrap_or(u32::MAX),
+            resource_offset: u32::try_from(self.resources.len()).unwrap_or(u32::MAX),
         };
         for mut m in p.modules.drain(..) {
             remap.module(&mut m);
-            modules.push(m);
+            self.modules.push(m);
         }
         for mut r in p.resources.drain(..) {
             remap.resource(&mut r);
-            resources.push(r);
+            self.resources.push(r);
         }
         for mut n in p.notes.drain(..) {
             if let Some(l) = &mut n.loc {
                 remap.loc(l);
             }
-            notes.push(n);
+            self.notes.push(n);
         }
         for (a, s, mut l) in p.remote_calls.drain(..) {
             remap.loc(&mut l);
-            remote_calls.push((a, s, l));
+            self.remote_calls.push((a, s, l));
         }
         for (a, mut l) in p.failed_calls.drain(..) {
             remap.loc(&mut l);
-            failed_calls.push((a, l));
+            self.failed_calls.push((a, l));
         }
-        for pr in p.problems.drain(..) {
-            if seen_problems.insert((pr.path.clone(), pr.line, pr.column, pr.message.clone())) {
-                problems.push(pr);
-            }
+        let mut call_problems = p.call_problems.into_iter().peekable();
+        for (i, pr) in p.problems.into_iter().enumerate() {
+            let real = call_problems.next_if(|(at, _)| *at == i).map(|(_, r)| r);
+            self.problems.push((pr, real));
         }
         if let Some((mut td, real)) = p.task_definition.take() {
             remap.task_definition(&mut td);
-            json_task_definitions.push((td, real));
+            self.json_task_definitions.push((td, real));
         }
-        walked_checked += p.walked_checked;
-        other_checked.extend(p.other_checked.drain(..));
-        read_by_functions.extend(p.read_by_functions.drain(..));
+        self.walked_checked += p.walked_checked;
+        self.other_checked
+            .extend(p.other_checked.drain(..).map(PathBuf::into_os_string));
+        self.read_by_functions
+            .extend(p.read_by_functions.drain(..).map(PathBuf::into_os_string));
     }
-    notes.extend(finish_notes(&remote_calls, &failed_calls));
-    let mut task_definitions = resource_task_definitions(&resources);
-    // A JSON file read by `file()`/`templatefile()` is checked through what read it, not alone.
-    task_definitions.extend(
-        json_task_definitions
-            .into_iter()
-            .filter(|(_, real)| !read_by_functions.contains(real))
-            .map(|(td, _)| td),
-    );
-    Model {
-        files,
-        modules,
-        resources,
-        task_definitions,
-        problems,
-        notes,
-        files_checked: walked_checked + other_checked.len(),
-        only_types,
-        ..Model::default()
+
+    /// The model, with the workers' file tables (by worker). `walked`: the files the walk found,
+    /// when units did not know them (their own units count them and report their problems);
+    /// `lost`: units whose results never came.
+    fn finish(
+        mut self,
+        mut tables: Vec<Table>,
+        walked: Option<&FastSet<OsString>>,
+        lost: usize,
+        only_types: Option<Vec<String>>,
+    ) -> Model {
+        let files: Vec<SourceFile> = self
+            .providers
+            .iter()
+            .map(|&(w, id)| {
+                tables
+                    .get_mut(w)
+                    .and_then(|t| t.get_mut(id.0 as usize))
+                    .map(std::mem::take)
+                    .unwrap_or_default()
+            })
+            .collect();
+        let is_walked = |real: &std::ffi::OsStr| walked.is_some_and(|w| w.contains(real));
+        let mut seen: FastSet<(PathBuf, Option<u32>, Option<u32>, String)> = FastSet::default();
+        let mut problems = Vec::new();
+        for (pr, real) in self.problems {
+            if real.as_deref().is_some_and(|r| is_walked(r.as_os_str())) {
+                continue;
+            }
+            if seen.insert((pr.path.clone(), pr.line, pr.column, pr.message.clone())) {
+                problems.push(pr);
+            }
+        }
+        if lost > 0 {
+            problems.push(LoadProblem {
+                path: PathBuf::from("."),
+                line: None,
+                column: None,
+                message: format!("internal error while loading ({lost} folders or files not checked); please report it"),
+            });
+        }
+        self.other_checked.retain(|real| !is_walked(real));
+        self.notes
+            .extend(finish_notes(&self.remote_calls, &self.failed_calls));
+        let mut task_definitions = resource_task_definitions(&self.resources);
+        // A JSON file read by `file()`/`templatefile()` is checked through what read it, not alone.
+        let read = &self.read_by_functions;
+        task_definitions.extend(
+            self.json_task_definitions
+                .into_iter()
+                .filter(|(_, real)| !read.contains(real.as_os_str()))
+                .map(|(td, _)| td),
+        );
+        Model {
+            files,
+            modules: self.modules,
+            resources: self.resources,
+            task_definitions,
+            problems,
+            notes: self.notes,
+            files_checked: self.walked_checked + self.other_checked.len(),
+            only_types,
+            ..Model::default()
+        }
     }
 }
 
@@ -477,6 +774,44 @@ impl Remap<'_> {
 }
 
 impl Ev {
+    /// Does one unit. A panic (a bug) costs that unit only: its results are dropped, but for the
+    /// files it registered (later units of this worker may use them), and the problem says so.
+    fn unit(&mut self, unit: &Unit) -> Partial {
+        let shared = self.shared.clone();
+        let (folder, json) = match unit {
+            Unit::Folder(f) => (Some(f), None),
+            Unit::Json(f) => (None, Some(f)),
+            Unit::Walked(i) => (
+                shared.folders.get(*i),
+                i.checked_sub(shared.folders.len())
+                    .and_then(|j| shared.json.get(j)),
+            ),
+        };
+        let done =
+            std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| match (folder, json) {
+                (Some(f), _) => self.folder_unit(&f.real, &f.display, &f.files),
+                (None, Some(f)) => self.json_unit(f),
+                (None, None) => Partial::default(),
+            }));
+        done.unwrap_or_else(|_| {
+            let partial = self.finish_unit();
+            let path = folder
+                .map(|f| f.display.clone())
+                .or_else(|| json.map(|f| f.display.clone()))
+                .unwrap_or_default();
+            Partial {
+                new_files: partial.new_files,
+                problems: vec![LoadProblem {
+                    path,
+                    line: None,
+                    column: None,
+                    message: "internal error while checking this; please report it".into(),
+                }],
+                ..Partial::default()
+            }
+        })
+    }
+
     /// Reads, parses and evaluates one folder as a root module.
     fn folder_unit(&mut self, real: &Path, display: &Path, found: &[Found]) -> Partial {
         self.start_unit(found.len());

@@ -96,6 +96,28 @@ pub(crate) fn path_order(a: &Path, b: &Path) -> std::cmp::Ordering {
     }
 }
 
+/// The order of units: folders by display path ([`path_order`]), the current directory (`.`)
+/// first, as it is above every other folder. That is the order in which a walk lists folders
+/// before the folders below them ([`crate::preorder`]).
+pub(crate) fn unit_order(a: &Path, b: &Path) -> std::cmp::Ordering {
+    let key = |p: &Path| -> PathBuf {
+        if p == Path::new(".") {
+            PathBuf::new()
+        } else {
+            p.to_path_buf()
+        }
+    };
+    path_order(&key(a), &key(b))
+}
+
+/// The display path of the folder of a file (`.` for a file in the current directory).
+pub(crate) fn folder_display(file: &Path) -> PathBuf {
+    match file.parent() {
+        Some(d) if !d.as_os_str().is_empty() => d.to_path_buf(),
+        _ => PathBuf::from("."),
+    }
+}
+
 /// Removes `.` and resolves `..` lexically where possible.
 pub(crate) fn normalize(p: &Path) -> PathBuf {
     let mut out: Vec<Component<'_>> = Vec::new();

@@ -60,3 +60,95 @@ fn the_model_is_the_same_with_one_worker_or_many() {
         }
     }
 }
+
+/// One checked folder is loaded while it is walked (units go to the workers as the walk lists
+/// them, before it knows every folder); the same folder given twice is walked first, then loaded
+/// (every unit knows the walked folders). Both must give the same model.
+#[test]
+fn loading_while_walking_gives_the_model_of_walking_first() {
+    for dir in [
+        "terraform",
+        "examples",
+        "crates/ecs-gpu-rules/tests/fixtures",
+        "crates/ecs-gpu-model/tests",
+        "crates/ecs-gpu-model/tests/corpus",
+    ] {
+        let root = repo(dir);
+        let with = |paths: Vec<PathBuf>, threads| {
+            let m = load(&LoadOptions {
+                paths,
+                threads: Some(threads),
+                ..Default::default()
+            });
+            (format!("{m:#?}"), m.files_checked, m.problems.len())
+        };
+        let (first, files, _) = with(vec![root.clone(), root.clone()], 2);
+        assert!(files > 0, "{dir}: nothing loaded");
+        for threads in [1, 2, 3] {
+            let (streamed, _, _) = with(vec![root.clone()], threads);
+            if streamed != first {
+                let line = first
+                    .lines()
+                    .zip(streamed.lines())
+                    .position(|(a, b)| a != b)
+                    .unwrap_or(0);
+                panic!(
+                    "{dir}, {threads} workers: loading while walking gives another model, from line {line}:\n{}\n---\n{}",
+                    first.lines().skip(line).take(8).collect::<Vec<_>>().join("\n"),
+                    streamed.lines().skip(line).take(8).collect::<Vec<_>>().join("\n")
+                );
+            }
+        }
+    }
+}
+
+/// A module call reads a walked folder before its own unit does (or after): its problems are
+/// reported once, by its own unit, and its files counted once, either way.
+#[test]
+fn a_called_folder_the_walk_finds_is_reported_by_its_own_unit() {
+    let dir = tempfile::tempdir().unwrap();
+    let write = |rel: &str, text: &str| {
+        let p = dir.path().join(rel);
+        std::fs::create_dir_all(p.parent().unwrap()).unwrap();
+        std::fs::write(p, text).unwrap();
+    };
+    // `a-caller` comes before the module in unit order, `z-caller` after it.
+    for caller in ["a-caller", "z-caller"] {
+        write(
+            &format!("{caller}/main.tf"),
+            "module \"m\" {\n  source = \"../mod\"\n}\n",
+        );
+    }
+    write(
+        "mod/ok.tf",
+        "resource \"aws_ecs_cluster\" \"c\" {\n  name = \"c\"\n}\n",
+    );
+    write(
+        "mod/bad.tf",
+        "resource \"aws_ecs_cluster\" \"d\" {\n  name = \n}\n",
+    );
+    // Between the first caller and the module in unit order: the problems' order shows who
+    // reported the module's.
+    write("b/broken.tf", "locals {\n  x = [\n}\n");
+    let root = dir.path().to_path_buf();
+    let with = |paths: Vec<PathBuf>, threads| {
+        load(&LoadOptions {
+            paths,
+            threads: Some(threads),
+            ..Default::default()
+        })
+    };
+    let first = with(vec![root.clone(), root.clone()], 1);
+    assert_eq!(first.problems.len(), 2, "{:?}", first.problems);
+    assert!(first.problems[0].path.ends_with("b/broken.tf"));
+    assert!(first.problems[1].path.ends_with("mod/bad.tf"));
+    assert_eq!(first.files_checked, 5);
+    for threads in [1, 2] {
+        let streamed = with(vec![root.clone()], threads);
+        assert_eq!(
+            format!("{streamed:#?}"),
+            format!("{first:#?}"),
+            "{threads} workers"
+        );
+    }
+}
