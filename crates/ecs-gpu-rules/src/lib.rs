@@ -173,6 +173,9 @@ pub fn check(model: &Model, settings: &Settings) -> Vec<Diagnostic> {
 }
 
 /// Runs the rules on all cores (each rule on one thread), and returns their findings in rule order.
+///
+/// The walks that several rules share ([`Context`]) come first, as jobs of their own: a rule that
+/// needs one then finds it done, instead of waiting on another thread that is computing it.
 fn run_rules<'m>(ctx: &'m Context<'m>, rules: &[&'static Rule]) -> Vec<Vec<Finding>> {
     use std::sync::atomic::{AtomicUsize, Ordering};
     let threads = std::thread::available_parallelism()
@@ -187,6 +190,7 @@ fn run_rules<'m>(ctx: &'m Context<'m>, rules: &[&'static Rule]) -> Vec<Vec<Findi
     if threads == 1 {
         return rules.iter().map(|r| run_one(r)).collect();
     }
+    let shared = Context::SHARED_WALKS;
     let next = AtomicUsize::new(0);
     let results: Vec<std::sync::Mutex<Vec<Finding>>> = rules
         .iter()
@@ -194,9 +198,15 @@ fn run_rules<'m>(ctx: &'m Context<'m>, rules: &[&'static Rule]) -> Vec<Vec<Findi
         .collect();
     let work = || loop {
         let i = next.fetch_add(1, Ordering::Relaxed);
-        let Some(rule) = rules.get(i) else { break };
+        if i < shared {
+            ctx.prepare(i);
+            continue;
+        }
+        let Some(rule) = rules.get(i - shared) else {
+            break;
+        };
         let found = run_one(rule);
-        if let Ok(mut slot) = results[i].lock() {
+        if let Ok(mut slot) = results[i - shared].lock() {
             *slot = found;
         }
     };

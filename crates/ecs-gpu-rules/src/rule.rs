@@ -150,6 +150,39 @@ impl<'m> Context<'m> {
             provider_groups: OnceLock::new(),
         }
     }
+
+    /// How many shared walks [`Context::prepare`] knows.
+    pub(crate) const SHARED_WALKS: usize = 3;
+
+    /// Does shared walk `i` (of [`Context::SHARED_WALKS`]) now, so that the rules that need it
+    /// find it done. Each is done once, whoever asks first.
+    pub(crate) fn prepare(&self, i: usize) {
+        match i {
+            0 => {
+                self.gpu_capacity();
+            }
+            1 => {
+                self.provider_groups();
+            }
+            _ => {
+                self.services();
+            }
+        }
+    }
+
+    fn gpu_capacity(&self) -> &GpuCapacity<'m> {
+        self.gpu_capacity
+            .get_or_init(|| capacity::gpu_capacity(self.model))
+    }
+
+    fn provider_groups(&self) -> &[(&'m Resource, GroupCapacity<'m>)] {
+        self.provider_groups
+            .get_or_init(|| capacity::provider_groups(self.model))
+    }
+
+    fn services(&self) -> &ServiceIndex<'m> {
+        self.services.get_or_init(|| ServiceIndex::new(self.model))
+    }
 }
 
 /// Where a rule reports its findings.
@@ -189,10 +222,7 @@ impl<'m> Findings<'m> {
         {
             return c;
         }
-        let index = self
-            .ctx
-            .services
-            .get_or_init(|| ServiceIndex::new(self.model));
+        let index = self.ctx.services();
         let c = capacity::capacity_for_task_in(self.model, index, td);
         if let Ok(mut m) = self.ctx.capacities.lock() {
             m.insert(id, c.clone());
@@ -202,16 +232,12 @@ impl<'m> Findings<'m> {
 
     /// [`capacity::gpu_capacity`], computed once per run.
     pub fn gpu_capacity(&self) -> &'m GpuCapacity<'m> {
-        self.ctx
-            .gpu_capacity
-            .get_or_init(|| capacity::gpu_capacity(self.model))
+        self.ctx.gpu_capacity()
     }
 
     /// [`capacity::provider_groups`], computed once per run.
     pub fn provider_groups(&self) -> &'m [(&'m Resource, GroupCapacity<'m>)] {
-        self.ctx
-            .provider_groups
-            .get_or_init(|| capacity::provider_groups(self.model))
+        self.ctx.provider_groups()
     }
 
     /// Reports a finding at `loc` with the rule's default severity. Chain the builder's methods to
