@@ -645,3 +645,53 @@ fn redefined_arguments_in_large_bodies() {
     let (msg, _, _) = fail("a {\n  x = 1\n  b {}\n  x = 2\n}\n");
     assert!(msg.contains("already set on line 2"), "{msg}");
 }
+
+#[test]
+fn line_col_range_is_line_col_of_both_ends() {
+    // Long enough for whole 64-byte chunks of the newline count, with newlines on their edges.
+    let long = format!("{}\n{}\n\n", "x".repeat(63), "é".repeat(40));
+    let texts = [
+        "",
+        "a",
+        "a\nb\n",
+        "\n\n\n",
+        "é\nñé x\r\nz",
+        "one\ntwo ü\n\tthird ☃\nlast",
+        long.as_str(),
+    ];
+    for text in texts {
+        let n = text.len() as u32 + 2;
+        for start in 0..=n {
+            for end in 0..=n {
+                assert_eq!(
+                    crate::line_col_range(text, start, end),
+                    (
+                        crate::line_col(text, start),
+                        crate::line_col(text, end.max(start))
+                    ),
+                    "{text:?} {start}..{end}"
+                );
+            }
+        }
+    }
+}
+
+#[test]
+fn line_col_counts_lines_across_whole_chunks() {
+    // Lengths around and across the 64-byte steps of the newline count.
+    let mut seed = 7u32;
+    for len in 0..300 {
+        let text: String = (0..len)
+            .map(|_| {
+                seed = seed.wrapping_mul(1_103_515_245).wrapping_add(12_345);
+                if seed >> 28 == 0 {
+                    '\n'
+                } else {
+                    'x'
+                }
+            })
+            .collect();
+        let lines = text.matches('\n').count() as u32 + 1;
+        assert_eq!(line_col(&text, len).0, lines, "length {len}");
+    }
+}

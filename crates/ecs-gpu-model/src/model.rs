@@ -34,6 +34,11 @@ impl SourceFile {
     pub fn line_col(&self, offset: u32) -> (u32, u32) {
         ecs_gpu_hcl::line_col(&self.text, offset)
     }
+
+    /// Line and column of both ends of a span (`end` at least `start`), in one reading.
+    pub fn line_col_range(&self, start: u32, end: u32) -> ((u32, u32), (u32, u32)) {
+        ecs_gpu_hcl::line_col_range(&self.text, start, end)
+    }
 }
 
 /// What to load: paths (files or folders, recursed; `.terraform/`, `.git/` and `.gitignore`d paths

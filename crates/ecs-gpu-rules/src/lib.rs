@@ -58,8 +58,8 @@ pub fn nearest_ids(id: &str, max: usize) -> Vec<&'static str> {
 /// A model location as a report location.
 pub fn location(model: &Model, loc: Loc) -> Location {
     let file = model.file(loc.file);
-    let (line, column) = file.line_col(loc.span.start);
-    let (end_line, end_column) = file.line_col(loc.span.end.max(loc.span.start));
+    let ((line, column), (end_line, end_column)) =
+        file.line_col_range(loc.span.start, loc.span.end);
     Location {
         file: file.path.to_string_lossy().replace('\\', "/"),
         line,

@@ -187,6 +187,9 @@ fn check(model: &Model, report: &mut Findings<'_>) {
         }
 
         // Whole or fractional, against the capacity, when all of it is known.
+        if parsed.is_empty() {
+            continue;
+        }
         let Some(capacity) = report.capacity(td) else {
             continue;
         };
