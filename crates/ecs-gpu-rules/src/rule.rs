@@ -6,7 +6,7 @@ use std::sync::{Mutex, OnceLock};
 use ecs_gpu_model::{Loc, Model, Resource, ResourceId, TaskDefinition, TaskDefinitionOrigin};
 use ecs_gpu_report::Severity;
 
-use crate::capacity::{self, Capacity, GpuCapacity, GroupCapacity, ServiceIndex};
+use crate::capacity::{self, Capacity, GpuCapacity, GroupCapacity, ServiceIndex, UserData};
 
 /// A check rule. Declare one with [`declare_rule!`](crate::declare_rule) in its own file under
 /// `src/rules/`, and list it in [`RULES`](crate::RULES).
@@ -133,6 +133,8 @@ pub struct Context<'m> {
     services: OnceLock<ServiceIndex<'m>>,
     capacities: Mutex<HashMap<ResourceId, Option<Capacity>>>,
     gpu_capacity: OnceLock<GpuCapacity<'m>>,
+    /// The user data of each GPU launch template, in the order of `gpu_capacity.templates`.
+    gpu_user_data: OnceLock<Vec<(UserData, Option<Loc>)>>,
     provider_groups: OnceLock<Vec<(&'m Resource, GroupCapacity<'m>)>>,
 }
 
@@ -147,12 +149,13 @@ impl<'m> Context<'m> {
             services: OnceLock::new(),
             capacities: Mutex::new(HashMap::new()),
             gpu_capacity: OnceLock::new(),
+            gpu_user_data: OnceLock::new(),
             provider_groups: OnceLock::new(),
         }
     }
 
     /// How many shared walks [`Context::prepare`] knows.
-    pub(crate) const SHARED_WALKS: usize = 3;
+    pub(crate) const SHARED_WALKS: usize = 4;
 
     /// Does shared walk `i` (of [`Context::SHARED_WALKS`]) now, so that the rules that need it
     /// find it done. Each is done once, whoever asks first.
@@ -164,10 +167,23 @@ impl<'m> Context<'m> {
             1 => {
                 self.provider_groups();
             }
-            _ => {
+            2 => {
                 self.services();
             }
+            _ => {
+                self.gpu_user_data();
+            }
         }
+    }
+
+    fn gpu_user_data(&self) -> &[(UserData, Option<Loc>)] {
+        self.gpu_user_data.get_or_init(|| {
+            self.gpu_capacity()
+                .templates
+                .iter()
+                .map(|(t, _)| capacity::user_data(t.template))
+                .collect()
+        })
     }
 
     fn gpu_capacity(&self) -> &GpuCapacity<'m> {
@@ -233,6 +249,12 @@ impl<'m> Findings<'m> {
     /// [`capacity::gpu_capacity`], computed once per run.
     pub fn gpu_capacity(&self) -> &'m GpuCapacity<'m> {
         self.ctx.gpu_capacity()
+    }
+
+    /// The user data of each launch template of [`Findings::gpu_capacity`] (in its order),
+    /// decoded once per run for the rules that read it.
+    pub fn gpu_user_data(&self) -> &'m [(UserData, Option<Loc>)] {
+        self.ctx.gpu_user_data()
     }
 
     /// [`capacity::provider_groups`], computed once per run.

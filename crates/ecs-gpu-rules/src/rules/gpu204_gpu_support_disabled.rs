@@ -1,7 +1,7 @@
 use ecs_gpu_catalog::catalog;
 use ecs_gpu_model::Model;
 
-use crate::capacity::{ami_source, config_value, fetches_config, user_data};
+use crate::capacity::{ami_source, config_value, fetches_config};
 use crate::{declare_rule, Findings};
 
 declare_rule! {
@@ -57,9 +57,10 @@ declare_rule! {
 
 fn check(model: &Model, report: &mut Findings<'_>) {
     let var = &catalog().agent.gpu_support_variable;
-    for (t, reason) in &report.gpu_capacity().templates {
+    let data = report.gpu_user_data();
+    for ((t, reason), (data, loc)) in report.gpu_capacity().templates.iter().zip(data) {
+        let (data, loc) = (data, *loc);
         let template = t.template;
-        let (data, loc) = user_data(template);
         let (why_at, why) = reason.label(model);
         let values: Vec<&str> = data
             .known_parts()

@@ -4,7 +4,7 @@ use ecs_gpu_catalog::catalog;
 use ecs_gpu_model::{Model, Resource, ResourceId};
 
 use crate::capacity::{
-    ami_source, clusters_by_provider, fetches_config, providers_by_group, user_data, GpuCapacity,
+    ami_source, clusters_by_provider, fetches_config, providers_by_group, GpuCapacity,
     ProviderClusters,
 };
 use crate::{declare_rule, Findings};
@@ -54,9 +54,9 @@ fn check(model: &Model, report: &mut Findings<'_>) {
     let agent = &catalog().agent;
     let capacity = report.gpu_capacity();
     let mut links: Option<Links<'_>> = None;
-    for (t, reason) in &capacity.templates {
+    for ((t, reason), (data, loc)) in capacity.templates.iter().zip(report.gpu_user_data()) {
+        let loc = *loc;
         let template = t.template;
-        let (data, loc) = user_data(template);
         let Some(text) = data.full() else { continue };
         if text.contains(agent.cluster_variable.as_str()) || fetches_config(text) {
             continue;

@@ -1,6 +1,6 @@
 use ecs_gpu_model::Model;
 
-use crate::capacity::{user_data, GpuReason};
+use crate::capacity::GpuReason;
 use crate::{declare_rule, Findings};
 
 declare_rule! {
@@ -61,11 +61,12 @@ fn sets_nvidia_default_runtime(text: &str) -> bool {
 }
 
 fn check(model: &Model, report: &mut Findings<'_>) {
-    for (t, reason) in &report.gpu_capacity().templates {
+    let data = report.gpu_user_data();
+    for ((t, reason), (data, loc)) in report.gpu_capacity().templates.iter().zip(data) {
         let GpuReason::Service(_) = reason else {
             continue;
         };
-        let (data, loc) = user_data(t.template);
+        let loc = *loc;
         if !data
             .known_parts()
             .iter()
