@@ -59,26 +59,26 @@ measure() {
   echo "$wall $rss"
 }
 
-# The best of $runs runs (the least disturbed by other work on the machine).
-best() {
-  local name=$1; shift
-  local best_wall="" best_rss=""
-  for i in $(seq "$runs"); do
-    read -r wall rss < <(measure "$out/$name" "$@")
-    if [ -z "$best_wall" ] || awk -v a="$wall" -v b="$best_wall" 'BEGIN {exit !(a < b)}'; then
-      best_wall=$wall; best_rss=$rss
-    fi
-  done
-  echo "$best_wall $best_rss"
+# The best of $runs runs of check and of the floor (the least disturbed by other work on the
+# machine), taken in turn (check, floor, check, floor, ...): a change in the machine's speed during
+# the run then weighs on both alike, not on whichever ran second.
+check_wall=""; check_rss=""; floor_wall=""; floor_rss=""
+keep_best() {
+  local wall=$1 rss=$2 best_var=$3 rss_var=$4
+  if [ -z "${!best_var}" ] || awk -v a="$wall" -v b="${!best_var}" 'BEGIN {exit !(a < b)}'; then
+    printf -v "$best_var" '%s' "$wall"; printf -v "$rss_var" '%s' "$rss"
+  fi
 }
 
-echo "== ecs-gpu check ($runs runs)"
+echo "== ecs-gpu check and the parse-only floor ($runs runs each, in turn)"
 "$bin" check "$corpus" --format json >"$out/check.json" || true
-read -r check_wall check_rss < <(best check "$bin" check "$corpus" --format json)
 findings=$(python3 -c "import json,sys; s=json.load(open(sys.argv[1]))['summary']; print(f\"{s['files']} files, {s['errors']} errors, {s['warnings']} warnings, {s['infos']} infos\")" "$out/check.json")
-
-echo "== parse-only floor ($runs runs)"
-read -r floor_wall floor_rss < <(best floor "$bin" check "$corpus" --parse-only)
+for i in $(seq "$runs"); do
+  read -r wall rss < <(measure "$out/check" "$bin" check "$corpus" --format json)
+  keep_best "$wall" "$rss" check_wall check_rss
+  read -r wall rss < <(measure "$out/floor" "$bin" check "$corpus" --parse-only)
+  keep_best "$wall" "$rss" floor_wall floor_rss
+done
 cat "$out/floor.out"
 
 checkov_dir=$corpus

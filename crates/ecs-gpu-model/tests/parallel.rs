@@ -152,3 +152,26 @@ fn a_called_folder_the_walk_finds_is_reported_by_its_own_unit() {
         );
     }
 }
+
+/// A symlinked folder stops the walk that loads as it goes: the load starts again with the whole
+/// walk first, which resolves the link and checks the folder once.
+#[cfg(unix)]
+#[test]
+fn a_symlinked_folder_is_checked_once() {
+    let dir = tempfile::tempdir().unwrap();
+    let real = dir.path().join("real");
+    std::fs::create_dir_all(&real).unwrap();
+    std::fs::write(
+        real.join("main.tf"),
+        "resource \"aws_ecs_cluster\" \"c\" {\n  name = \"c\"\n}\n",
+    )
+    .unwrap();
+    std::os::unix::fs::symlink(&real, dir.path().join("link")).unwrap();
+    let m = load(&LoadOptions {
+        paths: vec![dir.path().to_path_buf()],
+        ..Default::default()
+    });
+    assert_eq!(m.files_checked, 1, "{:?}", m.files);
+    assert_eq!(m.resources.len(), 1);
+    assert!(m.problems.is_empty(), "{:?}", m.problems);
+}
