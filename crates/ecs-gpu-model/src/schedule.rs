@@ -416,15 +416,20 @@ fn run(shared: &Arc<Shared>, options: &LoadOptions, source: Source<'_>) -> Optio
         let walked = match source {
             Source::Walk(root) => {
                 let mut walked: FastSet<OsString> = FastSet::default();
-                let walk = crate::preorder::walk(root, &shared.cwd, &mut |folder| {
-                    walked.extend(
-                        folder
-                            .files
-                            .iter()
-                            .map(|f| f.real.as_os_str().to_os_string()),
-                    );
-                    queue.push(Unit::Folder(folder));
-                });
+                // A panic (a bug) in the walk must not leave the workers waiting for units that
+                // will never come: it is abandoned, and the caller walks first instead.
+                let walk = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+                    crate::preorder::walk(root, &shared.cwd, &mut |folder| {
+                        walked.extend(
+                            folder
+                                .files
+                                .iter()
+                                .map(|f| f.real.as_os_str().to_os_string()),
+                        );
+                        queue.push(Unit::Folder(folder));
+                    })
+                }))
+                .unwrap_or(Err(crate::preorder::Linked));
                 match walk {
                     Ok(json) => {
                         walked.extend(json.iter().map(|f| f.real.as_os_str().to_os_string()));
@@ -479,7 +484,7 @@ fn run(shared: &Arc<Shared>, options: &LoadOptions, source: Source<'_>) -> Optio
             }
         }
         for (w, h) in handles.into_iter().enumerate() {
-            // A worker that panicked lost its file table: the merge says so.
+            // A worker that panicked lost its file table: the merge says which texts are missing.
             if let Some(Ok(table)) = h.map(|h| h.join()) {
                 tables[w] = table;
             }
@@ -601,6 +606,7 @@ impl Merge {
         lost: usize,
         only_types: Option<Vec<String>>,
     ) -> Model {
+        let mut missing = 0;
         let files: Vec<SourceFile> = self
             .providers
             .iter()
@@ -609,7 +615,10 @@ impl Merge {
                     .get_mut(w)
                     .and_then(|t| t.get_mut(id.0 as usize))
                     .map(std::mem::take)
-                    .unwrap_or_default()
+                    .unwrap_or_else(|| {
+                        missing += 1;
+                        SourceFile::default()
+                    })
             })
             .collect();
         let is_walked = |real: &std::ffi::OsStr| walked.is_some_and(|w| w.contains(real));
@@ -623,12 +632,12 @@ impl Merge {
                 problems.push(pr);
             }
         }
-        if lost > 0 {
+        if lost > 0 || missing > 0 {
             problems.push(LoadProblem {
                 path: PathBuf::from("."),
                 line: None,
                 column: None,
-                message: format!("internal error while loading ({lost} folders or files not checked); please report it"),
+                message: format!("internal error while loading ({lost} folders or files not checked, {missing} texts lost); please report it"),
             });
         }
         self.other_checked.retain(|real| !is_walked(real));

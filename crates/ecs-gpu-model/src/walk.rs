@@ -100,14 +100,13 @@ pub(crate) fn path_order(a: &Path, b: &Path) -> std::cmp::Ordering {
 /// first, as it is above every other folder. That is the order in which a walk lists folders
 /// before the folders below them ([`crate::preorder`]).
 pub(crate) fn unit_order(a: &Path, b: &Path) -> std::cmp::Ordering {
-    let key = |p: &Path| -> PathBuf {
-        if p == Path::new(".") {
-            PathBuf::new()
-        } else {
-            p.to_path_buf()
-        }
-    };
-    path_order(&key(a), &key(b))
+    let here = Path::new(".");
+    match (a == here, b == here) {
+        (true, true) => std::cmp::Ordering::Equal,
+        (true, false) => std::cmp::Ordering::Less,
+        (false, true) => std::cmp::Ordering::Greater,
+        (false, false) => path_order(a, b),
+    }
 }
 
 /// The display path of the folder of a file (`.` for a file in the current directory).
