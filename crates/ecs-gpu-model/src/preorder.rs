@@ -43,8 +43,7 @@ struct Level {
     exclude: Gitignore,
 }
 
-struct Walk<'a> {
-    cwd: &'a Path,
+struct Walk {
     /// Whether paths under the root are displayed as walked (a relative root of plain names).
     clean: bool,
     /// The folders being walked, the checked folder first.
@@ -82,7 +81,6 @@ pub(crate) fn walk(
         .iter()
         .any(|l| !l.gitignore.is_empty() || !l.exclude.is_empty());
     let mut w = Walk {
-        cwd,
         clean: root
             .components()
             .all(|c| matches!(c, std::path::Component::Normal(_))),
@@ -91,7 +89,8 @@ pub(crate) fn walk(
         above_rules,
         json: Vec::new(),
     };
-    w.folder(root.to_path_buf(), real_root, folder)?;
+    let display = (!w.clean).then(|| display_path(root, cwd));
+    w.folder(root.to_path_buf(), real_root, display, folder)?;
     let mut json = std::mem::take(&mut w.json);
     json.sort_unstable_by(|a, b| crate::walk::path_order(&a.display, &b.display));
     Ok(json)
@@ -124,11 +123,8 @@ fn matcher(dir: &Path, file: &Path) -> Gitignore {
         // An unreadable file or a bad pattern: the valid patterns still apply.
         let _ = builder.add(file);
     }
-    builder.build().unwrap_or_else(|_| {
-        GitignoreBuilder::new(dir)
-            .build()
-            .unwrap_or(Gitignore::empty())
-    })
+    // An empty matcher matches nothing, whatever its folder.
+    builder.build().unwrap_or_else(|_| Gitignore::empty())
 }
 
 /// The repository folder whose `info/exclude` applies to `dir`: `.git` itself, or for a `.git`
@@ -152,7 +148,7 @@ fn git_dir(dir: &Path, kind: std::fs::FileType) -> Option<PathBuf> {
     })
 }
 
-impl Walk<'_> {
+impl Walk {
     /// Whether the rules exclude the entry at `path` (as walked; `real`: its real path).
     fn ignored(&self, path: &Path, real: &Path, is_dir: bool) -> bool {
         let mut gitignore = Match::None;
@@ -180,14 +176,23 @@ impl Walk<'_> {
         gitignore.or(exclude).is_ignore()
     }
 
-    /// Lists the folder at `dir` (as walked; `real`: its real path), reports its unit, then walks
-    /// the folders below it in name order.
+    /// Lists the folder at `dir` (as walked; `real`: its real path; `display`: its display path,
+    /// `None` when paths are displayed as walked), reports its unit, then walks the folders below
+    /// it in name order.
     fn folder(
         &mut self,
         dir: PathBuf,
         real: PathBuf,
+        display: Option<PathBuf>,
         report: &mut dyn FnMut(WalkedFolder),
     ) -> Result<(), Linked> {
+        // A name under a folder displayed as `p` is displayed as `p/name` (`name` in `.`): the
+        // same as `display_path` of the walked path, without normalizing every path again.
+        let shown = |name: &std::ffi::OsStr, path: &Path| match &display {
+            None => path.to_path_buf(),
+            Some(d) if d == Path::new(".") => PathBuf::from(name),
+            Some(d) => d.join(name),
+        };
         let Ok(listing) = std::fs::read_dir(&dir) else {
             return Ok(());
         };
@@ -228,18 +233,13 @@ impl Walk<'_> {
                     self.levels.pop();
                     return Err(Linked);
                 }
-                below.push((entry_real, path));
+                below.push((entry_real, shown(&name, &path), path));
             } else if is_file {
                 let Some(kind) = Kind::of(&path) else {
                     continue;
                 };
-                let display = if self.clean {
-                    path.clone()
-                } else {
-                    display_path(&path, self.cwd)
-                };
                 let found = Found {
-                    display,
+                    display: shown(&name, &path),
                     real: entry_real,
                     kind,
                 };
@@ -258,8 +258,9 @@ impl Walk<'_> {
                 files,
             });
         }
-        for (real, path) in below {
-            if let Err(linked) = self.folder(path, real, report) {
+        for (real, shown, path) in below {
+            let display = display.is_some().then_some(shown);
+            if let Err(linked) = self.folder(path, real, display, report) {
                 self.levels.pop();
                 return Err(linked);
             }
@@ -476,6 +477,24 @@ mod tests {
             }
         }
         assert!(compared > 600, "only {compared} walks compared");
+    }
+
+    #[test]
+    fn the_walk_displays_paths_as_the_ignore_crate_walk_does_from_the_current_folder() {
+        // The crate's own folder (its test corpora hold Terraform and JSON files), as `.` (the
+        // default of `ecs-gpu check`), through `..`, and by absolute path.
+        let cwd = std::env::current_dir().unwrap();
+        for root in [
+            PathBuf::from("."),
+            PathBuf::from("./"),
+            PathBuf::from("src/.."),
+            PathBuf::from("tests"),
+            cwd.join("tests"),
+        ] {
+            let got = preorder(&root, &cwd).expect("no symlinked folder here");
+            assert!(!got.0.is_empty(), "{}: nothing found", root.display());
+            assert_eq!(got, classic(&root, &cwd), "root {}", root.display());
+        }
     }
 
     /// `to` relative to `from`, both absolute.
