@@ -252,6 +252,56 @@ pub(crate) struct WalkedFolder {
     pub display: PathBuf,
     /// Its Terraform files, in display order.
     pub files: Vec<walk::Found>,
+    /// What its listing says for the root module, when the walk read it (else the folder is
+    /// listed again for it).
+    pub listing: Option<RootListing>,
+}
+
+/// What a root module takes from its folder's listing besides its Terraform files, ignored by
+/// `.gitignore` or not (Terraform reads them either way).
+#[derive(Debug, Default, Clone)]
+pub(crate) struct RootListing {
+    /// `terraform.tfvars` and `terraform.tfvars.json` (regular files, or links to one), by real path.
+    pub tfvars: Vec<PathBuf>,
+    /// `*.auto.tfvars` and `*.auto.tfvars.json`, the same.
+    pub auto_tfvars: Vec<PathBuf>,
+    /// Whether the folder holds `.terraform`.
+    pub dot_terraform: bool,
+}
+
+impl RootListing {
+    /// Takes note of one entry of the folder (`is_file`: a regular file or a link to one).
+    pub(crate) fn note(
+        &mut self,
+        name: &str,
+        path: impl FnOnce() -> PathBuf,
+        is_file: impl FnOnce() -> bool,
+    ) {
+        if name == ".terraform" {
+            self.dot_terraform = true;
+        } else if name == "terraform.tfvars" || name == "terraform.tfvars.json" {
+            if is_file() {
+                self.tfvars.push(path());
+            }
+        } else if (name.ends_with(".auto.tfvars") || name.ends_with(".auto.tfvars.json"))
+            && is_file()
+        {
+            self.auto_tfvars.push(path());
+        }
+    }
+
+    /// The listing of the folder at `real`.
+    fn read(real: &Path) -> RootListing {
+        let mut listing = RootListing::default();
+        if let Ok(rd) = std::fs::read_dir(real) {
+            for e in rd.filter_map(Result::ok) {
+                let name = e.file_name();
+                let Some(n) = name.to_str() else { continue };
+                listing.note(n, || e.path(), || is_file(&e));
+            }
+        }
+        listing
+    }
 }
 
 impl Shared {
@@ -312,7 +362,7 @@ pub(crate) struct Ev {
 }
 
 /// Whether a folder entry is a regular file (or a link to one), without a `stat` for the others.
-fn is_file(e: &std::fs::DirEntry) -> bool {
+pub(crate) fn is_file(e: &std::fs::DirEntry) -> bool {
     match e.file_type() {
         Ok(t) if t.is_symlink() => e.path().is_file(),
         Ok(t) => t.is_file(),
@@ -453,9 +503,9 @@ impl Ev {
     }
 
     /// Evaluates a folder as a root module, with its module calls, then frees what only it used.
-    pub(crate) fn evaluate_root(&mut self, decl: Rc<ModuleDecl>) {
+    pub(crate) fn evaluate_root(&mut self, decl: Rc<ModuleDecl>, listing: Option<&RootListing>) {
         let real = decl.real_dir.clone();
-        let inst = self.new_root(decl);
+        let inst = self.new_root(decl, listing);
         self.emit(inst);
         // The root's instances (variables, locals, outputs, syntax trees) are done with.
         self.insts.clear();
@@ -541,29 +591,18 @@ impl Ev {
         idx
     }
 
-    fn new_root(&mut self, decl: Rc<ModuleDecl>) -> usize {
+    fn new_root(&mut self, decl: Rc<ModuleDecl>, listing: Option<&RootListing>) -> usize {
         let root_dir = decl.real_dir.clone();
-        // The folder's listing, read once: its variable files and whether it has `.terraform`.
-        let mut tfvars: Vec<PathBuf> = Vec::new();
-        let mut auto: Vec<PathBuf> = Vec::new();
-        let mut dot_terraform = false;
-        if let Ok(rd) = std::fs::read_dir(&decl.real_dir) {
-            for e in rd.filter_map(Result::ok) {
-                let name = e.file_name();
-                let Some(n) = name.to_str() else { continue };
-                if n == ".terraform" {
-                    dot_terraform = true;
-                } else if n == "terraform.tfvars" || n == "terraform.tfvars.json" {
-                    if is_file(&e) {
-                        tfvars.push(e.path());
-                    }
-                } else if (n.ends_with(".auto.tfvars") || n.ends_with(".auto.tfvars.json"))
-                    && is_file(&e)
-                {
-                    auto.push(e.path());
-                }
-            }
-        }
+        // The folder's listing, read once (by the walk, or now): its variable files and whether it
+        // has `.terraform`.
+        let RootListing {
+            mut tfvars,
+            auto_tfvars: mut auto,
+            dot_terraform,
+        } = match listing {
+            Some(l) => l.clone(),
+            None => RootListing::read(&decl.real_dir),
+        };
         // The workspace, as Terraform selects it: TF_WORKSPACE, else the one recorded by
         // `terraform workspace select` in .terraform/environment, else "default".
         let workspace = self

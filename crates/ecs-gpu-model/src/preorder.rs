@@ -25,7 +25,7 @@ use std::path::{Path, PathBuf};
 use ignore::gitignore::{Gitignore, GitignoreBuilder};
 use ignore::Match;
 
-use crate::loader::WalkedFolder;
+use crate::loader::{RootListing, WalkedFolder};
 use crate::walk::{display_path, Found, Kind};
 
 /// The walk met a symlinked folder (or the checked folder is a symlink).
@@ -207,7 +207,13 @@ impl Walk {
 
         let mut files = Vec::new();
         let mut below = Vec::new();
+        let mut listing = RootListing::default();
         for (name, entry) in entries {
+            if let Some(n) = name.to_str() {
+                // Whatever `.gitignore` says, and whatever the entry is: as the root module
+                // would list its folder.
+                listing.note(n, || real.join(&name), || crate::loader::is_file(&entry));
+            }
             let Ok(kind) = entry.file_type() else {
                 continue;
             };
@@ -256,6 +262,7 @@ impl Walk {
                 real: real.clone(),
                 display,
                 files,
+                listing: Some(listing),
             });
         }
         for (real, shown, path) in below {

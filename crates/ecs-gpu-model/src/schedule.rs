@@ -152,6 +152,7 @@ pub(crate) fn load(options: &LoadOptions) -> Model {
             real,
             display,
             files,
+            listing: None,
         })
         .collect();
     let shared = shared(options, cwd, allowed, folders, json);
@@ -798,7 +799,7 @@ impl Ev {
         };
         let done =
             std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| match (folder, json) {
-                (Some(f), _) => self.folder_unit(&f.real, &f.display, &f.files),
+                (Some(f), _) => self.folder_unit(f),
                 (None, Some(f)) => self.json_unit(f),
                 (None, None) => Partial::default(),
             }));
@@ -822,7 +823,8 @@ impl Ev {
     }
 
     /// Reads, parses and evaluates one folder as a root module.
-    fn folder_unit(&mut self, real: &Path, display: &Path, found: &[Found]) -> Partial {
+    fn folder_unit(&mut self, folder: &WalkedFolder) -> Partial {
+        let (real, display, found) = (&folder.real, &folder.display, &folder.files);
         self.start_unit(found.len());
         // A module call of an earlier unit of this worker may have parsed the folder already: its
         // declarations serve when they hold exactly the walked files, in the same order (all of
@@ -836,7 +838,7 @@ impl Ev {
                     .all(|((id, _), f)| self.registered(&f.real) == Some(*id));
             if same {
                 self.unit_walked_checked += found.len();
-                self.evaluate_root(decl);
+                self.evaluate_root(decl, folder.listing.as_ref());
                 return self.finish_unit();
             }
         }
@@ -851,7 +853,7 @@ impl Ev {
             display.to_path_buf(),
             files,
         ));
-        self.evaluate_root(decl);
+        self.evaluate_root(decl, folder.listing.as_ref());
         self.finish_unit()
     }
 

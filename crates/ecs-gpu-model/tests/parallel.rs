@@ -175,3 +175,31 @@ fn a_symlinked_folder_is_checked_once() {
     assert_eq!(m.resources.len(), 1);
     assert!(m.problems.is_empty(), "{:?}", m.problems);
 }
+
+/// Variable files are read whether `.gitignore` lists them or not (Terraform reads them; they are
+/// often ignored for their secrets), from the listing the walk made or from a listing of its own.
+#[test]
+fn ignored_variable_files_still_set_variables() {
+    let dir = tempfile::tempdir().unwrap();
+    let write = |rel: &str, text: &str| std::fs::write(dir.path().join(rel), text).unwrap();
+    write(".gitignore", "terraform.tfvars\n*.auto.tfvars\n");
+    write(
+        "main.tf",
+        "variable \"a\" {}\nvariable \"b\" {}\nresource \"aws_ecs_cluster\" \"c\" {\n  name = \"${var.a}-${var.b}\"\n}\n",
+    );
+    write("terraform.tfvars", "a = \"from-tfvars\"\n");
+    write("x.auto.tfvars", "b = \"from-auto\"\n");
+    let root = dir.path().to_path_buf();
+    let with = |paths: Vec<PathBuf>| {
+        load(&LoadOptions {
+            paths,
+            threads: Some(2),
+            ..Default::default()
+        })
+    };
+    let streamed = with(vec![root.clone()]);
+    let name = streamed.resources[0].body.attr("name").unwrap();
+    assert_eq!(name.as_str().as_deref(), Some("from-tfvars-from-auto"));
+    let first = with(vec![root.clone(), root]);
+    assert_eq!(format!("{streamed:#?}"), format!("{first:#?}"));
+}
