@@ -126,12 +126,17 @@ impl Index {
     fn new(resources: &[Resource]) -> Index {
         let mut index = Index::default();
         for (i, r) in resources.iter().enumerate() {
-            let a = index.address_hash(r.module, r.mode, &r.kind, &r.name);
-            index.by_address.entry(a).or_default().push(i as u32);
-            let k = index.kind_hash(r.mode, &r.kind);
-            index.by_kind.entry(k).or_default().push(i as u32);
+            index.add(i as u32, r);
         }
         index
+    }
+
+    /// Adds the resource at position `i` of [`Model::resources`] (positions ascending).
+    pub(crate) fn add(&mut self, i: u32, r: &Resource) {
+        let a = self.address_hash(r.module, r.mode, &r.kind, &r.name);
+        self.by_address.entry(a).or_default().push(i);
+        let k = self.kind_hash(r.mode, &r.kind);
+        self.by_kind.entry(k).or_default().push(i);
     }
 
     fn address_hash(&self, module: ModuleId, mode: Mode, kind: &str, name: &str) -> u64 {

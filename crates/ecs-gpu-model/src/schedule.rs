@@ -505,6 +505,9 @@ struct Merge {
     maps: Vec<Vec<u32>>,
     modules: Vec<Module>,
     resources: Vec<Resource>,
+    /// The model's lookups of `resources`, built as they come (while the workers go on, instead
+    /// of on the rules' first lookup).
+    index: crate::model::Index,
     /// Problems in unit order, with the real path of the file a module call reported them for.
     problems: Vec<(LoadProblem, Option<PathBuf>)>,
     notes: Vec<LoadNote>,
@@ -524,6 +527,7 @@ impl Merge {
             maps: vec![Vec::new(); workers],
             modules: Vec::new(),
             resources: Vec::new(),
+            index: crate::model::Index::default(),
             problems: Vec::new(),
             notes: Vec::new(),
             remote_calls: Vec::new(),
@@ -565,6 +569,8 @@ impl Merge {
         }
         for mut r in p.resources.drain(..) {
             remap.resource(&mut r);
+            self.index
+                .add(u32::try_from(self.resources.len()).unwrap_or(u32::MAX), &r);
             self.resources.push(r);
         }
         for mut n in p.notes.drain(..) {
@@ -662,6 +668,7 @@ impl Merge {
             notes: self.notes,
             files_checked: self.walked_checked + self.other_checked.len(),
             only_types,
+            index: std::sync::OnceLock::from(self.index),
             ..Model::default()
         }
     }
