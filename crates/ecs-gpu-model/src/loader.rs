@@ -473,13 +473,16 @@ impl Ev {
         report: bool,
     ) -> Option<(FileId, ast::File)> {
         if let Some(id) = self.registered(&found.real) {
-            return Some((id, self.parse_kept(id, found.kind)?));
+            let mut file = self.parse_kept(id, found.kind)?;
+            self.drop_unread_bodies(&mut file);
+            return Some((id, file));
         }
         match walk::read_one(found) {
             (text, Parsed::Hcl(mut file)) => {
                 // The comments are for suppressions (the source file), not for evaluation.
                 let comments = std::mem::take(&mut file.comments);
                 let id = self.add_file(&found.real, found.display.clone(), text, comments);
+                self.drop_unread_bodies(&mut file);
                 Some((id, file))
             }
             (
@@ -499,6 +502,26 @@ impl Ev {
                 None
             }
             _ => None,
+        }
+    }
+
+    /// Frees, as soon as a file is parsed, the bodies of its `resource` blocks of types that are
+    /// not evaluated ([`LoadOptions::only_types`]): nothing reads them (a reference to such a
+    /// resource only needs to know it is declared, and the block keeps its type and name), and
+    /// the unit's other trees then reuse their memory. Data sources keep theirs: an expression
+    /// may read their arguments.
+    fn drop_unread_bodies(&self, file: &mut ast::File) {
+        if self.shared.only_types.is_none() {
+            return;
+        }
+        for item in &mut file.body.items {
+            if let Item::Block(b) = item {
+                if b.kind.name == "resource"
+                    && b.labels.first().is_some_and(|t| !self.keeps_type(&t.name))
+                {
+                    b.body.items = Vec::new();
+                }
+            }
         }
     }
 
