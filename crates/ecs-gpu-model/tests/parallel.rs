@@ -5,6 +5,24 @@ use std::path::PathBuf;
 
 use ecs_gpu_model::{load, LoadOptions};
 
+/// Fails, showing the first lines where they differ, when two models (as `{:#?}`) differ.
+fn assert_same_model(expected: &str, got: &str, what: &str) {
+    if expected == got {
+        return;
+    }
+    let line = expected
+        .lines()
+        .zip(got.lines())
+        .position(|(a, b)| a != b)
+        .unwrap_or(0);
+    let from = |m: &str| m.lines().skip(line).take(8).collect::<Vec<_>>().join("\n");
+    panic!(
+        "{what} gives another model, from line {line}:\n{}\n---\n{}",
+        from(expected),
+        from(got)
+    );
+}
+
 fn repo(rel: &str) -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR"))
         .join("../..")
@@ -38,26 +56,7 @@ fn the_model_is_the_same_with_one_worker_or_many() {
     assert!(files > 150, "{files} files");
     for threads in [2, 3, 8] {
         let (many, _, _) = with(threads);
-        if many != one {
-            let line = one
-                .lines()
-                .zip(many.lines())
-                .position(|(a, b)| a != b)
-                .unwrap_or(0);
-            panic!(
-                "{threads} workers give another model than one, from line {line}:\n{}\n---\n{}",
-                one.lines()
-                    .skip(line)
-                    .take(8)
-                    .collect::<Vec<_>>()
-                    .join("\n"),
-                many.lines()
-                    .skip(line)
-                    .take(8)
-                    .collect::<Vec<_>>()
-                    .join("\n")
-            );
-        }
+        assert_same_model(&one, &many, &format!("{threads} workers instead of one"));
     }
 }
 
@@ -86,18 +85,11 @@ fn loading_while_walking_gives_the_model_of_walking_first() {
         assert!(files > 0, "{dir}: nothing loaded");
         for threads in [1, 2, 3] {
             let (streamed, _, _) = with(vec![root.clone()], threads);
-            if streamed != first {
-                let line = first
-                    .lines()
-                    .zip(streamed.lines())
-                    .position(|(a, b)| a != b)
-                    .unwrap_or(0);
-                panic!(
-                    "{dir}, {threads} workers: loading while walking gives another model, from line {line}:\n{}\n---\n{}",
-                    first.lines().skip(line).take(8).collect::<Vec<_>>().join("\n"),
-                    streamed.lines().skip(line).take(8).collect::<Vec<_>>().join("\n")
-                );
-            }
+            assert_same_model(
+                &first,
+                &streamed,
+                &format!("{dir}, {threads} workers: loading while walking"),
+            );
         }
     }
 }
