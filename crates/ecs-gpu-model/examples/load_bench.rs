@@ -1,5 +1,5 @@
 //! Times `load` against the parse-only floor (read and parse every `.tf` file on all cores):
-//! `cargo run --release -p ecs-gpu-model --example bench -- PATH`.
+//! `cargo run --release -p ecs-gpu-model --example load_bench -- PATH`.
 #![allow(clippy::print_stdout)]
 
 use std::time::Instant;

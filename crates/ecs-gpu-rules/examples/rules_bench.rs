@@ -1,5 +1,5 @@
 //! Times the rules alone on a loaded model, the first run (cold, as in `ecs-gpu check`) and the
-//! best of the others (warm): `cargo run --release -p ecs-gpu-rules --example bench -- PATH [RUNS]`.
+//! best of the others (warm): `cargo run --release -p ecs-gpu-rules --example rules_bench -- PATH [RUNS]`.
 //! Under `valgrind --tool=callgrind --toggle-collect='ecs_gpu_rules::run_rules*'` with `RUNS` 1,
 //! it counts the instructions of the rules' threads alone.
 #![allow(clippy::print_stdout)]
