@@ -29,7 +29,7 @@ use ecs_gpu_report::{Diagnostic, Label, Location};
 pub use config::{ConfigError, FileConfig, Settings};
 pub use ecs_gpu_report::Severity;
 pub use registry::{load_types, RESOURCE_TYPES, RULES};
-pub use rule::{block_extent, Context, Finding, FindingBuilder, Findings, Rule};
+pub use rule::{attribute_site, block_extent, Context, Finding, FindingBuilder, Findings, Rule};
 
 /// The rule with this ID (case-insensitive).
 pub fn rule(id: &str) -> Option<&'static Rule> {

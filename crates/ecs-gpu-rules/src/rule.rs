@@ -3,7 +3,9 @@
 use std::collections::HashMap;
 use std::sync::{Mutex, OnceLock};
 
-use ecs_gpu_model::{Loc, Model, Resource, ResourceId, TaskDefinition, TaskDefinitionOrigin};
+use ecs_gpu_model::{
+    Attribute, Loc, Model, Resource, ResourceId, TaskDefinition, TaskDefinitionOrigin,
+};
 use ecs_gpu_report::Severity;
 
 use crate::capacity::{self, Capacity, GpuCapacity, GroupCapacity, ServiceIndex, UserData};
@@ -344,4 +346,21 @@ pub fn block_extent(r: &Resource) -> Loc {
         }
     }
     loc
+}
+
+/// Where to point for "`r` sets `attr`", and where its value comes from when that is elsewhere.
+/// A value written in the block (a literal) is the place itself. A value that comes from
+/// elsewhere (a variable's default, a `.tfvars` file, a module input) would point away from the
+/// block to change: the attribute's name in the block is the place then, and the value's own place
+/// is returned second, for a label.
+pub fn attribute_site(r: &Resource, attr: &Attribute) -> (Option<Loc>, Option<Loc>) {
+    let block = block_extent(r);
+    let in_block = |l: &Loc| {
+        l.file == block.file && block.span.start <= l.span.start && l.span.end <= block.span.end
+    };
+    match (attr.value.loc, attr.name_loc) {
+        (Some(value), Some(name)) if !in_block(&value) => (Some(name), Some(value)),
+        (Some(value), _) => (Some(value), None),
+        (None, name) => (name, None),
+    }
 }

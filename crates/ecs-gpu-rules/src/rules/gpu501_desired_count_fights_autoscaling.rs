@@ -1,7 +1,7 @@
 use ecs_gpu_model::{Mode, Model, Resource, Value};
 
 use crate::capacity::string;
-use crate::{declare_rule, Findings};
+use crate::{attribute_site, declare_rule, Findings};
 
 declare_rule! {
     /// ## What it checks
@@ -10,7 +10,10 @@ declare_rule! {
     /// [desired_count] }`), while an `aws_appautoscaling_target` with `service_namespace = "ecs"` and
     /// `scalable_dimension = "ecs:service:DesiredCount"` owns their desired count. The target's
     /// `resource_id` is followed through its references to the service, or matched as the known
-    /// string `service/<cluster>/<service name>`. A service without `desired_count` is not reported.
+    /// string `service/<cluster>/<service name>`. A service without `desired_count`, or whose
+    /// `desired_count` is null or unknown (a variable without a value may be given null), is not
+    /// reported. When the value comes from elsewhere (a variable's default, a `.tfvars` file), the
+    /// finding points at `desired_count` in the service, with a note where the value is written.
     ///
     /// ## Why it matters
     ///
@@ -91,21 +94,25 @@ fn check(model: &Model, report: &mut Findings<'_>) {
             {
                 continue;
             }
-            let Some(dc) = svc.body.attr("desired_count") else {
+            let Some(dc) = svc.body.attribute("desired_count") else {
                 continue;
             };
-            if matches!(dc.value, Value::Null) {
+            // An unknown value may be null (a variable without a value can be given null), and a
+            // null `desired_count` is not set.
+            if matches!(dc.value.value, Value::Null | Value::Unknown(_)) {
                 continue;
             }
             seen.insert(svc.id);
+            let (at, value_at) = attribute_site(svc, dc);
             report
                 .add(
-                    dc.loc,
+                    at,
                     format!(
                         "`{}` sets `desired_count`, which Application Auto Scaling owns: every apply resets the scaled count",
                         model.local_address(svc)
                     ),
                 )
+                .label(value_at, "the value comes from here")
                 .label(Some(target.loc), "this scalable target changes the desired count")
                 .help("add `lifecycle { ignore_changes = [desired_count] }` to the service")
                 .resource(svc);

@@ -1,14 +1,17 @@
 use ecs_gpu_model::{Model, Value};
 
 use crate::capacity::string;
-use crate::{declare_rule, Findings};
+use crate::{attribute_site, declare_rule, Findings};
 
 declare_rule! {
     /// ## What it checks
     ///
     /// Auto Scaling groups behind a capacity provider with `managed_scaling { status = "ENABLED" }`
     /// that set `desired_capacity` and do not ignore it (`lifecycle { ignore_changes =
-    /// [desired_capacity] }`).
+    /// [desired_capacity] }`). A null or unknown `desired_capacity` is not reported (a variable
+    /// without a value may be given null). When the value comes from elsewhere (a variable's
+    /// default, a `.tfvars` file), the finding points at `desired_capacity` in the group, with a
+    /// note where the value is written.
     ///
     /// ## Why it matters
     ///
@@ -52,20 +55,24 @@ fn check(model: &Model, report: &mut Findings<'_>) {
         if asg.ignore_changes.ignores("desired_capacity") {
             continue;
         }
-        let Some(dc) = asg.body.attr("desired_capacity") else {
+        let Some(dc) = asg.body.attribute("desired_capacity") else {
             continue;
         };
-        if matches!(dc.value, Value::Null) {
+        // An unknown value may be null (a variable without a value can be given null), and a
+        // null `desired_capacity` is not set.
+        if matches!(dc.value.value, Value::Null | Value::Unknown(_)) {
             continue;
         }
+        let (at, value_at) = attribute_site(asg, dc);
         report
             .add(
-                dc.loc,
+                at,
                 format!(
                     "`{}` sets `desired_capacity`, which managed scaling owns: every apply resets it",
                     model.local_address(asg)
                 ),
             )
+            .label(value_at, "the value comes from here")
             .label(status.and_then(|n| n.loc), "managed scaling is enabled here")
             .help("remove `desired_capacity`, or add `lifecycle { ignore_changes = [desired_capacity] }`")
             .resource(asg);
