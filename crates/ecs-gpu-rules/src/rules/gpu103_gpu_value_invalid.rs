@@ -13,7 +13,7 @@ declare_rule! {
     /// - the value is a JSON number (`value = 1`) rather than a string (`value = "1"`);
     /// - the value is not a whole number of at least 1, `ALL`, or one of the GPU fractions ECS
     ///   accepts (`0.125`, `0.25`, `0.5`);
-    /// - an entry has both `value` and `sharingStrategy`;
+    /// - an entry has both `value` and `sharingStrategy` (both known and not null);
     /// - more than one container asks for a fraction, or one does and another container reserves
     ///   GPUs too;
     /// - when every instance type the task can be placed on is known: a fraction where none of them
@@ -81,12 +81,10 @@ fn check(model: &Model, report: &mut Findings<'_>) {
                 gpu_containers.push(c);
             }
             for entry in entries {
-                let value = entry
-                    .get("value")
-                    .filter(|v| !matches!(v.value, Value::Null));
-                let sharing = entry
-                    .get("sharingStrategy")
-                    .filter(|v| !matches!(v.value, Value::Null));
+                // Both are given only when both are known and not null: an unknown may be null.
+                let given = |v: &&Node| !matches!(v.value, Value::Null | Value::Unknown(_));
+                let value = entry.get("value").filter(given);
+                let sharing = entry.get("sharingStrategy").filter(given);
                 if let (Some(v), Some(s)) = (value, sharing) {
                     report
                         .add(

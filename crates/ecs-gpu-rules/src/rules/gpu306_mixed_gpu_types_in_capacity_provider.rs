@@ -10,7 +10,7 @@ declare_rule! {
     /// name GPU instance types (known to the catalog) with different GPU counts or GPU models, for
     /// example `g5.xlarge` (1 A10G) and `g5.12xlarge` (4 A10G), or `g5.xlarge` and `g6.xlarge`. Types
     /// the catalog does not know are left out of the comparison. Warning; error when an override
-    /// also sets `weighted_capacity`.
+    /// also sets `weighted_capacity` (known and not null).
     ///
     /// ## Why it matters
     ///
@@ -71,7 +71,8 @@ fn check(_model: &Model, report: &mut Findings<'_>) {
         let weighted = known.iter().find_map(|(t, _)| {
             t.override_block
                 .and_then(|o| o.body.attr("weighted_capacity"))
-                .filter(|n| !matches!(n.value, Value::Null))
+                // An unknown may be null: the finding stays a warning then.
+                .filter(|n| !matches!(n.value, Value::Null | Value::Unknown(_)))
         });
         let describe = |k: &ecs_gpu_catalog::InstanceType| {
             format!(
