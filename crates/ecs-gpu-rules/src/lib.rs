@@ -169,7 +169,40 @@ pub fn check(model: &Model, settings: &Settings) -> Vec<Diagnostic> {
         .collect();
     out.sort_by(|a, b| a.sort_key().cmp(&b.sort_key()));
     out.dedup();
+    drop_root_copies_of_module_findings(&mut out);
     out
+}
+
+/// A module folder is also checked as a root of its own: nothing says which folders are roots.
+/// When that check finds what a call of the module finds (the same rule, severity, place, message
+/// and resource), it is one fact, reported once: with the module address, which names the call.
+fn drop_root_copies_of_module_findings(out: &mut Vec<Diagnostic>) {
+    type Key<'a> = (&'a str, Severity, &'a Location, &'a str, Option<&'a str>);
+    fn key(d: &Diagnostic) -> Option<Key<'_>> {
+        let loc = d.location.as_ref()?;
+        Some((
+            d.rule.as_str(),
+            d.severity,
+            loc,
+            d.message.as_str(),
+            d.resource.as_deref(),
+        ))
+    }
+    let in_calls: std::collections::HashSet<Key<'_>> = out
+        .iter()
+        .filter(|d| d.module.is_some())
+        .filter_map(key)
+        .collect();
+    if in_calls.is_empty() {
+        return;
+    }
+    let keep: Vec<bool> = out
+        .iter()
+        .map(|d| d.module.is_some() || key(d).is_none_or(|k| !in_calls.contains(&k)))
+        .collect();
+    drop(in_calls);
+    let mut keep = keep.into_iter();
+    out.retain(|_| keep.next().unwrap_or(true));
 }
 
 /// Runs the rules on all cores (each rule on one thread), and returns their findings in rule order.

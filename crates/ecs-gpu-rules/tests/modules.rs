@@ -1,0 +1,47 @@
+//! Findings in a module folder that the checked tree also calls.
+
+mod common;
+
+use ecs_gpu_rules::Settings;
+
+/// The folder's own check (with its defaults) and the call without inputs find the same thing at
+/// the same place: it is reported once, with the call's module address. The call with another
+/// image finds something else there (an info, not a warning), and is reported too.
+#[test]
+fn a_module_folders_own_finding_is_reported_once_with_the_call_that_shares_it() {
+    let model = common::load(&common::crate_path("tests/modules/called_module"));
+    assert!(model.problems.is_empty(), "{:?}", model.problems);
+    let found: Vec<_> = ecs_gpu_rules::check(&model, &Settings::default())
+        .into_iter()
+        .filter(|d| d.rule == "GPU105")
+        .collect();
+    let seen: Vec<(Option<&str>, String)> = found
+        .iter()
+        .map(|d| (d.module.as_deref(), d.severity.to_string()))
+        .collect();
+    assert_eq!(
+        seen,
+        [
+            (Some("module.custom"), "warning".to_string()),
+            (Some("module.cuda"), "info".to_string()),
+        ],
+        "{found:#?}"
+    );
+    let line =
+        |d: &ecs_gpu_report::Diagnostic| d.location.as_ref().map(|l| (l.file.clone(), l.line));
+    assert_eq!(line(&found[0]), line(&found[1]));
+}
+
+/// Checked alone, the module folder still reports its own finding.
+#[test]
+fn a_module_folder_checked_alone_reports_its_own_finding() {
+    let model = common::load(&common::crate_path(
+        "tests/modules/called_module/modules/inference",
+    ));
+    let found: Vec<_> = ecs_gpu_rules::check(&model, &Settings::default())
+        .into_iter()
+        .filter(|d| d.rule == "GPU105")
+        .collect();
+    assert_eq!(found.len(), 1, "{found:#?}");
+    assert_eq!(found[0].module, None);
+}
