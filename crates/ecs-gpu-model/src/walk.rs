@@ -192,10 +192,7 @@ pub(crate) fn find_files(paths: &[PathBuf], cwd: &Path) -> (Vec<Found>, Vec<(Pat
                 // A module is a folder: a Terraform file named alone is evaluated with the
                 // other files of its folder (its variables, locals, data sources).
                 if matches!(kind, Kind::Tf | Kind::TfJson) {
-                    let dir = match root.parent() {
-                        Some(d) if !d.as_os_str().is_empty() => d.to_path_buf(),
-                        _ => PathBuf::from("."),
-                    };
+                    let dir = folder_display(root);
                     if let Ok(rd) = std::fs::read_dir(&dir) {
                         for e in rd.flatten() {
                             let p = e.path();
