@@ -8,7 +8,9 @@ use ecs_gpu_model::{
 };
 use ecs_gpu_report::Severity;
 
-use crate::capacity::{self, Capacity, GpuCapacity, GroupCapacity, ServiceIndex, UserData};
+use crate::capacity::{
+    self, Capacity, GpuCapacity, GpuReason, GroupCapacity, ServiceIndex, TemplateUse, UserData,
+};
 
 /// A check rule. Declare one with [`declare_rule!`](crate::declare_rule) in its own file under
 /// `src/rules/`, and list it in [`RULES`](crate::RULES).
@@ -253,10 +255,23 @@ impl<'m> Findings<'m> {
         self.ctx.gpu_capacity()
     }
 
-    /// The user data of each launch template of [`Findings::gpu_capacity`] (in its order),
-    /// decoded once per run for the rules that read it.
-    pub fn gpu_user_data(&self) -> &'m [(UserData, Option<Loc>)] {
-        self.ctx.gpu_user_data()
+    /// Each launch template of [`Findings::gpu_capacity`], why it is GPU capacity, and its user
+    /// data with where it is written (decoded once per run for the rules that read it).
+    pub fn gpu_templates_with_user_data(
+        &self,
+    ) -> impl Iterator<
+        Item = (
+            &'m TemplateUse<'m>,
+            &'m GpuReason<'m>,
+            &'m UserData,
+            Option<Loc>,
+        ),
+    > {
+        let templates = &self.ctx.gpu_capacity().templates;
+        templates
+            .iter()
+            .zip(self.ctx.gpu_user_data())
+            .map(|((t, reason), (data, loc))| (t, reason, data, *loc))
     }
 
     /// [`capacity::provider_groups`], computed once per run.

@@ -57,9 +57,7 @@ declare_rule! {
 
 fn check(model: &Model, report: &mut Findings<'_>) {
     let var = &catalog().agent.gpu_support_variable;
-    let data = report.gpu_user_data();
-    for ((t, reason), (data, loc)) in report.gpu_capacity().templates.iter().zip(data) {
-        let (data, loc) = (data, *loc);
+    for (t, reason, data, loc) in report.gpu_templates_with_user_data() {
         let template = t.template;
         let (why_at, why) = reason.label(model);
         let values: Vec<&str> = data

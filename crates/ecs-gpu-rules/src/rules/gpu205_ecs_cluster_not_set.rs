@@ -54,8 +54,7 @@ fn check(model: &Model, report: &mut Findings<'_>) {
     let agent = &catalog().agent;
     let capacity = report.gpu_capacity();
     let mut links: Option<Links<'_>> = None;
-    for ((t, reason), (data, loc)) in capacity.templates.iter().zip(report.gpu_user_data()) {
-        let loc = *loc;
+    for (t, reason, data, loc) in report.gpu_templates_with_user_data() {
         let template = t.template;
         let Some(text) = data.full() else { continue };
         if text.contains(agent.cluster_variable.as_str()) || fetches_config(text) {

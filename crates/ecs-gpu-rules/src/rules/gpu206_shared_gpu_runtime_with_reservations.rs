@@ -61,12 +61,10 @@ fn sets_nvidia_default_runtime(text: &str) -> bool {
 }
 
 fn check(model: &Model, report: &mut Findings<'_>) {
-    let data = report.gpu_user_data();
-    for ((t, reason), (data, loc)) in report.gpu_capacity().templates.iter().zip(data) {
+    for (t, reason, data, loc) in report.gpu_templates_with_user_data() {
         let GpuReason::Service(_) = reason else {
             continue;
         };
-        let loc = *loc;
         if !data
             .known_parts()
             .iter()
