@@ -15,6 +15,15 @@ pub struct Loc {
     pub span: Span,
 }
 
+impl Loc {
+    /// Whether `other` is within this place (in the same file, its span inside this one).
+    pub fn contains(&self, other: &Loc) -> bool {
+        self.file == other.file
+            && self.span.start <= other.span.start
+            && other.span.end <= self.span.end
+    }
+}
+
 /// A value with the location of the expression that produced it (`None` for values that come from
 /// nowhere in the checked files, such as a `--var` on the command line).
 #[derive(Debug, Clone, PartialEq)]

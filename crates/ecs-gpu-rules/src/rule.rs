@@ -370,11 +370,8 @@ pub fn block_extent(r: &Resource) -> Loc {
 /// is returned second, for a label.
 pub fn attribute_site(r: &Resource, attr: &Attribute) -> (Option<Loc>, Option<Loc>) {
     let block = block_extent(r);
-    let in_block = |l: &Loc| {
-        l.file == block.file && block.span.start <= l.span.start && l.span.end <= block.span.end
-    };
     match (attr.value.loc, attr.name_loc) {
-        (Some(value), Some(name)) if !in_block(&value) => (Some(name), Some(value)),
+        (Some(value), Some(name)) if !block.contains(&value) => (Some(name), Some(value)),
         (Some(value), _) => (Some(value), None),
         (None, name) => (name, None),
     }

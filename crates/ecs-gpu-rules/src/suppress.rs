@@ -98,9 +98,7 @@ impl Suppression {
                 .resources
                 .iter()
                 .map(crate::rule::block_extent)
-                .any(|b| {
-                    at_line(&b) && b.span.start <= loc.span.start && loc.span.end <= b.span.end
-                })
+                .any(|b| at_line(&b) && b.contains(&loc))
             || nested_block_covers(model, self, loc)
     }
 }
@@ -119,8 +117,7 @@ fn nested_block_covers(model: &Model, s: &Suppression, loc: Loc) -> bool {
             let hit = extent.is_some_and(|e| {
                 e.file == s.file
                     && model.file(s.file).line_col(e.span.start).0 == s.target_line
-                    && e.span.start <= loc.span.start
-                    && loc.span.end <= e.span.end
+                    && e.contains(&loc)
             });
             hit || walk(model, s, loc, &b.body)
         })
