@@ -42,6 +42,16 @@ pub fn parse(text: &str) -> Result<File, ParseError> {
     parser::Parser::new(text).parse_file()
 }
 
+/// Parses like [`parse`], but the body of each top-level `resource` block whose type `skip`
+/// accepts is only checked, not built: the block keeps its type, its labels and its spans, with
+/// no items in its body. A file parses, or fails with the same error, exactly as with [`parse`]
+/// (a test compares both on every test file, on mutations of them and on generated
+/// expressions); comments are collected from the whole file. `ecs-gpu check` reads the bodies
+/// of the resource types its rules read, and only checks the rest.
+pub fn parse_skipping(text: &str, skip: &dyn Fn(&str) -> bool) -> Result<File, ParseError> {
+    parser::Parser::skipping(text, skip).parse_file()
+}
+
 /// Parses a standalone template (the contents of a `templatefile` file): literal text,
 /// `${...}` interpolations and `%{...}` directives.
 pub fn parse_template(text: &str) -> Result<Template, ParseError> {

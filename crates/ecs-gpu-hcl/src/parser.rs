@@ -40,6 +40,33 @@ pub(crate) struct Parser<'a> {
     /// Whether a newline ends the current construct (body, object) or is whitespace.
     pub(crate) newlines: bool,
     pub(crate) comments: Vec<Comment>,
+    /// Whether nodes are built. Off inside the body of a block [`Parser::skip`] accepts: that
+    /// body is checked as strictly as any other, but nothing of it is kept (see
+    /// [`crate::parse_skipping`]): an expression comes back as a placeholder (`null` with its
+    /// true span), a name with an empty text, a list with no items. Every decision the parser
+    /// makes reads the source text or a span, never a built node, so the same errors come out
+    /// in both modes.
+    build: bool,
+    /// The types of the top-level `resource` blocks whose bodies are only checked.
+    skip: Option<Skip<'a>>,
+}
+
+/// The caller's choice of the `resource` types whose bodies are only checked.
+#[derive(Clone, Copy)]
+struct Skip<'a>(&'a dyn Fn(&str) -> bool);
+
+impl std::fmt::Debug for Skip<'_> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("Skip(..)")
+    }
+}
+
+/// An expression that stands for one not built: nothing reads it but its span.
+fn placeholder(span: Span) -> Expr {
+    Expr {
+        kind: ExprKind::Null,
+        span,
+    }
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -131,6 +158,8 @@ impl<'a> Parser<'a> {
             stack_base: stack_addr(),
             newlines: true,
             comments: Vec::new(),
+            build: true,
+            skip: None,
         };
         if src.starts_with('\u{feff}') {
             p.pos = 3;
@@ -138,7 +167,34 @@ impl<'a> Parser<'a> {
         p
     }
 
+    /// A parser that only checks the bodies of the top-level `resource` blocks whose type
+    /// `skip` accepts.
+    pub(crate) fn skipping(src: &'a str, skip: &'a dyn Fn(&str) -> bool) -> Parser<'a> {
+        let mut p = Parser::new(src);
+        p.skip = Some(Skip(skip));
+        p
+    }
+
     // ---------------------------------------------------------------- low level
+
+    /// The source text of a span.
+    fn text(&self, span: Span) -> &'a str {
+        let src: &'a str = self.src;
+        &src[span.start as usize..span.end as usize]
+    }
+
+    /// A name as written: its text when built, else its source text (a name that is not built
+    /// has an empty text; a built one never has).
+    fn written<'s>(&self, id: &'s Ident) -> &'s str
+    where
+        'a: 's,
+    {
+        if id.name.is_empty() {
+            self.text(id.span)
+        } else {
+            &id.name
+        }
+    }
 
     fn peek(&self) -> Option<u8> {
         self.b.get(self.pos).copied()
@@ -389,7 +445,11 @@ impl<'a> Parser<'a> {
         let end = self.ident_end(start);
         self.pos = end;
         Ok(Ident {
-            name: self.src[start..end].to_string(),
+            name: if self.build {
+                self.src[start..end].to_string()
+            } else {
+                String::new()
+            },
             span: Span::new(start, end),
         })
     }
@@ -411,6 +471,8 @@ impl<'a> Parser<'a> {
         self.newlines = true;
         let start = self.pos;
         let mut items = Vec::new();
+        // The attribute names of this body when it is not built (when it is, `items` has them).
+        let mut unbuilt_names: Vec<Span> = Vec::new();
         let mut names = HashMap::new();
         let end;
         loop {
@@ -435,19 +497,26 @@ impl<'a> Parser<'a> {
             if !self.at_ident_start() {
                 return self.expected_continuation("an attribute name or a block type");
             }
-            let item = self.parse_item()?;
+            let item = self.parse_item(open.is_none())?;
+            let last_is_block = matches!(item, Item::Block(_));
             if let Item::Attribute(a) = &item {
-                self.check_redefined(&items, &mut names, a)?;
+                self.check_redefined(&items, &unbuilt_names, &mut names, a)?;
+                if !self.build {
+                    unbuilt_names.push(a.name.span);
+                }
             }
-            items.push(item);
+            if self.build {
+                items.push(item);
+            }
             self.skip_trivia()?;
             match self.peek() {
                 None => {}
                 _ if self.at_newline() => {}
                 _ => {
-                    let what = match items.last() {
-                        Some(Item::Block(_)) => "a newline after the block's closing `}`",
-                        _ => "a newline after the attribute value",
+                    let what = if last_is_block {
+                        "a newline after the block's closing `}`"
+                    } else {
+                        "a newline after the attribute value"
                     };
                     return self.expected(what);
                 }
@@ -462,33 +531,38 @@ impl<'a> Parser<'a> {
     }
 
     /// Terraform refuses a body that sets one argument twice (objects, unlike bodies, may
-    /// repeat keys).
+    /// repeat keys). The earlier names are the attributes of `items` (a built body) and
+    /// `unbuilt` (one that is not); names compare by their source text.
     ///
     /// A small body is searched; past 32 items the names go into `names`, so that a `.tfvars`
     /// with thousands of arguments stays linear.
     fn check_redefined(
         &self,
         items: &[Item],
-        names: &mut HashMap<String, Span>,
+        unbuilt: &[Span],
+        names: &mut HashMap<&'a str, Span>,
         attr: &Attribute,
     ) -> PResult<()> {
-        let first = if items.len() < 32 {
-            items.iter().find_map(|i| match i {
-                Item::Attribute(a) if a.name.name == attr.name.name => Some(a.name.span),
-                _ => None,
+        let name = self.text(attr.name.span);
+        let mut earlier = items
+            .iter()
+            .filter_map(|i| match i {
+                Item::Attribute(a) => Some(a.name.span),
+                Item::Block(_) => None,
             })
+            .chain(unbuilt.iter().copied());
+        let first = if items.len() + unbuilt.len() < 32 {
+            earlier.find(|s| self.text(*s) == name)
         } else {
             if names.is_empty() {
-                for i in items {
-                    if let Item::Attribute(a) = i {
-                        names.entry(a.name.name.clone()).or_insert(a.name.span);
-                    }
+                for s in earlier {
+                    names.entry(self.text(s)).or_insert(s);
                 }
             }
-            match names.get(&attr.name.name) {
+            match names.get(name) {
                 Some(span) => Some(*span),
                 None => {
-                    names.insert(attr.name.name.clone(), attr.name.span);
+                    names.insert(name, attr.name.span);
                     None
                 }
             }
@@ -498,8 +572,7 @@ impl<'a> Parser<'a> {
                 let (line, _) = crate::line_col(self.src, span.start);
                 err(
                     format!(
-                        "the argument `{}` was already set on line {line}; each argument may be set only once",
-                        attr.name.name
+                        "the argument `{name}` was already set on line {line}; each argument may be set only once"
                     ),
                     attr.name.span,
                 )
@@ -508,7 +581,8 @@ impl<'a> Parser<'a> {
         }
     }
 
-    fn parse_item(&mut self) -> PResult<Item> {
+    /// An attribute or a block; `top`: an item of the file's top level.
+    fn parse_item(&mut self, top: bool) -> PResult<Item> {
         let name = self.parse_ident("an attribute name or a block type")?;
         self.skip_trivia()?;
         if self.peek() == Some(b'=') && self.peek_at(1) != Some(b'=') {
@@ -519,18 +593,25 @@ impl<'a> Parser<'a> {
             return Ok(Item::Attribute(Attribute { name, value, span }));
         }
         let mut labels = Vec::new();
+        let label_start = self.pos;
         loop {
             match self.peek() {
                 Some(b'{') => break,
                 Some(b'"') => {
                     let start = self.pos;
-                    let t = self.parse_quoted()?;
+                    // A label is built even where nothing else is: whether it is a literal
+                    // decides an error.
+                    let build = std::mem::replace(&mut self.build, true);
+                    let t = self.parse_quoted();
+                    self.build = build;
+                    let t = t?;
                     let span = Span::new(start, self.pos);
                     match t.as_literal() {
-                        Some(text) => labels.push(Ident {
+                        Some(text) if self.build => labels.push(Ident {
                             name: text.to_string(),
                             span,
                         }),
+                        Some(_) => {}
                         None => {
                             return err(
                                 "a block label must be a literal string, without `${` or `%{`",
@@ -539,10 +620,15 @@ impl<'a> Parser<'a> {
                         }
                     }
                 }
-                _ if self.at_ident_start() => labels.push(self.parse_ident("a block label")?),
+                _ if self.at_ident_start() => {
+                    let label = self.parse_ident("a block label")?;
+                    if self.build {
+                        labels.push(label);
+                    }
+                }
                 _ => {
-                    let what = if labels.is_empty() {
-                        format!("`=`, a block label or `{{` after `{}`", name.name)
+                    let what = if self.pos == label_start {
+                        format!("`=`, a block label or `{{` after `{}`", self.written(&name))
                     } else {
                         "`{` after block labels".to_string()
                     };
@@ -553,6 +639,18 @@ impl<'a> Parser<'a> {
         }
         let open = self.pos;
         self.pos += 1;
+        // The body of a top-level `resource` block of a type the caller skips is only checked.
+        let build = self.build;
+        if top
+            && build
+            && name.name == "resource"
+            && labels
+                .first()
+                .zip(self.skip)
+                .is_some_and(|(kind, skip)| (skip.0)(&kind.name))
+        {
+            self.build = false;
+        }
         self.skip_trivia()?;
         let body = if self.at_newline() {
             self.parse_body(Some(open))?
@@ -582,11 +680,15 @@ impl<'a> Parser<'a> {
                 return self.expected("`}` to close the single-line block");
             }
             Body {
-                items: vec![Item::Attribute(Attribute {
-                    name: attr_name,
-                    value,
-                    span,
-                })],
+                items: if self.build {
+                    vec![Item::Attribute(Attribute {
+                        name: attr_name,
+                        value,
+                        span,
+                    })]
+                } else {
+                    Vec::new()
+                },
                 span: Span::new(start, self.pos),
             }
         };
@@ -594,6 +696,7 @@ impl<'a> Parser<'a> {
         if self.peek() != Some(b'}') {
             return self.expected("`}` to close the block");
         }
+        self.build = build;
         self.pos += 1;
         let span = name.span.to(Span::new(self.pos - 1, self.pos));
         Ok(Item::Block(Block {
@@ -630,6 +733,9 @@ impl<'a> Parser<'a> {
         self.skip_trivia()?;
         let otherwise = self.parse_expr()?;
         let span = cond.span.to(otherwise.span);
+        if !self.build {
+            return Ok(placeholder(span));
+        }
         Ok(Expr {
             kind: ExprKind::Conditional {
                 condition: Box::new(cond),
@@ -684,13 +790,17 @@ impl<'a> Parser<'a> {
                 self.parse_unary()?
             };
             let span = left.span.to(right.span);
-            left = Expr {
-                kind: ExprKind::Binary {
-                    op,
-                    left: Box::new(left),
-                    right: Box::new(right),
-                },
-                span,
+            left = if self.build {
+                Expr {
+                    kind: ExprKind::Binary {
+                        op,
+                        left: Box::new(left),
+                        right: Box::new(right),
+                    },
+                    span,
+                }
+            } else {
+                placeholder(span)
             };
         }
         self.leave_n(levels);
@@ -713,12 +823,16 @@ impl<'a> Parser<'a> {
         self.leave_n(ops.len() as u32);
         while let Some((op, start)) = ops.pop() {
             let span = Span::new(start, e.span.end as usize);
-            e = Expr {
-                kind: ExprKind::Unary {
-                    op,
-                    operand: Box::new(e),
-                },
-                span,
+            e = if self.build {
+                Expr {
+                    kind: ExprKind::Unary {
+                        op,
+                        operand: Box::new(e),
+                    },
+                    span,
+                }
+            } else {
+                placeholder(span)
             };
         }
         Ok(e)
@@ -779,18 +893,20 @@ impl<'a> Parser<'a> {
             // The whole number token, as Terraform reads it; `a.0.1` reads `0.1`, which is no
             // index.
             let index = self.parse_number()?;
-            if let ExprKind::Number(n) = &index.kind {
-                if n.contains('.') {
-                    return err(
-                        format!(
-                            "invalid legacy index `.{n}`: write `[{}]`",
-                            n.replace('.', "][")
-                        ),
-                        index.span,
-                    );
-                }
+            let n = self.text(index.span);
+            if n.contains('.') {
+                return err(
+                    format!(
+                        "invalid legacy index `.{n}`: write `[{}]`",
+                        n.replace('.', "][")
+                    ),
+                    index.span,
+                );
             }
             let span = target.span.to(index.span);
+            if !self.build {
+                return Ok(placeholder(span));
+            }
             return Ok(Expr {
                 kind: ExprKind::Index {
                     target: Box::new(target),
@@ -801,6 +917,9 @@ impl<'a> Parser<'a> {
         }
         let name = self.parse_ident("an attribute name after `.`")?;
         let span = target.span.to(name.span);
+        if !self.build {
+            return Ok(placeholder(span));
+        }
         Ok(Expr {
             kind: ExprKind::GetAttr {
                 target: Box::new(target),
@@ -819,6 +938,9 @@ impl<'a> Parser<'a> {
         }
         self.pos += 1;
         let span = target.span.to(Span::new(self.pos - 1, self.pos));
+        if !self.build {
+            return Ok(placeholder(span));
+        }
         Ok(Expr {
             kind: ExprKind::Index {
                 target: Box::new(target),
@@ -835,6 +957,7 @@ impl<'a> Parser<'a> {
             span: Span::new(self.pos, self.pos),
         };
         let mut levels = 0;
+        let mut traversed = false;
         loop {
             let save = self.pos;
             self.skip_trivia()?;
@@ -852,6 +975,7 @@ impl<'a> Parser<'a> {
                         break;
                     }
                     each = self.parse_dot(each)?;
+                    traversed = true;
                 }
                 Some(b'[') if full => {
                     let open = self.pos;
@@ -865,6 +989,7 @@ impl<'a> Parser<'a> {
                         break;
                     }
                     each = self.finish_index(each, open)?;
+                    traversed = true;
                     self.newlines = saved;
                 }
                 _ => {
@@ -874,15 +999,18 @@ impl<'a> Parser<'a> {
             }
         }
         self.leave_n(levels);
-        let end = if each.kind == ExprKind::SplatItem {
-            self.pos
-        } else {
+        let end = if traversed {
             each.span.end as usize
+        } else {
+            self.pos
         };
         let span = Span::new(
             target.span.start as usize,
             end.max(target.span.end as usize),
         );
+        if !self.build {
+            return Ok(placeholder(span));
+        }
         Ok(Expr {
             kind: ExprKind::Splat {
                 target: Box::new(target),
@@ -908,9 +1036,13 @@ impl<'a> Parser<'a> {
                 }
                 self.pos += 1;
                 self.newlines = saved;
+                let span = Span::new(start, self.pos);
+                if !self.build {
+                    return Ok(placeholder(span));
+                }
                 Ok(Expr {
                     kind: ExprKind::Parens(Box::new(inner)),
-                    span: Span::new(start, self.pos),
+                    span,
                 })
             }
             Some(b'[') => self.parse_tuple(),
@@ -953,9 +1085,13 @@ impl<'a> Parser<'a> {
                 self.pos = save;
             }
         }
+        let span = Span::new(start, self.pos);
+        if !self.build {
+            return Ok(placeholder(span));
+        }
         Ok(Expr {
             kind: ExprKind::Number(self.src[start..self.pos].to_string()),
-            span: Span::new(start, self.pos),
+            span,
         })
     }
 
@@ -964,6 +1100,7 @@ impl<'a> Parser<'a> {
         let first = self.parse_ident("an expression")?;
         let start = first.span.start as usize;
         let mut name = first;
+        let mut qualified = false;
         loop {
             let save = self.pos;
             self.skip_trivia()?;
@@ -974,8 +1111,13 @@ impl<'a> Parser<'a> {
             self.pos += 2;
             self.skip_trivia()?;
             let next = self.parse_ident("a function name after `::`")?;
+            // A qualified name is built in any case: the error messages show it.
+            if !qualified && name.name.is_empty() {
+                name.name = self.text(name.span).to_string();
+            }
+            qualified = true;
             name.name.push_str("::");
-            name.name.push_str(&next.name);
+            name.name.push_str(self.written(&next));
             name.span = name.span.to(next.span);
         }
         let save = self.pos;
@@ -984,13 +1126,14 @@ impl<'a> Parser<'a> {
             return self.parse_call(name);
         }
         self.pos = save;
-        if name.name.contains("::") {
+        if qualified {
             return self.expected(&format!("`(` after the function name `{}`", name.name));
         }
-        let kind = match name.name.as_str() {
+        let kind = match self.written(&name) {
             "true" => ExprKind::Bool(true),
             "false" => ExprKind::Bool(false),
             "null" => ExprKind::Null,
+            _ if !self.build => ExprKind::Null,
             _ => ExprKind::Variable(name),
         };
         Ok(Expr {
@@ -1010,7 +1153,10 @@ impl<'a> Parser<'a> {
             if self.peek() == Some(b')') {
                 break;
             }
-            args.push(self.parse_expr()?);
+            let arg = self.parse_expr()?;
+            if self.build {
+                args.push(arg);
+            }
             self.skip_trivia()?;
             if self.at("...") {
                 self.pos += 3;
@@ -1025,14 +1171,19 @@ impl<'a> Parser<'a> {
                 Some(b',') => self.pos += 1,
                 Some(b')') => break,
                 _ => {
-                    return self
-                        .expected(&format!("`,` or `)` in the arguments of `{}`", name.name))
+                    return self.expected(&format!(
+                        "`,` or `)` in the arguments of `{}`",
+                        self.written(&name)
+                    ))
                 }
             }
         }
         self.pos += 1;
         self.newlines = saved;
         let span = name.span.to(Span::new(self.pos - 1, self.pos));
+        if !self.build {
+            return Ok(placeholder(span));
+        }
         Ok(Expr {
             kind: ExprKind::Call {
                 name,
@@ -1060,7 +1211,10 @@ impl<'a> Parser<'a> {
             if self.peek() == Some(b']') {
                 break;
             }
-            items.push(self.parse_expr()?);
+            let item = self.parse_expr()?;
+            if self.build {
+                items.push(item);
+            }
             self.skip_trivia()?;
             match self.peek() {
                 Some(b',') => self.pos += 1,
@@ -1106,7 +1260,9 @@ impl<'a> Parser<'a> {
             }
             self.skip_trivia()?;
             let value = self.parse_expr()?;
-            items.push(ObjectItem { key, value });
+            if self.build {
+                items.push(ObjectItem { key, value });
+            }
             self.skip_trivia()?;
             match self.peek() {
                 Some(b',') => self.pos += 1,
@@ -1216,6 +1372,9 @@ impl<'a> Parser<'a> {
         self.pos += 1;
         self.leave();
         let span = Span::new(open, self.pos);
+        if !self.build {
+            return Ok(placeholder(span));
+        }
         let collection = Box::new(collection);
         let value = Box::new(value);
         let kind = match key {
@@ -1253,7 +1412,7 @@ impl<'a> Parser<'a> {
             .map(|i| body + i);
         if let Some(end) = plain_end.filter(|&e| self.b[e] == b'"') {
             self.pos = end + 1;
-            let parts = if end == body {
+            let parts = if end == body || !self.build {
                 Vec::new()
             } else {
                 vec![TemplatePart::Literal {
@@ -1280,15 +1439,13 @@ impl<'a> Parser<'a> {
             self.pos += 1;
         }
         let marker = self.parse_ident("a heredoc marker after `<<`")?;
+        let marker = self.text(marker.span);
         let header_span = Span::new(start, self.pos);
         while matches!(self.peek(), Some(b' ' | b'\t' | b'\r')) {
             self.pos += 1;
         }
         if self.peek() != Some(b'\n') {
-            return self.expected(&format!(
-                "a newline after the heredoc marker `{}`",
-                marker.name
-            ));
+            return self.expected(&format!("a newline after the heredoc marker `{marker}`"));
         }
         self.pos += 1;
         let body_start = self.pos;
@@ -1298,8 +1455,7 @@ impl<'a> Parser<'a> {
             if line >= self.b.len() {
                 return err(
                     format!(
-                        "unterminated heredoc: expected a line `{}` to close it before the end of file",
-                        marker.name
+                        "unterminated heredoc: expected a line `{marker}` to close it before the end of file"
                     ),
                     header_span,
                 );
@@ -1309,9 +1465,9 @@ impl<'a> Parser<'a> {
                 .map_or(self.b.len(), |i| line + i);
             let text = &self.src[line..line_end];
             let trimmed = text.trim_start_matches([' ', '\t']);
-            if let Some(rest) = trimmed.strip_prefix(marker.name.as_str()) {
+            if let Some(rest) = trimmed.strip_prefix(marker) {
                 if rest.trim_end_matches([' ', '\t', '\r']).is_empty() {
-                    let marker_end = line + (text.len() - trimmed.len()) + marker.name.len();
+                    let marker_end = line + (text.len() - trimmed.len()) + marker.len();
                     break (line, marker_end);
                 }
             }
@@ -1320,9 +1476,13 @@ impl<'a> Parser<'a> {
         let mut t = self.parse_template_body(TemplateMode::Heredoc { end, flush }, start)?;
         t.heredoc = true;
         self.pos = after;
+        let span = Span::new(start, after);
+        if !self.build {
+            return Ok(placeholder(span));
+        }
         Ok(Expr {
             kind: ExprKind::Template(t),
-            span: Span::new(start, after),
+            span,
         })
     }
 
@@ -1410,8 +1570,10 @@ impl<'a> Parser<'a> {
                     lit_start = self.pos;
                 }
                 b'$' | b'%' if self.peek_at(1) == Some(c) && self.peek_at(2) == Some(b'{') => {
-                    lit.push(c as char);
-                    lit.push('{');
+                    if self.build {
+                        lit.push(c as char);
+                        lit.push('{');
+                    }
                     self.pos += 3;
                 }
                 b'\\' if mode == TemplateMode::Quoted => self.parse_escape(&mut lit)?,
@@ -1423,7 +1585,9 @@ impl<'a> Parser<'a> {
                     );
                 }
                 b'\r' | b'\n' if mode != TemplateMode::Quoted && self.at_newline() => {
-                    lit.push('\n');
+                    if self.build {
+                        lit.push('\n');
+                    }
                     self.pos += if c == b'\r' { 2 } else { 1 };
                     // Heredoc literals end at each newline, so that `<<-` can find line starts
                     // after strip markers have been applied.
@@ -1446,7 +1610,9 @@ impl<'a> Parser<'a> {
                     while !self.src.is_char_boundary(i) {
                         i += 1;
                     }
-                    lit.push_str(&self.src[run_start..i]);
+                    if self.build {
+                        lit.push_str(&self.src[run_start..i]);
+                    }
                     self.pos = i;
                 }
             }
@@ -1472,7 +1638,9 @@ impl<'a> Parser<'a> {
             _ => None,
         };
         if let Some(ch) = simple {
-            lit.push(ch);
+            if self.build {
+                lit.push(ch);
+            }
             self.pos += 2;
             return Ok(());
         }
@@ -1498,7 +1666,9 @@ impl<'a> Parser<'a> {
             .and_then(char::from_u32);
         match ch {
             Some(ch) => {
-                lit.push(ch);
+                if self.build {
+                    lit.push(ch);
+                }
                 self.pos = hex_start + len;
                 Ok(())
             }
@@ -1634,7 +1804,11 @@ impl<'a> Parser<'a> {
                         parts.push(TemplatePart::Literal { text, span });
                     }
                 }
-                Piece::Interp { expr, .. } => parts.push(TemplatePart::Interpolation(expr)),
+                Piece::Interp { expr, .. } => {
+                    if self.build {
+                        parts.push(TemplatePart::Interpolation(expr));
+                    }
+                }
                 Piece::Dir { dir, span, .. } => match dir {
                     Directive::Else => {
                         self.leave();
@@ -1690,6 +1864,9 @@ impl<'a> Parser<'a> {
                                 )
                             }
                         };
+                        if !self.build {
+                            continue;
+                        }
                         parts.push(TemplatePart::If {
                             condition,
                             then,
@@ -1718,6 +1895,9 @@ impl<'a> Parser<'a> {
                                 )
                             }
                         };
+                        if !self.build {
+                            continue;
+                        }
                         parts.push(TemplatePart::For {
                             key_var,
                             value_var,

@@ -454,7 +454,7 @@ impl Ev {
     /// Parses again a file this worker has read (its declarations were freed).
     pub(crate) fn parse_kept(&self, id: FileId, kind: Kind) -> Option<ast::File> {
         let f = self.files.get(id.0 as usize)?;
-        match walk::parse_text(kind, &f.text) {
+        match walk::parse_text(kind, &f.text, self.shared.only_types.as_deref()) {
             Parsed::Hcl(mut file) => {
                 // As when first read: the comments are in the source file.
                 file.comments = Vec::new();
@@ -477,7 +477,7 @@ impl Ev {
             self.drop_unread_bodies(&mut file);
             return Some((id, file));
         }
-        match walk::read_one(found) {
+        match walk::read_one(found, self.shared.only_types.as_deref()) {
             (text, Parsed::Hcl(mut file)) => {
                 // The comments are for suppressions (the source file), not for evaluation.
                 let comments = std::mem::take(&mut file.comments);
@@ -509,7 +509,8 @@ impl Ev {
     /// not evaluated ([`LoadOptions::only_types`]): nothing reads them (a reference to such a
     /// resource only needs to know it is declared, and the block keeps its type and name), and
     /// the unit's other trees then reuse their memory. Data sources keep theirs: an expression
-    /// may read their arguments.
+    /// may read their arguments. A `.tf` file comes with these bodies empty already (the parser
+    /// only checks them, [`walk::parse_text`]); this is for `.tf.json` files.
     fn drop_unread_bodies(&self, file: &mut ast::File) {
         if self.shared.only_types.is_none() {
             return;

@@ -17,6 +17,17 @@ pub(crate) fn file(text: &str) -> Result<File, ParseError> {
     guarded(|| ecs_gpu_hcl::parse(text))
 }
 
+/// A `.tf` file whose `resource` blocks of the types not in `only_types` are only checked for
+/// syntax errors: nothing reads their bodies ([`crate::LoadOptions::only_types`]).
+pub(crate) fn file_reading(text: &str, only_types: Option<&[String]>) -> Result<File, ParseError> {
+    match only_types {
+        None => file(text),
+        Some(types) => guarded(|| {
+            ecs_gpu_hcl::parse_skipping(text, &|kind| !crate::model::keeps_type(Some(types), kind))
+        }),
+    }
+}
+
 pub(crate) fn template_result(text: &str) -> Result<Template, ParseError> {
     guarded(|| ecs_gpu_hcl::parse_template(text))
 }

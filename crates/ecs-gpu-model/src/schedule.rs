@@ -867,7 +867,7 @@ impl Ev {
     /// Reads one JSON file: a task definition, or nothing.
     fn json_unit(&mut self, f: &Found) -> Partial {
         self.start_unit(1);
-        let (text, parsed) = walk::read_one(f);
+        let (text, parsed) = walk::read_one(f, None);
         let mut task_definition = None;
         if let Parsed::TaskDef(json) = &parsed {
             self.unit_walked_checked += 1;

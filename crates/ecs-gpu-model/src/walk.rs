@@ -399,10 +399,11 @@ pub(crate) fn problem_at(text: &str, err: &ecs_gpu_hcl::ParseError) -> Parsed {
 }
 
 /// Reads and parses one file found by the walk: its text (empty when unreadable) and what it is.
-pub(crate) fn read_one(found: &Found) -> (String, Parsed) {
+/// `only_types`: as for [`parse_text`].
+pub(crate) fn read_one(found: &Found, only_types: Option<&[String]>) -> (String, Parsed) {
     match read_text(&found.real) {
         Ok(text) => {
-            let parsed = parse_text(found.kind, &text);
+            let parsed = parse_text(found.kind, &text, only_types);
             (text, parsed)
         }
         // Unreadable JSON that may not even be a task definition is not a problem.
@@ -418,9 +419,11 @@ pub(crate) fn read_one(found: &Found) -> (String, Parsed) {
     }
 }
 
-pub(crate) fn parse_text(kind: Kind, text: &str) -> Parsed {
+/// Parses a file's text as its kind. `only_types` ([`crate::LoadOptions::only_types`]): the
+/// bodies of `resource` blocks of other types in a `.tf` file are only checked, not built.
+pub(crate) fn parse_text(kind: Kind, text: &str, only_types: Option<&[String]>) -> Parsed {
     match kind {
-        Kind::Tf => match crate::parse::file(text) {
+        Kind::Tf => match crate::parse::file_reading(text, only_types) {
             Ok(f) => Parsed::Hcl(f),
             Err(e) => problem_at(text, &e),
         },
