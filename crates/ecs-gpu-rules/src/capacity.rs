@@ -15,6 +15,7 @@
 //! to reach (or that is known to launch GPU instance types for ECS), even when other branches of
 //! the walk are unknown: a broken link that is known is broken whatever the unknown ones are.
 
+use std::borrow::Cow;
 use std::collections::{HashMap, HashSet};
 
 use ecs_gpu_catalog::{catalog, AmiClass, AmiNameClass, InstanceType, Lookup};
@@ -188,14 +189,28 @@ pub fn service_task<'m>(model: &'m Model, svc: &Resource) -> Option<&'m TaskDefi
     model.task_definition_of(id)
 }
 
-/// The services whose task definition certainly reserves GPUs, with it.
-pub fn gpu_services(model: &Model) -> Vec<(&Resource, &TaskDefinition)> {
+/// A service whose task definition certainly reserves GPUs: with that task definition and the
+/// capacity the service can be placed on.
+#[derive(Debug, Clone)]
+pub struct GpuService<'m> {
+    pub service: &'m Resource,
+    pub task: &'m TaskDefinition,
+    pub capacity: ServiceCapacity<'m>,
+}
+
+/// The services whose task definition certainly reserves GPUs, each with it and its capacity
+/// (the rules read them once per run: [`crate::Findings::gpu_services`]).
+pub fn gpu_services(model: &Model) -> Vec<GpuService<'_>> {
     model
         .resources_of("aws_ecs_service")
         .filter(|svc| !svc.instances_unknown)
         .filter_map(|svc| {
             let td = service_task(model, svc)?;
-            (is_checked(model, td) && is_gpu_task(td)).then_some((svc, td))
+            (is_checked(model, td) && is_gpu_task(td)).then(|| GpuService {
+                service: svc,
+                task: td,
+                capacity: service_capacity(model, svc),
+            })
         })
         .collect()
 }
@@ -681,17 +696,21 @@ pub struct GpuCapacity<'m> {
 
 /// The capacity providers, groups and launch templates that are GPU capacity.
 pub fn gpu_capacity(model: &Model) -> GpuCapacity<'_> {
+    gpu_capacity_of(model, &gpu_services(model))
+}
+
+/// [`gpu_capacity`], with the GPU services already found.
+pub fn gpu_capacity_of<'m>(model: &'m Model, services: &[GpuService<'m>]) -> GpuCapacity<'m> {
     let mut out = GpuCapacity::default();
-    let mut uses: Vec<(ProviderUse<'_>, GpuReason<'_>)> = Vec::new();
-    for (svc, _) in gpu_services(model) {
-        let cap = service_capacity(model, svc);
+    let mut uses: Vec<(Cow<'_, ProviderUse<'m>>, GpuReason<'m>)> = Vec::new();
+    for s in services {
         // With `launch_type = "EC2"` ECS picks GPU instances among all of the cluster's: its other
         // capacity providers (CPU ones) are not where the GPU tasks go.
-        if cap.placement == Placement::LaunchTypeEc2 {
+        if s.capacity.placement == Placement::LaunchTypeEc2 {
             continue;
         }
-        for p in cap.providers {
-            uses.push((p, GpuReason::Service(svc)));
+        for p in &s.capacity.providers {
+            uses.push((Cow::Borrowed(p), GpuReason::Service(s.service)));
         }
     }
     for provider in model.resources_of("aws_ecs_capacity_provider") {
@@ -715,11 +734,11 @@ pub fn gpu_capacity(model: &Model) -> GpuCapacity<'_> {
             .find(|n| matches!(catalog().lookup(n), Lookup::Known(k) if k.is_nvidia()));
         if let Some(instance_type) = gpu_type {
             uses.push((
-                ProviderUse {
+                Cow::Owned(ProviderUse {
                     provider,
                     named_at: None,
                     group: Some(group),
-                },
+                }),
                 GpuReason::GpuInstanceType {
                     provider,
                     instance_type,
@@ -737,7 +756,7 @@ pub fn gpu_capacity(model: &Model) -> GpuCapacity<'_> {
         if providers.insert(p.provider.id) {
             out.providers.push((p.provider, reason.clone()));
         }
-        let Some(group) = p.group else { continue };
+        let Some(group) = &p.group else { continue };
         // A group that may not exist (`count = var.n`) proves nothing about its templates either.
         if group.group.instances_unknown {
             continue;
@@ -751,7 +770,7 @@ pub fn gpu_capacity(model: &Model) -> GpuCapacity<'_> {
             }
         }
         if groups.insert(group.group.id) {
-            out.groups.push((group, reason));
+            out.groups.push((group.clone(), reason));
         }
     }
     out

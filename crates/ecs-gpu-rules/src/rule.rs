@@ -9,7 +9,8 @@ use ecs_gpu_model::{
 use ecs_gpu_report::Severity;
 
 use crate::capacity::{
-    self, Capacity, GpuCapacity, GpuReason, GroupCapacity, ServiceIndex, TemplateUse, UserData,
+    self, Capacity, GpuCapacity, GpuReason, GpuService, GroupCapacity, ServiceIndex, TemplateUse,
+    UserData,
 };
 
 /// A check rule. Declare one with [`declare_rule!`](crate::declare_rule) in its own file under
@@ -136,6 +137,7 @@ pub struct Context<'m> {
     model: &'m Model,
     services: OnceLock<ServiceIndex<'m>>,
     capacities: Mutex<HashMap<ResourceId, Option<Capacity>>>,
+    gpu_services: OnceLock<Vec<GpuService<'m>>>,
     gpu_capacity: OnceLock<GpuCapacity<'m>>,
     /// The user data of each GPU launch template, in the order of `gpu_capacity.templates`.
     gpu_user_data: OnceLock<Vec<(UserData, Option<Loc>)>>,
@@ -152,6 +154,7 @@ impl<'m> Context<'m> {
             model,
             services: OnceLock::new(),
             capacities: Mutex::new(HashMap::new()),
+            gpu_services: OnceLock::new(),
             gpu_capacity: OnceLock::new(),
             gpu_user_data: OnceLock::new(),
             provider_groups: OnceLock::new(),
@@ -190,9 +193,14 @@ impl<'m> Context<'m> {
         })
     }
 
+    fn gpu_services(&self) -> &[GpuService<'m>] {
+        self.gpu_services
+            .get_or_init(|| capacity::gpu_services(self.model))
+    }
+
     fn gpu_capacity(&self) -> &GpuCapacity<'m> {
         self.gpu_capacity
-            .get_or_init(|| capacity::gpu_capacity(self.model))
+            .get_or_init(|| capacity::gpu_capacity_of(self.model, self.gpu_services()))
     }
 
     fn provider_groups(&self) -> &[(&'m Resource, GroupCapacity<'m>)] {
@@ -248,6 +256,11 @@ impl<'m> Findings<'m> {
             m.insert(id, c.clone());
         }
         c
+    }
+
+    /// [`capacity::gpu_services`], found once per run.
+    pub fn gpu_services(&self) -> &'m [GpuService<'m>] {
+        self.ctx.gpu_services()
     }
 
     /// [`capacity::gpu_capacity`], computed once per run.

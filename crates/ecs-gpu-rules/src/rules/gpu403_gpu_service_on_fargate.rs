@@ -1,6 +1,6 @@
 use ecs_gpu_model::Model;
 
-use crate::capacity::{gpu_services, service_capacity, Placement};
+use crate::capacity::Placement;
 use crate::task::gpu_containers;
 use crate::{declare_rule, Findings};
 
@@ -38,8 +38,8 @@ declare_rule! {
 }
 
 fn check(model: &Model, report: &mut Findings<'_>) {
-    for (svc, td) in gpu_services(model) {
-        let cap = service_capacity(model, svc);
+    for s in report.gpu_services() {
+        let (svc, td, cap) = (s.service, s.task, &s.capacity);
         if cap.placement != Placement::Fargate {
             continue;
         }

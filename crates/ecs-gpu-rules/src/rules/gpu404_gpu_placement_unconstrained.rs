@@ -1,6 +1,6 @@
 use ecs_gpu_model::Model;
 
-use crate::capacity::{gpu_services, placement_constraints, service_capacity, string};
+use crate::capacity::{placement_constraints, string};
 use crate::{declare_rule, Findings};
 
 declare_rule! {
@@ -42,7 +42,8 @@ declare_rule! {
 }
 
 fn check(model: &Model, report: &mut Findings<'_>) {
-    for (svc, _) in gpu_services(model) {
+    for s in report.gpu_services() {
+        let svc = s.service;
         let (constraints, complete) = placement_constraints(model, svc);
         if !complete
             || constraints
@@ -51,7 +52,7 @@ fn check(model: &Model, report: &mut Findings<'_>) {
         {
             continue;
         }
-        let Some(types) = service_capacity(model, svc).instance_types() else {
+        let Some(types) = s.capacity.instance_types() else {
             continue;
         };
         let mut names: Vec<&str> = types.iter().map(|t| t.name.as_str()).collect();
