@@ -101,12 +101,19 @@ impl ModuleDecl {
                         }
                     }
                     "resource" | "data" => {
-                        if let (Some(t), Some(n)) = (label(0), label(1)) {
-                            let address = if b.kind.name == "data" {
-                                format!("data.{t}.{n}")
-                            } else {
-                                format!("{t}.{n}")
-                            };
+                        if let (Some(t), Some(n)) = (b.labels.first(), b.labels.get(1)) {
+                            // `aws_x.y` or `data.aws_x.y`, built in place (one allocation).
+                            let data = b.kind.name == "data";
+                            let (t, n) = (t.name.as_str(), n.name.as_str());
+                            let mut address = String::with_capacity(
+                                5 * usize::from(data) + t.len() + 1 + n.len(),
+                            );
+                            if data {
+                                address.push_str("data.");
+                            }
+                            address.push_str(t);
+                            address.push('.');
+                            address.push_str(n);
                             d.resource_index.insert(address, d.resources.len());
                             d.resources.push((fi, ii));
                         }
