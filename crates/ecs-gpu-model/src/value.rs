@@ -168,6 +168,12 @@ impl Node {
         matches!(self.value, Value::Unknown(_))
     }
 
+    /// Whether the value is certainly given: known and not null. An unknown value may turn out
+    /// null (a variable without a value can be given null), and a null argument is not set.
+    pub fn is_given(&self) -> bool {
+        !matches!(self.value, Value::Null | Value::Unknown(_))
+    }
+
     /// The string, when known (a `jsonencode` result gives its JSON text).
     pub fn as_str(&self) -> Option<std::borrow::Cow<'_, str>> {
         match &self.value {

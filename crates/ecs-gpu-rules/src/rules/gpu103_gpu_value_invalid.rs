@@ -81,10 +81,8 @@ fn check(model: &Model, report: &mut Findings<'_>) {
                 gpu_containers.push(c);
             }
             for entry in entries {
-                // Both are given only when both are known and not null: an unknown may be null.
-                let given = |v: &&Node| !matches!(v.value, Value::Null | Value::Unknown(_));
-                let value = entry.get("value").filter(given);
-                let sharing = entry.get("sharingStrategy").filter(given);
+                let value = entry.get("value").filter(|v| v.is_given());
+                let sharing = entry.get("sharingStrategy").filter(|v| v.is_given());
                 if let (Some(v), Some(s)) = (value, sharing) {
                     report
                         .add(

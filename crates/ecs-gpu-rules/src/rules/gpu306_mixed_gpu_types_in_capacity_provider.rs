@@ -1,5 +1,5 @@
 use ecs_gpu_catalog::{catalog, Lookup};
-use ecs_gpu_model::{Model, Value};
+use ecs_gpu_model::Model;
 
 use crate::{declare_rule, Findings, Severity};
 
@@ -72,7 +72,7 @@ fn check(_model: &Model, report: &mut Findings<'_>) {
             t.override_block
                 .and_then(|o| o.body.attr("weighted_capacity"))
                 // An unknown may be null: the finding stays a warning then.
-                .filter(|n| !matches!(n.value, Value::Null | Value::Unknown(_)))
+                .filter(|n| n.is_given())
         });
         let describe = |k: &ecs_gpu_catalog::InstanceType| {
             format!(

@@ -1,4 +1,4 @@
-use ecs_gpu_model::{Mode, Model, Resource, Value};
+use ecs_gpu_model::{Mode, Model, Resource};
 
 use crate::capacity::string;
 use crate::{attribute_site, declare_rule, Findings};
@@ -97,9 +97,7 @@ fn check(model: &Model, report: &mut Findings<'_>) {
             let Some(dc) = svc.body.attribute("desired_count") else {
                 continue;
             };
-            // An unknown value may be null (a variable without a value can be given null), and a
-            // null `desired_count` is not set.
-            if matches!(dc.value.value, Value::Null | Value::Unknown(_)) {
+            if !dc.value.is_given() {
                 continue;
             }
             seen.insert(svc.id);

@@ -1,4 +1,4 @@
-use ecs_gpu_model::{Model, Value};
+use ecs_gpu_model::Model;
 
 use crate::capacity::string;
 use crate::{attribute_site, declare_rule, Findings};
@@ -58,9 +58,7 @@ fn check(model: &Model, report: &mut Findings<'_>) {
         let Some(dc) = asg.body.attribute("desired_capacity") else {
             continue;
         };
-        // An unknown value may be null (a variable without a value can be given null), and a
-        // null `desired_capacity` is not set.
-        if matches!(dc.value.value, Value::Null | Value::Unknown(_)) {
+        if !dc.value.is_given() {
             continue;
         }
         let (at, value_at) = attribute_site(asg, dc);
