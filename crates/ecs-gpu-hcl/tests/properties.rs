@@ -11,9 +11,9 @@
 //! and replayed first on every run; cases that once failed are also written out as named tests
 //! at the bottom.
 
-use ecs_gpu_hcl::{
-    json, line_col, parse, parse_expression, parse_skipping, parse_template, sexp, File, Item, Span,
-};
+use ecs_gpu_hcl::{json, line_col, parse, parse_expression, parse_template, sexp, Span};
+
+mod common;
 use proptest::prelude::*;
 
 // ------------------------------------------------------------------ generated expressions
@@ -393,37 +393,7 @@ fn parse_everything(text: &str) {
     if let Err(e) = parse(text) {
         check_spans(text, &[e.span]);
     }
-    skipping_agrees(text);
-}
-
-/// [`parse`], with the bodies of the top-level `resource` blocks whose type `skip` accepts
-/// emptied: what [`parse_skipping`] must give.
-fn parse_then_empty(
-    text: &str,
-    skip: &dyn Fn(&str) -> bool,
-) -> Result<File, ecs_gpu_hcl::ParseError> {
-    let mut f = parse(text)?;
-    for item in &mut f.body.items {
-        if let Item::Block(b) = item {
-            if b.kind.name == "resource" && b.labels.first().is_some_and(|t| skip(&t.name)) {
-                b.body.items.clear();
-            }
-        }
-    }
-    Ok(f)
-}
-
-/// [`parse_skipping`] gives the same tree (bodies skipped emptied), the same comments and the
-/// same error as [`parse`], skipping every resource type and skipping some.
-fn skipping_agrees(text: &str) {
-    let some = |t: &str| t.len() % 2 == 1;
-    for skip in [&(|_: &str| true) as &dyn Fn(&str) -> bool, &some] {
-        assert_eq!(
-            parse_skipping(text, skip),
-            parse_then_empty(text, skip),
-            "parse_skipping disagrees with parse on:\n{text}"
-        );
-    }
+    common::skipping_agrees("a generated text", text);
 }
 
 fn conformance_texts() -> Vec<String> {
@@ -459,15 +429,15 @@ proptest! {
         let file = format!(
             "resource \"aws_x\" \"n\" {{\n  x = {src}\n  nested {{\n    y = [{src}, {{ k = {src} }}]\n  }}\n}}\nresource \"aws_y\" \"n\" {{ z = {src} }}\n"
         );
-        skipping_agrees(&file);
+        common::skipping_agrees("a generated resource", &file);
         // and cut short, or with a byte taken out: the same error in both
         for cut in [file.len() / 3, file.len() / 2, file.len() - 3] {
             if file.is_char_boundary(cut) {
-                skipping_agrees(&file[..cut]);
+                common::skipping_agrees("a generated resource", &file[..cut]);
                 let mut shorter = file.clone();
                 if shorter.is_char_boundary(cut + 1) {
                     shorter.remove(cut);
-                    skipping_agrees(&shorter);
+                    common::skipping_agrees("a generated resource", &shorter);
                 }
             }
         }

@@ -4,20 +4,10 @@
 //! tree, with the bodies of the skipped `resource` blocks emptied, the same comments, or the
 //! same error. (`tests/properties.rs` does the same on generated and random text.)
 
-use ecs_gpu_hcl::{parse, parse_skipping, File, Item, ParseError};
-use std::path::{Path, PathBuf};
+use ecs_gpu_hcl::{parse, Item};
 
-fn parse_then_empty(text: &str, skip: &dyn Fn(&str) -> bool) -> Result<File, ParseError> {
-    let mut f = parse(text)?;
-    for item in &mut f.body.items {
-        if let Item::Block(b) = item {
-            if b.kind.name == "resource" && b.labels.first().is_some_and(|t| skip(&t.name)) {
-                b.body.items.clear();
-            }
-        }
-    }
-    Ok(f)
-}
+mod common;
+use std::path::{Path, PathBuf};
 
 fn collect(dir: &Path, out: &mut Vec<PathBuf>) {
     let Ok(entries) = std::fs::read_dir(dir) else {
@@ -56,22 +46,9 @@ fn files() -> Vec<(PathBuf, String)> {
         .collect()
 }
 
-/// `Ok(true)` when the text parses.
+/// Whether the text parses; asserts that both parsers agree on it.
 fn agrees(path: &Path, text: &str) -> bool {
-    let some = |t: &str| t.len() % 2 == 1;
-    let mut ok = false;
-    for skip in [&(|_: &str| true) as &dyn Fn(&str) -> bool, &some] {
-        let got = parse_skipping(text, skip);
-        let want = parse_then_empty(text, skip);
-        assert_eq!(
-            got,
-            want,
-            "{}: parse_skipping disagrees with parse on:\n{text}",
-            path.display()
-        );
-        ok = want.is_ok();
-    }
-    ok
+    common::skipping_agrees(&path.display().to_string(), text)
 }
 
 #[test]
