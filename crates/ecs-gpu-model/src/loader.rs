@@ -103,14 +103,11 @@ impl ModuleDecl {
                     "resource" | "data" => {
                         if let (Some(t), Some(n)) = (b.labels.first(), b.labels.get(1)) {
                             // `aws_x.y` or `data.aws_x.y`, built in place (one allocation).
-                            let data = b.kind.name == "data";
+                            let prefix = if b.kind.name == "data" { "data." } else { "" };
                             let (t, n) = (t.name.as_str(), n.name.as_str());
-                            let mut address = String::with_capacity(
-                                5 * usize::from(data) + t.len() + 1 + n.len(),
-                            );
-                            if data {
-                                address.push_str("data.");
-                            }
+                            let mut address =
+                                String::with_capacity(prefix.len() + t.len() + 1 + n.len());
+                            address.push_str(prefix);
                             address.push_str(t);
                             address.push('.');
                             address.push_str(n);

@@ -188,19 +188,19 @@ fn drop_root_copies_of_module_findings(out: &mut Vec<Diagnostic>) {
             d.resource.as_deref(),
         ))
     }
-    let in_calls: std::collections::HashSet<Key<'_>> = out
-        .iter()
-        .filter(|d| d.module.is_some())
-        .filter_map(key)
-        .collect();
-    if in_calls.is_empty() {
-        return;
-    }
-    let keep: Vec<bool> = out
-        .iter()
-        .map(|d| d.module.is_some() || key(d).is_none_or(|k| !in_calls.contains(&k)))
-        .collect();
-    drop(in_calls);
+    let keep: Vec<bool> = {
+        let in_calls: std::collections::HashSet<Key<'_>> = out
+            .iter()
+            .filter(|d| d.module.is_some())
+            .filter_map(key)
+            .collect();
+        if in_calls.is_empty() {
+            return;
+        }
+        out.iter()
+            .map(|d| d.module.is_some() || key(d).is_none_or(|k| !in_calls.contains(&k)))
+            .collect()
+    };
     let mut keep = keep.into_iter();
     out.retain(|_| keep.next().unwrap_or(true));
 }
