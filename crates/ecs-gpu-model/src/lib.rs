@@ -20,8 +20,10 @@
 //! defaults, `TF_VAR_*`, its `terraform.tfvars(.json)` and `*.auto.tfvars(.json)`, then
 //! [`LoadOptions::var_files`] and [`LoadOptions::vars`]. A local module call (`./`, `../`) is
 //! followed with its arguments as an instance of its own (`module.NAME`, `module.a.module.b`,
-//! `module.m["k"]`), even when the called folder is also loaded as a root. Override files
-//! (`override.tf`, `*_override.tf`) are merged as Terraform merges them.
+//! `module.m["k"]`), even when the called folder is also loaded as a root. So is a remote call
+//! (registry, Git...) that `terraform init` installed: the root's `.terraform/modules/modules.json`
+//! names the folder holding its code, which is used when it records the call's source. Override
+//! files (`override.tf`, `*_override.tf`) are merged as Terraform merges them.
 //!
 //! # What is unknown on purpose
 //!
@@ -30,7 +32,7 @@
 //! - A data source's results ([`UnknownReason::DataSource`]); its own arguments are known
 //!   (`data.aws_ssm_parameter.x.name`), and so is `data.template_file`'s `rendered`.
 //! - A variable with no value anywhere ([`UnknownReason::NoValue`]).
-//! - Remote module outputs ([`UnknownReason::RemoteModule`]).
+//! - The outputs of remote module calls not installed ([`UnknownReason::RemoteModule`]).
 //! - What the evaluator does not model ([`UnknownReason::Unsupported`]): functions it does not
 //!   know, hashes, time, `base64gzip` (its input is kept as a fragment), `file()` outside the
 //!   checked folders, an infinity, the cases where Terraform's list/tuple, set/list or map/object
@@ -57,6 +59,7 @@
 
 mod eval;
 mod funcs;
+mod installed;
 mod json;
 mod loader;
 mod model;

@@ -9,6 +9,7 @@ use std::sync::Arc;
 use ecs_gpu_hcl::ast::{self, Expr, ExprKind, Item};
 
 use crate::eval::{error_value, to_str, unknown, Cx, Scope, EMPTY};
+use crate::installed::{self, Installed, Lookup};
 use crate::json::{json_value_to_node, JsonLocs};
 use crate::model::*;
 use crate::value::{Entry, InstanceKey, Loc, Node, Object, Unknown, UnknownReason, Value};
@@ -181,6 +182,16 @@ enum VarSource {
     Default,
 }
 
+/// A remote module call that is not followed.
+#[derive(Debug, Clone)]
+pub(crate) struct RemoteCall {
+    pub address: String,
+    pub source: String,
+    pub loc: Loc,
+    /// Why `terraform init`'s copy could not be used, when it installed one.
+    pub why: Option<String>,
+}
+
 #[derive(Debug, Clone)]
 pub(crate) enum Children {
     /// No such `module` block.
@@ -218,6 +229,11 @@ pub(crate) struct Inst {
     instances_unknown: bool,
     /// `terraform.workspace` (the root module's).
     pub workspace: String,
+    /// The call's path from the root: the module block names joined by `.` (empty for the root),
+    /// as `terraform init` keys the calls it installs.
+    key: String,
+    /// The root module's calls installed by `terraform init`, when it ran there.
+    installed: Option<Rc<Installed>>,
     vars: FastMap<String, Slot>,
     locals: FastMap<String, Option<Node>>,
     outputs: FastMap<String, Option<Node>>,
@@ -352,7 +368,7 @@ pub(crate) struct Ev {
     /// oldest out), with their text sizes in `decl_order`.
     decls: FastMap<OsString, Option<Rc<ModuleDecl>>>,
     decl_order: std::collections::VecDeque<(PathBuf, usize)>,
-    remote_calls: Vec<(String, String, Loc)>,
+    remote_calls: Vec<RemoteCall>,
     failed_calls: Vec<(String, Loc)>,
     /// Files the unit in progress registered first in this worker, with their real paths.
     unit_new_files: Vec<(FileId, PathBuf)>,
@@ -600,6 +616,7 @@ impl Ev {
             || "default".to_string(),
             |p| self.insts[p].workspace.clone(),
         );
+        let installed = parent.and_then(|p| self.insts[p].installed.clone());
         self.insts.push(Inst {
             decl,
             id,
@@ -610,6 +627,8 @@ impl Ev {
             chain,
             instances_unknown,
             workspace,
+            key: String::new(),
+            installed,
             vars: FastMap::default(),
             locals: FastMap::default(),
             outputs: FastMap::default(),
@@ -646,8 +665,14 @@ impl Ev {
             .filter(|w| !w.is_empty())
             .unwrap_or_else(|| "default".to_string());
         let chain = vec![decl.real_dir.clone()];
+        let installed = if dot_terraform {
+            self.read_installed(&root_dir, &decl.display_dir)
+        } else {
+            None
+        };
         let inst = self.new_inst(decl.clone(), None, None, None, ".".into(), root_dir, chain);
         self.insts[inst].workspace = workspace;
+        self.insts[inst].installed = installed;
         // Terraform's precedence: defaults < TF_VAR_ environment variables < terraform.tfvars <
         // terraform.tfvars.json < *.auto.tfvars(.json) in lexical order < -var-file in order <
         // -var in order.
@@ -709,6 +734,45 @@ impl Ev {
             }
         }
         Node::new(Value::String(raw.to_string()), None)
+    }
+
+    /// The calls `terraform init` installed for the root module at `root_real` (shown as
+    /// `display_root`): `None` when it has no manifest, or one that cannot be read (a problem).
+    fn read_installed(&mut self, root_real: &Path, display_root: &Path) -> Option<Rc<Installed>> {
+        let path = root_real.join(installed::MANIFEST);
+        let display = display_root.join(installed::MANIFEST);
+        let text = match walk::read_text(&path) {
+            Ok(t) => t,
+            Err(_) if !path.exists() => return None,
+            Err(e) => {
+                self.problems.push(LoadProblem {
+                    path: display,
+                    line: e.line,
+                    column: e.column,
+                    message: e.message,
+                });
+                return None;
+            }
+        };
+        match Installed::parse(&text, display_root.to_path_buf()) {
+            Ok(m) => Some(Rc::new(m)),
+            Err(e) => {
+                let (line, column) = match e.at {
+                    Some(at) => {
+                        let (l, c) = ecs_gpu_hcl::line_col(&text, at);
+                        (Some(l), Some(c))
+                    }
+                    None => (None, None),
+                };
+                self.problems.push(LoadProblem {
+                    path: display,
+                    line,
+                    column,
+                    message: e.message,
+                });
+                None
+            }
+        }
     }
 
     fn read_tfvars(&mut self, inst: usize, path: &Path, values: &mut FastMap<String, Node>) {
@@ -1227,14 +1291,36 @@ impl Ev {
             self.failed_calls.push((address, call_loc));
             return Children::Failed;
         };
-        if !(source.starts_with("./") || source.starts_with("../")) {
-            self.remote_calls.push((address, source, call_loc));
-            return Children::Remote;
-        }
-        let parent_real = self.insts[inst].decl.real_dir.clone();
-        let Ok(child_real) = std::fs::canonicalize(parent_real.join(&source)) else {
-            self.failed_calls.push((address, call_loc));
-            return Children::Failed;
+        let module_key = match self.insts[inst].key.as_str() {
+            "" => name.to_string(),
+            parent => format!("{parent}.{name}"),
+        };
+        // Where the call's code is: a local folder relative to the calling module, or the copy
+        // `terraform init` installed (relative to the root module), with its real path, its path
+        // as shown and `path.module`.
+        let local = source.starts_with("./") || source.starts_with("../");
+        let (child_real, display, rel_dir) = if local {
+            let parent_real = self.insts[inst].decl.real_dir.clone();
+            let Ok(child_real) = std::fs::canonicalize(parent_real.join(&source)) else {
+                self.failed_calls.push((address, call_loc));
+                return Children::Failed;
+            };
+            let display = self.insts[inst].decl.display_dir.join(&source);
+            let rel_dir = walk::normalize(&Path::new(&self.insts[inst].rel_dir).join(&source));
+            (child_real, display, rel_dir)
+        } else {
+            match self.installed_copy(inst, &module_key, &source) {
+                Ok(found) => found,
+                Err(why) => {
+                    self.remote_calls.push(RemoteCall {
+                        address,
+                        source,
+                        loc: call_loc,
+                        why,
+                    });
+                    return Children::Remote;
+                }
+            }
         };
         if self.insts[inst].depth + 1 > MAX_MODULE_DEPTH
             || self.insts[inst].chain.contains(&child_real)
@@ -1243,14 +1329,11 @@ impl Ev {
             self.failed_calls.push((address, call_loc));
             return Children::Failed;
         }
-        let parent_display = self.insts[inst].decl.display_dir.clone();
-        let Some(child_decl) = self.decl_for(&child_real, &parent_display.join(&source)) else {
+        let Some(child_decl) = self.decl_for(&child_real, &display) else {
             self.failed_calls.push((address, call_loc));
             return Children::Failed;
         };
-        let rel_dir = walk::normalize(&Path::new(&self.insts[inst].rel_dir).join(&source))
-            .to_string_lossy()
-            .into_owned();
+        let rel_dir = rel_dir.to_string_lossy().into_owned();
         let root_dir = self.insts[inst].root_dir.clone();
         let mut chain = self.insts[inst].chain.clone();
         chain.push(child_real);
@@ -1279,6 +1362,7 @@ impl Ev {
             if unknown_instances {
                 self.insts[child].instances_unknown = true;
             }
+            self.insts[child].key.clone_from(&module_key);
             let binds: Vec<(String, Node)> = binding.into_iter().collect();
             for var in child_decl.variable_order.clone() {
                 let source = if attr(&block.body, &var).is_some() {
@@ -1299,6 +1383,44 @@ impl Ev {
             unknown_instances,
             list: out,
         }
+    }
+
+    /// Where `terraform init` installed the code of the remote call at `key` (written with
+    /// `source`) of instance `inst`'s root: its real path, its path as shown and `path.module`. Or
+    /// why its copy is not used (`None`: there is none).
+    fn installed_copy(
+        &self,
+        inst: usize,
+        key: &str,
+        source: &str,
+    ) -> Result<(PathBuf, PathBuf, PathBuf), Option<String>> {
+        let Some(manifest) = self.insts[inst].installed.as_deref() else {
+            return Err(None);
+        };
+        let dir = match manifest.lookup(key, source) {
+            Lookup::Dir(dir) => dir,
+            Lookup::NotInstalled => return Err(None),
+            Lookup::OtherSource(other) => {
+                return Err(Some(format!(
+                    "`.terraform/modules` holds it from `{other}`: run `terraform init` again"
+                )))
+            }
+        };
+        // The copy is inside the root module's folder, or it is not used.
+        let root_real = &self.insts[inst].root_dir;
+        let real = std::fs::canonicalize(root_real.join(dir))
+            .ok()
+            .filter(|real| real.starts_with(root_real) && real.is_dir())
+            .ok_or_else(|| {
+                Some(format!(
+                    "its folder in the `terraform init` manifest, `{dir}`, is missing or outside the root module's folder"
+                ))
+            })?;
+        Ok((
+            real,
+            manifest.display_root.join(dir),
+            walk::normalize(Path::new(dir)),
+        ))
     }
 
     /// The declarations of a module folder: kept from an earlier call, or read (the texts this
@@ -1606,7 +1728,7 @@ impl Ev {
 /// The notes about module calls not followed: one for every remote call (at the first), one per
 /// local call that could not be followed.
 pub(crate) fn finish_notes(
-    remote_calls: &[(String, String, Loc)],
+    remote_calls: &[RemoteCall],
     failed_calls: &[(String, Loc)],
 ) -> Vec<LoadNote> {
     let mut notes = Vec::new();
@@ -1614,8 +1736,11 @@ pub(crate) fn finish_notes(
         let mut seen = FastSet::default();
         let list: Vec<String> = remote_calls
             .iter()
-            .filter(|(a, _, _)| seen.insert(a.clone()))
-            .map(|(a, s, _)| format!("`{a}` (`{s}`)"))
+            .filter(|c| seen.insert(c.address.clone()))
+            .map(|c| match &c.why {
+                Some(why) => format!("`{}` (`{}`; {why})", c.address, c.source),
+                None => format!("`{}` (`{}`)", c.address, c.source),
+            })
             .collect();
         notes.push(LoadNote {
             kind: LoadNoteKind::RemoteModules,
@@ -1623,7 +1748,7 @@ pub(crate) fn finish_notes(
                 "module calls with remote sources are not followed: {}",
                 list.join(", ")
             ),
-            loc: remote_calls.first().map(|c| c.2),
+            loc: remote_calls.first().map(|c| c.loc),
         });
     }
     let mut seen = FastSet::default();

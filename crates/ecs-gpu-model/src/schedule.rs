@@ -31,8 +31,8 @@ use std::rc::Rc;
 use std::sync::{Arc, Condvar, Mutex};
 
 use crate::loader::{
-    apply_overrides, finish_notes, json_task_definition, resource_task_definitions, Ev, Shared,
-    WalkedFolder,
+    apply_overrides, finish_notes, json_task_definition, resource_task_definitions, Ev, RemoteCall,
+    Shared, WalkedFolder,
 };
 use crate::model::*;
 use crate::value::{Loc, Node, Value};
@@ -66,7 +66,7 @@ pub(crate) struct Partial {
     /// with the file's real path: its own folder's unit reports them when the walk found it.
     pub call_problems: Vec<(usize, PathBuf)>,
     pub notes: Vec<LoadNote>,
-    pub remote_calls: Vec<(String, String, Loc)>,
+    pub remote_calls: Vec<RemoteCall>,
     pub failed_calls: Vec<(String, Loc)>,
     pub read_by_functions: Vec<PathBuf>,
     /// A JSON unit's task definition, with the file's real path.
@@ -511,7 +511,7 @@ struct Merge {
     /// Problems in unit order, with the real path of the file a module call reported them for.
     problems: Vec<(LoadProblem, Option<PathBuf>)>,
     notes: Vec<LoadNote>,
-    remote_calls: Vec<(String, String, Loc)>,
+    remote_calls: Vec<RemoteCall>,
     failed_calls: Vec<(String, Loc)>,
     walked_checked: usize,
     other_checked: FastSet<OsString>,
@@ -579,9 +579,9 @@ impl Merge {
             }
             self.notes.push(n);
         }
-        for (a, s, mut l) in p.remote_calls.drain(..) {
-            remap.loc(&mut l);
-            self.remote_calls.push((a, s, l));
+        for mut call in p.remote_calls.drain(..) {
+            remap.loc(&mut call.loc);
+            self.remote_calls.push(call);
         }
         for (a, mut l) in p.failed_calls.drain(..) {
             remap.loc(&mut l);

@@ -899,3 +899,146 @@ fn a_called_module_folder_is_loaded_as_a_root_once_whichever_way() {
         }
     }
 }
+
+/// The manifest `terraform init` writes for the calls of `installed_modules_are_followed...`.
+const MANIFEST: &str = r#"{"Modules":[{"Key":"","Source":"","Dir":"."},
+{"Key":"gpu","Source":"registry.terraform.io/acme/gpu-capacity/aws","Version":"1.2.0","Dir":".terraform/modules/gpu"},
+{"Key":"gpu.tags","Source":"git::https://example.com/tags.git?ref=v1","Dir":".terraform/modules/gpu.tags"},
+{"Key":"stale","Source":"registry.terraform.io/acme/old/aws","Version":"0.1.0","Dir":".terraform/modules/stale"},
+{"Key":"escape","Source":"registry.terraform.io/acme/escape/aws","Version":"1.0.0","Dir":"../elsewhere"}]}"#;
+
+#[test]
+fn installed_modules_are_followed_like_local_ones() {
+    let (dir, m) = load(&[
+        (
+            "infra/main.tf",
+            "module \"gpu\" {\n  source  = \"acme/gpu-capacity/aws\"\n  version = \"~> 1.2\"\n  count   = 2\n  name    = \"inference-${count.index}\"\n}\nmodule \"stale\" {\n  source = \"acme/new/aws\"\n}\nmodule \"escape\" {\n  source = \"acme/escape/aws\"\n}\nmodule \"absent\" {\n  source = \"acme/absent/aws\"\n}\nresource \"t\" \"t\" {\n  x = module.gpu[1].group\n  y = module.stale.anything\n}\n",
+        ),
+        ("infra/.terraform/modules/modules.json", MANIFEST),
+        (
+            "infra/.terraform/modules/gpu/main.tf",
+            "variable \"name\" {}\nmodule \"tags\" {\n  source = \"git::https://example.com/tags.git?ref=v1\"\n}\nmodule \"sub\" {\n  source = \"./modules/sub\"\n  owner  = module.tags.owner\n}\nresource \"t\" \"g\" {\n  name   = var.name\n  here   = path.module\n  owner  = module.sub.owner\n}\noutput \"group\" { value = var.name }\n",
+        ),
+        (
+            "infra/.terraform/modules/gpu/modules/sub/main.tf",
+            "variable \"owner\" {}\noutput \"owner\" { value = \"sub-${var.owner}\" }\n",
+        ),
+        (
+            "infra/.terraform/modules/gpu.tags/main.tf",
+            "output \"owner\" { value = \"ml\" }\n",
+        ),
+        ("infra/.terraform/modules/stale/main.tf", "resource \"t\" \"s\" {}\n"),
+        ("elsewhere/main.tf", "resource \"t\" \"e\" {}\n"),
+    ]);
+    assert!(m.problems.is_empty(), "{:?}", m.problems);
+    let g: Vec<(Option<&str>, String, String, String)> = m
+        .resources
+        .iter()
+        .filter(|r| r.kind == "t" && r.name == "g")
+        .map(|r| {
+            (
+                m.module_address(r),
+                str_of(r.body.attr("name").unwrap()),
+                str_of(r.body.attr("here").unwrap()),
+                str_of(r.body.attr("owner").unwrap()),
+            )
+        })
+        .collect();
+    let here = ".terraform/modules/gpu".to_string();
+    assert_eq!(
+        g,
+        [
+            (
+                Some("module.gpu[0]"),
+                "inference-0".into(),
+                here.clone(),
+                "sub-ml".into()
+            ),
+            (
+                Some("module.gpu[1]"),
+                "inference-1".into(),
+                here,
+                "sub-ml".into()
+            ),
+        ]
+    );
+    // Findings point at the installed file, under the checked folder.
+    let g0 = find(&m, "t", "g");
+    let shown = m
+        .file(g0.loc.file)
+        .path
+        .to_string_lossy()
+        .replace('\\', "/");
+    assert!(
+        shown.ends_with("infra/.terraform/modules/gpu/main.tf"),
+        "{shown}"
+    );
+    // The output of an installed call is known in the caller.
+    let t = root_resource(&m, "t", "t");
+    assert_eq!(str_of(t.body.attr("x").unwrap()), "inference-1");
+    assert_eq!(
+        reason(t.body.attr("y").unwrap()),
+        UnknownReason::RemoteModule
+    );
+    // What is not installed, installed from another source, or outside the root is not followed,
+    // and the note says why.
+    assert!(m.resources.iter().all(|r| r.name != "s"));
+    // (`elsewhere` is checked on its own, as a root of the checked folder, not as a call.)
+    let e = find(&m, "t", "e");
+    assert_eq!(m.module_address(e), None);
+    let notes: Vec<&str> = m
+        .notes
+        .iter()
+        .filter(|n| n.kind == ecs_gpu_model::LoadNoteKind::RemoteModules)
+        .map(|n| n.message.as_str())
+        .collect();
+    assert_eq!(notes.len(), 1, "{notes:?}");
+    for part in [
+        "`module.stale` (`acme/new/aws`; `.terraform/modules` holds it from `registry.terraform.io/acme/old/aws`: run `terraform init` again)",
+        "`module.escape` (`acme/escape/aws`; its folder in the `terraform init` manifest, `../elsewhere`, is missing or outside the root module's folder)",
+        "`module.absent` (`acme/absent/aws`)",
+    ] {
+        assert!(notes[0].contains(part), "{part}\nnot in\n{}", notes[0]);
+    }
+    assert!(!notes[0].contains("module.gpu"), "{}", notes[0]);
+    // The installed files are counted as checked; the folder outside is not.
+    assert_eq!(m.files_checked, 5, "{:?}", dir.path());
+}
+
+#[test]
+fn a_manifest_that_cannot_be_read_is_a_problem_at_its_line() {
+    let (_d, m) = load(&[
+        (
+            "main.tf",
+            "module \"gpu\" {\n  source = \"acme/gpu-capacity/aws\"\n}\nresource \"t\" \"t\" {}\n",
+        ),
+        (
+            ".terraform/modules/modules.json",
+            "{\"Modules\": [\n  {\"Key\": \"gpu\"}\n]}\n",
+        ),
+    ]);
+    let problems: Vec<_> = m
+        .problems
+        .iter()
+        .map(|p| {
+            (
+                p.path.to_string_lossy().replace('\\', "/"),
+                p.line,
+                p.message.clone(),
+            )
+        })
+        .collect();
+    assert_eq!(problems.len(), 1, "{problems:?}");
+    assert!(problems[0].0.ends_with(".terraform/modules/modules.json"));
+    assert_eq!(problems[0].1, Some(2));
+    assert!(
+        problems[0].2.contains("not a module manifest"),
+        "{problems:?}"
+    );
+    // The rest is still loaded, and the call is said not to be followed.
+    find(&m, "t", "t");
+    assert!(m
+        .notes
+        .iter()
+        .any(|n| n.message.contains("`module.gpu` (`acme/gpu-capacity/aws`)")));
+}

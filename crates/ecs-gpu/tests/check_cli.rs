@@ -544,3 +544,112 @@ fn colour_only_on_a_terminal_unless_asked() {
     let o = run_in(&dir, &["check", "--color", "always", "--format", "json"]);
     assert!(!o.stdout.contains(&0x1b));
 }
+
+/// A root that gets its GPU capacity from a registry module, as `terraform init` leaves it: the
+/// module's code in `.terraform/modules/gpu_asg`, and the manifest that says so.
+fn initialized_root(dir: &Path, source: &str) {
+    write(
+        dir,
+        "infra/main.tf",
+        &include_str!("installed/root.tf.in").replace("acme/gpu-asg/aws", source),
+    );
+    write(
+        dir,
+        "infra/.terraform/modules/gpu_asg/main.tf",
+        include_str!("installed/gpu_asg.tf.in"),
+    );
+    write(
+        dir,
+        "infra/.terraform/modules/modules.json",
+        r#"{"Modules":[{"Key":"","Source":"","Dir":"."},{"Key":"gpu_asg","Source":"registry.terraform.io/acme/gpu-asg/aws","Version":"2.1.0","Dir":".terraform/modules/gpu_asg"}]}"#,
+    );
+}
+
+/// What the JSON report says, one line per diagnostic: rule, file:line, module, resource.
+fn json_lines(o: &Output) -> Vec<String> {
+    let report: serde_json::Value = serde_json::from_str(&stdout(o)).expect("JSON");
+    report["diagnostics"]
+        .as_array()
+        .expect("diagnostics")
+        .iter()
+        .map(|d| {
+            format!(
+                "{} {}:{} {} {}",
+                d["rule"].as_str().unwrap_or(""),
+                d["file"].as_str().unwrap_or(""),
+                d["line"],
+                d["module"].as_str().unwrap_or("-"),
+                d["resource"].as_str().unwrap_or("-"),
+            )
+        })
+        .collect()
+}
+
+/// A registry module installed by `terraform init` is checked through the call: the wrong GPU
+/// family and the missing scale-in protection are set by the root's arguments, and the findings
+/// point there, naming the module's resource. Without the manifest, only GPU003 says the call was
+/// not followed; with a call changed since `terraform init`, GPU003 says why the copy is not used.
+#[test]
+fn a_module_installed_by_terraform_init_is_checked_through_its_call() {
+    let dir = scratch("installed_module");
+    initialized_root(&dir, "acme/gpu-asg/aws");
+    let o = run_in(&dir, &["check", "infra", "--format", "json"]);
+    assert_eq!(code(&o), 1, "{}", stderr(&o));
+    assert_eq!(
+        json_lines(&o),
+        [
+            "GPU202 infra/main.tf:11 module.gpu_asg aws_launch_template.this",
+            "GPU301 infra/main.tf:24 - aws_ecs_capacity_provider.gpu",
+            "GPU105 infra/main.tf:43 - aws_ecs_task_definition.inference",
+        ]
+    );
+    let report: serde_json::Value = serde_json::from_str(&stdout(&o)).unwrap();
+    assert_eq!(report["summary"]["files"], 2);
+
+    std::fs::remove_file(dir.join("infra/.terraform/modules/modules.json")).unwrap();
+    let o = run_in(&dir, &["check", "infra", "--format", "json"]);
+    assert_eq!(code(&o), 0, "{}", stderr(&o));
+    assert_eq!(
+        json_lines(&o),
+        [
+            "GPU003 infra/main.tf:5 - -",
+            "GPU105 infra/main.tf:43 - aws_ecs_task_definition.inference",
+        ]
+    );
+
+    let dir = scratch("installed_module_changed");
+    initialized_root(&dir, "acme/gpu-asg-v3/aws");
+    let o = run_in(&dir, &["check", "infra"]);
+    assert_eq!(code(&o), 0, "{}", stderr(&o));
+    assert!(
+        stdout(&o).contains("`module.gpu_asg` (`acme/gpu-asg-v3/aws`; `.terraform/modules` holds it from `registry.terraform.io/acme/gpu-asg/aws`: run `terraform init` again)"),
+        "{}",
+        stdout(&o)
+    );
+}
+
+/// A module manifest that is not one is reported at its line (exit 2); everything else is checked.
+#[test]
+fn a_broken_module_manifest_is_reported_and_the_rest_is_checked() {
+    let dir = scratch("broken_manifest");
+    initialized_root(&dir, "acme/gpu-asg/aws");
+    write(
+        &dir,
+        "infra/.terraform/modules/modules.json",
+        "{\"Modules\": [\n  {\"Key\": \"gpu_asg\",\n",
+    );
+    let o = run_in(&dir, &["check", "infra", "--format", "json"]);
+    assert_eq!(code(&o), 2, "{}", stderr(&o));
+    assert!(
+        stderr(&o).contains("infra/.terraform/modules/modules.json:3:1: "),
+        "{}",
+        stderr(&o)
+    );
+    assert_eq!(
+        json_lines(&o),
+        [
+            "GPU003 infra/main.tf:5 - -",
+            "GPU105 infra/main.tf:43 - aws_ecs_task_definition.inference",
+        ]
+    );
+}

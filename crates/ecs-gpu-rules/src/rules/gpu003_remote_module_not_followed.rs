@@ -5,9 +5,17 @@ use crate::{declare_rule, Findings};
 declare_rule! {
     /// ## What it checks
     ///
-    /// Module calls whose `source` is remote (the Terraform Registry, Git, S3, HTTP...). The checker
-    /// works offline and never fetches them, so what they create is not checked, and what they output
-    /// is unknown. It says so once per call.
+    /// Module calls whose `source` is remote (the Terraform Registry, Git, S3, HTTP...) and that
+    /// `terraform init` has not installed. The checker works offline and never fetches a module,
+    /// so what such a call creates is not checked, and what it outputs is unknown. It says so once,
+    /// listing the calls.
+    ///
+    /// A call that `terraform init` installed is followed like a local one: the root module's
+    /// `.terraform/modules/modules.json` says which folder under `.terraform/modules` holds each
+    /// call's code, and its findings point at that copy (or at the root's arguments that set the
+    /// values), with the module address. The copy is used only when the manifest records the
+    /// source the call is written with (a registry address with or without its host) and its folder
+    /// is inside the root module's folder; otherwise the call is listed here, with the reason.
     ///
     /// ## Why it matters
     ///
@@ -26,8 +34,10 @@ declare_rule! {
     ///
     /// ## How to fix
     ///
-    /// Nothing is wrong. To check the module too, vendor it and call it with a local path
-    /// (`source = "./modules/gpu-capacity"`), or run `ecs-gpu check` on its source tree.
+    /// Nothing is wrong. To check the module too, run `terraform init` in the root module before
+    /// `ecs-gpu check` (no AWS account is needed for it, only the module sources), vendor the module
+    /// and call it with a local path (`source = "./modules/gpu-capacity"`), or run `ecs-gpu check`
+    /// on its source tree.
     pub static RULE = {
         id: "GPU003",
         name: "remote-module-not-followed",
@@ -45,6 +55,6 @@ fn check(model: &Model, report: &mut Findings<'_>) {
     {
         report
             .add(note.loc, note.message.clone())
-            .help("vendor the module and call it with a local `source` path to check it too");
+            .help("run `terraform init` to install the modules (their copies in `.terraform/modules` are followed), or vendor them and call them with a local `source` path");
     }
 }

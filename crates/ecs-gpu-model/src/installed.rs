@@ -1,0 +1,283 @@
+//! Module calls installed by `terraform init`.
+//!
+//! `terraform init` downloads every remote module call of a root module into `.terraform/modules`
+//! and records where in `.terraform/modules/modules.json`, one entry per call:
+//!
+//! ```json
+//! {"Modules":[{"Key":"","Source":"","Dir":"."},
+//!             {"Key":"gpu","Source":"registry.terraform.io/terraform-aws-modules/autoscaling/aws","Version":"8.0.0","Dir":".terraform/modules/gpu"},
+//!             {"Key":"gpu.nested","Source":"git::https://example.com/m.git?ref=v1","Dir":".terraform/modules/gpu.nested"}]}
+//! ```
+//!
+//! The key is the call's path from the root, the module block names joined by `.` (instance keys
+//! do not count: every instance of a call runs the same code); the folder is relative to the root
+//! module's folder. A remote call installed there is followed like a local one, as Terraform does
+//! when it plans. A call whose entry names another source than the configuration (changed since
+//! the last `terraform init`, which `terraform plan` would refuse) is not followed: its copy is not
+//! the code the configuration asks for.
+
+use std::path::PathBuf;
+
+use ecs_gpu_hcl::json::{Json, JsonValue};
+
+use crate::FastMap;
+
+/// The manifest's path under a root module's folder.
+pub(crate) const MANIFEST: &str = ".terraform/modules/modules.json";
+
+/// A root module's installed calls.
+#[derive(Debug, Default)]
+pub(crate) struct Installed {
+    /// The root module's folder as displayed (the installed folders are shown under it).
+    pub display_root: PathBuf,
+    /// By key: the source the call was installed from, and its folder relative to the root.
+    entries: FastMap<String, (String, String)>,
+}
+
+/// What the manifest says about one remote call.
+#[derive(Debug, PartialEq, Eq)]
+pub(crate) enum Lookup<'a> {
+    /// Installed from this source, in this folder (relative to the root module's folder).
+    Dir(&'a str),
+    /// No entry for the call.
+    NotInstalled,
+    /// Installed from another source than the call's.
+    OtherSource(&'a str),
+}
+
+/// Why a manifest cannot be read.
+#[derive(Debug, PartialEq, Eq)]
+pub(crate) struct ManifestError {
+    /// Byte offset in the manifest's text, when the problem has a place.
+    pub at: Option<u32>,
+    pub message: String,
+}
+
+impl Installed {
+    /// Reads a manifest's text.
+    pub(crate) fn parse(text: &str, display_root: PathBuf) -> Result<Installed, ManifestError> {
+        let json = crate::parse::json(text).map_err(|e| ManifestError {
+            at: Some(e.span.start),
+            message: e.message,
+        })?;
+        let invalid = |at: &Json, what: &str| ManifestError {
+            at: Some(at.span.start),
+            message: format!("not a module manifest of `terraform init`: {what}"),
+        };
+        let modules =
+            member(&json, "Modules").ok_or_else(|| invalid(&json, "no `Modules` list"))?;
+        let JsonValue::Array(list) = &modules.value else {
+            return Err(invalid(modules, "`Modules` is not a list"));
+        };
+        let mut entries = FastMap::default();
+        for entry in list {
+            let text_of = |key: &str| match member(entry, key).map(|j| &j.value) {
+                Some(JsonValue::String(s)) => Some(s.clone()),
+                _ => None,
+            };
+            let (Some(key), Some(dir)) = (text_of("Key"), text_of("Dir")) else {
+                return Err(invalid(
+                    entry,
+                    "an entry without a `Key` and a `Dir` string",
+                ));
+            };
+            let source = text_of("Source").unwrap_or_default();
+            entries.insert(key, (source, dir));
+        }
+        Ok(Installed {
+            display_root,
+            entries,
+        })
+    }
+
+    /// The installed folder of the call at `key`, written with `source`.
+    pub(crate) fn lookup(&self, key: &str, source: &str) -> Lookup<'_> {
+        match self.entries.get(key) {
+            None => Lookup::NotInstalled,
+            Some((installed, dir)) if same_source(installed, source) => Lookup::Dir(dir),
+            Some((installed, _)) => Lookup::OtherSource(installed),
+        }
+    }
+}
+
+/// The last member `key` of a JSON object (the last one wins, as when Terraform reads it).
+fn member<'j>(json: &'j Json, key: &str) -> Option<&'j Json> {
+    match &json.value {
+        JsonValue::Object(members) => members
+            .iter()
+            .rev()
+            .find(|m| m.key == key)
+            .map(|m| &m.value),
+        _ => None,
+    }
+}
+
+/// Whether the manifest's source is the one written in the call. Terraform records a registry
+/// address with its host (`registry.terraform.io/ns/name/provider`, OpenTofu
+/// `registry.opentofu.org/...`; older versions as written), so a registry address written without
+/// one matches either host. Registry addresses are compared without regard to case, the package
+/// subfolder after `//` exactly; any other source must be the same text.
+fn same_source(installed: &str, written: &str) -> bool {
+    if installed == written {
+        return true;
+    }
+    let Some((written_package, written_sub)) = registry_address(written) else {
+        return false;
+    };
+    let Some((installed_package, installed_sub)) = registry_address(installed) else {
+        return false;
+    };
+    if written_sub != installed_sub {
+        return false;
+    }
+    let written: Vec<&str> = written_package.split('/').collect();
+    let installed: Vec<&str> = installed_package.split('/').collect();
+    // Without a host, the address is the public registry's.
+    let installed = match (written.len(), installed.as_slice()) {
+        (3, [host, rest @ ..])
+            if rest.len() == 3
+                && (host.eq_ignore_ascii_case("registry.terraform.io")
+                    || host.eq_ignore_ascii_case("registry.opentofu.org")) =>
+        {
+            rest
+        }
+        _ => &installed[..],
+    };
+    installed.len() == written.len()
+        && installed
+            .iter()
+            .zip(&written)
+            .all(|(a, b)| a.eq_ignore_ascii_case(b))
+}
+
+/// A module registry address split into its package (`[host/]namespace/name/provider`) and its
+/// subfolder (after `//`, empty when none); `None` for any other source. The namespace, name and
+/// provider hold no `.`, which tells `github.com/org/repo` (a Git shorthand) from one.
+fn registry_address(source: &str) -> Option<(&str, &str)> {
+    if source.contains("::") || source.contains("://") || source.contains('?') {
+        return None;
+    }
+    let (package, sub) = source.split_once("//").unwrap_or((source, ""));
+    let parts: Vec<&str> = package.split('/').collect();
+    let names = match parts.as_slice() {
+        [_, _, _] => &parts[..],
+        [_host, rest @ ..] if rest.len() == 3 => rest,
+        _ => return None,
+    };
+    let name_like = |p: &&str| {
+        !p.is_empty()
+            && p.bytes()
+                .all(|b| b.is_ascii_alphanumeric() || b == b'-' || b == b'_')
+    };
+    names.iter().all(name_like).then_some((package, sub))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn manifest(entries: &str) -> Installed {
+        Installed::parse(
+            &format!(r#"{{"Modules":[{{"Key":"","Source":"","Dir":"."}}{entries}]}}"#),
+            PathBuf::from("infra"),
+        )
+        .expect("a manifest")
+    }
+
+    #[test]
+    fn registry_calls_match_with_or_without_the_host_and_in_any_case() {
+        let m = manifest(
+            r#",{"Key":"gpu","Source":"registry.terraform.io/terraform-aws-modules/autoscaling/aws","Version":"8.0.0","Dir":".terraform/modules/gpu"},
+                {"Key":"old","Source":"terraform-aws-modules/ecs/aws//modules/service","Dir":".terraform/modules/old/modules/service"},
+                {"Key":"tofu","Source":"registry.opentofu.org/acme/gpu/aws","Dir":".terraform/modules/tofu"},
+                {"Key":"private","Source":"app.terraform.io/acme/gpu/aws","Dir":".terraform/modules/private"}"#,
+        );
+        assert_eq!(
+            m.lookup("gpu", "terraform-aws-modules/autoscaling/aws"),
+            Lookup::Dir(".terraform/modules/gpu")
+        );
+        assert_eq!(
+            m.lookup("gpu", "Terraform-AWS-Modules/autoscaling/AWS"),
+            Lookup::Dir(".terraform/modules/gpu")
+        );
+        assert_eq!(
+            m.lookup(
+                "gpu",
+                "registry.terraform.io/terraform-aws-modules/autoscaling/aws"
+            ),
+            Lookup::Dir(".terraform/modules/gpu")
+        );
+        assert_eq!(
+            m.lookup("old", "terraform-aws-modules/ecs/aws//modules/service"),
+            Lookup::Dir(".terraform/modules/old/modules/service")
+        );
+        assert_eq!(
+            m.lookup("tofu", "acme/gpu/aws"),
+            Lookup::Dir(".terraform/modules/tofu")
+        );
+        assert_eq!(
+            m.lookup("private", "app.terraform.io/acme/gpu/aws"),
+            Lookup::Dir(".terraform/modules/private")
+        );
+    }
+
+    #[test]
+    fn another_source_package_subfolder_or_host_is_not_the_installed_copy() {
+        let m = manifest(
+            r#",{"Key":"gpu","Source":"registry.terraform.io/terraform-aws-modules/autoscaling/aws","Dir":".terraform/modules/gpu"},
+                {"Key":"private","Source":"app.terraform.io/acme/gpu/aws","Dir":".terraform/modules/private"},
+                {"Key":"git","Source":"git::https://example.com/gpu.git?ref=v1","Dir":".terraform/modules/git"}"#,
+        );
+        let other =
+            Lookup::OtherSource("registry.terraform.io/terraform-aws-modules/autoscaling/aws");
+        assert_eq!(m.lookup("gpu", "terraform-aws-modules/ecs/aws"), other);
+        assert_eq!(
+            m.lookup("gpu", "terraform-aws-modules/autoscaling/aws//modules/x"),
+            other
+        );
+        assert_eq!(
+            m.lookup("gpu", "example.com/terraform-aws-modules/autoscaling/aws"),
+            other
+        );
+        // A registry address without a host is the public registry's, not a private one's.
+        assert_eq!(
+            m.lookup("private", "acme/gpu/aws"),
+            Lookup::OtherSource("app.terraform.io/acme/gpu/aws")
+        );
+        assert_eq!(
+            m.lookup("git", "git::https://example.com/gpu.git?ref=v1"),
+            Lookup::Dir(".terraform/modules/git")
+        );
+        assert_eq!(
+            m.lookup("git", "git::https://example.com/gpu.git?ref=v2"),
+            Lookup::OtherSource("git::https://example.com/gpu.git?ref=v1")
+        );
+        assert_eq!(m.lookup("missing", "acme/gpu/aws"), Lookup::NotInstalled);
+    }
+
+    #[test]
+    fn git_shorthands_are_not_registry_addresses() {
+        assert_eq!(registry_address("github.com/acme/gpu"), None);
+        assert_eq!(registry_address("acme/gpu/aws"), Some(("acme/gpu/aws", "")));
+        assert_eq!(
+            registry_address("app.terraform.io/acme/gpu/aws//sub/dir"),
+            Some(("app.terraform.io/acme/gpu/aws", "sub/dir"))
+        );
+        assert!(!same_source(
+            "git::https://github.com/acme/gpu.git",
+            "github.com/acme/gpu"
+        ));
+    }
+
+    #[test]
+    fn a_manifest_that_is_not_one_says_where() {
+        let err = Installed::parse("{\"Modules\": [\n  {\"Key\": 1}\n]}", PathBuf::new())
+            .expect_err("invalid");
+        assert_eq!(err.at, Some(16));
+        assert!(err.message.contains("`Key` and a `Dir`"), "{}", err.message);
+        let err = Installed::parse("{\"Modules\": [", PathBuf::new()).expect_err("cut short");
+        assert!(err.at.is_some());
+        let err = Installed::parse("[]", PathBuf::new()).expect_err("not an object");
+        assert!(err.message.contains("no `Modules` list"), "{}", err.message);
+    }
+}
