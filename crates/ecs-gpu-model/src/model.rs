@@ -156,7 +156,8 @@ impl Index {
     }
 }
 
-/// A module instance: a root folder, or a local module call's instance.
+/// A module instance: a root folder, or the instance of a module call followed (a local one, or
+/// a remote one `terraform init` installed).
 #[derive(Debug, Clone)]
 pub struct Module {
     pub id: ModuleId,
