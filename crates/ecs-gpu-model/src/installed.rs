@@ -9,7 +9,11 @@
 //!             {"Key":"gpu.nested","Source":"git::https://example.com/m.git?ref=v1","Dir":".terraform/modules/gpu.nested"}]}
 //! ```
 //!
-//! The key is the call's path from the root, the module block names joined by `.` (instance keys
+//! (Terraform's `internal/modsdir` manifest, written by `internal/initwd/module_install.go`: a
+//! record's key is the call's module path joined by `.`, its source `SourceAddr.String()`, its
+//! folder the package's path plus the address's `//` subfolder; `terraform init`'s documentation,
+//! developer.hashicorp.com/terraform/cli/commands/init, says that child modules are installed
+//! under `.terraform/modules`.) The key is the call's path from the root, the module block names joined by `.` (instance keys
 //! do not count: every instance of a call runs the same code); the folder is relative to the root
 //! module's folder. A remote call installed there is followed like a local one, as Terraform does
 //! when it plans. A call whose entry names another source than the configuration (changed since
@@ -112,7 +116,10 @@ fn member<'j>(json: &'j Json, key: &str) -> Option<&'j Json> {
     }
 }
 
-/// Whether the manifest's source is the one written in the call. Terraform records a registry
+/// Whether the manifest's source is the one written in the call. A registry address without a
+/// host is the public registry's, `registry.terraform.io` (Terraform's module-sources
+/// documentation, developer.hashicorp.com/terraform/language/modules/sources#terraform-registry;
+/// OpenTofu's is `registry.opentofu.org`). Terraform records a registry
 /// address with its host (`registry.terraform.io/ns/name/provider`, OpenTofu
 /// `registry.opentofu.org/...`; older versions as written), so a registry address written without
 /// one matches either host. Registry addresses are compared without regard to case, the package
