@@ -34,10 +34,11 @@ declare_rule! {
     ///
     /// ## How to fix
     ///
-    /// Nothing is wrong. To check the module too, run `terraform init` in the root module before
-    /// `ecs-gpu check` (no AWS account is needed for it, only the module sources), vendor the module
-    /// and call it with a local path (`source = "./modules/gpu-capacity"`), or run `ecs-gpu check`
-    /// on its source tree.
+    /// Nothing is wrong. To check the module too, run `terraform get` (or `terraform init`) in the
+    /// root module before `ecs-gpu check`: it downloads the module sources into
+    /// `.terraform/modules`, with no backend, providers or AWS account. Or vendor the module and
+    /// call it with a local path (`source = "./modules/gpu-capacity"`), or run `ecs-gpu check` on
+    /// its source tree.
     pub static RULE = {
         id: "GPU003",
         name: "remote-module-not-followed",
@@ -55,6 +56,6 @@ fn check(model: &Model, report: &mut Findings<'_>) {
     {
         report
             .add(note.loc, note.message.clone())
-            .help("run `terraform init` to install the modules (their copies in `.terraform/modules` are followed), or vendor them and call them with a local `source` path");
+            .help("run `terraform get` in the root to install the modules (their copies in `.terraform/modules` are followed), or vendor them and call them with a local `source` path");
     }
 }
