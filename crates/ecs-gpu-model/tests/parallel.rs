@@ -195,3 +195,56 @@ fn ignored_variable_files_still_set_variables() {
     let first = with(vec![root.clone(), root]);
     assert_eq!(format!("{streamed:#?}"), format!("{first:#?}"));
 }
+
+/// Roots whose remote calls `terraform init` installed (one with a manifest, one whose manifest
+/// names another source, one without): the same model with any number of workers, walked first
+/// or while loading.
+#[test]
+fn installed_module_calls_load_the_same_whichever_way() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let module = "variable \"n\" { default = 1 }\nresource \"t\" \"m\" { x = var.n }\noutput \"o\" { value = var.n }\n";
+    let root = |n: u32| {
+        format!("module \"m\" {{\n  source = \"acme/m/aws\"\n  n = {n}\n}}\nresource \"t\" \"r\" {{ x = module.m.o }}\n")
+    };
+    let manifest = |source: &str| {
+        format!(
+            r#"{{"Modules":[{{"Key":"","Source":"","Dir":"."}},{{"Key":"m","Source":"{source}","Dir":".terraform/modules/m"}}]}}"#
+        )
+    };
+    for (i, source) in [
+        Some("registry.terraform.io/acme/m/aws"),
+        Some("registry.terraform.io/acme/other/aws"),
+        None,
+    ]
+    .into_iter()
+    .enumerate()
+    {
+        let at = dir.path().join(format!("root{i}"));
+        std::fs::create_dir_all(at.join(".terraform/modules/m")).unwrap();
+        std::fs::write(at.join("main.tf"), root(u32::try_from(i).unwrap() + 2)).unwrap();
+        std::fs::write(at.join(".terraform/modules/m/main.tf"), module).unwrap();
+        if let Some(source) = source {
+            std::fs::write(at.join(".terraform/modules/modules.json"), manifest(source)).unwrap();
+        }
+    }
+    let with = |paths: Vec<PathBuf>, threads| {
+        let m = load(&LoadOptions {
+            paths,
+            threads: Some(threads),
+            ..Default::default()
+        });
+        let followed = m
+            .resources
+            .iter()
+            .filter(|r| r.name == "m" && m.module_address(r) == Some("module.m"))
+            .count();
+        (format!("{m:#?}"), followed)
+    };
+    let root = dir.path().to_path_buf();
+    let (first, followed) = with(vec![root.clone(), root.clone()], 2);
+    assert_eq!(followed, 1, "only root0's call is followed");
+    for threads in [1, 2, 3] {
+        let (streamed, _) = with(vec![root.clone()], threads);
+        assert_same_model(&first, &streamed, &format!("{threads} workers"));
+    }
+}
