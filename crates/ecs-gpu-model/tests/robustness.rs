@@ -315,6 +315,39 @@ proptest! {
     }
 
     #[test]
+    fn load_never_panics_on_module_manifests(
+        bytes in prop::collection::vec(any::<u8>(), 0..200),
+        entries in prop::collection::vec(
+            (
+                prop::sample::select(vec!["", "m", "m.n", "m.m", "x"]),
+                prop::sample::select(vec!["acme/m/aws", "registry.terraform.io/acme/m/aws", "./m", "", "git::x?ref=1"]),
+                prop::sample::select(vec![".", "", "..", "../..", "/", ".terraform/modules/m", ".terraform/modules/m/../../..", "main.tf", "\\u0000", "é/"]),
+            ),
+            0..6,
+        ),
+        as_bytes in any::<bool>(),
+    ) {
+        let manifest = if as_bytes {
+            String::from_utf8_lossy(&bytes).into_owned()
+        } else {
+            let list: Vec<String> = entries
+                .iter()
+                .map(|(k, s, d)| format!(r#"{{"Key":"{k}","Source":"{s}","Dir":"{d}"}}"#))
+                .collect();
+            format!(r#"{{"Modules":[{}]}}"#, list.join(","))
+        };
+        let dir = write(&[
+            ("main.tf", "module \"m\" {\n  source = \"acme/m/aws\"\n}\nresource \"t\" \"r\" { x = module.m.o }\n"),
+            (".terraform/modules/m/main.tf", "module \"n\" {\n  source = \"acme/m/aws\"\n}\nmodule \"m\" {\n  source = \"acme/m/aws\"\n}\noutput \"o\" { value = 1 }\n"),
+            (".terraform/modules/modules.json", &manifest),
+        ]);
+        let m = load_dir(dir.path());
+        prop_assert!(!m.problems.iter().any(|p| p.message.contains("internal")), "{:?}", m.problems);
+        // The root is always loaded, whatever the manifest says.
+        prop_assert!(m.resources.iter().any(|r| r.name == "r"));
+    }
+
+    #[test]
     fn random_expressions_evaluate_without_panic(e in expr(), a in expr(), b in expr()) {
         let text = format!(
             "variable \"v\" {{}}\ndata \"aws_ssm_parameter\" \"p\" {{ name = \"n\" }}\nlocals {{\n  a = {a}\n  b = {b}\n}}\nresource \"t\" \"t\" {{\n  for_each = {{ k = 1 }}\n  x = {e}\n  j = jsonencode({e})\n}}\n"
