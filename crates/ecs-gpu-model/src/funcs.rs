@@ -1275,23 +1275,12 @@ impl Ev {
                             Some((fid, std::rc::Rc::new(t)))
                         }
                         Err(err) => {
-                            let (line, col) = ecs_gpu_hcl::line_col(&text, err.span.start);
-                            self.problems.push(crate::model::LoadProblem {
-                                path: display,
-                                line: Some(line),
-                                column: Some(col),
-                                message: err.message,
-                            });
+                            self.parse_problem(display, &text, &err);
                             None
                         }
                     },
                     Err(e) => {
-                        self.problems.push(crate::model::LoadProblem {
-                            path: display,
-                            line: e.line,
-                            column: e.column,
-                            message: e.message,
-                        });
+                        self.problems.push(e.problem(display));
                         None
                     }
                 };

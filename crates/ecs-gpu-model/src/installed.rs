@@ -23,6 +23,7 @@
 use std::path::PathBuf;
 
 use ecs_gpu_hcl::json::{Json, JsonValue};
+use ecs_gpu_hcl::ParseError;
 
 use crate::FastMap;
 
@@ -49,24 +50,14 @@ pub(crate) enum Lookup<'a> {
     OtherSource(&'a str),
 }
 
-/// Why a manifest cannot be read.
-#[derive(Debug, PartialEq, Eq)]
-pub(crate) struct ManifestError {
-    /// Byte offset in the manifest's text, when the problem has a place.
-    pub at: Option<u32>,
-    pub message: String,
-}
-
 impl Installed {
-    /// Reads a manifest's text.
-    pub(crate) fn parse(text: &str, display_root: PathBuf) -> Result<Installed, ManifestError> {
-        let json = crate::parse::json(text).map_err(|e| ManifestError {
-            at: Some(e.span.start),
-            message: e.message,
-        })?;
-        let invalid = |at: &Json, what: &str| ManifestError {
-            at: Some(at.span.start),
+    /// Reads a manifest's text. The error is a JSON syntax error, or the place of the first value
+    /// that is not what `terraform init` writes.
+    pub(crate) fn parse(text: &str, display_root: PathBuf) -> Result<Installed, ParseError> {
+        let json = crate::parse::json(text)?;
+        let invalid = |at: &Json, what: &str| ParseError {
             message: format!("not a module manifest of `terraform init`: {what}"),
+            span: at.span,
         };
         let modules =
             member(&json, "Modules").ok_or_else(|| invalid(&json, "no `Modules` list"))?;
@@ -280,10 +271,11 @@ mod tests {
     fn a_manifest_that_is_not_one_says_where() {
         let err = Installed::parse("{\"Modules\": [\n  {\"Key\": 1}\n]}", PathBuf::new())
             .expect_err("invalid");
-        assert_eq!(err.at, Some(16));
+        assert_eq!(err.span.start, 16);
         assert!(err.message.contains("`Key` and a `Dir`"), "{}", err.message);
-        let err = Installed::parse("{\"Modules\": [", PathBuf::new()).expect_err("cut short");
-        assert!(err.at.is_some());
+        let cut = "{\"Modules\": [";
+        let err = Installed::parse(cut, PathBuf::new()).expect_err("cut short");
+        assert!(err.span.start as usize <= cut.len(), "{err:?}");
         let err = Installed::parse("[]", PathBuf::new()).expect_err("not an object");
         assert!(err.message.contains("no `Modules` list"), "{}", err.message);
     }

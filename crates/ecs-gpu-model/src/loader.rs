@@ -745,31 +745,14 @@ impl Ev {
             Ok(t) => t,
             Err(_) if !path.exists() => return None,
             Err(e) => {
-                self.problems.push(LoadProblem {
-                    path: display,
-                    line: e.line,
-                    column: e.column,
-                    message: e.message,
-                });
+                self.problems.push(e.problem(display));
                 return None;
             }
         };
         match Installed::parse(&text, display_root.to_path_buf()) {
             Ok(m) => Some(Rc::new(m)),
             Err(e) => {
-                let (line, column) = match e.at {
-                    Some(at) => {
-                        let (l, c) = ecs_gpu_hcl::line_col(&text, at);
-                        (Some(l), Some(c))
-                    }
-                    None => (None, None),
-                };
-                self.problems.push(LoadProblem {
-                    path: display,
-                    line,
-                    column,
-                    message: e.message,
-                });
+                self.parse_problem(display, &text, &e);
                 None
             }
         }
@@ -781,12 +764,7 @@ impl Ev {
         let text = match walk::read_text(&real) {
             Ok(t) => t,
             Err(e) => {
-                self.problems.push(LoadProblem {
-                    path: display,
-                    line: e.line,
-                    column: e.column,
-                    message: e.message,
-                });
+                self.problems.push(e.problem(display));
                 return;
             }
         };
@@ -826,7 +804,7 @@ impl Ev {
         }
     }
 
-    fn parse_problem(&mut self, path: PathBuf, text: &str, e: &ecs_gpu_hcl::ParseError) {
+    pub(crate) fn parse_problem(&mut self, path: PathBuf, text: &str, e: &ecs_gpu_hcl::ParseError) {
         let (line, col) = ecs_gpu_hcl::line_col(text, e.span.start);
         self.problems.push(LoadProblem {
             path,
