@@ -13,7 +13,8 @@ declare_rule! {
     ///   (`compute`, `compat32`, `graphics`, `utility`, `video`, `display`, `ngx`, `all`, `none`);
     /// - **warning** when the container's `environment` does not set it;
     /// - **info** instead when the image is an NVIDIA base image (`nvidia/cuda`, `nvcr.io/nvidia/*`),
-    ///   which sets it itself.
+    ///   which sets it itself, or when the image is not known (a variable with no value): it may be
+    ///   one, and a warning could be wrong.
     ///
     /// Nothing is reported when the environment cannot be known in full (a variable, an
     /// `environmentFiles` entry or a `secrets` entry that may set it).
@@ -26,6 +27,13 @@ declare_rule! {
     /// `nvidia-smi`, without `video` no NVENC/NVDEC. The ECS guide says to set `utility,compute` or
     /// `all` for images not built on the NVIDIA/CUDA base images. A misspelt name is not a capability,
     /// and the runtime refuses or ignores it, so the container starts without the libraries it needs.
+    ///
+    /// The checker reads task definitions, not images: an image that is not an NVIDIA base image
+    /// may still set the variable in its own `ENV` (`ollama/ollama` does: the last stage of its
+    /// Dockerfile sets `NVIDIA_DRIVER_CAPABILITIES=compute,utility`), and the warning then has
+    /// nothing to fix. `docker image inspect --format '{{.Config.Env}}' IMAGE` shows what an image
+    /// sets. Set the variable in the task definition anyway (the capabilities are then written
+    /// where the GPUs are reserved), or suppress the finding with that reason.
     ///
     /// ## Example
     ///
@@ -166,19 +174,45 @@ fn check(model: &Model, report: &mut Findings<'_>) {
                                 .task(td);
                         }
                         None => {
-                            report
-                                .add(
-                                    at,
-                                    format!(
-                                        "GPU container {} does not set `{VARIABLE}`",
-                                        c.display_name()
-                                    ),
-                                )
-                                .help(format!(
-                                    "add `{{ name = \"{VARIABLE}\", value = \"{}\" }}` to `environment`, unless the image is built on an NVIDIA CUDA base image",
-                                    caps.default
-                                ))
-                                .task(td);
+                            let image = match c.get("image").map(|i| &i.value) {
+                                Some(Value::String(image)) => Some(image),
+                                _ => None,
+                            };
+                            let add = format!(
+                                "add `{{ name = \"{VARIABLE}\", value = \"{}\" }}` to `environment`",
+                                caps.default
+                            );
+                            match image {
+                                Some(image) => {
+                                    report
+                                        .add(
+                                            at,
+                                            format!(
+                                                "GPU container {} does not set `{VARIABLE}`, and its image `{image}` is not an NVIDIA base image",
+                                                c.display_name()
+                                            ),
+                                        )
+                                        .help(format!(
+                                            "{add}, unless the image sets it in its own `ENV` (`docker image inspect` shows it)"
+                                        ))
+                                        .task(td);
+                                }
+                                None => {
+                                    report
+                                        .add(
+                                            at,
+                                            format!(
+                                                "GPU container {} does not set `{VARIABLE}`, and its image is not known",
+                                                c.display_name()
+                                            ),
+                                        )
+                                        .severity(Severity::Info)
+                                        .help(format!(
+                                            "unless the image is built on an NVIDIA CUDA base image or sets it in its own `ENV`, {add}"
+                                        ))
+                                        .task(td);
+                                }
+                            }
                         }
                     }
                 }
