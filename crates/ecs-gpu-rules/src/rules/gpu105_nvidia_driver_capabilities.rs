@@ -13,8 +13,8 @@ declare_rule! {
     ///   (`compute`, `compat32`, `graphics`, `utility`, `video`, `display`, `ngx`, `all`, `none`);
     /// - **warning** when the container's `environment` does not set it;
     /// - **info** instead when the image is an NVIDIA base image (`nvidia/cuda`, `nvcr.io/nvidia/*`),
-    ///   which sets it itself, or when the image is not known (a variable with no value): it may be
-    ///   one, and a warning could be wrong.
+    ///   which sets it itself, or when the image is not known (a variable with no value, an
+    ///   attribute known only after apply): it may be one, and a warning could be wrong.
     ///
     /// Nothing is reported when the environment cannot be known in full (a variable, an
     /// `environmentFiles` entry or a `secrets` entry that may set it).
@@ -174,16 +174,12 @@ fn check(model: &Model, report: &mut Findings<'_>) {
                                 .task(td);
                         }
                         None => {
-                            let image = match c.get("image").map(|i| &i.value) {
-                                Some(Value::String(image)) => Some(image),
-                                _ => None,
-                            };
                             let add = format!(
                                 "add `{{ name = \"{VARIABLE}\", value = \"{}\" }}` to `environment`",
                                 caps.default
                             );
-                            match image {
-                                Some(image) => {
+                            match c.get("image").map(|i| &i.value) {
+                                Some(Value::String(image)) => {
                                     report
                                         .add(
                                             at,
@@ -197,7 +193,8 @@ fn check(model: &Model, report: &mut Findings<'_>) {
                                         ))
                                         .task(td);
                                 }
-                                None => {
+                                // Not known: it may be an NVIDIA base image, so no warning.
+                                _ => {
                                     report
                                         .add(
                                             at,
