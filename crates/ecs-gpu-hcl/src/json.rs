@@ -10,6 +10,22 @@ pub struct Json {
     pub span: Span,
 }
 
+impl Json {
+    /// The value of the object member `key`: the last one when the key is repeated (the one that
+    /// counts when read, as in Terraform); `None` for a missing key or a value that is not an
+    /// object.
+    pub fn member(&self, key: &str) -> Option<&Json> {
+        match &self.value {
+            JsonValue::Object(members) => members
+                .iter()
+                .rev()
+                .find(|m| m.key == key)
+                .map(|m| &m.value),
+            _ => None,
+        }
+    }
+}
+
 #[derive(Debug, Clone, PartialEq)]
 pub enum JsonValue {
     Null,

@@ -515,6 +515,22 @@ mod json {
     use crate::json::{parse, JsonValue};
 
     #[test]
+    fn a_member_is_the_last_of_its_key() {
+        let j = parse(r#"{"a": 1, "b": {"c": true}, "a": "two"}"#).unwrap();
+        assert_eq!(
+            j.member("a").map(|m| &m.value),
+            Some(&JsonValue::String("two".into()))
+        );
+        let b = j.member("b").unwrap();
+        assert_eq!(
+            b.member("c").map(|m| &m.value),
+            Some(&JsonValue::Bool(true))
+        );
+        assert!(j.member("c").is_none());
+        assert!(parse("[1]").unwrap().member("a").is_none());
+    }
+
+    #[test]
     fn values_and_spans() {
         let src = r#"{"a": [1, -2.5e3, true, false, null, "x\n\u00e9\ud83d\ude00"], "a": {}}"#;
         let j = parse(src).unwrap();

@@ -59,14 +59,15 @@ impl Installed {
             message: format!("not a module manifest of `terraform init`: {what}"),
             span: at.span,
         };
-        let modules =
-            member(&json, "Modules").ok_or_else(|| invalid(&json, "no `Modules` list"))?;
+        let modules = json
+            .member("Modules")
+            .ok_or_else(|| invalid(&json, "no `Modules` list"))?;
         let JsonValue::Array(list) = &modules.value else {
             return Err(invalid(modules, "`Modules` is not a list"));
         };
         let mut entries = FastMap::default();
         for entry in list {
-            let text_of = |key: &str| match member(entry, key).map(|j| &j.value) {
+            let text_of = |key: &str| match entry.member(key).map(|j| &j.value) {
                 Some(JsonValue::String(s)) => Some(s.clone()),
                 _ => None,
             };
@@ -92,18 +93,6 @@ impl Installed {
             Some((installed, dir)) if same_source(installed, source) => Lookup::Dir(dir),
             Some((installed, _)) => Lookup::OtherSource(installed),
         }
-    }
-}
-
-/// The last member `key` of a JSON object (the last one wins, as when Terraform reads it).
-fn member<'j>(json: &'j Json, key: &str) -> Option<&'j Json> {
-    match &json.value {
-        JsonValue::Object(members) => members
-            .iter()
-            .rev()
-            .find(|m| m.key == key)
-            .map(|m| &m.value),
-        _ => None,
     }
 }
 

@@ -477,9 +477,9 @@ pub(crate) fn task_definition_object(json: &Json) -> Option<&Json> {
     if is_td(members) {
         return Some(json);
     }
-    let inner = members.iter().rev().find(|m| m.key == "taskDefinition")?;
-    match &inner.value.value {
-        JsonValue::Object(m) if is_td(m) => Some(&inner.value),
+    let inner = json.member("taskDefinition")?;
+    match &inner.value {
+        JsonValue::Object(m) if is_td(m) => Some(inner),
         _ => None,
     }
 }
