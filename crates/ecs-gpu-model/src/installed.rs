@@ -99,56 +99,56 @@ impl Installed {
 /// Whether the manifest's source is the one written in the call. A registry address without a
 /// host is the public registry's, `registry.terraform.io` (Terraform's module-sources
 /// documentation, developer.hashicorp.com/terraform/language/modules/sources#terraform-registry;
-/// OpenTofu's is `registry.opentofu.org`). Terraform records a registry
-/// address with its host (`registry.terraform.io/ns/name/provider`, OpenTofu
-/// `registry.opentofu.org/...`; older versions as written), so a registry address written without
-/// one matches either host. Registry addresses are compared without regard to case, the package
-/// subfolder after `//` exactly; any other source must be the same text.
+/// OpenTofu's is `registry.opentofu.org`). Terraform records a registry address with its host
+/// (`registry.terraform.io/ns/name/provider`, OpenTofu `registry.opentofu.org/...`; older
+/// versions as written), so an address without a host matches one with either public host, on
+/// either side. Registry addresses are compared without regard to case, the package subfolder
+/// after `//` exactly; any other source must be the same text.
 fn same_source(installed: &str, written: &str) -> bool {
     if installed == written {
         return true;
     }
-    let Some((written_package, written_sub)) = registry_address(written) else {
+    let (Some(a), Some(b)) = (registry_address(installed), registry_address(written)) else {
         return false;
     };
-    let Some((installed_package, installed_sub)) = registry_address(installed) else {
-        return false;
+    let public = |host: &str| {
+        host.eq_ignore_ascii_case("registry.terraform.io")
+            || host.eq_ignore_ascii_case("registry.opentofu.org")
     };
-    if written_sub != installed_sub {
-        return false;
-    }
-    let written: Vec<&str> = written_package.split('/').collect();
-    let installed: Vec<&str> = installed_package.split('/').collect();
-    // Without a host, the address is the public registry's.
-    let installed = match (written.len(), installed.as_slice()) {
-        (3, [host, rest @ ..])
-            if rest.len() == 3
-                && (host.eq_ignore_ascii_case("registry.terraform.io")
-                    || host.eq_ignore_ascii_case("registry.opentofu.org")) =>
-        {
-            rest
-        }
-        _ => &installed[..],
+    let same_host = match (a.host, b.host) {
+        (Some(x), Some(y)) => x.eq_ignore_ascii_case(y),
+        (Some(h), None) | (None, Some(h)) => public(h),
+        (None, None) => true,
     };
-    installed.len() == written.len()
-        && installed
+    same_host
+        && a.subfolder == b.subfolder
+        && a.names
             .iter()
-            .zip(&written)
-            .all(|(a, b)| a.eq_ignore_ascii_case(b))
+            .zip(&b.names)
+            .all(|(x, y)| x.eq_ignore_ascii_case(y))
 }
 
-/// A module registry address split into its package (`[host/]namespace/name/provider`) and its
-/// subfolder (after `//`, empty when none); `None` for any other source. The namespace, name and
+/// A module registry address: `[host/]namespace/name/provider[//subfolder]`.
+#[derive(Debug, PartialEq, Eq)]
+struct RegistryAddress<'a> {
+    host: Option<&'a str>,
+    /// Namespace, name and provider.
+    names: [&'a str; 3],
+    /// After `//`, empty when none.
+    subfolder: &'a str,
+}
+
+/// `source` as a registry address; `None` for any other source. The namespace, name and
 /// provider hold no `.`, which tells `github.com/org/repo` (a Git shorthand) from one.
-fn registry_address(source: &str) -> Option<(&str, &str)> {
+fn registry_address(source: &str) -> Option<RegistryAddress<'_>> {
     if source.contains("::") || source.contains("://") || source.contains('?') {
         return None;
     }
-    let (package, sub) = source.split_once("//").unwrap_or((source, ""));
+    let (package, subfolder) = source.split_once("//").unwrap_or((source, ""));
     let parts: Vec<&str> = package.split('/').collect();
-    let names = match parts.as_slice() {
-        [_, _, _] => &parts[..],
-        [_host, rest @ ..] if rest.len() == 3 => rest,
+    let (host, names) = match parts.as_slice() {
+        [a, b, c] => (None, [*a, *b, *c]),
+        [host, a, b, c] => (Some(*host), [*a, *b, *c]),
         _ => return None,
     };
     let name_like = |p: &&str| {
@@ -156,7 +156,11 @@ fn registry_address(source: &str) -> Option<(&str, &str)> {
             && p.bytes()
                 .all(|b| b.is_ascii_alphanumeric() || b == b'-' || b == b'_')
     };
-    names.iter().all(name_like).then_some((package, sub))
+    names.iter().all(name_like).then_some(RegistryAddress {
+        host,
+        names,
+        subfolder,
+    })
 }
 
 #[cfg(test)]
@@ -196,6 +200,14 @@ mod tests {
         );
         assert_eq!(
             m.lookup("old", "terraform-aws-modules/ecs/aws//modules/service"),
+            Lookup::Dir(".terraform/modules/old/modules/service")
+        );
+        // Recorded as written by an older Terraform, written now with the host.
+        assert_eq!(
+            m.lookup(
+                "old",
+                "registry.terraform.io/terraform-aws-modules/ecs/aws//modules/service"
+            ),
             Lookup::Dir(".terraform/modules/old/modules/service")
         );
         assert_eq!(
@@ -245,10 +257,21 @@ mod tests {
     #[test]
     fn git_shorthands_are_not_registry_addresses() {
         assert_eq!(registry_address("github.com/acme/gpu"), None);
-        assert_eq!(registry_address("acme/gpu/aws"), Some(("acme/gpu/aws", "")));
+        assert_eq!(
+            registry_address("acme/gpu/aws"),
+            Some(RegistryAddress {
+                host: None,
+                names: ["acme", "gpu", "aws"],
+                subfolder: ""
+            })
+        );
         assert_eq!(
             registry_address("app.terraform.io/acme/gpu/aws//sub/dir"),
-            Some(("app.terraform.io/acme/gpu/aws", "sub/dir"))
+            Some(RegistryAddress {
+                host: Some("app.terraform.io"),
+                names: ["acme", "gpu", "aws"],
+                subfolder: "sub/dir"
+            })
         );
         assert!(!same_source(
             "git::https://github.com/acme/gpu.git",
