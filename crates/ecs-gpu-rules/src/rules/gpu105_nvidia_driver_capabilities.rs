@@ -184,7 +184,7 @@ fn check(model: &Model, report: &mut Findings<'_>) {
                                         .add(
                                             at,
                                             format!(
-                                                "GPU container {} does not set `{VARIABLE}`, and its image `{image}` is not an NVIDIA base image",
+                                                "GPU container {} does not set `{VARIABLE}`, and its image `{image}` is not known to be an NVIDIA base image",
                                                 c.display_name()
                                             ),
                                         )
