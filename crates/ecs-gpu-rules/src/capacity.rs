@@ -12,8 +12,9 @@
 //! GPU107, GPU401) ask [`capacity_for_task`] or [`service_capacity`] and need the walk known in
 //! full. Rules about the configuration of GPU capacity (GPU2xx, GPU3xx) ask [`gpu_capacity`],
 //! which collects every launch template, group and capacity provider that a GPU service is known
-//! to reach (or that is known to launch GPU instance types for ECS), even when other branches of
-//! the walk are unknown: a broken link that is known is broken whatever the unknown ones are.
+//! to reach, or that is known to launch GPU instance types for ECS (behind a capacity provider, or
+//! as the container instances of a group without one), even when other branches of the walk are
+//! unknown: a broken link that is known is broken whatever the unknown ones are.
 
 use std::borrow::Cow;
 use std::collections::{HashMap, HashSet};
@@ -653,14 +654,22 @@ fn template_instance_type(t: &Resource) -> Option<(String, &Node)> {
 // GPU capacity
 // ---------------------------------------------------------------------------------------------
 
-/// Why a piece of capacity is GPU capacity: a GPU service reaches it, or it launches GPU instance
-/// types behind an ECS capacity provider.
+/// Why a piece of capacity is GPU capacity: a GPU service reaches it, it launches GPU instance
+/// types behind an ECS capacity provider, or it is an Auto Scaling group that launches GPU
+/// instance types as ECS container instances without one (the instances join a cluster through
+/// their user data, and a service with `launch_type = "EC2"` is placed on them).
 #[derive(Debug, Clone)]
 pub enum GpuReason<'m> {
     Service(&'m Resource),
     GpuInstanceType {
         provider: &'m Resource,
         instance_type: String,
+    },
+    EcsInstances {
+        group: &'m Resource,
+        instance_type: String,
+        /// Where the instance type is written.
+        at: Option<Loc>,
     },
 }
 
@@ -681,6 +690,17 @@ impl GpuReason<'_> {
             } => (
                 Some(provider.loc),
                 format!("this capacity provider launches the GPU instance type `{instance_type}`"),
+            ),
+            GpuReason::EcsInstances {
+                group,
+                instance_type,
+                at,
+            } => (
+                at.or(Some(group.loc)),
+                format!(
+                    "`{}` launches the GPU instance type `{instance_type}` as ECS container instances",
+                    model.local_address(group)
+                ),
             ),
         }
     }
@@ -729,10 +749,7 @@ pub fn gpu_capacity_of<'m>(model: &'m Model, services: &[GpuService<'m>]) -> Gpu
                 .filter_map(|t| template_instance_type(t.template))
                 .map(|(name, _)| name),
         );
-        let gpu_type = names
-            .into_iter()
-            .find(|n| matches!(catalog().lookup(n), Lookup::Known(k) if k.is_nvidia()));
-        if let Some(instance_type) = gpu_type {
+        if let Some(instance_type) = names.into_iter().find(|n| is_nvidia_type(n)) {
             uses.push((
                 Cow::Owned(ProviderUse {
                     provider,
@@ -773,7 +790,64 @@ pub fn gpu_capacity_of<'m>(model: &'m Model, services: &[GpuService<'m>]) -> Gpu
             out.groups.push((group.clone(), reason));
         }
     }
+    // Groups that no capacity provider above made GPU capacity: those that launch a GPU instance
+    // type as ECS container instances.
+    for group in model.resources_of("aws_autoscaling_group") {
+        if group.instances_unknown || groups.contains(&group.id) {
+            continue;
+        }
+        let cap = group_capacity(model, group);
+        let Some((instance_type, at)) = cap
+            .known_instance_types
+            .iter()
+            .find(|t| is_nvidia_type(&t.name))
+            .map(|t| (t.name.clone(), t.node.loc))
+        else {
+            continue;
+        };
+        if !cap
+            .known_templates
+            .iter()
+            .any(|t| launches_ecs_instances(model, t.template))
+        {
+            continue;
+        }
+        let reason = GpuReason::EcsInstances {
+            group,
+            instance_type,
+            at,
+        };
+        for t in &cap.known_templates {
+            if !t.template.instances_unknown && templates.insert(t.template.id) {
+                out.templates.push((t.clone(), reason.clone()));
+            }
+        }
+        groups.insert(group.id);
+        out.groups.push((cap, reason));
+    }
     out
+}
+
+/// Whether the catalog knows the instance type and it has NVIDIA GPUs.
+fn is_nvidia_type(name: &str) -> bool {
+    matches!(catalog().lookup(name), Lookup::Known(k) if k.is_nvidia())
+}
+
+/// Whether a launch template is known to launch ECS container instances: its user data (the
+/// part that is known) writes `ECS_CLUSTER`, or its image is an ECS-optimized AMI. A GPU group
+/// with neither (a training fleet, EKS nodes, a custom image) is not ECS capacity to the rules.
+fn launches_ecs_instances(model: &Model, template: &Resource) -> bool {
+    let variable = catalog().agent.cluster_variable.as_str();
+    let (data, _) = user_data(template);
+    if data
+        .known_parts()
+        .iter()
+        .any(|text| config_value(text, variable).is_some())
+    {
+        return true;
+    }
+    let source = ami_source(model, template);
+    source.is_ecs_gpu() || source.is_ecs_non_gpu()
 }
 
 // ---------------------------------------------------------------------------------------------

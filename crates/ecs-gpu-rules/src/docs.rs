@@ -43,7 +43,7 @@ pub fn rule_page(rule: &Rule) -> String {
 /// The index page.
 pub fn index_page() -> String {
     let mut s = format!(
-        "<!-- Generated from crates/ecs-gpu-rules/src/rules/ by `{REGENERATE}`. Do not edit. -->\n\n# `ecs-gpu check` rules\n\nSuppress a finding with `# ecs-gpu:ignore <ID> <reason>` on the line above it or above its block.\n\n| ID | name | default severity | finds |\n|---|---|---|---|\n"
+        "<!-- Generated from crates/ecs-gpu-rules/src/rules/ by `{REGENERATE}`. Do not edit. -->\n\n# `ecs-gpu check` rules\n\nSuppress a finding with `# ecs-gpu:ignore <ID> <reason>` on the line above it or above its block.\n\nA *GPU task definition* is one whose containers reserve GPUs. *GPU capacity* is the capacity providers, Auto Scaling groups and launch templates that a service of a GPU task definition is known to be placed on (through its capacity provider strategy or its cluster's default one), that an ECS capacity provider backs with a group launching NVIDIA GPU instance types, or that launch NVIDIA GPU instance types as ECS container instances without a capacity provider (the launch template's user data writes `ECS_CLUSTER`, or its image is an ECS-optimized AMI).\n\n| ID | name | default severity | finds |\n|---|---|---|---|\n"
     );
     for r in RULES {
         s.push_str(&format!(

@@ -7,8 +7,9 @@ use crate::{declare_rule, Findings, Severity};
 declare_rule! {
     /// ## What it checks
     ///
-    /// The image of every launch template of GPU capacity (capacity a GPU service is placed on, or
-    /// an ECS capacity provider's group that launches NVIDIA GPU instance types):
+    /// The image of every launch template of GPU capacity (capacity a GPU service is placed on, an
+    /// ECS capacity provider's group that launches NVIDIA GPU instance types, or a group without a
+    /// capacity provider that launches them as ECS container instances):
     ///
     /// - error: `image_id` comes from an SSM parameter of the ECS-optimized AMIs that is not a GPU
     ///   variant (`data "aws_ssm_parameter"` with `name = "/aws/service/ecs/optimized-ami/amazon-linux-2023/recommended/image_id"`,

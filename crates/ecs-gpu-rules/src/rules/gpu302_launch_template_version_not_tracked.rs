@@ -6,8 +6,9 @@ use crate::{declare_rule, Findings};
 declare_rule! {
     /// ## What it checks
     ///
-    /// Auto Scaling groups of GPU capacity (capacity a GPU service is placed on, or a capacity
-    /// provider's group that launches NVIDIA GPU instance types) whose launch template `version`
+    /// Auto Scaling groups of GPU capacity (capacity a GPU service is placed on, a capacity
+    /// provider's group that launches NVIDIA GPU instance types, or a group without a capacity
+    /// provider that launches them as ECS container instances) whose launch template `version`
     /// (in `launch_template`, or `mixed_instances_policy.launch_template.launch_template_specification`)
     /// is `"$Latest"`, `"$Default"`, a fixed number, or not set (which means `$Default`). A version
     /// written as `aws_launch_template.x.latest_version` (or any other unknown value) is fine.
