@@ -808,7 +808,7 @@ pub fn gpu_capacity_of<'m>(model: &'m Model, services: &[GpuService<'m>]) -> Gpu
         if !cap
             .known_templates
             .iter()
-            .any(|t| launches_ecs_instances(model, t.template))
+            .any(|t| launches_ecs_instances(t.template))
         {
             continue;
         }
@@ -833,21 +833,19 @@ fn is_nvidia_type(name: &str) -> bool {
     matches!(catalog().lookup(name), Lookup::Known(k) if k.is_nvidia())
 }
 
-/// Whether a launch template is known to launch ECS container instances: its user data (the
-/// part that is known) writes `ECS_CLUSTER`, or its image is an ECS-optimized AMI. A GPU group
-/// with neither (a training fleet, EKS nodes, a custom image) is not ECS capacity to the rules.
-fn launches_ecs_instances(model: &Model, template: &Resource) -> bool {
-    let variable = catalog().agent.cluster_variable.as_str();
+/// Whether a launch template is known to launch ECS container instances: the known part of its
+/// user data configures the ECS agent (assigns `ECS_CLUSTER` or `ECS_ENABLE_GPU_SUPPORT`). The
+/// image alone proves nothing: the ECS GPU-optimized AMI is also used for its NVIDIA driver by
+/// GPU machines that never run the agent (a model server started from user data, a training
+/// fleet), and those are not ECS capacity to the rules.
+fn launches_ecs_instances(template: &Resource) -> bool {
+    let agent = &catalog().agent;
     let (data, _) = user_data(template);
-    if data
-        .known_parts()
-        .iter()
-        .any(|text| config_value(text, variable).is_some())
-    {
-        return true;
-    }
-    let source = ami_source(model, template);
-    source.is_ecs_gpu() || source.is_ecs_non_gpu()
+    data.known_parts().iter().any(|text| {
+        [&agent.cluster_variable, &agent.gpu_support_variable]
+            .into_iter()
+            .any(|variable| config_value(text, variable).is_some())
+    })
 }
 
 // ---------------------------------------------------------------------------------------------
