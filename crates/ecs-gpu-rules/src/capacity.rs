@@ -12,9 +12,10 @@
 //! GPU107, GPU401) ask [`capacity_for_task`] or [`service_capacity`] and need the walk known in
 //! full. Rules about the configuration of GPU capacity (GPU2xx, GPU3xx) ask [`gpu_capacity`],
 //! which collects every launch template, group and capacity provider that a GPU service is known
-//! to reach, or that is known to launch GPU instance types for ECS (behind a capacity provider, or
-//! as the container instances of a group without one), even when other branches of the walk are
-//! unknown: a broken link that is known is broken whatever the unknown ones are.
+//! to reach, or that is known to launch GPU instance types for ECS (behind a capacity provider, as
+//! the container instances of a group without one, or as a standalone `aws_instance`), even when
+//! other branches of the walk are unknown: a broken link that is known is broken whatever the
+//! unknown ones are.
 
 use std::borrow::Cow;
 use std::collections::{HashMap, HashSet};
@@ -449,14 +450,17 @@ pub fn clusters_by_provider(model: &Model) -> Option<ProviderClusters<'_>> {
 // Capacity provider → group → launch templates → instance types
 // ---------------------------------------------------------------------------------------------
 
-/// A launch template as a group uses it.
+/// A launch template as a group uses it, or a standalone `aws_instance` (an ECS container instance
+/// of GPU capacity outside any group), which carries the same launch arguments: image, user data,
+/// instance profile, metadata options. [`image_attr`] and [`user_data`] read either.
 #[derive(Debug, Clone)]
 pub struct TemplateUse<'m> {
     pub template: &'m Resource,
     /// The `version` argument, when written.
     pub version: Option<&'m Node>,
-    /// The block that names the template (`launch_template`, `launch_template_specification`).
-    pub spec: &'m Block,
+    /// The block that names the template (`launch_template`, `launch_template_specification`);
+    /// `None` for a standalone `aws_instance`.
+    pub spec: Option<&'m Block>,
 }
 
 /// One instance type a group can launch, where it is written, and from which template (for a
@@ -526,7 +530,7 @@ fn template_of<'m>(
     Some(TemplateUse {
         template,
         version: spec.body.attr("version"),
-        spec,
+        spec: Some(spec),
     })
 }
 
@@ -671,6 +675,12 @@ pub enum GpuReason<'m> {
         /// Where the instance type is written.
         at: Option<Loc>,
     },
+    /// A standalone `aws_instance` of a GPU instance type that is an ECS container instance.
+    EcsInstance {
+        instance: &'m Resource,
+        instance_type: String,
+        at: Option<Loc>,
+    },
 }
 
 impl GpuReason<'_> {
@@ -700,6 +710,17 @@ impl GpuReason<'_> {
                 format!(
                     "`{}` launches the GPU instance type `{instance_type}` as ECS container instances",
                     model.local_address(group)
+                ),
+            ),
+            GpuReason::EcsInstance {
+                instance,
+                instance_type,
+                at,
+            } => (
+                at.or(Some(instance.loc)),
+                format!(
+                    "`{}` is an ECS container instance of the GPU instance type `{instance_type}`",
+                    model.local_address(instance)
                 ),
             ),
         }
@@ -825,6 +846,39 @@ pub fn gpu_capacity_of<'m>(model: &'m Model, services: &[GpuService<'m>]) -> Gpu
         groups.insert(group.id);
         out.groups.push((cap, reason));
     }
+    // Standalone instances that are ECS container instances of a GPU instance type. One launched
+    // from a launch template takes its arguments from it too, which is not followed here.
+    for instance in model.resources_of("aws_instance") {
+        let body = &instance.body;
+        if instance.instances_unknown
+            || body.block("launch_template").is_some()
+            || body.may_have_unknown("launch_template")
+        {
+            continue;
+        }
+        let Some(node) = body.attr("instance_type") else {
+            continue;
+        };
+        let Some(instance_type) = known_str(node).filter(|t| is_nvidia_type(t)) else {
+            continue;
+        };
+        if !launches_ecs_instances(instance) {
+            continue;
+        }
+        let reason = GpuReason::EcsInstance {
+            instance,
+            instance_type: instance_type.to_string(),
+            at: node.loc,
+        };
+        if templates.insert(instance.id) {
+            let use_ = TemplateUse {
+                template: instance,
+                version: None,
+                spec: None,
+            };
+            out.templates.push((use_, reason));
+        }
+    }
     out
 }
 
@@ -910,9 +964,26 @@ impl AmiSource<'_> {
     }
 }
 
-/// The image source of a launch template.
+/// What a [`TemplateUse`] is, for messages: "launch template", or "instance" for an
+/// `aws_instance`.
+pub fn launch_kind(template: &Resource) -> &'static str {
+    match template.kind.as_str() {
+        "aws_instance" => "instance",
+        _ => "launch template",
+    }
+}
+
+/// The image argument of a launch template (`image_id`) or of an `aws_instance` (`ami`).
+pub fn image_attr(template: &Resource) -> Option<&Node> {
+    match template.kind.as_str() {
+        "aws_instance" => template.body.attr("ami"),
+        _ => template.body.attr("image_id"),
+    }
+}
+
+/// The image source of a launch template (or of an `aws_instance`).
 pub fn ami_source<'m>(model: &'m Model, template: &'m Resource) -> AmiSource<'m> {
-    let Some(node) = template.body.attr("image_id") else {
+    let Some(node) = image_attr(template) else {
         return AmiSource::Unknown;
     };
     if let Some(s) = known_str(node) {
@@ -1083,9 +1154,16 @@ impl UserData {
     }
 }
 
-/// The user data of a launch template.
+/// The user data of a launch template, or of an `aws_instance` (its `user_data`, or
+/// `user_data_base64`). Both are read alike: text that is base64 is decoded, other text is the
+/// script itself.
 pub fn user_data(template: &Resource) -> (UserData, Option<Loc>) {
-    let Some(node) = template.body.attr("user_data") else {
+    let node = template.body.attr("user_data").or_else(|| {
+        (template.kind == "aws_instance")
+            .then(|| template.body.attr("user_data_base64"))
+            .flatten()
+    });
+    let Some(node) = node else {
         return (UserData::Absent, None);
     };
     let data = match &node.value {

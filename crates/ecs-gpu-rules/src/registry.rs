@@ -57,6 +57,7 @@ pub static RESOURCE_TYPES: &[&str] = &[
     "aws_ecs_cluster_capacity_providers",
     "aws_ecs_service",
     "aws_ecs_task_definition",
+    "aws_instance",
     "aws_launch_template",
     "aws_ssm_parameter",
 ];

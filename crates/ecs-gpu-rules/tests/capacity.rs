@@ -7,7 +7,7 @@ use std::path::PathBuf;
 use ecs_gpu_model::{LoadOptions, Model};
 use ecs_gpu_rules::capacity::{
     ami_source, capacity_for_task, gpu_capacity, instance_types_for_task, service_capacity,
-    user_data, AmiSource, Placement, UserData,
+    user_data, AmiSource, GpuReason, Placement, UserData,
 };
 
 fn load(name: &str, text: &str) -> Model {
@@ -425,4 +425,139 @@ variable "pinned" {
         AmiSource::Unknown
     ));
     assert_eq!(user_data(lt("literal")).0, UserData::Absent);
+}
+
+#[test]
+fn groups_and_instances_outside_capacity_providers_are_gpu_capacity_when_they_configure_the_agent()
+{
+    let model = load(
+        "outside-providers",
+        r##"
+resource "aws_launch_template" "ecs" {
+  image_id      = "ami-0123456789abcdef0"
+  instance_type = "g5.xlarge"
+  user_data     = base64encode("#!/bin/bash\necho ECS_CLUSTER=gpu >> /etc/ecs/ecs.config\n")
+}
+resource "aws_launch_template" "trainer" {
+  image_id      = "ami-0123456789abcdef0"
+  instance_type = "g5.xlarge"
+  user_data     = base64encode("#!/bin/bash\n/opt/train.sh\n")
+}
+resource "aws_launch_template" "web" {
+  image_id      = "ami-0123456789abcdef0"
+  instance_type = "c6i.large"
+  user_data     = base64encode("#!/bin/bash\necho ECS_CLUSTER=web >> /etc/ecs/ecs.config\n")
+}
+resource "aws_autoscaling_group" "ecs" {
+  min_size = 0
+  max_size = 2
+  launch_template {
+    id = aws_launch_template.ecs.id
+  }
+}
+resource "aws_autoscaling_group" "trainer" {
+  min_size = 0
+  max_size = 2
+  launch_template {
+    id = aws_launch_template.trainer.id
+  }
+}
+resource "aws_autoscaling_group" "web" {
+  min_size = 0
+  max_size = 2
+  launch_template {
+    id = aws_launch_template.web.id
+  }
+}
+resource "aws_autoscaling_group" "maybe" {
+  count    = var.n
+  min_size = 0
+  max_size = 2
+  launch_template {
+    id = aws_launch_template.ecs.id
+  }
+}
+variable "n" {}
+resource "aws_instance" "ecs" {
+  ami           = "ami-0123456789abcdef0"
+  instance_type = "g4dn.xlarge"
+  user_data     = "#!/bin/bash\necho ECS_ENABLE_GPU_SUPPORT=true >> /etc/ecs/ecs.config\n"
+}
+resource "aws_instance" "cpu" {
+  ami           = "ami-0123456789abcdef0"
+  instance_type = "c6i.large"
+  user_data     = "#!/bin/bash\necho ECS_CLUSTER=web >> /etc/ecs/ecs.config\n"
+}
+resource "aws_instance" "from_template" {
+  instance_type = "g4dn.xlarge"
+  user_data     = "#!/bin/bash\necho ECS_CLUSTER=gpu >> /etc/ecs/ecs.config\n"
+  launch_template {
+    id = aws_launch_template.trainer.id
+  }
+}
+resource "aws_instance" "unknown_type" {
+  ami           = "ami-0123456789abcdef0"
+  instance_type = var.instance_type
+  user_data     = "#!/bin/bash\necho ECS_CLUSTER=gpu >> /etc/ecs/ecs.config\n"
+}
+variable "instance_type" {}
+"##,
+    );
+    let cap = gpu_capacity(&model);
+    let groups: Vec<String> = cap
+        .groups
+        .iter()
+        .map(|(g, reason)| {
+            assert!(matches!(reason, GpuReason::EcsInstances { .. }));
+            model.local_address(g.group)
+        })
+        .collect();
+    assert_eq!(groups, ["aws_autoscaling_group.ecs"]);
+    let templates: Vec<String> = cap
+        .templates
+        .iter()
+        .map(|(t, _)| model.local_address(t.template))
+        .collect();
+    assert_eq!(templates, ["aws_launch_template.ecs", "aws_instance.ecs"]);
+    assert!(matches!(
+        &cap.templates[1].1,
+        GpuReason::EcsInstance { instance_type, .. } if instance_type == "g4dn.xlarge"
+    ));
+    assert!(cap.templates[1].0.spec.is_none());
+    assert!(cap.providers.is_empty());
+}
+
+#[test]
+fn a_group_behind_a_capacity_provider_keeps_the_provider_as_its_reason() {
+    let model = load(
+        "behind-provider",
+        r##"
+resource "aws_launch_template" "gpu" {
+  image_id      = "ami-0123456789abcdef0"
+  instance_type = "g5.xlarge"
+  user_data     = base64encode("#!/bin/bash\necho ECS_CLUSTER=gpu >> /etc/ecs/ecs.config\n")
+}
+resource "aws_autoscaling_group" "gpu" {
+  min_size = 0
+  max_size = 2
+  launch_template {
+    id = aws_launch_template.gpu.id
+  }
+}
+resource "aws_ecs_capacity_provider" "gpu" {
+  name = "gpu"
+  auto_scaling_group_provider {
+    auto_scaling_group_arn = aws_autoscaling_group.gpu.arn
+  }
+}
+"##,
+    );
+    let cap = gpu_capacity(&model);
+    assert_eq!(cap.groups.len(), 1);
+    assert!(matches!(cap.groups[0].1, GpuReason::GpuInstanceType { .. }));
+    assert_eq!(cap.templates.len(), 1);
+    assert!(matches!(
+        cap.templates[0].1,
+        GpuReason::GpuInstanceType { .. }
+    ));
 }

@@ -1,7 +1,7 @@
 use ecs_gpu_catalog::catalog;
 use ecs_gpu_model::Model;
 
-use crate::capacity::{ami_source, AmiSource};
+use crate::capacity::{ami_source, image_attr, AmiSource};
 use crate::{declare_rule, Findings, Severity};
 
 declare_rule! {
@@ -9,7 +9,8 @@ declare_rule! {
     ///
     /// The image of every launch template of GPU capacity (capacity a GPU service is placed on, an
     /// ECS capacity provider's group that launches NVIDIA GPU instance types, or a group without a
-    /// capacity provider that launches them as ECS container instances):
+    /// capacity provider that launches them as ECS container instances), and the `ami` of every
+    /// standalone `aws_instance` of GPU capacity:
     ///
     /// - error: `image_id` comes from an SSM parameter of the ECS-optimized AMIs that is not a GPU
     ///   variant (`data "aws_ssm_parameter"` with `name = "/aws/service/ecs/optimized-ami/amazon-linux-2023/recommended/image_id"`,
@@ -57,7 +58,7 @@ fn check(model: &Model, report: &mut Findings<'_>) {
     let recommended = &catalog().ami.recommended_parameter;
     for (t, reason) in &report.gpu_capacity().templates {
         let template = t.template;
-        let image = template.body.attr("image_id");
+        let image = image_attr(template);
         let image_loc = image.and_then(|n| n.loc);
         let (why_at, why) = reason.label(model);
         match ami_source(model, template) {

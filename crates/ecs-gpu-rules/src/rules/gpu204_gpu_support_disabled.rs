@@ -1,7 +1,7 @@
 use ecs_gpu_catalog::catalog;
 use ecs_gpu_model::Model;
 
-use crate::capacity::{ami_source, config_value, fetches_config};
+use crate::capacity::{ami_source, config_value, fetches_config, image_attr};
 use crate::{declare_rule, Findings};
 
 declare_rule! {
@@ -88,7 +88,7 @@ fn check(model: &Model, report: &mut Findings<'_>) {
         if !source.is_ecs_non_gpu() {
             continue;
         }
-        let image_loc = template.body.attr("image_id").and_then(|n| n.loc);
+        let image_loc = image_attr(template).and_then(|n| n.loc);
         report
             .add(
                 loc.or(Some(template.loc)),

@@ -1,4 +1,4 @@
-use ecs_gpu_model::Model;
+use ecs_gpu_model::{Model, Value};
 
 use crate::{declare_rule, Findings};
 
@@ -6,7 +6,9 @@ declare_rule! {
     /// ## What it checks
     ///
     /// Launch templates of GPU capacity that have no `iam_instance_profile` block, and no `dynamic
-    /// "iam_instance_profile"` whose `for_each` is unknown (which might create one).
+    /// "iam_instance_profile"` whose `for_each` is unknown (which might create one); and standalone
+    /// `aws_instance`s of GPU capacity whose `iam_instance_profile` is not set (or `null`; an
+    /// unknown value is not reported).
     ///
     /// ## Why it matters
     ///
@@ -39,22 +41,40 @@ declare_rule! {
 fn check(model: &Model, report: &mut Findings<'_>) {
     for (t, reason) in &report.gpu_capacity().templates {
         let body = &t.template.body;
-        if body.block("iam_instance_profile").is_some()
-            || body.may_have_unknown("iam_instance_profile")
-        {
+        let standalone = t.template.kind == "aws_instance";
+        let has_profile = if standalone {
+            // A string argument: set unless absent or `null` (an unknown may be either).
+            body.attr("iam_instance_profile")
+                .is_some_and(|n| !matches!(n.value, Value::Null))
+        } else {
+            body.block("iam_instance_profile").is_some()
+                || body.may_have_unknown("iam_instance_profile")
+        };
+        if has_profile {
             continue;
         }
         let (why_at, why) = reason.label(model);
-        report
-            .add(
-                Some(t.template.loc),
+        let (message, help) = if standalone {
+            (
+                format!(
+                    "the instance `{}` has no IAM instance profile, so the ECS agent cannot register it",
+                    model.local_address(t.template)
+                ),
+                "set `iam_instance_profile` to the name of an instance profile whose role has the `AmazonEC2ContainerServiceforEC2Role` policy",
+            )
+        } else {
+            (
                 format!(
                     "the launch template `{}` has no IAM instance profile, so the ECS agent cannot register its instances",
                     model.local_address(t.template)
                 ),
+                "add `iam_instance_profile { arn = ... }` with a role that has the `AmazonEC2ContainerServiceforEC2Role` policy",
             )
+        };
+        report
+            .add(Some(t.template.loc), message)
             .label(why_at, why)
-            .help("add `iam_instance_profile { arn = ... }` with a role that has the `AmazonEC2ContainerServiceforEC2Role` policy")
+            .help(help)
             .resource(t.template);
     }
 }

@@ -1,13 +1,14 @@
 use ecs_gpu_catalog::{catalog, AmiClass, AmiNameClass};
 use ecs_gpu_model::Model;
 
-use crate::capacity::{ami_source, AmiSource};
+use crate::capacity::{ami_source, image_attr, launch_kind, AmiSource};
 use crate::{declare_rule, Findings};
 
 declare_rule! {
     /// ## What it checks
     ///
-    /// Launch templates of GPU capacity whose image comes from an Amazon Linux 2 ECS-optimized AMI:
+    /// Launch templates (and standalone `aws_instance`s) of GPU capacity whose image comes from an
+    /// Amazon Linux 2 ECS-optimized AMI:
     /// an SSM parameter under `/aws/service/ecs/optimized-ami/amazon-linux-2/` (GPU or not, kernel
     /// 5.10 included), or a `data "aws_ami"` name filter of the Amazon Linux 2 ECS AMIs
     /// (`amzn2-ami-ecs-gpu-hvm-*`). The end-of-life date comes from the catalog.
@@ -78,7 +79,7 @@ fn check(model: &Model, report: &mut Findings<'_>) {
         }
         seen.insert((t.template.id, at));
         let (why_at, why) = reason.label(model);
-        let image_loc = t.template.body.attr("image_id").and_then(|n| n.loc);
+        let image_loc = image_attr(t.template).and_then(|n| n.loc);
         report
             .add(
                 at.or(image_loc),
@@ -86,7 +87,10 @@ fn check(model: &Model, report: &mut Findings<'_>) {
                     "`{what}` is an Amazon Linux 2 ECS-optimized AMI, whose end of life is {eol}"
                 ),
             )
-            .label(image_loc, "the launch template takes its image from it")
+            .label(
+                image_loc,
+                format!("the {} takes its image from it", launch_kind(t.template)),
+            )
             .label(why_at, why)
             .help(format!(
                 "move to the Amazon Linux 2023 GPU AMI: `{recommended}`"

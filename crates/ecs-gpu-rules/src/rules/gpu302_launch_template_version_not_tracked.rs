@@ -49,7 +49,10 @@ fn check(model: &Model, report: &mut Findings<'_>) {
         for t in &group.known_templates {
             // Only the group's own template reference (not overrides' specifications).
             let (at, what) = match t.version {
-                None => (t.spec.loc, "`$Default` (no `version`)".to_string()),
+                None => (
+                    t.spec.and_then(|s| s.loc),
+                    "`$Default` (no `version`)".to_string(),
+                ),
                 Some(v) => match string(Some(v)) {
                     Some(s) if s == "$Latest" || s == "$Default" || s.parse::<u64>().is_ok() => {
                         (v.loc, format!("`{s}`"))
