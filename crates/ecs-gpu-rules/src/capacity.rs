@@ -659,16 +659,20 @@ fn template_instance_type(t: &Resource) -> Option<(String, &Node)> {
 // ---------------------------------------------------------------------------------------------
 
 /// Why a piece of capacity is GPU capacity: a GPU service reaches it, it launches GPU instance
-/// types behind an ECS capacity provider, or it is an Auto Scaling group that launches GPU
-/// instance types as ECS container instances without one (the instances join a cluster through
-/// their user data, and a service with `launch_type = "EC2"` is placed on them).
+/// types behind an ECS capacity provider, or it launches them as ECS container instances without
+/// one (an Auto Scaling group or a standalone instance whose user data configures the agent: they
+/// join a cluster by themselves, and a service with `launch_type = "EC2"` is placed on them).
 #[derive(Debug, Clone)]
 pub enum GpuReason<'m> {
+    /// A service of a GPU task definition is placed on it.
     Service(&'m Resource),
+    /// A capacity provider whose group launches a GPU instance type.
     GpuInstanceType {
         provider: &'m Resource,
         instance_type: String,
     },
+    /// An Auto Scaling group behind no capacity provider that launches a GPU instance type as ECS
+    /// container instances.
     EcsInstances {
         group: &'m Resource,
         instance_type: String,

@@ -7,7 +7,8 @@ use crate::{declare_rule, Findings};
 declare_rule! {
     /// ## What it checks
     ///
-    /// The user data of every launch template of GPU capacity, for `ECS_ENABLE_GPU_SUPPORT`:
+    /// The user data of every launch template (and standalone `aws_instance`) of GPU capacity, for
+    /// `ECS_ENABLE_GPU_SUPPORT`:
     ///
     /// 1. The user data sets `ECS_ENABLE_GPU_SUPPORT=false` (as its last assignment of the
     ///    variable, outside `#` comments). Text that is known to be in the user data proves it, even

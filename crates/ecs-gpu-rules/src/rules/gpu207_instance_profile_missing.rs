@@ -33,7 +33,7 @@ declare_rule! {
         id: "GPU207",
         name: "instance-profile-missing",
         severity: Error,
-        summary: "a launch template of GPU capacity has no IAM instance profile",
+        summary: "a launch template or instance of GPU capacity has no IAM instance profile",
         check: check,
     }
 }

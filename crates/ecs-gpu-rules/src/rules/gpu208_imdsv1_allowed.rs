@@ -5,7 +5,8 @@ use crate::{declare_rule, Findings};
 declare_rule! {
     /// ## What it checks
     ///
-    /// Launch templates of GPU capacity whose `metadata_options { http_tokens = "optional" }` is
+    /// Launch templates (and standalone `aws_instance`s) of GPU capacity whose
+    /// `metadata_options { http_tokens = "optional" }` is
     /// written explicitly (and whose `http_endpoint` is not `"disabled"`).
     ///
     /// An absent `metadata_options` block or `http_tokens` is **not** reported: the AWS provider sends
@@ -37,7 +38,7 @@ declare_rule! {
         id: "GPU208",
         name: "imdsv1-allowed",
         severity: Warning,
-        summary: "a launch template of GPU capacity allows IMDSv1",
+        summary: "a launch template or instance of GPU capacity allows IMDSv1",
         check: check,
     }
 }
