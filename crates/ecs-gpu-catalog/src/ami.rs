@@ -56,7 +56,13 @@ pub enum AmiNameClass {
     EcsNonGpu {
         amazon_linux_2: bool,
     },
-    /// A filter that can match GPU and non-GPU ECS AMIs alike, or a name outside the ECS AMIs.
+    /// An ECS-optimized AMI that may be the GPU variant or not: a filter whose literal part is
+    /// an ECS AMI name that a GPU name could still continue (`amzn2-ami-ecs-gpu-*`,
+    /// `al2023-ami-ecs-*`).
+    EcsAnyVariant {
+        amazon_linux_2: bool,
+    },
+    /// A name outside the ECS AMIs, or a filter that can match other AMIs too.
     Unknown,
 }
 
@@ -126,14 +132,19 @@ impl AmiFacts {
                 .gpu_ami_name_prefixes
                 .iter()
                 .any(|p| p.starts_with(literal));
-        if !could_be_gpu
-            && self
-                .ecs_ami_name_prefixes
-                .iter()
-                .any(|p| literal.starts_with(p.as_str()))
+        if self
+            .ecs_ami_name_prefixes
+            .iter()
+            .any(|p| literal.starts_with(p.as_str()))
         {
-            return AmiNameClass::EcsNonGpu {
-                amazon_linux_2: al2,
+            return if could_be_gpu {
+                AmiNameClass::EcsAnyVariant {
+                    amazon_linux_2: al2,
+                }
+            } else {
+                AmiNameClass::EcsNonGpu {
+                    amazon_linux_2: al2,
+                }
             };
         }
         AmiNameClass::Unknown

@@ -294,8 +294,22 @@ fn ami_name_filters_are_classified_without_guessing() {
             amazon_linux_2: false
         }
     );
-    // Could match a GPU AMI as well.
-    assert_eq!(ami.classify_name("al2023-ami-ecs-*"), AmiNameClass::Unknown);
+    // ECS AMIs that could be GPU ones as well.
+    assert_eq!(
+        ami.classify_name("al2023-ami-ecs-*"),
+        AmiNameClass::EcsAnyVariant {
+            amazon_linux_2: false
+        }
+    );
+    assert_eq!(
+        ami.classify_name("amzn2-ami-ecs-gpu-*"),
+        AmiNameClass::EcsAnyVariant {
+            amazon_linux_2: true
+        }
+    );
+    // Could match AMIs other than the ECS ones.
+    assert_eq!(ami.classify_name("amzn2-ami-*"), AmiNameClass::Unknown);
+    assert_eq!(ami.classify_name("al2023-ami-e*"), AmiNameClass::Unknown);
     assert_eq!(ami.classify_name("my-gpu-image-*"), AmiNameClass::Unknown);
 }
 

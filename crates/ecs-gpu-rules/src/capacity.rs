@@ -966,6 +966,19 @@ impl AmiSource<'_> {
             _ => false,
         }
     }
+
+    /// Known to be an ECS-optimized AMI, of the GPU variant or not.
+    pub fn is_ecs_optimized(&self) -> bool {
+        self.is_ecs_gpu()
+            || self.is_ecs_non_gpu()
+            || matches!(
+                self,
+                AmiSource::AmiLookup {
+                    class: AmiNameClass::EcsAnyVariant { .. },
+                    ..
+                }
+            )
+    }
 }
 
 /// What a [`TemplateUse`] is, for messages: "launch template", or "instance" for an
@@ -1120,6 +1133,10 @@ fn same_class(a: AmiNameClass, b: AmiNameClass) -> bool {
             | (
                 AmiNameClass::EcsNonGpu { .. },
                 AmiNameClass::EcsNonGpu { .. }
+            )
+            | (
+                AmiNameClass::EcsAnyVariant { .. },
+                AmiNameClass::EcsAnyVariant { .. }
             )
             | (AmiNameClass::Unknown, AmiNameClass::Unknown)
     )

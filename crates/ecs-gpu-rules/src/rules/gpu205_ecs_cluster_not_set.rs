@@ -61,7 +61,7 @@ fn check(model: &Model, report: &mut Findings<'_>) {
             continue;
         }
         let source = ami_source(model, template);
-        if !(source.is_ecs_gpu() || source.is_ecs_non_gpu()) {
+        if !source.is_ecs_optimized() {
             continue;
         }
         // The clusters the template's instances are meant for: every one known, none `default`.

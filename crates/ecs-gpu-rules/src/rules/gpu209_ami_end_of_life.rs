@@ -11,7 +11,8 @@ declare_rule! {
     /// Amazon Linux 2 ECS-optimized AMI:
     /// an SSM parameter under `/aws/service/ecs/optimized-ami/amazon-linux-2/` (GPU or not, kernel
     /// 5.10 included), or a `data "aws_ami"` name filter of the Amazon Linux 2 ECS AMIs
-    /// (`amzn2-ami-ecs-gpu-hvm-*`). The end-of-life date comes from the catalog.
+    /// (`amzn2-ami-ecs-gpu-hvm-*`, or one that matches the GPU and other variants alike, such as
+    /// `amzn2-ami-ecs-gpu-*` or `amzn2-ami-ecs-*`). The end-of-life date comes from the catalog.
     ///
     /// ## Why it matters
     ///
@@ -66,6 +67,9 @@ fn check(model: &Model, report: &mut Findings<'_>) {
                         amazon_linux_2: true,
                     }
                     | AmiNameClass::EcsNonGpu {
+                        amazon_linux_2: true,
+                    }
+                    | AmiNameClass::EcsAnyVariant {
                         amazon_linux_2: true,
                     },
                     Some(eol),
