@@ -643,6 +643,27 @@ pub fn group_capacity<'m>(model: &'m Model, group: &'m Resource) -> GroupCapacit
     cap
 }
 
+/// Whether the group is replaced, rather than refreshed, when one of its launch templates gets a
+/// new version: its `name` or `name_prefix` (which force a new group) is built from that template's
+/// `latest_version` or `default_version` (the blue/green pattern). Every new template version then
+/// brings a new group, whose instances have the new AMI and user data.
+pub fn replaced_on_new_template_version(model: &Model, group: &GroupCapacity<'_>) -> bool {
+    ["name", "name_prefix"]
+        .into_iter()
+        .filter_map(|a| group.group.body.attr(a))
+        .any(|n| {
+            n.refs().iter().any(|r| {
+                r.attribute
+                    .first()
+                    .is_some_and(|a| a == "latest_version" || a == "default_version")
+                    && model
+                        .resolve(r)
+                        .iter()
+                        .any(|t| group.known_templates.iter().any(|u| u.template.id == t.id))
+            })
+        })
+}
+
 /// A launch template's known `instance_type` (none when it selects by `instance_requirements`).
 fn template_instance_type(t: &Resource) -> Option<(String, &Node)> {
     if t.body.block("instance_requirements").is_some()

@@ -1,6 +1,6 @@
 use ecs_gpu_model::Model;
 
-use crate::capacity::string;
+use crate::capacity::{replaced_on_new_template_version, string};
 use crate::{declare_rule, Findings};
 
 declare_rule! {
@@ -11,7 +11,9 @@ declare_rule! {
     /// provider that launches them as ECS container instances) whose launch template `version`
     /// (in `launch_template`, or `mixed_instances_policy.launch_template.launch_template_specification`)
     /// is `"$Latest"`, `"$Default"`, a fixed number, or not set (which means `$Default`). A version
-    /// written as `aws_launch_template.x.latest_version` (or any other unknown value) is fine.
+    /// written as `aws_launch_template.x.latest_version` (or any other unknown value) is fine, and
+    /// so is a group whose `name` or `name_prefix` is built from the template's `latest_version`
+    /// (or `default_version`): a new template version replaces the whole group.
     ///
     /// ## Why it matters
     ///
@@ -46,6 +48,9 @@ declare_rule! {
 
 fn check(model: &Model, report: &mut Findings<'_>) {
     for (group, reason) in &report.gpu_capacity().groups {
+        if replaced_on_new_template_version(model, group) {
+            continue;
+        }
         for t in &group.known_templates {
             // Only the group's own template reference (not overrides' specifications).
             let (at, what) = match t.version {

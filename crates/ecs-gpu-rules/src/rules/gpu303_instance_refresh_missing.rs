@@ -1,5 +1,6 @@
 use ecs_gpu_model::Model;
 
+use crate::capacity::replaced_on_new_template_version;
 use crate::{declare_rule, Findings};
 
 declare_rule! {
@@ -7,6 +8,10 @@ declare_rule! {
     ///
     /// Auto Scaling groups of GPU capacity without an `instance_refresh` block (and without a
     /// `dynamic "instance_refresh"` whose `for_each` is unknown).
+    ///
+    /// Not reported: a group whose `name` or `name_prefix` is built from its launch template's
+    /// `latest_version` (or `default_version`). A new template version then replaces the whole
+    /// group (the blue/green pattern), so its instances get the new AMI without a refresh.
     ///
     /// ## Why it matters
     ///
@@ -41,7 +46,10 @@ declare_rule! {
 fn check(model: &Model, report: &mut Findings<'_>) {
     for (group, reason) in &report.gpu_capacity().groups {
         let body = &group.group.body;
-        if body.block("instance_refresh").is_some() || body.may_have_unknown("instance_refresh") {
+        if body.block("instance_refresh").is_some()
+            || body.may_have_unknown("instance_refresh")
+            || replaced_on_new_template_version(model, group)
+        {
             continue;
         }
         let (why_at, why) = reason.label(model);
