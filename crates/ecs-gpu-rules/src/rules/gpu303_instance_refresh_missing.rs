@@ -10,8 +10,10 @@ declare_rule! {
     /// `dynamic "instance_refresh"` whose `for_each` is unknown).
     ///
     /// Not reported: a group whose `name` or `name_prefix` is built from its launch template's
-    /// `latest_version` (or `default_version`). A new template version then replaces the whole
-    /// group (the blue/green pattern), so its instances get the new AMI without a refresh.
+    /// `latest_version` (or `default_version`): a new template version then replaces the whole
+    /// group (the blue/green pattern), so its instances get the new AMI without a refresh. Nor a
+    /// group with a `max_instance_lifetime` (other than 0, or not known), which replaces every
+    /// instance within that time.
     ///
     /// ## Why it matters
     ///
@@ -46,9 +48,15 @@ declare_rule! {
 fn check(model: &Model, report: &mut Findings<'_>) {
     for (group, reason) in &report.gpu_capacity().groups {
         let body = &group.group.body;
+        // A maximum instance lifetime replaces every instance within it: the new AMI does reach
+        // them (0, the default, turns it off; an unknown value may set it).
+        let lifetime = body
+            .attr("max_instance_lifetime")
+            .is_some_and(|n| n.is_unknown() || n.as_f64().is_some_and(|s| s > 0.0));
         if body.block("instance_refresh").is_some()
             || body.may_have_unknown("instance_refresh")
             || replaced_on_new_template_version(model, group)
+            || lifetime
         {
             continue;
         }
