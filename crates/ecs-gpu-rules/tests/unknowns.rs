@@ -31,3 +31,22 @@ fn a_partly_unknown_capacity_or_compatibility_decides_nothing() {
     assert!(rules.contains(&"GPU203"), "{rules:?}");
     assert!(rules.contains(&"GPU303"), "{rules:?}");
 }
+
+#[test]
+fn capacity_outside_capacity_providers_with_every_other_value_unknown_gives_nothing() {
+    let model = common::load(&common::crate_path(
+        "tests/unknowns/outside_capacity_providers",
+    ));
+    assert!(model.problems.is_empty(), "{:?}", model.problems);
+    // It is GPU capacity (so the rules do look at it)...
+    let capacity = ecs_gpu_rules::capacity::gpu_capacity(&model);
+    assert_eq!(capacity.groups.len(), 1);
+    assert_eq!(
+        capacity.templates.len(),
+        2,
+        "the group's template and the instance"
+    );
+    // ...and nothing about it is known.
+    let found = ecs_gpu_rules::check(&model, &Settings::default());
+    assert!(found.is_empty(), "findings on unknown values: {found:#?}");
+}
