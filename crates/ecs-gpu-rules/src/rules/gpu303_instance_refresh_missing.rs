@@ -1,6 +1,7 @@
 use ecs_gpu_model::Model;
 
 use crate::capacity::replaced_on_new_template_version;
+use crate::task::number;
 use crate::{declare_rule, Findings};
 
 declare_rule! {
@@ -52,7 +53,7 @@ fn check(model: &Model, report: &mut Findings<'_>) {
         // them (0, the default, turns it off; an unknown value may set it).
         let lifetime = body
             .attr("max_instance_lifetime")
-            .is_some_and(|n| n.is_unknown() || n.as_f64().is_some_and(|s| s > 0.0));
+            .is_some_and(|n| n.is_unknown() || number(n).is_some_and(|s| s > 0.0));
         if body.block("instance_refresh").is_some()
             || body.may_have_unknown("instance_refresh")
             || replaced_on_new_template_version(model, group)
