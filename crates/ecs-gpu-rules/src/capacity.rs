@@ -873,7 +873,7 @@ pub fn gpu_capacity_of<'m>(model: &'m Model, services: &[GpuService<'m>]) -> Gpu
     }
     // Standalone instances that are ECS container instances of a GPU instance type. One launched
     // from a launch template takes its arguments from it too, which is not followed here.
-    for instance in model.resources_of("aws_instance") {
+    for instance in model.resources_of(INSTANCE) {
         let body = &instance.body;
         if instance.instances_unknown
             || body.block("launch_template").is_some()
@@ -1002,21 +1002,32 @@ impl AmiSource<'_> {
     }
 }
 
+/// The resource type of a standalone EC2 instance.
+const INSTANCE: &str = "aws_instance";
+
+/// Whether a [`TemplateUse`] is a standalone `aws_instance` rather than a launch template.
+pub fn is_standalone_instance(template: &Resource) -> bool {
+    template.kind == INSTANCE
+}
+
 /// What a [`TemplateUse`] is, for messages: "launch template", or "instance" for an
 /// `aws_instance`.
 pub fn launch_kind(template: &Resource) -> &'static str {
-    match template.kind.as_str() {
-        "aws_instance" => "instance",
-        _ => "launch template",
+    if is_standalone_instance(template) {
+        "instance"
+    } else {
+        "launch template"
     }
 }
 
 /// The image argument of a launch template (`image_id`) or of an `aws_instance` (`ami`).
 pub fn image_attr(template: &Resource) -> Option<&Node> {
-    match template.kind.as_str() {
-        "aws_instance" => template.body.attr("ami"),
-        _ => template.body.attr("image_id"),
-    }
+    let name = if is_standalone_instance(template) {
+        "ami"
+    } else {
+        "image_id"
+    };
+    template.body.attr(name)
 }
 
 /// The image source of a launch template (or of an `aws_instance`).
@@ -1201,7 +1212,7 @@ impl UserData {
 /// script itself.
 pub fn user_data(template: &Resource) -> (UserData, Option<Loc>) {
     let node = template.body.attr("user_data").or_else(|| {
-        (template.kind == "aws_instance")
+        is_standalone_instance(template)
             .then(|| template.body.attr("user_data_base64"))
             .flatten()
     });

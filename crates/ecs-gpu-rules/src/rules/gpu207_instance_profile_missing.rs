@@ -1,5 +1,6 @@
 use ecs_gpu_model::{Model, Value};
 
+use crate::capacity::is_standalone_instance;
 use crate::{declare_rule, Findings};
 
 declare_rule! {
@@ -41,7 +42,7 @@ declare_rule! {
 fn check(model: &Model, report: &mut Findings<'_>) {
     for (t, reason) in &report.gpu_capacity().templates {
         let body = &t.template.body;
-        let standalone = t.template.kind == "aws_instance";
+        let standalone = is_standalone_instance(t.template);
         let has_profile = if standalone {
             // A string argument: set unless absent or `null` (an unknown may be either).
             body.attr("iam_instance_profile")
