@@ -22,7 +22,8 @@
 //! followed with its arguments as an instance of its own (`module.NAME`, `module.a.module.b`,
 //! `module.m["k"]`), even when the called folder is also loaded as a root. So is a remote call
 //! (registry, Git...) that `terraform init` installed: the root's `.terraform/modules/modules.json`
-//! names the folder holding its code, which is used when it records the call's source. Override
+//! names the folder holding its code, which is used when it records the call's source and a
+//! version the call's `version` constraint allows (as `terraform plan` checks them). Override
 //! files (`override.tf`, `*_override.tf`) are merged as Terraform merges them.
 //!
 //! # What is unknown on purpose
@@ -68,6 +69,7 @@ mod preorder;
 mod schedule;
 mod tfjson;
 mod value;
+mod version;
 mod walk;
 
 pub use model::*;
