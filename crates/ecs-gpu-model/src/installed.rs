@@ -16,15 +16,17 @@
 //! under `.terraform/modules`.) The key is the call's path from the root, the module block names joined by `.` (instance keys
 //! do not count: every instance of a call runs the same code); the folder is relative to the root
 //! module's folder. A remote call installed there is followed like a local one, as Terraform does
-//! when it plans. A call whose entry names another source than the configuration (changed since
-//! the last `terraform init`, which `terraform plan` would refuse) is not followed: its copy is not
-//! the code the configuration asks for.
+//! when it plans. A call whose entry names another source than the configuration, or a version
+//! its `version` constraint no longer allows (changed since the last `terraform init`, which
+//! `terraform plan` refuses: Terraform's `internal/configs/configload/loader_load.go`), is not
+//! followed: its copy is not the code the configuration asks for.
 
 use std::path::PathBuf;
 
 use ecs_gpu_hcl::json::{Json, JsonValue};
 use ecs_gpu_hcl::ParseError;
 
+use crate::version::{Constraints, Version};
 use crate::FastMap;
 
 /// The manifest's path under a root module's folder.
@@ -35,8 +37,19 @@ pub(crate) const MANIFEST: &str = ".terraform/modules/modules.json";
 pub(crate) struct Installed {
     /// The root module's folder as displayed (the installed folders are shown under it).
     pub display_root: PathBuf,
-    /// By key: the source the call was installed from, and its folder relative to the root.
-    entries: FastMap<String, (String, String)>,
+    /// By key: what `terraform init` installed for the call.
+    entries: FastMap<String, Entry>,
+}
+
+/// One installed call.
+#[derive(Debug)]
+struct Entry {
+    /// The source it was installed from.
+    source: String,
+    /// Its folder, relative to the root module's folder.
+    dir: String,
+    /// The version installed (registry modules only), as written and parsed.
+    version: Option<(String, Version)>,
 }
 
 /// What the manifest says about one remote call.
@@ -48,6 +61,9 @@ pub(crate) enum Lookup<'a> {
     NotInstalled,
     /// Installed from another source than the call's.
     OtherSource(&'a str),
+    /// Installed at a version the call's `version` does not allow (`None`: no version recorded,
+    /// while the call asks for one).
+    OtherVersion(Option<&'a str>),
 }
 
 impl Installed {
@@ -78,7 +94,24 @@ impl Installed {
                 ));
             };
             let source = text_of("Source").unwrap_or_default();
-            entries.insert(key, (source, dir));
+            // Terraform refuses a manifest whose version is not one (`internal/modsdir`).
+            let version = match text_of("Version") {
+                Some(v) if !v.is_empty() => {
+                    let parsed = Version::parse(&v).ok_or_else(|| {
+                        invalid(entry, &format!("the version `{v}` is not a version"))
+                    })?;
+                    Some((v, parsed))
+                }
+                _ => None,
+            };
+            entries.insert(
+                key,
+                Entry {
+                    source,
+                    dir,
+                    version,
+                },
+            );
         }
         Ok(Installed {
             display_root,
@@ -86,12 +119,26 @@ impl Installed {
         })
     }
 
-    /// The installed folder of the call at `key`, written with `source`.
-    pub(crate) fn lookup(&self, key: &str, source: &str) -> Lookup<'_> {
-        match self.entries.get(key) {
-            None => Lookup::NotInstalled,
-            Some((installed, dir)) if same_source(installed, source) => Lookup::Dir(dir),
-            Some((installed, _)) => Lookup::OtherSource(installed),
+    /// The installed folder of the call at `key`, written with `source` and the `version`
+    /// constraint (`None`: the call has none, and any version installed will do).
+    pub(crate) fn lookup(
+        &self,
+        key: &str,
+        source: &str,
+        version: Option<&Constraints>,
+    ) -> Lookup<'_> {
+        let Some(entry) = self.entries.get(key) else {
+            return Lookup::NotInstalled;
+        };
+        if !same_source(&entry.source, source) {
+            return Lookup::OtherSource(&entry.source);
+        }
+        match (version, &entry.version) {
+            (Some(_), None) => Lookup::OtherVersion(None),
+            (Some(wanted), Some((text, installed))) if !wanted.allows(installed) => {
+                Lookup::OtherVersion(Some(text))
+            }
+            _ => Lookup::Dir(&entry.dir),
         }
     }
 }
@@ -184,38 +231,44 @@ mod tests {
                 {"Key":"private","Source":"app.terraform.io/acme/gpu/aws","Dir":".terraform/modules/private"}"#,
         );
         assert_eq!(
-            m.lookup("gpu", "terraform-aws-modules/autoscaling/aws"),
+            m.lookup("gpu", "terraform-aws-modules/autoscaling/aws", None),
             Lookup::Dir(".terraform/modules/gpu")
         );
         assert_eq!(
-            m.lookup("gpu", "Terraform-AWS-Modules/autoscaling/AWS"),
+            m.lookup("gpu", "Terraform-AWS-Modules/autoscaling/AWS", None),
             Lookup::Dir(".terraform/modules/gpu")
         );
         assert_eq!(
             m.lookup(
                 "gpu",
-                "registry.terraform.io/terraform-aws-modules/autoscaling/aws"
+                "registry.terraform.io/terraform-aws-modules/autoscaling/aws",
+                None
             ),
             Lookup::Dir(".terraform/modules/gpu")
         );
         assert_eq!(
-            m.lookup("old", "terraform-aws-modules/ecs/aws//modules/service"),
+            m.lookup(
+                "old",
+                "terraform-aws-modules/ecs/aws//modules/service",
+                None
+            ),
             Lookup::Dir(".terraform/modules/old/modules/service")
         );
         // Recorded as written by an older Terraform, written now with the host.
         assert_eq!(
             m.lookup(
                 "old",
-                "registry.terraform.io/terraform-aws-modules/ecs/aws//modules/service"
+                "registry.terraform.io/terraform-aws-modules/ecs/aws//modules/service",
+                None
             ),
             Lookup::Dir(".terraform/modules/old/modules/service")
         );
         assert_eq!(
-            m.lookup("tofu", "acme/gpu/aws"),
+            m.lookup("tofu", "acme/gpu/aws", None),
             Lookup::Dir(".terraform/modules/tofu")
         );
         assert_eq!(
-            m.lookup("private", "app.terraform.io/acme/gpu/aws"),
+            m.lookup("private", "app.terraform.io/acme/gpu/aws", None),
             Lookup::Dir(".terraform/modules/private")
         );
     }
@@ -229,29 +282,78 @@ mod tests {
         );
         let other =
             Lookup::OtherSource("registry.terraform.io/terraform-aws-modules/autoscaling/aws");
-        assert_eq!(m.lookup("gpu", "terraform-aws-modules/ecs/aws"), other);
         assert_eq!(
-            m.lookup("gpu", "terraform-aws-modules/autoscaling/aws//modules/x"),
+            m.lookup("gpu", "terraform-aws-modules/ecs/aws", None),
             other
         );
         assert_eq!(
-            m.lookup("gpu", "example.com/terraform-aws-modules/autoscaling/aws"),
+            m.lookup(
+                "gpu",
+                "terraform-aws-modules/autoscaling/aws//modules/x",
+                None
+            ),
+            other
+        );
+        assert_eq!(
+            m.lookup(
+                "gpu",
+                "example.com/terraform-aws-modules/autoscaling/aws",
+                None
+            ),
             other
         );
         // A registry address without a host is the public registry's, not a private one's.
         assert_eq!(
-            m.lookup("private", "acme/gpu/aws"),
+            m.lookup("private", "acme/gpu/aws", None),
             Lookup::OtherSource("app.terraform.io/acme/gpu/aws")
         );
         assert_eq!(
-            m.lookup("git", "git::https://example.com/gpu.git?ref=v1"),
+            m.lookup("git", "git::https://example.com/gpu.git?ref=v1", None),
             Lookup::Dir(".terraform/modules/git")
         );
         assert_eq!(
-            m.lookup("git", "git::https://example.com/gpu.git?ref=v2"),
+            m.lookup("git", "git::https://example.com/gpu.git?ref=v2", None),
             Lookup::OtherSource("git::https://example.com/gpu.git?ref=v1")
         );
-        assert_eq!(m.lookup("missing", "acme/gpu/aws"), Lookup::NotInstalled);
+        assert_eq!(
+            m.lookup("missing", "acme/gpu/aws", None),
+            Lookup::NotInstalled
+        );
+    }
+
+    #[test]
+    fn a_copy_at_a_version_the_call_no_longer_allows_is_not_the_installed_copy() {
+        let m = manifest(
+            r#",{"Key":"gpu","Source":"registry.terraform.io/acme/gpu/aws","Version":"7.2.0","Dir":".terraform/modules/gpu"},
+                {"Key":"git","Source":"git::https://example.com/gpu.git?ref=v1","Dir":".terraform/modules/git"}"#,
+        );
+        let c = |text: &str| Constraints::parse(text).expect("a constraint");
+        let dir = Lookup::Dir(".terraform/modules/gpu");
+        assert_eq!(m.lookup("gpu", "acme/gpu/aws", None), dir);
+        assert_eq!(m.lookup("gpu", "acme/gpu/aws", Some(&c("~> 7.0"))), dir);
+        assert_eq!(m.lookup("gpu", "acme/gpu/aws", Some(&c("7.2.0"))), dir);
+        assert_eq!(
+            m.lookup("gpu", "acme/gpu/aws", Some(&c("~> 8.0"))),
+            Lookup::OtherVersion(Some("7.2.0"))
+        );
+        assert_eq!(
+            m.lookup("gpu", "acme/gpu/aws", Some(&c(">= 7.0, < 7.2"))),
+            Lookup::OtherVersion(Some("7.2.0"))
+        );
+        // The source is compared first: a changed source is what `terraform plan` says.
+        assert_eq!(
+            m.lookup("gpu", "acme/other/aws", Some(&c("~> 8.0"))),
+            Lookup::OtherSource("registry.terraform.io/acme/gpu/aws")
+        );
+        // No version recorded, while the call asks for one.
+        assert_eq!(
+            m.lookup(
+                "git",
+                "git::https://example.com/gpu.git?ref=v1",
+                Some(&c("1.0"))
+            ),
+            Lookup::OtherVersion(None)
+        );
     }
 
     #[test]
@@ -288,6 +390,18 @@ mod tests {
         let cut = "{\"Modules\": [";
         let err = Installed::parse(cut, PathBuf::new()).expect_err("cut short");
         assert!(err.span.start as usize <= cut.len(), "{err:?}");
+        let err = Installed::parse(
+            "{\"Modules\": [\n  {\"Key\": \"a\", \"Dir\": \"d\", \"Version\": \"latest\"}\n]}",
+            PathBuf::new(),
+        )
+        .expect_err("not a version");
+        assert_eq!(err.span.start, 16);
+        assert!(
+            err.message
+                .contains("the version `latest` is not a version"),
+            "{}",
+            err.message
+        );
         let err = Installed::parse("[]", PathBuf::new()).expect_err("not an object");
         assert!(err.message.contains("no `Modules` list"), "{}", err.message);
     }

@@ -13,6 +13,7 @@ use crate::installed::{self, Installed, Lookup};
 use crate::json::{json_value_to_node, JsonLocs};
 use crate::model::*;
 use crate::value::{Entry, InstanceKey, Loc, Node, Object, Unknown, UnknownReason, Value};
+use crate::version::Constraints;
 use crate::walk::{self, Kind, Parsed};
 use crate::{FastMap, FastSet};
 
@@ -1287,7 +1288,7 @@ impl Ev {
             let rel_dir = walk::normalize(&Path::new(&self.insts[inst].rel_dir).join(&source));
             (child_real, display, rel_dir)
         } else {
-            match self.installed_copy(inst, &module_key, &source) {
+            match self.installed_copy(inst, &module_key, &source, &block.body) {
                 Ok(found) => found,
                 Err(why) => {
                     self.remote_calls.push(RemoteCall {
@@ -1371,17 +1372,37 @@ impl Ev {
         inst: usize,
         key: &str,
         source: &str,
+        call: &ast::Body,
     ) -> Result<(PathBuf, PathBuf, PathBuf), Option<String>> {
         let Some(manifest) = self.insts[inst].installed.as_deref() else {
             return Err(None);
         };
-        let dir = match manifest.lookup(key, source) {
+        let version = match call_version(call) {
+            Ok(v) => v,
+            // Not installed: nothing to say about the copy.
+            Err(_) if manifest.lookup(key, source, None) == Lookup::NotInstalled => {
+                return Err(None)
+            }
+            Err(why) => return Err(Some(why)),
+        };
+        let dir = match manifest.lookup(key, source, version.as_ref().map(|(_, c)| c)) {
             Lookup::Dir(dir) => dir,
             Lookup::NotInstalled => return Err(None),
             Lookup::OtherSource(other) => {
                 return Err(Some(format!(
                     "`.terraform/modules` holds it from `{other}`: run `terraform init` again"
                 )))
+            }
+            Lookup::OtherVersion(installed) => {
+                let wanted = version.map(|(text, _)| text).unwrap_or_default();
+                return Err(Some(match installed {
+                    Some(v) => format!(
+                        "`.terraform/modules` holds version `{v}`, which `{wanted}` does not allow: run `terraform init` again"
+                    ),
+                    None => format!(
+                        "`.terraform/modules` holds it with no version, and the call asks for `{wanted}`: run `terraform init` again"
+                    ),
+                }));
             }
         };
         // The copy is inside the root module's folder, or it is not used.
@@ -1700,6 +1721,34 @@ impl Ev {
                 body: inner,
             });
         }
+    }
+}
+
+/// A module call's `version` constraint, as Terraform reads it: a constant string (a whole number
+/// stands for its digits), none when absent or `null` (`internal/configs/version_constraint.go`).
+/// Other constants are not read: a decimal number's text after Terraform's conversion (`1.20` is
+/// `"1.2"`) is not the text written.
+/// `Err`: why the installed copy cannot be checked against it.
+fn call_version(call: &ast::Body) -> Result<Option<(String, Constraints)>, String> {
+    let Some(a) = attr(call, "version") else {
+        return Ok(None);
+    };
+    let text = match &a.value.kind {
+        ExprKind::Null => return Ok(None),
+        ExprKind::Template(t) => t.as_literal().map(str::to_string),
+        ExprKind::Number(n) if n.bytes().all(|b| b.is_ascii_digit()) && !n.starts_with('0') => {
+            Some(n.clone())
+        }
+        _ => None,
+    };
+    let Some(text) = text else {
+        return Err("its `version` is not a literal string".to_string());
+    };
+    match Constraints::parse(&text) {
+        Some(c) => Ok(Some((text, c))),
+        None => Err(format!(
+            "its `version`, `{text}`, is not a version constraint Terraform accepts"
+        )),
     }
 }
 

@@ -905,14 +905,16 @@ const MANIFEST: &str = r#"{"Modules":[{"Key":"","Source":"","Dir":"."},
 {"Key":"gpu","Source":"registry.terraform.io/acme/gpu-capacity/aws","Version":"1.2.0","Dir":".terraform/modules/gpu"},
 {"Key":"gpu.tags","Source":"git::https://example.com/tags.git?ref=v1","Dir":".terraform/modules/gpu.tags"},
 {"Key":"stale","Source":"registry.terraform.io/acme/old/aws","Version":"0.1.0","Dir":".terraform/modules/stale"},
-{"Key":"escape","Source":"registry.terraform.io/acme/escape/aws","Version":"1.0.0","Dir":"../elsewhere"}]}"#;
+{"Key":"escape","Source":"registry.terraform.io/acme/escape/aws","Version":"1.0.0","Dir":"../elsewhere"},
+{"Key":"raised","Source":"registry.terraform.io/acme/raised/aws","Version":"1.4.2","Dir":".terraform/modules/raised"},
+{"Key":"typo","Source":"registry.terraform.io/acme/typo/aws","Version":"1.0.0","Dir":".terraform/modules/typo"}]}"#;
 
 #[test]
 fn installed_modules_are_followed_like_local_ones() {
     let (dir, m) = load(&[
         (
             "infra/main.tf",
-            "module \"gpu\" {\n  source  = \"acme/gpu-capacity/aws\"\n  version = \"~> 1.2\"\n  count   = 2\n  name    = \"inference-${count.index}\"\n}\nmodule \"stale\" {\n  source = \"acme/new/aws\"\n}\nmodule \"escape\" {\n  source = \"acme/escape/aws\"\n}\nmodule \"absent\" {\n  source = \"acme/absent/aws\"\n}\nresource \"t\" \"t\" {\n  x = module.gpu[1].group\n  y = module.stale.anything\n}\n",
+            "module \"gpu\" {\n  source  = \"acme/gpu-capacity/aws\"\n  version = \"~> 1.2\"\n  count   = 2\n  name    = \"inference-${count.index}\"\n}\nmodule \"stale\" {\n  source = \"acme/new/aws\"\n}\nmodule \"escape\" {\n  source = \"acme/escape/aws\"\n}\nmodule \"absent\" {\n  source = \"acme/absent/aws\"\n}\nmodule \"raised\" {\n  source  = \"acme/raised/aws\"\n  version = \">= 1.0, < 1.4\"\n}\nmodule \"typo\" {\n  source  = \"acme/typo/aws\"\n  version = \"^1.0\"\n}\nresource \"t\" \"t\" {\n  x = module.gpu[1].group\n  y = module.stale.anything\n}\n",
         ),
         ("infra/.terraform/modules/modules.json", MANIFEST),
         (
@@ -928,6 +930,8 @@ fn installed_modules_are_followed_like_local_ones() {
             "output \"owner\" { value = \"ml\" }\n",
         ),
         ("infra/.terraform/modules/stale/main.tf", "resource \"t\" \"s\" {}\n"),
+        ("infra/.terraform/modules/raised/main.tf", "resource \"t\" \"s\" {}\n"),
+        ("infra/.terraform/modules/typo/main.tf", "resource \"t\" \"s\" {}\n"),
         ("elsewhere/main.tf", "resource \"t\" \"e\" {}\n"),
     ]);
     assert!(m.problems.is_empty(), "{:?}", m.problems);
@@ -997,6 +1001,8 @@ fn installed_modules_are_followed_like_local_ones() {
         "`module.stale` (`acme/new/aws`; `.terraform/modules` holds it from `registry.terraform.io/acme/old/aws`: run `terraform init` again)",
         "`module.escape` (`acme/escape/aws`; its folder in the `terraform init` manifest, `../elsewhere`, is missing or outside the root module's folder)",
         "`module.absent` (`acme/absent/aws`)",
+        "`module.raised` (`acme/raised/aws`; `.terraform/modules` holds version `1.4.2`, which `>= 1.0, < 1.4` does not allow: run `terraform init` again)",
+        "`module.typo` (`acme/typo/aws`; its `version`, `^1.0`, is not a version constraint Terraform accepts)",
     ] {
         assert!(notes[0].contains(part), "{part}\nnot in\n{}", notes[0]);
     }

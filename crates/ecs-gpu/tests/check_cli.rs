@@ -626,6 +626,31 @@ fn a_module_installed_by_terraform_init_is_checked_through_its_call() {
         "{}",
         stdout(&o)
     );
+
+    // The call's `version` raised since `terraform init` (2.1.0 installed): `terraform plan` would
+    // refuse the copy, and its findings would be about code the configuration no longer asks for.
+    let dir = scratch("installed_module_version_raised");
+    initialized_root(&dir, "acme/gpu-asg/aws");
+    let main = std::fs::read_to_string(dir.join("infra/main.tf")).unwrap();
+    write(
+        &dir,
+        "infra/main.tf",
+        &main.replace("version = \"~> 2.0\"", "version = \"~> 3.0\""),
+    );
+    let o = run_in(&dir, &["check", "infra", "--format", "json"]);
+    assert_eq!(code(&o), 0, "{}", stderr(&o));
+    assert_eq!(
+        json_lines(&o),
+        [
+            "GPU003 infra/main.tf:5 - -",
+            "GPU105 infra/main.tf:43 - aws_ecs_task_definition.inference",
+        ]
+    );
+    assert!(
+        stdout(&o).contains("`module.gpu_asg` (`acme/gpu-asg/aws`; `.terraform/modules` holds version `2.1.0`, which `~> 3.0` does not allow: run `terraform init` again)"),
+        "{}",
+        stdout(&o)
+    );
 }
 
 /// A module manifest that is not one is reported at its line (exit 2); everything else is checked.

@@ -14,8 +14,12 @@ declare_rule! {
     /// `.terraform/modules/modules.json` says which folder under `.terraform/modules` holds each
     /// call's code, and its findings point at that copy (or at the root's arguments that set the
     /// values), with the module address. The copy is used only when the manifest records the
-    /// source the call is written with (a registry address with or without its host) and its folder
-    /// is inside the root module's folder; otherwise the call is listed here, with the reason.
+    /// source the call is written with (a registry address with or without its host), a version
+    /// the call's `version` constraint allows (read as Terraform reads it: `~> 8.0` allows 8.x
+    /// from 8.0), and its folder is inside the root module's folder; otherwise the call is listed
+    /// here, with the reason. `terraform plan` refuses such a copy too ("Module source has
+    /// changed", "Module version requirements have changed"): it is not the code the
+    /// configuration asks for.
     ///
     /// ## Why it matters
     ///
