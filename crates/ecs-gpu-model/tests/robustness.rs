@@ -322,9 +322,11 @@ proptest! {
                 prop::sample::select(vec!["", "m", "m.n", "m.m", "x"]),
                 prop::sample::select(vec!["acme/m/aws", "registry.terraform.io/acme/m/aws", "./m", "", "git::x?ref=1"]),
                 prop::sample::select(vec![".", "", "..", "../..", "/", ".terraform/modules/m", ".terraform/modules/m/../../..", "main.tf", "\\u0000", "é/"]),
+                prop::sample::select(vec!["", "1.0.0", "1.2.0-rc.1", "v2", "latest", "1..0", "1.0.0+"]),
             ),
             0..6,
         ),
+        call_version in prop::sample::select(vec!["", "  version = \"~> 1.0\"\n", "  version = \">= 2, < 3\"\n", "  version = \"^1\"\n", "  version = var.v\n", "  version = null\n", "  version = 1\n", "  version = \"\"\n"]),
         as_bytes in any::<bool>(),
     ) {
         let manifest = if as_bytes {
@@ -332,12 +334,12 @@ proptest! {
         } else {
             let list: Vec<String> = entries
                 .iter()
-                .map(|(k, s, d)| format!(r#"{{"Key":"{k}","Source":"{s}","Dir":"{d}"}}"#))
+                .map(|(k, s, d, v)| format!(r#"{{"Key":"{k}","Source":"{s}","Version":"{v}","Dir":"{d}"}}"#))
                 .collect();
             format!(r#"{{"Modules":[{}]}}"#, list.join(","))
         };
         let dir = write(&[
-            ("main.tf", "module \"m\" {\n  source = \"acme/m/aws\"\n}\nresource \"t\" \"r\" { x = module.m.o }\n"),
+            ("main.tf", &format!("module \"m\" {{\n  source = \"acme/m/aws\"\n{call_version}}}\nresource \"t\" \"r\" {{ x = module.m.o }}\n")),
             (".terraform/modules/m/main.tf", "module \"n\" {\n  source = \"acme/m/aws\"\n}\nmodule \"m\" {\n  source = \"acme/m/aws\"\n}\noutput \"o\" { value = 1 }\n"),
             (".terraform/modules/modules.json", &manifest),
         ]);
