@@ -585,10 +585,18 @@ fn json_lines(o: &Output) -> Vec<String> {
         .collect()
 }
 
+/// What the JSON report of the shipped root says when its module call is not followed: GPU003,
+/// and the root's own GPU105.
+const CALL_NOT_FOLLOWED: [&str; 2] = [
+    "GPU003 infra/main.tf:5 - -",
+    "GPU105 infra/main.tf:43 - aws_ecs_task_definition.inference",
+];
+
 /// A registry module installed by `terraform init` is checked through the call: the wrong GPU
 /// family and the missing scale-in protection are set by the root's arguments, and the findings
 /// point there, naming the module's resource. Without the manifest, only GPU003 says the call was
-/// not followed; with a call changed since `terraform init`, GPU003 says why the copy is not used.
+/// not followed; with a call whose source or version changed since `terraform init`, GPU003 says
+/// why the copy is not used.
 #[test]
 fn a_module_installed_by_terraform_init_is_checked_through_its_call() {
     let dir = scratch("installed_module");
@@ -609,13 +617,7 @@ fn a_module_installed_by_terraform_init_is_checked_through_its_call() {
     std::fs::remove_file(dir.join("infra/.terraform/modules/modules.json")).unwrap();
     let o = run_in(&dir, &["check", "infra", "--format", "json"]);
     assert_eq!(code(&o), 0, "{}", stderr(&o));
-    assert_eq!(
-        json_lines(&o),
-        [
-            "GPU003 infra/main.tf:5 - -",
-            "GPU105 infra/main.tf:43 - aws_ecs_task_definition.inference",
-        ]
-    );
+    assert_eq!(json_lines(&o), CALL_NOT_FOLLOWED);
 
     let dir = scratch("installed_module_changed");
     initialized_root(&dir, "acme/gpu-asg-v3/aws");
@@ -632,6 +634,7 @@ fn a_module_installed_by_terraform_init_is_checked_through_its_call() {
     let dir = scratch("installed_module_version_raised");
     initialized_root(&dir, "acme/gpu-asg/aws");
     let main = std::fs::read_to_string(dir.join("infra/main.tf")).unwrap();
+    assert!(main.contains("version = \"~> 2.0\""), "{main}");
     write(
         &dir,
         "infra/main.tf",
@@ -639,13 +642,7 @@ fn a_module_installed_by_terraform_init_is_checked_through_its_call() {
     );
     let o = run_in(&dir, &["check", "infra", "--format", "json"]);
     assert_eq!(code(&o), 0, "{}", stderr(&o));
-    assert_eq!(
-        json_lines(&o),
-        [
-            "GPU003 infra/main.tf:5 - -",
-            "GPU105 infra/main.tf:43 - aws_ecs_task_definition.inference",
-        ]
-    );
+    assert_eq!(json_lines(&o), CALL_NOT_FOLLOWED);
     assert!(
         stdout(&o).contains("`module.gpu_asg` (`acme/gpu-asg/aws`; `.terraform/modules` holds version `2.1.0`, which `~> 3.0` does not allow: run `terraform init` again)"),
         "{}",
@@ -670,11 +667,5 @@ fn a_broken_module_manifest_is_reported_and_the_rest_is_checked() {
         "{}",
         stderr(&o)
     );
-    assert_eq!(
-        json_lines(&o),
-        [
-            "GPU003 infra/main.tf:5 - -",
-            "GPU105 infra/main.tf:43 - aws_ecs_task_definition.inference",
-        ]
-    );
+    assert_eq!(json_lines(&o), CALL_NOT_FOLLOWED);
 }
