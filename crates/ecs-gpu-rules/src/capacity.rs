@@ -1115,11 +1115,13 @@ fn ami_lookup(data: &Resource) -> AmiSource<'_> {
             if first.is_none() {
                 first = Some((s.to_string(), v.loc));
             }
-            match class {
-                None => class = Some(c),
-                Some(prev) if same_class(prev, c) => {}
-                Some(_) => return AmiSource::Unknown,
-            }
+            class = match class {
+                None => Some(c),
+                Some(prev) => match both_classes(prev, c) {
+                    Some(both) => Some(both),
+                    None => return AmiSource::Unknown,
+                },
+            };
         }
         if let (Some(class), Some((pattern, at))) = (class, first) {
             if class != AmiNameClass::Unknown {
@@ -1158,20 +1160,26 @@ fn ami_lookup(data: &Resource) -> AmiSource<'_> {
     AmiSource::Unknown
 }
 
-fn same_class(a: AmiNameClass, b: AmiNameClass) -> bool {
-    matches!(
-        (a, b),
-        (AmiNameClass::EcsGpu { .. }, AmiNameClass::EcsGpu { .. })
-            | (
-                AmiNameClass::EcsNonGpu { .. },
-                AmiNameClass::EcsNonGpu { .. }
-            )
-            | (
-                AmiNameClass::EcsAnyVariant { .. },
-                AmiNameClass::EcsAnyVariant { .. }
-            )
-            | (AmiNameClass::Unknown, AmiNameClass::Unknown)
-    )
+/// What two values of one name filter (either may match) say together: the same kind of AMI, and
+/// Amazon Linux 2 only when both are (`amzn2-...` or `al2023-...` is not known to be either);
+/// `None` when they are different kinds.
+fn both_classes(a: AmiNameClass, b: AmiNameClass) -> Option<AmiNameClass> {
+    use AmiNameClass::*;
+    Some(match (a, b) {
+        (EcsGpu { amazon_linux_2: x }, EcsGpu { amazon_linux_2: y }) => EcsGpu {
+            amazon_linux_2: x && y,
+        },
+        (EcsNonGpu { amazon_linux_2: x }, EcsNonGpu { amazon_linux_2: y }) => EcsNonGpu {
+            amazon_linux_2: x && y,
+        },
+        (EcsAnyVariant { amazon_linux_2: x }, EcsAnyVariant { amazon_linux_2: y }) => {
+            EcsAnyVariant {
+                amazon_linux_2: x && y,
+            }
+        }
+        (Unknown, Unknown) => Unknown,
+        _ => return None,
+    })
 }
 
 /// What is known of a launch template's user data (decoded from base64).

@@ -13,6 +13,8 @@ declare_rule! {
     /// 5.10 included), or a `data "aws_ami"` name filter of the Amazon Linux 2 ECS AMIs
     /// (`amzn2-ami-ecs-gpu-hvm-*`, or one that matches the GPU and other variants alike, such as
     /// `amzn2-ami-ecs-gpu-*` or `amzn2-ami-ecs-*`). The end-of-life date comes from the catalog.
+    /// A filter whose values also match Amazon Linux 2023 AMIs is not reported: the newest AMI of
+    /// either may be the one chosen.
     ///
     /// ## Why it matters
     ///
