@@ -39,6 +39,9 @@ declare_rule! {
     }
 }
 
+/// The AWS managed policy the ECS agent's instance role needs to register the instance.
+const AGENT_POLICY: &str = "AmazonEC2ContainerServiceforEC2Role";
+
 fn check(model: &Model, report: &mut Findings<'_>) {
     for (t, reason) in &report.gpu_capacity().templates {
         let body = &t.template.body;
@@ -61,7 +64,7 @@ fn check(model: &Model, report: &mut Findings<'_>) {
                     "the instance `{}` has no IAM instance profile, so the ECS agent cannot register it",
                     model.local_address(t.template)
                 ),
-                "set `iam_instance_profile` to the name of an instance profile whose role has the `AmazonEC2ContainerServiceforEC2Role` policy",
+                format!("set `iam_instance_profile` to the name of an instance profile whose role has the `{AGENT_POLICY}` policy"),
             )
         } else {
             (
@@ -69,7 +72,7 @@ fn check(model: &Model, report: &mut Findings<'_>) {
                     "the launch template `{}` has no IAM instance profile, so the ECS agent cannot register its instances",
                     model.local_address(t.template)
                 ),
-                "add `iam_instance_profile { arn = ... }` with a role that has the `AmazonEC2ContainerServiceforEC2Role` policy",
+                format!("add `iam_instance_profile {{ arn = ... }}` with a role that has the `{AGENT_POLICY}` policy"),
             )
         };
         report
