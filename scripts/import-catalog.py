@@ -32,6 +32,15 @@ def ec2_instance_type_enum():
         model = json.loads(gzip.decompress(zipfile.ZipFile(wheel).read("botocore/data/ec2/2016-11-15/service-2.json.gz")))
     return sorted(model["shapes"]["InstanceType"]["enum"])
 
+def field_values(field):
+    """The values of an `instanceRequirements` field of ECS Managed Instances (source keys ECS-MI-GPU, BOTO)."""
+    for entry in src["ecs_facts"]["managed_instances_gpu"]["instanceRequirements_accelerator_fields"]:
+        name, _, rest = entry.partition(" (")
+        if name == field:
+            return rest.rstrip(")").split("|")
+    raise SystemExit(f"managed_instances_gpu: no values for {field}")
+
+
 # Source keys of ecs-gpu-facts.md ("Source key" table), for the ECS facts.
 MD_SOURCES = {
     "ECS-GPU": "ECS developer guide, task definitions for GPU workloads: https://docs.aws.amazon.com/AmazonECS/latest/developerguide/ecs-gpu.html",
@@ -253,6 +262,10 @@ catalog = {
         "drivers": ecs["managed_instances_gpu"]["drivers"],
         "fractional_gpu": ecs["managed_instances_gpu"]["fractional_gpu"],
         "neuron_device": ecs["managed_instances_gpu"]["NeuronDevice_resource"],
+        # `instanceRequirements` fields with their values, as the source writes them:
+        # "acceleratorTypes (gpu|fpga|inference)".
+        "accelerator_types": field_values("acceleratorTypes"),
+        "accelerator_manufacturers": field_values("acceleratorManufacturers"),
         "sources": ["ECS-MI-GPU", "ECS-GPU-SPEC", "BOTO"],
     },
 }

@@ -257,7 +257,18 @@ pub struct ManagedInstancesFacts {
     pub drivers: String,
     pub fractional_gpu: String,
     pub neuron_device: String,
+    /// The values of `instanceRequirements.acceleratorTypes` (`gpu`, `fpga`, `inference`).
+    pub accelerator_types: Vec<String>,
+    /// The values of `instanceRequirements.acceleratorManufacturers` (`nvidia`, `amd`, ...).
+    pub accelerator_manufacturers: Vec<String>,
     pub sources: Vec<String>,
+}
+
+impl ManagedInstancesFacts {
+    /// The `acceleratorTypes` value of GPUs.
+    pub const GPU_ACCELERATOR_TYPE: &'static str = "gpu";
+    /// The `acceleratorManufacturers` value of NVIDIA.
+    pub const NVIDIA_MANUFACTURER: &'static str = "nvidia";
 }
 
 pub(crate) fn load(json: &str) -> Result<Catalog, DataError> {

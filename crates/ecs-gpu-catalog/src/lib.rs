@@ -389,6 +389,17 @@ impl Catalog {
         self.ec2_names.iter().map(String::as_str)
     }
 
+    /// The EC2 instance type names (source key BOTO) that an EC2 instance-type pattern matches, as
+    /// `allowedInstanceTypes` and `excludedInstanceTypes` of attribute-based selection read them:
+    /// `*` stands for any run of characters (`m6*.*`, `c6i.*`, `g5.xlarge`; source key ECS-MI-GPU).
+    pub fn ec2_instance_types_matching<'a>(
+        &'a self,
+        pattern: &'a str,
+    ) -> impl Iterator<Item = &'a str> + 'a {
+        self.ec2_instance_types()
+            .filter(move |name| wildcard_match(pattern, name))
+    }
+
     /// The nearest GPU instance type names to `name`, best first, for "did you mean" hints.
     pub fn suggest(&self, name: &str, max: usize) -> Vec<&str> {
         let mut scored: Vec<(f64, &str)> = self
@@ -411,3 +422,29 @@ pub fn family_of(instance_type: &str) -> &str {
 
 #[cfg(test)]
 mod tests;
+
+/// Whether `name` matches `pattern`, where `*` stands for any run of characters (none included).
+/// A mismatch goes back only to the last `*`, whose run grows by one: at most
+/// `pattern.len() × name.len()` steps, and no recursion.
+fn wildcard_match(pattern: &str, name: &str) -> bool {
+    let (p, n) = (pattern.as_bytes(), name.as_bytes());
+    let (mut pi, mut ni) = (0, 0);
+    // The last `*` seen and the position in `name` its run ends at so far.
+    let mut star: Option<(usize, usize)> = None;
+    while ni < n.len() {
+        if pi < p.len() && p[pi] == b'*' {
+            star = Some((pi, ni));
+            pi += 1;
+        } else if pi < p.len() && p[pi] == n[ni] {
+            pi += 1;
+            ni += 1;
+        } else if let Some((sp, sn)) = star {
+            pi = sp + 1;
+            ni = sn + 1;
+            star = Some((sp, sn + 1));
+        } else {
+            return false;
+        }
+    }
+    p[pi..].iter().all(|&c| c == b'*')
+}

@@ -448,3 +448,80 @@ fn terraform_catalog_matches_the_catalog() {
         path.display()
     );
 }
+
+#[test]
+fn managed_instances_values_named_in_code_are_in_the_data() {
+    use crate::ManagedInstancesFacts as Mi;
+    let mi = &catalog().managed_instances;
+    assert!(mi
+        .accelerator_types
+        .iter()
+        .any(|t| t == Mi::GPU_ACCELERATOR_TYPE));
+    assert!(mi
+        .accelerator_manufacturers
+        .iter()
+        .any(|m| m == Mi::NVIDIA_MANUFACTURER));
+    // The other values are there too, so that a set of them is read as known.
+    assert_eq!(mi.accelerator_types, ["gpu", "fpga", "inference"]);
+    assert!(mi.accelerator_manufacturers.iter().any(|m| m == "amd"));
+}
+
+#[test]
+fn instance_type_patterns_match_as_attribute_based_selection_reads_them() {
+    use crate::wildcard_match as m;
+    assert!(m("g5.xlarge", "g5.xlarge"));
+    assert!(!m("g5.xlarge", "g5.2xlarge"));
+    assert!(m("g5.*", "g5.2xlarge"));
+    assert!(!m("g5.*", "g5g.xlarge"));
+    assert!(m("m6*.*", "m6i.large"));
+    assert!(m("*3*", "p3.2xlarge"));
+    assert!(m("r*", "r5.large"));
+    assert!(m("*", ""));
+    assert!(!m("", "a"));
+    assert!(m("a*b*c", "aXbYbZc"));
+    assert!(!m("a*b*c", "aXbYbZ"));
+    // The EC2 names a family pattern matches: every one is of that family.
+    let cat = catalog();
+    let c6i: Vec<&str> = cat.ec2_instance_types_matching("c6i.*").collect();
+    assert!(c6i.contains(&"c6i.xlarge"));
+    assert!(c6i.iter().all(|n| n.starts_with("c6i.")));
+    assert_eq!(cat.ec2_instance_types_matching("nosuch.*").count(), 0);
+}
+
+/// Every pattern over `a`, `b`, `*` and every name over `a`, `b`, up to 5 characters each, against
+/// a plain recursive reading of the same definition.
+#[test]
+fn wildcard_match_agrees_with_the_recursive_definition() {
+    fn reference(p: &[u8], n: &[u8]) -> bool {
+        match p.split_first() {
+            None => n.is_empty(),
+            Some((b'*', rest)) => (0..=n.len()).any(|k| reference(rest, &n[k..])),
+            Some((c, rest)) => n.first() == Some(c) && reference(rest, &n[1..]),
+        }
+    }
+    fn all(alphabet: &[u8], max: usize) -> Vec<String> {
+        let mut out = vec![String::new()];
+        let mut last = vec![String::new()];
+        for _ in 0..max {
+            last = last
+                .iter()
+                .flat_map(|s| alphabet.iter().map(move |&c| format!("{s}{}", c as char)))
+                .collect();
+            out.extend(last.iter().cloned());
+        }
+        out
+    }
+    let names = all(b"ab", 5);
+    let mut compared = 0;
+    for p in all(b"ab*", 5) {
+        for n in &names {
+            assert_eq!(
+                crate::wildcard_match(&p, n),
+                reference(p.as_bytes(), n.as_bytes()),
+                "{p:?} against {n:?}"
+            );
+            compared += 1;
+        }
+    }
+    assert_eq!(compared, 364 * 63);
+}
