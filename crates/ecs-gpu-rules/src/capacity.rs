@@ -907,6 +907,96 @@ pub fn gpu_capacity_of<'m>(model: &'m Model, services: &[GpuService<'m>]) -> Gpu
     out
 }
 
+// ---------------------------------------------------------------------------------------------
+// Capacity provider of ECS Managed Instances
+// ---------------------------------------------------------------------------------------------
+
+/// Why a capacity provider of ECS Managed Instances cannot launch an instance with an NVIDIA GPU:
+/// the argument of its `instance_requirements` that excludes them, and what it says.
+#[derive(Debug, Clone)]
+pub struct NoNvidiaSelection<'m> {
+    pub node: &'m Node,
+    /// For example "`accelerator_manufacturers` (`amd`) does not include `nvidia`".
+    pub why: String,
+}
+
+/// Whether a capacity provider is of ECS Managed Instances (`managed_instances_provider`) and its
+/// `instance_requirements` are known to select no instance type with an NVIDIA GPU:
+/// `accelerator_types` without `gpu`, `accelerator_manufacturers` without `nvidia` (each a known
+/// list of known values, source keys ECS-MI-GPU and BOTO), or `allowed_instance_types` whose every
+/// pattern matches EC2 instance types (source key BOTO) and only types of families without GPUs
+/// ([`Lookup::NoGpu`]). `None` otherwise: another kind of provider, no requirements, a `dynamic`
+/// block, an unknown or empty list, a value the sources do not list, a pattern that matches no
+/// EC2 name (a new family, a typo) or one that matches a GPU type or a type the catalog does not
+/// know. `accelerator_count` is not read: the fractional-GPU types count no whole GPU (the catalog's
+/// `gpu_count` of `g6f.large` is 0), so a maximum of 0 does not exclude them.
+pub fn managed_instances_without_nvidia(provider: &Resource) -> Option<NoNvidiaSelection<'_>> {
+    let body = &provider.body;
+    let mip = body.block("managed_instances_provider")?;
+    if mip.body.may_have_unknown("instance_launch_template") {
+        return None;
+    }
+    let template = mip.body.block("instance_launch_template")?;
+    if template.body.may_have_unknown("instance_requirements") {
+        return None;
+    }
+    let req = &template.body.block("instance_requirements")?.body;
+    let mi = &catalog().managed_instances;
+    type Mi = ecs_gpu_catalog::ManagedInstancesFacts;
+    for (attr, values, needed) in [
+        (
+            "accelerator_types",
+            &mi.accelerator_types,
+            Mi::GPU_ACCELERATOR_TYPE,
+        ),
+        (
+            "accelerator_manufacturers",
+            &mi.accelerator_manufacturers,
+            Mi::NVIDIA_MANUFACTURER,
+        ),
+    ] {
+        let Some(node) = req.attr(attr) else { continue };
+        let Some(set) = known_strings(node) else {
+            continue;
+        };
+        if set.iter().all(|v| values.iter().any(|known| known == v)) && !set.contains(&needed) {
+            return Some(NoNvidiaSelection {
+                node,
+                why: format!("`{attr}` ({}) does not include `{needed}`", quoted(&set)),
+            });
+        }
+    }
+    let node = req.attr("allowed_instance_types")?;
+    let patterns = known_strings(node)?;
+    let cat = catalog();
+    let only_without_gpu = patterns.iter().all(|p| {
+        let mut matched = cat.ec2_instance_types_matching(p).peekable();
+        matched.peek().is_some() && matched.all(|t| matches!(cat.lookup(t), Lookup::NoGpu))
+    });
+    only_without_gpu.then(|| NoNvidiaSelection {
+        node,
+        why: format!(
+            "`allowed_instance_types` ({}) matches only instance types without a GPU",
+            quoted(&patterns)
+        ),
+    })
+}
+
+/// The strings of a known, non-empty list of known strings.
+fn known_strings(node: &Node) -> Option<Vec<&str>> {
+    let list = node.as_list()?;
+    let out: Option<Vec<&str>> = list.iter().map(known_str).collect();
+    out.filter(|v| !v.is_empty())
+}
+
+fn quoted(values: &[&str]) -> String {
+    values
+        .iter()
+        .map(|v| format!("`{v}`"))
+        .collect::<Vec<_>>()
+        .join(", ")
+}
+
 /// Whether the catalog knows the instance type and it has NVIDIA GPUs.
 fn is_nvidia_type(name: &str) -> bool {
     matches!(catalog().lookup(name), Lookup::Known(k) if k.is_nvidia())

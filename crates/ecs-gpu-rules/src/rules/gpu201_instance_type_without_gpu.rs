@@ -1,7 +1,7 @@
 use ecs_gpu_catalog::{catalog, Lookup};
 use ecs_gpu_model::Model;
 
-use crate::capacity::GpuReason;
+use crate::capacity::{managed_instances_without_nvidia, GpuReason, Placement};
 use crate::{declare_rule, Findings};
 
 declare_rule! {
@@ -14,6 +14,16 @@ declare_rule! {
     /// cluster's, so its CPU capacity is not reported). It fires on a type that the EC2 API lists and that belongs to a
     /// family without GPUs (`m5.large`, `c6i.xlarge`). A type the catalog does not know (a new
     /// family, a typo) is never reported here, and neither is capacity no GPU service is known to use.
+    ///
+    /// A capacity provider of ECS Managed Instances (`managed_instances_provider`) that a GPU
+    /// service is placed on has no instance type written: EC2 picks them from its
+    /// `instance_requirements`. The rule fires when those requirements are known to exclude every
+    /// NVIDIA GPU: `accelerator_types` without `gpu`, `accelerator_manufacturers` without `nvidia`,
+    /// or `allowed_instance_types` whose every pattern (`*` for any characters) matches only EC2
+    /// instance types of families without GPUs. Requirements that do not mention accelerators are
+    /// not reported (what Managed Instances then launches is not known), nor is a pattern that
+    /// matches no EC2 instance type, nor `accelerator_count` (the fractional-GPU types `g6f` and
+    /// `gr6f` count no whole GPU).
     ///
     /// ## Why it matters
     ///
@@ -30,10 +40,26 @@ declare_rule! {
     /// }
     /// ```
     ///
+    /// On Managed Instances:
+    ///
+    /// ```hcl
+    /// resource "aws_ecs_capacity_provider" "gpu" {
+    ///   managed_instances_provider {
+    ///     instance_launch_template {
+    ///       instance_requirements {
+    ///         allowed_instance_types = ["m6i.*", "c6i.*"]
+    ///       }
+    ///     }
+    ///   }
+    /// }
+    /// ```
+    ///
     /// ## How to fix
     ///
     /// Use an NVIDIA GPU instance type that ECS supports (`ecs-gpu types` lists them), for example
-    /// `instance_type = "g5.xlarge"`.
+    /// `instance_type = "g5.xlarge"`. On Managed Instances, ask for NVIDIA GPUs:
+    /// `accelerator_types = ["gpu"]` and `accelerator_manufacturers = ["nvidia"]`, or allow GPU
+    /// instance types (`allowed_instance_types = ["g5.*", "g6.*"]`).
     pub static RULE = {
         id: "GPU201",
         name: "instance-type-without-gpu",
@@ -44,6 +70,7 @@ declare_rule! {
 }
 
 fn check(model: &Model, report: &mut Findings<'_>) {
+    managed_instances(model, report);
     let mut seen = std::collections::HashSet::new();
     for (group, reason) in &report.gpu_capacity().groups {
         // Only capacity a GPU service is placed on: a group that mixes GPU and CPU types for other
@@ -68,6 +95,42 @@ fn check(model: &Model, report: &mut Findings<'_>) {
                 Some(lt) => b.resource(lt),
                 None => b.resource(group.group),
             };
+        }
+    }
+}
+
+/// The Managed Instances capacity providers of GPU services whose instance requirements exclude
+/// NVIDIA GPUs, each once (with the first service placed on it).
+fn managed_instances(model: &Model, report: &mut Findings<'_>) {
+    let mut seen = std::collections::HashSet::new();
+    for s in report.gpu_services() {
+        // With `launch_type = "EC2"` ECS picks GPU instances among all of the cluster's.
+        if !matches!(
+            s.capacity.placement,
+            Placement::Strategy | Placement::ClusterDefault
+        ) {
+            continue;
+        }
+        for p in &s.capacity.providers {
+            if p.provider.instances_unknown || seen.contains(&p.provider.id) {
+                continue;
+            }
+            let Some(no) = managed_instances_without_nvidia(p.provider) else {
+                continue;
+            };
+            seen.insert(p.provider.id);
+            let (at, why) = GpuReason::Service(s.service).label(model);
+            report
+                .add(
+                    no.node.loc,
+                    format!(
+                        "{}, so this Managed Instances capacity provider launches no instance with an NVIDIA GPU, and a GPU service is placed on it",
+                        no.why
+                    ),
+                )
+                .label(at, why)
+                .help("ask for NVIDIA GPUs in `instance_requirements`: `accelerator_types = [\"gpu\"]` and `accelerator_manufacturers = [\"nvidia\"]`, or allow GPU instance types")
+                .resource(p.provider);
         }
     }
 }
