@@ -32,6 +32,7 @@ def ec2_instance_type_enum():
         model = json.loads(gzip.decompress(zipfile.ZipFile(wheel).read("botocore/data/ec2/2016-11-15/service-2.json.gz")))
     return sorted(model["shapes"]["InstanceType"]["enum"])
 
+
 def field_values(field):
     """The values of an `instanceRequirements` field of ECS Managed Instances (source keys ECS-MI-GPU, BOTO)."""
     for entry in src["ecs_facts"]["managed_instances_gpu"]["instanceRequirements_accelerator_fields"]:
