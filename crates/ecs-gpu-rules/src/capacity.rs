@@ -26,7 +26,8 @@ use ecs_gpu_model::{
     UnknownReason, Value,
 };
 
-use crate::task::{is_checked, is_gpu_task};
+use crate::backticked;
+use crate::task::{every_known_string, is_checked, is_gpu_task};
 
 /// The instance types a task can be placed on, and where they are written.
 #[derive(Debug, Clone, Default)]
@@ -956,18 +957,21 @@ pub fn managed_instances_without_nvidia(provider: &Resource) -> Option<NoNvidiaS
         ),
     ] {
         let Some(node) = req.attr(attr) else { continue };
-        let Some(set) = known_strings(node) else {
+        let Some(set) = every_known_string(node) else {
             continue;
         };
         if set.iter().all(|v| values.iter().any(|known| known == v)) && !set.contains(&needed) {
             return Some(NoNvidiaSelection {
                 node,
-                why: format!("`{attr}` ({}) does not include `{needed}`", quoted(&set)),
+                why: format!(
+                    "`{attr}` ({}) does not include `{needed}`",
+                    backticked(&set)
+                ),
             });
         }
     }
     let node = req.attr("allowed_instance_types")?;
-    let patterns = known_strings(node)?;
+    let patterns = every_known_string(node)?;
     let cat = catalog();
     let only_without_gpu = patterns.iter().all(|p| {
         let mut matched = cat.ec2_instance_types_matching(p).peekable();
@@ -977,24 +981,9 @@ pub fn managed_instances_without_nvidia(provider: &Resource) -> Option<NoNvidiaS
         node,
         why: format!(
             "`allowed_instance_types` ({}) matches only instance types without a GPU",
-            quoted(&patterns)
+            backticked(&patterns)
         ),
     })
-}
-
-/// The strings of a known, non-empty list of known strings.
-fn known_strings(node: &Node) -> Option<Vec<&str>> {
-    let list = node.as_list()?;
-    let out: Option<Vec<&str>> = list.iter().map(known_str).collect();
-    out.filter(|v| !v.is_empty())
-}
-
-fn quoted(values: &[&str]) -> String {
-    values
-        .iter()
-        .map(|v| format!("`{v}`"))
-        .collect::<Vec<_>>()
-        .join(", ")
 }
 
 /// Whether the catalog knows the instance type and it has NVIDIA GPUs.

@@ -117,7 +117,10 @@ pub fn check(model: &Model, settings: &Settings) -> Vec<Diagnostic> {
     for s in suppressions.iter().filter(|s| s.reason.is_none()) {
         meta.add(
             Some(s.loc),
-            format!("the suppression of {} gives no reason", codes(&s.codes)),
+            format!(
+                "the suppression of {} gives no reason",
+                backticked(&s.codes)
+            ),
         )
         .help("write why after the rule IDs: `# ecs-gpu:ignore GPU303 <reason>`");
     }
@@ -133,7 +136,7 @@ pub fn check(model: &Model, settings: &Settings) -> Vec<Diagnostic> {
                     Some(s.loc),
                     format!(
                         "the suppression names {}, which is not a rule",
-                        codes(&unknown)
+                        backticked(&unknown)
                     ),
                 )
                 .help("use the rule IDs that `ecs-gpu rules` lists");
@@ -147,7 +150,7 @@ pub fn check(model: &Model, settings: &Settings) -> Vec<Diagnostic> {
             .all(|c| rule(c).is_some_and(|r| settings.enabled(r)))
         {
             unused
-                .add(Some(s.loc), format!("the suppression of {} silences nothing", codes(&s.codes)))
+                .add(Some(s.loc), format!("the suppression of {} silences nothing", backticked(&s.codes)))
                 .help("remove it: no finding of these rules is on the next line or in the block below it");
         }
     }
@@ -256,8 +259,9 @@ fn run_rules<'m>(ctx: &'m Context<'m>, rules: &[&'static Rule]) -> Vec<Vec<Findi
         .collect()
 }
 
-fn codes<S: AsRef<str>>(codes: &[S]) -> String {
-    codes
+/// Names in backticks, separated by commas: "`GPU303`, `GPU304`".
+pub(crate) fn backticked<S: AsRef<str>>(names: &[S]) -> String {
+    names
         .iter()
         .map(|c| format!("`{}`", c.as_ref()))
         .collect::<Vec<_>>()

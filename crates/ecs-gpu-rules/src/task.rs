@@ -170,6 +170,20 @@ pub fn known_strings(node: &Node) -> Vec<(String, &Node)> {
     }
 }
 
+/// The strings of a list value when it is known, not empty, and every item is a known string
+/// (for a rule that says something of every item; [`known_strings`] keeps the known ones).
+pub fn every_known_string(node: &Node) -> Option<Vec<&str>> {
+    let items: Option<Vec<&str>> = node
+        .as_list()?
+        .iter()
+        .map(|i| match &i.value {
+            Value::String(s) => Some(s.as_str()),
+            _ => None,
+        })
+        .collect();
+    items.filter(|v| !v.is_empty())
+}
+
 /// A number written as a JSON number or a numeric string (`"1024"`), when known.
 pub fn number(node: &Node) -> Option<f64> {
     match &node.value {

@@ -83,7 +83,7 @@ fn check(model: &Model, report: &mut Findings<'_>) {
                     node.loc,
                     format!(
                         "`{text}` matches none of the instance types the service can be placed on ({})",
-                        listed.iter().map(|n| format!("`{n}`")).collect::<Vec<_>>().join(", ")
+                        crate::backticked(&listed)
                     ),
                 )
                 .help("make the expression match the capacity's instance types, or change the capacity");

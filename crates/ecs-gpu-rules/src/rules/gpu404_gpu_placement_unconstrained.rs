@@ -67,7 +67,7 @@ fn check(model: &Model, report: &mut Findings<'_>) {
                 format!(
                     "the GPU service `{}` has no `memberOf` constraint, and its capacity launches {}",
                     model.local_address(svc),
-                    names.iter().map(|n| format!("`{n}`")).collect::<Vec<_>>().join(", ")
+                    crate::backticked(&names)
                 ),
             )
             .help("add a `memberOf` placement constraint on `attribute:ecs.instance-type`");
