@@ -1,7 +1,7 @@
 //! Diagnostics as data, and one renderer per output format.
 //!
 //! A rule decides what is wrong and produces a [`Diagnostic`]; a renderer ([`human`], [`json`],
-//! [`sarif`], [`github`]) decides how it looks. Neither does the other's job. Renderers write to any
+//! [`sarif`], [`github`], [`gitlab`]) decides how it looks. Neither does the other's job. Renderers write to any
 //! [`std::io::Write`] and return its errors; they never print on their own.
 //!
 //! ```
@@ -31,6 +31,7 @@ use std::io::{self, Write};
 use std::str::FromStr;
 
 pub mod github;
+pub mod gitlab;
 pub mod human;
 pub mod json;
 pub mod sarif;
@@ -218,10 +219,17 @@ pub enum Format {
     Json,
     Sarif,
     Github,
+    Gitlab,
 }
 
 impl Format {
-    pub const ALL: [Format; 4] = [Format::Human, Format::Json, Format::Sarif, Format::Github];
+    pub const ALL: [Format; 5] = [
+        Format::Human,
+        Format::Json,
+        Format::Sarif,
+        Format::Github,
+        Format::Gitlab,
+    ];
 
     pub fn as_str(self) -> &'static str {
         match self {
@@ -229,6 +237,7 @@ impl Format {
             Format::Json => "json",
             Format::Sarif => "sarif",
             Format::Github => "github",
+            Format::Gitlab => "gitlab",
         }
     }
 }
@@ -255,6 +264,7 @@ pub fn render(
         Format::Json => json::render(report, out),
         Format::Sarif => sarif::render(report, options, out),
         Format::Github => github::render(report, out),
+        Format::Gitlab => gitlab::render(report, out),
     }
 }
 

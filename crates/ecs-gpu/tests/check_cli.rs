@@ -157,6 +157,83 @@ fn github_output_is_one_annotation_per_finding() {
 }
 
 #[test]
+fn gitlab_output_is_a_code_quality_report() {
+    let o = run(&["check", "examples/broken-gpu-chain", "--format", "gitlab"]);
+    assert_eq!(code(&o), 1);
+    let v: serde_json::Value = serde_json::from_str(&stdout(&o)).unwrap();
+    let issues = v.as_array().unwrap();
+    // The same findings as the JSON report, less those without a file.
+    let json = run(&["check", "examples/broken-gpu-chain", "--format", "json"]);
+    let json: serde_json::Value = serde_json::from_str(&stdout(&json)).unwrap();
+    let located = json["diagnostics"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|d| d["file"].is_string())
+        .count();
+    assert_eq!(issues.len(), located);
+    let mut fingerprints = std::collections::HashSet::new();
+    for i in issues {
+        let path = i["location"]["path"].as_str().unwrap();
+        assert!(path.starts_with("examples/broken-gpu-chain/"), "{path}");
+        assert!(i["location"]["lines"]["begin"].as_u64().unwrap() >= 1);
+        let check = i["check_name"].as_str().unwrap();
+        assert!(check.starts_with("GPU"), "{check}");
+        assert!(i["description"].as_str().unwrap().starts_with(check));
+        assert!(["critical", "major", "info"].contains(&i["severity"].as_str().unwrap()));
+        assert!(fingerprints.insert(i["fingerprint"].as_str().unwrap().to_string()));
+    }
+}
+
+/// What the README's editor setups (a VS Code problem matcher, Vim's `errorformat`, Emacs'
+/// compilation mode) read: each finding is one line `file:line:col: severity RULE name: message`,
+/// at the place the JSON gives, and no other line has that shape (notes say `note:`).
+#[test]
+fn human_headlines_are_what_editors_match() {
+    let dir = "examples/broken-gpu-chain";
+    let human = stdout(&run(&["check", dir, "--color", "never"]));
+    let headlines: Vec<(String, u64, u64, String, String)> = human
+        .lines()
+        .filter_map(|line| {
+            // The README's VS Code pattern: ^(.*):(\d+):(\d+): (error|warning|info) (GPU\d+) (.*)$
+            let (place, tail) = line.split_once(": ")?;
+            let mut parts = place.rsplitn(3, ':');
+            let (col, ln, file) = (parts.next()?, parts.next()?, parts.next()?);
+            let (line_no, col_no) = (ln.parse().ok()?, col.parse().ok()?);
+            let (severity, tail) = tail.split_once(' ')?;
+            let (rule, message) = tail.split_once(' ')?;
+            (["error", "warning", "info"].contains(&severity)
+                && rule.len() == 6
+                && rule.starts_with("GPU")
+                && rule[3..].bytes().all(|b| b.is_ascii_digit()))
+            .then(|| {
+                (
+                    file.to_string(),
+                    line_no,
+                    col_no,
+                    rule.to_string(),
+                    message.to_string(),
+                )
+            })
+        })
+        .collect();
+    let json: serde_json::Value =
+        serde_json::from_str(&stdout(&run(&["check", dir, "--format", "json"]))).unwrap();
+    let diagnostics = json["diagnostics"].as_array().unwrap();
+    assert!(!diagnostics.is_empty());
+    assert_eq!(headlines.len(), diagnostics.len(), "{human}");
+    for (h, d) in headlines.iter().zip(diagnostics) {
+        assert_eq!(h.0, d["file"].as_str().unwrap());
+        assert_eq!(h.1, d["line"].as_u64().unwrap());
+        assert_eq!(h.2, d["column"].as_u64().unwrap());
+        assert_eq!(h.3, d["rule"].as_str().unwrap());
+        let name = d["name"].as_str().unwrap();
+        let message = d["message"].as_str().unwrap();
+        assert_eq!(h.4, format!("{name}: {message}"));
+    }
+}
+
+#[test]
 fn the_terraform_module_checks_with_no_error_and_no_warning() {
     let o = run(&[
         "check",

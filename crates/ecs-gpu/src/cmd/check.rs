@@ -19,7 +19,7 @@ pub const CONFIG_FILE: &str = ".ecs-gpu.toml";
 
 #[derive(Debug, clap::Args)]
 #[command(
-    after_help = "Examples:\n  ecs-gpu check\n  ecs-gpu check examples/broken-gpu-chain\n  ecs-gpu check infra/ --format sarif > ecs-gpu.sarif\n  ecs-gpu check --select GPU1,GPU2 --ignore GPU404 --fail-on warning\n  ecs-gpu check --var-file prod.tfvars --var gpu_count=4\n\nSuppress a finding with a comment on the line above it, or above its block:\n  # ecs-gpu:ignore GPU303 <reason>\n\nSettings can also live in .ecs-gpu.toml (found upward from the first path): select, ignore, fail-on, and [severity] overrides.\n\nExit status: 0 = nothing at or above --fail-on; 1 = findings at or above --fail-on; 2 = a file could not be read or parsed (every other file is still checked), or a usage error."
+    after_help = "Examples:\n  ecs-gpu check\n  ecs-gpu check examples/broken-gpu-chain\n  ecs-gpu check infra/ --format sarif > ecs-gpu.sarif\n  ecs-gpu check infra/ --format gitlab > gl-code-quality-report.json\n  ecs-gpu check --select GPU1,GPU2 --ignore GPU404 --fail-on warning\n  ecs-gpu check --var-file prod.tfvars --var gpu_count=4\n\nSuppress a finding with a comment on the line above it, or above its block:\n  # ecs-gpu:ignore GPU303 <reason>\n\nSettings can also live in .ecs-gpu.toml (found upward from the first path): select, ignore, fail-on, and [severity] overrides.\n\nExit status: 0 = nothing at or above --fail-on; 1 = findings at or above --fail-on; 2 = a file could not be read or parsed (every other file is still checked), or a usage error."
 )]
 pub struct Args {
     /// Files or folders to check: Terraform (*.tf, *.tf.json) and ECS task-definition JSON. Default: the current directory.
@@ -68,6 +68,8 @@ pub enum FormatArg {
     Sarif,
     /// GitHub Actions workflow-command annotations.
     Github,
+    /// A GitLab Code Quality report, for `artifacts:reports:codequality`.
+    Gitlab,
 }
 
 impl From<FormatArg> for Format {
@@ -77,6 +79,7 @@ impl From<FormatArg> for Format {
             FormatArg::Json => Format::Json,
             FormatArg::Sarif => Format::Sarif,
             FormatArg::Github => Format::Github,
+            FormatArg::Gitlab => Format::Gitlab,
         }
     }
 }

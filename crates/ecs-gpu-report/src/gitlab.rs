@@ -1,0 +1,121 @@
+//! `--format gitlab`: a GitLab Code Quality report (the subset of the Code Climate issue format
+//! that GitLab reads from `artifacts:reports:codequality`), for the merge request widget.
+//!
+//! Each finding with a location becomes one issue: `description` (the rule, the message, the
+//! resource and the help), `check_name` (the rule ID), `fingerprint`, `severity` and
+//! `location.path` (as in the other formats: relative to the folder `check` ran in, which in a
+//! GitLab job is the repository's root) with `location.lines`; `type` and `categories` make it a valid Code Climate issue too. GitLab tells
+//! new findings from fixed ones by `fingerprint`, so it is the SARIF fingerprint (rule, file,
+//! resource and message, never line numbers: a finding keeps it when lines move), and two findings
+//! that would share one get a count after it (`-2`, `-3`, in printing order), because GitLab
+//! counts a fingerprint once. Findings about the run itself have no file, which GitLab requires:
+//! they are left to the other formats, as in SARIF.
+
+use std::collections::HashMap;
+use std::io::{self, Write};
+
+use serde_json::{json, Value};
+
+use crate::{sarif, Report, Severity};
+
+/// GitLab's scale is `info`, `minor`, `major`, `critical`, `blocker`. An error is a task that never
+/// runs or an apply that fails; a warning is a task that runs and will hurt.
+fn severity(s: Severity) -> &'static str {
+    match s {
+        Severity::Error => "critical",
+        Severity::Warning => "major",
+        Severity::Info => "info",
+    }
+}
+
+/// The Code Quality issues of a report, in printing order.
+pub fn to_value(report: &Report) -> Value {
+    let mut seen: HashMap<String, usize> = HashMap::new();
+    let issues: Vec<Value> = report
+        .diagnostics
+        .iter()
+        .filter_map(|d| {
+            let loc = d.location.as_ref()?;
+            let base = sarif::fingerprint(d);
+            let count = seen.entry(base.clone()).or_insert(0);
+            *count += 1;
+            let fingerprint = match *count {
+                1 => base,
+                n => format!("{base}-{n}"),
+            };
+            let mut description = format!("{} {}: {}", d.rule, d.name, d.message);
+            if let Some(r) = &d.resource {
+                match &d.module {
+                    Some(m) => description.push_str(&format!(" (resource: `{m}.{r}`)")),
+                    None => description.push_str(&format!(" (resource: `{r}`)")),
+                }
+            }
+            if let Some(h) = &d.help {
+                description.push_str(&format!("; help: {h}"));
+            }
+            Some(json!({
+                "type": "issue",
+                "check_name": d.rule,
+                "description": description,
+                "categories": ["Bug Risk"],
+                "severity": severity(d.severity),
+                "fingerprint": fingerprint,
+                "location": {
+                    "path": loc.file.replace('\\', "/").trim_start_matches("./"),
+                    "lines": { "begin": loc.line, "end": loc.end_line },
+                },
+            }))
+        })
+        .collect();
+    Value::Array(issues)
+}
+
+pub fn render(report: &Report, out: &mut dyn Write) -> io::Result<()> {
+    serde_json::to_writer_pretty(&mut *out, &to_value(report))?;
+    writeln!(out)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn gitlab_format_snapshot() {
+        let mut out = Vec::new();
+        render(&crate::test_report::sample(), &mut out).unwrap();
+        insta::assert_snapshot!(String::from_utf8(out).unwrap());
+    }
+
+    #[test]
+    fn fingerprints_are_unique_and_survive_moved_lines() {
+        let mut report = crate::test_report::sample();
+        let first = report.diagnostics[0].clone();
+        let mut moved = first.clone();
+        let loc = moved.location.as_mut().unwrap();
+        loc.line += 20;
+        loc.end_line += 20;
+        report.diagnostics.push(moved);
+        let v = to_value(&report);
+        let issues = v.as_array().unwrap();
+        // The info without a location is not in the report; the error and its copy both are.
+        assert_eq!(issues.len(), 3);
+        let fingerprints: Vec<&str> = issues
+            .iter()
+            .map(|i| i["fingerprint"].as_str().unwrap())
+            .collect();
+        let base = sarif::fingerprint(&first);
+        assert_eq!(fingerprints[0], base);
+        assert_eq!(fingerprints[2], format!("{base}-2"));
+        assert_ne!(fingerprints[0], fingerprints[1]);
+        assert_eq!(issues[2]["location"]["lines"]["begin"], 23);
+    }
+
+    #[test]
+    fn severities_follow_gitlab_scale() {
+        let v = to_value(&crate::test_report::sample());
+        let issues = v.as_array().unwrap();
+        assert_eq!(issues[0]["severity"], "critical");
+        assert_eq!(issues[1]["severity"], "major");
+        assert_eq!(severity(Severity::Info), "info");
+    }
+}
