@@ -16,7 +16,8 @@
 //!
 //! # Modules
 //!
-//! Every folder with `.tf`/`.tf.json` files is a root module, evaluated with its variables'
+//! Every folder with `.tf`/`.tf.json` files (or OpenTofu's `.tofu`/`.tofu.json`, each read in
+//! place of its `.tf` twin as OpenTofu does) is a root module, evaluated with its variables'
 //! defaults, `TF_VAR_*`, its `terraform.tfvars(.json)` and `*.auto.tfvars(.json)`, then
 //! [`LoadOptions::var_files`] and [`LoadOptions::vars`]. A local module call (`./`, `../`) is
 //! followed with its arguments as an instance of its own (`module.NAME`, `module.a.module.b`,

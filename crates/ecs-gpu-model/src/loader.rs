@@ -580,14 +580,15 @@ impl Ev {
             .any(|d| real.starts_with(d))
     }
 
-    /// `override.tf`, `*_override.tf` (and `.tf.json`): merged into the other files' blocks.
+    /// `override.tf`, `*_override.tf` (and `.tf.json`, and OpenTofu's `.tofu` and `.tofu.json`):
+    /// merged into the other files' blocks.
     pub(crate) fn is_override_file(&self, id: FileId) -> bool {
         self.files
             .get(id.0 as usize)
             .and_then(|f| f.path.file_name())
             .and_then(|n| n.to_str())
             .map(|n| n.strip_suffix(".json").unwrap_or(n))
-            .and_then(|n| n.strip_suffix(".tf"))
+            .and_then(|n| n.strip_suffix(".tf").or_else(|| n.strip_suffix(".tofu")))
             .is_some_and(|stem| stem == "override" || stem.ends_with("_override"))
     }
 
@@ -1449,6 +1450,15 @@ impl Ev {
             })
             .collect();
         entries.sort();
+        let names: Vec<String> = entries
+            .iter()
+            .filter_map(|(p, _)| Some(p.file_name()?.to_str()?.to_string()))
+            .collect();
+        entries.retain(|(p, _)| {
+            !p.file_name()
+                .and_then(|n| n.to_str())
+                .is_some_and(|n| walk::shadowed_by_tofu(n, |twin| names.iter().any(|m| m == twin)))
+        });
         let mut files = Vec::new();
         for (p, kind) in entries {
             let Some(name) = p.file_name() else { continue };

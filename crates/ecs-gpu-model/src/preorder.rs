@@ -203,6 +203,26 @@ impl Walk {
         entries.sort_unstable_by(|a, b| a.0.cmp(&b.0));
         let has = |name: &str| entries.iter().any(|(n, _)| n == name);
         let (gitignore, exclude) = rules(&dir, has(".gitignore"), has(".git"));
+        // The OpenTofu files of the folder, ignored or not: each takes the place of its `.tf` twin.
+        let tofu: Vec<&OsString> = entries
+            .iter()
+            .filter(|(n, e)| {
+                n.to_str()
+                    .is_some_and(|n| n.ends_with(".tofu") || n.ends_with(".tofu.json"))
+                    && crate::loader::is_file(e)
+            })
+            .map(|(n, _)| n)
+            .collect();
+        let shadowed: Vec<OsString> = entries
+            .iter()
+            .filter(|(n, _)| {
+                !tofu.is_empty()
+                    && n.to_str().is_some_and(|n| {
+                        crate::walk::shadowed_by_tofu(n, |twin| tofu.iter().any(|t| *t == twin))
+                    })
+            })
+            .map(|(n, _)| n.clone())
+            .collect();
         self.levels.push(Level { gitignore, exclude });
 
         let mut files = Vec::new();
@@ -244,6 +264,9 @@ impl Walk {
                 let Some(kind) = Kind::of(&path) else {
                     continue;
                 };
+                if shadowed.contains(&name) {
+                    continue;
+                }
                 let found = Found {
                     display: shown(&name, &path),
                     real: entry_real,
@@ -327,6 +350,9 @@ mod tests {
         "README.md",
         "c.json",
         "override.tf",
+        "main.tofu",
+        "x.tofu.json",
+        "keep.tofu",
     ];
     const PATTERNS: &[&str] = &[
         "*.json",
@@ -357,6 +383,7 @@ mod tests {
         "B",
         "[",
         "!*.tf",
+        "*.tofu",
     ];
 
     fn patterns(rng: &mut Rng) -> String {

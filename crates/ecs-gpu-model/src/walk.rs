@@ -21,9 +21,9 @@ impl Kind {
         if name.starts_with('.') || name.ends_with('~') || name.starts_with('#') {
             return None;
         }
-        if name.ends_with(".tf") {
+        if name.ends_with(".tf") || name.ends_with(".tofu") {
             Some(Kind::Tf)
-        } else if name.ends_with(".tf.json") {
+        } else if name.ends_with(".tf.json") || name.ends_with(".tofu.json") {
             Some(Kind::TfJson)
         } else if name.ends_with(".json") && !name.ends_with(".tfvars.json") {
             Some(Kind::Json)
@@ -31,6 +31,25 @@ impl Kind {
             None
         }
     }
+}
+
+/// OpenTofu's extension precedence (opentofu.org/docs/language/files, "Extension Precedence", and
+/// .../files/override): in one folder, OpenTofu reads `foo.tofu` in place of `foo.tf` and
+/// `foo.tofu.json` in place of `foo.tf.json`, override files included; Terraform ignores `.tofu`
+/// files. This is the name of the OpenTofu file that takes the place of `name`, when `name` is a
+/// `.tf` or `.tf.json` file.
+pub(crate) fn tofu_twin(name: &str) -> Option<String> {
+    match name.strip_suffix(".tf.json") {
+        Some(stem) => Some(format!("{stem}.tofu.json")),
+        None => name.strip_suffix(".tf").map(|stem| format!("{stem}.tofu")),
+    }
+}
+
+/// Whether OpenTofu reads another file of the folder in place of the file named `name`:
+/// `is_file(twin)` says whether the folder holds a file of that name (whatever `.gitignore` says:
+/// OpenTofu reads it).
+pub(crate) fn shadowed_by_tofu(name: &str, is_file: impl FnOnce(&str) -> bool) -> bool {
+    tofu_twin(name).is_some_and(|twin| is_file(&twin))
 }
 
 /// A file found by the walk.
@@ -308,6 +327,16 @@ pub(crate) fn find_files(paths: &[PathBuf], cwd: &Path) -> (Vec<Found>, Vec<(Pat
             }
         })
         .collect();
+    // OpenTofu reads `foo.tofu` in place of `foo.tf`. A `.gitignore` that hides the `.tofu` file
+    // from the walk does not hide it from OpenTofu, hence the look at the folder.
+    out.retain(|f| {
+        !matches!(f.kind, Kind::Tf | Kind::TfJson)
+            || !f
+                .real
+                .file_name()
+                .and_then(|n| n.to_str())
+                .is_some_and(|n| shadowed_by_tofu(n, |twin| f.real.with_file_name(twin).is_file()))
+    });
     out.sort_unstable_by(|a, b| path_order(&a.display, &b.display));
     // One folder walked without meeting a symlinked folder: every file was found once.
     if paths.len() == 1 && plain_roots.len() == 1 {

@@ -1048,3 +1048,67 @@ fn a_manifest_that_cannot_be_read_is_a_problem_at_its_line() {
         .iter()
         .any(|n| n.message.contains("`module.gpu` (`acme/gpu-capacity/aws`)")));
 }
+
+/// OpenTofu reads `foo.tofu` in place of `foo.tf` and `foo.tofu.json` in place of `foo.tf.json`,
+/// in root folders and module folders, override files included, whatever `.gitignore` says; the
+/// same whichever walk finds the files (one folder, several paths, one file named).
+#[test]
+fn opentofu_files_take_the_place_of_their_tf_twins() {
+    let dir = write(&[
+        (
+            "root/main.tf",
+            "module \"m\" {\n  source = \"../mod\"\n}\nresource \"t\" \"only_in_tf\" {}\nresource \"t\" \"t\" { x = \"tf\" }\n",
+        ),
+        ("root/main.tofu", "module \"m\" {\n  source = \"../mod\"\n}\nresource \"t\" \"t\" { x = \"tofu\" }\n"),
+        ("root/extra.tf.json", "{\"resource\": {\"t\": {\"j\": {\"x\": \"tf.json\"}}}}"),
+        ("root/extra.tofu.json", "{\"resource\": {\"t\": {\"j\": {\"x\": \"tofu.json\"}}}}"),
+        ("root/plain.tofu", "resource \"t\" \"plain\" { x = \"plain\" }\n"),
+        ("root/override.tf", "resource \"t\" \"plain\" { x = \"override.tf\" }\n"),
+        ("root/override.tofu", "resource \"t\" \"plain\" { x = \"override.tofu\" }\n"),
+        (".gitignore", "hidden.tofu\n"),
+        ("root/hidden.tf", "resource \"t\" \"hidden\" {}\n"),
+        ("root/hidden.tofu", "resource \"t\" \"hidden_tofu\" {}\n"),
+        ("mod/main.tf", "resource \"t\" \"m\" { x = \"tf\" }\n"),
+        ("mod/main.tofu", "resource \"t\" \"m\" { x = \"tofu\" }\n"),
+    ]);
+    let root = dir.path().join("root");
+    let walks = [
+        vec![dir.path().to_path_buf()],
+        vec![root.clone(), dir.path().join("mod")],
+        vec![root.join("main.tf")],
+    ];
+    for paths in walks {
+        let m = ecs_gpu_model::load(&LoadOptions {
+            paths: paths.clone(),
+            ..Default::default()
+        });
+        assert!(m.problems.is_empty(), "{paths:?}: {:?}", m.problems);
+        let at = |name: &str| {
+            m.resources
+                .iter()
+                .filter(|r| r.kind == "t" && r.name == name && m.module_address(r).is_none())
+                .map(|r| r.body.attr("x").map(str_of).unwrap_or_default())
+                .collect::<Vec<_>>()
+        };
+        assert_eq!(at("t"), ["tofu"], "{paths:?}");
+        assert!(at("only_in_tf").is_empty(), "{paths:?}");
+        assert_eq!(at("j"), ["tofu.json"], "{paths:?}");
+        assert_eq!(at("plain"), ["override.tofu"], "{paths:?}");
+        // `hidden.tofu` is ignored by the walk, not by OpenTofu: `hidden.tf` is not read either.
+        // (A file named alone is read with every Terraform file of its folder, ignored or not.)
+        assert!(at("hidden").is_empty(), "{paths:?}");
+        let named_file = paths[0].extension().is_some_and(|e| e == "tf");
+        assert_eq!(
+            at("hidden_tofu").len(),
+            usize::from(named_file),
+            "{paths:?}"
+        );
+        let called: Vec<_> = m
+            .resources
+            .iter()
+            .filter(|r| r.name == "m" && m.module_address(r) == Some("module.m"))
+            .map(|r| str_of(r.body.attr("x").unwrap()))
+            .collect();
+        assert_eq!(called, ["tofu"], "{paths:?}");
+    }
+}

@@ -246,6 +246,36 @@ fn the_terraform_module_checks_with_no_error_and_no_warning() {
     assert_eq!(code(&o), 0, "{}\n{}", stdout(&o), stderr(&o));
 }
 
+#[test]
+fn opentofu_files_are_checked_in_place_of_their_tf_twins() {
+    let dir = scratch("tofu");
+    // OpenTofu reads main.tofu (fixed) and never main.tf (broken): no finding from main.tf.
+    write(&dir, "main.tf", GPU_ON_FARGATE);
+    write(
+        &dir,
+        "main.tofu",
+        &GPU_ON_FARGATE.replace("[\"FARGATE\"]", "[\"EC2\"]"),
+    );
+    let o = run_in(&dir, &["check", "--format", "json"]);
+    assert_eq!(code(&o), 0, "{}", stdout(&o));
+    let v: serde_json::Value = serde_json::from_str(&stdout(&o)).unwrap();
+    assert_eq!(v["summary"]["files"], 1);
+    assert!(!rules_of(&o).contains(&"GPU101".to_string()));
+    // A `.tofu` file with no twin is checked like any other.
+    write(
+        &dir,
+        "gpu.tofu",
+        &GPU_ON_FARGATE.replace("\"app\"", "\"gpu\""),
+    );
+    let o = run_in(&dir, &["check"]);
+    assert_eq!(code(&o), 1);
+    assert!(
+        stdout(&o).contains("gpu.tofu:3:31: error GPU101"),
+        "{}",
+        stdout(&o)
+    );
+}
+
 // ---- exit statuses ----
 
 #[test]

@@ -22,7 +22,7 @@ pub const CONFIG_FILE: &str = ".ecs-gpu.toml";
     after_help = "Examples:\n  ecs-gpu check\n  ecs-gpu check examples/broken-gpu-chain\n  ecs-gpu check infra/ --format sarif > ecs-gpu.sarif\n  ecs-gpu check infra/ --format gitlab > gl-code-quality-report.json\n  ecs-gpu check --select GPU1,GPU2 --ignore GPU404 --fail-on warning\n  ecs-gpu check --var-file prod.tfvars --var gpu_count=4\n\nSuppress a finding with a comment on the line above it, or above its block:\n  # ecs-gpu:ignore GPU303 <reason>\n\nSettings can also live in .ecs-gpu.toml (found upward from the first path): select, ignore, fail-on, and [severity] overrides.\n\nExit status: 0 = nothing at or above --fail-on; 1 = findings at or above --fail-on; 2 = a file could not be read or parsed (every other file is still checked), or a usage error."
 )]
 pub struct Args {
-    /// Files or folders to check: Terraform (*.tf, *.tf.json) and ECS task-definition JSON. Default: the current directory.
+    /// Files or folders to check: Terraform and OpenTofu (*.tf, *.tf.json, *.tofu, *.tofu.json) and ECS task-definition JSON. Default: the current directory.
     #[arg(value_name = "PATH")]
     pub paths: Vec<PathBuf>,
     /// Output format.
@@ -373,7 +373,7 @@ fn parse_only(paths: &[PathBuf], out: &mut dyn Write) -> Result<Outcome> {
                         return ignore::WalkState::Continue;
                     };
                     let name = entry.file_name().to_string_lossy();
-                    let tf = name.ends_with(".tf");
+                    let tf = name.ends_with(".tf") || name.ends_with(".tofu");
                     let json = name.ends_with(".json") && !name.ends_with(".tfvars.json");
                     if !(tf || json) || !entry.file_type().is_some_and(|t| t.is_file()) {
                         return ignore::WalkState::Continue;
