@@ -784,19 +784,14 @@ pub fn gpu_capacity_of<'m>(model: &'m Model, services: &[GpuService<'m>]) -> Gpu
         let Some(group) = provider_group(model, provider) else {
             continue;
         };
-        let mut names: Vec<String> = group
+        // The instance types the group launches: a launch template's own `instance_type` is one of
+        // them only when no `override` replaces it (`known_instance_types` says which).
+        if let Some(instance_type) = group
             .known_instance_types
             .iter()
             .map(|t| t.name.clone())
-            .collect();
-        names.extend(
-            group
-                .known_templates
-                .iter()
-                .filter_map(|t| template_instance_type(t.template))
-                .map(|(name, _)| name),
-        );
-        if let Some(instance_type) = names.into_iter().find(|n| is_nvidia_type(n)) {
+            .find(|n| is_nvidia_type(n))
+        {
             uses.push((
                 Cow::Owned(ProviderUse {
                     provider,
