@@ -4,6 +4,10 @@ use ecs_gpu_model::{Model, Value};
 use crate::task::{gpu_containers, task_definitions, Container};
 use crate::{declare_rule, Findings, Severity};
 
+// The facts in the documentation below, from ../shared/data/ecs-gpu-facts.md: ECS sets only
+// `NVIDIA_VISIBLE_DEVICES`, and its guide says `utility,compute` or `all` (source key ECS-GPU); the
+// capability names and the toolkit's default when the variable is not set, `utility,compute`
+// (source key NCT).
 declare_rule! {
     /// ## What it checks
     ///
@@ -23,10 +27,14 @@ declare_rule! {
     ///
     /// ECS sets only `NVIDIA_VISIBLE_DEVICES` for a GPU container; the other NVIDIA variables are not
     /// set by ECS. The driver capabilities decide which driver libraries the NVIDIA container runtime
-    /// mounts into the container: without `compute` there is no CUDA, without `utility` no
-    /// `nvidia-smi`, without `video` no NVENC/NVDEC. The ECS guide says to set `utility,compute` or
-    /// `all` for images not built on the NVIDIA/CUDA base images. A misspelt name is not a capability,
-    /// and the runtime refuses or ignores it, so the container starts without the libraries it needs.
+    /// mounts into the container: `compute` for CUDA, `utility` for `nvidia-smi`, `video` for
+    /// NVENC/NVDEC, `graphics` and `display` for rendering. When the variable is not set at all, the
+    /// NVIDIA container toolkit mounts its default, `utility,compute`: CUDA works, and a video or
+    /// graphics workload starts without its libraries. The ECS guide says to set `utility,compute` or
+    /// `all` for images not built on the NVIDIA/CUDA base images, so that what the container gets is
+    /// written where its GPUs are reserved, not left to the default of the toolkit on the AMI. A
+    /// misspelt name is not a capability, and the runtime refuses or ignores it, so the container
+    /// starts without the libraries it needs.
     ///
     /// The checker reads task definitions, not images: an image that is not an NVIDIA base image
     /// may still set the variable in its own `ENV` (`ollama/ollama` does: the last stage of its
