@@ -688,17 +688,19 @@ fn template_instance_type(t: &Resource) -> Option<(String, &Node)> {
 pub enum GpuReason<'m> {
     /// A service of a GPU task definition is placed on it.
     Service(&'m Resource),
-    /// A capacity provider whose group launches a GPU instance type.
+    /// A capacity provider whose group launches instances with NVIDIA GPUs.
     GpuInstanceType {
         provider: &'m Resource,
-        instance_type: String,
+        /// What it launches: [`NvidiaEvidence::launches`].
+        launches: String,
     },
-    /// An Auto Scaling group behind no capacity provider that launches a GPU instance type as ECS
-    /// container instances.
+    /// An Auto Scaling group behind no capacity provider that launches instances with NVIDIA GPUs
+    /// as ECS container instances.
     EcsInstances {
         group: &'m Resource,
-        instance_type: String,
-        /// Where the instance type is written.
+        /// What it launches: [`NvidiaEvidence::launches`].
+        launches: String,
+        /// Where that is written.
         at: Option<Loc>,
     },
     /// A standalone `aws_instance` of a GPU instance type that is an ECS container instance.
@@ -720,21 +722,18 @@ impl GpuReason<'_> {
                     model.local_address(s)
                 ),
             ),
-            GpuReason::GpuInstanceType {
-                provider,
-                instance_type,
-            } => (
+            GpuReason::GpuInstanceType { provider, launches } => (
                 Some(provider.loc),
-                format!("this capacity provider launches the GPU instance type `{instance_type}`"),
+                format!("this capacity provider launches {launches}"),
             ),
             GpuReason::EcsInstances {
                 group,
-                instance_type,
+                launches,
                 at,
             } => (
                 at.or(Some(group.loc)),
                 format!(
-                    "`{}` launches the GPU instance type `{instance_type}` as ECS container instances",
+                    "`{}` launches {launches} as ECS container instances",
                     model.local_address(group)
                 ),
             ),
@@ -784,14 +783,7 @@ pub fn gpu_capacity_of<'m>(model: &'m Model, services: &[GpuService<'m>]) -> Gpu
         let Some(group) = provider_group(model, provider) else {
             continue;
         };
-        // The instance types the group launches: a launch template's own `instance_type` is one of
-        // them only when no `override` replaces it (`known_instance_types` says which).
-        if let Some(instance_type) = group
-            .known_instance_types
-            .iter()
-            .map(|t| t.name.clone())
-            .find(|n| is_nvidia_type(n))
-        {
+        if let Some(evidence) = nvidia_evidence(&group) {
             uses.push((
                 Cow::Owned(ProviderUse {
                     provider,
@@ -800,7 +792,7 @@ pub fn gpu_capacity_of<'m>(model: &'m Model, services: &[GpuService<'m>]) -> Gpu
                 }),
                 GpuReason::GpuInstanceType {
                     provider,
-                    instance_type,
+                    launches: evidence.launches,
                 },
             ));
         }
@@ -839,12 +831,7 @@ pub fn gpu_capacity_of<'m>(model: &'m Model, services: &[GpuService<'m>]) -> Gpu
             continue;
         }
         let cap = group_capacity(model, group);
-        let Some((instance_type, at)) = cap
-            .known_instance_types
-            .iter()
-            .find(|t| is_nvidia_type(&t.name))
-            .map(|t| (t.name.clone(), t.node.loc))
-        else {
+        let Some(evidence) = nvidia_evidence(&cap) else {
             continue;
         };
         if !cap
@@ -856,8 +843,8 @@ pub fn gpu_capacity_of<'m>(model: &'m Model, services: &[GpuService<'m>]) -> Gpu
         }
         let reason = GpuReason::EcsInstances {
             group,
-            instance_type,
-            at,
+            launches: evidence.launches,
+            at: evidence.at,
         };
         for t in &cap.known_templates {
             if !t.template.instances_unknown && templates.insert(t.template.id) {
@@ -978,6 +965,104 @@ pub fn managed_instances_without_nvidia(provider: &Resource) -> Option<NoNvidiaS
             "`allowed_instance_types` ({}) matches only instance types without a GPU",
             backticked(&patterns)
         ),
+    })
+}
+
+/// What shows that an Auto Scaling group launches instances with NVIDIA GPUs.
+#[derive(Debug, Clone)]
+pub struct NvidiaEvidence {
+    /// For a label: "the GPU instance type `g5.xlarge`", or "only instance types with NVIDIA GPUs
+    /// (its `instance_requirements`: `accelerator_manufacturers` `nvidia`)".
+    pub launches: String,
+    /// Where it is written.
+    pub at: Option<Loc>,
+}
+
+/// Whether the group launches instances with NVIDIA GPUs, and why: an instance type it launches
+/// that has them (a launch template's own `instance_type` counts only when no `override` replaces
+/// it), or an `override` whose `instance_requirements` select only such types
+/// ([`selects_only_nvidia_gpus`]; the group then launches one of them when it launches from that
+/// override, whichever the types are).
+pub fn nvidia_evidence(cap: &GroupCapacity<'_>) -> Option<NvidiaEvidence> {
+    if let Some(t) = cap
+        .known_instance_types
+        .iter()
+        .find(|t| is_nvidia_type(&t.name))
+    {
+        return Some(NvidiaEvidence {
+            launches: format!("the GPU instance type `{}`", t.name),
+            at: t.node.loc,
+        });
+    }
+    let lt = cap.mixed?.body.block("launch_template")?;
+    if lt.body.may_have_unknown("override") {
+        return None;
+    }
+    lt.body.blocks("override").find_map(|o| {
+        if o.body.may_have_unknown("instance_requirements") {
+            return None;
+        }
+        let (node, why) = selects_only_nvidia_gpus(&o.body.block("instance_requirements")?.body)?;
+        Some(NvidiaEvidence {
+            launches: format!(
+                "only instance types with NVIDIA GPUs (its `instance_requirements`: {why})"
+            ),
+            at: node.loc,
+        })
+    })
+}
+
+/// Whether attribute-based `instance_requirements` (of an Auto Scaling group's `override`) are
+/// known to select only instance types with NVIDIA GPUs, and the argument that shows it:
+/// `allowed_instance_types` whose every pattern matches EC2 instance types (source key BOTO) and
+/// only types the catalog knows to have NVIDIA GPUs; or `accelerator_manufacturers` that is
+/// exactly `nvidia` (source keys ECS-MI-GPU and BOTO) with `accelerator_types` exactly `gpu`, or
+/// with `allowed_instance_types` that match only types with GPUs. `None` on anything unknown, an
+/// empty list, or a pattern that matches no EC2 name or a type the catalog does not know.
+fn selects_only_nvidia_gpus(req: &Body) -> Option<(&Node, String)> {
+    type Mi = ecs_gpu_catalog::ManagedInstancesFacts;
+    let cat = catalog();
+    let only = |attr: &str, value: &str| {
+        req.attr(attr)
+            .and_then(every_known_string)
+            .is_some_and(|set| !set.is_empty() && set.iter().all(|v| *v == value))
+    };
+    let allowed = req.attr("allowed_instance_types").and_then(|node| {
+        let patterns = every_known_string(node)?;
+        let mut matched = Vec::new();
+        for p in &patterns {
+            let before = matched.len();
+            matched.extend(cat.ec2_instance_types_matching(p).map(|t| cat.lookup(t)));
+            if matched.len() == before {
+                return None;
+            }
+        }
+        Some((node, patterns, matched))
+    });
+    if let Some((node, patterns, matched)) = &allowed {
+        if matched
+            .iter()
+            .all(|l| matches!(l, Lookup::Known(k) if k.is_nvidia()))
+        {
+            return Some((
+                node,
+                format!("`allowed_instance_types` {}", backticked(patterns)),
+            ));
+        }
+    }
+    if !only("accelerator_manufacturers", Mi::NVIDIA_MANUFACTURER) {
+        return None;
+    }
+    let node = req.attr("accelerator_manufacturers")?;
+    let gpus_only = only("accelerator_types", Mi::GPU_ACCELERATOR_TYPE)
+        || allowed
+            .as_ref()
+            .is_some_and(|(_, _, matched)| matched.iter().all(|l| matches!(l, Lookup::Known(_))));
+    gpus_only.then(|| {
+        (
+            node,
+            format!("`accelerator_manufacturers` `{}`", Mi::NVIDIA_MANUFACTURER),
+        )
     })
 }
 

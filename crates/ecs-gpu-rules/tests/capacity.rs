@@ -561,3 +561,79 @@ resource "aws_ecs_capacity_provider" "gpu" {
         GpuReason::GpuInstanceType { .. }
     ));
 }
+
+/// A group whose `override`s select instance types by attributes is GPU capacity only when the
+/// requirements are known to select NVIDIA GPUs: allowed types that all have them, or NVIDIA
+/// accelerators that are GPUs (`accelerator_types`, or allowed types that all have GPUs).
+#[test]
+fn attribute_based_overrides_are_gpu_capacity_only_when_they_select_nvidia_gpus() {
+    let cases = [
+        (r#"allowed_instance_types = ["g5.*", "g6.*"]"#, true),
+        (r#"allowed_instance_types = ["g5.*", "m5.*"]"#, false),
+        (r#"allowed_instance_types = ["g4*"]"#, false),
+        (
+            r#"allowed_instance_types = ["g4*"]
+          accelerator_manufacturers = ["nvidia"]"#,
+            true,
+        ),
+        (
+            r#"accelerator_types = ["gpu"]
+          accelerator_manufacturers = ["nvidia"]"#,
+            true,
+        ),
+        (r#"accelerator_manufacturers = ["nvidia"]"#, false),
+        (
+            r#"accelerator_types = ["gpu"]
+          accelerator_manufacturers = ["nvidia", "amd"]"#,
+            false,
+        ),
+        (r#"allowed_instance_types = ["zz9.*"]"#, false),
+        (r#"allowed_instance_types = var.types"#, false),
+    ];
+    for (i, (requirements, gpu)) in cases.into_iter().enumerate() {
+        let text = format!(
+            r#"
+variable "types" {{ type = list(string) }}
+resource "aws_launch_template" "lt" {{ image_id = "ami-0123456789abcdef0" }}
+resource "aws_autoscaling_group" "g" {{
+  min_size = 0
+  max_size = 2
+  mixed_instances_policy {{
+    launch_template {{
+      launch_template_specification {{
+        launch_template_id = aws_launch_template.lt.id
+      }}
+      override {{
+        instance_requirements {{
+          {requirements}
+          memory_mib {{
+            min = 1024
+          }}
+          vcpu_count {{
+            min = 1
+          }}
+        }}
+      }}
+    }}
+  }}
+}}
+resource "aws_ecs_capacity_provider" "cp" {{
+  name = "cp"
+  auto_scaling_group_provider {{
+    auto_scaling_group_arn = aws_autoscaling_group.g.arn
+  }}
+}}
+"#
+        );
+        let model = load(&format!("attributes-{i}"), &text);
+        let cap = gpu_capacity(&model);
+        assert_eq!(cap.providers.len(), usize::from(gpu), "{requirements}");
+        if gpu {
+            let (_, label) = cap.providers[0].1.label(&model);
+            assert!(
+                label.contains("only instance types with NVIDIA GPUs"),
+                "{label}"
+            );
+        }
+    }
+}
