@@ -1018,14 +1018,15 @@ pub fn nvidia_evidence(cap: &GroupCapacity<'_>) -> Option<NvidiaEvidence> {
 /// only types the catalog knows to have NVIDIA GPUs; or `accelerator_manufacturers` that is
 /// exactly `nvidia` (source keys ECS-MI-GPU and BOTO) with `accelerator_types` exactly `gpu`, or
 /// with `allowed_instance_types` that match only types with GPUs. `None` on anything unknown, an
-/// empty list, or a pattern that matches no EC2 name or a type the catalog does not know.
+/// empty list ([`every_known_string`] has none), or a pattern that matches no EC2 name or a type
+/// the catalog does not know.
 fn selects_only_nvidia_gpus(req: &Body) -> Option<(&Node, String)> {
     type Mi = ecs_gpu_catalog::ManagedInstancesFacts;
     let cat = catalog();
     let only = |attr: &str, value: &str| {
         req.attr(attr)
             .and_then(every_known_string)
-            .is_some_and(|set| !set.is_empty() && set.iter().all(|v| *v == value))
+            .is_some_and(|set| set.iter().all(|v| *v == value))
     };
     let allowed = req.attr("allowed_instance_types").and_then(|node| {
         let patterns = every_known_string(node)?;

@@ -588,6 +588,7 @@ fn attribute_based_overrides_are_gpu_capacity_only_when_they_select_nvidia_gpus(
             false,
         ),
         (r#"allowed_instance_types = ["zz9.*"]"#, false),
+        (r#"allowed_instance_types = []"#, false),
         (r#"allowed_instance_types = var.types"#, false),
     ];
     for (i, (requirements, gpu)) in cases.into_iter().enumerate() {
