@@ -40,11 +40,7 @@ pub fn render(report: &Report, out: &mut dyn Write) -> io::Result<()> {
             escape_property(&format!("{} {}", d.rule, d.name))
         ));
         let mut message = d.message.clone();
-        if let Some(r) = &d.resource {
-            let address = match &d.module {
-                Some(m) => format!("{m}.{r}"),
-                None => r.clone(),
-            };
+        if let Some(address) = d.address() {
             message.push_str(&format!("\nresource: {address}"));
         }
         if let Some(h) = &d.help {

@@ -44,11 +44,8 @@ pub fn to_value(report: &Report) -> Value {
                 n => format!("{base}-{n}"),
             };
             let mut description = format!("{} {}: {}", d.rule, d.name, d.message);
-            if let Some(r) = &d.resource {
-                match &d.module {
-                    Some(m) => description.push_str(&format!(" (resource: `{m}.{r}`)")),
-                    None => description.push_str(&format!(" (resource: `{r}`)")),
-                }
+            if let Some(address) = d.address() {
+                description.push_str(&format!(" (resource: `{address}`)"));
             }
             if let Some(h) = &d.help {
                 description.push_str(&format!("; help: {h}"));

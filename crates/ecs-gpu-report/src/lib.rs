@@ -139,6 +139,16 @@ pub struct Diagnostic {
 }
 
 impl Diagnostic {
+    /// The resource's full address, with its module's (`module.gpu.aws_ecs_task_definition.app`),
+    /// when there is a resource.
+    pub fn address(&self) -> Option<String> {
+        let r = self.resource.as_ref()?;
+        Some(match &self.module {
+            Some(m) => format!("{m}.{r}"),
+            None => r.clone(),
+        })
+    }
+
     /// The order diagnostics are printed in: by file, line, column, then rule.
     pub fn sort_key(&self) -> impl Ord + '_ {
         (

@@ -40,11 +40,7 @@ pub fn artifact_uri(path: &str) -> String {
 /// numbers), as 32 hex digits.
 pub fn fingerprint(d: &Diagnostic) -> String {
     let file = d.location.as_ref().map_or("", |l| l.file.as_str());
-    let resource = match (&d.module, &d.resource) {
-        (Some(m), Some(r)) => format!("{m}.{r}"),
-        (None, Some(r)) => r.clone(),
-        _ => String::new(),
-    };
+    let resource = d.address().unwrap_or_default();
     let parts = [d.rule.as_str(), file, resource.as_str(), d.message.as_str()];
     let mut a: u64 = 0xcbf2_9ce4_8422_2325;
     let mut b: u64 = 0x6c62_272e_07bb_0142;
@@ -78,11 +74,7 @@ fn result(d: &Diagnostic, rule_index: Option<usize>) -> Option<Value> {
         text.push_str(&format!("\nhelp: {h}"));
     }
     let mut location = json!({ "physicalLocation": physical(loc) });
-    if let Some(r) = &d.resource {
-        let name = match &d.module {
-            Some(m) => format!("{m}.{r}"),
-            None => r.clone(),
-        };
+    if let Some(name) = d.address() {
         location["logicalLocations"] = json!([{ "fullyQualifiedName": name, "kind": "resource" }]);
     }
     let mut v = json!({
