@@ -26,6 +26,29 @@ pub fn escape_property(s: &str) -> String {
 }
 
 pub fn render(report: &Report, out: &mut dyn Write) -> io::Result<()> {
+    // A file that could not be read or parsed: an error annotation at its place.
+    for p in &report.problems {
+        let mut props = vec![format!("file={}", escape_property(&p.file))];
+        if let Some(l) = p.line {
+            props.push(format!("line={l}"));
+            if let Some(c) = p.column {
+                props.push(format!("col={c}"));
+            }
+        }
+        props.push(format!(
+            "title={}",
+            escape_property("ecs-gpu: file not checked")
+        ));
+        writeln!(
+            out,
+            "::error {}::{}",
+            props.join(","),
+            escape_data(&format!(
+                "{} could not be read or parsed, so it was not checked: {}",
+                p.file, p.message
+            ))
+        )?;
+    }
     for d in &report.diagnostics {
         let mut props = Vec::new();
         if let Some(l) = &d.location {

@@ -9,7 +9,9 @@
 //! resource and message, never line numbers: a finding keeps it when lines move), and two findings
 //! that would share one get a count after it (`-2`, `-3`, in printing order), because GitLab
 //! counts a fingerprint once. Findings about the run itself have no file, which GitLab requires:
-//! they are left to the other formats, as in SARIF.
+//! they are left to the other formats, as in SARIF. A file that could not be read or parsed is an
+//! issue of its own (`ecs-gpu/parse-error`, `blocker`), so that the merge request says why the
+//! job failed.
 
 use std::collections::HashMap;
 use std::io::{self, Write};
@@ -17,6 +19,9 @@ use std::io::{self, Write};
 use serde_json::{json, Value};
 
 use crate::{sarif, Report, Severity};
+
+/// The `check_name` of a file that could not be read or parsed.
+const PARSE_ERROR: &str = "ecs-gpu/parse-error";
 
 /// GitLab's scale is `info`, `minor`, `major`, `critical`, `blocker`. An error is a task that never
 /// runs or an apply that fails; a warning is a task that runs and will hurt.
@@ -28,10 +33,11 @@ fn severity(s: Severity) -> &'static str {
     }
 }
 
-/// The Code Quality issues of a report, in printing order.
+/// The Code Quality issues of a report: the findings in printing order, then the files that could
+/// not be read or parsed.
 pub fn to_value(report: &Report) -> Value {
     let mut seen: HashMap<String, usize> = HashMap::new();
-    let issues: Vec<Value> = report
+    let mut issues: Vec<Value> = report
         .diagnostics
         .iter()
         .filter_map(|d| {
@@ -64,6 +70,24 @@ pub fn to_value(report: &Report) -> Value {
             }))
         })
         .collect();
+    // A file that could not be read or parsed: an issue of its own, at its place, so that the
+    // merge request says why the job failed.
+    let problems = report.problems.iter().map(|p| {
+        let line = p.line.unwrap_or(1);
+        json!({
+            "type": "issue",
+            "check_name": PARSE_ERROR,
+            "description": format!("{} could not be read or parsed, so it was not checked: {}", p.file, p.message),
+            "categories": ["Bug Risk"],
+            "severity": "blocker",
+            "fingerprint": sarif::fingerprint_of(&[PARSE_ERROR, &p.file, &p.message]),
+            "location": {
+                "path": p.file.replace('\\', "/").trim_start_matches("./"),
+                "lines": { "begin": line, "end": line },
+            },
+        })
+    });
+    issues.extend(problems);
     Value::Array(issues)
 }
 
@@ -94,8 +118,11 @@ mod tests {
         report.diagnostics.push(moved);
         let v = to_value(&report);
         let issues = v.as_array().unwrap();
-        // The info without a location is not in the report; the error and its copy both are.
-        assert_eq!(issues.len(), 3);
+        // The info without a location is not in the report; the error and its copy both are, and
+        // the file that did not parse comes last.
+        assert_eq!(issues.len(), 4);
+        assert_eq!(issues[3]["check_name"], PARSE_ERROR);
+        assert_eq!(issues[3]["location"]["lines"]["begin"], 4);
         let fingerprints: Vec<&str> = issues
             .iter()
             .map(|i| i["fingerprint"].as_str().unwrap())

@@ -1,5 +1,6 @@
-//! `--format json`: `{"version": 1, "diagnostics": [...], "summary": {...}}`, one object per
-//! finding with the same keys in the same order every time.
+//! `--format json`: `{"version": 1, "diagnostics": [...], "summary": {...}, "problems": [...]}`, one
+//! object per finding with the same keys in the same order every time, and one per file that could
+//! not be read or parsed (`file`, `line`, `column`, `message`; empty when every file was read).
 
 use std::io::{self, Write};
 
@@ -21,6 +22,16 @@ struct Document<'a> {
     version: u32,
     diagnostics: Vec<Entry<'a>>,
     summary: crate::Summary,
+    problems: Vec<ProblemEntry<'a>>,
+}
+
+/// A file that could not be read or parsed.
+#[derive(serde::Serialize)]
+struct ProblemEntry<'a> {
+    file: &'a str,
+    line: Option<u32>,
+    column: Option<u32>,
+    message: &'a str,
 }
 
 /// One diagnostic, with the documented keys in their documented order.
@@ -46,6 +57,16 @@ impl<'a> Document<'a> {
             version: VERSION,
             diagnostics: report.diagnostics.iter().map(Entry::of).collect(),
             summary: report.summary(),
+            problems: report
+                .problems
+                .iter()
+                .map(|p| ProblemEntry {
+                    file: &p.file,
+                    line: p.line,
+                    column: p.column,
+                    message: &p.message,
+                })
+                .collect(),
         }
     }
 }
@@ -92,7 +113,10 @@ mod tests {
     fn json_has_exactly_the_documented_keys() {
         let v = super::to_value(&crate::test_report::sample());
         let keys: Vec<&str> = v.as_object().unwrap().keys().map(String::as_str).collect();
-        assert_eq!(keys, ["version", "diagnostics", "summary"]);
+        assert_eq!(keys, ["version", "diagnostics", "summary", "problems"]);
+        let p = v["problems"][0].as_object().unwrap();
+        let keys: Vec<&str> = p.keys().map(String::as_str).collect();
+        assert_eq!(keys, ["file", "line", "column", "message"]);
         let d = v["diagnostics"][0].as_object().unwrap();
         let keys: Vec<&str> = d.keys().map(String::as_str).collect();
         assert_eq!(

@@ -175,10 +175,27 @@ pub struct RuleInfo {
     pub doc: String,
 }
 
+/// A file that could not be read or parsed. It was skipped, every other file was checked, and the
+/// command exits with status 2.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Problem {
+    /// As [`Location::file`].
+    pub file: String,
+    /// 1-based, when the problem has a place.
+    pub line: Option<u32>,
+    pub column: Option<u32>,
+    /// The reader's or parser's message.
+    pub message: String,
+}
+
 /// Everything a renderer needs.
 #[derive(Debug, Clone, Default)]
 pub struct Report {
     pub diagnostics: Vec<Diagnostic>,
+    /// Files that could not be read or parsed. The human format leaves them to the binary, which
+    /// prints them on stderr for every format; the others also carry them, so that a CI report
+    /// shows why the run failed.
+    pub problems: Vec<Problem>,
     /// Number of files checked.
     pub files: usize,
     /// The rules that ran (SARIF lists them).

@@ -41,7 +41,11 @@ pub fn artifact_uri(path: &str) -> String {
 pub fn fingerprint(d: &Diagnostic) -> String {
     let file = d.location.as_ref().map_or("", |l| l.file.as_str());
     let resource = d.address().unwrap_or_default();
-    let parts = [d.rule.as_str(), file, resource.as_str(), d.message.as_str()];
+    fingerprint_of(&[d.rule.as_str(), file, resource.as_str(), d.message.as_str()])
+}
+
+/// 128 bits of FNV-1a over the parts, each followed by a zero byte, as 32 hex digits.
+pub fn fingerprint_of(parts: &[&str]) -> String {
     let mut a: u64 = 0xcbf2_9ce4_8422_2325;
     let mut b: u64 = 0x6c62_272e_07bb_0142;
     for part in parts {
@@ -135,11 +139,41 @@ pub fn to_value(report: &Report, options: &RenderOptions) -> Value {
         driver["version"] = json!(v);
         driver["semanticVersion"] = json!(v);
     }
+    // A file that could not be read or parsed is a tool execution notification (SARIF 2.1.0,
+    // §3.20.21): the run did not check it.
+    let notifications: Vec<Value> = report
+        .problems
+        .iter()
+        .map(|p| {
+            let mut region = serde_json::Map::new();
+            if let Some(l) = p.line {
+                region.insert("startLine".into(), json!(l));
+                if let Some(c) = p.column {
+                    region.insert("startColumn".into(), json!(c));
+                }
+            }
+            let mut physical = json!({
+                "artifactLocation": { "uri": artifact_uri(&p.file), "uriBaseId": "%SRCROOT%" },
+            });
+            if !region.is_empty() {
+                physical["region"] = Value::Object(region);
+            }
+            json!({
+                "level": "error",
+                "message": { "text": format!("{}: {}", p.file, p.message) },
+                "locations": [{ "physicalLocation": physical }],
+            })
+        })
+        .collect();
     json!({
         "$schema": "https://json.schemastore.org/sarif-2.1.0.json",
         "version": "2.1.0",
         "runs": [{
             "tool": { "driver": driver },
+            "invocations": [{
+                "executionSuccessful": report.problems.is_empty(),
+                "toolExecutionNotifications": notifications,
+            }],
             "columnKind": "unicodeCodePoints",
             "originalUriBaseIds": { "%SRCROOT%": { "description": { "text": "the directory ecs-gpu ran in" } } },
             "results": results,

@@ -1,5 +1,5 @@
 //! The report every renderer's snapshot test renders: an error with a secondary label, a warning in
-//! a module, an info with no location, and text that needs escaping.
+//! a module, an info with no location, text that needs escaping, and a file that did not parse.
 
 use crate::{Diagnostic, Label, Location, Report, RuleInfo, Severity};
 
@@ -38,6 +38,12 @@ pub(crate) fn sample() -> Report {
             doc: "## What it checks\n\nRemote modules.\n".into(),
         },
     ];
+    report.problems = vec![crate::Problem {
+        file: "broken, really.tf".into(),
+        line: Some(4),
+        column: Some(1),
+        message: "expected '}' to close the block, found end of file".into(),
+    }];
     report.diagnostics = vec![
         Diagnostic {
             rule: "GPU101".into(),

@@ -287,6 +287,16 @@ pub fn report_with(
 ) -> ecs_gpu_report::Report {
     let mut report = ecs_gpu_report::Report::new(model.files_checked);
     report.diagnostics = diagnostics;
+    report.problems = model
+        .problems
+        .iter()
+        .map(|p| ecs_gpu_report::Problem {
+            file: p.path.to_string_lossy().replace('\\', "/"),
+            line: p.line,
+            column: p.column,
+            message: p.message.clone(),
+        })
+        .collect();
     report.rules = RULES
         .iter()
         .filter(|r| settings.enabled(r))

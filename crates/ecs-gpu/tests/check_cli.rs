@@ -330,6 +330,49 @@ fn a_parse_error_is_reported_with_its_place_and_the_rest_is_still_checked() {
         "{err}"
     );
     assert!(stdout(&o).contains("GPU101"), "{}", stdout(&o));
+    // The machine formats carry the file too, so that a CI report says why the run failed.
+    let problem = |o: &Output| {
+        assert_eq!(code(o), 2);
+        serde_json::from_str::<serde_json::Value>(&stdout(o)).unwrap()
+    };
+    let json = problem(&run_in(&dir, &["check", "--format", "json"]));
+    let p = &json["problems"][0];
+    assert_eq!(p["file"], "bad.tf");
+    assert!(
+        p["line"].as_u64().is_some() && p["message"].is_string(),
+        "{json}"
+    );
+    assert_eq!(json["problems"].as_array().unwrap().len(), 1);
+    let sarif = problem(&run_in(&dir, &["check", "--format", "sarif"]));
+    let invocation = &sarif["runs"][0]["invocations"][0];
+    assert_eq!(invocation["executionSuccessful"], false);
+    let n = &invocation["toolExecutionNotifications"][0];
+    assert_eq!(n["level"], "error");
+    assert_eq!(
+        n["locations"][0]["physicalLocation"]["artifactLocation"]["uri"],
+        "bad.tf"
+    );
+    let gitlab = problem(&run_in(&dir, &["check", "--format", "gitlab"]));
+    assert!(gitlab
+        .as_array()
+        .unwrap()
+        .iter()
+        .any(|i| i["check_name"] == "ecs-gpu/parse-error" && i["location"]["path"] == "bad.tf"));
+    let github = run_in(&dir, &["check", "--format", "github"]);
+    assert_eq!(code(&github), 2);
+    assert!(
+        stdout(&github)
+            .lines()
+            .any(|l| l.starts_with("::error file=bad.tf,line=")),
+        "{}",
+        stdout(&github)
+    );
+    // Clean runs say so.
+    let clean = scratch("parse-error-none");
+    write(&clean, "good.tf", GPU_ON_FARGATE);
+    let o = run_in(&clean, &["check", "--format", "sarif"]);
+    let v: serde_json::Value = serde_json::from_str(&stdout(&o)).unwrap();
+    assert_eq!(v["runs"][0]["invocations"][0]["executionSuccessful"], true);
 }
 
 #[test]
