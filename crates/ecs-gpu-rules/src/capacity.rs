@@ -908,7 +908,7 @@ pub struct NoNvidiaSelection<'m> {
 /// `accelerator_types` without `gpu`, `accelerator_manufacturers` without `nvidia` (each a known
 /// list of known values, source keys ECS-MI-GPU and BOTO), or `allowed_instance_types` whose every
 /// pattern matches EC2 instance types (source key BOTO) and only types of families without GPUs
-/// ([`Lookup::NoGpu`]). `None` otherwise: another kind of provider, no requirements, a `dynamic`
+/// ([`Lookup::NoGpu`]) or GPU types the catalog knows to have no NVIDIA GPU (`g4ad`). `None` otherwise: another kind of provider, no requirements, a `dynamic`
 /// block, an unknown or empty list, a value the sources do not list, a pattern that matches no
 /// EC2 name (a new family, a typo) or one that matches a GPU type or a type the catalog does not
 /// know. `accelerator_count` is not read: the fractional-GPU types count no whole GPU (the catalog's
@@ -955,15 +955,26 @@ pub fn managed_instances_without_nvidia(provider: &Resource) -> Option<NoNvidiaS
     let node = req.attr("allowed_instance_types")?;
     let patterns = every_known_string(node)?;
     let cat = catalog();
-    let only_without_gpu = patterns.iter().all(|p| {
+    // Every matched type is of a family without GPUs, or a GPU type without NVIDIA GPUs (`g4ad`).
+    let mut gpus = false;
+    let only_without_nvidia = patterns.iter().all(|p| {
         let mut matched = cat.ec2_instance_types_matching(p).peekable();
-        matched.peek().is_some() && matched.all(|t| matches!(cat.lookup(t), Lookup::NoGpu))
+        matched.peek().is_some()
+            && matched.all(|t| match cat.lookup(t) {
+                Lookup::NoGpu => true,
+                Lookup::Known(k) if !k.is_nvidia() => {
+                    gpus = true;
+                    true
+                }
+                _ => false,
+            })
     });
-    only_without_gpu.then(|| NoNvidiaSelection {
+    only_without_nvidia.then(|| NoNvidiaSelection {
         node,
         why: format!(
-            "`allowed_instance_types` ({}) matches only instance types without a GPU",
-            backticked(&patterns)
+            "`allowed_instance_types` ({}) matches only instance types without {}",
+            backticked(&patterns),
+            if gpus { "an NVIDIA GPU" } else { "a GPU" }
         ),
     })
 }

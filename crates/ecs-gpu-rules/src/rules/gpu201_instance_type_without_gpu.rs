@@ -20,7 +20,8 @@ declare_rule! {
     /// `instance_requirements`. The rule fires when those requirements are known to exclude every
     /// NVIDIA GPU: `accelerator_types` without `gpu`, `accelerator_manufacturers` without `nvidia`,
     /// or `allowed_instance_types` whose every pattern (`*` for any characters) matches only EC2
-    /// instance types of families without GPUs. Requirements that do not mention accelerators are
+    /// instance types without an NVIDIA GPU (families without GPUs, and `g4ad`, whose GPUs are
+    /// AMD's). Requirements that do not mention accelerators are
     /// not reported (what Managed Instances then launches is not known), nor is a pattern that
     /// matches no EC2 instance type, nor `accelerator_count` (the fractional-GPU types `g6f` and
     /// `gr6f` count no whole GPU).
