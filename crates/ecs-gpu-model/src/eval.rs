@@ -188,7 +188,11 @@ pub(crate) enum Fail {
 impl Fail {
     pub fn into_value(self) -> Value {
         match self {
-            Fail::Unknown(u) => Value::Unknown(u),
+            // A failed operation's unknown: not the operand itself, so none of its entries.
+            Fail::Unknown(mut u) => {
+                u.entries.clear();
+                Value::Unknown(u)
+            }
             Fail::Error => Value::Unknown(Box::new(Unknown {
                 reason: UnknownReason::Error,
                 ..Unknown::default()
@@ -200,12 +204,13 @@ impl Fail {
         match self {
             Fail::Unknown(mut u) => {
                 merge_refs(&mut u.refs, refs);
+                u.entries.clear();
                 Fail::Unknown(u)
             }
             Fail::Error => Fail::Unknown(Box::new(Unknown {
                 reason: UnknownReason::Error,
                 refs,
-                fragments: Vec::new(),
+                ..Unknown::default()
             })),
         }
     }
@@ -215,7 +220,7 @@ pub(crate) fn unknown(reason: UnknownReason, refs: Vec<Reference>) -> Value {
     Value::Unknown(Box::new(Unknown {
         reason,
         refs,
-        fragments: Vec::new(),
+        ..Unknown::default()
     }))
 }
 
@@ -272,7 +277,7 @@ pub(crate) fn deep_unknown(node: &Node) -> Option<Box<Unknown>> {
     let mut u = Box::new(Unknown {
         reason,
         refs: deep_refs(node),
-        fragments: Vec::new(),
+        ..Unknown::default()
     });
     if let Value::Unknown(top) = &node.value {
         u.fragments = top.fragments.clone();
@@ -476,6 +481,7 @@ impl TemplateAcc {
                     reason: u.reason,
                     refs: self.refs,
                     fragments: self.fragments,
+                    entries: Vec::new(),
                 }))
             }
         }
@@ -555,7 +561,11 @@ impl Ev {
             ExprKind::Splat { target, each, .. } => {
                 let t = self.eval(cx, target);
                 match &t.value {
-                    Value::Unknown(u) => Value::Unknown(u.clone()),
+                    Value::Unknown(u) => {
+                        let mut u = u.clone();
+                        u.derived();
+                        Value::Unknown(u)
+                    }
                     Value::Null => Value::List(Vec::new()),
                     Value::List(items) => {
                         let items = items.clone();
@@ -645,7 +655,7 @@ impl Ev {
                         let o = self.eval(cx, otherwise);
                         merge_refs(&mut u.refs, deep_refs(&t));
                         merge_refs(&mut u.refs, deep_refs(&o));
-                        u.fragments.clear();
+                        u.derived();
                         Value::Unknown(u)
                     }
                     Err(Fail::Error) => error_value(),
@@ -710,7 +720,7 @@ impl Ev {
                     let kn = self.eval(&cx2, k);
                     merge_refs(&mut u.refs, deep_refs(&kn));
                 }
-                u.fragments.clear();
+                u.derived();
                 return Value::Unknown(u);
             }
             Err(Fail::Error) => return error_value(),
@@ -844,7 +854,7 @@ impl Ev {
                             }
                         }
                         Err(Fail::Unknown(mut u)) => {
-                            u.fragments.clear();
+                            u.derived();
                             acc.push_unknown(u)
                         }
                         Err(Fail::Error) => acc.error = true,
@@ -880,7 +890,7 @@ impl Ev {
                             }
                         }
                         Err(Fail::Unknown(mut u)) => {
-                            u.fragments.clear();
+                            u.derived();
                             acc.push_unknown(u)
                         }
                         Err(Fail::Error) => acc.error = true,
@@ -1128,6 +1138,7 @@ impl Ev {
                         reason: UnknownReason::DataSource,
                         refs,
                         fragments,
+                        entries: Vec::new(),
                     })),
                     None,
                 )
@@ -1148,7 +1159,7 @@ impl Ev {
         let unknown_node = |u: Option<Box<Unknown>>| {
             let mut u = u.unwrap_or_default();
             u.reason = UnknownReason::DataSource;
-            u.fragments.clear();
+            u.derived();
             merge_refs(&mut u.refs, vec![reference.clone()]);
             Node::new(Value::Unknown(u), None)
         };
@@ -1386,7 +1397,7 @@ pub(crate) fn apply_steps_ref(v: &Node, steps: &[Step<'_>]) -> Node {
         match (&cur.value, step) {
             (Value::Unknown(u), _) => {
                 let mut u = u.clone();
-                u.fragments.clear();
+                u.derived();
                 unknown_keys(&mut u.refs);
                 return Node::new(Value::Unknown(u), loc);
             }

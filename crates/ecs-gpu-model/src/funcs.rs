@@ -150,7 +150,7 @@ fn unknown_of(args: &[Node]) -> Option<Box<Unknown>> {
     Some(Box::new(Unknown {
         reason: first.reason,
         refs,
-        fragments: Vec::new(),
+        ..Unknown::default()
     }))
 }
 
@@ -204,7 +204,7 @@ pub(crate) fn call(
                 }
                 if let Some(u) = deep_unknown(&n) {
                     let mut u = u;
-                    u.fragments.clear();
+                    u.derived();
                     return Node::new(Value::Unknown(u), loc);
                 }
                 return n;
@@ -220,7 +220,7 @@ pub(crate) fn call(
                 Value::Bool(false)
             } else if let Some(u) = deep_unknown(&n) {
                 let mut u = u;
-                u.fragments = Vec::new();
+                u.derived();
                 Value::Unknown(u)
             } else {
                 Value::Bool(true)
@@ -236,6 +236,7 @@ pub(crate) fn call(
                 Value::List(items) => vals.extend(items.iter().cloned()),
                 Value::Unknown(u) => {
                     let mut u = u.clone();
+                    u.derived();
                     for a in &vals {
                         merge_refs(&mut u.refs, deep_refs(a));
                     }
@@ -336,6 +337,7 @@ fn builtin(ev: &mut Ev, cx: &Cx<'_>, loc: Option<Loc>, name: &str, a: &[Node]) -
                     reason: UnknownReason::Unsupported,
                     refs: Vec::new(),
                     fragments: vec![t],
+                    entries: Vec::new(),
                 }))),
                 Err(e) => Err(e),
             }
@@ -770,12 +772,28 @@ fn builtin(ev: &mut Ev, cx: &Cx<'_>, loc: Option<Loc>, name: &str, a: &[Node]) -
             v(Value::List(out))
         }
         "merge" => {
+            // With an unknown argument the result is unknown (its keys are not known), but the
+            // entries of the arguments after the last unknown one are in it, with their values:
+            // a later argument wins. They are kept as the unknown's entries (a container
+            // definition's `merge(var.defaults, { resourceRequirements = [...] })` still reserves
+            // GPUs). An entry written before an unknown argument may be replaced by it: dropped.
             let mut obj = Object::default();
+            let mut unknown: Option<Box<Unknown>> = None;
             for o in a {
-                if matches!(o.value, Value::Null) {
-                    continue;
-                }
-                for e in &object(o)?.entries {
+                let entries = match &o.value {
+                    Value::Null => continue,
+                    Value::Unknown(u) => {
+                        unknown = Some(Box::new(Unknown {
+                            reason: u.reason,
+                            ..Unknown::default()
+                        }));
+                        obj.entries.clear();
+                        // A partly known object (an inner `merge`): its known entries are in.
+                        &u.entries
+                    }
+                    _ => &object(o)?.entries,
+                };
+                for e in entries {
                     if let Some(pos) = obj.entries.iter().position(|x| x.key == e.key) {
                         obj.entries[pos] = e.clone();
                     } else {
@@ -783,7 +801,17 @@ fn builtin(ev: &mut Ev, cx: &Cx<'_>, loc: Option<Loc>, name: &str, a: &[Node]) -
                     }
                 }
             }
-            v(Value::Object(obj))
+            match unknown {
+                None => v(Value::Object(obj)),
+                Some(mut u) => {
+                    // What it depends on: every argument, as for any unknown result.
+                    for arg in a {
+                        merge_refs(&mut u.refs, deep_refs(arg));
+                    }
+                    u.entries = obj.entries;
+                    v(Value::Unknown(u))
+                }
+            }
         }
         "flatten" => {
             arity(a, 1, 1)?;

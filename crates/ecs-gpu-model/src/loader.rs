@@ -2074,6 +2074,7 @@ fn placeholders_unknown(n: &mut Node, depth: usize) {
                 reason: UnknownReason::Unsupported,
                 refs: Vec::new(),
                 fragments,
+                entries: Vec::new(),
             }));
         }
         Value::List(items) => items

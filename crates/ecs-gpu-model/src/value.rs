@@ -119,6 +119,21 @@ pub struct Unknown {
     /// wrapped in `base64encode`): literal text fragments known to be part of the decoded string.
     /// A rule may use them to find text that *is* there; never to conclude that text is absent.
     pub fragments: Vec<String>,
+    /// For an object that is only partly known (`merge` with an unknown argument, whose keys are
+    /// not known): entries known to be in it with these values, because an argument after every
+    /// unknown one sets them. A rule may read them; never conclude that another key is absent.
+    /// Only `merge` sets them, and every operation whose result is not this same object (an
+    /// attribute of it, a function of it) drops them.
+    pub entries: Vec<Entry>,
+}
+
+impl Unknown {
+    /// The unknown result of an operation on this unknown value (not the value itself): its
+    /// reason and references, without what is known of the value's own text or entries.
+    pub fn derived(&mut self) {
+        self.fragments.clear();
+        self.entries.clear();
+    }
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]

@@ -1112,3 +1112,86 @@ fn opentofu_files_take_the_place_of_their_tf_twins() {
         assert_eq!(called, ["tofu"], "{paths:?}");
     }
 }
+
+/// `merge` with an unknown argument is unknown, and keeps as entries exactly what the arguments
+/// after the last unknown one set (a later argument wins); anything computed from it drops them.
+#[test]
+fn merge_with_an_unknown_argument_keeps_the_entries_written_after_it() {
+    let entries = |expr: &str| -> Vec<(String, String)> {
+        let n = eval_with("variable \"base\" {}\nvariable \"other\" {}", expr);
+        match &n.value {
+            Value::Unknown(u) => u
+                .entries
+                .iter()
+                .map(|e| {
+                    (
+                        e.key.clone(),
+                        e.value.to_json_text().unwrap_or_else(|| "?".into()),
+                    )
+                })
+                .collect(),
+            other => panic!("{expr}: known: {other:?}"),
+        }
+    };
+    let kv = |pairs: &[(&str, &str)]| -> Vec<(String, String)> {
+        pairs
+            .iter()
+            .map(|(k, v)| (k.to_string(), v.to_string()))
+            .collect()
+    };
+    assert_eq!(
+        entries("merge(var.base, { a = 1, b = var.other })"),
+        kv(&[("a", "1"), ("b", "?")])
+    );
+    // Written before the unknown argument: it may replace them.
+    assert_eq!(
+        entries("merge({ a = 0, z = 9 }, var.base, { a = 1 })"),
+        kv(&[("a", "1")])
+    );
+    assert_eq!(entries("merge({ a = 0 }, var.base)"), kv(&[]));
+    // An inner partly known merge brings its entries.
+    assert_eq!(
+        entries("merge(merge(var.base, { x = 1 }), { y = 2 })"),
+        kv(&[("x", "1"), ("y", "2")])
+    );
+    assert_eq!(
+        entries("merge(merge(var.base, { x = 1 }), var.other, { y = 2 })"),
+        kv(&[("y", "2")])
+    );
+    // The same object through a reference or a known condition keeps them.
+    let n = eval_with(
+        "variable \"base\" {}\nlocals { c = merge(var.base, { gpu = 1 }) }",
+        "true ? [local.c][0] : null",
+    );
+    assert!(
+        matches!(&n.value, Value::Unknown(u) if u.entries.len() == 1),
+        "{n:?}"
+    );
+    // Anything computed from it is not that object.
+    for derived in [
+        "merge(var.base, { a = 1 }).a",
+        "merge(var.base, { a = 1 })[\"a\"]",
+        "lookup(merge(var.base, { a = 1 }), \"a\", 0)",
+        "keys(merge(var.base, { a = 1 }))",
+        "tostring(merge(var.base, { a = 1 }))",
+        "jsonencode(merge(var.base, { a = 1 }))",
+        "base64encode(jsonencode(merge(var.base, { a = 1 })))",
+        "try(merge(var.base, { a = 1 }), {})",
+        "[for k, v in merge(var.base, { a = 1 }) : v]",
+        "merge(var.base, { a = 1 })[*]",
+        "values(merge(var.base, { a = 1 }))",
+        "length(merge(var.base, { a = 1 }))",
+        "var.other ? merge(var.base, { a = 1 }) : {}",
+    ] {
+        let n = eval_with("variable \"base\" {}\nvariable \"other\" {}", derived);
+        match &n.value {
+            Value::Unknown(u) => assert!(u.entries.is_empty(), "{derived}: {u:?}"),
+            other => panic!("{derived}: known: {other:?}"),
+        }
+    }
+    // With every argument known, merge is an object as before.
+    assert_eq!(
+        json(&eval("merge({ a = 1 }, { b = 2 })")),
+        "{\"a\":1,\"b\":2}"
+    );
+}

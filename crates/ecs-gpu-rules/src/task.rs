@@ -61,8 +61,19 @@ pub struct Container<'a> {
 }
 
 impl<'a> Container<'a> {
+    /// The value of a key. In a partly known container (a `merge` with an unknown argument, see
+    /// [`containers`]) a key that is not among the known entries may still be there: its value is
+    /// then the container itself, an unknown, and no rule concludes anything from it.
     pub fn get(&self, key: &str) -> Option<&'a Node> {
-        self.node.get(key)
+        match &self.node.value {
+            Value::Unknown(u) => Some(
+                u.entries
+                    .iter()
+                    .find(|e| e.key == key)
+                    .map_or(self.node, |e| &e.value),
+            ),
+            _ => self.node.get(key),
+        }
     }
 
     /// `` `app` `` (its name), or `` container 2 `` when the name is not known.
@@ -132,10 +143,15 @@ pub fn containers(td: &TaskDefinition) -> Containers<'_> {
     let mut known = Vec::new();
     let mut complete = true;
     for (index, node) in list.iter().enumerate() {
-        if node.as_object().is_some() {
-            known.push(Container { node, index });
-        } else {
-            complete = false;
+        match &node.value {
+            Value::Object(_) => known.push(Container { node, index }),
+            // Partly known (`merge(var.defaults, { ... })`): its known entries are read through
+            // [`Container::get`], and the list is not known in full.
+            Value::Unknown(u) if !u.entries.is_empty() => {
+                known.push(Container { node, index });
+                complete = false;
+            }
+            _ => complete = false,
         }
     }
     Containers { known, complete }
