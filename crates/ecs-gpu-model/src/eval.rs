@@ -67,6 +67,10 @@ pub(crate) fn charge_copy(node: &Node) -> bool {
                     total += 1;
                     stack.push(inner);
                 }
+                Value::Unknown(u) => {
+                    total += u.entries.len() as u64;
+                    stack.extend(u.entries.iter().map(|e| &e.value));
+                }
                 _ => {}
             }
         }

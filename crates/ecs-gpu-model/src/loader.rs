@@ -2008,6 +2008,10 @@ fn strip_locs(n: &mut Node) {
             strip_locs(&mut e.value)
         }),
         Value::Json(inner) => strip_locs(std::sync::Arc::make_mut(inner)),
+        Value::Unknown(u) => u.entries.iter_mut().for_each(|e| {
+            e.key_loc = None;
+            strip_locs(&mut e.value)
+        }),
         _ => {}
     }
 }

@@ -751,6 +751,10 @@ impl Remap<'_> {
                     for r in &mut u.refs {
                         self.module_id(&mut r.module);
                     }
+                    for e in &mut u.entries {
+                        self.opt_loc(&mut e.key_loc);
+                        stack.push(&mut e.value);
+                    }
                 }
                 Value::Null | Value::Bool(_) | Value::Number(_) | Value::String(_) => {}
             }
