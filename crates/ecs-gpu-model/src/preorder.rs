@@ -272,7 +272,7 @@ impl Walk {
                     real: entry_real,
                     kind,
                 };
-                if kind == Kind::Json {
+                if kind.is_json() {
                     self.json.push(found);
                 } else {
                     files.push(found);
@@ -447,7 +447,7 @@ mod tests {
         let mut folders: Listing = Vec::new();
         let mut json = Vec::new();
         for f in found {
-            if f.kind == Kind::Json {
+            if f.kind.is_json() {
                 json.push((f.display, f.real, f.kind));
                 continue;
             }

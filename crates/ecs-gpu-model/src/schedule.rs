@@ -36,7 +36,7 @@ use crate::loader::{
 };
 use crate::model::*;
 use crate::value::{Loc, Node, Value};
-use crate::walk::{self, Found, Kind, Parsed};
+use crate::walk::{self, Found, Parsed};
 use crate::{FastMap, FastSet};
 
 /// Units a worker takes at a time: neighbouring folders (a root and the module folders it calls,
@@ -113,7 +113,7 @@ pub(crate) fn load(options: &LoadOptions) -> Model {
     let mut json = Vec::new();
     let mut last = usize::MAX;
     for f in found {
-        if f.kind == Kind::Json {
+        if f.kind.is_json() {
             json.push(f);
             continue;
         }
@@ -873,10 +873,27 @@ impl Ev {
         self.start_unit(1);
         let (text, parsed) = walk::read_one(f, None);
         let mut task_definition = None;
-        if let Parsed::TaskDef(json) = &parsed {
-            self.unit_walked_checked += 1;
-            let id = self.add_file(&f.real, f.display.clone(), text, Vec::new());
-            task_definition = json_task_definition(id, json).map(|td| (td, f.real.clone()));
+        match parsed {
+            Parsed::TaskDef(json) => {
+                self.unit_walked_checked += 1;
+                let id = self.add_file(&f.real, f.display.clone(), text, Vec::new());
+                task_definition = json_task_definition(id, &json).map(|td| (td, f.real.clone()));
+            }
+            // Only a JSON file named on the command line has problems ([`walk::Kind::NamedJson`]).
+            Parsed::Problem {
+                line,
+                column,
+                message,
+            } => {
+                self.unit_walked_checked += 1;
+                self.problems.push(crate::LoadProblem {
+                    path: f.display.clone(),
+                    line,
+                    column,
+                    message,
+                });
+            }
+            Parsed::Hcl(_) | Parsed::Ignored => {}
         }
         let mut p = self.finish_unit();
         p.task_definition = task_definition;

@@ -12,10 +12,20 @@ pub(crate) const MAX_FILE_BYTES: u64 = 32 * 1024 * 1024;
 pub(crate) enum Kind {
     Tf,
     TfJson,
+    /// JSON found by the walk: a task definition, or ignored (any other JSON, or JSON that does
+    /// not parse: a repository holds JSON of every kind, templates with placeholders included).
     Json,
+    /// A JSON file named on the command line: a task definition, or ignored when it parses and is
+    /// another document, or a problem when it cannot be read or parsed (it was asked for).
+    NamedJson,
 }
 
 impl Kind {
+    /// Whether the file is read as a task-definition JSON file (a unit of its own).
+    pub(crate) fn is_json(self) -> bool {
+        matches!(self, Kind::Json | Kind::NamedJson)
+    }
+
     pub(crate) fn of(path: &Path) -> Option<Kind> {
         let name = path.file_name()?.to_str()?;
         if name.starts_with('.') || name.ends_with('~') || name.starts_with('#') {
@@ -199,13 +209,13 @@ pub(crate) fn find_files(paths: &[PathBuf], cwd: &Path) -> (Vec<Found>, Vec<(Pat
         if meta.is_file() {
             // A file named explicitly is checked if it is one we read, whatever its name.
             let name = root.file_name().and_then(|n| n.to_str()).unwrap_or("");
-            let kind = Kind::of(root).or(if name.ends_with(".tf") {
-                Some(Kind::Tf)
-            } else if name.ends_with(".json") {
-                Some(Kind::Json)
-            } else {
-                None
-            });
+            let kind = match Kind::of(root) {
+                Some(Kind::Json) => Some(Kind::NamedJson),
+                Some(k) => Some(k),
+                None if name.ends_with(".tf") => Some(Kind::Tf),
+                None if name.ends_with(".json") => Some(Kind::NamedJson),
+                None => None,
+            };
             if let Some(kind) = kind {
                 push(root.clone(), kind);
                 // A module is a folder: a Terraform file named alone is evaluated with the
@@ -449,6 +459,14 @@ pub(crate) fn read_one(found: &Found, only_types: Option<&[String]>) -> (String,
         }
         // Unreadable JSON that may not even be a task definition is not a problem.
         Err(_) if found.kind == Kind::Json => (String::new(), Parsed::Ignored),
+        Err(e) if found.kind == Kind::NamedJson => (
+            String::new(),
+            Parsed::Problem {
+                line: e.line,
+                column: e.column,
+                message: e.message,
+            },
+        ),
         Err(e) => (
             String::new(),
             Parsed::Problem {
@@ -489,6 +507,11 @@ pub(crate) fn parse_text(kind: Kind, text: &str, only_types: Option<&[String]>) 
                 _ => Parsed::Ignored,
             }
         }
+        Kind::NamedJson => match crate::parse::json(text) {
+            Ok(j) if task_definition_object(&j).is_some() => Parsed::TaskDef(j),
+            Ok(_) => Parsed::Ignored,
+            Err(e) => problem_at(text, &e),
+        },
     }
 }
 

@@ -375,6 +375,30 @@ fn a_parse_error_is_reported_with_its_place_and_the_rest_is_still_checked() {
     assert_eq!(v["runs"][0]["invocations"][0]["executionSuccessful"], true);
 }
 
+/// JSON in a tree may be anything (templates with placeholders, JSON with comments): what does not
+/// parse is not a task definition, and is skipped. A JSON file named on the command line was asked
+/// for: when it does not parse, that is said, with its place, and the exit status is 2.
+#[test]
+fn a_named_json_file_that_does_not_parse_is_a_problem_a_walked_one_is_skipped() {
+    let dir = scratch("named-json");
+    let broken = "{\n  \"family\": \"gpu\",\n  \"containerDefinitions\": [],\n}\n";
+    write(&dir, "taskdef.json", broken);
+    let walked = run_in(&dir, &["check", "--format", "json"]);
+    assert_eq!(code(&walked), 0, "{}", stderr(&walked));
+    let named = run_in(&dir, &["check", "taskdef.json", "--format", "json"]);
+    assert_eq!(code(&named), 2, "{}", stdout(&named));
+    assert!(
+        stderr(&named).starts_with("taskdef.json:4:1: "),
+        "{}",
+        stderr(&named)
+    );
+    let v: serde_json::Value = serde_json::from_str(&stdout(&named)).unwrap();
+    assert_eq!(v["problems"][0]["file"], "taskdef.json");
+    // Named JSON that parses and is another document is still skipped.
+    write(&dir, "package.json", "{\"name\": \"web\"}\n");
+    assert_eq!(code(&run_in(&dir, &["check", "package.json"])), 0);
+}
+
 #[test]
 fn a_missing_path_is_a_usage_error() {
     let o = run(&["check", "no/such/folder"]);

@@ -1,5 +1,5 @@
 use ecs_gpu_catalog::catalog;
-use ecs_gpu_model::{Model, Value};
+use ecs_gpu_model::{Model, TaskDefinitionOrigin, Value};
 
 use crate::task::{gpu_containers, task_definitions, Container};
 use crate::{declare_rule, Findings, Severity};
@@ -182,10 +182,18 @@ fn check(model: &Model, report: &mut Findings<'_>) {
                                 .task(td);
                         }
                         None => {
-                            let add = format!(
-                                "add `{{ name = \"{VARIABLE}\", value = \"{}\" }}` to `environment`",
-                                caps.default
-                            );
+                            // In the syntax of the file the container is written in.
+                            let add = if matches!(td.origin, TaskDefinitionOrigin::JsonFile(_)) {
+                                format!(
+                                    "add `{{\"name\": \"{VARIABLE}\", \"value\": \"{}\"}}` to `environment`",
+                                    caps.default
+                                )
+                            } else {
+                                format!(
+                                    "add `{{ name = \"{VARIABLE}\", value = \"{}\" }}` to `environment`",
+                                    caps.default
+                                )
+                            };
                             match c.get("image").map(|i| &i.value) {
                                 Some(Value::String(image)) => {
                                     report
