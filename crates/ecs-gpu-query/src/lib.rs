@@ -50,7 +50,7 @@ pub use eval::{
 pub use language::{
     CPU_ARCHITECTURE_ATTRIBUTE, INSTANCE_TYPE_ATTRIBUTE, ORDERING_OPERATOR_WORDS, OS_TYPE_ATTRIBUTE,
 };
-pub use parse::{ParseError, Precedence};
+pub use parse::{ParseError, Precedence, MAX_NESTING};
 
 /// A parsed cluster query language expression.
 #[derive(Debug, Clone, PartialEq, Eq)]

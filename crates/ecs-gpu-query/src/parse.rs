@@ -37,7 +37,14 @@ pub struct ParseError {
     pub found: Option<String>,
     /// 1-based column (in characters) of `span.start`.
     pub column: usize,
+    /// The expression nests parentheses or negations deeper than [`MAX_NESTING`]: not read, and
+    /// not known to be invalid (ECS does not say how deep it reads).
+    pub too_deep: bool,
 }
+
+/// The deepest nesting of parentheses and negations read. Deeper expressions are refused with a
+/// [`ParseError`] whose `too_deep` is set, instead of exhausting the stack.
+pub const MAX_NESTING: usize = 128;
 
 impl fmt::Display for ParseError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
@@ -83,6 +90,7 @@ pub(crate) fn parse(text: &str, precedence: Precedence) -> Result<Parsed, ParseE
         lang,
         precedence,
         mixed: false,
+        depth: 0,
     };
     p.skip_ws();
     if p.at_end() {
@@ -110,6 +118,8 @@ struct Parser<'a> {
     lang: &'static Language,
     precedence: Precedence,
     mixed: bool,
+    /// Parentheses and negations open at the cursor.
+    depth: usize,
 }
 
 fn is_word_char(c: char) -> bool {
@@ -167,6 +177,7 @@ impl Parser<'_> {
             expected: expected.to_string(),
             found,
             column: self.column(self.pos),
+            too_deep: false,
         }
     }
 
@@ -255,6 +266,18 @@ impl Parser<'_> {
 
     fn unary(&mut self) -> Result<Expr, ParseError> {
         self.skip_ws();
+        self.depth += 1;
+        if self.depth > MAX_NESTING {
+            let mut e = self.error_here(&format!("at most {MAX_NESTING} nested parentheses"));
+            e.too_deep = true;
+            return Err(e);
+        }
+        let result = self.unary_inner();
+        self.depth -= 1;
+        result
+    }
+
+    fn unary_inner(&mut self) -> Result<Expr, ParseError> {
         let start = self.pos;
         if self.peek() == Some('(') {
             self.pos += 1;
@@ -442,6 +465,7 @@ impl Parser<'_> {
                         expected: format!("a closing `{q}`"),
                         found: None,
                         column: self.column(self.text.len()),
+                        too_deep: false,
                     });
                 };
                 let text = body[..close].to_string();

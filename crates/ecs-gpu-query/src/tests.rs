@@ -831,3 +831,22 @@ fn format_instant_reads_back() {
         assert_eq!(parse_instant(&format_instant(secs)), Some(secs), "{secs}");
     }
 }
+
+/// Nesting deeper than the parser reads is refused as too deep (not as invalid), at any depth,
+/// without exhausting the stack; the deepest nesting read still parses.
+#[test]
+fn deep_nesting_is_refused_as_too_deep_not_a_stack_overflow() {
+    let cond = "attribute:ecs.instance-type == g5.xlarge";
+    let nested = |n: usize| format!("{}{cond}{}", "(".repeat(n), ")".repeat(n));
+    let negated = |n: usize| format!("{}{cond}", "not ".repeat(n));
+    assert!(Expression::parse(&nested(MAX_NESTING - 1)).is_ok());
+    assert!(Expression::parse(&negated(MAX_NESTING - 1)).is_ok());
+    for n in [MAX_NESTING, 5_000, 200_000] {
+        for text in [nested(n), negated(n)] {
+            let e = Expression::parse(&text).unwrap_err();
+            assert!(e.too_deep, "{n}: {e}");
+        }
+    }
+    // Other syntax errors are not "too deep".
+    assert!(!err("attribute:ecs.instance-type ==").too_deep);
+}

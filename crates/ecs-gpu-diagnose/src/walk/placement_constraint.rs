@@ -36,6 +36,14 @@ impl Walk<'_> {
             let text = c.expression.as_deref().unwrap_or("");
             match Expression::parse(text) {
                 Ok(e) => exprs.push((*from, text, e)),
+                // Deeper than the parser reads: not known to be wrong, so not judged.
+                Err(err) if err.too_deep => {
+                    ev.push(format!(
+                        "{from} constraint nested deeper than {} levels: not read",
+                        ecs_gpu_query::MAX_NESTING
+                    ));
+                    return unknown(id, ev);
+                }
                 Err(err) => {
                     ev.push(format!("{from} constraint `{text}`"));
                     return fail(

@@ -84,7 +84,8 @@ fn problem(
             "a `distinctInstance` constraint takes no expression".to_string(),
             "remove the expression, or use `type = \"memberOf\"`",
         )),
-        Some("memberOf") => Expression::parse(text).err().map(|e| {
+        // Nesting deeper than the parser reads is not known to be invalid.
+        Some("memberOf") => Expression::parse(text).err().filter(|e| !e.too_deep).map(|e| {
             (
                 error_loc(model, expr, text, &e),
                 format!("the placement expression `{text}` is invalid: {e}"),
