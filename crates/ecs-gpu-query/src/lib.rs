@@ -137,8 +137,10 @@ impl std::str::FromStr for Expression {
 }
 
 /// What a container instance of a given type is known to have, before any instance exists: its
-/// `ecs.instance-type`, `ecs.os-type` = `linux` (GPU capacity is Linux), and `ecs.cpu-architecture`
-/// when the catalog knows the type's architecture. Every other subject is unknown.
+/// `ecs.instance-type`, and `ecs.cpu-architecture` when the catalog knows the type's architecture.
+/// Every other subject is unknown, `ecs.os-type` included: the AMI decides it, and any instance
+/// type may run a Windows AMI (for CPU tasks; GPU tasks are Linux only, source key ECS-GPU, which
+/// is GPU104's finding, not this one's).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct InstanceTypeFacts<'a> {
     pub instance_type: &'a str,
@@ -151,7 +153,6 @@ impl Facts for InstanceTypeFacts<'_> {
         };
         match name.as_str() {
             INSTANCE_TYPE_ATTRIBUTE => Fact::value(self.instance_type),
-            OS_TYPE_ATTRIBUTE => Fact::value("linux"),
             CPU_ARCHITECTURE_ATTRIBUTE => match catalog().lookup(self.instance_type) {
                 Lookup::Known(t) => t.architecture.map_or(Fact::Unknown, |a| {
                     Fact::Values(vec![Cow::Borrowed(a.as_str())])

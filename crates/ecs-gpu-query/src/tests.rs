@@ -398,10 +398,10 @@ fn unknown_subjects_only_decide_when_they_could() {
 fn ambiguous_precedence_is_known_only_when_both_readings_agree() {
     // a || b && c with a = false, b = true, c = false: Java reading false || (true && false) = false,
     // the other reading (false || true) && false = false: both false.
-    let s = "attribute:ecs.instance-type == p5.48xlarge or attribute:ecs.instance-type == g5.xlarge and attribute:ecs.os-type == windows";
+    let s = "attribute:ecs.instance-type == p5.48xlarge or attribute:ecs.instance-type == g5.xlarge and attribute:ecs.cpu-architecture == arm64";
     assert_eq!(types(s, &["g5.xlarge"]), [Truth::False]);
     // a = true, c = false: Java reading true, the other false: unknown.
-    let s = "attribute:ecs.instance-type == g5.xlarge or attribute:ecs.instance-type == g6.xlarge and attribute:ecs.os-type == windows";
+    let s = "attribute:ecs.instance-type == g5.xlarge or attribute:ecs.instance-type == g6.xlarge and attribute:ecs.cpu-architecture == arm64";
     assert_eq!(types(s, &["g5.xlarge"]), [Truth::Unknown]);
 }
 
@@ -465,10 +465,14 @@ fn matching_instance_types_on_instance_type_expressions() {
 }
 
 #[test]
-fn matching_instance_types_knows_os_and_architecture() {
+fn matching_instance_types_knows_architecture_not_os() {
+    // The AMI decides the operating system: any type may run Windows (for CPU tasks).
     assert_eq!(
-        types("attribute:ecs.os-type == windows", &["g5.xlarge"]),
-        [Truth::False]
+        types(
+            "attribute:ecs.os-type == windows",
+            &["g5.xlarge", "m5.large"]
+        ),
+        [Truth::Unknown, Truth::Unknown]
     );
     assert_eq!(
         types(

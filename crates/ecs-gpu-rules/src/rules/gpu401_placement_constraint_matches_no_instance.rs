@@ -10,8 +10,8 @@ declare_rule! {
     /// `memberOf` placement constraints of a service (and of its task definition) whose expression
     /// tests `attribute:ecs.instance-type` and is false for every instance type the service can be
     /// placed on. The expression is evaluated in three-valued logic with only the instance type known
-    /// (plus `ecs.os-type` = `linux` and the type's `ecs.cpu-architecture` from the catalog): any
-    /// other subject (a zone, a custom attribute) is unknown, so the rule fires only when the
+    /// (plus the type's `ecs.cpu-architecture` from the catalog): any other subject (a zone, the
+    /// operating system, which the AMI decides, a custom attribute) is unknown, so the rule fires only when the
     /// expression cannot hold whatever those are. `==`, `!=`, `in`, `!in`, `=~` (Java whole-string
     /// match), `!~` and compound expressions are understood.
     ///
