@@ -9,7 +9,8 @@ declare_rule! {
     /// under 300 seconds: `preferences.instance_warmup` when set; otherwise AWS falls back to the
     /// group's `default_instance_warmup`, then to its `health_check_grace_period` (whose provider
     /// default is 300). So an absent `instance_warmup` is reported only when that fallback is known
-    /// and under 300. Unknown values are not reported.
+    /// and under 300. Unknown values are not reported, nor is a negative `default_instance_warmup`
+    /// (AWS reads -1 as "no default warmup", not as a warmup).
     ///
     /// ## Why it matters
     ///
@@ -72,7 +73,9 @@ fn check(model: &Model, report: &mut Findings<'_>) {
                 None => continue,
             },
             None => match body.attr("default_instance_warmup") {
-                Some(n) => match seconds(n) {
+                // A negative value is no warmup: AWS takes -1 as "remove the default", and what
+                // the refresh then falls back to is not this attribute.
+                Some(n) => match seconds(n).filter(|v| *v >= 0.0) {
                     Some(v) => (
                         v,
                         n.loc,

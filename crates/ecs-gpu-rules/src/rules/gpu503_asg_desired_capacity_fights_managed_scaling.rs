@@ -9,7 +9,8 @@ declare_rule! {
     /// Auto Scaling groups behind a capacity provider with `managed_scaling { status = "ENABLED" }`
     /// that set `desired_capacity` and do not ignore it (`lifecycle { ignore_changes =
     /// [desired_capacity] }`). A null or unknown `desired_capacity` is not reported (a variable
-    /// without a value may be given null). When the value comes from elsewhere (a variable's
+    /// without a value may be given null), nor a fixed size (`min_size` = `max_size` =
+    /// `desired_capacity`), which managed scaling cannot change. When the value comes from elsewhere (a variable's
     /// default, a `.tfvars` file), the finding points at `desired_capacity` in the group, with a
     /// note where the value is written.
     ///
@@ -60,6 +61,18 @@ fn check(model: &Model, report: &mut Findings<'_>) {
         };
         if !dc.value.is_given() {
             continue;
+        }
+        // A group whose size is fixed (`min_size` = `max_size` = `desired_capacity`): managed
+        // scaling cannot change it, so no apply resets anything.
+        let number = |name: &str| asg.body.attr(name).and_then(crate::task::number);
+        if let (Some(min), Some(max), Some(desired)) = (
+            number("min_size"),
+            number("max_size"),
+            crate::task::number(&dc.value),
+        ) {
+            if min == max && desired == min {
+                continue;
+            }
         }
         let (at, value_at) = attribute_site(asg, dc);
         report
