@@ -395,6 +395,22 @@ pub fn service_capacity<'m>(model: &'m Model, svc: &'m Resource) -> ServiceCapac
 
 const CLUSTER_CAPACITY_PROVIDERS: &str = "aws_ecs_cluster_capacity_providers";
 
+/// The name of a service's cluster, when known: the `name` of the `aws_ecs_cluster` its `cluster`
+/// refers to, or its known `cluster` (a name, or an ARN `...:cluster/NAME`), or `default`, the
+/// cluster ECS uses when none is given.
+pub fn service_cluster_name<'m>(model: &'m Model, svc: &'m Resource) -> Option<&'m str> {
+    let Some(node) = svc.body.attr("cluster") else {
+        return Some("default");
+    };
+    if let Some(s) = known_str(node) {
+        return Some(s.rsplit_once(":cluster/").map_or(s, |(_, name)| name));
+    }
+    resolve_one(model, node, "aws_ecs_cluster")?
+        .body
+        .attr("name")
+        .and_then(known_str)
+}
+
 /// The `aws_ecs_cluster_capacity_providers` of a service's cluster, when the cluster is known.
 fn cluster_capacity_providers<'m>(model: &'m Model, svc: &Resource) -> Option<Vec<&'m Resource>> {
     let cluster_node = svc.body.attr("cluster")?;

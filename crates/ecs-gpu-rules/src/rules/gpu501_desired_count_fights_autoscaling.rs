@@ -10,7 +10,8 @@ declare_rule! {
     /// [desired_count] }`), while an `aws_appautoscaling_target` with `service_namespace = "ecs"` and
     /// `scalable_dimension = "ecs:service:DesiredCount"` owns their desired count. The target's
     /// `resource_id` is followed through its references to the service, or matched as the known
-    /// string `service/<cluster>/<service name>`. A service without `desired_count`, or whose
+    /// string `service/<cluster>/<service name>` (the service of that name whose cluster is known
+    /// to be that one). A service without `desired_count`, or whose
     /// `desired_count` is null or unknown (a variable without a value may be given null), is not
     /// reported. When the value comes from elsewhere (a variable's default, a `.tfvars` file), the
     /// finding points at `desired_count` in the service, with a note where the value is written.
@@ -60,16 +61,19 @@ fn targets<'m>(model: &'m Model, target: &'m Resource) -> Vec<&'m Resource> {
         return Vec::new();
     };
     let mut parts = s.split('/');
-    let (Some("service"), Some(_cluster), Some(name), None) =
+    let (Some("service"), Some(cluster), Some(name), None) =
         (parts.next(), parts.next(), parts.next(), parts.next())
     else {
         return Vec::new();
     };
+    // The service of that name in that cluster: a service whose cluster is not known may be
+    // another cluster's.
     let found: Vec<&Resource> = model
         .resources
         .iter()
         .filter(|r| r.mode == Mode::Managed && r.kind == "aws_ecs_service")
         .filter(|r| string(r.body.attr("name")) == Some(name))
+        .filter(|r| crate::capacity::service_cluster_name(model, r) == Some(cluster))
         .collect();
     if found.len() == 1 {
         found
