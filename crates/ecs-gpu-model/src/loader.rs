@@ -1631,7 +1631,13 @@ impl Ev {
                             loc: cx.loc(b.body.span),
                             ..Body::default()
                         };
-                        for a in ["create_before_destroy", "prevent_destroy"] {
+                        // `replace_triggered_by` is a list of references: evaluated, its
+                        // items are unknowns that carry them.
+                        for a in [
+                            "create_before_destroy",
+                            "prevent_destroy",
+                            "replace_triggered_by",
+                        ] {
                             if let Some(at) = attr(&b.body, a) {
                                 let value = self.eval(cx, &at.value);
                                 lb.attributes.push(Attribute {

@@ -662,23 +662,40 @@ pub fn group_capacity<'m>(model: &'m Model, group: &'m Resource) -> GroupCapacit
 
 /// Whether the group is replaced, rather than refreshed, when one of its launch templates gets a
 /// new version: its `name` or `name_prefix` (which force a new group) is built from that template's
-/// `latest_version` or `default_version` (the blue/green pattern). Every new template version then
-/// brings a new group, whose instances have the new AMI and user data.
+/// `latest_version` or `default_version` (the blue/green pattern), or its
+/// `lifecycle { replace_triggered_by }` names that template (or its `latest_version` or
+/// `default_version`): Terraform replaces the group whenever the template changes. Every new
+/// template version then brings a new group, whose instances have the new AMI and user data.
 pub fn replaced_on_new_template_version(model: &Model, group: &GroupCapacity<'_>) -> bool {
-    ["name", "name_prefix"]
-        .into_iter()
-        .filter_map(|a| group.group.body.attr(a))
-        .any(|n| {
-            n.refs().iter().any(|r| {
-                r.attribute
-                    .first()
-                    .is_some_and(|a| a == "latest_version" || a == "default_version")
-                    && model
-                        .resolve(r)
-                        .iter()
-                        .any(|t| group.known_templates.iter().any(|u| u.template.id == t.id))
+    let ours = |t: &Resource| group.known_templates.iter().any(|u| u.template.id == t.id);
+    let triggered = group
+        .group
+        .body
+        .block("lifecycle")
+        .and_then(|l| l.body.attr("replace_triggered_by"))
+        .and_then(Node::as_list)
+        .is_some_and(|items| {
+            items.iter().any(|item| {
+                item.refs().iter().any(|r| {
+                    r.attribute
+                        .first()
+                        .is_none_or(|a| a == "latest_version" || a == "default_version")
+                        && model.resolve(r).iter().any(|t| ours(t))
+                })
             })
-        })
+        });
+    triggered
+        || ["name", "name_prefix"]
+            .into_iter()
+            .filter_map(|a| group.group.body.attr(a))
+            .any(|n| {
+                n.refs().iter().any(|r| {
+                    r.attribute
+                        .first()
+                        .is_some_and(|a| a == "latest_version" || a == "default_version")
+                        && model.resolve(r).iter().any(|t| ours(t))
+                })
+            })
 }
 
 /// A launch template's known `instance_type` (none when it selects by `instance_requirements`).

@@ -13,7 +13,8 @@ declare_rule! {
     /// is `"$Latest"`, `"$Default"`, a fixed number, or not set (which means `$Default`). A version
     /// written as `aws_launch_template.x.latest_version` (or any other unknown value) is fine, and
     /// so is a group whose `name` or `name_prefix` is built from the template's `latest_version`
-    /// (or `default_version`): a new template version replaces the whole group.
+    /// (or `default_version`), or whose `lifecycle { replace_triggered_by }` names the template (or
+    /// those attributes): a new template version replaces the whole group.
     ///
     /// ## Why it matters
     ///

@@ -11,8 +11,9 @@ declare_rule! {
     /// `dynamic "instance_refresh"` whose `for_each` is unknown).
     ///
     /// Not reported: a group whose `name` or `name_prefix` is built from its launch template's
-    /// `latest_version` (or `default_version`): a new template version then replaces the whole
-    /// group (the blue/green pattern), so its instances get the new AMI without a refresh. Nor a
+    /// `latest_version` (or `default_version`), or whose `lifecycle { replace_triggered_by }` names
+    /// the template (or those attributes): a new template version then replaces the whole group
+    /// (the blue/green pattern), so its instances get the new AMI without a refresh. Nor a
     /// group with a `max_instance_lifetime` (other than 0, or not known), which replaces every
     /// instance within that time.
     ///
