@@ -189,6 +189,19 @@ pub fn matching_instance_types<'a>(
         .collect()
 }
 
+/// Whether the expression writes `&&` or `||` against other text (`a==x||b==y`): the ECS guide
+/// writes them between spaces and does not say how ECS reads them otherwise, so a checker does not
+/// judge such an expression (the parser reads `x||b` as one value).
+pub fn has_unspaced_symbol_operator(text: &str) -> bool {
+    ["&&", "||"].iter().any(|op| {
+        text.match_indices(op).any(|(i, _)| {
+            let before = text[..i].chars().next_back();
+            let after = text[i + op.len()..].chars().next();
+            !before.is_some_and(char::is_whitespace) || !after.is_some_and(char::is_whitespace)
+        })
+    })
+}
+
 /// Whether the expression is false for every candidate (and there is at least one candidate).
 pub fn matches_none(expr: &Expression, candidates: &[&str]) -> bool {
     !candidates.is_empty()

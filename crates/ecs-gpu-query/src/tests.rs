@@ -855,3 +855,24 @@ fn deep_nesting_is_refused_as_too_deep_not_a_stack_overflow() {
     // Other syntax errors are not "too deep".
     assert!(!err("attribute:ecs.instance-type ==").too_deep);
 }
+
+#[test]
+fn unspaced_symbol_operators_are_found() {
+    for text in [
+        "attribute:a == x||attribute:b == y",
+        "attribute:a==x&&attribute:b==y",
+        "attribute:a == x&& attribute:b == y",
+        "attribute:a == x &&attribute:b == y",
+        "||attribute:a == x",
+    ] {
+        assert!(has_unspaced_symbol_operator(text), "{text}");
+    }
+    for text in [
+        "attribute:a == x || attribute:b == y",
+        "attribute:a == x && attribute:b == y",
+        "attribute:a == x and attribute:b == y",
+        "attribute:ecs.instance-type =~ g5.*",
+    ] {
+        assert!(!has_unspaced_symbol_operator(text), "{text}");
+    }
+}

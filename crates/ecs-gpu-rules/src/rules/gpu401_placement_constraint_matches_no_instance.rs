@@ -18,6 +18,8 @@ declare_rule! {
     /// It needs the service's capacity known in full: a capacity provider strategy (or the cluster's
     /// default strategy) whose providers, groups and instance types are all known. `launch_type =
     /// "EC2"` is never complete (instances may join the cluster without a capacity provider).
+    /// An expression that writes `&&` or `||` against other text (`a==x&&b==y`) is not judged: the
+    /// ECS guide does not say how ECS reads it.
     ///
     /// ## Why it matters
     ///
@@ -62,6 +64,9 @@ fn check(model: &Model, report: &mut Findings<'_>) {
             let Some(text) = string(Some(node)) else {
                 continue;
             };
+            if ecs_gpu_query::has_unspaced_symbol_operator(text) {
+                continue;
+            }
             let Ok(e) = Expression::parse(text) else {
                 continue;
             };

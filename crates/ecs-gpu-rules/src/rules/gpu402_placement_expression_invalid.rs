@@ -15,6 +15,9 @@ declare_rule! {
     ///   operator, a missing argument, an unbalanced parenthesis or bracket, text left over;
     /// - an expression on a `distinctInstance` constraint, which takes none.
     ///
+    /// Not reported, because the ECS guide does not say how ECS reads them: `&&` or `||` written
+    /// against other text (`a==x||b==y`), and nesting deeper than 128 parentheses or negations.
+    ///
     /// The parser is lenient wherever the ECS guide does not say an input is refused (keywords in any
     /// case, `in` with a single value, arguments not checked against the subject's type), and
     /// expressions that are not known are not checked.
@@ -85,6 +88,7 @@ fn problem(
             "remove the expression, or use `type = \"memberOf\"`",
         )),
         // Nesting deeper than the parser reads is not known to be invalid.
+        Some("memberOf") if ecs_gpu_query::has_unspaced_symbol_operator(text) => None,
         Some("memberOf") => Expression::parse(text).err().filter(|e| !e.too_deep).map(|e| {
             (
                 error_loc(model, expr, text, &e),

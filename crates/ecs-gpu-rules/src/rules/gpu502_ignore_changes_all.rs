@@ -32,7 +32,7 @@ declare_rule! {
         id: "GPU502",
         name: "ignore-changes-all",
         severity: Warning,
-        summary: "`ignore_changes = all` on a resource of the GPU chain",
+        summary: "`ignore_changes = all` on a service, task definition, launch template, Auto Scaling group or capacity provider",
         check: check,
     }
 }
