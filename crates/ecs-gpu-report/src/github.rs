@@ -43,10 +43,7 @@ pub fn render(report: &Report, out: &mut dyn Write) -> io::Result<()> {
             out,
             "::error {}::{}",
             props.join(","),
-            escape_data(&format!(
-                "{} could not be read or parsed, so it was not checked: {}",
-                p.file, p.message
-            ))
+            escape_data(&p.sentence())
         )?;
     }
     for d in &report.diagnostics {

@@ -23,6 +23,11 @@ use crate::{sarif, Report, Severity};
 /// The `check_name` of a file that could not be read or parsed.
 const PARSE_ERROR: &str = "ecs-gpu/parse-error";
 
+/// A report path as GitLab reads it: relative, `/` separators, no leading `./`.
+fn path(file: &str) -> String {
+    file.replace('\\', "/").trim_start_matches("./").to_string()
+}
+
 /// GitLab's scale is `info`, `minor`, `major`, `critical`, `blocker`. An error is a task that never
 /// runs or an apply that fails; a warning is a task that runs and will hurt.
 fn severity(s: Severity) -> &'static str {
@@ -64,7 +69,7 @@ pub fn to_value(report: &Report) -> Value {
                 "severity": severity(d.severity),
                 "fingerprint": fingerprint,
                 "location": {
-                    "path": loc.file.replace('\\', "/").trim_start_matches("./"),
+                    "path": path(&loc.file),
                     "lines": { "begin": loc.line, "end": loc.end_line },
                 },
             }))
@@ -77,12 +82,12 @@ pub fn to_value(report: &Report) -> Value {
         json!({
             "type": "issue",
             "check_name": PARSE_ERROR,
-            "description": format!("{} could not be read or parsed, so it was not checked: {}", p.file, p.message),
+            "description": p.sentence(),
             "categories": ["Bug Risk"],
             "severity": "blocker",
             "fingerprint": sarif::fingerprint_of(&[PARSE_ERROR, &p.file, &p.message]),
             "location": {
-                "path": p.file.replace('\\', "/").trim_start_matches("./"),
+                "path": path(&p.file),
                 "lines": { "begin": line, "end": line },
             },
         })

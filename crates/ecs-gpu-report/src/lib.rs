@@ -188,6 +188,17 @@ pub struct Problem {
     pub message: String,
 }
 
+impl Problem {
+    /// One sentence for a report: "`main.tf` could not be read or parsed, so it was not checked:
+    /// <message>".
+    pub fn sentence(&self) -> String {
+        format!(
+            "{} could not be read or parsed, so it was not checked: {}",
+            self.file, self.message
+        )
+    }
+}
+
 /// Everything a renderer needs.
 #[derive(Debug, Clone, Default)]
 pub struct Report {
