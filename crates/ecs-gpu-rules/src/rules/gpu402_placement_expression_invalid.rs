@@ -121,3 +121,19 @@ fn check(model: &Model, report: &mut Findings<'_>) {
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    /// The documentation writes the parser's nesting limit as a number: it must be the limit.
+    #[test]
+    fn documented_nesting_limit_is_the_parsers() {
+        let doc = super::RULE.doc();
+        assert!(
+            doc.contains(&format!(
+                "nesting deeper than {} parentheses",
+                ecs_gpu_query::MAX_NESTING
+            )),
+            "{doc}"
+        );
+    }
+}
