@@ -396,12 +396,10 @@ pub fn service_capacity<'m>(model: &'m Model, svc: &'m Resource) -> ServiceCapac
 const CLUSTER_CAPACITY_PROVIDERS: &str = "aws_ecs_cluster_capacity_providers";
 
 /// The name of a service's cluster, when known: the `name` of the `aws_ecs_cluster` its `cluster`
-/// refers to, or its known `cluster` (a name, or an ARN `...:cluster/NAME`), or `default`, the
-/// cluster ECS uses when none is given.
+/// refers to, or its known `cluster` (a name, or an ARN `...:cluster/NAME`). `None` for a service
+/// that names no cluster: which one ECS then uses is not in the sources.
 pub fn service_cluster_name<'m>(model: &'m Model, svc: &'m Resource) -> Option<&'m str> {
-    let Some(node) = svc.body.attr("cluster") else {
-        return Some("default");
-    };
+    let node = svc.body.attr("cluster")?;
     if let Some(s) = known_str(node) {
         return Some(s.rsplit_once(":cluster/").map_or(s, |(_, name)| name));
     }
