@@ -288,6 +288,9 @@ pub(crate) struct RootListing {
     pub auto_tfvars: Vec<PathBuf>,
     /// Whether the folder holds `.terraform`.
     pub dot_terraform: bool,
+    /// Whether the walk found every Terraform file of the folder (`.gitignore` hid none), so that
+    /// the root module's declarations are the ones a module call of the folder reads.
+    pub every_module_file: bool,
 }
 
 impl RootListing {
@@ -369,6 +372,9 @@ pub(crate) struct Ev {
     /// oldest out), with their text sizes in `decl_order`.
     decls: FastMap<OsString, Option<Rc<ModuleDecl>>>,
     decl_order: std::collections::VecDeque<(PathBuf, usize)>,
+    /// Roots whose declarations `decls` keeps for calls from the folders below them, outermost
+    /// first, with their text sizes ([`Ev::keep_root`]).
+    kept_roots: Vec<(PathBuf, usize)>,
     remote_calls: Vec<RemoteCall>,
     failed_calls: Vec<(String, Loc)>,
     /// Files the unit in progress registered first in this worker, with their real paths.
@@ -548,8 +554,18 @@ impl Ev {
     }
 
     /// Evaluates a folder as a root module, with its module calls, then frees what only it used.
-    pub(crate) fn evaluate_root(&mut self, decl: Rc<ModuleDecl>, listing: Option<&RootListing>) {
+    /// `callable`: the declarations are the ones a module call of the folder would read (every
+    /// Terraform file of the folder), so the folders below it, which the walk hands to the worker
+    /// next, may call them (a module's `examples/` call `../..`): they are kept while this
+    /// worker's units are inside the folder ([`Ev::release_kept_roots`]).
+    pub(crate) fn evaluate_root(
+        &mut self,
+        decl: Rc<ModuleDecl>,
+        listing: Option<&RootListing>,
+        callable: bool,
+    ) {
         let real = decl.real_dir.clone();
+        let keep = callable.then(|| decl.clone());
         let inst = self.new_root(decl, listing);
         self.emit(inst);
         // The root's instances (variables, locals, outputs, syntax trees) are done with.
@@ -560,6 +576,50 @@ impl Ev {
                 self.decl_order.retain(|(dir, _)| *dir != real);
             }
         }
+        if let Some(decl) = keep {
+            self.keep_root(decl);
+        }
+    }
+
+    /// Keeps a root's declarations for calls from the folders below it, within
+    /// [`DECL_CACHE_BYTES`] of text for all the roots kept (the outermost out first).
+    fn keep_root(&mut self, decl: Rc<ModuleDecl>) {
+        let size = self.text_size(&decl);
+        if size > DECL_CACHE_BYTES || self.decls.contains_key(decl.real_dir.as_os_str()) {
+            return;
+        }
+        let mut total: usize = self.kept_roots.iter().map(|k| k.1).sum::<usize>() + size;
+        while total > DECL_CACHE_BYTES && !self.kept_roots.is_empty() {
+            let (old, old_size) = self.kept_roots.remove(0);
+            self.decls.remove(old.as_os_str());
+            total -= old_size;
+        }
+        self.kept_roots.push((decl.real_dir.clone(), size));
+        self.decls
+            .insert(decl.real_dir.as_os_str().to_os_string(), Some(decl));
+    }
+
+    /// Frees the kept roots' declarations ([`Ev::keep_root`]) that the unit of the folder `real`
+    /// cannot call as a folder above it: units come in walk order, so no later unit of this
+    /// worker is below them either.
+    pub(crate) fn release_kept_roots(&mut self, real: &Path) {
+        let decls = &mut self.decls;
+        self.kept_roots.retain(|(dir, _)| {
+            let keep = real.starts_with(dir);
+            if !keep {
+                decls.remove(dir.as_os_str());
+            }
+            keep
+        });
+    }
+
+    /// The size of the texts of a module folder's declarations.
+    fn text_size(&self, decl: &ModuleDecl) -> usize {
+        decl.files
+            .iter()
+            .filter_map(|(id, _)| self.files.get(id.0 as usize))
+            .map(|f| f.text.len())
+            .sum()
     }
 
     /// The declarations of a module folder this worker keeps from an earlier call.
@@ -648,6 +708,7 @@ impl Ev {
             mut tfvars,
             auto_tfvars: mut auto,
             dot_terraform,
+            ..
         } = match listing {
             Some(l) => l.clone(),
             None => RootListing::read(&decl.real_dir),
@@ -1488,12 +1549,7 @@ impl Ev {
         let decl = Rc::new(ModuleDecl::new(real.to_path_buf(), display_dir, files));
         self.decls
             .insert(real.as_os_str().to_os_string(), Some(decl.clone()));
-        let size = decl
-            .files
-            .iter()
-            .filter_map(|(id, _)| self.files.get(id.0 as usize))
-            .map(|f| f.text.len())
-            .sum();
+        let size = self.text_size(&decl);
         self.decl_order.push_back((real.to_path_buf(), size));
         let mut total: usize = self.decl_order.iter().map(|d| d.1).sum();
         while total > DECL_CACHE_BYTES && self.decl_order.len() > 1 {

@@ -227,7 +227,10 @@ impl Walk {
 
         let mut files = Vec::new();
         let mut below = Vec::new();
-        let mut listing = RootListing::default();
+        let mut listing = RootListing {
+            every_module_file: true,
+            ..RootListing::default()
+        };
         for (name, entry) in entries {
             if let Some(n) = name.to_str() {
                 // Whatever `.gitignore` says, and whatever the entry is: as the root module
@@ -249,6 +252,9 @@ impl Walk {
             };
             let entry_real = real.join(&name);
             if self.ignored(&path, &entry_real, is_dir) {
+                if is_file && matches!(Kind::of(&path), Some(Kind::Tf | Kind::TfJson)) {
+                    listing.every_module_file = false;
+                }
                 continue;
             }
             if is_dir {

@@ -7,7 +7,9 @@
 //! flight hold trees. A worker keeps the texts it read (the model needs them) and the declarations
 //! of the module folders its units call (the same module is often called by many roots), a
 //! bounded number of them; a walked folder whose declarations it keeps is not parsed again as a
-//! root.
+//! root. The other way round, a root's declarations stay while the worker's units are in folders
+//! below it, which may call it (a module's `examples/`), when they are what a call reads: every
+//! Terraform file of the folder.
 //!
 //! When one folder is checked, the walk ([`crate::preorder`]) hands each folder to the queue as
 //! soon as it is listed, in unit order, so the workers start while it walks. A unit then does not
@@ -837,6 +839,7 @@ impl Ev {
     fn folder_unit(&mut self, folder: &WalkedFolder) -> Partial {
         let (real, display, found) = (&folder.real, &folder.display, &folder.files);
         self.start_unit(found.len());
+        self.release_kept_roots(real);
         // A module call of an earlier unit of this worker may have parsed the folder already: its
         // declarations serve when they hold exactly the walked files, in the same order (all of
         // them parsed, so there is nothing to report).
@@ -849,7 +852,8 @@ impl Ev {
                     .all(|((id, _), f)| self.registered(&f.real) == Some(*id));
             if same {
                 self.unit_walked_checked += found.len();
-                self.evaluate_root(decl, folder.listing.as_ref());
+                // Read as a module call reads it: every Terraform file of the folder.
+                self.evaluate_root(decl, folder.listing.as_ref(), true);
                 return self.finish_unit();
             }
         }
@@ -858,13 +862,18 @@ impl Ev {
             self.unit_walked_checked += 1;
             files.extend(self.module_file(f, true));
         }
+        let files_parsed = files.len();
         let files = apply_overrides(files, |id| self.is_override_file(id));
         let decl = Rc::new(crate::loader::ModuleDecl::new(
             real.to_path_buf(),
             display.to_path_buf(),
             files,
         ));
-        self.evaluate_root(decl, folder.listing.as_ref());
+        // Every file parsed, and no file of the folder hidden from the walk: a module call of the
+        // folder would read the same declarations.
+        let callable = files_parsed == found.len()
+            && folder.listing.as_ref().is_some_and(|l| l.every_module_file);
+        self.evaluate_root(decl, folder.listing.as_ref(), callable);
         self.finish_unit()
     }
 

@@ -248,3 +248,76 @@ fn installed_module_calls_load_the_same_whichever_way() {
         assert_same_model(&first, &streamed, &format!("{threads} workers"));
     }
 }
+
+/// A module folder is a root of its own, then its `examples/` call it (`source = "../.."`): the
+/// worker that evaluated the root keeps its declarations for those calls. They serve only when
+/// they are what the call reads, every Terraform file of the folder: a file `.gitignore` hides
+/// from the walk is still read by the call, and not by the root.
+#[test]
+fn a_root_serves_the_calls_below_it_only_with_every_file_of_its_folder() {
+    let dir = tempfile::tempdir().unwrap();
+    let write = |rel: &str, text: &str| {
+        let p = dir.path().join(rel);
+        std::fs::create_dir_all(p.parent().unwrap()).unwrap();
+        std::fs::write(p, text).unwrap();
+    };
+    let cluster = |name: &str| {
+        format!("resource \"aws_ecs_cluster\" \"{name}\" {{\n  name = \"{name}\"\n}}\n")
+    };
+    for module in ["open", "hiding"] {
+        write(&format!("{module}/main.tf"), &cluster("shown"));
+        write(&format!("{module}/extra.tf"), &cluster("extra"));
+        for example in ["a", "b"] {
+            write(
+                &format!("{module}/examples/{example}/main.tf"),
+                "module \"m\" {\n  source = \"../..\"\n}\n",
+            );
+        }
+    }
+    write("hiding/.gitignore", "extra.tf\n");
+    let root = dir.path().to_path_buf();
+    let with = |paths: Vec<PathBuf>, threads| {
+        load(&LoadOptions {
+            paths,
+            threads: Some(threads),
+            ..Default::default()
+        })
+    };
+    let first = with(vec![root.clone(), root.clone()], 1);
+    for threads in [1, 2] {
+        let streamed = with(vec![root.clone()], threads);
+        assert_same_model(
+            &format!("{first:#?}"),
+            &format!("{streamed:#?}"),
+            &format!("{threads} workers"),
+        );
+        let clusters = |module: &str, address: Option<&str>| {
+            let mut names: Vec<&str> = streamed
+                .resources
+                .iter()
+                .filter(|r| {
+                    let dir = &streamed.modules[r.module.0 as usize].dir;
+                    streamed.module_address(r) == address
+                        && dir.ends_with(module)
+                        && r.kind == "aws_ecs_cluster"
+                })
+                .map(|r| r.name.as_str())
+                .collect();
+            names.sort_unstable();
+            names
+        };
+        // The roots: what the walk found.
+        assert_eq!(clusters("open", None), ["extra", "shown"]);
+        assert_eq!(clusters("hiding", None), ["shown"]);
+        // The calls, twice each: every file of the folder.
+        assert_eq!(
+            clusters("open", Some("module.m")),
+            ["extra", "extra", "shown", "shown"]
+        );
+        assert_eq!(
+            clusters("hiding", Some("module.m")),
+            ["extra", "extra", "shown", "shown"],
+            "{threads} workers: a call reads the file .gitignore hides from the walk"
+        );
+    }
+}
