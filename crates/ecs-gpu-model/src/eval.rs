@@ -5,6 +5,7 @@
 use ecs_gpu_hcl::ast::{
     BinaryOp, Expr, ExprKind, Ident, ObjectKey, Span, Template, TemplatePart, UnaryOp,
 };
+use smallvec::SmallVec;
 
 use crate::json::{format_number, insert_entry, sorted_entries};
 use crate::loader::Ev;
@@ -97,12 +98,13 @@ const MAX_FRAGMENTS: usize = 256 << 10;
 /// Adds known fragments, keeping their total under [`MAX_FRAGMENTS`] (fragments of a string that
 /// doubles itself through locals would double too). Dropping some is safe: a rule may only use
 /// fragments to find text that is there.
-pub(crate) fn add_fragments<'a>(
+pub(crate) fn add_fragments<'a, S: AsRef<str> + 'a>(
     into: &mut Vec<String>,
-    more: impl IntoIterator<Item = &'a String>,
+    more: impl IntoIterator<Item = &'a S>,
 ) {
     let mut total: usize = into.iter().map(String::len).sum();
     for f in more {
+        let f = f.as_ref();
         if f.is_empty() {
             continue;
         }
@@ -110,7 +112,7 @@ pub(crate) fn add_fragments<'a>(
             return;
         }
         total += f.len();
-        into.push(f.clone());
+        into.push(f.to_string());
     }
 }
 
@@ -431,7 +433,9 @@ struct TemplateAcc {
     error: bool,
     refs: Vec<Reference>,
     fragments: Vec<String>,
-    current: String,
+    /// Where the known text since the last unknown part starts in `text`: the fragment in
+    /// progress.
+    current: usize,
 }
 
 impl TemplateAcc {
@@ -445,17 +449,20 @@ impl TemplateAcc {
             return;
         }
         self.text.push_str(s);
-        self.current.push_str(s);
+    }
+
+    /// Ends the fragment in progress: it is a known fragment.
+    fn end_fragment(&mut self) {
+        let current = self.text.get(self.current..).unwrap_or_default();
+        add_fragments(&mut self.fragments, [&current]);
+        self.current = self.text.len();
     }
 
     fn push_unknown(&mut self, u: Box<Unknown>) {
         if u.reason == UnknownReason::Error {
             self.error = true;
         }
-        if !self.current.is_empty() {
-            let current = std::mem::take(&mut self.current);
-            add_fragments(&mut self.fragments, [&current]);
-        }
+        self.end_fragment();
         add_fragments(&mut self.fragments, &u.fragments);
         merge_refs(&mut self.refs, u.refs.clone());
         if self.unknown.is_none() {
@@ -474,13 +481,10 @@ impl TemplateAcc {
         if self.error {
             return unknown(UnknownReason::Error, self.refs);
         }
-        match self.unknown {
+        match self.unknown.take() {
             None => Value::String(self.text),
             Some(u) => {
-                if !self.current.is_empty() {
-                    let current = std::mem::take(&mut self.current);
-                    add_fragments(&mut self.fragments, [&current]);
-                }
+                self.end_fragment();
                 Value::Unknown(Box::new(Unknown {
                     reason: u.reason,
                     refs: self.refs,
@@ -908,13 +912,14 @@ impl Ev {
     /// `var.x`, `local.y[0].z`, `aws_instance.web.id`, `module.m.out`, `data.t.n.attr`, or any
     /// attribute/index chain over another expression.
     fn eval_traversal(&mut self, cx: &Cx<'_>, e: &Expr) -> Node {
-        let mut chain: Vec<&Expr> = Vec::new();
+        // Most chains are short (`aws_x.y.arn`, `var.m["k"].v`): no allocation for those.
+        let mut chain: SmallVec<[&Expr; 8]> = SmallVec::new();
         let mut cur = e;
         while let ExprKind::GetAttr { target, .. } | ExprKind::Index { target, .. } = &cur.kind {
             chain.push(cur);
             cur = target;
         }
-        let mut steps = Vec::with_capacity(chain.len());
+        let mut steps: SmallVec<[Step<'_>; 4]> = SmallVec::with_capacity(chain.len());
         for s in chain.iter().rev() {
             match &s.kind {
                 ExprKind::GetAttr { name, .. } => steps.push(Step::Attr(&name.name)),

@@ -736,8 +736,8 @@ impl Remap<'_> {
             self.opt_loc(&mut n.loc);
             return;
         }
-        // Iterative: values may nest deeply.
-        let mut stack: Vec<&mut Node> = vec![n];
+        // Iterative: values may nest deeply. The nodes waiting are few, mostly: no allocation.
+        let mut stack: smallvec::SmallVec<[&mut Node; 32]> = smallvec::smallvec![n];
         while let Some(n) = stack.pop() {
             self.opt_loc(&mut n.loc);
             match &mut n.value {
