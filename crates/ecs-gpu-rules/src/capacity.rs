@@ -56,11 +56,20 @@ pub struct ServiceIndex<'m> {
     by_task: std::collections::HashMap<ecs_gpu_model::ResourceId, Vec<&'m Resource>>,
     /// A service whose task definition is unknown: it might run any of them.
     any_unknown: bool,
+    groups: Groups<'m>,
 }
 
 impl<'m> ServiceIndex<'m> {
     pub fn new(model: &'m Model) -> ServiceIndex<'m> {
-        let mut index = ServiceIndex::default();
+        ServiceIndex::with_groups(model, Groups::NONE)
+    }
+
+    /// [`ServiceIndex::new`], with the groups' capacities worked out already.
+    pub fn with_groups(model: &'m Model, groups: Groups<'m>) -> ServiceIndex<'m> {
+        let mut index = ServiceIndex {
+            groups,
+            ..ServiceIndex::default()
+        };
         for svc in model.resources_of("aws_ecs_service") {
             match service_task_definition(model, svc) {
                 Some(id) => index.by_task.entry(id).or_default().push(svc),
@@ -87,7 +96,7 @@ pub fn capacity_for_task_in(
     let services = index.by_task.get(&td_id)?;
     let mut out = Capacity::default();
     for svc in services {
-        let cap = service_capacity(model, svc);
+        let cap = service_capacity_with(model, index.groups, svc);
         if !cap.complete {
             return None;
         }
@@ -204,6 +213,11 @@ pub struct GpuService<'m> {
 /// The services whose task definition certainly reserves GPUs, each with it and its capacity
 /// (the rules read them once per run: [`crate::Findings::gpu_services`]).
 pub fn gpu_services(model: &Model) -> Vec<GpuService<'_>> {
+    gpu_services_with(model, Groups::NONE)
+}
+
+/// [`gpu_services`], with the groups' capacities worked out already.
+pub fn gpu_services_with<'m>(model: &'m Model, groups: Groups<'m>) -> Vec<GpuService<'m>> {
     model
         .resources_of("aws_ecs_service")
         .filter(|svc| !svc.instances_unknown)
@@ -212,7 +226,7 @@ pub fn gpu_services(model: &Model) -> Vec<GpuService<'_>> {
             (is_checked(model, td) && is_gpu_task(td)).then(|| GpuService {
                 service: svc,
                 task: td,
-                capacity: service_capacity(model, svc),
+                capacity: service_capacity_with(model, groups, svc),
             })
         })
         .collect()
@@ -244,7 +258,7 @@ pub struct ProviderUse<'m> {
     /// Where the service (or the cluster's default strategy) names it.
     pub named_at: Option<Loc>,
     /// Its Auto Scaling group, when known.
-    pub group: Option<GroupCapacity<'m>>,
+    pub group: Option<Cow<'m, GroupCapacity<'m>>>,
 }
 
 /// What a service can be placed on.
@@ -280,7 +294,13 @@ fn fargate_provider(name: &str) -> bool {
 }
 
 /// Resolves strategy blocks (`capacity_provider_strategy` / `default_capacity_provider_strategy`).
-fn strategy<'m>(model: &'m Model, body: &'m Body, kind: &str, cap: &mut ServiceCapacity<'m>) {
+fn strategy<'m>(
+    model: &'m Model,
+    groups: Groups<'m>,
+    body: &'m Body,
+    kind: &str,
+    cap: &mut ServiceCapacity<'m>,
+) {
     if body.may_have_unknown(kind) {
         cap.complete = false;
     }
@@ -300,7 +320,7 @@ fn strategy<'m>(model: &'m Model, body: &'m Body, kind: &str, cap: &mut ServiceC
         }
         match resolve_one(model, node, "aws_ecs_capacity_provider") {
             Some(provider) => {
-                let group = provider_group(model, provider);
+                let group = groups.of_provider(model, provider);
                 if group.is_none() {
                     cap.complete = false;
                 }
@@ -317,6 +337,15 @@ fn strategy<'m>(model: &'m Model, body: &'m Body, kind: &str, cap: &mut ServiceC
 
 /// The capacity a service can be placed on, as far as it is known.
 pub fn service_capacity<'m>(model: &'m Model, svc: &'m Resource) -> ServiceCapacity<'m> {
+    service_capacity_with(model, Groups::NONE, svc)
+}
+
+/// [`service_capacity`], with the groups' capacities worked out already.
+pub fn service_capacity_with<'m>(
+    model: &'m Model,
+    groups: Groups<'m>,
+    svc: &'m Resource,
+) -> ServiceCapacity<'m> {
     let mut cap = ServiceCapacity {
         placement: Placement::Strategy,
         providers: Vec::new(),
@@ -325,7 +354,13 @@ pub fn service_capacity<'m>(model: &'m Model, svc: &'m Resource) -> ServiceCapac
     };
     let has_strategy = svc.body.block("capacity_provider_strategy").is_some();
     if has_strategy || svc.body.may_have_unknown("capacity_provider_strategy") {
-        strategy(model, &svc.body, "capacity_provider_strategy", &mut cap);
+        strategy(
+            model,
+            groups,
+            &svc.body,
+            "capacity_provider_strategy",
+            &mut cap,
+        );
         return cap;
     }
     let launch_type = svc.body.attr("launch_type");
@@ -347,7 +382,7 @@ pub fn service_capacity<'m>(model: &'m Model, svc: &'m Resource) -> ServiceCapac
                         if let Some(provider) =
                             resolve_one(model, node, "aws_ecs_capacity_provider")
                         {
-                            let group = provider_group(model, provider);
+                            let group = groups.of_provider(model, provider);
                             cap.providers.push(ProviderUse {
                                 provider,
                                 named_at: node.loc,
@@ -383,6 +418,7 @@ pub fn service_capacity<'m>(model: &'m Model, svc: &'m Resource) -> ServiceCapac
             }
             strategy(
                 model,
+                groups,
                 &ccp.body,
                 "default_capacity_provider_strategy",
                 &mut cap,
@@ -508,10 +544,63 @@ pub struct GroupCapacity<'m> {
 
 /// The Auto Scaling group of a capacity provider, when known.
 pub fn provider_group<'m>(model: &'m Model, provider: &'m Resource) -> Option<GroupCapacity<'m>> {
+    Some(group_capacity(model, provider_asg(model, provider)?))
+}
+
+/// The Auto Scaling group resource of a capacity provider, when known.
+pub fn provider_asg<'m>(model: &'m Model, provider: &Resource) -> Option<&'m Resource> {
     let asgp = provider.body.block("auto_scaling_group_provider")?;
     let arn = asgp.body.attr("auto_scaling_group_arn")?;
-    let group = resolve_one(model, arn, "aws_autoscaling_group")?;
-    Some(group_capacity(model, group))
+    resolve_one(model, arn, "aws_autoscaling_group")
+}
+
+/// What every Auto Scaling group launches ([`group_capacity`]), worked out once for a run of the
+/// rules: services, capacity providers and the rules that read them reach the same groups many
+/// times.
+#[derive(Debug, Default)]
+pub struct GroupMemo<'m> {
+    by_group: HashMap<ResourceId, GroupCapacity<'m>>,
+}
+
+impl<'m> GroupMemo<'m> {
+    pub fn new(model: &'m Model) -> GroupMemo<'m> {
+        GroupMemo {
+            by_group: model
+                .resources_of("aws_autoscaling_group")
+                .map(|g| (g.id, group_capacity(model, g)))
+                .collect(),
+        }
+    }
+}
+
+/// Where the capacity of a group comes from: a [`GroupMemo`], or worked out when asked.
+#[derive(Debug, Clone, Copy, Default)]
+pub struct Groups<'m>(Option<&'m GroupMemo<'m>>);
+
+impl<'m> Groups<'m> {
+    /// Each group worked out when asked.
+    pub const NONE: Groups<'static> = Groups(None);
+
+    pub fn from_memo(memo: &'m GroupMemo<'m>) -> Groups<'m> {
+        Groups(Some(memo))
+    }
+
+    /// [`group_capacity`].
+    pub fn of(self, model: &'m Model, group: &'m Resource) -> Cow<'m, GroupCapacity<'m>> {
+        match self.0.and_then(|m| m.by_group.get(&group.id)) {
+            Some(g) => Cow::Borrowed(g),
+            None => Cow::Owned(group_capacity(model, group)),
+        }
+    }
+
+    /// [`provider_group`].
+    pub fn of_provider(
+        self,
+        model: &'m Model,
+        provider: &'m Resource,
+    ) -> Option<Cow<'m, GroupCapacity<'m>>> {
+        Some(self.of(model, provider_asg(model, provider)?))
+    }
 }
 
 /// The capacity providers backed by each group, by group, in one pass over the providers.
@@ -787,7 +876,7 @@ impl GpuReason<'_> {
 #[derive(Debug, Clone, Default)]
 pub struct GpuCapacity<'m> {
     pub providers: Vec<(&'m Resource, GpuReason<'m>)>,
-    pub groups: Vec<(GroupCapacity<'m>, GpuReason<'m>)>,
+    pub groups: Vec<(Cow<'m, GroupCapacity<'m>>, GpuReason<'m>)>,
     pub templates: Vec<(TemplateUse<'m>, GpuReason<'m>)>,
 }
 
@@ -798,6 +887,15 @@ pub fn gpu_capacity(model: &Model) -> GpuCapacity<'_> {
 
 /// [`gpu_capacity`], with the GPU services already found.
 pub fn gpu_capacity_of<'m>(model: &'m Model, services: &[GpuService<'m>]) -> GpuCapacity<'m> {
+    gpu_capacity_with(model, Groups::NONE, services)
+}
+
+/// [`gpu_capacity_of`], with the groups' capacities worked out already.
+pub fn gpu_capacity_with<'m>(
+    model: &'m Model,
+    groups_memo: Groups<'m>,
+    services: &[GpuService<'m>],
+) -> GpuCapacity<'m> {
     let mut out = GpuCapacity::default();
     let mut uses: Vec<(Cow<'_, ProviderUse<'m>>, GpuReason<'m>)> = Vec::new();
     for s in services {
@@ -811,7 +909,7 @@ pub fn gpu_capacity_of<'m>(model: &'m Model, services: &[GpuService<'m>]) -> Gpu
         }
     }
     for provider in model.resources_of("aws_ecs_capacity_provider") {
-        let Some(group) = provider_group(model, provider) else {
+        let Some(group) = groups_memo.of_provider(model, provider) else {
             continue;
         };
         if let Some(evidence) = nvidia_evidence(&group) {
@@ -861,7 +959,7 @@ pub fn gpu_capacity_of<'m>(model: &'m Model, services: &[GpuService<'m>]) -> Gpu
         if group.instances_unknown || groups.contains(&group.id) {
             continue;
         }
-        let cap = group_capacity(model, group);
+        let cap = groups_memo.of(model, group);
         let Some(evidence) = nvidia_evidence(&cap) else {
             continue;
         };
@@ -1523,14 +1621,22 @@ pub fn string(node: Option<&Node>) -> Option<&str> {
 }
 
 /// Every Auto Scaling group behind an ECS capacity provider, with the first such provider.
-pub fn provider_groups(model: &Model) -> Vec<(&Resource, GroupCapacity<'_>)> {
-    let mut out: Vec<(&Resource, GroupCapacity<'_>)> = Vec::new();
+pub fn provider_groups(model: &Model) -> Vec<(&Resource, Cow<'_, GroupCapacity<'_>>)> {
+    provider_groups_with(model, Groups::NONE)
+}
+
+/// [`provider_groups`], with the groups' capacities worked out already.
+pub fn provider_groups_with<'m>(
+    model: &'m Model,
+    groups: Groups<'m>,
+) -> Vec<(&'m Resource, Cow<'m, GroupCapacity<'m>>)> {
+    let mut out: Vec<(&Resource, Cow<'_, GroupCapacity<'_>>)> = Vec::new();
     let mut seen = HashSet::new();
     for p in model.resources_of("aws_ecs_capacity_provider") {
         if p.instances_unknown {
             continue;
         }
-        if let Some(g) = provider_group(model, p) {
+        if let Some(g) = groups.of_provider(model, p) {
             if !g.group.instances_unknown && seen.insert(g.group.id) {
                 out.push((p, g));
             }

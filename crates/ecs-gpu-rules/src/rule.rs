@@ -1,5 +1,6 @@
 //! What a rule is, and how it reports.
 
+use std::borrow::Cow;
 use std::collections::HashMap;
 use std::sync::{Mutex, OnceLock};
 
@@ -9,8 +10,8 @@ use ecs_gpu_model::{
 use ecs_gpu_report::Severity;
 
 use crate::capacity::{
-    self, Capacity, GpuCapacity, GpuReason, GpuService, GroupCapacity, ServiceIndex, TemplateUse,
-    UserData,
+    self, Capacity, GpuCapacity, GpuReason, GpuService, GroupCapacity, GroupMemo, Groups,
+    ServiceIndex, TemplateUse, UserData,
 };
 
 /// A check rule. Declare one with [`declare_rule!`](crate::declare_rule) in its own file under
@@ -135,13 +136,15 @@ pub struct Finding {
 #[derive(Debug)]
 pub struct Context<'m> {
     model: &'m Model,
+    /// What every Auto Scaling group launches: the walks below borrow from it.
+    groups: OnceLock<GroupMemo<'m>>,
     services: OnceLock<ServiceIndex<'m>>,
     capacities: Mutex<HashMap<ResourceId, Option<Capacity>>>,
     gpu_services: OnceLock<Vec<GpuService<'m>>>,
     gpu_capacity: OnceLock<GpuCapacity<'m>>,
     /// The user data of each GPU launch template, in the order of `gpu_capacity.templates`.
     gpu_user_data: OnceLock<Vec<(UserData, Option<Loc>)>>,
-    provider_groups: OnceLock<Vec<(&'m Resource, GroupCapacity<'m>)>>,
+    provider_groups: OnceLock<Vec<(&'m Resource, Cow<'m, GroupCapacity<'m>>)>>,
 }
 
 impl<'m> Context<'m> {
@@ -152,6 +155,7 @@ impl<'m> Context<'m> {
     pub fn new(model: &'m Model) -> Context<'m> {
         Context {
             model,
+            groups: OnceLock::new(),
             services: OnceLock::new(),
             capacities: Mutex::new(HashMap::new()),
             gpu_services: OnceLock::new(),
@@ -166,7 +170,7 @@ impl<'m> Context<'m> {
 
     /// Does shared walk `i` (of [`Context::SHARED_WALKS`]) now, so that the rules that need it
     /// find it done. Each is done once, whoever asks first.
-    pub(crate) fn prepare(&self, i: usize) {
+    pub(crate) fn prepare(&'m self, i: usize) {
         match i {
             0 => {
                 self.gpu_capacity();
@@ -183,7 +187,7 @@ impl<'m> Context<'m> {
         }
     }
 
-    fn gpu_user_data(&self) -> &[(UserData, Option<Loc>)] {
+    fn gpu_user_data(&'m self) -> &'m [(UserData, Option<Loc>)] {
         self.gpu_user_data.get_or_init(|| {
             self.gpu_capacity()
                 .templates
@@ -193,23 +197,29 @@ impl<'m> Context<'m> {
         })
     }
 
-    fn gpu_services(&self) -> &[GpuService<'m>] {
+    fn groups(&'m self) -> Groups<'m> {
+        Groups::from_memo(self.groups.get_or_init(|| GroupMemo::new(self.model)))
+    }
+
+    fn gpu_services(&'m self) -> &'m [GpuService<'m>] {
         self.gpu_services
-            .get_or_init(|| capacity::gpu_services(self.model))
+            .get_or_init(|| capacity::gpu_services_with(self.model, self.groups()))
     }
 
-    fn gpu_capacity(&self) -> &GpuCapacity<'m> {
-        self.gpu_capacity
-            .get_or_init(|| capacity::gpu_capacity_of(self.model, self.gpu_services()))
+    fn gpu_capacity(&'m self) -> &'m GpuCapacity<'m> {
+        self.gpu_capacity.get_or_init(|| {
+            capacity::gpu_capacity_with(self.model, self.groups(), self.gpu_services())
+        })
     }
 
-    fn provider_groups(&self) -> &[(&'m Resource, GroupCapacity<'m>)] {
+    fn provider_groups(&'m self) -> &'m [(&'m Resource, Cow<'m, GroupCapacity<'m>>)] {
         self.provider_groups
-            .get_or_init(|| capacity::provider_groups(self.model))
+            .get_or_init(|| capacity::provider_groups_with(self.model, self.groups()))
     }
 
-    fn services(&self) -> &ServiceIndex<'m> {
-        self.services.get_or_init(|| ServiceIndex::new(self.model))
+    fn services(&'m self) -> &'m ServiceIndex<'m> {
+        self.services
+            .get_or_init(|| ServiceIndex::with_groups(self.model, self.groups()))
     }
 }
 
@@ -287,8 +297,13 @@ impl<'m> Findings<'m> {
             .map(|((t, reason), (data, loc))| (t, reason, data, *loc))
     }
 
+    /// [`capacity::service_capacity`], with the groups' capacities worked out once per run.
+    pub fn service_capacity(&self, svc: &'m Resource) -> capacity::ServiceCapacity<'m> {
+        capacity::service_capacity_with(self.model, self.ctx.groups(), svc)
+    }
+
     /// [`capacity::provider_groups`], computed once per run.
-    pub fn provider_groups(&self) -> &'m [(&'m Resource, GroupCapacity<'m>)] {
+    pub fn provider_groups(&self) -> &'m [(&'m Resource, Cow<'m, GroupCapacity<'m>>)] {
         self.ctx.provider_groups()
     }
 

@@ -123,7 +123,7 @@ struct Links<'m> {
 }
 
 impl<'m> Links<'m> {
-    fn new(model: &'m Model, capacity: &GpuCapacity<'m>) -> Links<'m> {
+    fn new(model: &'m Model, capacity: &GpuCapacity<'_>) -> Links<'m> {
         let mut template_groups: HashMap<ResourceId, Vec<ResourceId>> = HashMap::new();
         for (g, _) in &capacity.groups {
             let mut templates: Vec<ResourceId> =

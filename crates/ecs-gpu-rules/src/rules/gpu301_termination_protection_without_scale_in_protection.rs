@@ -1,6 +1,6 @@
 use ecs_gpu_model::{Model, Value};
 
-use crate::capacity::{provider_group, string};
+use crate::capacity::{provider_asg, string};
 use crate::{declare_rule, Findings};
 
 declare_rule! {
@@ -56,10 +56,9 @@ fn check(model: &Model, report: &mut Findings<'_>) {
         if string(mtp) != Some("ENABLED") {
             continue;
         }
-        let Some(group) = provider_group(model, cp) else {
+        let Some(asg) = provider_asg(model, cp) else {
             continue;
         };
-        let asg = group.group;
         if asg.instances_unknown {
             continue;
         }

@@ -1,7 +1,7 @@
 use ecs_gpu_model::Model;
 use ecs_gpu_query::{matches_none, Expression, INSTANCE_TYPE_ATTRIBUTE};
 
-use crate::capacity::{placement_constraints, service_capacity, string};
+use crate::capacity::{placement_constraints, string};
 use crate::{declare_rule, Findings};
 
 declare_rule! {
@@ -49,7 +49,9 @@ declare_rule! {
     }
 }
 
-fn check(model: &Model, report: &mut Findings<'_>) {
+fn check(_: &Model, report: &mut Findings<'_>) {
+    // The model as the run's: the services' capacity is read through the run's groups.
+    let model = report.model();
     for svc in model.resources_of("aws_ecs_service") {
         if svc.instances_unknown {
             continue;
@@ -74,7 +76,7 @@ fn check(model: &Model, report: &mut Findings<'_>) {
                 continue;
             }
             let types =
-                capacity.get_or_insert_with(|| service_capacity(model, svc).instance_types());
+                capacity.get_or_insert_with(|| report.service_capacity(svc).instance_types());
             let Some(types) = types.as_ref() else { break };
             let names: Vec<&str> = types.iter().map(|t| t.name.as_str()).collect();
             if !matches_none(&e, &names) {
