@@ -497,6 +497,7 @@ impl Ev {
     pub(crate) fn module_file(
         &mut self,
         found: &walk::Found,
+        folder: &walk::Folder,
         report: bool,
     ) -> Option<(FileId, ast::File)> {
         if let Some(id) = self.registered(&found.real) {
@@ -504,7 +505,7 @@ impl Ev {
             self.drop_unread_bodies(&mut file);
             return Some((id, file));
         }
-        match walk::read_one(found, self.shared.only_types.as_deref()) {
+        match walk::read_one(found, Some(folder), self.shared.only_types.as_deref()) {
             (text, Parsed::Hcl(mut file)) => {
                 // The comments are for suppressions (the source file), not for evaluation.
                 let comments = std::mem::take(&mut file.comments);
@@ -1521,6 +1522,7 @@ impl Ev {
                 .is_some_and(|n| walk::shadowed_by_tofu(n, |twin| names.iter().any(|m| m == twin)))
         });
         let mut files = Vec::new();
+        let folder = walk::Folder::open(real);
         for (p, kind) in entries {
             let Some(name) = p.file_name() else { continue };
             // `real` is a real path already: the file's logical real path is its name under it.
@@ -1539,7 +1541,7 @@ impl Ev {
                 kind,
             };
             let before = self.problems.len();
-            files.extend(self.module_file(&found, report));
+            files.extend(self.module_file(&found, &folder, report));
             if self.problems.len() > before {
                 self.unit_call_problems.push((before, found.real));
             }

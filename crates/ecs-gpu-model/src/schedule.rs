@@ -858,9 +858,10 @@ impl Ev {
             }
         }
         let mut files = Vec::new();
+        let dir = walk::Folder::open(real);
         for f in found {
             self.unit_walked_checked += 1;
-            files.extend(self.module_file(f, true));
+            files.extend(self.module_file(f, &dir, true));
         }
         let files_parsed = files.len();
         let files = apply_overrides(files, |id| self.is_override_file(id));
@@ -880,7 +881,7 @@ impl Ev {
     /// Reads one JSON file: a task definition, or nothing.
     fn json_unit(&mut self, f: &Found) -> Partial {
         self.start_unit(1);
-        let (text, parsed) = walk::read_one(f, None);
+        let (text, parsed) = walk::read_one(f, None, None);
         let mut task_definition = None;
         match parsed {
             Parsed::TaskDef(json) => {
