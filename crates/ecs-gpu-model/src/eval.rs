@@ -50,7 +50,7 @@ pub(crate) fn charge_work(n: u64) -> bool {
 pub(crate) fn charge_copy(node: &Node) -> bool {
     fn size(n: &Node, limit: u64) -> u64 {
         let mut total = 1;
-        let mut stack: Vec<&Node> = vec![n];
+        let mut stack: SmallVec<[&Node; 16]> = smallvec::smallvec![n];
         while let Some(n) = stack.pop() {
             if total > limit {
                 break;
@@ -531,7 +531,10 @@ impl Ev {
             } => return crate::funcs::call(self, cx, e.span, name, args, *expand_final),
             ExprKind::Tuple(items) => Value::List(items.iter().map(|i| self.eval(cx, i)).collect()),
             ExprKind::Object(items) => {
-                let mut obj = Object::default();
+                let mut obj = Object {
+                    entries: Vec::with_capacity(items.len()),
+                    ..Object::default()
+                };
                 let mut key_fail: Option<Fail> = None;
                 for item in items {
                     let (key, key_loc) = match &item.key {

@@ -1865,47 +1865,43 @@ pub(crate) fn finish_notes(
     notes
 }
 
-/// The task definitions of the `aws_ecs_task_definition` resources.
-pub(crate) fn resource_task_definitions(resources: &[Resource]) -> Vec<TaskDefinition> {
-    resources
-        .iter()
-        .filter(|r| r.mode == Mode::Managed && r.kind == "aws_ecs_task_definition")
-        .map(|r| {
-            let b = &r.body;
-            // A JSON string is decoded; a `jsonencode` value is shared with the body (an `Arc`),
-            // not copied.
-            let container_definitions = b.attr("container_definitions").map(|n| match &n.value {
-                Value::String(_) => n
-                    .json()
-                    .map(|c| c.into_owned())
-                    .unwrap_or_else(|| n.clone()),
-                _ => n.clone(),
-            });
-            TaskDefinition {
-                origin: TaskDefinitionOrigin::Resource(r.id),
-                loc: r.loc,
-                family: b.attr("family").cloned(),
-                requires_compatibilities: b.attr("requires_compatibilities").cloned(),
-                cpu: b.attr("cpu").cloned(),
-                memory: b.attr("memory").cloned(),
-                network_mode: b.attr("network_mode").cloned(),
-                operating_system_family: b
-                    .block("runtime_platform")
-                    .and_then(|p| p.body.attr("operating_system_family").cloned()),
-                container_definitions,
-                task_level: None,
-                placement_constraints: b
-                    .blocks("placement_constraints")
-                    .map(|p| {
-                        (
-                            p.body.attr("type").cloned(),
-                            p.body.attr("expression").cloned(),
-                        )
-                    })
-                    .collect(),
-            }
-        })
-        .collect()
+/// The task definition of an `aws_ecs_task_definition` resource (`None` for another resource).
+pub(crate) fn resource_task_definition(r: &Resource) -> Option<TaskDefinition> {
+    (r.mode == Mode::Managed && r.kind == "aws_ecs_task_definition").then(|| {
+        let b = &r.body;
+        // A JSON string is decoded; a `jsonencode` value is shared with the body (an `Arc`),
+        // not copied.
+        let container_definitions = b.attr("container_definitions").map(|n| match &n.value {
+            Value::String(_) => n
+                .json()
+                .map(|c| c.into_owned())
+                .unwrap_or_else(|| n.clone()),
+            _ => n.clone(),
+        });
+        TaskDefinition {
+            origin: TaskDefinitionOrigin::Resource(r.id),
+            loc: r.loc,
+            family: b.attr("family").cloned(),
+            requires_compatibilities: b.attr("requires_compatibilities").cloned(),
+            cpu: b.attr("cpu").cloned(),
+            memory: b.attr("memory").cloned(),
+            network_mode: b.attr("network_mode").cloned(),
+            operating_system_family: b
+                .block("runtime_platform")
+                .and_then(|p| p.body.attr("operating_system_family").cloned()),
+            container_definitions,
+            task_level: None,
+            placement_constraints: b
+                .blocks("placement_constraints")
+                .map(|p| {
+                    (
+                        p.body.attr("type").cloned(),
+                        p.body.attr("expression").cloned(),
+                    )
+                })
+                .collect(),
+        }
+    })
 }
 
 /// Terraform's override files: each block of an override file is merged into the block of the same

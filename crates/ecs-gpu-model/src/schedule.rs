@@ -33,7 +33,7 @@ use std::rc::Rc;
 use std::sync::{Arc, Condvar, Mutex};
 
 use crate::loader::{
-    apply_overrides, finish_notes, json_task_definition, resource_task_definitions, Ev, RemoteCall,
+    apply_overrides, finish_notes, json_task_definition, resource_task_definition, Ev, RemoteCall,
     Shared, WalkedFolder,
 };
 use crate::model::*;
@@ -519,6 +519,8 @@ struct Merge {
     other_checked: FastSet<OsString>,
     read_by_functions: FastSet<OsString>,
     json_task_definitions: Vec<(TaskDefinition, PathBuf)>,
+    /// The task definitions of the `aws_ecs_task_definition` resources, in resource order.
+    task_definitions: Vec<TaskDefinition>,
 }
 
 impl Merge {
@@ -538,6 +540,7 @@ impl Merge {
             other_checked: FastSet::default(),
             read_by_functions: FastSet::default(),
             json_task_definitions: Vec::new(),
+            task_definitions: Vec::new(),
         }
     }
 
@@ -573,6 +576,8 @@ impl Merge {
             remap.resource(&mut r);
             self.index
                 .add(u32::try_from(self.resources.len()).unwrap_or(u32::MAX), &r);
+            // While the workers go on, instead of after the last unit.
+            self.task_definitions.extend(resource_task_definition(&r));
             self.resources.push(r);
         }
         for mut n in p.notes.drain(..) {
@@ -652,7 +657,7 @@ impl Merge {
         self.other_checked.retain(|real| !is_walked(real));
         self.notes
             .extend(finish_notes(&self.remote_calls, &self.failed_calls));
-        let mut task_definitions = resource_task_definitions(&self.resources);
+        let mut task_definitions = self.task_definitions;
         // A JSON file read by `file()`/`templatefile()` is checked through what read it, not alone.
         let read = &self.read_by_functions;
         task_definitions.extend(

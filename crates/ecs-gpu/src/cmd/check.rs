@@ -224,7 +224,11 @@ pub fn run(args: &Args, out: &mut dyn Write) -> Result<Outcome> {
         &model,
         &settings,
         diagnostics,
-        args.format == FormatArg::Human,
+        ecs_gpu_rules::ReportParts {
+            sources: args.format == FormatArg::Human,
+            // Only SARIF lists the rules (`tool.driver.rules`).
+            rules: args.format == FormatArg::Sarif,
+        },
     );
     let options = RenderOptions {
         color: args.format == FormatArg::Human && use_color(args.color),
