@@ -260,6 +260,8 @@ pub(crate) struct Shared {
     pub vars: Vec<(String, String)>,
     pub var_files: Vec<PathBuf>,
     pub only_types: Option<Vec<String>>,
+    /// [`LoadOptions::only_arguments`], by resource type.
+    pub evaluated: FastMap<String, Arc<Evaluated>>,
     /// The `TF_VAR_*` environment variables, by variable name, read once.
     pub tf_vars: FastMap<String, String>,
     /// `TF_WORKSPACE`, read once.
@@ -1627,7 +1629,11 @@ impl Ev {
                 scope: &scope,
                 closed: false,
             };
-            let body = self.eval_body(&cx, &block.body, true);
+            let evaluated = match mode {
+                Mode::Managed => self.shared.evaluated.get(&kind.name).cloned(),
+                Mode::Data => None,
+            };
+            let body = self.eval_body(&cx, &block.body, true, evaluated);
             let id = ResourceId(u32::try_from(self.resources.len()).unwrap_or(u32::MAX));
             self.resources.push(Resource {
                 id,
@@ -1647,8 +1653,16 @@ impl Ev {
         }
     }
 
-    /// Evaluates a block body: attributes, nested blocks, `dynamic` blocks expanded.
-    pub(crate) fn eval_body(&mut self, cx: &Cx<'_>, body: &ast::Body, top: bool) -> Body {
+    /// Evaluates a block body: attributes, nested blocks, `dynamic` blocks expanded. `evaluated`
+    /// (a resource's body only): the arguments and block types to evaluate, the others left out.
+    pub(crate) fn eval_body(
+        &mut self,
+        cx: &Cx<'_>,
+        body: &ast::Body,
+        top: bool,
+        evaluated: Option<Arc<Evaluated>>,
+    ) -> Body {
+        let skipped = |name: &str| evaluated.as_ref().is_some_and(|e| !e.lists(name));
         let mut out = Body {
             loc: cx.loc(body.span),
             ..Body::default()
@@ -1675,6 +1689,9 @@ impl Ev {
                     {
                         continue;
                     }
+                    if skipped(&a.name.name) {
+                        continue;
+                    }
                     let value = self.eval(cx, &a.value);
                     out.attributes.push(Attribute {
                         name: a.name.name.clone(),
@@ -1683,6 +1700,7 @@ impl Ev {
                     });
                 }
                 Item::Block(b) => match b.kind.name.as_str() {
+                    "dynamic" if b.labels.first().is_some_and(|l| skipped(&l.name)) => {}
                     "dynamic" => self.expand_dynamic(cx, b, &mut out),
                     "lifecycle" if top => {
                         let mut lb = Body {
@@ -1713,8 +1731,9 @@ impl Ev {
                         });
                     }
                     "provisioner" | "connection" if top => {}
+                    kind if skipped(kind) => {}
                     _ => {
-                        let inner = self.eval_body(cx, &b.body, false);
+                        let inner = self.eval_body(cx, &b.body, false, None);
                         out.blocks.push(Block {
                             kind: b.kind.name.clone(),
                             labels: b.labels.iter().map(|l| l.name.clone()).collect(),
@@ -1728,6 +1747,7 @@ impl Ev {
         self.depth -= 1;
         out.attributes.shrink_to_fit();
         out.blocks.shrink_to_fit();
+        out.evaluated = evaluated;
         out
     }
 
@@ -1787,7 +1807,7 @@ impl Ev {
                 },
                 None => Vec::new(),
             };
-            let inner = self.eval_body(&cx2, &content.body, false);
+            let inner = self.eval_body(&cx2, &content.body, false, None);
             out.blocks.push(Block {
                 kind: kind.name.clone(),
                 labels,

@@ -55,6 +55,13 @@ pub struct LoadOptions {
     /// checker passes the types its rules read: the others cost time and memory for nothing.
     /// Data sources of other types are still evaluated where an expression refers to them.
     pub only_types: Option<Vec<String>>,
+    /// Of the managed resources of these types, evaluate only these top-level arguments and
+    /// nested block types (`lifecycle` is always evaluated); `None`, or a type not listed: every
+    /// one. A checker passes what its rules read. Any other reads as unknown: [`Body::attr`] gives
+    /// an unknown value ([`UnknownReason::NotLoaded`](crate::UnknownReason::NotLoaded)) and
+    /// [`Body::may_have_unknown`] is true, so no rule can conclude from it; a debug build panics
+    /// when one is asked for, so a rule's tests catch a name missing from the list.
+    pub only_arguments: Option<Vec<(String, Vec<String>)>>,
     /// Workers that read, parse and evaluate (`None`: one per core). The model is the same
     /// whatever the number.
     pub threads: Option<usize>,
@@ -231,6 +238,50 @@ pub struct Body {
     /// may not exist, so no rule may conclude it is absent.
     pub unknown_blocks: Vec<String>,
     pub loc: Option<Loc>,
+    /// The arguments and block types evaluated, when not all were
+    /// ([`LoadOptions::only_arguments`]): any other is unknown.
+    pub evaluated: Option<Arc<Evaluated>>,
+}
+
+/// The arguments and nested block types evaluated of a resource type
+/// ([`LoadOptions::only_arguments`]).
+#[derive(Debug, PartialEq, Eq)]
+pub struct Evaluated {
+    /// The resource type, for the message of a rule that asks for another.
+    pub kind: String,
+    pub names: Vec<String>,
+}
+
+impl Evaluated {
+    /// Whether `name` is among those to evaluate (`lifecycle` always is).
+    pub(crate) fn lists(&self, name: &str) -> bool {
+        name == "lifecycle" || self.names.iter().any(|n| n == name)
+    }
+
+    /// Whether `name` was evaluated. Asking for another is a bug of the caller: a debug build
+    /// panics.
+    fn has(&self, name: &str) -> bool {
+        let has = self.lists(name);
+        debug_assert!(
+            has,
+            "`{name}` of `{}` is not evaluated (LoadOptions::only_arguments): add it to the arguments the rules read",
+            self.kind
+        );
+        has
+    }
+}
+
+/// The value of an argument that was not evaluated.
+fn not_loaded() -> &'static Attribute {
+    static NOT_LOADED: OnceLock<Attribute> = OnceLock::new();
+    NOT_LOADED.get_or_init(|| Attribute {
+        name: String::new(),
+        name_loc: None,
+        value: Node::new(
+            crate::eval::unknown(crate::UnknownReason::NotLoaded, Vec::new()),
+            None,
+        ),
+    })
 }
 
 #[derive(Debug, Clone)]
@@ -249,25 +300,44 @@ pub struct Block {
 }
 
 impl Body {
+    /// The argument's value; an unknown one when it was not evaluated.
     pub fn attr(&self, name: &str) -> Option<&Node> {
         self.attribute(name).map(|a| &a.value)
     }
 
+    /// The argument; one whose value is unknown when it was not evaluated.
     pub fn attribute(&self, name: &str) -> Option<&Attribute> {
+        if !self.evaluated(name) {
+            return Some(not_loaded());
+        }
         self.attributes.iter().find(|a| a.name == name)
     }
 
+    /// The blocks of this type; none when they were not evaluated (and [`Body::may_have_unknown`]
+    /// is then true).
     pub fn blocks<'a>(&'a self, kind: &'a str) -> impl Iterator<Item = &'a Block> + 'a {
-        self.blocks.iter().filter(move |b| b.kind == kind)
+        let evaluated = self.evaluated(kind);
+        self.blocks
+            .iter()
+            .filter(move |b| evaluated && b.kind == kind)
     }
 
     pub fn block(&self, kind: &str) -> Option<&Block> {
+        if !self.evaluated(kind) {
+            return None;
+        }
         self.blocks.iter().find(|b| b.kind == kind)
     }
 
-    /// Whether a block of this type might exist that is not in [`Body::blocks`].
+    /// Whether a block of this type might exist that is not in [`Body::blocks`]: one of a
+    /// `dynamic` block with an unknown `for_each`, or of a type not evaluated.
     pub fn may_have_unknown(&self, kind: &str) -> bool {
-        self.unknown_blocks.iter().any(|k| k == kind)
+        !self.evaluated(kind) || self.unknown_blocks.iter().any(|k| k == kind)
+    }
+
+    /// Whether the argument or block type `name` was evaluated.
+    fn evaluated(&self, name: &str) -> bool {
+        self.evaluated.as_ref().is_none_or(|e| e.has(name))
     }
 }
 

@@ -196,6 +196,18 @@ fn shared(
         vars: options.vars.clone(),
         var_files: options.var_files.clone(),
         only_types: options.only_types.clone(),
+        evaluated: options
+            .only_arguments
+            .iter()
+            .flatten()
+            .map(|(kind, names)| {
+                let evaluated = Evaluated {
+                    kind: kind.clone(),
+                    names: names.clone(),
+                };
+                (kind.clone(), Arc::new(evaluated))
+            })
+            .collect(),
         tf_vars: std::env::vars_os()
             .filter_map(|(k, v)| {
                 let name = k.to_str()?.strip_prefix("TF_VAR_")?.to_string();

@@ -151,6 +151,8 @@ pub enum UnknownReason {
     Error,
     /// From a remote module whose source was not fetched.
     RemoteModule,
+    /// An argument the caller did not ask to evaluate ([`crate::LoadOptions::only_arguments`]).
+    NotLoaded,
 }
 
 /// A reference from an expression to a resource, data source or module output.

@@ -20,6 +20,7 @@ fn main() {
     let model = ecs_gpu_model::load(&ecs_gpu_model::LoadOptions {
         paths: vec![path],
         only_types: Some(ecs_gpu_rules::load_types()),
+        only_arguments: Some(ecs_gpu_rules::load_arguments()),
         ..Default::default()
     });
     let load = t.elapsed();

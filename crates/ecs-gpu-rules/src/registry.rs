@@ -62,6 +62,118 @@ pub static RESOURCE_TYPES: &[&str] = &[
     "aws_ssm_parameter",
 ];
 
+/// Of the managed resources of these types, the top-level arguments and nested block types the
+/// rules read (`lifecycle` is always evaluated). `check` evaluates only these
+/// ([`ecs_gpu_model::LoadOptions::only_arguments`]): tags, networking, IAM roles and the like cost
+/// time and memory for nothing. Another reads as unknown, so no rule can conclude from it; a rule
+/// that reads another must add it here, and in debug builds the model panics when asked for one it
+/// did not evaluate, so the rule's tests catch a forgotten one. Data sources are evaluated whole.
+pub static RESOURCE_ARGUMENTS: &[(&str, &[&str])] = &[
+    (
+        "aws_appautoscaling_target",
+        &["resource_id", "scalable_dimension", "service_namespace"],
+    ),
+    (
+        "aws_autoscaling_group",
+        &[
+            "default_instance_warmup",
+            "desired_capacity",
+            "health_check_grace_period",
+            "instance_refresh",
+            "launch_configuration",
+            "launch_template",
+            "max_instance_lifetime",
+            "max_size",
+            "min_size",
+            "mixed_instances_policy",
+            "name",
+            "name_prefix",
+            "protect_from_scale_in",
+            "tag",
+            "tags",
+        ],
+    ),
+    (
+        "aws_ecs_capacity_provider",
+        &[
+            "auto_scaling_group_provider",
+            "managed_instances_provider",
+            "name",
+        ],
+    ),
+    ("aws_ecs_cluster", &["name"]),
+    (
+        "aws_ecs_cluster_capacity_providers",
+        &[
+            "capacity_providers",
+            "cluster_name",
+            "default_capacity_provider_strategy",
+        ],
+    ),
+    (
+        "aws_ecs_service",
+        &[
+            "capacity_provider_strategy",
+            "cluster",
+            "desired_count",
+            "launch_type",
+            "name",
+            "placement_constraints",
+            "task_definition",
+        ],
+    ),
+    (
+        "aws_ecs_task_definition",
+        &[
+            "container_definitions",
+            "cpu",
+            "family",
+            "memory",
+            "network_mode",
+            "placement_constraints",
+            "requires_compatibilities",
+            "runtime_platform",
+        ],
+    ),
+    (
+        "aws_instance",
+        &[
+            "ami",
+            "iam_instance_profile",
+            "instance_type",
+            "launch_template",
+            "metadata_options",
+            "user_data",
+            "user_data_base64",
+        ],
+    ),
+    (
+        "aws_launch_template",
+        &[
+            "iam_instance_profile",
+            "image_id",
+            "instance_requirements",
+            "instance_type",
+            "metadata_options",
+            "name",
+            "user_data",
+        ],
+    ),
+];
+
+/// [`RESOURCE_ARGUMENTS`] as the loader takes them.
+pub fn load_arguments() -> Vec<(String, Vec<String>)> {
+    RESOURCE_ARGUMENTS
+        .iter()
+        .map(|(kind, names)| {
+            (
+                kind.to_string(),
+                names.iter().map(|n| n.to_string()).collect(),
+            )
+        })
+        .collect()
+}
+
 /// [`RESOURCE_TYPES`] as the loader takes them.
 pub fn load_types() -> Vec<String> {
     RESOURCE_TYPES.iter().map(|t| t.to_string()).collect()

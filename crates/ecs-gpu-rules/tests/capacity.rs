@@ -16,8 +16,11 @@ fn load(name: &str, text: &str) -> Model {
     let _ = std::fs::remove_dir_all(&dir);
     std::fs::create_dir_all(&dir).unwrap();
     std::fs::write(dir.join("main.tf"), text).unwrap();
+    // As `ecs-gpu check` loads: the capacity walk reads only what the rules read.
     let model = ecs_gpu_model::load(&LoadOptions {
         paths: vec![dir.clone()],
+        only_types: Some(ecs_gpu_rules::load_types()),
+        only_arguments: Some(ecs_gpu_rules::load_arguments()),
         ..Default::default()
     });
     let _ = std::fs::remove_dir_all(&dir);

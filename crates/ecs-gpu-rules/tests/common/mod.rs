@@ -48,21 +48,23 @@ pub static CWD: std::sync::Mutex<()> = std::sync::Mutex::new(());
 /// folder. The file is copied into a folder of its own under the test target's temporary
 /// directory, with the same relative path, and loaded from there, so the paths in the output
 /// are those of the fixture.
+/// Loaded as `ecs-gpu check` loads: only the resource types and arguments the rules read.
 pub fn load(path: &Path) -> ecs_gpu_model::Model {
-    load_types(path, Some(ecs_gpu_rules::load_types()))
+    load_types(path, true)
 }
 
-/// [`load`], with every resource type evaluated (as a library user who sets no filter).
+/// [`load`], with every resource type and argument evaluated (as a library user who sets no
+/// filter).
 pub fn load_every_type(path: &Path) -> ecs_gpu_model::Model {
-    load_types(path, None)
+    load_types(path, false)
 }
 
-fn load_types(path: &Path, only_types: Option<Vec<String>>) -> ecs_gpu_model::Model {
+fn load_types(path: &Path, only: bool) -> ecs_gpu_model::Model {
     let _guard = CWD
         .lock()
         .unwrap_or_else(std::sync::PoisonError::into_inner);
     if !path.is_file() {
-        return load_path(path, only_types);
+        return load_path(path, only);
     }
     let root = Path::new(env!("CARGO_TARGET_TMPDIR"))
         .join("fixture-cases")
@@ -73,15 +75,16 @@ fn load_types(path: &Path, only_types: Option<Vec<String>>) -> ecs_gpu_model::Mo
     std::fs::copy(path, &copy).unwrap();
     let here = std::env::current_dir().unwrap();
     std::env::set_current_dir(&root).unwrap();
-    let model = load_path(path, only_types);
+    let model = load_path(path, only);
     std::env::set_current_dir(here).unwrap();
     model
 }
 
-fn load_path(path: &Path, only_types: Option<Vec<String>>) -> ecs_gpu_model::Model {
+fn load_path(path: &Path, only: bool) -> ecs_gpu_model::Model {
     ecs_gpu_model::load(&ecs_gpu_model::LoadOptions {
         paths: vec![path.to_path_buf()],
-        only_types,
+        only_types: only.then(ecs_gpu_rules::load_types),
+        only_arguments: only.then(ecs_gpu_rules::load_arguments),
         ..Default::default()
     })
 }

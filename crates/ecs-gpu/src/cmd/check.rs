@@ -215,6 +215,7 @@ pub fn run(args: &Args, out: &mut dyn Write) -> Result<Outcome> {
         var_files: args.var_files.clone(),
         vars,
         only_types: Some(ecs_gpu_rules::load_types()),
+        only_arguments: Some(ecs_gpu_rules::load_arguments()),
         threads: None,
     });
 
