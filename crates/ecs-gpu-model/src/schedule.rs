@@ -384,6 +384,43 @@ impl Drop for Running<'_> {
     }
 }
 
+/// The files the walk found, when units did not know them: the folders whose every Terraform
+/// file it found (most), and the files of the others.
+#[derive(Debug, Default)]
+struct Walked {
+    /// Real paths of folders whose every Terraform file the walk found.
+    folders: FastSet<OsString>,
+    /// Real paths of the walked files of the other folders (and of JSON files).
+    files: FastSet<OsString>,
+}
+
+impl Walked {
+    fn add(&mut self, folder: &WalkedFolder) {
+        if folder.listing.as_ref().is_some_and(|l| l.every_module_file) {
+            self.folders.insert(folder.real.as_os_str().to_os_string());
+        } else {
+            self.files.extend(
+                folder
+                    .files
+                    .iter()
+                    .map(|f| f.real.as_os_str().to_os_string()),
+            );
+        }
+    }
+
+    /// Whether the walk found the file at this real path (a Terraform or JSON file).
+    fn contains(&self, real: &std::ffi::OsStr) -> bool {
+        let path = Path::new(real);
+        self.files.contains(real)
+            || matches!(
+                crate::walk::Kind::of(path),
+                Some(crate::walk::Kind::Tf | crate::walk::Kind::TfJson)
+            ) && path
+                .parent()
+                .is_some_and(|dir| self.folders.contains(dir.as_os_str()))
+    }
+}
+
 /// Runs the units on one worker per core while the merge takes their results in unit order.
 /// `None` when the walk met a symlinked folder (`Source::Walk` only): the caller walks first.
 fn run(shared: &Arc<Shared>, options: &LoadOptions, source: Source<'_>) -> Option<Model> {
@@ -430,24 +467,21 @@ fn run(shared: &Arc<Shared>, options: &LoadOptions, source: Source<'_>) -> Optio
         }
         let walked = match source {
             Source::Walk(root) => {
-                let mut walked: FastSet<OsString> = FastSet::default();
+                let mut walked = Walked::default();
                 // A panic (a bug) in the walk must not leave the workers waiting for units that
                 // will never come: it is abandoned, and the caller walks first instead.
                 let walk = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
                     crate::preorder::walk(root, &shared.cwd, &mut |folder| {
-                        walked.extend(
-                            folder
-                                .files
-                                .iter()
-                                .map(|f| f.real.as_os_str().to_os_string()),
-                        );
+                        walked.add(&folder);
                         queue.push(Unit::Folder(folder));
                     })
                 }))
                 .unwrap_or(Err(crate::preorder::Linked));
                 match walk {
                     Ok(json) => {
-                        walked.extend(json.iter().map(|f| f.real.as_os_str().to_os_string()));
+                        walked
+                            .files
+                            .extend(json.iter().map(|f| f.real.as_os_str().to_os_string()));
                         for f in json {
                             queue.push(Unit::Json(f));
                         }
@@ -628,7 +662,7 @@ impl Merge {
     fn finish(
         mut self,
         mut tables: Vec<Table>,
-        walked: Option<&FastSet<OsString>>,
+        walked: Option<&Walked>,
         lost: usize,
         only_types: Option<Vec<String>>,
     ) -> Model {

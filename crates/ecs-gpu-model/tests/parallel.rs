@@ -291,6 +291,8 @@ fn a_root_serves_the_calls_below_it_only_with_every_file_of_its_folder() {
             &format!("{streamed:#?}"),
             &format!("{threads} workers"),
         );
+        // The seven files the walk found, and the one only the calls read, each once.
+        assert_eq!(streamed.files_checked, 8, "{threads} workers");
         let clusters = |module: &str, address: Option<&str>| {
             let mut names: Vec<&str> = streamed
                 .resources
