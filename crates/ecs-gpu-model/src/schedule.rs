@@ -30,7 +30,7 @@ use std::collections::VecDeque;
 use std::ffi::OsString;
 use std::path::{Path, PathBuf};
 use std::rc::Rc;
-use std::sync::{Arc, Condvar, Mutex};
+use std::sync::{Arc, Condvar, Mutex, OnceLock};
 
 use crate::loader::{
     apply_overrides, finish_notes, json_task_definition, resource_task_definition, Ev, RemoteCall,
@@ -89,8 +89,40 @@ pub(crate) enum Unit {
     Walked(usize),
 }
 
-/// Loads everything; see the module documentation.
-pub(crate) fn load(options: &LoadOptions) -> Model {
+/// Work on a loaded model that the loading threads share ([`crate::load_then`]).
+pub trait AfterLoad: Sync {
+    /// What the threads share while they work.
+    type State<'m>: Send + Sync
+    where
+        Self: 'm;
+    /// What the work gives.
+    type Output;
+    /// Starts the work on the complete model (on the calling thread).
+    fn start<'m>(&'m self, model: &'m Model) -> Self::State<'m>;
+    /// Takes part in the work until none is left: called on the calling thread and on every
+    /// loading thread.
+    fn help<'m>(&'m self, state: &'m Self::State<'m>);
+    /// The work's result, once every thread has returned from [`AfterLoad::help`] (on the
+    /// calling thread).
+    fn finish<'m>(&'m self, model: &'m Model, state: &'m Self::State<'m>) -> Self::Output;
+}
+
+/// No work after the load ([`crate::load`]).
+#[derive(Debug)]
+pub(crate) struct Nothing;
+
+impl AfterLoad for Nothing {
+    type State<'m> = ();
+    type Output = ();
+    fn start<'m>(&'m self, _: &'m Model) {}
+    fn help<'m>(&'m self, (): &'m ()) {}
+    fn finish<'m>(&'m self, _: &'m Model, (): &'m ()) {}
+}
+
+/// Loads everything (see the module documentation), then does `after`'s work. The model comes
+/// back when there is no work after the load; with work, the model is kept to the end of the
+/// process instead (see [`crate::load_then`]).
+pub(crate) fn load<A: AfterLoad>(options: &LoadOptions, after: Option<&A>) -> Loaded<A::Output> {
     let cwd = walk::cwd();
     let paths: Vec<PathBuf> = if options.paths.is_empty() {
         vec![PathBuf::from(".")]
@@ -101,8 +133,8 @@ pub(crate) fn load(options: &LoadOptions) -> Model {
         if std::fs::metadata(root).is_ok_and(|m| m.is_dir()) {
             if let Ok(real) = std::fs::canonicalize(root) {
                 let shared = shared(options, cwd.clone(), vec![real], Vec::new(), Vec::new());
-                if let Some(model) = run(&shared, options, Source::Walk(root)) {
-                    return model;
+                if let Some(done) = run(&shared, options, Source::Walk(root), after) {
+                    return done;
                 }
             }
         }
@@ -158,8 +190,7 @@ pub(crate) fn load(options: &LoadOptions) -> Model {
         })
         .collect();
     let shared = shared(options, cwd, allowed, folders, json);
-    let mut model = run(&shared, options, Source::Walked).unwrap_or_default();
-    let mut problems: Vec<LoadProblem> = walk_problems
+    let walk_problems: Vec<LoadProblem> = walk_problems
         .into_iter()
         .map(|(path, message)| LoadProblem {
             path,
@@ -168,9 +199,29 @@ pub(crate) fn load(options: &LoadOptions) -> Model {
             message,
         })
         .collect();
-    problems.append(&mut model.problems);
-    model.problems = problems;
-    model
+    let source = Source::Walked(walk_problems);
+    run(&shared, options, source, after).unwrap_or_else(|| match after {
+        None => Loaded::Model(Model::default()),
+        Some(after) => Loaded::Output(after_alone(after, Model::default())),
+    })
+}
+
+/// `after`'s work on a model, on the calling thread alone; the model stays to the end of the
+/// process, as after a load.
+pub(crate) fn after_alone<A: AfterLoad>(after: &A, model: Model) -> A::Output {
+    let model = std::mem::ManuallyDrop::new(model);
+    let state = std::mem::ManuallyDrop::new(after.start(&model));
+    after.help(&state);
+    after.finish(&model, &state)
+}
+
+/// What a load gives: the model, or the result of the work after it. Moved once per load: its
+/// size does not matter.
+#[derive(Debug)]
+#[allow(clippy::large_enum_variant)]
+pub(crate) enum Loaded<O> {
+    Model(Model),
+    Output(O),
 }
 
 /// What every worker shares: the walked folders and JSON files when the walk is done before
@@ -219,12 +270,13 @@ fn shared(
 }
 
 /// Where the units come from.
-#[derive(Debug, Clone, Copy)]
+#[derive(Debug)]
 enum Source<'a> {
     /// The walk of this folder, as it goes ([`crate::preorder`]).
     Walk(&'a Path),
-    /// The folders and JSON files of [`Shared`], walked before.
-    Walked,
+    /// The folders and JSON files of [`Shared`], walked before, and what the walk could not
+    /// read.
+    Walked(Vec<LoadProblem>),
 }
 
 /// The units waiting for a worker, in unit order.
@@ -336,6 +388,19 @@ impl Results {
         }
     }
 
+    /// Waits until every worker has stopped (each hands its file table over first).
+    fn wait_idle(&self) {
+        let Ok(mut r) = self.state.lock() else {
+            return;
+        };
+        while r.running > 0 {
+            r = match self.ready.wait(r) {
+                Ok(r) => r,
+                Err(_) => return,
+            };
+        }
+    }
+
     /// The results of units `from` on, in order, once `upto` (or the last unit, `units - 1`) is
     /// done. When every worker has stopped first: what came of the rest, and `Err` with how many
     /// units never will.
@@ -421,9 +486,15 @@ impl Walked {
     }
 }
 
-/// Runs the units on one worker per core while the merge takes their results in unit order.
-/// `None` when the walk met a symlinked folder (`Source::Walk` only): the caller walks first.
-fn run(shared: &Arc<Shared>, options: &LoadOptions, source: Source<'_>) -> Option<Model> {
+/// Runs the units on one worker per core while the merge takes their results in unit order, then
+/// `after`'s work on the model on the same threads. `None` when the walk met a symlinked folder
+/// (`Source::Walk` only): the caller walks first.
+fn run<A: AfterLoad>(
+    shared: &Arc<Shared>,
+    options: &LoadOptions,
+    source: Source<'_>,
+    after: Option<&A>,
+) -> Option<Loaded<A::Output>> {
     let threads = options
         .threads
         .unwrap_or_else(|| {
@@ -432,12 +503,21 @@ fn run(shared: &Arc<Shared>, options: &LoadOptions, source: Source<'_>) -> Optio
         .max(1);
     let threads = match source {
         Source::Walk(_) => threads,
-        Source::Walked => threads.min(shared.folders.len() + shared.json.len()).max(1),
+        Source::Walked(_) => threads.min(shared.folders.len() + shared.json.len()).max(1),
     };
     let queue = Queue::default();
     let results = Results::default();
-    let work = |worker: usize| -> Table {
-        let _running = Running(&results);
+    let tables: Vec<Mutex<Option<Table>>> = (0..threads).map(|_| Mutex::new(None)).collect();
+    // With work after the load, the model and the work's state stay to the end of the process:
+    // freeing a model that workers built, value by value on one thread, takes milliseconds (3.5 ms
+    // on the benchmark corpus), and the process that asks for work after the load ends after it.
+    let model = std::mem::ManuallyDrop::new(OnceLock::new());
+    let state = std::mem::ManuallyDrop::new(OnceLock::new());
+    let phase = Phase::default();
+    // A worker's part of the load: its units, then its file table. A worker that panics (a bug)
+    // leaves no table: the merge says which texts are missing.
+    let load = |worker: usize| {
+        let running = Running(&results);
         let mut ev = Ev::worker(shared.clone());
         while let Some(batch) = queue.take(CHUNK) {
             for (i, unit) in batch {
@@ -445,19 +525,33 @@ fn run(shared: &Arc<Shared>, options: &LoadOptions, source: Source<'_>) -> Optio
                 results.put(i, worker, partial);
             }
         }
-        ev.into_table()
+        if let Ok(mut slot) = tables[worker].lock() {
+            *slot = Some(ev.into_table());
+        }
+        drop(running);
     };
     std::thread::scope(|s| {
+        // However this ends (a panic included), the workers stop waiting for work after the load.
+        let _end = EndOnDrop(&phase);
         if let Ok(mut r) = results.state.lock() {
             r.running = threads;
         }
         let handles: Vec<_> = (0..threads)
             .map(|w| {
-                let work = &work;
+                let (load, phase, state) = (&load, &phase, &state);
                 std::thread::Builder::new()
                     .name(format!("ecs-gpu-load-{w}"))
                     .stack_size(WORKER_STACK)
-                    .spawn_scoped(s, move || work(w))
+                    .spawn_scoped(s, move || {
+                        load(w);
+                        if let Some(after) = after {
+                            if phase.wait() {
+                                if let Some(state) = state.get() {
+                                    after.help(state);
+                                }
+                            }
+                        }
+                    })
                     .ok()
             })
             .collect();
@@ -465,7 +559,7 @@ fn run(shared: &Arc<Shared>, options: &LoadOptions, source: Source<'_>) -> Optio
         if let Ok(mut r) = results.state.lock() {
             r.running -= threads - spawned;
         }
-        let walked = match source {
+        let (walked, problems) = match &source {
             Source::Walk(root) => {
                 let mut walked = Walked::default();
                 // A panic (a bug) in the walk must not leave the workers waiting for units that
@@ -488,29 +582,29 @@ fn run(shared: &Arc<Shared>, options: &LoadOptions, source: Source<'_>) -> Optio
                     }
                     Err(crate::preorder::Linked) => {
                         queue.close(true);
+                        phase.end();
                         for h in handles.into_iter().flatten() {
                             let _ = h.join();
                         }
                         return None;
                     }
                 }
-                Some(walked)
+                (Some(walked), Vec::new())
             }
-            Source::Walked => {
+            Source::Walked(problems) => {
                 for i in 0..shared.folders.len() + shared.json.len() {
                     queue.push(Unit::Walked(i));
                 }
-                None
+                (None, problems.clone())
             }
         };
         let units = queue.close(false);
-        let mut tables: Vec<Table> = (0..threads).map(|_| Vec::new()).collect();
         if spawned == 0 {
             // No thread could be started (a tight memory limit): do the work here.
             if let Ok(mut r) = results.state.lock() {
                 r.running = 1;
             }
-            tables[0] = work(0);
+            load(0);
         }
         let mut merge = Merge::new(threads);
         let mut lost = 0;
@@ -532,14 +626,74 @@ fn run(shared: &Arc<Shared>, options: &LoadOptions, source: Source<'_>) -> Optio
                 }
             }
         }
-        for (w, h) in handles.into_iter().enumerate() {
-            // A worker that panicked lost its file table: the merge says which texts are missing.
-            if let Some(Ok(table)) = h.map(|h| h.join()) {
-                tables[w] = table;
+        // Every worker has handed its file table over (or stopped without one).
+        results.wait_idle();
+        let tables = tables
+            .iter()
+            .map(|t| t.lock().ok().and_then(|mut t| t.take()).unwrap_or_default())
+            .collect();
+        let mut built = merge.finish(tables, walked.as_ref(), lost, options.only_types.clone());
+        if !problems.is_empty() {
+            let mut all = problems;
+            all.append(&mut built.problems);
+            built.problems = all;
+        }
+        let Some(after) = after else {
+            return Some(Loaded::Model(built));
+        };
+        let model = model.get_or_init(|| built);
+        let state = state.get_or_init(|| after.start(model));
+        phase.start();
+        after.help(state);
+        for h in handles.into_iter().flatten() {
+            // A helper that panicked (a bug) is reported by the scope.
+            let _ = h.join();
+        }
+        Some(Loaded::Output(after.finish(model, state)))
+    })
+}
+
+/// Ends the [`Phase`] when dropped.
+struct EndOnDrop<'a>(&'a Phase);
+
+impl Drop for EndOnDrop<'_> {
+    fn drop(&mut self) {
+        self.0.end();
+    }
+}
+
+/// Where the loading threads are once their units are done: waiting for the work after the load
+/// (0, the default), doing it, or told that there is none.
+#[derive(Debug, Default)]
+struct Phase(std::sync::atomic::AtomicU8);
+
+impl Phase {
+    const HELP: u8 = 1;
+    const END: u8 = 2;
+
+    fn start(&self) {
+        self.0
+            .store(Self::HELP, std::sync::atomic::Ordering::Release);
+    }
+
+    fn end(&self) {
+        self.0
+            .store(Self::END, std::sync::atomic::Ordering::Release);
+    }
+
+    /// Waits until the work after the load starts (`true`) or there is none (`false`). The
+    /// thread stays on its core meanwhile, yielding it to any other: the merge ends a millisecond
+    /// or so after the last unit, and a thread put to sleep there waits for a scheduler tick to get
+    /// a core back when the work starts.
+    fn wait(&self) -> bool {
+        loop {
+            match self.0.load(std::sync::atomic::Ordering::Acquire) {
+                Self::HELP => return true,
+                Self::END => return false,
+                _ => std::thread::yield_now(),
             }
         }
-        Some(merge.finish(tables, walked.as_ref(), lost, options.only_types.clone()))
-    })
+    }
 }
 
 /// Puts the units' results together, in unit order, as they come.

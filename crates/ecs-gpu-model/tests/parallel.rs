@@ -323,3 +323,104 @@ fn a_root_serves_the_calls_below_it_only_with_every_file_of_its_folder() {
         );
     }
 }
+
+/// Counts the threads that take part in the work after a load, and what they saw.
+struct Count {
+    helpers: std::sync::atomic::AtomicUsize,
+    panic_at_start: bool,
+}
+
+impl ecs_gpu_model::AfterLoad for Count {
+    type State<'m> = &'m ecs_gpu_model::Model;
+    type Output = (String, usize);
+    fn start<'m>(&'m self, model: &'m ecs_gpu_model::Model) -> &'m ecs_gpu_model::Model {
+        assert!(!self.panic_at_start, "a bug in the work after the load");
+        model
+    }
+    fn help<'m>(&'m self, _: &'m &'m ecs_gpu_model::Model) {
+        self.helpers
+            .fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+    }
+    fn finish<'m>(
+        &'m self,
+        model: &'m ecs_gpu_model::Model,
+        _: &'m &'m ecs_gpu_model::Model,
+    ) -> (String, usize) {
+        (
+            format!("{model:#?}"),
+            self.helpers.load(std::sync::atomic::Ordering::Relaxed),
+        )
+    }
+}
+
+/// The work after a load sees the model `load` gives, and every loading thread takes part in it
+/// with the calling thread; when the walk meets a symlinked folder and starts again, the work is
+/// done once, on the model of the second walk.
+#[test]
+fn the_work_after_a_load_sees_the_model_on_every_loading_thread() {
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::create_dir_all(dir.path().join("real")).unwrap();
+    std::fs::write(
+        dir.path().join("real/main.tf"),
+        "resource \"aws_ecs_cluster\" \"c\" {\n  name = \"c\"\n}\n",
+    )
+    .unwrap();
+    // With the folders it walks first, a load starts no more workers than it has units (one here).
+    let mut roots = vec![
+        (repo("terraform"), usize::MAX),
+        (repo("examples"), usize::MAX),
+    ];
+    #[cfg(unix)]
+    {
+        std::os::unix::fs::symlink(dir.path().join("real"), dir.path().join("link")).unwrap();
+        roots.push((dir.path().to_path_buf(), 1));
+    }
+    for (root, units) in roots {
+        for threads in [1, 2, 3] {
+            let options = LoadOptions {
+                paths: vec![root.clone()],
+                threads: Some(threads),
+                ..Default::default()
+            };
+            let after = Count {
+                helpers: Default::default(),
+                panic_at_start: false,
+            };
+            let (seen, helpers) = ecs_gpu_model::load_then(&options, &after);
+            assert_same_model(
+                &format!("{:#?}", load(&options)),
+                &seen,
+                &format!(
+                    "{}, {threads} workers: the work after the load",
+                    root.display()
+                ),
+            );
+            assert_eq!(
+                helpers,
+                threads.min(units) + 1,
+                "{}: {threads} workers",
+                root.display()
+            );
+        }
+    }
+}
+
+/// A bug in the work after a load is a panic of the caller, not a load that never ends: the
+/// loading threads waiting for the work stop.
+#[test]
+fn a_panic_in_the_work_after_a_load_ends_it() {
+    let options = LoadOptions {
+        paths: vec![repo("examples")],
+        threads: Some(2),
+        ..Default::default()
+    };
+    let after = Count {
+        helpers: Default::default(),
+        panic_at_start: true,
+    };
+    let ended = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+        ecs_gpu_model::load_then(&options, &after)
+    }));
+    assert!(ended.is_err());
+    assert_eq!(after.helpers.load(std::sync::atomic::Ordering::Relaxed), 0);
+}

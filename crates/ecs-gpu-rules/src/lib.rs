@@ -93,87 +93,202 @@ fn diagnostic(model: &Model, f: &Finding, severity: Severity) -> Diagnostic {
 /// Runs the enabled rules, then applies suppressions (reporting GPU001 and GPU002) and severity
 /// overrides. The diagnostics are sorted by file, line, column and rule.
 pub fn check(model: &Model, settings: &Settings) -> Vec<Diagnostic> {
-    let enabled: Vec<&'static Rule> = RULES
-        .iter()
-        .copied()
-        .filter(|r| settings.enabled(r))
-        .collect();
-    let ctx = Context::new(model);
-    let mut findings: Vec<Finding> = run_rules(&ctx, &enabled).into_iter().flatten().collect();
+    let run = Run::new(model, settings);
+    let threads = std::thread::available_parallelism()
+        .map_or(1, std::num::NonZeroUsize::get)
+        .min(run.rules.len())
+        .max(1);
+    std::thread::scope(|scope| {
+        // The calling thread is one of the helpers.
+        for _ in 1..threads {
+            scope.spawn(|| run.help());
+        }
+        run.help();
+    });
+    run.diagnostics(settings)
+}
 
-    let suppressions = suppress::collect(model);
-    let mut used = vec![false; suppressions.len()];
-    findings.retain(|f| {
-        let mut keep = true;
-        for (i, s) in suppressions.iter().enumerate() {
-            if s.covers(model, f) {
-                used[i] = true;
-                keep = false;
+/// `ecs-gpu check`'s work after the load ([`ecs_gpu_model::load_then`]): the rules, on the threads
+/// that loaded the model (a thread started after the load waits for a core, about 3 ms on the
+/// benchmark machine in most runs), then the report.
+#[derive(Debug, Clone, Copy)]
+pub struct Check<'a> {
+    pub settings: &'a Settings,
+    /// What the report carries besides the diagnostics.
+    pub parts: ReportParts,
+}
+
+/// What a check gives: the report to render, and the files that could not be read or parsed.
+#[derive(Debug)]
+pub struct Checked {
+    pub report: ecs_gpu_report::Report,
+    pub problems: Vec<ecs_gpu_model::LoadProblem>,
+}
+
+impl ecs_gpu_model::AfterLoad for Check<'_> {
+    type State<'m>
+        = Run<'m>
+    where
+        Self: 'm;
+    type Output = Checked;
+
+    fn start<'m>(&'m self, model: &'m Model) -> Run<'m> {
+        Run::new(model, self.settings)
+    }
+
+    fn help<'m>(&'m self, run: &'m Run<'m>) {
+        run.help();
+    }
+
+    fn finish<'m>(&'m self, model: &'m Model, run: &'m Run<'m>) -> Checked {
+        let diagnostics = run.diagnostics(self.settings);
+        Checked {
+            report: report_with(model, self.settings, diagnostics, self.parts),
+            problems: model.problems.clone(),
+        }
+    }
+}
+
+/// One run of the rules over a model, shared by the threads that help ([`Run::help`]): the walks
+/// several rules share ([`Context`]) and one job per enabled rule.
+#[derive(Debug)]
+pub struct Run<'m> {
+    ctx: Context<'m>,
+    rules: Vec<&'static Rule>,
+    /// The next job: the shared walks first, then the rules.
+    next: std::sync::atomic::AtomicUsize,
+    /// Each rule's findings, in rule order.
+    found: Vec<std::sync::Mutex<Vec<Finding>>>,
+}
+
+impl<'m> Run<'m> {
+    /// The rules that `settings` enables, over `model`.
+    pub fn new(model: &'m Model, settings: &Settings) -> Run<'m> {
+        let rules: Vec<&'static Rule> = RULES
+            .iter()
+            .copied()
+            .filter(|r| settings.enabled(r))
+            .collect();
+        Run {
+            ctx: Context::new(model),
+            found: rules.iter().map(|_| Default::default()).collect(),
+            rules,
+            next: Default::default(),
+        }
+    }
+
+    /// Takes jobs until none is left. The walks that several rules share come first, as jobs of
+    /// their own: a rule that needs one then finds it done, instead of waiting on another thread
+    /// that is computing it.
+    pub fn help(&'m self) {
+        use std::sync::atomic::Ordering;
+        let shared = Context::SHARED_WALKS;
+        loop {
+            let i = self.next.fetch_add(1, Ordering::Relaxed);
+            if i < shared {
+                self.ctx.prepare(i);
+                continue;
+            }
+            let Some(rule) = self.rules.get(i - shared) else {
+                break;
+            };
+            let mut report = Findings::new(&self.ctx, rule);
+            (rule.check)(self.ctx.model(), &mut report);
+            if let Ok(mut slot) = self.found[i - shared].lock() {
+                *slot = report.into_findings();
             }
         }
-        keep
-    });
-    let mut meta = Findings::new(&ctx, &rules::gpu001_suppression_without_reason::RULE);
-    for s in suppressions.iter().filter(|s| s.reason.is_none()) {
-        meta.add(
-            Some(s.loc),
-            format!(
-                "the suppression of {} gives no reason",
-                backticked(&s.codes)
-            ),
-        )
-        .help("write why after the rule IDs: `# ecs-gpu:ignore GPU303 <reason>`");
-    }
-    let mut unused = Findings::new(&ctx, &rules::gpu002_unused_suppression::RULE);
-    for (s, used) in suppressions.iter().zip(&used) {
-        if *used {
-            continue;
-        }
-        let unknown: Vec<&String> = s.codes.iter().filter(|c| rule(c).is_none()).collect();
-        if !unknown.is_empty() {
-            unused
-                .add(
-                    Some(s.loc),
-                    format!(
-                        "the suppression names {}, which is not a rule",
-                        backticked(&unknown)
-                    ),
-                )
-                .help("use the rule IDs that `ecs-gpu rules` lists");
-        } else if s.codes.is_empty() {
-            unused
-                .add(Some(s.loc), "the suppression names no rule")
-                .help("write the rule IDs to silence: `# ecs-gpu:ignore GPU303 <reason>`");
-        } else if s
-            .codes
-            .iter()
-            .all(|c| rule(c).is_some_and(|r| settings.enabled(r)))
-        {
-            unused
-                .add(Some(s.loc), format!("the suppression of {} silences nothing", backticked(&s.codes)))
-                .help("remove it: no finding of these rules is on the next line or in the block below it");
-        }
-    }
-    for (rule, extra) in [
-        (&rules::gpu001_suppression_without_reason::RULE, meta),
-        (&rules::gpu002_unused_suppression::RULE, unused),
-    ] {
-        if settings.enabled(rule) {
-            findings.extend(extra.into_findings());
-        }
     }
 
-    let mut out: Vec<Diagnostic> = findings
-        .iter()
-        .map(|f| {
-            let severity = settings.severity_for(f.rule).unwrap_or(f.severity);
-            diagnostic(model, f, severity)
-        })
-        .collect();
-    out.sort_by(|a, b| a.sort_key().cmp(&b.sort_key()));
-    out.dedup();
-    drop_root_copies_of_module_findings(&mut out);
-    out
+    /// The diagnostics, once every helper has returned from [`Run::help`]: the rules' findings
+    /// after suppressions (reporting GPU001 and GPU002) and severity overrides, sorted by file,
+    /// line, column and rule.
+    pub fn diagnostics(&'m self, settings: &Settings) -> Vec<Diagnostic> {
+        let model = self.ctx.model();
+        let ctx = &self.ctx;
+        let mut findings: Vec<Finding> = self
+            .found
+            .iter()
+            .flat_map(|m| {
+                m.lock()
+                    .map(|mut f| std::mem::take(&mut *f))
+                    .unwrap_or_default()
+            })
+            .collect();
+        let suppressions = suppress::collect(model);
+        let mut used = vec![false; suppressions.len()];
+        findings.retain(|f| {
+            let mut keep = true;
+            for (i, s) in suppressions.iter().enumerate() {
+                if s.covers(model, f) {
+                    used[i] = true;
+                    keep = false;
+                }
+            }
+            keep
+        });
+        let mut meta = Findings::new(ctx, &rules::gpu001_suppression_without_reason::RULE);
+        for s in suppressions.iter().filter(|s| s.reason.is_none()) {
+            meta.add(
+                Some(s.loc),
+                format!(
+                    "the suppression of {} gives no reason",
+                    backticked(&s.codes)
+                ),
+            )
+            .help("write why after the rule IDs: `# ecs-gpu:ignore GPU303 <reason>`");
+        }
+        let mut unused = Findings::new(ctx, &rules::gpu002_unused_suppression::RULE);
+        for (s, used) in suppressions.iter().zip(&used) {
+            if *used {
+                continue;
+            }
+            let unknown: Vec<&String> = s.codes.iter().filter(|c| rule(c).is_none()).collect();
+            if !unknown.is_empty() {
+                unused
+                    .add(
+                        Some(s.loc),
+                        format!(
+                            "the suppression names {}, which is not a rule",
+                            backticked(&unknown)
+                        ),
+                    )
+                    .help("use the rule IDs that `ecs-gpu rules` lists");
+            } else if s.codes.is_empty() {
+                unused
+                    .add(Some(s.loc), "the suppression names no rule")
+                    .help("write the rule IDs to silence: `# ecs-gpu:ignore GPU303 <reason>`");
+            } else if s
+                .codes
+                .iter()
+                .all(|c| rule(c).is_some_and(|r| settings.enabled(r)))
+            {
+                unused
+                    .add(Some(s.loc), format!("the suppression of {} silences nothing", backticked(&s.codes)))
+                    .help("remove it: no finding of these rules is on the next line or in the block below it");
+            }
+        }
+        for (rule, extra) in [
+            (&rules::gpu001_suppression_without_reason::RULE, meta),
+            (&rules::gpu002_unused_suppression::RULE, unused),
+        ] {
+            if settings.enabled(rule) {
+                findings.extend(extra.into_findings());
+            }
+        }
+
+        let mut out: Vec<Diagnostic> = findings
+            .iter()
+            .map(|f| {
+                let severity = settings.severity_for(f.rule).unwrap_or(f.severity);
+                diagnostic(model, f, severity)
+            })
+            .collect();
+        out.sort_by(|a, b| a.sort_key().cmp(&b.sort_key()));
+        out.dedup();
+        drop_root_copies_of_module_findings(&mut out);
+        out
+    }
 }
 
 /// A module folder is also checked as a root of its own: nothing says which folders are roots.
@@ -206,57 +321,6 @@ fn drop_root_copies_of_module_findings(out: &mut Vec<Diagnostic>) {
     };
     let mut keep = keep.into_iter();
     out.retain(|_| keep.next().unwrap_or(true));
-}
-
-/// Runs the rules on all cores (each rule on one thread), and returns their findings in rule order.
-///
-/// The walks that several rules share ([`Context`]) come first, as jobs of their own: a rule that
-/// needs one then finds it done, instead of waiting on another thread that is computing it.
-fn run_rules<'m>(ctx: &'m Context<'m>, rules: &[&'static Rule]) -> Vec<Vec<Finding>> {
-    use std::sync::atomic::{AtomicUsize, Ordering};
-    let threads = std::thread::available_parallelism()
-        .map_or(1, std::num::NonZeroUsize::get)
-        .min(rules.len())
-        .max(1);
-    let run_one = |rule: &'static Rule| {
-        let mut report = Findings::new(ctx, rule);
-        (rule.check)(ctx.model(), &mut report);
-        report.into_findings()
-    };
-    if threads == 1 {
-        return rules.iter().map(|r| run_one(r)).collect();
-    }
-    let shared = Context::SHARED_WALKS;
-    let next = AtomicUsize::new(0);
-    let results: Vec<std::sync::Mutex<Vec<Finding>>> = rules
-        .iter()
-        .map(|_| std::sync::Mutex::new(Vec::new()))
-        .collect();
-    let work = || loop {
-        let i = next.fetch_add(1, Ordering::Relaxed);
-        if i < shared {
-            ctx.prepare(i);
-            continue;
-        }
-        let Some(rule) = rules.get(i - shared) else {
-            break;
-        };
-        let found = run_one(rule);
-        if let Ok(mut slot) = results[i - shared].lock() {
-            *slot = found;
-        }
-    };
-    std::thread::scope(|scope| {
-        // The calling thread is one of the workers.
-        for _ in 1..threads {
-            scope.spawn(work);
-        }
-        work();
-    });
-    results
-        .into_iter()
-        .map(|m| m.into_inner().unwrap_or_default())
-        .collect()
 }
 
 /// Names in backticks, separated by commas: "`GPU303`, `GPU304`".

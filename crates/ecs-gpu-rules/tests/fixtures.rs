@@ -90,3 +90,51 @@ fn loading_only_what_rules_read_changes_no_finding() {
     }
     assert!(failures.is_empty(), "{}", failures.join("\n"));
 }
+
+/// `check` runs the rules on the threads that load (`ecs_gpu_model::load_then` with `Check`): on
+/// every rule's fixtures folder, the report is the one of `check` after `load`.
+#[test]
+fn the_rules_on_the_loading_threads_report_what_check_reports() {
+    let fixtures = common::crate_path("tests/fixtures");
+    let settings = Settings::default();
+    let parts = ecs_gpu_rules::ReportParts {
+        sources: true,
+        rules: true,
+    };
+    let mut compared = 0;
+    for entry in std::fs::read_dir(&fixtures).unwrap() {
+        let dir = entry.unwrap().path();
+        let options = ecs_gpu_model::LoadOptions {
+            paths: vec![dir.clone()],
+            only_types: Some(ecs_gpu_rules::load_types()),
+            only_arguments: Some(ecs_gpu_rules::load_arguments()),
+            ..Default::default()
+        };
+        let model = ecs_gpu_model::load(&options);
+        let expected = ecs_gpu_rules::report_with(
+            &model,
+            &settings,
+            ecs_gpu_rules::check(&model, &settings),
+            parts,
+        );
+        let checked = ecs_gpu_model::load_then(
+            &options,
+            &ecs_gpu_rules::Check {
+                settings: &settings,
+                parts,
+            },
+        );
+        assert_eq!(
+            format!("{:?}", checked.report),
+            format!("{expected:?}"),
+            "{}",
+            dir.display()
+        );
+        assert_eq!(
+            format!("{:?}", checked.problems),
+            format!("{:?}", model.problems)
+        );
+        compared += usize::from(!expected.diagnostics.is_empty());
+    }
+    assert!(compared > 20, "{compared} folders with findings");
+}

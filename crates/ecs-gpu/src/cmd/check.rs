@@ -210,38 +210,40 @@ pub fn run(args: &Args, out: &mut dyn Write) -> Result<Outcome> {
     std::thread::spawn(|| {
         ecs_gpu_catalog::catalog();
     });
-    let model = ecs_gpu_model::load(&ecs_gpu_model::LoadOptions {
-        paths,
-        var_files: args.var_files.clone(),
-        vars,
-        only_types: Some(ecs_gpu_rules::load_types()),
-        only_arguments: Some(ecs_gpu_rules::load_arguments()),
-        threads: None,
-    });
-
-    let diagnostics = ecs_gpu_rules::check(&model, &settings);
-    let fails = diagnostics.iter().any(|d| d.severity >= fail_on);
-    let report = ecs_gpu_rules::report_with(
-        &model,
-        &settings,
-        diagnostics,
-        ecs_gpu_rules::ReportParts {
-            sources: args.format == FormatArg::Human,
-            // Only SARIF lists the rules (`tool.driver.rules`).
-            rules: args.format == FormatArg::Sarif,
+    // The rules run on the threads that load, as soon as the model is complete (the model then
+    // stays to the end of the process, which ends next: freeing it value by value would only
+    // delay it).
+    let checked = ecs_gpu_model::load_then(
+        &ecs_gpu_model::LoadOptions {
+            paths,
+            var_files: args.var_files.clone(),
+            vars,
+            only_types: Some(ecs_gpu_rules::load_types()),
+            only_arguments: Some(ecs_gpu_rules::load_arguments()),
+            threads: None,
+        },
+        &ecs_gpu_rules::Check {
+            settings: &settings,
+            parts: ecs_gpu_rules::ReportParts {
+                sources: args.format == FormatArg::Human,
+                // Only SARIF lists the rules (`tool.driver.rules`).
+                rules: args.format == FormatArg::Sarif,
+            },
         },
     );
+    let report = checked.report;
+    let fails = report.diagnostics.iter().any(|d| d.severity >= fail_on);
     let options = RenderOptions {
         color: args.format == FormatArg::Human && use_color(args.color),
         version: Some(env!("CARGO_PKG_VERSION").to_string()),
     };
     ecs_gpu_report::render(args.format.into(), &report, &options, out)?;
 
-    if !model.problems.is_empty() {
+    if !checked.problems.is_empty() {
         out.flush()?;
         let stderr = io::stderr();
         let mut err = stderr.lock();
-        for p in &model.problems {
+        for p in &checked.problems {
             let path = p.path.display();
             match (p.line, p.column) {
                 (Some(l), Some(c)) => writeln!(err, "{path}:{l}:{c}: {}", p.message)?,
@@ -249,15 +251,14 @@ pub fn run(args: &Args, out: &mut dyn Write) -> Result<Outcome> {
                 _ => writeln!(err, "{path}: {}", p.message)?,
             }
         }
-        let n = model.problems.len();
-        std::mem::forget(model);
+        let n = checked.problems.len();
         bail!(
             "{n} {} could not be read or parsed; every other file was checked",
             if n == 1 { "file" } else { "files" }
         );
     }
-    // The process ends next: freeing thousands of values one by one would only delay it.
-    std::mem::forget(model);
+    // The process ends next: freeing the report's values one by one would only delay it.
+    std::mem::forget(report);
     Ok(if fails {
         Outcome::Findings
     } else {
