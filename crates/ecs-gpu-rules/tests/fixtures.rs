@@ -95,6 +95,10 @@ fn loading_only_what_rules_read_changes_no_finding() {
 /// every rule's fixtures folder, the report is the one of `check` after `load`.
 #[test]
 fn the_rules_on_the_loading_threads_report_what_check_reports() {
+    // Paths are shown relative to the current directory, which other tests change.
+    let _guard = common::CWD
+        .lock()
+        .unwrap_or_else(std::sync::PoisonError::into_inner);
     let fixtures = common::crate_path("tests/fixtures");
     let settings = Settings::default();
     let parts = ecs_gpu_rules::ReportParts {
