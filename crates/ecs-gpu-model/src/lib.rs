@@ -92,9 +92,10 @@ pub fn load(options: &LoadOptions) -> Model {
     }
 }
 
-/// [`load`], then `after`'s work on the model, shared by the threads that loaded it: they are busy
-/// to the end of the load, so they take the work up at once, where threads started afterwards wait
-/// for a core (on the two-core benchmark machine, about 3 ms, a scheduler tick, in most runs).
+/// [`load`], then `after`'s work on the model, shared by the calling thread and loading threads,
+/// one per core: they are busy to the end of the load, so they take the work up at once, where
+/// threads started afterwards wait for a core (on the two-core benchmark machine, about 3 ms, a
+/// scheduler tick, in most runs).
 ///
 /// The model is not freed: it stays until the process ends. This is for a command that reports
 /// and exits (freeing a model, value by value, takes milliseconds); a long-lived caller should use

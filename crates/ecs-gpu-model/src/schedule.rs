@@ -505,6 +505,10 @@ fn run<A: AfterLoad>(
         Source::Walk(_) => threads,
         Source::Walked(_) => threads.min(shared.folders.len() + shared.json.len()).max(1),
     };
+    // The work after the load runs on the calling thread and as many workers as leave one core
+    // each: a third thread on two cores is preempted in the middle of a job, and the rest wait
+    // for it.
+    let helpers = std::thread::available_parallelism().map_or(1, std::num::NonZeroUsize::get) - 1;
     let queue = Queue::default();
     let results = Results::default();
     let tables: Vec<Mutex<Option<Table>>> = (0..threads).map(|_| Mutex::new(None)).collect();
@@ -514,6 +518,8 @@ fn run<A: AfterLoad>(
     let model = std::mem::ManuallyDrop::new(OnceLock::new());
     let state = std::mem::ManuallyDrop::new(OnceLock::new());
     let phase = Phase::default();
+    // Helping workers still at the work after the load.
+    let pending = std::sync::atomic::AtomicUsize::new(0);
     // A worker's part of the load: its units, then its file table. A worker that panics (a bug)
     // leaves no table: the merge says which texts are missing.
     let load = |worker: usize| {
@@ -538,14 +544,16 @@ fn run<A: AfterLoad>(
         }
         let handles: Vec<_> = (0..threads)
             .map(|w| {
-                let (load, phase, state) = (&load, &phase, &state);
+                let (load, phase, state, pending) = (&load, &phase, &state, &pending);
                 std::thread::Builder::new()
                     .name(format!("ecs-gpu-load-{w}"))
                     .stack_size(WORKER_STACK)
                     .spawn_scoped(s, move || {
                         load(w);
-                        if let Some(after) = after {
+                        if let Some(after) = after.filter(|_| w < helpers) {
                             if phase.wait() {
+                                // Counted out even if the work panics (a bug).
+                                let _done = CountDown(pending);
                                 if let Some(state) = state.get() {
                                     after.help(state);
                                 }
@@ -643,14 +651,30 @@ fn run<A: AfterLoad>(
         };
         let model = model.get_or_init(|| built);
         let state = state.get_or_init(|| after.start(model));
+        let helping = handles
+            .iter()
+            .enumerate()
+            .filter(|(w, h)| *w < helpers && h.is_some())
+            .count();
+        pending.store(helping, std::sync::atomic::Ordering::Release);
         phase.start();
         after.help(state);
-        for h in handles.into_iter().flatten() {
-            // A helper that panicked (a bug) is reported by the scope.
-            let _ = h.join();
+        // The helpers' last jobs; their threads end meanwhile (the scope joins them, and reports
+        // one that panicked).
+        while pending.load(std::sync::atomic::Ordering::Acquire) > 0 {
+            std::thread::yield_now();
         }
         Some(Loaded::Output(after.finish(model, state)))
     })
+}
+
+/// Counts a helper out of the work after the load when dropped.
+struct CountDown<'a>(&'a std::sync::atomic::AtomicUsize);
+
+impl Drop for CountDown<'_> {
+    fn drop(&mut self) {
+        self.0.fetch_sub(1, std::sync::atomic::Ordering::Release);
+    }
 }
 
 /// Ends the [`Phase`] when dropped.

@@ -149,16 +149,36 @@ impl ecs_gpu_model::AfterLoad for Check<'_> {
     }
 }
 
+/// The rules that read none of the walks the rules share ([`Context`]): they run while one thread
+/// does the first walk. A rule missing here only runs later; a rule listed that reads a walk waits
+/// for it.
+const READS_NO_SHARED_WALK: &[&str] = &[
+    "GPU003", "GPU004", "GPU101", "GPU102", "GPU104", "GPU105", "GPU108", "GPU402", "GPU501",
+    "GPU502",
+];
+
+/// A job of a [`Run`].
+#[derive(Debug, Clone, Copy)]
+enum Job {
+    /// A walk several rules share ([`Context::prepare`]).
+    Shared(usize),
+    /// The rule at this index of [`Run::rules`].
+    Rule(usize),
+}
+
 /// One run of the rules over a model, shared by the threads that help ([`Run::help`]): the walks
 /// several rules share ([`Context`]) and one job per enabled rule.
 #[derive(Debug)]
 pub struct Run<'m> {
     ctx: Context<'m>,
     rules: Vec<&'static Rule>,
-    /// The next job: the shared walks first, then the rules.
+    /// The jobs, in the order they are taken, and the next one.
+    jobs: Vec<Job>,
     next: std::sync::atomic::AtomicUsize,
-    /// Each rule's findings, in rule order.
-    found: Vec<std::sync::Mutex<Vec<Finding>>>,
+    /// Each rule's severity from the settings, when they change it.
+    severities: Vec<Option<Severity>>,
+    /// Each rule's findings, in rule order, with their diagnostics (built by the helpers too).
+    found: Vec<std::sync::Mutex<Vec<(Finding, Diagnostic)>>>,
 }
 
 impl<'m> Run<'m> {
@@ -169,33 +189,62 @@ impl<'m> Run<'m> {
             .copied()
             .filter(|r| settings.enabled(r))
             .collect();
+        // The walk of the GPU capacity first (the longest, and most rules need it), then the rules
+        // that need no shared walk, which keep the other threads busy meanwhile, then the other
+        // walks and the other rules.
+        let independent = |r: &Rule| READS_NO_SHARED_WALK.contains(&r.id);
+        let rule_jobs = |first: bool| {
+            rules
+                .iter()
+                .enumerate()
+                .filter(move |(_, r)| independent(r) == first)
+                .map(|(i, _)| Job::Rule(i))
+        };
+        let jobs = std::iter::once(Job::Shared(0))
+            .chain(rule_jobs(true))
+            .chain((1..Context::SHARED_WALKS).map(Job::Shared))
+            .chain(rule_jobs(false))
+            .collect();
         Run {
             ctx: Context::new(model),
             found: rules.iter().map(|_| Default::default()).collect(),
+            severities: rules.iter().map(|r| settings.severity_for(r)).collect(),
             rules,
+            jobs,
             next: Default::default(),
         }
     }
 
-    /// Takes jobs until none is left. The walks that several rules share come first, as jobs of
-    /// their own: a rule that needs one then finds it done, instead of waiting on another thread
-    /// that is computing it.
+    /// Takes jobs until none is left. The walks that several rules share are jobs of their own,
+    /// before the rules that need them: such a rule then finds its walk done, instead of waiting
+    /// on another thread that is computing it.
     pub fn help(&'m self) {
         use std::sync::atomic::Ordering;
-        let shared = Context::SHARED_WALKS;
         loop {
             let i = self.next.fetch_add(1, Ordering::Relaxed);
-            if i < shared {
-                self.ctx.prepare(i);
-                continue;
-            }
-            let Some(rule) = self.rules.get(i - shared) else {
-                break;
+            let i = match self.jobs.get(i) {
+                None => break,
+                Some(Job::Shared(walk)) => {
+                    self.ctx.prepare(*walk);
+                    continue;
+                }
+                Some(Job::Rule(i)) => *i,
             };
+            let rule = self.rules[i];
             let mut report = Findings::new(&self.ctx, rule);
-            (rule.check)(self.ctx.model(), &mut report);
-            if let Ok(mut slot) = self.found[i - shared].lock() {
-                *slot = report.into_findings();
+            let model = self.ctx.model();
+            (rule.check)(model, &mut report);
+            let severity = self.severities[i];
+            let done = report
+                .into_findings()
+                .into_iter()
+                .map(|f| {
+                    let d = diagnostic(model, &f, severity.unwrap_or(f.severity));
+                    (f, d)
+                })
+                .collect();
+            if let Ok(mut slot) = self.found[i].lock() {
+                *slot = done;
             }
         }
     }
@@ -206,7 +255,7 @@ impl<'m> Run<'m> {
     pub fn diagnostics(&'m self, settings: &Settings) -> Vec<Diagnostic> {
         let model = self.ctx.model();
         let ctx = &self.ctx;
-        let mut findings: Vec<Finding> = self
+        let mut findings: Vec<(Finding, Diagnostic)> = self
             .found
             .iter()
             .flat_map(|m| {
@@ -217,7 +266,7 @@ impl<'m> Run<'m> {
             .collect();
         let suppressions = suppress::collect(model);
         let mut used = vec![false; suppressions.len()];
-        findings.retain(|f| {
+        findings.retain(|(f, _)| {
             let mut keep = true;
             for (i, s) in suppressions.iter().enumerate() {
                 if s.covers(model, f) {
@@ -268,22 +317,18 @@ impl<'m> Run<'m> {
                     .help("remove it: no finding of these rules is on the next line or in the block below it");
             }
         }
+        let mut out: Vec<Diagnostic> = findings.into_iter().map(|(_, d)| d).collect();
         for (rule, extra) in [
             (&rules::gpu001_suppression_without_reason::RULE, meta),
             (&rules::gpu002_unused_suppression::RULE, unused),
         ] {
             if settings.enabled(rule) {
-                findings.extend(extra.into_findings());
+                out.extend(extra.into_findings().iter().map(|f| {
+                    let severity = settings.severity_for(f.rule).unwrap_or(f.severity);
+                    diagnostic(model, f, severity)
+                }));
             }
         }
-
-        let mut out: Vec<Diagnostic> = findings
-            .iter()
-            .map(|f| {
-                let severity = settings.severity_for(f.rule).unwrap_or(f.severity);
-                diagnostic(model, f, severity)
-            })
-            .collect();
         out.sort_by(|a, b| a.sort_key().cmp(&b.sort_key()));
         out.dedup();
         drop_root_copies_of_module_findings(&mut out);
