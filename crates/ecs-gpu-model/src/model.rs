@@ -305,27 +305,26 @@ impl Body {
         self.attribute(name).map(|a| &a.value)
     }
 
-    /// The argument; one whose value is unknown when it was not evaluated.
+    /// The argument; one whose value is unknown when it was not evaluated. (An argument found
+    /// was evaluated: the list of those evaluated is read only for one not found.)
     pub fn attribute(&self, name: &str) -> Option<&Attribute> {
-        if !self.evaluated(name) {
-            return Some(not_loaded());
+        match self.attributes.iter().find(|a| a.name == name) {
+            Some(a) => Some(a),
+            None if !self.evaluated(name) => Some(not_loaded()),
+            None => None,
         }
-        self.attributes.iter().find(|a| a.name == name)
     }
 
     /// The blocks of this type; none when they were not evaluated (and [`Body::may_have_unknown`]
     /// is then true).
     pub fn blocks<'a>(&'a self, kind: &'a str) -> impl Iterator<Item = &'a Block> + 'a {
-        let evaluated = self.evaluated(kind);
-        self.blocks
-            .iter()
-            .filter(move |b| evaluated && b.kind == kind)
+        // Blocks of a type not evaluated are not there; a debug build checks that none is asked for.
+        debug_assert!(self.evaluated(kind));
+        self.blocks.iter().filter(move |b| b.kind == kind)
     }
 
     pub fn block(&self, kind: &str) -> Option<&Block> {
-        if !self.evaluated(kind) {
-            return None;
-        }
+        debug_assert!(self.evaluated(kind));
         self.blocks.iter().find(|b| b.kind == kind)
     }
 
@@ -552,26 +551,40 @@ impl Model {
     /// The resources a reference points to, in the module it was written in (every instance when
     /// the reference has no key).
     pub fn resolve(&self, r: &Reference) -> Vec<&Resource> {
-        let Some((mode, kind, name)) = split_address(&r.address) else {
-            return Vec::new();
-        };
+        let mut out = Vec::new();
+        if let Some((mode, kind, name)) = split_address(&r.address) {
+            self.resolve_into(r, mode, kind, name, &mut out);
+        }
+        out
+    }
+
+    /// [`Model::resolve`] of a reference whose address is `mode`, `kind`, `name`, into `out`.
+    fn resolve_into<'a>(
+        &'a self,
+        r: &Reference,
+        mode: Mode,
+        kind: &str,
+        name: &str,
+        out: &mut Vec<&'a Resource>,
+    ) {
         let index = self.index();
         let candidates = index
             .by_address
             .get(&index.address_hash(r.module, mode, kind, name))
             .map(Vec::as_slice)
             .unwrap_or_default();
-        candidates
-            .iter()
-            .map(|&i| &self.resources[i as usize])
-            .filter(|res| {
-                res.module == r.module
-                    && res.mode == mode
-                    && res.kind == kind
-                    && res.name == name
-                    && (r.key.is_none() || res.key == r.key || res.instances_unknown)
-            })
-            .collect()
+        out.extend(
+            candidates
+                .iter()
+                .map(|&i| &self.resources[i as usize])
+                .filter(|res| {
+                    res.module == r.module
+                        && res.mode == mode
+                        && res.kind == kind
+                        && res.name == name
+                        && (r.key.is_none() || res.key == r.key || res.instances_unknown)
+                }),
+        );
     }
 
     /// The resources of a type that a value refers to (through [`Node::refs`]).
@@ -581,14 +594,16 @@ impl Model {
             "`{kind}` is not among the types loaded (LoadOptions::only_types)"
         );
         // A reference names its resource's type: the others are not looked up.
-        let mut out: Vec<&Resource> = node
-            .refs()
-            .iter()
-            .filter(|r| split_address(&r.address).is_some_and(|(_, k, _)| k == kind))
-            .flat_map(|r| self.resolve(r))
-            .collect();
-        out.sort_by_key(|r| r.id);
-        out.dedup_by_key(|r| r.id);
+        let mut out: Vec<&Resource> = Vec::new();
+        for r in node.refs() {
+            if let Some((mode, k, name)) = split_address(&r.address).filter(|a| a.1 == kind) {
+                self.resolve_into(r, mode, k, name, &mut out);
+            }
+        }
+        if out.len() > 1 {
+            out.sort_by_key(|r| r.id);
+            out.dedup_by_key(|r| r.id);
+        }
         out
     }
 
