@@ -471,8 +471,8 @@ impl Ev {
     }
 
     /// The worker's file table, by worker file id.
-    pub(crate) fn into_table(self) -> Vec<SourceFile> {
-        self.files
+    pub(crate) fn take_table(&mut self) -> Vec<SourceFile> {
+        std::mem::take(&mut self.files)
     }
 
     /// The worker file id of a file it has read.

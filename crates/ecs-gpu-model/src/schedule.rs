@@ -521,8 +521,10 @@ fn run<A: AfterLoad>(
     // Helping workers still at the work after the load.
     let pending = std::sync::atomic::AtomicUsize::new(0);
     // A worker's part of the load: its units, then its file table. A worker that panics (a bug)
-    // leaves no table: the merge says which texts are missing.
-    let load = |worker: usize| {
+    // leaves no table: the merge says which texts are missing. The rest of the evaluator (the
+    // module declarations it kept...) is freed after the table is handed over, while the merge
+    // goes on.
+    let load = |worker: usize| -> Ev {
         let running = Running(&results);
         let mut ev = Ev::worker(shared.clone());
         while let Some(batch) = queue.take(CHUNK) {
@@ -532,9 +534,10 @@ fn run<A: AfterLoad>(
             }
         }
         if let Ok(mut slot) = tables[worker].lock() {
-            *slot = Some(ev.into_table());
+            *slot = Some(ev.take_table());
         }
         drop(running);
+        ev
     };
     std::thread::scope(|s| {
         // However this ends (a panic included), the workers stop waiting for work after the load.
@@ -549,7 +552,8 @@ fn run<A: AfterLoad>(
                     .name(format!("ecs-gpu-load-{w}"))
                     .stack_size(WORKER_STACK)
                     .spawn_scoped(s, move || {
-                        load(w);
+                        // Freed when the thread ends: after its work after the load, if it helps.
+                        let _ev = load(w);
                         if let Some(after) = after.filter(|_| w < helpers) {
                             if phase.wait() {
                                 // Counted out even if the work panics (a bug).
@@ -612,7 +616,7 @@ fn run<A: AfterLoad>(
             if let Ok(mut r) = results.state.lock() {
                 r.running = 1;
             }
-            load(0);
+            drop(load(0));
         }
         let mut merge = Merge::new(threads);
         let mut lost = 0;
