@@ -325,15 +325,19 @@ impl Queue {
     }
 
     /// The next units in order, at most `n`, as soon as there are some; `None` when the queue is
-    /// closed and empty.
-    fn take(&self, n: usize) -> Option<Vec<(usize, Unit)>> {
+    /// closed and empty. Once no unit will come, the last ones go one at a time, shared by the
+    /// `workers`: the workers then end together, instead of one waiting for the other's batch.
+    fn take(&self, n: usize, workers: usize) -> Option<Vec<(usize, Unit)>> {
         let mut q = self.state.lock().ok()?;
         loop {
             if q.abandoned {
                 return None;
             }
             if !q.units.is_empty() {
-                let n = n.min(q.units.len());
+                let mut n = n.min(q.units.len());
+                if q.closed && q.units.len() < n * workers * 2 {
+                    n = 1;
+                }
                 return Some(q.units.drain(..n).collect());
             }
             if q.closed {
@@ -527,7 +531,7 @@ fn run<A: AfterLoad>(
     let load = |worker: usize| -> Ev {
         let running = Running(&results);
         let mut ev = Ev::worker(shared.clone());
-        while let Some(batch) = queue.take(CHUNK) {
+        while let Some(batch) = queue.take(CHUNK, threads) {
             for (i, unit) in batch {
                 let partial = ev.unit(&unit);
                 results.put(i, worker, partial);
