@@ -29,6 +29,22 @@ fn repo(rel: &str) -> PathBuf {
         .join(rel)
 }
 
+/// Loads `paths` with `threads` workers.
+fn load_with(paths: Vec<PathBuf>, threads: usize) -> ecs_gpu_model::Model {
+    load(&LoadOptions {
+        paths,
+        threads: Some(threads),
+        ..Default::default()
+    })
+}
+
+/// Writes a file at `rel` under `dir`, with the folders it needs.
+fn write_under(dir: &std::path::Path, rel: &str, text: &str) {
+    let p = dir.join(rel);
+    std::fs::create_dir_all(p.parent().unwrap()).unwrap();
+    std::fs::write(p, text).unwrap();
+}
+
 #[test]
 fn the_model_is_the_same_with_one_worker_or_many() {
     // The project's module and examples (module calls across folders, a module folder that is
@@ -41,11 +57,7 @@ fn the_model_is_the_same_with_one_worker_or_many() {
         repo("crates/ecs-gpu-model/tests"),
     ];
     let with = |threads| {
-        let m = load(&LoadOptions {
-            paths: paths.clone(),
-            threads: Some(threads),
-            ..Default::default()
-        });
+        let m = load_with(paths.clone(), threads);
         (format!("{m:#?}"), m.resources.len(), m.files.len())
     };
     let (one, resources, files) = with(1);
@@ -74,11 +86,7 @@ fn loading_while_walking_gives_the_model_of_walking_first() {
     ] {
         let root = repo(dir);
         let with = |paths: Vec<PathBuf>, threads| {
-            let m = load(&LoadOptions {
-                paths,
-                threads: Some(threads),
-                ..Default::default()
-            });
+            let m = load_with(paths, threads);
             (format!("{m:#?}"), m.files_checked, m.problems.len())
         };
         let (first, files, _) = with(vec![root.clone(), root.clone()], 2);
@@ -99,11 +107,7 @@ fn loading_while_walking_gives_the_model_of_walking_first() {
 #[test]
 fn a_called_folder_the_walk_finds_is_reported_by_its_own_unit() {
     let dir = tempfile::tempdir().unwrap();
-    let write = |rel: &str, text: &str| {
-        let p = dir.path().join(rel);
-        std::fs::create_dir_all(p.parent().unwrap()).unwrap();
-        std::fs::write(p, text).unwrap();
-    };
+    let write = |rel: &str, text: &str| write_under(dir.path(), rel, text);
     // `a-caller` comes before the module in unit order, `z-caller` after it.
     for caller in ["a-caller", "z-caller"] {
         write(
@@ -123,20 +127,13 @@ fn a_called_folder_the_walk_finds_is_reported_by_its_own_unit() {
     // reported the module's.
     write("b/broken.tf", "locals {\n  x = [\n}\n");
     let root = dir.path().to_path_buf();
-    let with = |paths: Vec<PathBuf>, threads| {
-        load(&LoadOptions {
-            paths,
-            threads: Some(threads),
-            ..Default::default()
-        })
-    };
-    let first = with(vec![root.clone(), root.clone()], 1);
+    let first = load_with(vec![root.clone(), root.clone()], 1);
     assert_eq!(first.problems.len(), 2, "{:?}", first.problems);
     assert!(first.problems[0].path.ends_with("b/broken.tf"));
     assert!(first.problems[1].path.ends_with("mod/bad.tf"));
     assert_eq!(first.files_checked, 5);
     for threads in [1, 2] {
-        let streamed = with(vec![root.clone()], threads);
+        let streamed = load_with(vec![root.clone()], threads);
         assert_eq!(
             format!("{streamed:#?}"),
             format!("{first:#?}"),
@@ -173,7 +170,7 @@ fn a_symlinked_folder_is_checked_once() {
 #[test]
 fn ignored_variable_files_still_set_variables() {
     let dir = tempfile::tempdir().unwrap();
-    let write = |rel: &str, text: &str| std::fs::write(dir.path().join(rel), text).unwrap();
+    let write = |rel: &str, text: &str| write_under(dir.path(), rel, text);
     write(".gitignore", "terraform.tfvars\n*.auto.tfvars\n");
     write(
         "main.tf",
@@ -182,17 +179,10 @@ fn ignored_variable_files_still_set_variables() {
     write("terraform.tfvars", "a = \"from-tfvars\"\n");
     write("x.auto.tfvars", "b = \"from-auto\"\n");
     let root = dir.path().to_path_buf();
-    let with = |paths: Vec<PathBuf>| {
-        load(&LoadOptions {
-            paths,
-            threads: Some(2),
-            ..Default::default()
-        })
-    };
-    let streamed = with(vec![root.clone()]);
+    let streamed = load_with(vec![root.clone()], 2);
     let name = streamed.resources[0].body.attr("name").unwrap();
     assert_eq!(name.as_str().as_deref(), Some("from-tfvars-from-auto"));
-    let first = with(vec![root.clone(), root]);
+    let first = load_with(vec![root.clone(), root], 2);
     assert_eq!(format!("{streamed:#?}"), format!("{first:#?}"));
 }
 
@@ -228,11 +218,7 @@ fn installed_module_calls_load_the_same_whichever_way() {
         }
     }
     let with = |paths: Vec<PathBuf>, threads| {
-        let m = load(&LoadOptions {
-            paths,
-            threads: Some(threads),
-            ..Default::default()
-        });
+        let m = load_with(paths, threads);
         let followed = m
             .resources
             .iter()
@@ -256,11 +242,7 @@ fn installed_module_calls_load_the_same_whichever_way() {
 #[test]
 fn a_root_serves_the_calls_below_it_only_with_every_file_of_its_folder() {
     let dir = tempfile::tempdir().unwrap();
-    let write = |rel: &str, text: &str| {
-        let p = dir.path().join(rel);
-        std::fs::create_dir_all(p.parent().unwrap()).unwrap();
-        std::fs::write(p, text).unwrap();
-    };
+    let write = |rel: &str, text: &str| write_under(dir.path(), rel, text);
     let cluster = |name: &str| {
         format!("resource \"aws_ecs_cluster\" \"{name}\" {{\n  name = \"{name}\"\n}}\n")
     };
@@ -276,16 +258,9 @@ fn a_root_serves_the_calls_below_it_only_with_every_file_of_its_folder() {
     }
     write("hiding/.gitignore", "extra.tf\n");
     let root = dir.path().to_path_buf();
-    let with = |paths: Vec<PathBuf>, threads| {
-        load(&LoadOptions {
-            paths,
-            threads: Some(threads),
-            ..Default::default()
-        })
-    };
-    let first = with(vec![root.clone(), root.clone()], 1);
+    let first = load_with(vec![root.clone(), root.clone()], 1);
     for threads in [1, 2] {
-        let streamed = with(vec![root.clone()], threads);
+        let streamed = load_with(vec![root.clone()], threads);
         assert_same_model(
             &format!("{first:#?}"),
             &format!("{streamed:#?}"),
