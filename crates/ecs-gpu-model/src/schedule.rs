@@ -684,8 +684,16 @@ fn run<A: AfterLoad>(
         phase.start();
         after.help(state);
         // The helpers' last jobs; their threads end meanwhile (the scope joins them, and reports
-        // one that panicked).
-        while pending.load(std::sync::atomic::Ordering::Acquire) > 0 {
+        // one that panicked). A helper that panicked before its work (a bug in its load) never
+        // counts itself out: its thread has ended, and nothing is waited for from it.
+        let helpers_ended = || {
+            handles
+                .iter()
+                .take(helpers)
+                .flatten()
+                .all(std::thread::ScopedJoinHandle::is_finished)
+        };
+        while pending.load(std::sync::atomic::Ordering::Acquire) > 0 && !helpers_ended() {
             std::thread::yield_now();
         }
         Some(Loaded::Output(after.finish(model, state)))
