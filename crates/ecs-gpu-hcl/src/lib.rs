@@ -20,6 +20,7 @@
 
 pub mod ast;
 pub mod json;
+mod lines;
 mod parser;
 pub mod sexp;
 
@@ -27,6 +28,7 @@ pub mod sexp;
 mod tests;
 
 pub use ast::*;
+pub use lines::LineIndex;
 
 /// A syntax error: where, and what was expected.
 #[derive(Debug, Clone, PartialEq, thiserror::Error)]

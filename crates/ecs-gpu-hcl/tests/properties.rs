@@ -11,7 +11,7 @@
 //! and replayed first on every run; cases that once failed are also written out as named tests
 //! at the bottom.
 
-use ecs_gpu_hcl::{json, line_col, parse, parse_expression, parse_template, sexp, Span};
+use ecs_gpu_hcl::{json, line_col, parse, parse_expression, parse_template, sexp, LineIndex, Span};
 
 mod common;
 use proptest::prelude::*;
@@ -527,4 +527,99 @@ fn operator_and_traversal_chains_count_as_nesting() {
         let err = parse(&text).unwrap_err();
         assert!(err.message.contains("nesting too deep"), "{}", err.message);
     }
+}
+
+// ------------------------------------------------------------------ line index
+
+/// What a suppression's search for the next line of code reads in a text: each line of
+/// `str::lines`, blank or starting with a comment.
+fn blank_or_comment_lines(text: &str) -> Vec<bool> {
+    text.lines()
+        .map(|l| {
+            let t = l.trim();
+            t.is_empty() || t.starts_with('#') || t.starts_with("//")
+        })
+        .collect()
+}
+
+fn assert_line_index_agrees(text: &str) -> Result<(), TestCaseError> {
+    let index = LineIndex::new(text);
+    prop_assert_eq!(index.text_len(), text.len());
+    let n = u32::try_from(text.len()).unwrap() + 2;
+    for offset in 0..=n {
+        prop_assert_eq!(
+            index.line_col(offset),
+            line_col(text, offset),
+            "{:?} at {}",
+            text,
+            offset
+        );
+    }
+    let expected = blank_or_comment_lines(text);
+    let lines = u32::try_from(expected.len()).unwrap();
+    for line in 1..=lines + 2 {
+        prop_assert_eq!(
+            index.blank_or_comment(line),
+            expected.get(line as usize - 1).copied(),
+            "{:?} line {}",
+            text,
+            line
+        );
+    }
+    prop_assert_eq!(index.blank_or_comment(0), None);
+    Ok(())
+}
+
+/// Line-shaped text: code, comments, blank and indented lines, `\r\n`, characters beyond ASCII
+/// (including Unicode spaces `str::trim` removes).
+fn line_text() -> impl Strategy<Value = String> {
+    let piece = prop_oneof![
+        Just("\n"),
+        Just("\r\n"),
+        Just(" "),
+        Just("\t"),
+        Just("\u{b}"),
+        Just("\u{a0}"),
+        Just("\u{2003}"),
+        Just("#"),
+        Just("/"),
+        Just("//"),
+        Just("x"),
+        Just("a = 1"),
+        Just("é"),
+        Just("☃"),
+        Just("\u{1f600}"),
+    ];
+    prop::collection::vec(piece, 0..80).prop_map(|v| v.concat())
+}
+
+proptest! {
+    #[test]
+    fn line_index_gives_line_col_and_comment_lines(text in line_text()) {
+        assert_line_index_agrees(&text)?;
+    }
+
+    #[test]
+    fn line_index_of_any_text(text in "\\PC{0,200}") {
+        assert_line_index_agrees(&text)?;
+    }
+}
+
+/// More lines than one 64-bit word of the comment bits holds, with lines on the words' edges.
+#[test]
+fn line_index_of_long_texts() {
+    let mut text = String::new();
+    for i in 0..300 {
+        text.push_str(match i % 7 {
+            0 => "# comment\n",
+            1 => "\n",
+            2 => "  // é\n",
+            3 => "resource \"x\" \"y\" {\n",
+            4 => "  a = \"ü\" # trailing\n",
+            5 => "   \r\n",
+            _ => "}\n",
+        });
+    }
+    text.push_str("last");
+    assert_line_index_agrees(&text).unwrap();
 }

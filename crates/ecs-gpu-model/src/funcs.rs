@@ -1335,7 +1335,9 @@ impl Ev {
         self.template_stack.push(real);
         let span = Span::new(
             0,
-            self.files.get(fid.0 as usize).map_or(0, |f| f.text.len()),
+            self.files
+                .get(fid.0 as usize)
+                .map_or(0, |f| f.lines.text_len()),
         );
         let n = self.eval_template(&tcx, &template, span);
         self.template_stack.pop();

@@ -260,6 +260,8 @@ pub(crate) struct Shared {
     pub vars: Vec<(String, String)>,
     pub var_files: Vec<PathBuf>,
     pub only_types: Option<Vec<String>>,
+    /// [`LoadOptions::texts`].
+    pub texts: crate::Texts,
     /// [`LoadOptions::only_arguments`], by resource type.
     pub evaluated: FastMap<String, Arc<Evaluated>>,
     /// The `TF_VAR_*` environment variables, by variable name, read once.
@@ -422,11 +424,8 @@ impl Ev {
             std::collections::hash_map::Entry::Vacant(e) => {
                 let real = PathBuf::from(e.key());
                 e.insert(id);
-                self.files.push(SourceFile {
-                    path: display,
-                    text,
-                    comments,
-                });
+                self.files
+                    .push(SourceFile::new(display, text, comments, self.shared.texts));
                 self.unit_new_files.push((id, real));
                 id
             }
@@ -480,10 +479,11 @@ impl Ev {
         self.file_index.get(real.as_os_str()).copied()
     }
 
-    /// Parses again a file this worker has read (its declarations were freed).
+    /// Parses again a file this worker has read (its declarations were freed), from its kept
+    /// text (`None` when the text was not kept).
     pub(crate) fn parse_kept(&self, id: FileId, kind: Kind) -> Option<ast::File> {
-        let f = self.files.get(id.0 as usize)?;
-        match walk::parse_text(kind, &f.text, self.shared.only_types.as_deref()) {
+        let text = self.files.get(id.0 as usize)?.text.as_deref()?;
+        match walk::parse_text(kind, text, self.shared.only_types.as_deref()) {
             Parsed::Hcl(mut file) => {
                 // As when first read: the comments are in the source file.
                 file.comments = Vec::new();
@@ -494,8 +494,8 @@ impl Ev {
     }
 
     /// A Terraform file of a module folder, parsed: from the kept text when this worker has read
-    /// it already, else read now. `report`: say why it cannot be read or parsed (its own folder's
-    /// unit does; a module call into a walked folder does not, to say it once).
+    /// it already and kept its text, else read now. `report`: say why it cannot be read or parsed
+    /// (its own folder's unit does; a module call into a walked folder does not, to say it once).
     pub(crate) fn module_file(
         &mut self,
         found: &walk::Found,
@@ -503,7 +503,20 @@ impl Ev {
         report: bool,
     ) -> Option<(FileId, ast::File)> {
         if let Some(id) = self.registered(&found.real) {
-            let mut file = self.parse_kept(id, found.kind)?;
+            let mut file = match self.parse_kept(id, found.kind) {
+                Some(file) => file,
+                // Read again (rare: a module folder called again once its declarations were
+                // freed); it was reported, when it had to be, on the first reading.
+                None => {
+                    match walk::read_one(found, Some(folder), self.shared.only_types.as_deref()) {
+                        (_, Parsed::Hcl(mut file)) => {
+                            file.comments = Vec::new();
+                            file
+                        }
+                        _ => return None,
+                    }
+                }
+            };
             self.drop_unread_bodies(&mut file);
             return Some((id, file));
         }
@@ -621,7 +634,7 @@ impl Ev {
         decl.files
             .iter()
             .filter_map(|(id, _)| self.files.get(id.0 as usize))
-            .map(|f| f.text.len())
+            .map(|f| f.lines.text_len())
             .sum()
     }
 

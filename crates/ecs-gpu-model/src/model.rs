@@ -24,21 +24,61 @@ pub struct ResourceId(pub u32);
 pub struct SourceFile {
     /// The path as the user would write it: relative to the current directory when under it.
     pub path: PathBuf,
-    pub text: String,
+    /// Where its lines start: the lines and columns of its offsets, without the text.
+    pub lines: ecs_gpu_hcl::LineIndex,
+    /// The text as read, when the load keeps it ([`LoadOptions::texts`]).
+    pub text: Option<String>,
     /// Comments, for suppressions (empty for JSON files).
     pub comments: Vec<ecs_gpu_hcl::Comment>,
 }
 
 impl SourceFile {
-    /// 1-based line and column of a byte offset.
-    pub fn line_col(&self, offset: u32) -> (u32, u32) {
-        ecs_gpu_hcl::line_col(&self.text, offset)
+    /// A file read as `text`, kept or not.
+    pub fn new(
+        path: PathBuf,
+        text: String,
+        comments: Vec<ecs_gpu_hcl::Comment>,
+        texts: Texts,
+    ) -> SourceFile {
+        SourceFile {
+            path,
+            lines: ecs_gpu_hcl::LineIndex::new(&text),
+            text: (texts == Texts::Keep).then_some(text),
+            comments,
+        }
     }
 
-    /// Line and column of both ends of a span (`end` at least `start`), in one reading.
-    pub fn line_col_range(&self, start: u32, end: u32) -> ((u32, u32), (u32, u32)) {
-        ecs_gpu_hcl::line_col_range(&self.text, start, end)
+    /// The text: the kept one, else read again from [`path`](Self::path) when it still has the
+    /// lines it had when loaded (`None` when it cannot be read, or has changed since).
+    pub fn read_text(&self) -> Option<std::borrow::Cow<'_, str>> {
+        if let Some(text) = &self.text {
+            return Some(std::borrow::Cow::Borrowed(text));
+        }
+        let text = std::fs::read_to_string(&self.path).ok()?;
+        (ecs_gpu_hcl::LineIndex::new(&text) == self.lines).then_some(std::borrow::Cow::Owned(text))
     }
+
+    /// 1-based line and column of a byte offset.
+    pub fn line_col(&self, offset: u32) -> (u32, u32) {
+        self.lines.line_col(offset)
+    }
+
+    /// Line and column of both ends of a span (`end` at least `start`).
+    pub fn line_col_range(&self, start: u32, end: u32) -> ((u32, u32), (u32, u32)) {
+        self.lines.line_col_range(start, end)
+    }
+}
+
+/// Whether the model keeps the text of each file it reads ([`SourceFile::text`]).
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub enum Texts {
+    /// Kept: for source excerpts, or for a caller that reads them.
+    #[default]
+    Keep,
+    /// Only where lines start ([`SourceFile::lines`]), about a sixth of the text: lines, columns
+    /// and the suppression comments' next lines of code need no more. Once a file is parsed, its
+    /// text's memory serves the next file's.
+    Drop,
 }
 
 /// What to load: paths (files or folders, recursed; `.terraform/`, `.git/` and `.gitignore`d paths
@@ -65,6 +105,8 @@ pub struct LoadOptions {
     /// Workers that read, parse and evaluate (`None`: one per core). The model is the same
     /// whatever the number.
     pub threads: Option<usize>,
+    /// Whether [`SourceFile::text`] is kept (only an output with source excerpts needs it).
+    pub texts: Texts,
 }
 
 /// Whether [`LoadOptions::only_types`] lets resources of this type in.

@@ -247,6 +247,7 @@ fn shared(
         vars: options.vars.clone(),
         var_files: options.var_files.clone(),
         only_types: options.only_types.clone(),
+        texts: options.texts,
         evaluated: options
             .only_arguments
             .iter()

@@ -4,7 +4,8 @@ mod common;
 
 use common::*;
 use ecs_gpu_model::{
-    IgnoreChanges, InstanceKey, LoadOptions, Mode, TaskDefinitionOrigin, UnknownReason, Value,
+    IgnoreChanges, InstanceKey, LoadOptions, Mode, TaskDefinitionOrigin, Texts, UnknownReason,
+    Value,
 };
 
 #[test]
@@ -761,7 +762,8 @@ fn the_selected_workspace_is_read_as_terraform_does() {
 /// The text a location points at.
 fn at(m: &ecs_gpu_model::Model, loc: ecs_gpu_model::Loc) -> String {
     let f = m.file(loc.file);
-    f.text[loc.span.start as usize..loc.span.end as usize].to_string()
+    let text = f.text.as_deref().expect("texts are kept by default");
+    text[loc.span.start as usize..loc.span.end as usize].to_string()
 }
 
 #[test]
@@ -1194,4 +1196,110 @@ fn merge_with_an_unknown_argument_keeps_the_entries_written_after_it() {
         json(&eval("merge({ a = 1 }, { b = 2 })")),
         "{\"a\":1,\"b\":2}"
     );
+}
+
+/// A local module call's folder is where the file system finds it: `..` after a symbolic link
+/// leaves the link's target, not the link's folder; calls from many roots by the same or other
+/// spellings find the same folder.
+#[cfg(unix)]
+#[test]
+fn module_sources_resolve_through_symlinked_folders() {
+    let call = |source: &str| format!("module \"m\" {{\n  source = \"{source}\"\n}}\n");
+    let dir = write(&[
+        (
+            "lib/modules/a/main.tf",
+            "resource \"t\" \"m\" { v = \"a\" }\n",
+        ),
+        (
+            "lib/modules/b/main.tf",
+            "resource \"t\" \"m\" { v = \"b\" }\n",
+        ),
+        (
+            "b/main.tf",
+            "resource \"t\" \"m\" { v = \"top-level b\" }\n",
+        ),
+        ("roots/through-link-up/main.tf", &call("../../link/../b")),
+        ("roots/through-link/main.tf", &call("../../link")),
+        ("roots/direct/main.tf", &call("../../lib/modules/a")),
+        ("roots/dotted/main.tf", &call("./../.././lib/modules/b")),
+        ("roots/missing/main.tf", &call("../../lib/modules/none")),
+        // The spelling that ignores the link, by another root on the same worker.
+        ("roots/up-b/main.tf", &call("../../b")),
+    ]);
+    std::os::unix::fs::symlink(dir.path().join("lib/modules/a"), dir.path().join("link")).unwrap();
+    // Folders under `roots/` only: the link is not walked, only called. One worker: every call
+    // is resolved by the same one.
+    let m = ecs_gpu_model::load(&LoadOptions {
+        paths: vec![dir.path().join("roots")],
+        threads: Some(1),
+        ..Default::default()
+    });
+    let mut called: Vec<(String, String)> = m
+        .resources_of("t")
+        .filter_map(|r| {
+            let parent = m.modules[r.module.0 as usize].parent?;
+            let root = m.modules[parent.0 as usize].dir.file_name()?;
+            Some((
+                root.to_string_lossy().into_owned(),
+                str_of(r.body.attr("v")?),
+            ))
+        })
+        .collect();
+    called.sort();
+    let expected = [
+        ("direct", "a"),
+        ("dotted", "b"),
+        ("through-link", "a"),
+        ("through-link-up", "b"),
+        ("up-b", "top-level b"),
+    ];
+    assert_eq!(
+        called,
+        expected.map(|(r, v)| (r.to_string(), v.to_string()))
+    );
+    assert!(
+        m.notes.iter().any(|n| n.message.contains("module.m")),
+        "the missing folder's call is said: {:?}",
+        m.notes
+    );
+}
+
+/// Without the texts, a file keeps its lines: the same lines and columns, and the text read again
+/// when asked for, or nothing once it has changed.
+#[test]
+fn files_loaded_without_their_texts_keep_their_lines() {
+    let main = "# ecs-gpu:ignore GPU303 why\n\n# é\nresource \"t\" \"t\" {\n  x = \"ü\" # ø\n}\n";
+    let dir = write(&[("main.tf", main)]);
+    let options = |texts| LoadOptions {
+        paths: vec![dir.path().to_path_buf()],
+        texts,
+        ..Default::default()
+    };
+    let kept = ecs_gpu_model::load(&options(Texts::Keep));
+    let dropped = ecs_gpu_model::load(&options(Texts::Drop));
+    let (k, d) = (&kept.files[0], &dropped.files[0]);
+    assert_eq!(k.text.as_deref(), Some(main));
+    assert_eq!(d.text, None);
+    assert_eq!(k.lines, d.lines);
+    let x = find(&dropped, "t", "t")
+        .body
+        .attr("x")
+        .unwrap()
+        .loc
+        .unwrap();
+    assert_eq!(
+        d.line_col_range(x.span.start, x.span.end),
+        ((5, 7), (5, 10))
+    );
+    assert_eq!(
+        d.line_col_range(x.span.start, x.span.end),
+        k.line_col_range(x.span.start, x.span.end)
+    );
+    assert!(d.lines.is_blank_or_comment(2) && d.lines.is_blank_or_comment(3));
+    assert!(!d.lines.is_blank_or_comment(4));
+    assert_eq!(d.read_text().as_deref(), Some(main));
+    // Changed since: its lines are not the ones loaded.
+    std::fs::write(dir.path().join("main.tf"), format!("\n{main}")).unwrap();
+    assert_eq!(d.read_text(), None);
+    assert_eq!(k.read_text().as_deref(), Some(main));
 }

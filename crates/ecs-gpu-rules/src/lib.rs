@@ -448,7 +448,9 @@ pub fn report_with(
     for f in &model.files {
         let path = f.path.to_string_lossy().replace('\\', "/");
         if wanted.contains(path.as_str()) {
-            sources.insert(path, f.text.clone());
+            if let Some(text) = f.read_text() {
+                sources.insert(path, text.into_owned());
+            }
         }
     }
     report.sources = sources;

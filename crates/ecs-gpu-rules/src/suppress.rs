@@ -27,7 +27,6 @@ pub fn collect(model: &Model) -> Vec<Suppression> {
     let mut out = Vec::new();
     for (i, file) in model.files.iter().enumerate() {
         let id = FileId(u32::try_from(i).unwrap_or(u32::MAX));
-        let mut lines: Option<Vec<&str>> = None;
         for c in &file.comments {
             let Some(rest) = c.text.trim().strip_prefix(MARKER) else {
                 continue;
@@ -48,14 +47,8 @@ pub fn collect(model: &Model) -> Vec<Suppression> {
                 .collect();
             let (end_line, _) = file.line_col(c.span.end.saturating_sub(1).max(c.span.start));
             let mut target = end_line + 1;
-            let lines = lines.get_or_insert_with(|| file.text.lines().collect());
-            while let Some(l) = lines.get(target as usize - 1) {
-                let t = l.trim();
-                if t.is_empty() || t.starts_with('#') || t.starts_with("//") {
-                    target += 1;
-                } else {
-                    break;
-                }
+            while file.lines.is_blank_or_comment(target) {
+                target += 1;
             }
             out.push(Suppression {
                 file: id,

@@ -49,7 +49,6 @@ declare_rule! {
     }
 }
 
-/// The problem of one constraint: where, the message and the help.
 /// Where in the file the error is: inside the string literal when the literal is the expression
 /// text exactly (no escapes, no template), else the whole value.
 fn error_loc(
@@ -59,10 +58,8 @@ fn error_loc(
     err: &ecs_gpu_query::ParseError,
 ) -> Option<Loc> {
     let loc = expr.loc?;
-    let file = model.file(loc.file);
-    let written = file
-        .text
-        .get(loc.span.start as usize..loc.span.end as usize)?;
+    let source = model.file(loc.file).read_text()?;
+    let written = source.get(loc.span.start as usize..loc.span.end as usize)?;
     if written.len() != text.len() + 2 || &written[1..written.len() - 1] != text {
         return Some(loc);
     }
@@ -74,6 +71,7 @@ fn error_loc(
     Some(narrowed)
 }
 
+/// The problem of one constraint: where, the message and the help.
 fn problem(
     model: &Model,
     kind: Option<&Node>,

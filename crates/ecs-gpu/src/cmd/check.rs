@@ -221,6 +221,12 @@ pub fn run(args: &Args, out: &mut dyn Write) -> Result<Outcome> {
             only_types: Some(ecs_gpu_rules::load_types()),
             only_arguments: Some(ecs_gpu_rules::load_arguments()),
             threads: None,
+            // Only the human format shows source excerpts.
+            texts: if args.format == FormatArg::Human {
+                ecs_gpu_model::Texts::Keep
+            } else {
+                ecs_gpu_model::Texts::Drop
+            },
         },
         &ecs_gpu_rules::Check {
             settings: &settings,
