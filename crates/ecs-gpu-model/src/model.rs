@@ -29,7 +29,17 @@ pub struct SourceFile {
     /// The text as read, when the load keeps it ([`LoadOptions::texts`]).
     pub text: Option<String>,
     /// Comments, for suppressions (empty for JSON files).
-    pub comments: Vec<ecs_gpu_hcl::Comment>,
+    pub comments: Vec<FileComment>,
+}
+
+/// A comment of a file, with the line it applies to.
+#[derive(Debug, Clone)]
+pub struct FileComment {
+    pub comment: ecs_gpu_hcl::Comment,
+    /// The first line after the comment's last that is neither blank nor starts with a comment
+    /// (1-based; past the file's last line when there is none): the line of the block or the
+    /// code the comment is above.
+    pub next_code_line: u32,
 }
 
 impl SourceFile {
@@ -40,9 +50,21 @@ impl SourceFile {
         comments: Vec<ecs_gpu_hcl::Comment>,
         texts: Texts,
     ) -> SourceFile {
+        let lines = ecs_gpu_hcl::LineIndex::new(&text);
+        let comments = comments
+            .into_iter()
+            .map(|comment| {
+                let last = comment.span.end.saturating_sub(1).max(comment.span.start);
+                let next_code_line = lines.next_code_line(&text, lines.line_col(last).0);
+                FileComment {
+                    comment,
+                    next_code_line,
+                }
+            })
+            .collect();
         SourceFile {
             path,
-            lines: ecs_gpu_hcl::LineIndex::new(&text),
+            lines,
             text: (texts == Texts::Keep).then_some(text),
             comments,
         }
@@ -76,8 +98,8 @@ pub enum Texts {
     #[default]
     Keep,
     /// Only where lines start ([`SourceFile::lines`]), about a sixth of the text: lines, columns
-    /// and the suppression comments' next lines of code need no more. Once a file is parsed, its
-    /// text's memory serves the next file's.
+    /// and the comments' lines of code ([`FileComment::next_code_line`]) need no more. Once a file
+    /// is parsed, its text's memory serves the next file's.
     Drop,
 }
 

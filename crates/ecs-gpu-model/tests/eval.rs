@@ -1295,8 +1295,16 @@ fn files_loaded_without_their_texts_keep_their_lines() {
         d.line_col_range(x.span.start, x.span.end),
         k.line_col_range(x.span.start, x.span.end)
     );
-    assert!(d.lines.is_blank_or_comment(2) && d.lines.is_blank_or_comment(3));
-    assert!(!d.lines.is_blank_or_comment(4));
+    // Each comment with the line of code it is above (the trailing one: the next line).
+    let next: Vec<u32> = d.comments.iter().map(|c| c.next_code_line).collect();
+    assert_eq!(next, [4, 4, 6]);
+    assert_eq!(
+        next,
+        k.comments
+            .iter()
+            .map(|c| c.next_code_line)
+            .collect::<Vec<_>>()
+    );
     assert_eq!(d.read_text().as_deref(), Some(main));
     // Changed since: its lines are not the ones loaded.
     std::fs::write(dir.path().join("main.tf"), format!("\n{main}")).unwrap();

@@ -27,7 +27,8 @@ pub fn collect(model: &Model) -> Vec<Suppression> {
     let mut out = Vec::new();
     for (i, file) in model.files.iter().enumerate() {
         let id = FileId(u32::try_from(i).unwrap_or(u32::MAX));
-        for c in &file.comments {
+        for fc in &file.comments {
+            let c = &fc.comment;
             let Some(rest) = c.text.trim().strip_prefix(MARKER) else {
                 continue;
             };
@@ -45,11 +46,6 @@ pub fn collect(model: &Model) -> Vec<Suppression> {
                 .map(|c| c.trim().to_ascii_uppercase())
                 .filter(|c| !c.is_empty())
                 .collect();
-            let (end_line, _) = file.line_col(c.span.end.saturating_sub(1).max(c.span.start));
-            let mut target = end_line + 1;
-            while file.lines.is_blank_or_comment(target) {
-                target += 1;
-            }
             out.push(Suppression {
                 file: id,
                 loc: Loc {
@@ -58,7 +54,7 @@ pub fn collect(model: &Model) -> Vec<Suppression> {
                 },
                 codes,
                 reason: reason.filter(|r| !r.is_empty()).map(str::to_string),
-                target_line: target,
+                target_line: fc.next_code_line,
             });
         }
     }
