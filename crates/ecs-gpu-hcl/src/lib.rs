@@ -79,27 +79,6 @@ pub fn line_col(text: &str, offset: u32) -> (u32, u32) {
     )
 }
 
-/// [`line_col`] of `start` and of `end` (`end` at least `start`), the text read once up to `end`
-/// instead of twice: a diagnostic asks for both ends of its span.
-pub fn line_col_range(text: &str, start: u32, end: u32) -> ((u32, u32), (u32, u32)) {
-    let first = line_col(text, start);
-    let from = text.floor_char_boundary_compat((start as usize).min(text.len()));
-    let to = text.floor_char_boundary_compat((end.max(start) as usize).min(text.len()));
-    let between = &text[from..to];
-    let breaks = count_newlines(between.as_bytes());
-    let col = match between.rfind('\n') {
-        Some(i) => between[i + 1..].chars().count() + 1,
-        None => first.1 as usize + between.chars().count(),
-    };
-    let last = (
-        first
-            .0
-            .saturating_add(u32::try_from(breaks).unwrap_or(u32::MAX)),
-        u32::try_from(col).unwrap_or(u32::MAX),
-    );
-    (first, last)
-}
-
 /// The `\n` bytes of `bytes`, counted 64 at a time into a byte (which the compiler turns into
 /// vector instructions: some 20 times faster than a plain count on this project's files).
 fn count_newlines(bytes: &[u8]) -> usize {

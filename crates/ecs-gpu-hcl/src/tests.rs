@@ -663,36 +663,6 @@ fn redefined_arguments_in_large_bodies() {
 }
 
 #[test]
-fn line_col_range_is_line_col_of_both_ends() {
-    // Long enough for whole 64-byte chunks of the newline count, with newlines on their edges.
-    let long = format!("{}\n{}\n\n", "x".repeat(63), "é".repeat(40));
-    let texts = [
-        "",
-        "a",
-        "a\nb\n",
-        "\n\n\n",
-        "é\nñé x\r\nz",
-        "one\ntwo ü\n\tthird ☃\nlast",
-        long.as_str(),
-    ];
-    for text in texts {
-        let n = text.len() as u32 + 2;
-        for start in 0..=n {
-            for end in 0..=n {
-                assert_eq!(
-                    crate::line_col_range(text, start, end),
-                    (
-                        crate::line_col(text, start),
-                        crate::line_col(text, end.max(start))
-                    ),
-                    "{text:?} {start}..{end}"
-                );
-            }
-        }
-    }
-}
-
-#[test]
 fn line_col_counts_lines_across_whole_chunks() {
     // Lengths around and across the 64-byte steps of the newline count.
     let mut seed = 7u32;

@@ -609,7 +609,7 @@ proptest! {
     }
 }
 
-/// More lines than one 64-bit word of the comment bits holds, with lines on the words' edges.
+/// A long text: lines of every kind, `\r\n`, characters beyond ASCII, a last line without a break.
 #[test]
 fn line_index_of_long_texts() {
     let mut text = String::new();
