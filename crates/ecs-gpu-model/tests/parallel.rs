@@ -3,7 +3,7 @@
 
 use std::path::PathBuf;
 
-use ecs_gpu_model::{load, LoadOptions};
+use ecs_gpu_model::{load, LoadOptions, Texts};
 
 /// Fails, showing the first lines where they differ, when two models (as `{:#?}`) differ.
 fn assert_same_model(expected: &str, got: &str, what: &str) {
@@ -69,6 +69,40 @@ fn the_model_is_the_same_with_one_worker_or_many() {
     for threads in [2, 3, 8] {
         let (many, _, _) = with(threads);
         assert_same_model(&one, &many, &format!("{threads} workers instead of one"));
+    }
+}
+
+/// Without the texts (`Texts::Drop`, what `check` does for every format but `human`), the model
+/// is the same but for the texts themselves: module folders called again once their declarations
+/// were freed are read again instead of parsed from a kept text, on one worker or several.
+#[test]
+fn the_model_is_the_same_without_the_texts() {
+    let paths = vec![
+        repo("terraform"),
+        repo("examples"),
+        repo("crates/ecs-gpu-rules/tests/fixtures"),
+    ];
+    for threads in [1, 2] {
+        let with = |texts| {
+            load(&LoadOptions {
+                paths: paths.clone(),
+                threads: Some(threads),
+                texts,
+                ..Default::default()
+            })
+        };
+        let mut kept = with(Texts::Keep);
+        assert!(kept.files.iter().all(|f| f.text.is_some()));
+        for f in &mut kept.files {
+            f.text = None;
+        }
+        let dropped = with(Texts::Drop);
+        assert!(dropped.files.len() > 150, "{} files", dropped.files.len());
+        assert_same_model(
+            &format!("{kept:#?}"),
+            &format!("{dropped:#?}"),
+            &format!("dropping the texts on {threads} workers"),
+        );
     }
 }
 
