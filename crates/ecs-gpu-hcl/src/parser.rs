@@ -12,6 +12,8 @@ use crate::ast::*;
 use crate::ParseError;
 use std::collections::HashMap;
 
+mod recognize;
+
 /// Deeper nesting than this is refused.
 pub(crate) const MAX_DEPTH: u32 = 256;
 
@@ -530,6 +532,23 @@ impl<'a> Parser<'a> {
         })
     }
 
+    /// The body of a block that is only checked, not built: recognized (`recognize.rs`) when it
+    /// can be, which takes a fraction of the time, else parsed. Either way the cursor ends on
+    /// the closing `}`, with the same comments collected, and the body has no items.
+    fn checked_body(&mut self, open: usize) -> PResult<Body> {
+        let start = self.pos;
+        let comments = self.comments.len();
+        if self.recognize_body() {
+            return Ok(Body {
+                items: Vec::new(),
+                span: Span::new(start, self.pos),
+            });
+        }
+        self.pos = start;
+        self.comments.truncate(comments);
+        self.parse_body(Some(open))
+    }
+
     /// Terraform refuses a body that sets one argument twice (objects, unlike bodies, may
     /// repeat keys). The earlier names are the attributes of `items` (a built body) and
     /// `unbuilt` (one that is not); names compare by their source text.
@@ -641,19 +660,23 @@ impl<'a> Parser<'a> {
         self.pos += 1;
         // The body of a top-level `resource` block of a type the caller skips is only checked.
         let build = self.build;
-        if top
+        let skipped = top
             && build
             && name.name == "resource"
             && labels
                 .first()
                 .zip(self.skip)
-                .is_some_and(|(kind, skip)| (skip.0)(&kind.name))
-        {
+                .is_some_and(|(kind, skip)| (skip.0)(&kind.name));
+        if skipped {
             self.build = false;
         }
         self.skip_trivia()?;
         let body = if self.at_newline() {
-            self.parse_body(Some(open))?
+            if skipped {
+                self.checked_body(open)?
+            } else {
+                self.parse_body(Some(open))?
+            }
         } else if self.peek() == Some(b'}') {
             Body {
                 items: Vec::new(),
