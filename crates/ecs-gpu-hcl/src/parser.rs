@@ -9,7 +9,7 @@
 //! still splits into two items, exactly as Terraform does.
 
 use crate::ast::*;
-use crate::ParseError;
+use crate::{Build, ParseError};
 use std::collections::HashMap;
 
 mod recognize;
@@ -42,24 +42,26 @@ pub(crate) struct Parser<'a> {
     /// Whether a newline ends the current construct (body, object) or is whitespace.
     pub(crate) newlines: bool,
     pub(crate) comments: Vec<Comment>,
-    /// Whether nodes are built. Off inside the body of a block [`Parser::skip`] accepts: that
+    /// Whether nodes are built. Off inside what [`Parser::select`] leaves out: that
     /// body is checked as strictly as any other, but nothing of it is kept (see
     /// [`crate::parse_skipping`]): an expression comes back as a placeholder (`null` with its
     /// true span), a name with an empty text, a list with no items. Every decision the parser
     /// makes reads the source text or a span, never a built node, so the same errors come out
     /// in both modes.
     build: bool,
-    /// The types of the top-level `resource` blocks whose bodies are only checked.
-    skip: Option<Skip<'a>>,
+    /// What is built of each top-level block ([`crate::parse_selecting`]).
+    select: Option<Select<'a>>,
+    /// The names of the items the next body builds ([`Build::Only`]), taken by that body.
+    only: Option<&'a [String]>,
 }
 
-/// The caller's choice of the `resource` types whose bodies are only checked.
+/// The caller's choice of what to build of each top-level block, from its type and first label.
 #[derive(Clone, Copy)]
-struct Skip<'a>(&'a dyn Fn(&str) -> bool);
+struct Select<'a>(&'a dyn Fn(&str, Option<&str>) -> Build<'a>);
 
-impl std::fmt::Debug for Skip<'_> {
+impl std::fmt::Debug for Select<'_> {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str("Skip(..)")
+        f.write_str("Select(..)")
     }
 }
 
@@ -161,7 +163,8 @@ impl<'a> Parser<'a> {
             newlines: true,
             comments: Vec::new(),
             build: true,
-            skip: None,
+            select: None,
+            only: None,
         };
         if src.starts_with('\u{feff}') {
             p.pos = 3;
@@ -169,11 +172,13 @@ impl<'a> Parser<'a> {
         p
     }
 
-    /// A parser that only checks the bodies of the top-level `resource` blocks whose type
-    /// `skip` accepts.
-    pub(crate) fn skipping(src: &'a str, skip: &'a dyn Fn(&str) -> bool) -> Parser<'a> {
+    /// A parser that builds of each top-level block what `select` says ([`crate::parse_selecting`]).
+    pub(crate) fn selecting(
+        src: &'a str,
+        select: &'a dyn Fn(&str, Option<&str>) -> Build<'a>,
+    ) -> Parser<'a> {
         let mut p = Parser::new(src);
-        p.skip = Some(Skip(skip));
+        p.select = Some(Select(select));
         p
     }
 
@@ -469,6 +474,8 @@ impl<'a> Parser<'a> {
     /// A body: attributes and blocks, one per line. `open` is the block's `{` (None at top level).
     fn parse_body(&mut self, open: Option<usize>) -> PResult<Body> {
         self.enter()?;
+        // The items this body builds, when not all ([`Build::Only`]).
+        let only = self.only.take();
         let saved = self.newlines;
         self.newlines = true;
         let start = self.pos;
@@ -499,17 +506,34 @@ impl<'a> Parser<'a> {
             if !self.at_ident_start() {
                 return self.expected_continuation("an attribute name or a block type");
             }
-            let item = self.parse_item(open.is_none())?;
-            let last_is_block = matches!(item, Item::Block(_));
-            if let Item::Attribute(a) = &item {
-                self.check_redefined(&items, &unbuilt_names, &mut names, a)?;
-                if !self.build {
-                    unbuilt_names.push(a.name.span);
+            let listed = |p: &Self, built: &[String]| {
+                let name = &p.src[p.pos..p.ident_end(p.pos)];
+                built.iter().any(|n| n == name)
+            };
+            let last_is_block = match only {
+                Some(built) if self.build && !listed(self, built) => {
+                    let attribute = self.unbuilt_item()?;
+                    if let Some(name) = attribute {
+                        self.check_redefined(&items, &unbuilt_names, &mut names, name)?;
+                        unbuilt_names.push(name);
+                    }
+                    attribute.is_none()
                 }
-            }
-            if self.build {
-                items.push(item);
-            }
+                _ => {
+                    let item = self.parse_item(open.is_none())?;
+                    if let Item::Attribute(a) = &item {
+                        self.check_redefined(&items, &unbuilt_names, &mut names, a.name.span)?;
+                        if !self.build {
+                            unbuilt_names.push(a.name.span);
+                        }
+                    }
+                    let block = matches!(item, Item::Block(_));
+                    if self.build {
+                        items.push(item);
+                    }
+                    block
+                }
+            };
             self.skip_trivia()?;
             match self.peek() {
                 None => {}
@@ -529,6 +553,25 @@ impl<'a> Parser<'a> {
         Ok(Body {
             items,
             span: Span::new(start, end),
+        })
+    }
+
+    /// An item of a body that is only checked, not built ([`Build::Only`]): recognized when it can
+    /// be, else parsed with building off. The name of the attribute it is (`None`: a block).
+    fn unbuilt_item(&mut self) -> PResult<Option<Span>> {
+        let start = self.pos;
+        let comments = self.comments.len();
+        if let Some(name) = self.recognize_item() {
+            return Ok(name);
+        }
+        self.pos = start;
+        self.comments.truncate(comments);
+        let build = std::mem::replace(&mut self.build, false);
+        let item = self.parse_item(false);
+        self.build = build;
+        Ok(match item? {
+            Item::Attribute(a) => Some(a.name.span),
+            Item::Block(_) => None,
         })
     }
 
@@ -560,9 +603,9 @@ impl<'a> Parser<'a> {
         items: &[Item],
         unbuilt: &[Span],
         names: &mut HashMap<&'a str, Span>,
-        attr: &Attribute,
+        attr: Span,
     ) -> PResult<()> {
-        let name = self.text(attr.name.span);
+        let name = self.text(attr);
         let mut earlier = items
             .iter()
             .filter_map(|i| match i {
@@ -581,7 +624,7 @@ impl<'a> Parser<'a> {
             match names.get(name) {
                 Some(span) => Some(*span),
                 None => {
-                    names.insert(name, attr.name.span);
+                    names.insert(name, attr);
                     None
                 }
             }
@@ -593,7 +636,7 @@ impl<'a> Parser<'a> {
                     format!(
                         "the argument `{name}` was already set on line {line}; each argument may be set only once"
                     ),
-                    attr.name.span,
+                    attr,
                 )
             }
             None => Ok(()),
@@ -658,24 +701,26 @@ impl<'a> Parser<'a> {
         }
         let open = self.pos;
         self.pos += 1;
-        // The body of a top-level `resource` block of a type the caller skips is only checked.
+        // What the caller builds of a top-level block: a body left out is only checked.
         let build = self.build;
-        let skipped = top
-            && build
-            && name.name == "resource"
-            && labels
-                .first()
-                .zip(self.skip)
-                .is_some_and(|(kind, skip)| (skip.0)(&kind.name));
-        if skipped {
+        let what = match self.select {
+            Some(select) if top && build => {
+                (select.0)(&name.name, labels.first().map(|l| l.name.as_str()))
+            }
+            _ => Build::All,
+        };
+        if what == Build::Nothing {
             self.build = false;
         }
         self.skip_trivia()?;
         let body = if self.at_newline() {
-            if skipped {
-                self.checked_body(open)?
-            } else {
-                self.parse_body(Some(open))?
+            match what {
+                Build::Nothing => self.checked_body(open)?,
+                Build::Only(names) => {
+                    self.only = Some(names);
+                    self.parse_body(Some(open))?
+                }
+                Build::All => self.parse_body(Some(open))?,
             }
         } else if self.peek() == Some(b'}') {
             Body {
@@ -694,16 +739,25 @@ impl<'a> Parser<'a> {
             }
             self.pos += 1;
             self.skip_trivia()?;
+            // The one attribute, unless the caller builds only others.
+            let keep = match what {
+                Build::Only(names) => names.iter().any(|n| *n == self.text(attr_name.span)),
+                _ => true,
+            };
+            let outer = self.build;
+            self.build &= keep;
             self.enter()?;
             let value = self.parse_expr()?;
             self.leave();
+            let kept = self.build;
+            self.build = outer;
             let span = attr_name.span.to(value.span);
             self.skip_trivia()?;
             if self.peek() != Some(b'}') {
                 return self.expected("`}` to close the single-line block");
             }
             Body {
-                items: if self.build {
+                items: if kept {
                     vec![Item::Attribute(Attribute {
                         name: attr_name,
                         value,

@@ -264,6 +264,8 @@ pub(crate) struct Shared {
     pub texts: crate::Texts,
     /// [`LoadOptions::only_arguments`], by resource type.
     pub evaluated: FastMap<String, Arc<Evaluated>>,
+    /// What the parser builds of each file ([`crate::parse::Reads`]).
+    pub reads: crate::parse::Reads,
     /// The `TF_VAR_*` environment variables, by variable name, read once.
     pub tf_vars: FastMap<String, String>,
     /// `TF_WORKSPACE`, read once.
@@ -483,7 +485,7 @@ impl Ev {
     /// text (`None` when the text was not kept).
     pub(crate) fn parse_kept(&self, id: FileId, kind: Kind) -> Option<ast::File> {
         let text = self.files.get(id.0 as usize)?.text.as_deref()?;
-        match walk::parse_text(kind, text, self.shared.only_types.as_deref()) {
+        match walk::parse_text(kind, text, Some(&self.shared.reads)) {
             Parsed::Hcl(mut file) => {
                 // As when first read: the comments are in the source file.
                 file.comments = Vec::new();
@@ -507,20 +509,18 @@ impl Ev {
                 Some(file) => file,
                 // Read again (rare: a module folder called again once its declarations were
                 // freed); it was reported, when it had to be, on the first reading.
-                None => {
-                    match walk::read_one(found, Some(folder), self.shared.only_types.as_deref()) {
-                        (_, Parsed::Hcl(mut file)) => {
-                            file.comments = Vec::new();
-                            file
-                        }
-                        _ => return None,
+                None => match walk::read_one(found, Some(folder), Some(&self.shared.reads)) {
+                    (_, Parsed::Hcl(mut file)) => {
+                        file.comments = Vec::new();
+                        file
                     }
-                }
+                    _ => return None,
+                },
             };
             self.drop_unread_bodies(&mut file);
             return Some((id, file));
         }
-        match walk::read_one(found, Some(folder), self.shared.only_types.as_deref()) {
+        match walk::read_one(found, Some(folder), Some(&self.shared.reads)) {
             (text, Parsed::Hcl(mut file)) => {
                 // The comments are for suppressions (the source file), not for evaluation.
                 let comments = std::mem::take(&mut file.comments);
@@ -1988,6 +1988,12 @@ pub(crate) fn apply_overrides(
     base.extend(rest);
     base
 }
+
+/// The items of a resource block the loader reads from the block itself, besides the arguments
+/// it evaluates: `count` and `for_each` ([`Ev::expand`], [`Ev::instance_binding`]), `lifecycle`
+/// ([`ignore_changes`], [`Ev::eval_body`]) and `dynamic` blocks ([`Ev::expand_dynamic`]).
+/// [`Ev::eval_body`] leaves `depends_on`, `provider`, `provisioner` and `connection` out.
+pub(crate) const META_ARGUMENTS: &[&str] = &["count", "for_each", "lifecycle", "dynamic"];
 
 fn merge_body(base: &mut ast::Body, over: ast::Body, top: bool) {
     let mut replaced: Vec<String> = Vec::new();

@@ -248,6 +248,7 @@ fn shared(
         var_files: options.var_files.clone(),
         only_types: options.only_types.clone(),
         texts: options.texts,
+        reads: crate::parse::Reads::new(options),
         evaluated: options
             .only_arguments
             .iter()

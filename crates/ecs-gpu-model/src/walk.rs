@@ -500,11 +500,11 @@ pub(crate) fn problem_at(text: &str, err: &ecs_gpu_hcl::ParseError) -> Parsed {
 }
 
 /// Reads and parses one file found by the walk: its text (empty when unreadable) and what it is.
-/// `only_types`: as for [`parse_text`].
+/// `reads`: as for [`parse_text`].
 pub(crate) fn read_one(
     found: &Found,
     folder: Option<&Folder>,
-    only_types: Option<&[String]>,
+    reads: Option<&crate::parse::Reads>,
 ) -> (String, Parsed) {
     let text = match folder {
         Some(folder) => folder.read_text(&found.real),
@@ -512,7 +512,7 @@ pub(crate) fn read_one(
     };
     match text {
         Ok(text) => {
-            let parsed = parse_text(found.kind, &text, only_types);
+            let parsed = parse_text(found.kind, &text, reads);
             (text, parsed)
         }
         // Unreadable JSON that may not even be a task definition is not a problem.
@@ -536,11 +536,11 @@ pub(crate) fn read_one(
     }
 }
 
-/// Parses a file's text as its kind. `only_types` ([`crate::LoadOptions::only_types`]): the
-/// bodies of `resource` blocks of other types in a `.tf` file are only checked, not built.
-pub(crate) fn parse_text(kind: Kind, text: &str, only_types: Option<&[String]>) -> Parsed {
+/// Parses a file's text as its kind. `reads`: of a `.tf` file, only what the loader reads is
+/// built, the rest only checked ([`crate::parse::Reads`]; `None`: everything is built).
+pub(crate) fn parse_text(kind: Kind, text: &str, reads: Option<&crate::parse::Reads>) -> Parsed {
     match kind {
-        Kind::Tf => match crate::parse::file_reading(text, only_types) {
+        Kind::Tf => match crate::parse::file_reading(text, reads) {
             Ok(f) => Parsed::Hcl(f),
             Err(e) => problem_at(text, &e),
         },

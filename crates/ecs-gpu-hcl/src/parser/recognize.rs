@@ -44,6 +44,37 @@ impl Parser<'_> {
         seen
     }
 
+    /// Recognizes one item of a body (an attribute or a block, the cursor on its name) as
+    /// [`Parser::parse_item`] reads it, in the body the parser is in. `Some(name)`: recognized,
+    /// with the span of the attribute's name (`None` for a block); `None`: left to the parser,
+    /// as for [`Parser::recognize_body`].
+    pub(super) fn recognize_item(&mut self) -> Option<Option<crate::Span>> {
+        let newlines = self.newlines;
+        let seen = self.seen_item(self.depth);
+        self.newlines = newlines;
+        seen.map(|name| name.map(|(start, end)| crate::Span::new(start, end)))
+    }
+
+    /// An item of a body: `Some(Some(name))` with an attribute's name, `Some(None)` for a block.
+    fn seen_item(&mut self, depth: u32) -> Option<Option<(usize, usize)>> {
+        if !is_ascii_name_start(self.peek()?) {
+            return None;
+        }
+        let start = self.pos;
+        let end = self.ascii_name_end()?;
+        self.pos = end;
+        self.gap()?;
+        if self.peek() == Some(b'=') && self.peek_at(1) != Some(b'=') {
+            self.pos += 1;
+            self.gap()?;
+            self.seen_expr(depth)?;
+            Some(Some((start, end)))
+        } else {
+            self.seen_block(depth)?;
+            Some(None)
+        }
+    }
+
     /// [`Parser::parse_body`] of a block.
     fn seen_body(&mut self, depth: u32) -> Seen {
         let depth = deeper(depth, 1)?;
@@ -53,19 +84,10 @@ impl Parser<'_> {
         let mut count = 0;
         loop {
             self.gaps()?;
-            match self.peek()? {
-                b'}' => break,
-                c if is_ascii_name_start(c) => {}
-                _ => return None,
+            if self.peek()? == b'}' {
+                break;
             }
-            let start = self.pos;
-            let end = self.ascii_name_end()?;
-            self.pos = end;
-            self.gap()?;
-            if self.peek() == Some(b'=') && self.peek_at(1) != Some(b'=') {
-                self.pos += 1;
-                self.gap()?;
-                self.seen_expr(depth)?;
+            if let Some((start, end)) = self.seen_item(depth)? {
                 let name = &self.b[start..end];
                 if count == MAX_NAMES || names[..count].iter().any(|&(s, e)| &self.b[s..e] == name)
                 {
@@ -73,8 +95,6 @@ impl Parser<'_> {
                 }
                 names[count] = (start, end);
                 count += 1;
-            } else {
-                self.seen_block(depth)?;
             }
             self.gap()?;
             if self.peek().is_some() && !self.at_newline() {
