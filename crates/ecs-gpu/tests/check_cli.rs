@@ -195,7 +195,7 @@ fn human_headlines_are_what_editors_match() {
     let headlines: Vec<(String, u64, u64, String, String)> = human
         .lines()
         .filter_map(|line| {
-            // The README's VS Code pattern: ^(.*):(\d+):(\d+): (error|warning|info) (GPU\d+) (.*)$
+            // docs/check.md's VS Code pattern: ^(.*):(\d+):(\d+): (error|warning|info) (GPU\d+) (.*)$
             let (place, tail) = line.split_once(": ")?;
             let mut parts = place.rsplitn(3, ':');
             let (col, ln, file) = (parts.next()?, parts.next()?, parts.next()?);

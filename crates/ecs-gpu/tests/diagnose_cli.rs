@@ -283,26 +283,40 @@ fn no_region_is_a_clear_error() {
     assert!(stderr(&o).contains("no AWS region: pass --region"));
 }
 
-/// The README's `ecs-gpu diagnose` section (up to the next command's section, if any).
+/// The user documentation of `ecs-gpu diagnose`: its page, and the README's section (which repeats
+/// the IAM policy).
 fn doc() -> String {
-    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../README.md");
-    let readme =
-        std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+    read_doc("docs/diagnose.md")
+}
+
+fn read_doc(relative: &str) -> String {
+    let path = Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("../..")
+        .join(relative);
+    std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()))
+}
+
+/// The first JSON block of a document.
+fn json_block(doc: &str) -> serde_json::Value {
+    let start = doc.find("```json\n").expect("a JSON policy block") + "```json\n".len();
+    let end = start + doc[start..].find("```").unwrap();
+    serde_json::from_str(&doc[start..end]).unwrap()
+}
+
+/// The README's IAM policy is the one of the command's page.
+#[test]
+fn the_readme_iam_policy_is_the_documented_one() {
+    let readme = read_doc("README.md");
     let start = readme
         .find("\n## `ecs-gpu diagnose`")
         .expect("the README has an `ecs-gpu diagnose` section");
-    let rest = &readme[start + 1..];
-    let end = rest[1..].find("\n## ").map_or(rest.len(), |i| i + 1);
-    rest[..end].to_string()
+    assert_eq!(json_block(&readme[start..]), json_block(&doc()));
 }
 
-/// The README's IAM policy lists exactly the actions of the calls live mode makes.
+/// The documented IAM policy lists exactly the actions of the calls live mode makes.
 #[test]
 fn the_documented_iam_policy_is_exactly_the_calls_made() {
-    let doc = doc();
-    let start = doc.find("```json\n").expect("a JSON policy block") + "```json\n".len();
-    let end = start + doc[start..].find("```").unwrap();
-    let policy: serde_json::Value = serde_json::from_str(&doc[start..end]).unwrap();
+    let policy = json_block(&doc());
     let mut documented: Vec<String> = policy["Statement"][0]["Action"]
         .as_array()
         .unwrap()
@@ -327,7 +341,7 @@ fn the_documented_iam_policy_is_exactly_the_calls_made() {
     }
 }
 
-/// The worked example in the README is the command's real output.
+/// The worked example of the documentation is the command's real output.
 #[test]
 fn the_documented_example_is_the_real_output() {
     let doc = doc();

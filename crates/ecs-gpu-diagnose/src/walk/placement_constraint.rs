@@ -235,7 +235,7 @@ impl Walk<'_> {
 }
 
 /// Whether an instance satisfies a `memberOf` expression. `&&` binds tighter than `||` (Java's
-/// precedence, which the ECS guide does not contradict; the README's `ecs-gpu diagnose` section states it), so
+/// precedence, which the ECS guide does not contradict; docs/diagnose.md states it), so
 /// an expression that mixes them without parentheses has one meaning here. The result is true or
 /// false on a fully described instance; it is unknown only when a condition is (see
 /// [`undecided_reason`]).
