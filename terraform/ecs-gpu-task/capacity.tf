@@ -33,6 +33,7 @@ locals {
     cat >> /etc/ecs/ecs.config <<'ECSCONFIG'
     ${join("\n", local.ecs_config_lines)}
     ECSCONFIG
+    ${local.model_cache_user_data}
     ${var.extra_user_data}
   EOT
 }

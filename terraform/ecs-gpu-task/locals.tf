@@ -33,6 +33,13 @@ locals {
   )
   max_task_memory = try(local.instance.max_task_memory_mib - local.memory_margin_mib, null)
 
+  # Tasks one instance holds: the least over GPUs, CPU units and memory.
+  tasks_per_instance = try(min(
+    floor(local.gpus_per_instance / local.task_gpus),
+    floor(local.max_task_cpu / var.task_cpu),
+    floor(local.max_task_memory / var.task_memory),
+  ), null)
+
   # --- the AMI ------------------------------------------------------------------------------
   ami_ssm_parameter = var.ami_ssm_parameter != null ? var.ami_ssm_parameter : local.ecs_gpu_ami_recommended_parameter
   # A parameter is accepted when it is one of the catalog's GPU parameters or lies under the same

@@ -45,6 +45,24 @@ resource "aws_ecs_service" "this" {
     }
   }
 
+  # An ECS managed EBS volume per task (`ebs_volume`), created at launch.
+  dynamic "volume_configuration" {
+    for_each = var.ebs_volume == null ? [] : [var.ebs_volume]
+    content {
+      name = "scratch"
+      managed_ebs_volume {
+        role_arn         = volume_configuration.value.infrastructure_role_arn
+        size_in_gb       = volume_configuration.value.size_in_gb
+        volume_type      = volume_configuration.value.volume_type
+        iops             = volume_configuration.value.iops
+        throughput       = volume_configuration.value.throughput
+        file_system_type = volume_configuration.value.file_system_type
+        encrypted        = true
+        kms_key_id       = volume_configuration.value.kms_key_id
+      }
+    }
+  }
+
   deployment_circuit_breaker {
     enable   = true
     rollback = true
@@ -65,6 +83,8 @@ resource "aws_ecs_service" "this" {
     aws_ecs_cluster_capacity_providers.this,
     aws_iam_role_policy_attachment.execution,
     aws_iam_role_policy.execution_secrets,
+    aws_iam_role_policy.task_exec,
+    aws_iam_role_policy.task_efs,
   ]
 }
 
@@ -107,6 +127,24 @@ resource "aws_ecs_service" "autoscaled" {
     }
   }
 
+  # An ECS managed EBS volume per task (`ebs_volume`), created at launch.
+  dynamic "volume_configuration" {
+    for_each = var.ebs_volume == null ? [] : [var.ebs_volume]
+    content {
+      name = "scratch"
+      managed_ebs_volume {
+        role_arn         = volume_configuration.value.infrastructure_role_arn
+        size_in_gb       = volume_configuration.value.size_in_gb
+        volume_type      = volume_configuration.value.volume_type
+        iops             = volume_configuration.value.iops
+        throughput       = volume_configuration.value.throughput
+        file_system_type = volume_configuration.value.file_system_type
+        encrypted        = true
+        kms_key_id       = volume_configuration.value.kms_key_id
+      }
+    }
+  }
+
   deployment_circuit_breaker {
     enable   = true
     rollback = true
@@ -130,6 +168,8 @@ resource "aws_ecs_service" "autoscaled" {
     aws_ecs_cluster_capacity_providers.this,
     aws_iam_role_policy_attachment.execution,
     aws_iam_role_policy.execution_secrets,
+    aws_iam_role_policy.task_exec,
+    aws_iam_role_policy.task_efs,
   ]
 }
 
