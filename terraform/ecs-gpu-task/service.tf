@@ -77,6 +77,13 @@ resource "aws_ecs_service" "this" {
     }
   }
 
+  lifecycle {
+    precondition {
+      condition     = local.tasks_per_instance == null || var.desired_count <= var.max_size * coalesce(local.tasks_per_instance, 0)
+      error_message = "desired_count ${var.desired_count} is more than the group can hold: max_size ${var.max_size} x ${coalesce(local.tasks_per_instance, 0)} task(s) per ${var.instance_type} (the least over its GPUs, CPU and memory); the rest would pend forever."
+    }
+  }
+
   # The capacity provider must be on the cluster before a service can use it, and the roles must
   # have their policies before the first task starts.
   depends_on = [
@@ -162,6 +169,11 @@ resource "aws_ecs_service" "autoscaled" {
   lifecycle {
     # Application Auto Scaling owns the task count.
     ignore_changes = [desired_count]
+
+    precondition {
+      condition     = local.tasks_per_instance == null || var.autoscaling.max_capacity <= var.max_size * coalesce(local.tasks_per_instance, 0)
+      error_message = "autoscaling.max_capacity ${var.autoscaling.max_capacity} is more than the group can hold: max_size ${var.max_size} x ${coalesce(local.tasks_per_instance, 0)} task(s) per ${var.instance_type} (the least over its GPUs, CPU and memory); the tasks above it would pend forever."
+    }
   }
 
   depends_on = [

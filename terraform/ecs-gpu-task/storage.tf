@@ -26,12 +26,13 @@ locals {
   }]
   volume_mounts = concat(local.model_cache_volume, local.efs_mounts, local.ebs_mount)
 
-  container_mount_points = {
-    for c in local.containers : c.name => [
+  # Per container, in the order of local.containers (names may repeat until the precondition refuses them).
+  container_mount_points = [
+    for c in local.containers : [
       for v in local.volume_mounts : { sourceVolume = v.name, containerPath = v.container_path, readOnly = v.read_only }
       if contains(v.containers, c.name)
     ]
-  }
+  ]
 
   efs_iam_file_systems = distinct([for v in values(var.efs_volumes) : v.file_system_id if v.iam])
   efs_writable_file_systems = distinct([

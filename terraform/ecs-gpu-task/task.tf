@@ -2,8 +2,10 @@
 
 locals {
   # The region from the EC2 endpoint (ec2.<region>.amazonaws.com[.cn]): aws_region's `name` and `id`
-  # are deprecated in provider 6 and its `region` does not exist in provider 5.
-  region = regex("^[^.]+\\.([^.]+)\\.", data.aws_region.current.endpoint)[0]
+  # are deprecated in provider 6 and its `region` does not exist in provider 5. Only a mocked
+  # endpoint lacks that shape (a caller's bare `mock_provider "aws" {}` mocks it as a random
+  # string): the plan then goes on with the endpoint as it is.
+  region = try(regex("^[^.]+\\.([^.]+)\\.", data.aws_region.current.endpoint)[0], data.aws_region.current.endpoint)
 
   log_configuration = {
     logDriver = "awslogs"
@@ -92,7 +94,7 @@ locals {
         ]
         readonlyRootFilesystem = c.readonly_root_filesystem
         logConfiguration       = local.log_configuration
-        mountPoints            = lookup(local.container_mount_points, c.name, [])
+        mountPoints            = local.container_mount_points[i]
         volumesFrom            = []
         dockerLabels           = c.docker_labels
         ulimits                = [for u in c.ulimits : { name = u.name, softLimit = u.soft_limit, hardLimit = u.hard_limit }]
@@ -131,7 +133,7 @@ locals {
 
 resource "aws_ecs_task_definition" "this" {
   #checkov:skip=CKV_AWS_336:the GPU container's read-only root filesystem is the input readonly_root_filesystem; it is off by default because CUDA and ML images write model and kernel caches under the root filesystem
-  family                   = var.name
+  family                   = local.unique_name
   requires_compatibilities = ["EC2"]
   network_mode             = var.network_mode
   cpu                      = tostring(var.task_cpu)
@@ -175,7 +177,7 @@ resource "aws_ecs_task_definition" "this" {
   }
 
   runtime_platform {
-    operating_system_family = var.operating_system_family
+    operating_system_family = "LINUX"
     cpu_architecture        = "X86_64"
   }
 
@@ -224,7 +226,7 @@ resource "aws_ecs_task_definition" "this" {
     }
     precondition {
       condition     = local.instance_status != "supported" || local.max_task_memory == null || var.task_memory <= coalesce(local.max_task_memory, 0)
-      error_message = "task_memory ${var.task_memory} MiB is more than the module allows on ${var.instance_type}: ${coalesce(local.max_task_memory, 0)} MiB (the ${coalesce(try(local.instance.max_task_memory_mib, null), 0)} MiB the agent can register at most, minus a margin of ${local.memory_margin_mib} MiB for the kernel, the OS, Docker, the ECS agent and the NVIDIA daemons; see memory_margin_mib)."
+      error_message = "task_memory ${var.task_memory} MiB is more than the module allows on ${var.instance_type}: ${coalesce(local.max_task_memory, 0)} MiB (the ${coalesce(try(tonumber(local.instance.max_task_memory_mib), null), 0)} MiB the agent can register at most, minus a margin of ${local.memory_margin_mib} MiB for the kernel, the OS, Docker, the ECS agent and the NVIDIA daemons; see memory_margin_mib)."
     }
     precondition {
       condition     = length(local.nvidia_driver_capabilities) > 0 && alltrue([for c in local.nvidia_driver_capabilities : contains(local.nvidia_driver_capability_names, c)])

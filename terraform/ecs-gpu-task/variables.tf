@@ -21,6 +21,25 @@ variable "name" {
   }
 }
 
+variable "name_suffix" {
+  description = <<-EOT
+    Suffix of the names that are unique in the account and region: the capacity provider ("<name>-<suffix>"),
+    the log group ("/ecs/<name>-<suffix>") and the task definition family. null (the default) derives it from the
+    cluster name (the first 6 hex digits of its SHA-1), so that two calls named `inference` in a staging and a
+    prod cluster do not collide; "" uses `name` alone (the names of module versions before it: set it when
+    upgrading, to keep the existing capacity provider). The service is named `name` (service names are per
+    cluster); roles, security groups, the launch template and the group use `name` as a prefix with a
+    generated suffix.
+  EOT
+  type        = string
+  default     = null
+
+  validation {
+    condition     = var.name_suffix == null || can(regex("^[a-zA-Z0-9-]{0,16}$", coalesce(var.name_suffix, "-")))
+    error_message = "`name_suffix` must have at most 16 letters, digits and hyphens."
+  }
+}
+
 variable "tags" {
   description = "Tags added to every resource the module creates (and propagated to the instances and their volumes)."
   type        = map(string)
@@ -190,6 +209,21 @@ variable "instance_egress_rules" {
 variable "instance_type" {
   description = "EC2 instance type of the GPU instances. Must be in the catalog (catalog.tf) with ECS status \"supported\" (NVIDIA GPU, x86_64, served by the ECS GPU-optimized AMI)."
   type        = string
+}
+
+variable "instance_type_facts" {
+  description = "Opt in to an instance type the module's catalog does not know (a new type, or one the catalog lacks): its NVIDIA GPU count, vCPUs and memory in MiB (EC2 figures), which the fit checks then use. Without it an unknown type is refused with the catalog's nearest names (a typo such as g5.xlarg). Ignored for a type the catalog knows."
+  type = object({
+    gpus       = number
+    vcpus      = number
+    memory_mib = number
+  })
+  default = null
+
+  validation {
+    condition     = var.instance_type_facts == null || try(var.instance_type_facts.gpus >= 1 && var.instance_type_facts.vcpus >= 1 && var.instance_type_facts.memory_mib >= 1024 && floor(var.instance_type_facts.gpus) == var.instance_type_facts.gpus && floor(var.instance_type_facts.vcpus) == var.instance_type_facts.vcpus, false)
+    error_message = "`instance_type_facts` needs a whole `gpus` and `vcpus` of at least 1 and `memory_mib` of at least 1024."
+  }
 }
 
 variable "ami_ssm_parameter" {
@@ -368,28 +402,6 @@ variable "maximum_scaling_step_size" {
 # ----------------------------------------------------------------------------------------------
 # Task definition
 # ----------------------------------------------------------------------------------------------
-
-variable "launch_type" {
-  description = "Only \"EC2\". Present so that a request for Fargate is refused with the reason instead of being accepted and never running."
-  type        = string
-  default     = "EC2"
-
-  validation {
-    condition     = var.launch_type == "EC2"
-    error_message = "`launch_type` must be \"EC2\": Fargate does not support GPU resource requirements (and ECS Managed Instances are a different contract that this module does not offer)."
-  }
-}
-
-variable "operating_system_family" {
-  description = "Only \"LINUX\". Present so that a request for Windows is refused with the reason."
-  type        = string
-  default     = "LINUX"
-
-  validation {
-    condition     = var.operating_system_family == "LINUX"
-    error_message = "`operating_system_family` must be \"LINUX\": ECS does not support GPUs for Windows containers."
-  }
-}
 
 variable "network_mode" {
   description = "Task network mode: \"awsvpc\" (each task has its own network interface and the module's security group) or \"bridge\" (Docker bridge on the instance's interface)."
