@@ -90,3 +90,23 @@ run "autoscaling_example_gives_desired_count_to_application_auto_scaling" {
     error_message = "the autoscaling example must create its capacity provider"
   }
 }
+
+run "vllm_example_plans_two_gpu_containers_on_a_g6_12xlarge" {
+  command = plan
+
+  module {
+    source = "./examples/vllm"
+  }
+
+  variables {
+    vpc_id             = "vpc-0123456789abcdef0"
+    vpc_cidr           = "10.0.0.0/16"
+    private_subnet_ids = ["subnet-0123456789abcdef0"]
+    image              = "123456789012.dkr.ecr.us-east-1.amazonaws.com/vllm-openai:v0.9"
+  }
+
+  assert {
+    condition     = output.task_gpus == 4 && output.service_name == "vllm"
+    error_message = "the vLLM example asks for 2 + 2 GPUs"
+  }
+}
