@@ -37,10 +37,12 @@ data "aws_iam_policy_document" "instance_assume" {
 }
 
 resource "aws_iam_role" "instance" {
-  name_prefix        = "${var.name}-instance-"
-  description        = "ECS container instances of ${var.name} (GPU)"
-  assume_role_policy = data.aws_iam_policy_document.instance_assume.json
-  tags               = local.tags
+  name_prefix          = "${var.name}-instance-"
+  path                 = var.iam_role_path
+  permissions_boundary = var.iam_permissions_boundary
+  description          = "ECS container instances of ${var.name} (GPU)"
+  assume_role_policy   = data.aws_iam_policy_document.instance_assume.json
+  tags                 = local.tags
 }
 
 resource "aws_iam_role_policy_attachment" "instance" {
@@ -52,6 +54,7 @@ resource "aws_iam_role_policy_attachment" "instance" {
 
 resource "aws_iam_instance_profile" "instance" {
   name_prefix = "${var.name}-instance-"
+  path        = var.iam_role_path
   role        = aws_iam_role.instance.name
   tags        = local.tags
 }
@@ -75,10 +78,12 @@ data "aws_iam_policy_document" "tasks_assume" {
 }
 
 resource "aws_iam_role" "execution" {
-  name_prefix        = "${var.name}-execution-"
-  description        = "ECS task execution role of ${var.name}: image pull, logs, secrets"
-  assume_role_policy = data.aws_iam_policy_document.tasks_assume.json
-  tags               = local.tags
+  name_prefix          = "${var.name}-execution-"
+  path                 = var.iam_role_path
+  permissions_boundary = var.iam_permissions_boundary
+  description          = "ECS task execution role of ${var.name}: image pull, logs, secrets"
+  assume_role_policy   = data.aws_iam_policy_document.tasks_assume.json
+  tags                 = local.tags
 }
 
 resource "aws_iam_role_policy_attachment" "execution" {
@@ -129,10 +134,12 @@ resource "aws_iam_role_policy" "execution_secrets" {
 # --- task role ------------------------------------------------------------------------------------
 
 resource "aws_iam_role" "task" {
-  name_prefix        = "${var.name}-task-"
-  description        = "ECS task role of ${var.name}: the application's AWS permissions"
-  assume_role_policy = data.aws_iam_policy_document.tasks_assume.json
-  tags               = local.tags
+  name_prefix          = "${var.name}-task-"
+  path                 = var.iam_role_path
+  permissions_boundary = var.iam_permissions_boundary
+  description          = "ECS task role of ${var.name}: the application's AWS permissions"
+  assume_role_policy   = data.aws_iam_policy_document.tasks_assume.json
+  tags                 = local.tags
 }
 
 resource "aws_iam_role_policy_attachment" "task" {

@@ -779,6 +779,29 @@ variable "additional_containers" {
   }
 }
 
+variable "iam_role_path" {
+  description = "Path of the three IAM roles and the instance profile the module creates (an organization's convention, such as \"/ml/\")."
+  type        = string
+  default     = "/"
+  nullable    = false
+
+  validation {
+    condition     = can(regex("^/([\\x21-\\x7E]{0,510}/)?$", var.iam_role_path))
+    error_message = "`iam_role_path` must start and end with a slash, such as \"/\" or \"/ml/\"."
+  }
+}
+
+variable "iam_permissions_boundary" {
+  description = "ARN of a managed policy set as the permissions boundary of the three IAM roles the module creates (where an organization requires one); null sets none."
+  type        = string
+  default     = null
+
+  validation {
+    condition     = var.iam_permissions_boundary == null || can(regex("^arn:[^:]+:iam::([0-9]{12}|aws):policy/.+$", coalesce(var.iam_permissions_boundary, "-")))
+    error_message = "`iam_permissions_boundary` must be an IAM policy ARN (arn:aws:iam::<account>:policy/<name>)."
+  }
+}
+
 variable "task_role_policy_arns" {
   description = "IAM policy ARNs attached to the task role (the role the application's AWS calls use). The task role has no permissions by default."
   type        = list(string)

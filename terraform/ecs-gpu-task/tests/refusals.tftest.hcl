@@ -770,3 +770,37 @@ run "empty_name_suffix_keeps_the_bare_names" {
     error_message = "an empty name_suffix must keep the bare names"
   }
 }
+
+run "role_path_and_permissions_boundary_are_set" {
+  command = plan
+
+  variables {
+    iam_role_path            = "/ml/"
+    iam_permissions_boundary = "arn:aws:iam::123456789012:policy/boundary"
+  }
+
+  assert {
+    condition     = aws_iam_role.task.path == "/ml/" && aws_iam_role.instance.permissions_boundary == "arn:aws:iam::123456789012:policy/boundary" && aws_iam_instance_profile.instance.path == "/ml/"
+    error_message = "the roles and the profile must carry the path and the boundary"
+  }
+}
+
+run "role_path_needs_slashes" {
+  command = plan
+
+  variables {
+    iam_role_path = "ml"
+  }
+
+  expect_failures = [var.iam_role_path]
+}
+
+run "permissions_boundary_must_be_a_policy_arn" {
+  command = plan
+
+  variables {
+    iam_permissions_boundary = "boundary"
+  }
+
+  expect_failures = [var.iam_permissions_boundary]
+}
