@@ -4,7 +4,9 @@
 #   2. Terraform: fmt, validate, `terraform test` of terraform/ecs-gpu-task and its examples, checkov
 #      (scripts/test-terraform.sh; offline through ../shared/tools/terraform-offline when present);
 #   3. live AWS code against a local emulator (moto's server on 127.0.0.1, installed into .venv by
-#      scripts/test-live.sh, started and stopped by it).
+#      scripts/test-live.sh, started and stopped by it);
+#   4. the Terraform examples applied with the real aws provider against moto (scripts/test-e2e.sh;
+#      skipped in one line without terraform, python3 or the provider mirror).
 # Each part installs what it needs. Exits non-zero when any part fails.
 set -uo pipefail
 cd "$(dirname "$0")/.."
@@ -28,7 +30,7 @@ run() {
 }
 
 run rust cargo test --workspace --locked
-for part in terraform live; do
+for part in terraform live e2e; do
   script="scripts/test-$part.sh"
   if [ -x "$script" ]; then
     run "$part" "$script"

@@ -33,6 +33,7 @@ locals {
     cat >> /etc/ecs/ecs.config <<'ECSCONFIG'
     ${join("\n", local.ecs_config_lines)}
     ECSCONFIG
+    ${local.model_cache_user_data}
     ${var.extra_user_data}
   EOT
 }
@@ -89,8 +90,8 @@ resource "aws_launch_template" "this" {
   lifecycle {
     # The plan-time refusals of an instance type or AMI source that would be accepted and never run.
     precondition {
-      condition     = local.instance != null || local.family_status != null
-      error_message = "instance_type ${var.instance_type} is not in the module's GPU catalog (catalog.tf): it is not a known NVIDIA GPU instance type for ECS."
+      condition     = local.instance != null || try(local.family_status.status != "supported", false)
+      error_message = "instance_type ${var.instance_type} is not in the module's GPU catalog (catalog.tf); nearest: ${join(", ", slice(local.nearest_types, 0, min(12, length(local.nearest_types))))}. For a type the catalog lacks, set instance_type_facts (its GPUs, vCPUs and memory)."
     }
     precondition {
       condition     = local.instance_status == "supported" || (local.instance == null && local.family_status == null)
@@ -183,7 +184,7 @@ resource "aws_autoscaling_group" "this" {
 }
 
 resource "aws_ecs_capacity_provider" "this" {
-  name = var.name
+  name = local.unique_name
   tags = local.tags
 
   auto_scaling_group_provider {

@@ -14,11 +14,12 @@ locals {
   )
 
   # Secrets Manager ARNs may carry a JSON key / version suffix (secret:name-AbCdEf:key:stage:version);
-  # the IAM resource is the secret itself: the first seven colon-separated parts.
-  secret_resource_arns = distinct([
-    for v in values(var.container_secrets) :
+  # the IAM resource is the secret itself: the first seven colon-separated parts. The registry
+  # credentials of `repository_credentials` are a secret the execution role reads too.
+  secret_resource_arns = distinct(concat([
+    for v in flatten([for c in local.containers : values(c.secrets)]) :
     can(regex(":secretsmanager:", v)) ? join(":", slice(split(":", v), 0, 7)) : v
-  ])
+  ], var.repository_credentials == null ? [] : [join(":", slice(split(":", var.repository_credentials), 0, 7))]))
   ssm_secret_arns     = [for a in local.secret_resource_arns : a if can(regex(":ssm:", a))]
   manager_secret_arns = [for a in local.secret_resource_arns : a if can(regex(":secretsmanager:", a))]
 }
@@ -36,10 +37,12 @@ data "aws_iam_policy_document" "instance_assume" {
 }
 
 resource "aws_iam_role" "instance" {
-  name_prefix        = "${var.name}-instance-"
-  description        = "ECS container instances of ${var.name} (GPU)"
-  assume_role_policy = data.aws_iam_policy_document.instance_assume.json
-  tags               = local.tags
+  name_prefix          = "${var.name}-instance-"
+  path                 = var.iam_role_path
+  permissions_boundary = var.iam_permissions_boundary
+  description          = "ECS container instances of ${var.name} (GPU)"
+  assume_role_policy   = data.aws_iam_policy_document.instance_assume.json
+  tags                 = local.tags
 }
 
 resource "aws_iam_role_policy_attachment" "instance" {
@@ -51,6 +54,7 @@ resource "aws_iam_role_policy_attachment" "instance" {
 
 resource "aws_iam_instance_profile" "instance" {
   name_prefix = "${var.name}-instance-"
+  path        = var.iam_role_path
   role        = aws_iam_role.instance.name
   tags        = local.tags
 }
@@ -74,10 +78,12 @@ data "aws_iam_policy_document" "tasks_assume" {
 }
 
 resource "aws_iam_role" "execution" {
-  name_prefix        = "${var.name}-execution-"
-  description        = "ECS task execution role of ${var.name}: image pull, logs, secrets"
-  assume_role_policy = data.aws_iam_policy_document.tasks_assume.json
-  tags               = local.tags
+  name_prefix          = "${var.name}-execution-"
+  path                 = var.iam_role_path
+  permissions_boundary = var.iam_permissions_boundary
+  description          = "ECS task execution role of ${var.name}: image pull, logs, secrets"
+  assume_role_policy   = data.aws_iam_policy_document.tasks_assume.json
+  tags                 = local.tags
 }
 
 resource "aws_iam_role_policy_attachment" "execution" {
@@ -87,7 +93,7 @@ resource "aws_iam_role_policy_attachment" "execution" {
 
 # AmazonECSTaskExecutionRolePolicy does not cover secrets: allow exactly the ones the task names.
 data "aws_iam_policy_document" "execution_secrets" {
-  count = length(var.container_secrets) > 0 ? 1 : 0
+  count = length(local.secret_resource_arns) > 0 ? 1 : 0
 
   dynamic "statement" {
     for_each = length(local.ssm_secret_arns) > 0 ? [1] : []
@@ -118,7 +124,7 @@ data "aws_iam_policy_document" "execution_secrets" {
 }
 
 resource "aws_iam_role_policy" "execution_secrets" {
-  count = length(var.container_secrets) > 0 ? 1 : 0
+  count = length(local.secret_resource_arns) > 0 ? 1 : 0
 
   name   = "secrets"
   role   = aws_iam_role.execution.id
@@ -128,10 +134,12 @@ resource "aws_iam_role_policy" "execution_secrets" {
 # --- task role ------------------------------------------------------------------------------------
 
 resource "aws_iam_role" "task" {
-  name_prefix        = "${var.name}-task-"
-  description        = "ECS task role of ${var.name}: the application's AWS permissions"
-  assume_role_policy = data.aws_iam_policy_document.tasks_assume.json
-  tags               = local.tags
+  name_prefix          = "${var.name}-task-"
+  path                 = var.iam_role_path
+  permissions_boundary = var.iam_permissions_boundary
+  description          = "ECS task role of ${var.name}: the application's AWS permissions"
+  assume_role_policy   = data.aws_iam_policy_document.tasks_assume.json
+  tags                 = local.tags
 }
 
 resource "aws_iam_role_policy_attachment" "task" {
@@ -139,4 +147,31 @@ resource "aws_iam_role_policy_attachment" "task" {
 
   role       = aws_iam_role.task.name
   policy_arn = var.task_role_policy_arns[count.index]
+}
+
+# ECS Exec: the SSM agent the ECS agent injects into the containers opens its channels with the
+# task role's credentials.
+data "aws_iam_policy_document" "task_exec" {
+  #checkov:skip=CKV_AWS_111:the ssmmessages channel actions support no resource-level permissions; granted to this task role only with enable_execute_command
+  #checkov:skip=CKV_AWS_356:the ssmmessages channel actions support no resource-level permissions, so the resource must be "*"
+  count = var.enable_execute_command ? 1 : 0
+
+  statement {
+    sid = "EcsExec"
+    actions = [
+      "ssmmessages:CreateControlChannel",
+      "ssmmessages:CreateDataChannel",
+      "ssmmessages:OpenControlChannel",
+      "ssmmessages:OpenDataChannel",
+    ]
+    resources = ["*"]
+  }
+}
+
+resource "aws_iam_role_policy" "task_exec" {
+  count = var.enable_execute_command ? 1 : 0
+
+  name   = "ecs-exec"
+  role   = aws_iam_role.task.id
+  policy = data.aws_iam_policy_document.task_exec[0].json
 }

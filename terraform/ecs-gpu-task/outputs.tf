@@ -124,8 +124,18 @@ output "gpus_per_instance" {
 }
 
 output "tasks_per_instance" {
-  description = "How many of these tasks fit one instance by GPUs (CPU and memory may allow fewer)."
-  value       = try(floor(local.gpus_per_instance / var.gpu_count), null)
+  description = "How many of these tasks fit one instance: the least of what its GPUs, CPU units and memory allow (null when the catalog does not know the type)."
+  value       = local.tasks_per_instance
+}
+
+output "task_gpus" {
+  description = "GPUs the task asks for: the sum over its containers."
+  value       = local.task_gpus
+}
+
+output "container_definitions" {
+  description = "The task's container definitions as the module rendered them (JSON), for review or for `ecs-gpu check`."
+  value       = jsonencode(local.container_definitions)
 }
 
 output "placement_expression" {

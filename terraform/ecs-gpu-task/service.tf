@@ -45,6 +45,24 @@ resource "aws_ecs_service" "this" {
     }
   }
 
+  # An ECS managed EBS volume per task (`ebs_volume`), created at launch.
+  dynamic "volume_configuration" {
+    for_each = var.ebs_volume == null ? [] : [var.ebs_volume]
+    content {
+      name = "scratch"
+      managed_ebs_volume {
+        role_arn         = volume_configuration.value.infrastructure_role_arn
+        size_in_gb       = volume_configuration.value.size_in_gb
+        volume_type      = volume_configuration.value.volume_type
+        iops             = volume_configuration.value.iops
+        throughput       = volume_configuration.value.throughput
+        file_system_type = volume_configuration.value.file_system_type
+        encrypted        = true
+        kms_key_id       = volume_configuration.value.kms_key_id
+      }
+    }
+  }
+
   deployment_circuit_breaker {
     enable   = true
     rollback = true
@@ -59,12 +77,21 @@ resource "aws_ecs_service" "this" {
     }
   }
 
+  lifecycle {
+    precondition {
+      condition     = local.tasks_per_instance == null || var.desired_count <= var.max_size * coalesce(local.tasks_per_instance, 0)
+      error_message = "desired_count ${var.desired_count} is more than the group can hold: max_size ${var.max_size} x ${coalesce(local.tasks_per_instance, 0)} task(s) per ${var.instance_type} (the least over its GPUs, CPU and memory); the rest would pend forever."
+    }
+  }
+
   # The capacity provider must be on the cluster before a service can use it, and the roles must
   # have their policies before the first task starts.
   depends_on = [
     aws_ecs_cluster_capacity_providers.this,
     aws_iam_role_policy_attachment.execution,
     aws_iam_role_policy.execution_secrets,
+    aws_iam_role_policy.task_exec,
+    aws_iam_role_policy.task_efs,
   ]
 }
 
@@ -107,6 +134,24 @@ resource "aws_ecs_service" "autoscaled" {
     }
   }
 
+  # An ECS managed EBS volume per task (`ebs_volume`), created at launch.
+  dynamic "volume_configuration" {
+    for_each = var.ebs_volume == null ? [] : [var.ebs_volume]
+    content {
+      name = "scratch"
+      managed_ebs_volume {
+        role_arn         = volume_configuration.value.infrastructure_role_arn
+        size_in_gb       = volume_configuration.value.size_in_gb
+        volume_type      = volume_configuration.value.volume_type
+        iops             = volume_configuration.value.iops
+        throughput       = volume_configuration.value.throughput
+        file_system_type = volume_configuration.value.file_system_type
+        encrypted        = true
+        kms_key_id       = volume_configuration.value.kms_key_id
+      }
+    }
+  }
+
   deployment_circuit_breaker {
     enable   = true
     rollback = true
@@ -124,12 +169,19 @@ resource "aws_ecs_service" "autoscaled" {
   lifecycle {
     # Application Auto Scaling owns the task count.
     ignore_changes = [desired_count]
+
+    precondition {
+      condition     = local.tasks_per_instance == null || var.autoscaling.max_capacity <= var.max_size * coalesce(local.tasks_per_instance, 0)
+      error_message = "autoscaling.max_capacity ${var.autoscaling.max_capacity} is more than the group can hold: max_size ${var.max_size} x ${coalesce(local.tasks_per_instance, 0)} task(s) per ${var.instance_type} (the least over its GPUs, CPU and memory); the tasks above it would pend forever."
+    }
   }
 
   depends_on = [
     aws_ecs_cluster_capacity_providers.this,
     aws_iam_role_policy_attachment.execution,
     aws_iam_role_policy.execution_secrets,
+    aws_iam_role_policy.task_exec,
+    aws_iam_role_policy.task_efs,
   ]
 }
 

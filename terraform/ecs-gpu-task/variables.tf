@@ -21,6 +21,25 @@ variable "name" {
   }
 }
 
+variable "name_suffix" {
+  description = <<-EOT
+    Suffix of the names that are unique in the account and region: the capacity provider ("<name>-<suffix>"),
+    the log group ("/ecs/<name>-<suffix>") and the task definition family. null (the default) derives it from the
+    cluster name (the first 6 hex digits of its SHA-1), so that two calls named `inference` in a staging and a
+    prod cluster do not collide; "" uses `name` alone (the names of module versions before it: set it when
+    upgrading, to keep the existing capacity provider). The service is named `name` (service names are per
+    cluster); roles, security groups, the launch template and the group use `name` as a prefix with a
+    generated suffix.
+  EOT
+  type        = string
+  default     = null
+
+  validation {
+    condition     = var.name_suffix == null || can(regex("^[a-zA-Z0-9-]{0,16}$", coalesce(var.name_suffix, "-")))
+    error_message = "`name_suffix` must have at most 16 letters, digits and hyphens."
+  }
+}
+
 variable "tags" {
   description = "Tags added to every resource the module creates (and propagated to the instances and their volumes)."
   type        = map(string)
@@ -190,6 +209,21 @@ variable "instance_egress_rules" {
 variable "instance_type" {
   description = "EC2 instance type of the GPU instances. Must be in the catalog (catalog.tf) with ECS status \"supported\" (NVIDIA GPU, x86_64, served by the ECS GPU-optimized AMI)."
   type        = string
+}
+
+variable "instance_type_facts" {
+  description = "Opt in to an instance type the module's catalog does not know (a new type, or one the catalog lacks): its NVIDIA GPU count, vCPUs and memory in MiB (EC2 figures), which the fit checks then use. Without it an unknown type is refused with the catalog's nearest names (a typo such as g5.xlarg). Ignored for a type the catalog knows."
+  type = object({
+    gpus       = number
+    vcpus      = number
+    memory_mib = number
+  })
+  default = null
+
+  validation {
+    condition     = var.instance_type_facts == null || try(var.instance_type_facts.gpus >= 1 && var.instance_type_facts.vcpus >= 1 && var.instance_type_facts.memory_mib >= 1024 && floor(var.instance_type_facts.gpus) == var.instance_type_facts.gpus && floor(var.instance_type_facts.vcpus) == var.instance_type_facts.vcpus, false)
+    error_message = "`instance_type_facts` needs a whole `gpus` and `vcpus` of at least 1 and `memory_mib` of at least 1024."
+  }
 }
 
 variable "ami_ssm_parameter" {
@@ -369,28 +403,6 @@ variable "maximum_scaling_step_size" {
 # Task definition
 # ----------------------------------------------------------------------------------------------
 
-variable "launch_type" {
-  description = "Only \"EC2\". Present so that a request for Fargate is refused with the reason instead of being accepted and never running."
-  type        = string
-  default     = "EC2"
-
-  validation {
-    condition     = var.launch_type == "EC2"
-    error_message = "`launch_type` must be \"EC2\": Fargate does not support GPU resource requirements (and ECS Managed Instances are a different contract that this module does not offer)."
-  }
-}
-
-variable "operating_system_family" {
-  description = "Only \"LINUX\". Present so that a request for Windows is refused with the reason."
-  type        = string
-  default     = "LINUX"
-
-  validation {
-    condition     = var.operating_system_family == "LINUX"
-    error_message = "`operating_system_family` must be \"LINUX\": ECS does not support GPUs for Windows containers."
-  }
-}
-
 variable "network_mode" {
   description = "Task network mode: \"awsvpc\" (each task has its own network interface and the module's security group) or \"bridge\" (Docker bridge on the instance's interface)."
   type        = string
@@ -564,7 +576,229 @@ variable "sidecar_containers" {
 
   validation {
     condition     = alltrue([for c in var.sidecar_containers : !contains([for r in try(c.resourceRequirements, []) : upper(try(r.type, ""))], "GPU")])
-    error_message = "Sidecar containers must not request GPUs: the GPUs go to the GPU container, and a task whose containers ask for more GPUs than the instance has is never placed."
+    error_message = "`sidecar_containers` must not request GPUs: give a container GPUs through `additional_containers` (its `gpu_count`), where the module checks the task's sum against the instance type."
+  }
+}
+
+# Container settings of the GPU container. The value lists below (ulimit names, IPC modes, kernel
+# capabilities) are the ECS API's (BOTO ecs `UlimitName`, `IpcMode`, `KernelCapabilities`).
+
+variable "linux_parameters" {
+  description = <<-EOT
+    Linux parameters of the GPU container. `shared_memory_size` is the size of /dev/shm in MiB: Docker's default is
+    64 MiB, on which NCCL (tensor parallelism in vLLM, SGLang, Triton, PyTorch) and PyTorch's DataLoader workers fail.
+    null (the default) gives every container with GPUs a quarter of its memory (its `memory`, else `task_memory`),
+    and Docker's default to the others; with `ipc_mode` "host" or "none" it stays unset (/dev/shm is then the host's,
+    or absent). `init_process_enabled` runs an init process (tini) as PID 1, which forwards signals and reaps zombies
+    (on by default). `capabilities` adds or drops Linux capabilities (ECS names, such as "IPC_LOCK" or "SYS_PTRACE").
+  EOT
+  type = object({
+    shared_memory_size   = optional(number)
+    init_process_enabled = optional(bool, true)
+    capabilities = optional(object({
+      add  = optional(list(string), [])
+      drop = optional(list(string), [])
+    }), {})
+  })
+  default  = {}
+  nullable = false
+
+  validation {
+    condition     = var.linux_parameters.shared_memory_size == null || try(var.linux_parameters.shared_memory_size >= 1 && floor(var.linux_parameters.shared_memory_size) == var.linux_parameters.shared_memory_size, false)
+    error_message = "`linux_parameters.shared_memory_size` must be a whole number of MiB, at least 1."
+  }
+
+  validation {
+    condition = alltrue([for c in concat(var.linux_parameters.capabilities.add, var.linux_parameters.capabilities.drop) : contains([
+      "ALL", "AUDIT_CONTROL", "AUDIT_WRITE", "BLOCK_SUSPEND", "CHOWN", "DAC_OVERRIDE", "DAC_READ_SEARCH", "FOWNER", "FSETID",
+      "IPC_LOCK", "IPC_OWNER", "KILL", "LEASE", "LINUX_IMMUTABLE", "MAC_ADMIN", "MAC_OVERRIDE", "MKNOD", "NET_ADMIN",
+      "NET_BIND_SERVICE", "NET_BROADCAST", "NET_RAW", "SETFCAP", "SETGID", "SETPCAP", "SETUID", "SYS_ADMIN", "SYS_BOOT",
+      "SYS_CHROOT", "SYS_MODULE", "SYS_NICE", "SYS_PACCT", "SYS_PTRACE", "SYS_RAWIO", "SYS_RESOURCE", "SYS_TIME",
+      "SYS_TTY_CONFIG", "SYSLOG", "WAKE_ALARM",
+    ], c)])
+    error_message = "`linux_parameters.capabilities` must use ECS capability names without the CAP_ prefix, such as \"IPC_LOCK\", \"SYS_PTRACE\" or \"ALL\"."
+  }
+}
+
+variable "ulimits" {
+  description = "Resource limits of the GPU container (and of `additional_containers` that set none). The default lifts `memlock` (-1 is unlimited): NCCL, GPUDirect RDMA and CUDA pinned host memory lock pages, and Docker's default locks 64 KiB. Add `nofile` for servers with many connections."
+  type = list(object({
+    name       = string
+    soft_limit = number
+    hard_limit = number
+  }))
+  default  = [{ name = "memlock", soft_limit = -1, hard_limit = -1 }]
+  nullable = false
+
+  validation {
+    condition     = alltrue([for u in var.ulimits : contains(["core", "cpu", "data", "fsize", "locks", "memlock", "msgqueue", "nice", "nofile", "nproc", "rss", "rtprio", "rttime", "sigpending", "stack"], u.name)])
+    error_message = "Each `ulimits` name must be one of core, cpu, data, fsize, locks, memlock, msgqueue, nice, nofile, nproc, rss, rtprio, rttime, sigpending, stack."
+  }
+
+  validation {
+    condition     = alltrue([for u in var.ulimits : u.soft_limit >= -1 && u.hard_limit >= -1 && floor(u.soft_limit) == u.soft_limit && floor(u.hard_limit) == u.hard_limit && (u.hard_limit == -1 || (u.soft_limit != -1 && u.soft_limit <= u.hard_limit))])
+    error_message = "Each of `ulimits` must have whole limits (-1 is unlimited) with `soft_limit` at most `hard_limit`."
+  }
+
+  validation {
+    condition     = length(distinct([for u in var.ulimits : u.name])) == length(var.ulimits)
+    error_message = "`ulimits` must name each limit once."
+  }
+}
+
+variable "ipc_mode" {
+  description = "IPC namespace of the task's containers: null (Docker's default: private to each container), \"task\" (shared by the task's containers, for example a server and a sidecar exchanging tensors through /dev/shm), \"host\" (the instance's, a wider exposure) or \"none\"."
+  type        = string
+  default     = null
+
+  validation {
+    condition     = var.ipc_mode == null || contains(["host", "task", "none"], coalesce(var.ipc_mode, "-"))
+    error_message = "`ipc_mode` must be null, \"task\", \"host\" or \"none\"."
+  }
+}
+
+variable "stop_timeout" {
+  description = "Seconds the GPU container gets to exit after SIGTERM before it is killed (stopTimeout). null uses the agent's ECS_CONTAINER_STOP_TIMEOUT (30 s by default), short for a server draining requests or a trainer writing a checkpoint."
+  type        = number
+  default     = null
+
+  validation {
+    condition     = var.stop_timeout == null || try(var.stop_timeout >= 0 && floor(var.stop_timeout) == var.stop_timeout, false)
+    error_message = "`stop_timeout` must be a whole number of seconds, 0 or more."
+  }
+}
+
+variable "docker_labels" {
+  description = "Docker labels of the GPU container (name => value), for example for a log or metrics agent."
+  type        = map(string)
+  default     = {}
+  nullable    = false
+
+  validation {
+    condition     = alltrue([for k in keys(var.docker_labels) : length(k) > 0 && !can(regex("[[:cntrl:]]", k))])
+    error_message = "`docker_labels` names must be non-empty and have no control characters."
+  }
+}
+
+variable "repository_credentials" {
+  description = "ARN of a Secrets Manager secret with the username and password of a private registry (NGC's nvcr.io, Docker Hub...) for the images of the task's containers. The execution role is allowed to read it (and to decrypt with `secrets_kms_key_arns`)."
+  type        = string
+  default     = null
+
+  validation {
+    condition     = var.repository_credentials == null || can(regex("^arn:[^:]+:secretsmanager:[^:]+:[0-9]{12}:secret:.+$", coalesce(var.repository_credentials, "-")))
+    error_message = "`repository_credentials` must be the ARN of a Secrets Manager secret (arn:...:secretsmanager:<region>:<account>:secret:<name>)."
+  }
+}
+
+variable "additional_containers" {
+  description = <<-EOT
+    More containers of the task (name => settings), each with its own GPU share (`gpu_count`, 0 for a sidecar
+    without GPUs). The task's GPUs are the sum over the GPU container and these: ECS places the task when the sum
+    fits an instance, so two containers with 2 GPUs each fit a 4-GPU type. `cpu`, `memory` (hard limit) and
+    `memory_reservation` are per container, within the task's `task_cpu`/`task_memory`. `linux_parameters` and
+    `ulimits` null take the module's (shared memory is then a quarter of the container's memory when it has GPUs).
+    Each container logs to the module's log group and mounts the model cache and the EFS volumes whose
+    `containers` name it (or name no container).
+  EOT
+  type = map(object({
+    image                    = string
+    gpu_count                = optional(number, 0)
+    cpu                      = optional(number)
+    memory                   = optional(number)
+    memory_reservation       = optional(number)
+    essential                = optional(bool, true)
+    command                  = optional(list(string))
+    entry_point              = optional(list(string))
+    environment              = optional(map(string), {})
+    secrets                  = optional(map(string), {})
+    port_mappings            = optional(list(object({ container_port = number, host_port = optional(number), protocol = optional(string, "tcp"), name = optional(string), app_protocol = optional(string) })), [])
+    health_check             = optional(object({ command = list(string), interval = optional(number, 30), timeout = optional(number, 5), retries = optional(number, 3), start_period = optional(number, 300) }))
+    linux_parameters         = optional(object({ shared_memory_size = optional(number), init_process_enabled = optional(bool, true), capabilities = optional(object({ add = optional(list(string), []), drop = optional(list(string), []) }), {}) }))
+    ulimits                  = optional(list(object({ name = string, soft_limit = number, hard_limit = number })))
+    stop_timeout             = optional(number)
+    docker_labels            = optional(map(string), {})
+    readonly_root_filesystem = optional(bool, false)
+    depends_on               = optional(list(object({ container_name = string, condition = string })), [])
+  }))
+  default  = {}
+  nullable = false
+
+  validation {
+    condition     = alltrue([for k in keys(var.additional_containers) : can(regex("^[a-zA-Z0-9_-]{1,255}$", k))])
+    error_message = "Each key of `additional_containers` (the container name) must have 1 to 255 letters, digits, hyphens and underscores."
+  }
+
+  validation {
+    condition     = alltrue([for c in values(var.additional_containers) : c.gpu_count >= 0 && (floor(c.gpu_count) == c.gpu_count || contains([0.125, 0.25, 0.5], c.gpu_count))])
+    error_message = "`gpu_count` of each of `additional_containers` must be 0 (no GPU), a whole number, or a GPU fraction (0.125, 0.25 or 0.5) on g6f/gr6f types."
+  }
+
+  validation {
+    condition = alltrue([for c in values(var.additional_containers) : alltrue([
+      for n in [c.cpu, c.memory, c.memory_reservation, c.stop_timeout] : n == null || try(n >= 0 && floor(n) == n, false)
+    ])])
+    error_message = "`cpu`, `memory`, `memory_reservation` and `stop_timeout` of each of `additional_containers` must be whole numbers, 0 or more."
+  }
+
+  validation {
+    condition     = alltrue([for c in values(var.additional_containers) : c.memory == null || c.memory_reservation == null || try(c.memory_reservation <= c.memory, false)])
+    error_message = "`memory_reservation` of each of `additional_containers` must not exceed its `memory`."
+  }
+
+  validation {
+    condition     = alltrue([for c in values(var.additional_containers) : alltrue([for d in c.depends_on : contains(["START", "COMPLETE", "SUCCESS", "HEALTHY"], d.condition)])])
+    error_message = "`depends_on` conditions of `additional_containers` must be START, COMPLETE, SUCCESS or HEALTHY."
+  }
+
+  validation {
+    condition     = alltrue([for c in values(var.additional_containers) : alltrue([for k in keys(c.environment) : k != "NVIDIA_VISIBLE_DEVICES"])])
+    error_message = "NVIDIA_VISIBLE_DEVICES is set by the ECS agent to the GPUs it assigns and must not be set in `additional_containers`."
+  }
+
+  validation {
+    condition     = alltrue([for c in values(var.additional_containers) : alltrue([for v in values(c.secrets) : can(regex("^arn:[^:]+:(ssm|secretsmanager):[^:]*:[0-9]{12}:(parameter/|secret:)", v))])])
+    error_message = "Each value of `secrets` in `additional_containers` must be the ARN of an SSM parameter or a Secrets Manager secret."
+  }
+
+  validation {
+    condition     = alltrue([for c in values(var.additional_containers) : c.health_check == null || try(contains(["CMD", "CMD-SHELL", "NONE"], c.health_check.command[0]), false)])
+    error_message = "`health_check.command` of `additional_containers` must start with \"CMD\", \"CMD-SHELL\" or \"NONE\"."
+  }
+
+  validation {
+    condition = alltrue([for c in values(var.additional_containers) : alltrue([
+      for u in coalesce(c.ulimits, []) : contains(["core", "cpu", "data", "fsize", "locks", "memlock", "msgqueue", "nice", "nofile", "nproc", "rss", "rtprio", "rttime", "sigpending", "stack"], u.name)
+    ])])
+    error_message = "Each `ulimits` name of `additional_containers` must be one of core, cpu, data, fsize, locks, memlock, msgqueue, nice, nofile, nproc, rss, rtprio, rttime, sigpending, stack."
+  }
+
+  validation {
+    condition     = alltrue([for c in values(var.additional_containers) : c.linux_parameters == null || try(c.linux_parameters.shared_memory_size == null || (c.linux_parameters.shared_memory_size >= 1 && floor(c.linux_parameters.shared_memory_size) == c.linux_parameters.shared_memory_size), false)])
+    error_message = "`linux_parameters.shared_memory_size` of `additional_containers` must be a whole number of MiB, at least 1."
+  }
+}
+
+variable "iam_role_path" {
+  description = "Path of the three IAM roles and the instance profile the module creates (an organization's convention, such as \"/ml/\")."
+  type        = string
+  default     = "/"
+  nullable    = false
+
+  validation {
+    condition     = can(regex("^/([\\x21-\\x7E]{0,510}/)?$", var.iam_role_path))
+    error_message = "`iam_role_path` must start and end with a slash, such as \"/\" or \"/ml/\"."
+  }
+}
+
+variable "iam_permissions_boundary" {
+  description = "ARN of a managed policy set as the permissions boundary of the three IAM roles the module creates (where an organization requires one); null sets none."
+  type        = string
+  default     = null
+
+  validation {
+    condition     = var.iam_permissions_boundary == null || can(regex("^arn:[^:]+:iam::([0-9]{12}|aws):policy/.+$", coalesce(var.iam_permissions_boundary, "-")))
+    error_message = "`iam_permissions_boundary` must be an IAM policy ARN (arn:aws:iam::<account>:policy/<name>)."
   }
 }
 
@@ -693,4 +927,91 @@ variable "wait_for_steady_state" {
   description = "Make `terraform apply` wait until the service reaches a steady state. A GPU task that never starts then fails the apply instead of passing silently."
   type        = bool
   default     = false
+}
+
+# ----------------------------------------------------------------------------------------------
+# Model storage
+# ----------------------------------------------------------------------------------------------
+
+variable "model_cache" {
+  description = <<-EOT
+    A model cache on the instance, mounted into every container with GPUs at `container_path`, so that weights are
+    downloaded once per instance instead of at every task start (point the server's cache there, for example
+    HF_HOME=/models). It lives on the root volume (size it with `root_volume_size_gib`), or with
+    `instance_store = true` on the instance-store NVMe disks, which the user data formats (XFS, RAID 0 over several)
+    and mounts at `host_path` at boot when the instance has them; an instance without them keeps the root volume.
+    Instance-store data is lost when the instance stops.
+  EOT
+  type = object({
+    host_path      = optional(string, "/opt/ecs-gpu/models")
+    container_path = optional(string, "/models")
+    read_only      = optional(bool, false)
+    instance_store = optional(bool, false)
+  })
+  default = null
+
+  validation {
+    condition     = var.model_cache == null || try(can(regex("^/[A-Za-z0-9._/-]+$", var.model_cache.host_path)) && can(regex("^/[A-Za-z0-9._/-]+$", var.model_cache.container_path)) && var.model_cache.host_path != "/", false)
+    error_message = "`model_cache.host_path` and `container_path` must be absolute paths of letters, digits, dots, underscores, hyphens and slashes (and host_path not \"/\")."
+  }
+}
+
+variable "efs_volumes" {
+  description = "EFS file systems mounted into the task (volume name => settings), for shared model weights. Transit encryption is always on; `iam = true` (the default) mounts with the task role, which is allowed to mount (and write unless `read_only`) exactly these file systems. `containers` lists the containers that mount it; empty means every container with GPUs."
+  type = map(object({
+    file_system_id  = string
+    container_path  = string
+    access_point_id = optional(string)
+    root_directory  = optional(string)
+    iam             = optional(bool, true)
+    read_only       = optional(bool, false)
+    containers      = optional(list(string), [])
+  }))
+  default  = {}
+  nullable = false
+
+  validation {
+    condition     = alltrue([for k, v in var.efs_volumes : can(regex("^[a-zA-Z0-9_-]{1,255}$", k)) && can(regex("^fs-[0-9a-f]{8,40}$", v.file_system_id)) && can(regex("^/", v.container_path))])
+    error_message = "Each of `efs_volumes` needs a name of letters, digits, hyphens and underscores, a `file_system_id` such as fs-0123456789abcdef0 and an absolute `container_path`."
+  }
+
+  validation {
+    condition     = alltrue([for v in values(var.efs_volumes) : v.access_point_id == null || can(regex("^fsap-[0-9a-f]{8,40}$", coalesce(v.access_point_id, "-")))])
+    error_message = "`access_point_id` of `efs_volumes` must be an access point ID such as fsap-0123456789abcdef0."
+  }
+
+  validation {
+    condition     = alltrue([for v in values(var.efs_volumes) : v.access_point_id == null || v.root_directory == null])
+    error_message = "Set `access_point_id` or `root_directory` in `efs_volumes`, not both: with an access point, its own root directory applies."
+  }
+}
+
+variable "ebs_volume" {
+  description = "An ECS managed EBS volume created per task at launch (scratch space for model weights or checkpoints), mounted into every container with GPUs at `container_path`. ECS creates and deletes it with the infrastructure role `infrastructure_role_arn` (with the AmazonECSInfrastructureRolePolicyForVolumes policy)."
+  type = object({
+    container_path          = string
+    size_in_gb              = number
+    infrastructure_role_arn = string
+    volume_type             = optional(string, "gp3")
+    iops                    = optional(number)
+    throughput              = optional(number)
+    file_system_type        = optional(string, "xfs")
+    kms_key_id              = optional(string)
+  })
+  default = null
+
+  validation {
+    condition     = var.ebs_volume == null || try(can(regex("^/", var.ebs_volume.container_path)) && var.ebs_volume.size_in_gb >= 1 && floor(var.ebs_volume.size_in_gb) == var.ebs_volume.size_in_gb, false)
+    error_message = "`ebs_volume` needs an absolute `container_path` and a whole `size_in_gb` of at least 1."
+  }
+
+  validation {
+    condition     = var.ebs_volume == null || try(contains(["gp2", "gp3", "io1", "io2", "st1", "sc1", "standard"], var.ebs_volume.volume_type) && contains(["xfs", "ext3", "ext4"], var.ebs_volume.file_system_type), false)
+    error_message = "`ebs_volume.volume_type` must be gp2, gp3, io1, io2, st1, sc1 or standard, and `file_system_type` xfs, ext3 or ext4."
+  }
+
+  validation {
+    condition     = var.ebs_volume == null || can(regex("^arn:[^:]+:iam::[0-9]{12}:role/", try(var.ebs_volume.infrastructure_role_arn, "")))
+    error_message = "`ebs_volume.infrastructure_role_arn` must be an IAM role ARN."
+  }
 }

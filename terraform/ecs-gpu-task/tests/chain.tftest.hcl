@@ -223,7 +223,7 @@ run "capacity_provider_scales_the_group_and_is_on_the_cluster" {
     error_message = "the module creates the cluster when create_cluster = true"
   }
   assert {
-    condition     = aws_ecs_cluster_capacity_providers.this[0].cluster_name == "gpu" && aws_ecs_cluster_capacity_providers.this[0].capacity_providers == toset(["infer"])
+    condition     = aws_ecs_cluster_capacity_providers.this[0].cluster_name == "gpu" && aws_ecs_cluster_capacity_providers.this[0].capacity_providers == toset(["infer-778642"])
     error_message = "a created cluster gets exactly the module's capacity provider"
   }
 }
@@ -260,7 +260,7 @@ run "task_definition_reserves_the_gpu_inside_the_container" {
   assert {
     condition = jsondecode(aws_ecs_task_definition.this.container_definitions)[0].logConfiguration == {
       logDriver = "awslogs"
-      options   = { "awslogs-group" = "/ecs/infer", "awslogs-region" = "us-east-1", "awslogs-stream-prefix" = "infer" }
+      options   = { "awslogs-group" = "/ecs/infer-778642", "awslogs-region" = "us-east-1", "awslogs-stream-prefix" = "infer" }
     }
     error_message = "the GPU container must log to the module's log group"
   }
@@ -281,7 +281,7 @@ run "task_definition_reserves_the_gpu_inside_the_container" {
     error_message = "the task must be Linux"
   }
   assert {
-    condition     = aws_cloudwatch_log_group.this.name == "/ecs/infer" && aws_cloudwatch_log_group.this.retention_in_days == 30 && aws_cloudwatch_log_group.this.kms_key_id == null
+    condition     = aws_cloudwatch_log_group.this.name == "/ecs/infer-778642" && aws_cloudwatch_log_group.this.retention_in_days == 30 && aws_cloudwatch_log_group.this.kms_key_id == null
     error_message = "the log group keeps 30 days by default, without a KMS key"
   }
 }
@@ -306,7 +306,7 @@ run "service_runs_on_the_gpu_capacity_provider" {
     error_message = "the service must run the task definition in the cluster"
   }
   assert {
-    condition     = [for s in aws_ecs_service.this[0].capacity_provider_strategy : s.capacity_provider] == ["infer"]
+    condition     = [for s in aws_ecs_service.this[0].capacity_provider_strategy : s.capacity_provider] == ["infer-778642"]
     error_message = "the service must use exactly the module's capacity provider"
   }
   assert {
@@ -347,11 +347,11 @@ run "outputs_describe_the_gpu_capacity" {
   command = plan
 
   assert {
-    condition     = output.gpus_per_instance == 1 && output.tasks_per_instance == 1
-    error_message = "g5.xlarge has one GPU: one task per instance"
+    condition     = output.gpus_per_instance == 1 && output.tasks_per_instance == 1 && output.task_gpus == 1
+    error_message = "g5.xlarge has one GPU: one task per instance (got ${jsonencode([output.gpus_per_instance, output.tasks_per_instance, output.task_gpus])})"
   }
   assert {
-    condition     = output.capacity_provider_name == "infer" && output.cluster_name == "gpu" && output.log_group_name == "/ecs/infer"
+    condition     = output.capacity_provider_name == "infer-778642" && output.cluster_name == "gpu" && output.log_group_name == "/ecs/infer-778642"
     error_message = "names must be output"
   }
   assert {

@@ -58,7 +58,7 @@ run "basic_example_plans_one_g5_xlarge_service" {
     error_message = "the basic example pins its tasks to g5.xlarge"
   }
   assert {
-    condition     = output.ami_id == "ami-0123456789abcdef0" && output.service_name == "inference" && output.log_group_name == "/ecs/inference"
+    condition     = output.ami_id == "ami-0123456789abcdef0" && output.service_name == "inference" && output.log_group_name == "/ecs/inference-f7e863"
     error_message = "the basic example's outputs must come from the module"
   }
 }
@@ -86,7 +86,27 @@ run "autoscaling_example_gives_desired_count_to_application_auto_scaling" {
     error_message = "the autoscaling example must give desired_count to Application Auto Scaling"
   }
   assert {
-    condition     = output.capacity_provider_name == "inference-as"
+    condition     = output.capacity_provider_name == "inference-as-d18aac"
     error_message = "the autoscaling example must create its capacity provider"
+  }
+}
+
+run "vllm_example_plans_two_gpu_containers_on_a_g6_12xlarge" {
+  command = plan
+
+  module {
+    source = "./examples/vllm"
+  }
+
+  variables {
+    vpc_id             = "vpc-0123456789abcdef0"
+    vpc_cidr           = "10.0.0.0/16"
+    private_subnet_ids = ["subnet-0123456789abcdef0"]
+    image              = "123456789012.dkr.ecr.us-east-1.amazonaws.com/vllm-openai:v0.9"
+  }
+
+  assert {
+    condition     = output.task_gpus == 4 && output.service_name == "vllm"
+    error_message = "the vLLM example asks for 2 + 2 GPUs"
   }
 }

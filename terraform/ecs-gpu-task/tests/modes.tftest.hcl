@@ -59,6 +59,7 @@ run "autoscaling_owns_desired_count" {
 
   variables {
     desired_count = 5
+    max_size      = 5 # one g5.xlarge per task, up to the 4 tasks of max_capacity, plus a spare
     autoscaling = {
       min_capacity = 1
       max_capacity = 4
@@ -101,7 +102,7 @@ run "autoscaling_owns_desired_count" {
     error_message = "the autoscaled service must keep the placement constraint"
   }
   assert {
-    condition     = [for s in aws_ecs_service.autoscaled[0].capacity_provider_strategy : s.capacity_provider] == ["infer"]
+    condition     = [for s in aws_ecs_service.autoscaled[0].capacity_provider_strategy : s.capacity_provider] == ["infer-778642"]
     error_message = "the autoscaled service must use the module's capacity provider"
   }
   assert {
@@ -114,6 +115,7 @@ run "autoscaling_on_a_custom_gpu_metric" {
   command = plan
 
   variables {
+    max_size = 4
     autoscaling = {
       min_capacity      = 0
       max_capacity      = 3
@@ -137,6 +139,7 @@ run "terraform_owns_desired_count" {
 
   variables {
     desired_count = 3
+    max_size      = 4
   }
 
   assert {
@@ -199,7 +202,7 @@ run "existing_cluster_list_taken_whole" {
   }
 
   assert {
-    condition     = aws_ecs_cluster_capacity_providers.this[0].capacity_providers == toset(["infer", "FARGATE", "other-gpu"])
+    condition     = aws_ecs_cluster_capacity_providers.this[0].capacity_providers == toset(["infer-778642", "FARGATE", "other-gpu"])
     error_message = "the cluster's list is this provider plus the listed ones"
   }
   assert {
@@ -334,7 +337,7 @@ run "sidecars_secrets_and_configuration" {
     error_message = "the sidecar has no GPU"
   }
   assert {
-    condition     = jsondecode(aws_ecs_task_definition.this.container_definitions)[1].logConfiguration.options["awslogs-group"] == "/ecs/infer" && jsondecode(aws_ecs_task_definition.this.container_definitions)[1].essential == false
+    condition     = jsondecode(aws_ecs_task_definition.this.container_definitions)[1].logConfiguration.options["awslogs-group"] == "/ecs/infer-778642" && jsondecode(aws_ecs_task_definition.this.container_definitions)[1].essential == false
     error_message = "the sidecar logs to the module's log group and is not essential by default"
   }
   assert {

@@ -266,26 +266,6 @@ run "maximum_step_range" {
   expect_failures = [var.maximum_scaling_step_size]
 }
 
-run "fargate_is_refused" {
-  command = plan
-
-  variables {
-    launch_type = "FARGATE"
-  }
-
-  expect_failures = [var.launch_type]
-}
-
-run "windows_is_refused" {
-  command = plan
-
-  variables {
-    operating_system_family = "WINDOWS_SERVER_2022_CORE"
-  }
-
-  expect_failures = [var.operating_system_family]
-}
-
 run "network_mode_awsvpc_or_bridge" {
   command = plan
 
@@ -695,4 +675,132 @@ run "all_stands_alone" {
   }
 
   expect_failures = [aws_ecs_task_definition.this]
+}
+
+run "unknown_type_of_a_known_family_is_refused" {
+  command = plan
+
+  variables {
+    instance_type = "g5.xlarg"
+  }
+
+  expect_failures = [aws_launch_template.this]
+}
+
+run "unknown_type_with_facts_is_accepted_and_checked" {
+  command = plan
+
+  variables {
+    instance_type       = "g7.2xlarge"
+    instance_type_facts = { gpus = 1, vcpus = 8, memory_mib = 32768 }
+    task_cpu            = 8192
+    task_memory         = 30000
+  }
+
+  assert {
+    condition     = output.gpus_per_instance == 1 && output.tasks_per_instance == 1
+    error_message = "the caller's facts must drive the fit checks"
+  }
+}
+
+run "unknown_type_with_facts_still_checks_the_fit" {
+  command = plan
+
+  variables {
+    instance_type       = "g7.2xlarge"
+    instance_type_facts = { gpus = 1, vcpus = 8, memory_mib = 32768 }
+    gpu_count           = 2
+  }
+
+  expect_failures = [aws_ecs_task_definition.this]
+}
+
+run "instance_type_facts_must_be_whole" {
+  command = plan
+
+  variables {
+    instance_type       = "g7.2xlarge"
+    instance_type_facts = { gpus = 0.5, vcpus = 8, memory_mib = 32768 }
+  }
+
+  expect_failures = [var.instance_type_facts]
+}
+
+run "desired_count_above_what_the_group_holds" {
+  command = plan
+
+  variables {
+    desired_count = 3
+    max_size      = 2
+  }
+
+  expect_failures = [aws_ecs_service.this[0]]
+}
+
+run "autoscaling_max_above_what_the_group_holds" {
+  command = plan
+
+  variables {
+    max_size    = 2
+    autoscaling = { min_capacity = 1, max_capacity = 3, target_value = 60 }
+  }
+
+  expect_failures = [aws_ecs_service.autoscaled[0]]
+}
+
+run "name_suffix_must_be_short" {
+  command = plan
+
+  variables {
+    name_suffix = "staging_environment"
+  }
+
+  expect_failures = [var.name_suffix]
+}
+
+run "empty_name_suffix_keeps_the_bare_names" {
+  command = plan
+
+  variables {
+    name_suffix = ""
+  }
+
+  assert {
+    condition     = output.capacity_provider_name == "infer" && output.log_group_name == "/ecs/infer" && aws_ecs_task_definition.this.family == "infer"
+    error_message = "an empty name_suffix must keep the bare names"
+  }
+}
+
+run "role_path_and_permissions_boundary_are_set" {
+  command = plan
+
+  variables {
+    iam_role_path            = "/ml/"
+    iam_permissions_boundary = "arn:aws:iam::123456789012:policy/boundary"
+  }
+
+  assert {
+    condition     = aws_iam_role.task.path == "/ml/" && aws_iam_role.instance.permissions_boundary == "arn:aws:iam::123456789012:policy/boundary" && aws_iam_instance_profile.instance.path == "/ml/"
+    error_message = "the roles and the profile must carry the path and the boundary"
+  }
+}
+
+run "role_path_needs_slashes" {
+  command = plan
+
+  variables {
+    iam_role_path = "ml"
+  }
+
+  expect_failures = [var.iam_role_path]
+}
+
+run "permissions_boundary_must_be_a_policy_arn" {
+  command = plan
+
+  variables {
+    iam_permissions_boundary = "boundary"
+  }
+
+  expect_failures = [var.iam_permissions_boundary]
 }

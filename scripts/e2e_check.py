@@ -1,0 +1,247 @@
+"""Seeds moto for scripts/test-e2e.sh and checks what `terraform apply` created, through the API.
+
+    e2e_check.py seed                         # network, existing cluster, load balancer, AMIs -> JSON
+    e2e_check.py check <example> <outputs>    # the created resources of one example
+    e2e_check.py effects <effects.json> <kind>  # `ecs-gpu plan --format json` reports <kind>
+    e2e_check.py diagnose <diagnose.json> <status>
+    e2e_check.py empty                        # nothing of the module is left after destroy
+
+Talks only to the moto server at $ECS_GPU_E2E_ENDPOINT. Exits non-zero with one line per failed
+check.
+"""
+
+import base64
+import json
+import os
+import sys
+
+import boto3
+
+ENDPOINT = os.environ.get("ECS_GPU_E2E_ENDPOINT", "")
+REGION = "us-east-1"
+failures = []
+
+
+def client(service):
+    return boto3.client(
+        service,
+        endpoint_url=ENDPOINT,
+        region_name=REGION,
+        aws_access_key_id="testing",
+        aws_secret_access_key="testing",
+    )
+
+
+def expect(condition, message):
+    if condition:
+        print(f"  ok: {message}")
+    else:
+        print(f"  FAILED: {message}")
+        failures.append(message)
+
+
+def seed():
+    ec2 = client("ec2")
+    vpc = ec2.create_vpc(CidrBlock="10.0.0.0/16")["Vpc"]["VpcId"]
+    subnets = [
+        ec2.create_subnet(VpcId=vpc, CidrBlock=cidr, AvailabilityZone=az)["Subnet"]["SubnetId"]
+        for cidr, az in (("10.0.1.0/24", "us-east-1a"), ("10.0.2.0/24", "us-east-1b"))
+    ]
+    # Two AMIs registered from moto's own images, so that the pinned ID and the bump exist.
+    base = ec2.describe_images(Owners=["amazon"])["Images"][0]["ImageId"]
+    instance = ec2.run_instances(ImageId=base, MinCount=1, MaxCount=1, SubnetId=subnets[0])["Instances"][0]
+    amis = [ec2.create_image(InstanceId=instance["InstanceId"], Name=f"ecs-gpu-e2e-{n}")["ImageId"] for n in (1, 2)]
+    ec2.terminate_instances(InstanceIds=[instance["InstanceId"]])
+
+    sg = ec2.create_security_group(GroupName="alb", Description="alb", VpcId=vpc)["GroupId"]
+    elb = client("elbv2")
+    lb = elb.create_load_balancer(Name="e2e", Subnets=subnets, SecurityGroups=[sg])["LoadBalancers"][0]
+    tg = elb.create_target_group(Name="e2e-default", Protocol="HTTP", Port=80, VpcId=vpc, TargetType="ip")
+    listener = elb.create_listener(
+        LoadBalancerArn=lb["LoadBalancerArn"],
+        Protocol="HTTP",
+        Port=80,
+        DefaultActions=[{"Type": "forward", "TargetGroupArn": tg["TargetGroups"][0]["TargetGroupArn"]}],
+    )["Listeners"][0]["ListenerArn"]
+
+    client("ecs").create_cluster(clusterName="shared-gpu")
+    print(
+        json.dumps(
+            {
+                "vpc_id": vpc,
+                "subnet_a": subnets[0],
+                "subnet_b": subnets[1],
+                "ami_1": amis[0],
+                "ami_2": amis[1],
+                "alb_security_group_id": sg,
+                "listener_arn": listener,
+                "cluster_name": "shared-gpu",
+            }
+        )
+    )
+
+
+# What each example must have created: cluster, service, the GPU share of each container.
+EXAMPLES = {
+    "basic": {"cluster": "gpu-inference", "service": "inference", "gpus": {"app": "1"}, "type": "g5.xlarge"},
+    "autoscaling": {"cluster": "shared-gpu", "service": "inference-as", "gpus": {"app": "1"}, "type": "g6.xlarge"},
+    "vllm": {
+        "cluster": "gpu-vllm",
+        "service": "vllm",
+        "gpus": {"vllm-a": "2", "vllm-b": "2"},
+        "type": "g6.12xlarge",
+        "shm": 16384,
+        "cache": "/opt/ecs-gpu/models",
+    },
+}
+
+
+def created_service(name):
+    """The body of the last CreateService request for `name`, from moto's recording."""
+    found = {}
+    with open(os.environ["ECS_GPU_E2E_RECORDING"]) as recording:
+        for line in recording:
+            entry = json.loads(line)
+            if "CreateService" not in entry.get("headers", {}).get("X-Amz-Target", ""):
+                continue
+            body = entry.get("body") or ""
+            if entry.get("body_encoded"):
+                body = base64.b64decode(body).decode()
+            request = json.loads(body)
+            if request.get("serviceName") == name:
+                found = request
+    return found
+
+
+def check(example, outputs_path):
+    want = EXAMPLES[example]
+    print(f"checks of examples/{example} through the API")
+    ecs, asg, ec2 = client("ecs"), client("autoscaling"), client("ec2")
+
+    service = ecs.describe_services(cluster=want["cluster"], services=[want["service"]])["services"]
+    expect(len(service) == 1, f"service {want['service']} exists in {want['cluster']}")
+    service = service[0]
+    # moto's CreateService drops capacityProviderStrategy and placementConstraints: read them
+    # from the request the provider sent, which moto's recorder kept.
+    sent = created_service(want["service"])
+    strategy = sent.get("capacityProviderStrategy", [])
+    expect(len(strategy) == 1, f"service strategy names one capacity provider: {strategy}")
+    provider_name = strategy[0]["capacityProvider"] if strategy else None
+    constraints = sent.get("placementConstraints", [])
+    expect(
+        constraints == [{"type": "memberOf", "expression": f"attribute:ecs.instance-type == {want['type']}"}],
+        f"service placement constraint pins {want['type']}: {constraints}",
+    )
+
+    providers = ecs.describe_capacity_providers(capacityProviders=[provider_name])["capacityProviders"]
+    expect(len(providers) == 1, f"capacity provider {provider_name} exists")
+    provider = providers[0]["autoScalingGroupProvider"]
+    expect(provider["managedTerminationProtection"] == "ENABLED", "managed termination protection is on")
+    expect(provider["managedScaling"]["status"] == "ENABLED", "managed scaling is on")
+    cluster = ecs.describe_clusters(clusters=[want["cluster"]])["clusters"][0]
+    expect(provider_name in cluster.get("capacityProviders", []), f"{provider_name} is on the cluster")
+
+    group_name = provider["autoScalingGroupArn"].split("autoScalingGroupName/")[-1]
+    group = asg.describe_auto_scaling_groups(AutoScalingGroupNames=[group_name])["AutoScalingGroups"]
+    expect(len(group) == 1, f"Auto Scaling group {group_name} exists")
+    group = group[0]
+    expect(group["NewInstancesProtectedFromScaleIn"] is True, "new instances are protected from scale-in")
+    tags = {t["Key"]: t["Value"] for t in group.get("Tags", [])}
+    expect(tags.get("AmazonECSManaged") == "true", "the group carries AmazonECSManaged")
+    # moto does not keep the group's instance_refresh block (it is not an attribute of the group
+    # in the API either); the refresh settings are asserted in the plan instead (see README).
+
+    template_id = group["LaunchTemplate"]["LaunchTemplateId"]
+    version = ec2.describe_launch_template_versions(LaunchTemplateId=template_id, Versions=["$Latest"])
+    data = version["LaunchTemplateVersions"][0]["LaunchTemplateData"]
+    user_data = base64.b64decode(data["UserData"]).decode()
+    expect(f"ECS_CLUSTER={want['cluster']}" in user_data, "user data sets ECS_CLUSTER")
+    expect("ECS_ENABLE_GPU_SUPPORT=true" in user_data, "user data enables GPU support")
+    if "cache" in want:
+        expect(f"mkdir -p {want['cache']}" in user_data, "user data creates the model cache")
+    expect(data["InstanceType"] == want["type"], f"launch template instance type is {want['type']}")
+    expect(data["MetadataOptions"]["HttpTokens"] == "required", "IMDSv2 only")
+
+    task_definition = ecs.describe_task_definition(taskDefinition=service["taskDefinition"])["taskDefinition"]
+    containers = {c["name"]: c for c in task_definition["containerDefinitions"]}
+    for name, count in want["gpus"].items():
+        requirements = containers.get(name, {}).get("resourceRequirements", [])
+        expect(
+            requirements == [{"type": "GPU", "value": count}],
+            f"container {name} asks for {count} GPU(s) as a string inside the container: {requirements}",
+        )
+        limits = containers.get(name, {}).get("ulimits", [])
+        expect({"name": "memlock", "softLimit": -1, "hardLimit": -1} in limits, f"container {name} has memlock unlimited")
+        if "shm" in want:
+            shm = containers.get(name, {}).get("linuxParameters", {}).get("sharedMemorySize")
+            expect(shm == want["shm"], f"container {name} has {want['shm']} MiB of /dev/shm: {shm}")
+        if "cache" in want:
+            mounts = containers.get(name, {}).get("mountPoints", [])
+            expect(any(m.get("sourceVolume") == "model-cache" for m in mounts), f"container {name} mounts the model cache")
+    expect(task_definition.get("requiresCompatibilities") == ["EC2"], "the task definition is EC2 only")
+
+    outputs = json.load(open(outputs_path))
+    if "task_gpus" in outputs:
+        expect(outputs["task_gpus"]["value"] == 4, "the task's GPUs are 2 + 2")
+
+
+def effects(path, kind):
+    report = json.load(open(path))
+    kinds = [e.get("kind") for e in report.get("effects", [])]
+    print(f"ecs-gpu plan reports {kinds}")
+    expect(kind in kinds, f"ecs-gpu plan reports a {kind} on the real plan")
+
+
+def diagnose(path, status):
+    text = open(path).read()
+    expect(text.strip().startswith("{") or text.strip().startswith("["), "diagnose printed JSON")
+    try:
+        json.loads(text)
+        parsed = True
+    except ValueError:
+        parsed = False
+    expect(parsed, "diagnose's JSON parses")
+    # moto registers no container instance with GPUs: diagnose must say why the task cannot run
+    # (status 1), not fail on the API (status 2).
+    expect(status in ("0", "1"), f"diagnose ran to a verdict (exit status {status})")
+
+
+def empty():
+    ecs = client("ecs")
+    arns = [a for a in ecs.list_clusters()["clusterArns"] if not a.endswith("/shared-gpu")]
+    # moto keeps a deleted cluster in the list, INACTIVE, as DescribeClusters shows it on AWS.
+    clusters = ecs.describe_clusters(clusters=arns)["clusters"] if arns else []
+    left = [c["clusterName"] for c in clusters if c["status"] != "INACTIVE"]
+    expect(left == [], f"no cluster of the examples is left: {left}")
+    groups = client("autoscaling").describe_auto_scaling_groups()["AutoScalingGroups"]
+    expect(groups == [], f"no Auto Scaling group is left: {[g['AutoScalingGroupName'] for g in groups]}")
+
+
+def serve(port):
+    """moto's server, with Application Auto Scaling's ListTagsForResource answered (moto does not
+    implement it, and the provider retries it until its timeout)."""
+    from moto.applicationautoscaling.responses import ApplicationAutoScalingResponse
+    from moto.server import main as moto_main
+
+    def list_tags_for_resource(self):
+        return json.dumps({"Tags": {}})
+
+    ApplicationAutoScalingResponse.list_tags_for_resource = list_tags_for_resource
+    moto_main(["-H", "127.0.0.1", "-p", port])
+
+
+def main():
+    command = sys.argv[1]
+    if command == "serve":
+        serve(sys.argv[2])
+        return
+    if command == "seed":
+        seed()
+        return
+    {"check": check, "effects": effects, "diagnose": diagnose}.get(command, lambda *a: empty())(*sys.argv[2:])
+    if failures:
+        sys.exit(f"{len(failures)} check(s) failed")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,269 @@
+#!/usr/bin/env bash
+# Applies the module's examples for real, with the real hashicorp/aws provider, against moto's
+# server (a local AWS API emulator on 127.0.0.1), then checks what was created through the API:
+#
+#   1. installs moto[server] into .venv/moto (as scripts/test-live.sh does) and starts it;
+#   2. finds the provider in a Terraform filesystem mirror (ECS_GPU_TF_PLUGIN_MIRROR, else
+#      /opt/tf-plugins, else a search) and points terraform at it with its own CLI config
+#      (TF_CLI_CONFIG_FILE, filesystem_mirror only: no registry);
+#   3. applies examples/basic, examples/autoscaling and examples/vllm (each copied to a scratch
+#      folder with an override file that sends the provider to moto);
+#   4. checks the launch template's user data, the group's protection and refresh settings, the
+#      capacity provider, the task definition's GPU resourceRequirements, the service's strategy
+#      and constraint (scripts/e2e_check.py, boto3 from the venv);
+#   5. bumps the AMI and then the image, saves `terraform show -json` of each plan and asserts
+#      what `ecs-gpu plan` reports (instance replacement, deployment);
+#   6. runs `ecs-gpu diagnose --endpoint-url` against the live stack;
+#   7. destroys everything and stops moto.
+#
+# Without terraform, python3 or the provider mirror it prints one line and exits 0 (skipped).
+# What moto does not emulate, and what this script works around, is in the module README
+# ("Tested against an emulator").
+#
+# Usage: scripts/test-e2e.sh   (from anywhere)
+set -euo pipefail
+
+root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+cd "$root"
+module=$root/terraform/ecs-gpu-task
+provider_version=5.100.0
+
+command -v terraform >/dev/null 2>&1 || { echo "test-e2e: skipped: terraform is not on PATH"; exit 0; }
+command -v python3 >/dev/null 2>&1 || { echo "test-e2e: skipped: python3 is not on PATH"; exit 0; }
+
+mirror=${ECS_GPU_TF_PLUGIN_MIRROR:-}
+if [ -z "$mirror" ]; then
+  for candidate in /opt/tf-plugins "$HOME/.terraform.d/plugins" /usr/share/terraform/plugins; do
+    if [ -d "$candidate/registry.terraform.io/hashicorp/aws" ]; then
+      mirror=$candidate
+      break
+    fi
+  done
+fi
+if [ -z "$mirror" ]; then
+  found=$(find / -xdev -path '*/registry.terraform.io/hashicorp/aws/*/linux_amd64/terraform-provider-aws_*' -print -quit 2>/dev/null || true)
+  [ -n "$found" ] && mirror=${found%%/registry.terraform.io/*}
+fi
+if [ -z "$mirror" ] || [ ! -d "$mirror/registry.terraform.io/hashicorp/aws" ]; then
+  echo "test-e2e: skipped: no hashicorp/aws provider mirror (set ECS_GPU_TF_PLUGIN_MIRROR to a filesystem mirror)"
+  exit 0
+fi
+provider_version=$(ls "$mirror/registry.terraform.io/hashicorp/aws" | sort -V | tail -n 1)
+
+VENV=.venv/moto
+MOTO_SPEC='moto[server]>=5.1,<6'
+if [ ! -x "$VENV/bin/moto_server" ]; then
+  echo "test-e2e: installing $MOTO_SPEC into $VENV" >&2
+  python3 -m venv "$VENV"
+  "$VENV/bin/pip" install --quiet "$MOTO_SPEC"
+fi
+py=$VENV/bin/python
+
+echo "test-e2e: building ecs-gpu"
+cargo build --quiet -p ecs-gpu
+ecs_gpu=$root/target/debug/ecs-gpu
+
+work=$(mktemp -d -t ecs-gpu-e2e.XXXXXX)
+PORT=$("$py" -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
+ENDPOINT="http://127.0.0.1:$PORT"
+# moto loads the AWS managed policies (AmazonECSTaskExecutionRolePolicy...) only when asked. Its
+# recorder keeps every request: moto's CreateService drops the capacity provider strategy and the
+# placement constraints, so the checks read them from the request the provider sent.
+export ECS_GPU_E2E_RECORDING=$work/recording.jsonl
+# e2e_check.py serve: moto_server with Application Auto Scaling's ListTagsForResource answered.
+MOTO_IAM_LOAD_MANAGED_POLICIES=true MOTO_ENABLE_RECORDING=true MOTO_RECORDER_FILEPATH=$ECS_GPU_E2E_RECORDING \
+  "$VENV/bin/python" "$root/scripts/e2e_check.py" serve "$PORT" >"$work/moto.log" 2>&1 &
+MOTO_PID=$!
+stop() {
+  status=$?
+  kill "$MOTO_PID" 2>/dev/null || true
+  wait "$MOTO_PID" 2>/dev/null || true
+  if [ "$status" -ne 0 ]; then
+    echo "test-e2e: FAILED; the end of moto's log ($work/moto.log):" >&2
+    tail -n 30 "$work/moto.log" >&2 || true
+    echo "test-e2e: the scratch folder is kept: $work" >&2
+  else
+    rm -rf "$work"
+  fi
+  exit "$status"
+}
+trap stop EXIT
+
+for _ in $(seq 1 60); do
+  if "$py" -c "import urllib.request; urllib.request.urlopen('$ENDPOINT/moto-api/data.json', timeout=1)" 2>/dev/null; then
+    break
+  fi
+  kill -0 "$MOTO_PID" 2>/dev/null || { echo "test-e2e: moto exited" >&2; exit 1; }
+  sleep 0.5
+done
+
+# Terraform: the provider from the mirror only, never the registry; no credentials of the machine.
+cat >"$work/terraformrc" <<RC
+provider_installation {
+  filesystem_mirror {
+    path    = "$mirror"
+    include = ["registry.terraform.io/hashicorp/aws"]
+  }
+}
+RC
+export TF_CLI_CONFIG_FILE=$work/terraformrc
+export TF_IN_AUTOMATION=1 TF_INPUT=0
+export AWS_ACCESS_KEY_ID=testing AWS_SECRET_ACCESS_KEY=testing AWS_SESSION_TOKEN=testing
+export AWS_DEFAULT_REGION=us-east-1 AWS_REGION=us-east-1
+unset AWS_PROFILE
+export ECS_GPU_E2E_ENDPOINT=$ENDPOINT
+echo "test-e2e: moto on $ENDPOINT, hashicorp/aws $provider_version from $mirror"
+
+# The network, the existing cluster, the load balancer and the AMIs the examples need.
+"$py" "$root/scripts/e2e_check.py" seed >"$work/seed.json"
+seed() { "$py" -c "import json,sys; print(json.load(open('$work/seed.json'))[sys.argv[1]])" "$1"; }
+
+# Copy an example to the scratch folder, call the module by its absolute path, and send the
+# provider to moto with an override file (merged into the example's own provider block).
+prepare() {
+  local example=$1 dir=$work/$1
+  mkdir -p "$dir"
+  cp "$module/examples/$example"/*.tf "$dir/"
+  sed -i "s|source = \"../..\"|source = \"$module\"|" "$dir/main.tf"
+  cat >"$dir/e2e_override.tf" <<EOF
+provider "aws" {
+  region                      = "us-east-1"
+  access_key                  = "testing"
+  secret_key                  = "testing"
+  skip_credentials_validation = true
+  skip_metadata_api_check     = true
+  skip_region_validation      = true
+  skip_requesting_account_id  = false
+
+  endpoints {
+    applicationautoscaling = "$ENDPOINT"
+    autoscaling            = "$ENDPOINT"
+    ec2                    = "$ENDPOINT"
+    ecs                    = "$ENDPOINT"
+    elbv2                  = "$ENDPOINT"
+    iam                    = "$ENDPOINT"
+    logs                   = "$ENDPOINT"
+    ssm                    = "$ENDPOINT"
+    sts                    = "$ENDPOINT"
+  }
+}
+EOF
+  (cd "$dir" && terraform init -input=false -no-color >"$dir/init.log" 2>&1) || { cat "$dir/init.log" >&2; return 1; }
+}
+
+tf() { local dir=$1; shift; (cd "$work/$dir" && terraform "$@" -no-color); }
+
+# Common variables: the seeded network, and the AMI pinned so that the bump is a plan of its own
+# (moto holds no ECS GPU-optimized AMI parameter).
+common_vars() {
+  cat <<EOF
+vpc_id             = "$(seed vpc_id)"
+vpc_cidr           = "10.0.0.0/16"
+private_subnet_ids = ["$(seed subnet_a)", "$(seed subnet_b)"]
+EOF
+}
+
+apply_example() {
+  local example=$1
+  echo
+  echo "=== apply examples/$example"
+  tf "$example" apply -auto-approve -input=false >"$work/$example/apply.log" 2>&1 || { tail -n 60 "$work/$example/apply.log" >&2; return 1; }
+  tail -n 3 "$work/$example/apply.log"
+  tf "$example" output -json >"$work/$example/outputs.json"
+}
+
+# --- basic -------------------------------------------------------------------------------------
+prepare_vars_basic() {
+  common_vars
+  echo "image = \"123456789012.dkr.ecr.us-east-1.amazonaws.com/inference:1\""
+}
+
+mkdir -p "$work/basic"
+prepare_vars_basic >"$work/basic/terraform.tfvars"
+# The AMI comes from a pinned ID (moto has no GPU AMI parameter): an override on the module call.
+override_ami() {
+  local example=$1 module_name=$2 ami=$3 image_line=${4:-}
+  cat >"$work/$example/e2e_module_override.tf" <<EOF
+module "$module_name" {
+  ami_id = "$ami"
+  $image_line
+}
+EOF
+}
+prepare basic
+override_ami basic inference "$(seed ami_1)"
+apply_example basic
+"$py" "$root/scripts/e2e_check.py" check basic "$work/basic/outputs.json"
+
+# The AMI bump: the launch template gets a new version, the group refreshes its instances.
+# -refresh=false: moto reads back less than it was given (the service's strategy, the template's
+# tag specifications), and a refresh would turn that loss into changes the bump did not make.
+override_ami basic inference "$(seed ami_2)"
+tf basic plan -refresh=false -out=ami.tfplan -input=false >/dev/null
+tf basic show -json ami.tfplan >"$work/basic/plan-ami.json"
+"$ecs_gpu" plan "$work/basic/plan-ami.json" --format json >"$work/basic/effects-ami.json" || true
+"$ecs_gpu" plan "$work/basic/plan-ami.json" | head -n 12
+"$py" "$root/scripts/e2e_check.py" effects "$work/basic/effects-ami.json" instance-replacement
+
+# The image bump: a new task definition revision, a deployment.
+override_ami basic inference "$(seed ami_1)" 'container_image = "123456789012.dkr.ecr.us-east-1.amazonaws.com/inference:2"'
+tf basic plan -refresh=false -out=image.tfplan -input=false >/dev/null
+tf basic show -json image.tfplan >"$work/basic/plan-image.json"
+"$ecs_gpu" plan "$work/basic/plan-image.json" --format json >"$work/basic/effects-image.json" || true
+"$ecs_gpu" plan "$work/basic/plan-image.json" | head -n 12
+"$py" "$root/scripts/e2e_check.py" effects "$work/basic/effects-image.json" deployment
+
+echo
+echo "=== ecs-gpu diagnose --endpoint-url (live, against moto)"
+diag_status=0
+"$ecs_gpu" diagnose --cluster gpu-inference --service inference --region us-east-1 \
+  --endpoint-url "$ENDPOINT" --format json >"$work/diagnose.json" 2>"$work/diagnose.err" || diag_status=$?
+head -c 2000 "$work/diagnose.json"; echo
+cat "$work/diagnose.err" >&2
+"$py" "$root/scripts/e2e_check.py" diagnose "$work/diagnose.json" "$diag_status"
+
+# --- autoscaling (existing cluster, load balancer) ----------------------------------------------
+mkdir -p "$work/autoscaling"
+{
+  common_vars
+  cat <<EOF
+cluster_name             = "$(seed cluster_name)"
+other_capacity_providers = []
+listener_arn             = "$(seed listener_arn)"
+alb_security_group_id    = "$(seed alb_security_group_id)"
+image                    = "123456789012.dkr.ecr.us-east-1.amazonaws.com/inference:1"
+secrets                  = {}
+EOF
+} >"$work/autoscaling/terraform.tfvars"
+prepare autoscaling
+# moto never runs a task: waiting for a steady state would wait forever.
+cat >"$work/autoscaling/e2e_module_override.tf" <<EOF
+module "inference" {
+  ami_id                = "$(seed ami_1)"
+  wait_for_steady_state = false
+}
+EOF
+apply_example autoscaling
+"$py" "$root/scripts/e2e_check.py" check autoscaling "$work/autoscaling/outputs.json"
+
+# --- vllm (two GPU containers, model cache) ------------------------------------------------------
+mkdir -p "$work/vllm"
+{
+  common_vars
+  echo "image = \"123456789012.dkr.ecr.us-east-1.amazonaws.com/vllm-openai:v0.9\""
+} >"$work/vllm/terraform.tfvars"
+prepare vllm
+override_ami vllm vllm "$(seed ami_1)"
+apply_example vllm
+"$py" "$root/scripts/e2e_check.py" check vllm "$work/vllm/outputs.json"
+
+echo
+echo "=== destroy"
+for example in vllm autoscaling basic; do
+  tf "$example" destroy -auto-approve -input=false >"$work/$example/destroy.log" 2>&1 || { tail -n 40 "$work/$example/destroy.log" >&2; exit 1; }
+  echo "destroyed examples/$example"
+done
+"$py" "$root/scripts/e2e_check.py" empty
+
+echo
+echo "test-e2e: passed"

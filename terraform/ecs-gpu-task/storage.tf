@@ -1,0 +1,91 @@
+# Model storage: a host-path model cache (root volume or instance-store NVMe), EFS volumes and an
+# ECS managed EBS volume per task. Each is mounted into the containers with GPUs unless the volume
+# names its containers.
+
+locals {
+  gpu_container_names = [for c in local.containers : c.name if c.gpu_count > 0]
+
+  # Task volumes, rendered into the task definition's volume blocks.
+  model_cache_volume = var.model_cache == null ? [] : [{
+    name           = "model-cache"
+    container_path = var.model_cache.container_path
+    read_only      = var.model_cache.read_only
+    containers     = local.gpu_container_names
+  }]
+  efs_mounts = [for name in sort(keys(var.efs_volumes)) : {
+    name           = name
+    container_path = var.efs_volumes[name].container_path
+    read_only      = var.efs_volumes[name].read_only
+    containers     = length(var.efs_volumes[name].containers) > 0 ? var.efs_volumes[name].containers : local.gpu_container_names
+  }]
+  ebs_mount = var.ebs_volume == null ? [] : [{
+    name           = "scratch"
+    container_path = var.ebs_volume.container_path
+    read_only      = false
+    containers     = local.gpu_container_names
+  }]
+  volume_mounts = concat(local.model_cache_volume, local.efs_mounts, local.ebs_mount)
+
+  # Per container, in the order of local.containers (names may repeat until the precondition refuses them).
+  container_mount_points = [
+    for c in local.containers : [
+      for v in local.volume_mounts : { sourceVolume = v.name, containerPath = v.container_path, readOnly = v.read_only }
+      if contains(v.containers, c.name)
+    ]
+  ]
+
+  efs_iam_file_systems = distinct([for v in values(var.efs_volumes) : v.file_system_id if v.iam])
+  efs_writable_file_systems = distinct([
+    for v in values(var.efs_volumes) : v.file_system_id if v.iam && !v.read_only
+  ])
+
+  # Instance-store NVMe: found at boot by the model name the EC2 NVMe driver reports, so that no
+  # per-type fact is needed; a type without instance store keeps the cache on the root volume.
+  model_cache_user_data = var.model_cache == null ? "" : (var.model_cache.instance_store ? <<-EOT
+    # Model cache on the instance-store NVMe disks (RAID 0 over several), else on the root volume.
+    cache_dir=${var.model_cache.host_path}
+    mkdir -p "$cache_dir"
+    mapfile -t disks < <(lsblk -dpno NAME,MODEL | awk '/Amazon EC2 NVMe Instance Storage/ {print $1}')
+    if [ "$${#disks[@]}" -gt 1 ] && command -v mdadm >/dev/null 2>&1; then
+      mdadm --create /dev/md0 --level=0 --raid-devices="$${#disks[@]}" "$${disks[@]}" --run
+      mkfs.xfs -f /dev/md0 && mount /dev/md0 "$cache_dir"
+    elif [ "$${#disks[@]}" -ge 1 ]; then
+      mkfs.xfs -f "$${disks[0]}" && mount "$${disks[0]}" "$cache_dir"
+    else
+      echo "ecs-gpu-task: no instance-store NVMe disk; the model cache stays on the root volume"
+    fi
+  EOT
+    : <<-EOT
+    # Model cache on the root volume.
+    mkdir -p ${var.model_cache.host_path}
+  EOT
+  )
+}
+
+# The task role mounts (and writes) exactly the EFS file systems mounted with IAM authorization.
+data "aws_iam_policy_document" "task_efs" {
+  count = length(local.efs_iam_file_systems) > 0 ? 1 : 0
+
+  statement {
+    sid       = "MountEfs"
+    actions   = ["elasticfilesystem:ClientMount"]
+    resources = [for id in local.efs_iam_file_systems : "arn:${local.partition}:elasticfilesystem:${local.region}:${local.account_id}:file-system/${id}"]
+  }
+
+  dynamic "statement" {
+    for_each = length(local.efs_writable_file_systems) > 0 ? [1] : []
+    content {
+      sid       = "WriteEfs"
+      actions   = ["elasticfilesystem:ClientWrite"]
+      resources = [for id in local.efs_writable_file_systems : "arn:${local.partition}:elasticfilesystem:${local.region}:${local.account_id}:file-system/${id}"]
+    }
+  }
+}
+
+resource "aws_iam_role_policy" "task_efs" {
+  count = length(local.efs_iam_file_systems) > 0 ? 1 : 0
+
+  name   = "efs"
+  role   = aws_iam_role.task.id
+  policy = data.aws_iam_policy_document.task_efs[0].json
+}
