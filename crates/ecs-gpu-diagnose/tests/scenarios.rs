@@ -180,3 +180,68 @@ fn unusable_files_name_the_file() {
     assert!(msg.contains("describe-services.json"), "{msg}");
     assert!(msg.contains("aws ecs describe-services"), "{msg}");
 }
+
+fn report_of(name: &str) -> ecs_gpu_diagnose::Report {
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("tests/scenarios")
+        .join(name);
+    diagnose(&Inputs::from_dir(&dir).unwrap(), &Target::default()).unwrap()
+}
+
+/// Issue 33.1: every GPU held by the service's own running tasks is a packed cluster, not a fault;
+/// the headroom for the next deployment is a note that follows from the group and the deployment
+/// configuration.
+#[test]
+fn a_fully_packed_steady_service_is_healthy_with_a_headroom_note() {
+    let one = report_of("healthy-packed-one-instance");
+    assert_eq!(one.outcome(), Outcome::Healthy);
+    let notes = one.verdict.notes.join("\n");
+    assert!(notes.contains("cannot add an instance"), "{notes}");
+    assert!(notes.contains("at its max size (1)"), "{notes}");
+    assert!(notes.contains("`minimumHealthyPercent` 100"), "{notes}");
+    let four = report_of("healthy-packed-g5-12xlarge");
+    assert_eq!(four.outcome(), Outcome::Healthy);
+    let notes = four.verdict.notes.join("\n");
+    assert!(notes.contains("can add an instance"), "{notes}");
+    // A service with room to spare has no headroom note.
+    assert!(report_of("healthy").verdict.notes.is_empty());
+}
+
+/// Issue 33.1: the same packed cluster while the service is short of its desired count still fails.
+#[test]
+fn a_packed_cluster_with_a_service_short_of_its_count_still_fails() {
+    let r = report_of("gpus-available-pinned");
+    assert_eq!(r.outcome(), Outcome::Failing);
+    assert!(r.verdict.notes.is_empty());
+}
+
+/// Issue 33.2: a connected CPU instance does not hide the disconnected GPU instance.
+#[test]
+fn a_connected_cpu_instance_does_not_hide_a_disconnected_gpu_instance() {
+    let r = report_of("capacity-mixed-cpu-instance-connected");
+    assert_eq!(r.verdict.step, "capacity");
+    assert!(
+        r.verdict.message.contains("disconnected"),
+        "{}",
+        r.verdict.message
+    );
+    let ev = r.step(StepId::Capacity).unwrap().evidence.join("\n");
+    assert!(ev.contains("m5.large"), "{ev}");
+    assert!(ev.contains("without GPUs"), "{ev}");
+}
+
+/// Issue 33.3: a real instance type in a constraint is a choice, never a typo to "correct".
+#[test]
+fn no_typo_suggestion_for_a_real_instance_type() {
+    let r = report_of("placement-constraint-real-type-not-a-typo");
+    assert_eq!(r.verdict.step, "placement-constraint");
+    let all = format!("{:?}", r);
+    assert!(!all.contains("did you mean"), "{all}");
+    // A real typo still gets one.
+    let typo = report_of("placement-constraint-typo");
+    assert!(typo
+        .verdict
+        .fix
+        .unwrap()
+        .contains("did you mean `g5.xlarge`"));
+}

@@ -21,7 +21,31 @@ impl Walk<'_> {
             .unwrap_or_default();
         let mut ev = Vec::new();
         let mut left_out = Vec::new();
-        for i in all {
+        // The instances that could host a GPU task: not those of a type without GPUs. In a mixed
+        // cluster a connected CPU instance must not hide a GPU instance that cannot take tasks; with
+        // no GPU type at all, every instance is looked at (gpu-registration says they have no GPU).
+        let no_gpu = |i: &&ContainerInstance| {
+            matches!(
+                i.attribute(ecs_gpu_query::INSTANCE_TYPE_ATTRIBUTE)
+                    .map(|t| catalog().lookup(t)),
+                Some(Lookup::NoGpu)
+            )
+        };
+        let (others, gpu_capable): (Vec<&ContainerInstance>, Vec<&ContainerInstance>) =
+            all.iter().partition(no_gpu);
+        let all: Vec<&ContainerInstance> = if gpu_capable.is_empty() {
+            all.iter().collect()
+        } else {
+            if !others.is_empty() {
+                ev.push(format!(
+                    "not looked at: {} of a type without GPUs, which cannot host the task: {}",
+                    plural(others.len(), "instance", "instances"),
+                    labels(&others)
+                ));
+            }
+            gpu_capable
+        };
+        for i in all.iter().copied() {
             let status = i.status.as_deref().unwrap_or("ACTIVE");
             if status != "ACTIVE" {
                 left_out.push(format!("{}: status {status}", i.label_with_type()));
@@ -45,12 +69,15 @@ impl Walk<'_> {
             }
         }
         if !self.candidates.is_empty() {
-            ev.push(format!(
-                "ACTIVE with a connected agent: {} of {}: {}",
-                self.candidates.len(),
-                plural(all.len(), "container instance", "container instances"),
-                labels(&self.candidates)
-            ));
+            ev.insert(
+                0,
+                format!(
+                    "ACTIVE with a connected agent: {} of {}: {}",
+                    self.candidates.len(),
+                    plural(all.len(), "container instance", "container instances"),
+                    labels(&self.candidates)
+                ),
+            );
             ev.extend(left_out.into_iter().take(LIST_MAX));
             return pass(id, ev);
         }
@@ -58,7 +85,12 @@ impl Walk<'_> {
             ev.push("no container instance is registered in the cluster".to_string());
         } else {
             ev.push(format!(
-                "no container instance can take tasks ({} registered)",
+                "no {} can take tasks ({} registered)",
+                if others.is_empty() || all.len() == others.len() {
+                    "container instance"
+                } else {
+                    "GPU instance"
+                },
                 all.len()
             ));
             ev.extend(left_out.iter().take(LIST_MAX).cloned());
@@ -307,4 +339,58 @@ fn classify_activity(text: &str, group: &str) -> Option<(String, String)> {
         ));
     }
     None
+}
+
+impl<'a> Walk<'a> {
+    /// The Auto Scaling groups behind the service's capacity providers, each with its capacity
+    /// provider when the input has it; every group when the link is not known.
+    pub(super) fn linked_groups(
+        &self,
+    ) -> Vec<(
+        &'a crate::input::AutoScalingGroup,
+        Option<&'a crate::input::CapacityProvider>,
+    )> {
+        let Some(groups) = &self.inputs.auto_scaling_groups else {
+            return Vec::new();
+        };
+        let strategy: Vec<&str> = self
+            .service
+            .map(|s| {
+                s.capacity_provider_strategy
+                    .iter()
+                    .map(|c| c.capacity_provider.as_str())
+                    .collect()
+            })
+            .unwrap_or_default();
+        let providers: Vec<&crate::input::CapacityProvider> = self
+            .inputs
+            .capacity_providers
+            .iter()
+            .flat_map(|c| &c.capacity_providers)
+            .filter(|cp| strategy.is_empty() || strategy.contains(&cp.name.as_str()))
+            .collect();
+        let provider_of = |g: &crate::input::AutoScalingGroup| {
+            providers.iter().copied().find(|cp| {
+                cp.auto_scaling_group_provider.as_ref().is_some_and(|p| {
+                    let l = p.auto_scaling_group_arn.as_str();
+                    Some(l) == g.auto_scaling_group_arn.as_deref()
+                        || l == g.auto_scaling_group_name
+                        || l.ends_with(&format!(
+                            "autoScalingGroupName/{}",
+                            g.auto_scaling_group_name
+                        ))
+                })
+            })
+        };
+        let linked: Vec<_> = groups
+            .auto_scaling_groups
+            .iter()
+            .map(|g| (g, provider_of(g)))
+            .collect();
+        if linked.iter().any(|(_, cp)| cp.is_some()) {
+            linked.into_iter().filter(|(_, cp)| cp.is_some()).collect()
+        } else {
+            linked
+        }
+    }
 }

@@ -15,6 +15,14 @@ impl Walk<'_> {
             Some(p) if !p.is_empty() => p.clone(),
             _ => self.free_gpu_instances.clone(),
         };
+        if self.packed {
+            return pass(
+                id,
+                vec![
+                    "the service's running tasks have their CPU and memory; one more task would first need a free GPU (see gpus-available)".to_string(),
+                ],
+            );
+        }
         if pool.is_empty() {
             return unknown(
                 id,
@@ -74,6 +82,16 @@ impl Walk<'_> {
         }
         if let Some(e) = self.event(&["cpu", "memory"]) {
             ev.push(e);
+        }
+        if self.steady && !never {
+            ev.insert(
+                1,
+                "no instance with a free GPU has the CPU and memory for one more task, and the service runs its desired count: no headroom, not a fault (see the note)".to_string(),
+            );
+            self.notes.push(format!(
+                "no headroom: the instances with a free GPU lack the free CPU or memory for one more task ({cpu} CPU units, {memory} MiB), so a scale-out or a deployment that starts new tasks first needs another instance"
+            ));
+            return pass(id, ev);
         }
         if never {
             // The largest registered figures: what the agent reports, below the EC2 memory.

@@ -164,6 +164,13 @@ struct Walk<'a> {
     free_gpu_instances: Vec<&'a ContainerInstance>,
     /// Free-GPU instances that satisfy the placement constraints (`None`: not evaluated).
     placeable: Option<Vec<&'a ContainerInstance>>,
+    /// The service runs its desired count, nothing pending, its one deployment done: a step that
+    /// finds no room for one more task finds a full cluster, not a fault.
+    steady: bool,
+    /// The service is steady and no instance has room for one more task (every GPU held).
+    packed: bool,
+    /// Notes for the verdict (headroom of a packed service).
+    notes: Vec<String>,
 }
 
 fn unknown(id: StepId, evidence: Vec<String>) -> Step {
@@ -241,6 +248,21 @@ fn plural(n: usize, one: &str, many: &str) -> String {
     }
 }
 
+/// Whether a service runs its desired count with nothing pending and its deployment done: a steady
+/// or completed rollout (`COMPLETED`), or, when the input lists no deployment, a steady-state event
+/// as the newest event.
+fn is_steady(s: &Service) -> bool {
+    let settled = match s.deployments.as_slice() {
+        [] => s
+            .events
+            .first()
+            .is_some_and(|e| e.message.contains("has reached a steady state")),
+        [d] => matches!(d.rollout_state.as_deref(), None | Some("COMPLETED")),
+        _ => false,
+    };
+    s.desired_count > 0 && s.running_count >= s.desired_count && s.pending_count == 0 && settled
+}
+
 /// The name of the agent's GPU driver attribute (catalog; a catalog test pins that it is there).
 fn driver_attribute() -> String {
     catalog()
@@ -261,6 +283,9 @@ impl<'a> Walk<'a> {
             gpu_instances: Vec::new(),
             free_gpu_instances: Vec::new(),
             placeable: None,
+            steady: service.is_some_and(is_steady),
+            packed: false,
+            notes: Vec::new(),
         }
     }
 

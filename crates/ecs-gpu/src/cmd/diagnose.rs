@@ -174,5 +174,8 @@ fn write_human(out: &mut dyn Write, report: &Report, source: &str) -> io::Result
     if let Some(fix) = &v.fix {
         writeln!(out, "help: {fix}")?;
     }
+    for note in &v.notes {
+        writeln!(out, "note: {note}")?;
+    }
     Ok(())
 }
