@@ -105,7 +105,6 @@ pub struct Verdict {
     pub fix: Option<String>,
     /// Worth knowing but not wrong: for a healthy, fully packed service, the room (or lack of it) for
     /// the next deployment or scale-out.
-    #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub notes: Vec<String>,
 }
 

@@ -97,7 +97,7 @@ fn json_output_has_exactly_the_documented_shape() {
         assert_eq!(v["version"], 1);
         assert_eq!(
             keys(&v["verdict"]),
-            ["fix", "message", "status", "step"],
+            ["fix", "message", "notes", "status", "step"],
             "{name}"
         );
         let ids: Vec<&str> = v["steps"]
