@@ -111,6 +111,11 @@ pub enum AwsError {
     NoCredentials(String),
     #[error("cluster `{cluster}` not found ({}: {})", .error.call, .error.code)]
     ClusterNotFound { cluster: String, error: CallError },
+    #[error("task definition `{task_definition}` not found (DescribeTaskDefinition: {}{})", .error.code, if .error.message.is_empty() { String::new() } else { format!(": {}", .error.message) })]
+    TaskDefinitionNotFound {
+        task_definition: String,
+        error: CallError,
+    },
     #[error("service `{service}` not found in cluster `{cluster}` (DescribeServices: {reason})")]
     ServiceNotFound {
         cluster: String,
@@ -389,13 +394,23 @@ impl Run {
             task_definition = Some(td.clone());
         }
         if let Some(td) = &task_definition {
-            if let Some(out) = self
+            let out = self
                 .call(
                     Call::DescribeTaskDefinition,
                     ecs.describe_task_definition().task_definition(td).send(),
                 )
-                .await
-            {
+                .await;
+            // ECS answers a task definition that does not exist with a ClientException: the input
+            // is wrong, not a step of the walk.
+            if let Some(e) = self.inputs.error(Call::DescribeTaskDefinition) {
+                if e.code == "ClientException" {
+                    return Err(AwsError::TaskDefinitionNotFound {
+                        task_definition: td.clone(),
+                        error: e.clone(),
+                    });
+                }
+            }
+            if let Some(out) = out {
                 if let Some(t) = out.task_definition() {
                     let t = map::task_definition(t);
                     family = Some(t.family.clone());

@@ -338,3 +338,13 @@ fn the_documented_example_is_the_real_output() {
     assert_eq!(code(&o), 1);
     assert_eq!(&doc[start..end], stdout(&o).trim_end());
 }
+
+/// Issue 33.4: `describe-services` with no service and a MISSING failure (a misspelt name) is the
+/// same input as in live mode, and exits 2 the same way, naming the service.
+#[test]
+fn a_missing_service_in_saved_output_exits_2_naming_it() {
+    let o = run(&["diagnose", "--from", "../inputs/service-missing"]);
+    assert_eq!(code(&o), 2, "{}", stderr(&o));
+    insta::assert_snapshot!(stderr(&o));
+    assert!(o.stdout.is_empty());
+}

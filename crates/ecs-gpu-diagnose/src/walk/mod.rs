@@ -41,6 +41,10 @@ pub enum DiagnoseError {
     },
     #[error("the input holds {} services ({}); pick one with --service", .available.len(), list(.available))]
     AmbiguousService { available: Vec<String> },
+    /// `describe-services` answered with no service and a failure: the name it was asked for does
+    /// not exist in the cluster (a misspelt service), the same case live mode reports.
+    #[error("service `{name}` not found in the cluster (DescribeServices: {reason})")]
+    ServiceMissing { name: String, reason: String },
 }
 
 fn list(v: &[String]) -> String {
@@ -122,6 +126,20 @@ fn pick_service<'a>(
     let Some(out) = &inputs.services else {
         return Ok(None);
     };
+    if out.services.is_empty() {
+        if let Some(f) = out.failures.first() {
+            let name = f
+                .arn
+                .as_deref()
+                .map(|a| a.rsplit('/').next().unwrap_or(a).to_string())
+                .or_else(|| target.service.clone())
+                .unwrap_or_else(|| "?".to_string());
+            return Err(DiagnoseError::ServiceMissing {
+                name,
+                reason: f.reason.clone().unwrap_or_else(|| "MISSING".to_string()),
+            });
+        }
+    }
     let names: Vec<String> = out
         .services
         .iter()
