@@ -153,6 +153,19 @@ impl Plan {
         effects
     }
 
+    /// Whether Terraform can apply the plan: `false` when planning stopped at an error (`errored:
+    /// true` or `applyable: false`, which Terraform 1.11 still writes when a precondition fails).
+    /// The changes of such a plan are the ones planned before the error: partial.
+    pub fn is_applyable(&self) -> bool {
+        self.model.completeness != model::Completeness::Errored
+    }
+
+    /// Whether the plan holds every change the configuration needs: `false` for a `-target` plan
+    /// (`complete: false`) and for a plan that stopped at an error.
+    pub fn is_complete(&self) -> bool {
+        self.model.completeness == model::Completeness::Complete
+    }
+
     /// Resource changes on the GPU stack (actions other than `no-op` and `read`).
     pub fn gpu_stack_changes(&self) -> usize {
         self.model

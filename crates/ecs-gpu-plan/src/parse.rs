@@ -36,6 +36,11 @@ pub(crate) struct Raw {
     pub keys: Vec<String>,
     pub format_version: Option<String>,
     pub terraform_version: Option<String>,
+    /// `errored`, `applyable` and `complete` (plan format 1.2, Terraform 1.5 and 1.8 on), when
+    /// present and boolean.
+    pub errored: Option<bool>,
+    pub applyable: Option<bool>,
+    pub complete: Option<bool>,
     pub resource_changes: Vec<Object>,
     /// Every entry of `resource_changes`, GPU stack or not.
     pub resource_change_count: usize,
@@ -76,6 +81,9 @@ impl<'de> Visitor<'de> for TopVisitor {
                 "terraform_version" => {
                     raw.terraform_version = map.next_value::<Option<Scalar>>()?.map(|s| s.0);
                 }
+                "errored" => raw.errored = map.next_value::<Value>()?.as_bool(),
+                "applyable" => raw.applyable = map.next_value::<Value>()?.as_bool(),
+                "complete" => raw.complete = map.next_value::<Value>()?.as_bool(),
                 "resource_changes" => {
                     let list = map.next_value::<Option<GpuObjects>>()?.unwrap_or_default();
                     raw.resource_change_count = list.total;

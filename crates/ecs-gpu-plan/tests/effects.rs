@@ -39,7 +39,7 @@ fn human(name: &str) -> String {
 fn json(name: &str) -> String {
     let plan = load(name);
     let mut out = Vec::new();
-    render::json(&mut out, &plan.effects()).unwrap();
+    render::json(&mut out, &plan, &plan.effects()).unwrap();
     String::from_utf8(out).unwrap()
 }
 
@@ -520,7 +520,12 @@ fn json_has_the_documented_shape() {
     let v: serde_json::Value = serde_json::from_str(&json("deployment.json")).unwrap();
     assert_eq!(v["version"], 1);
     let keys: Vec<&str> = v.as_object().unwrap().keys().map(String::as_str).collect();
-    assert_eq!(keys, ["version", "effects", "summary"]);
+    assert_eq!(
+        keys,
+        ["version", "applyable", "complete", "effects", "summary"]
+    );
+    assert_eq!(v["applyable"], true);
+    assert_eq!(v["complete"], true);
     for e in v["effects"].as_array().unwrap() {
         let keys: Vec<&str> = e.as_object().unwrap().keys().map(String::as_str).collect();
         assert_eq!(keys, ["kind", "address", "related", "message"]);
@@ -597,8 +602,12 @@ snapshots! {
 fn messages_follow_the_convention() {
     let dir = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures");
     let mut seen = 0;
-    for entry in std::fs::read_dir(dir).unwrap() {
-        let path = entry.unwrap().path();
+    let paths = std::fs::read_dir(&dir)
+        .unwrap()
+        .chain(std::fs::read_dir(dir.join("real")).unwrap())
+        .map(|e| e.unwrap().path())
+        .filter(|p| p.is_file());
+    for path in paths {
         let Ok(plan) = read_slice(&std::fs::read(&path).unwrap()) else {
             continue;
         };
@@ -617,4 +626,37 @@ fn messages_follow_the_convention() {
         }
     }
     assert!(seen > 40, "{seen} effects checked");
+}
+
+/// Issue 33.9: a plan made by Terraform 1.11 with the real aws provider that stops at a failed
+/// precondition (`errored: true`, `applyable: false`; fixtures/real/gen.sh) is not applyable, and a
+/// change missing from it is never explained by `ignore_changes`.
+#[test]
+fn an_errored_plan_is_not_applyable_and_blames_no_ignore_changes() {
+    let plan = load("real/errored.json");
+    assert!(!plan.is_applyable());
+    assert!(!plan.is_complete());
+    let text = human("real/errored.json");
+    assert!(text.starts_with("the plan cannot be applied"), "{text}");
+    assert!(!text.contains("ignore_changes"), "{text}");
+    insta::assert_snapshot!("real_errored_human", text);
+    insta::assert_snapshot!("real_errored_json", json("real/errored.json"));
+}
+
+/// Issue 33.10: in a `-target` plan (`complete: false`) the service left out is "not in this
+/// targeted plan", not `ignore_changes`.
+#[test]
+fn a_targeted_plan_says_the_service_is_not_in_it() {
+    let plan = load("real/targeted.json");
+    assert!(plan.is_applyable());
+    assert!(!plan.is_complete());
+    let text = human("real/targeted.json");
+    assert!(
+        text.contains(
+            "`aws_ecs_service.train` runs this revision and it is not in this targeted plan"
+        ),
+        "{text}"
+    );
+    assert!(!text.contains("ignore_changes"), "{text}");
+    insta::assert_snapshot!("real_targeted_human", text);
 }

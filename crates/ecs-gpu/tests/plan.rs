@@ -306,3 +306,14 @@ fn a_real_binary_plan_from_terraform() {
     }
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// Issue 33.9: a plan Terraform cannot apply exits 1 (a finding about the plan, read whole), with or
+/// without --fail-on; docs/plan.md documents it.
+#[test]
+fn an_errored_plan_exits_1() {
+    let o = run(&["plan", &path("real/errored.json")]);
+    assert_eq!(o.status.code(), Some(1), "{}", stderr(&o));
+    assert!(stdout(&o).starts_with("the plan cannot be applied"));
+    let o = run(&["plan", &path("real/targeted.json")]);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+}

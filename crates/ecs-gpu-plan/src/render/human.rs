@@ -9,6 +9,21 @@ use crate::{Effect, EffectKind, Plan};
 /// # Errors
 /// Writing to `out` fails.
 pub fn human(out: &mut dyn Write, plan: &Plan, effects: &[Effect]) -> io::Result<()> {
+    if !plan.is_applyable() {
+        writeln!(
+            out,
+            "the plan cannot be applied: Terraform stopped planning at an error (`errored` or `applyable: false`), so the changes below are only those planned before it"
+        )?;
+        writeln!(
+            out,
+            "help: fix the errors `terraform plan` printed (a failed precondition, a provider error) and plan again"
+        )?;
+    } else if !plan.is_complete() {
+        writeln!(
+            out,
+            "the plan is incomplete (`complete: false`, a `-target` plan): resources left out of it may change at the next full plan"
+        )?;
+    }
     writeln!(out, "{}", summary_line(plan, effects))?;
     for kind in EffectKind::ALL {
         let of_kind: Vec<&Effect> = effects.iter().filter(|e| e.kind == kind).collect();
