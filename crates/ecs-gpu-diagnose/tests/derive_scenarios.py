@@ -144,7 +144,24 @@ def valid_type_not_a_typo():
     save("placement-constraint-real-type-not-a-typo", s)
 
 
+def desired_zero_managed_scaling():
+    """No instance; the group wants 0 while its capacity provider's managed scaling is ENABLED and
+    the service uses it: the help must not say to turn managed scaling on."""
+    s = load("healthy")
+    s["describe-container-instances.json"]["containerInstances"] = []
+    g = s["describe-auto-scaling-groups.json"]["AutoScalingGroups"][0]
+    g["Instances"] = []
+    g["DesiredCapacity"] = 0
+    svc = s["describe-services.json"]["services"][0]
+    svc["runningCount"] = 0
+    svc["deployments"][0]["runningCount"] = 0
+    svc["deployments"][0]["rolloutState"] = "IN_PROGRESS"
+    s["describe-tasks.json"]["tasks"] = []
+    save("capacity-desired-zero-managed-scaling", s)
+
+
 if __name__ == "__main__":
+    desired_zero_managed_scaling()
     packed_one_instance()
     packed_g5_12xlarge()
     mixed_cluster()

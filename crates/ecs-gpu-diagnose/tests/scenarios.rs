@@ -245,3 +245,18 @@ fn no_typo_suggestion_for_a_real_instance_type() {
         .unwrap()
         .contains("did you mean `g5.xlarge`"));
 }
+
+/// Issue 33.6: each help line follows from the evidence: no "turn on managed scaling" when it is
+/// ENABLED, no "lower `cpu`" when only memory is short, the AMI the instances report instead of a
+/// placeholder.
+#[test]
+fn help_lines_follow_from_the_evidence() {
+    let r = report_of("capacity-desired-zero-managed-scaling");
+    assert_eq!(r.verdict.step, "capacity");
+    let fix = r.verdict.fix.unwrap();
+    assert!(!fix.contains("turn on managed scaling"), "{fix}");
+    assert!(fix.contains("is ENABLED"), "{fix}");
+    let fix = report_of("gpu-registration-off").verdict.fix.unwrap();
+    assert!(!fix.contains("<ecs.ami-id>"), "{fix}");
+    assert!(fix.contains("--image-ids ami-"), "{fix}");
+}

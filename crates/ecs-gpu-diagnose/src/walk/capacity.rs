@@ -274,7 +274,7 @@ impl Walk<'_> {
                 } else if g.desired_capacity == 0 {
                     group_cause = Some(((
                         format!("the Auto Scaling group `{}` wants no instances (desired capacity 0)", g.auto_scaling_group_name),
-                        "raise its desired capacity, or turn on managed scaling in the capacity provider and put the service on that capacity provider so ECS scales it out".to_string(),
+                        self.desired_zero_fix(g),
                     ), false));
                 } else if in_service > 0 {
                     group_cause = Some(((
@@ -391,6 +391,45 @@ impl<'a> Walk<'a> {
             linked.into_iter().filter(|(_, cp)| cp.is_some()).collect()
         } else {
             linked
+        }
+    }
+}
+
+impl Walk<'_> {
+    /// What to do about a group at desired capacity 0, from what its capacity provider says: a
+    /// help that turns on managed scaling only when it is off.
+    fn desired_zero_fix(&self, g: &crate::input::AutoScalingGroup) -> String {
+        let cp = self
+            .linked_groups()
+            .into_iter()
+            .find(|(lg, _)| lg.auto_scaling_group_name == g.auto_scaling_group_name)
+            .and_then(|(_, cp)| cp);
+        let Some(cp) = cp else {
+            return "raise its desired capacity, or turn on managed scaling in the capacity provider and put the service on that capacity provider so ECS scales it out".to_string();
+        };
+        let managed = cp
+            .auto_scaling_group_provider
+            .as_ref()
+            .and_then(|p| p.managed_scaling.as_ref())
+            .and_then(|m| m.status.as_deref());
+        let on_it = self.service.is_some_and(|s| {
+            s.capacity_provider_strategy
+                .iter()
+                .any(|c| c.capacity_provider == cp.name)
+        });
+        match (managed, on_it) {
+            (Some("ENABLED"), true) => format!(
+                "managed scaling of capacity provider `{}` is ENABLED and the service uses it, yet the group stays at 0: read the group's scaling activities and the capacity provider's `CapacityProviderReservation` alarm, or raise the desired capacity to start an instance now",
+                cp.name
+            ),
+            (Some("ENABLED"), false) => format!(
+                "managed scaling of capacity provider `{}` is ENABLED, but the service does not use that capacity provider: put it in the service's capacity provider strategy so ECS scales the group out",
+                cp.name
+            ),
+            _ => format!(
+                "raise the group's desired capacity, or turn on managed scaling in capacity provider `{}` so ECS scales the group out for the service's tasks",
+                cp.name
+            ),
         }
     }
 }

@@ -113,11 +113,23 @@ impl Walk<'_> {
                 format!("lower the task's `cpu` to at most {reg_cpu} and `memory` to at most {reg_mem} MiB (the agent registers less memory than the instance type's EC2 memory), or use a larger instance type"),
             );
         }
+        // Name only what is short: a help to lower CPU when CPU is free would mislead.
+        let cpu_short = !pool
+            .iter()
+            .any(|i| i.remaining("CPU").map_or(0, |r| r.amount()) >= cpu);
+        let mem_short = !pool
+            .iter()
+            .any(|i| i.remaining("MEMORY").map_or(0, |r| r.amount()) >= memory);
+        let (what, knob) = match (cpu_short, mem_short) {
+            (true, false) => ("CPU", "`cpu`"),
+            (false, true) => ("memory", "`memory`"),
+            _ => ("CPU and memory", "`cpu` and `memory`"),
+        };
         fail(
             id,
             ev,
-            "the instances with free GPUs lack the free CPU or memory for the task: other tasks hold it".to_string(),
-            "lower the task's `cpu` or `memory`, move CPU-only tasks off the GPU instances (a placement constraint or a separate capacity provider), or add instances".to_string(),
+            format!("the instances with free GPUs lack the free {what} for the task: other tasks hold it"),
+            format!("lower the task's {knob}, move CPU-only tasks off the GPU instances (a placement constraint or a separate capacity provider), or add instances"),
         )
     }
 }
