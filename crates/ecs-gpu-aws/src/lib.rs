@@ -116,6 +116,13 @@ pub enum AwsError {
         task_definition: String,
         error: CallError,
     },
+    #[error("`{variable}` {problem}: set it again without it (its value is not shown)")]
+    MalformedCredential {
+        variable: &'static str,
+        problem: &'static str,
+    },
+    #[error("--timeout of {seconds} s is more than the {} s this command waits at most", MAX_TIMEOUT.as_secs())]
+    TimeoutTooLong { seconds: u64 },
     #[error("service `{service}` not found in cluster `{cluster}` (DescribeServices: {reason})")]
     ServiceNotFound {
         cluster: String,
@@ -130,8 +137,50 @@ const DESCRIBE_BATCH: usize = 100;
 /// At most this many Auto Scaling groups are read (each costs a DescribeScalingActivities call).
 const MAX_GROUPS: usize = 10;
 
+/// The longest overall timeout: an hour is far more than any run needs, and a bound keeps the
+/// deadline arithmetic inside what the clock can represent.
+pub const MAX_TIMEOUT: Duration = Duration::from_secs(3600);
+
+/// The credential variables the SDK puts in request headers.
+const CREDENTIAL_VARIABLES: [&str; 3] = [
+    "AWS_ACCESS_KEY_ID",
+    "AWS_SECRET_ACCESS_KEY",
+    "AWS_SESSION_TOKEN",
+];
+
+/// Refuses a credential variable the SDK would panic on when it builds a header (a key pasted from a
+/// Windows file ends in `\r`), naming the variable and never its value.
+pub fn check_credential_variables(
+    get: impl Fn(&str) -> Option<std::ffi::OsString>,
+) -> Result<(), AwsError> {
+    for variable in CREDENTIAL_VARIABLES {
+        let Some(value) = get(variable) else { continue };
+        let problem = match value.to_str() {
+            None => Some("is not valid UTF-8"),
+            Some(v) if v.ends_with('\r') || v.ends_with('\n') => {
+                Some("ends with a line break (a value pasted from a Windows file keeps its `\\r`)")
+            }
+            Some(v) if v.chars().any(char::is_control) => Some("holds a control character"),
+            Some(v) if v.chars().any(|c| !c.is_ascii_graphic()) => {
+                Some("holds a space or a character that is not ASCII")
+            }
+            Some(_) => None,
+        };
+        if let Some(problem) = problem {
+            return Err(AwsError::MalformedCredential { variable, problem });
+        }
+    }
+    Ok(())
+}
+
 /// Reads everything the walk uses, read-only.
 pub async fn collect(opts: &Options) -> Result<Collected, AwsError> {
+    if opts.timeout > MAX_TIMEOUT {
+        return Err(AwsError::TimeoutTooLong {
+            seconds: opts.timeout.as_secs(),
+        });
+    }
+    check_credential_variables(|v| std::env::var_os(v))?;
     let mut loader = aws_config::defaults(BehaviorVersion::latest())
         // Throttling and transient errors: the standard mode's exponential backoff with jitter.
         .retry_config(
@@ -170,7 +219,9 @@ pub async fn collect(opts: &Options) -> Result<Collected, AwsError> {
             .build(),
     );
     let mut run = Run {
-        deadline: Instant::now() + opts.timeout,
+        deadline: Instant::now()
+            .checked_add(opts.timeout)
+            .unwrap_or_else(|| Instant::now() + MAX_TIMEOUT),
         timeout: opts.timeout,
         inputs: Inputs::default(),
         answered: false,

@@ -348,3 +348,57 @@ fn a_missing_service_in_saved_output_exits_2_naming_it() {
     insta::assert_snapshot!(stderr(&o));
     assert!(o.stdout.is_empty());
 }
+
+/// Issue 30.4: the largest --timeout is refused with a clear error, not an overflow panic.
+#[test]
+fn a_huge_timeout_is_refused_not_a_panic() {
+    let o = run(&[
+        "diagnose",
+        "--cluster",
+        "gpu",
+        "--service",
+        "train",
+        "--timeout",
+        "18446744073709551615",
+    ]);
+    assert_eq!(code(&o), 2, "{}", stderr(&o));
+    assert_eq!(
+        stderr(&o),
+        "ecs-gpu: error: --timeout: give at most 3600 seconds\n"
+    );
+}
+
+/// Issue 30.4: a credential variable with a character no HTTP header may hold (a key pasted from a
+/// Windows file ends in `\r`) is named, never printed, and never reaches the SDK (which panics).
+#[test]
+fn a_malformed_credential_variable_is_named_without_its_value() {
+    for (var, value) in [
+        ("AWS_ACCESS_KEY_ID", "AKIASECRETVALUE1234\r"),
+        ("AWS_SECRET_ACCESS_KEY", "wJalrSECRETVALUE\x1b[31m"),
+        ("AWS_SESSION_TOKEN", "FwoGZXSECRETVALUE token"),
+    ] {
+        let o = Command::new(env!("CARGO_BIN_EXE_ecs-gpu"))
+            .args([
+                "diagnose",
+                "--cluster",
+                "gpu",
+                "--service",
+                "train",
+                "--region",
+                "us-east-1",
+                "--endpoint-url",
+                "http://127.0.0.1:9",
+            ])
+            .env("AWS_EC2_METADATA_DISABLED", "true")
+            .env("AWS_ACCESS_KEY_ID", "testing")
+            .env("AWS_SECRET_ACCESS_KEY", "testing")
+            .env(var, value)
+            .output()
+            .unwrap();
+        let err = stderr(&o);
+        assert_eq!(code(&o), 2, "{var}: {err}");
+        assert!(err.contains(&format!("`{var}`")), "{var}: {err}");
+        assert!(!err.contains("SECRETVALUE"), "{var}: {err}");
+        assert_eq!(err.lines().count(), 1, "{var}: {err}");
+    }
+}

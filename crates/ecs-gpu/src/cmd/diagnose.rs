@@ -97,6 +97,12 @@ fn live(args: &Args) -> Result<(Inputs, String)> {
     if args.timeout == 0 {
         bail!("--timeout 0: give at least 1 second");
     }
+    if args.timeout > ecs_gpu_aws::MAX_TIMEOUT.as_secs() {
+        bail!(
+            "--timeout: give at most {} seconds",
+            ecs_gpu_aws::MAX_TIMEOUT.as_secs()
+        );
+    }
     let opts = Options {
         cluster: args.cluster.clone(),
         what: what.clone(),
