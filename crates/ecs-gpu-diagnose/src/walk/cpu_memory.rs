@@ -146,7 +146,7 @@ pub fn task_size(td: &TaskDefinition) -> (i64, i64) {
             td.container_definitions
                 .iter()
                 .map(|c| c.cpu.unwrap_or(0))
-                .sum()
+                .fold(0i64, i64::saturating_add)
         });
     let memory = td
         .memory
@@ -157,7 +157,7 @@ pub fn task_size(td: &TaskDefinition) -> (i64, i64) {
             td.container_definitions
                 .iter()
                 .map(|c| c.memory_reservation.or(c.memory).unwrap_or(0))
-                .sum()
+                .fold(0i64, i64::saturating_add)
         });
     (cpu, memory)
 }
