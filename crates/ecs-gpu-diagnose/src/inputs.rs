@@ -30,18 +30,15 @@ pub struct Inputs {
 /// Why a directory of saved outputs could not be read or written.
 #[derive(Debug, thiserror::Error)]
 pub enum FilesError {
-    #[error("{}: {source}", path.display())]
-    Io {
-        path: PathBuf,
-        #[source]
-        source: io::Error,
-    },
-    #[error("{}: not the JSON that `aws {command}` prints: {source}", path.display())]
+    // The cause is part of the message and not a `source`, so a caller that prints the error
+    // chain does not print it twice.
+    #[error("{}: {}", path.display(), io_text(cause))]
+    Io { path: PathBuf, cause: io::Error },
+    #[error("{}: not the JSON that `aws {command}` prints: {}", path.display(), json_text(cause))]
     Json {
         path: PathBuf,
         command: String,
-        #[source]
-        source: serde_json::Error,
+        cause: serde_json::Error,
     },
     #[error("{}: none of the files describe-*.json that `ecs-gpu diagnose --from` reads is there", path.display())]
     Empty { path: PathBuf },
@@ -67,14 +64,14 @@ impl Inputs {
     /// Reads the saved outputs in `dir`, one file per call (`describe-services.json`, ...). Any subset
     /// may be there; at least one must be.
     pub fn from_dir(dir: &Path) -> Result<Inputs, FilesError> {
-        let meta = fs::metadata(dir).map_err(|source| FilesError::Io {
+        let meta = fs::metadata(dir).map_err(|cause| FilesError::Io {
             path: dir.to_path_buf(),
-            source,
+            cause,
         })?;
         if !meta.is_dir() {
             return Err(FilesError::Io {
                 path: dir.to_path_buf(),
-                source: io::Error::other("not a directory"),
+                cause: io::Error::other("not a directory"),
             });
         }
         let inputs = Inputs {
@@ -119,9 +116,9 @@ impl Inputs {
     /// call, and returns the paths written. Unknown outputs are not written, so `from_dir` reads back
     /// exactly these inputs.
     pub fn save(&self, dir: &Path) -> Result<Vec<PathBuf>, FilesError> {
-        fs::create_dir_all(dir).map_err(|source| FilesError::Io {
+        fs::create_dir_all(dir).map_err(|cause| FilesError::Io {
             path: dir.to_path_buf(),
-            source,
+            cause,
         })?;
         let mut written = Vec::new();
         write(dir, Call::DescribeServices, &self.services, &mut written)?;
@@ -172,14 +169,14 @@ fn read<T: DeserializeOwned>(
     let text = match fs::read_to_string(&path) {
         Ok(t) => t,
         Err(e) if e.kind() == io::ErrorKind::NotFound => return Ok(None),
-        Err(source) => return Err(FilesError::Io { path, source }),
+        Err(cause) => return Err(FilesError::Io { path, cause }),
     };
     serde_json::from_str(&text)
         .map(Some)
-        .map_err(|source| FilesError::Json {
+        .map_err(|cause| FilesError::Json {
             path,
             command: command.to_string(),
-            source,
+            cause,
         })
 }
 
@@ -193,16 +190,80 @@ fn write<T: Serialize>(
         return Ok(());
     };
     let path = dir.join(name);
-    let mut text = serde_json::to_string_pretty(value).map_err(|source| FilesError::Json {
+    let mut text = serde_json::to_string_pretty(value).map_err(|cause| FilesError::Json {
         path: path.clone(),
         command: call.operation().to_string(),
-        source,
+        cause,
     })?;
     text.push('\n');
-    fs::write(&path, text).map_err(|source| FilesError::Io {
+    fs::write(&path, text).map_err(|cause| FilesError::Io {
         path: path.clone(),
-        source,
+        cause,
     })?;
     written.push(path);
     Ok(())
+}
+
+/// An I/O error in words, without the OS error number.
+fn io_text(e: &io::Error) -> String {
+    match e.kind() {
+        io::ErrorKind::NotFound => "no such file or directory".to_string(),
+        io::ErrorKind::PermissionDenied => "permission denied".to_string(),
+        _ => {
+            let t = e.to_string();
+            match t.find(" (os error") {
+                Some(i) => t[..i].to_string(),
+                None => t,
+            }
+        }
+    }
+}
+
+/// A JSON error with its place and what was expected, never the value found: serde_json quotes it
+/// (`invalid type: string "..."`), and a value may be anything a user pasted.
+fn json_text(e: &serde_json::Error) -> String {
+    use serde_json::error::Category;
+    let text = e.to_string();
+    let text = match text.rfind(" at line ") {
+        Some(i) => &text[..i],
+        None => text.as_str(),
+    };
+    let what = match e.classify() {
+        Category::Data => {
+            let expected = text
+                .find(", expected ")
+                .map(|i| &text[i + 2..])
+                .unwrap_or("");
+            let found = [
+                "string",
+                "integer",
+                "floating point",
+                "boolean",
+                "map",
+                "sequence",
+                "null",
+            ]
+            .into_iter()
+            .find(|k| text.starts_with(&format!("invalid type: {k}")));
+            match (text.starts_with("missing field"), found) {
+                (true, _) => text.split('`').nth(1).map_or_else(
+                    || "a field is missing".to_string(),
+                    |f| format!("field `{f}` is missing"),
+                ),
+                (false, Some(k)) if !expected.is_empty() => {
+                    let article = if k.starts_with(['a', 'e', 'i', 'o', 'u']) {
+                        "an"
+                    } else {
+                        "a"
+                    };
+                    format!("found {article} {k}, {expected}")
+                }
+                (false, _) if !expected.is_empty() => format!("unexpected value, {expected}"),
+                _ => "unexpected value".to_string(),
+            }
+        }
+        Category::Eof => "the file ends early".to_string(),
+        Category::Syntax | Category::Io => text.to_string(),
+    };
+    format!("line {}, column {}: {what}", e.line(), e.column())
 }

@@ -402,3 +402,30 @@ fn a_malformed_credential_variable_is_named_without_its_value() {
         assert_eq!(err.lines().count(), 1, "{var}: {err}");
     }
 }
+
+/// Issue 30.12 and 30.13: a file error says where and what was expected on one line, never the
+/// value found, and never the same cause twice.
+#[test]
+fn file_errors_are_one_line_without_the_value_or_repetition() {
+    let dir = Path::new(env!("CARGO_TARGET_TMPDIR")).join("diagnose-errors-once");
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    std::fs::write(
+        dir.join("describe-services.json"),
+        r#"{"services": "hunter2-SECRET"}"#,
+    )
+    .unwrap();
+    let o = run(&["diagnose", "--from", dir.to_str().unwrap()]);
+    let err = stderr(&o);
+    assert_eq!(code(&o), 2);
+    assert!(!err.contains("hunter2"), "{err}");
+    assert!(
+        err.ends_with("line 1, column 29: found a string, expected a sequence\n"),
+        "{err}"
+    );
+    let o = run(&["diagnose", "--from", "no-such-dir"]);
+    assert_eq!(
+        stderr(&o),
+        "ecs-gpu: error: no-such-dir: no such file or directory\n"
+    );
+}
