@@ -161,7 +161,7 @@ fn could_not_diagnose_exits_2_with_one_line() {
         ),
         (
             vec!["diagnose", "--from", "no-such-dir"],
-            "no-such-dir: No such file or directory",
+            "no-such-dir: no such file or directory",
         ),
         (
             vec!["diagnose", "--from", "services-only"],
