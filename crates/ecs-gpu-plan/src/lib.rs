@@ -273,6 +273,14 @@ fn from_raw(raw: parse::Raw) -> Result<Plan, Error> {
         return Err(Error::NotAPlan { what });
     }
     let format_version = raw.format_version.clone().unwrap_or_default();
+    // Only a version-shaped value is ever quoted back: anything else may be anything.
+    let version_like = format_version.len() <= 16
+        && format_version
+            .split('.')
+            .all(|p| !p.is_empty() && p.bytes().all(|b| b.is_ascii_digit()));
+    if !format_version.is_empty() && !version_like {
+        return Err(Error::BadFormatVersion);
+    }
     if !format_version.is_empty() && format_version.split('.').next() != Some("1") {
         return Err(Error::UnsupportedFormat {
             version: format_version,

@@ -85,13 +85,19 @@ impl<'de> Visitor<'de> for TopVisitor {
                 "applyable" => raw.applyable = map.next_value::<Value>()?.as_bool(),
                 "complete" => raw.complete = map.next_value::<Value>()?.as_bool(),
                 "resource_changes" => {
-                    let list = map.next_value::<Option<GpuObjects>>()?.unwrap_or_default();
+                    let list = map
+                        .next_value_seed(OptionalList {
+                            section: "resource_changes",
+                        })?
+                        .unwrap_or_default();
                     raw.resource_change_count = list.total;
                     raw.resource_changes = list.kept;
                 }
                 "resource_drift" => {
                     raw.resource_drift = map
-                        .next_value::<Option<GpuObjects>>()?
+                        .next_value_seed(OptionalList {
+                            section: "resource_drift",
+                        })?
                         .unwrap_or_default()
                         .kept;
                 }
@@ -176,6 +182,40 @@ impl<'de> Visitor<'de> for TopVisitor {
     }
 }
 
+/// `null` or a [`GpuList`].
+struct OptionalList {
+    section: &'static str,
+}
+
+impl<'de> DeserializeSeed<'de> for OptionalList {
+    type Value = Option<GpuObjects>;
+
+    fn deserialize<D: Deserializer<'de>>(self, de: D) -> Result<Self::Value, D::Error> {
+        de.deserialize_option(self)
+    }
+}
+
+impl<'de> Visitor<'de> for OptionalList {
+    type Value = Option<GpuObjects>;
+    fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("a list of resource objects")
+    }
+    fn visit_none<E: de::Error>(self) -> Result<Self::Value, E> {
+        Ok(None)
+    }
+    fn visit_unit<E: de::Error>(self) -> Result<Self::Value, E> {
+        Ok(None)
+    }
+    fn visit_some<D: Deserializer<'de>>(self, de: D) -> Result<Self::Value, D::Error> {
+        GpuList {
+            section: self.section,
+            changes: true,
+        }
+        .deserialize(de)
+        .map(Some)
+    }
+}
+
 /// A version string; a number (`"format_version": 1.2` in a hand-edited file) is accepted too.
 struct Scalar(String);
 
@@ -198,29 +238,111 @@ struct GpuObjects {
 
 impl<'de> Deserialize<'de> for GpuObjects {
     fn deserialize<D: Deserializer<'de>>(de: D) -> Result<Self, D::Error> {
-        struct ListVisitor;
-        impl<'de> Visitor<'de> for ListVisitor {
-            type Value = GpuObjects;
-            fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-                f.write_str("a list of resource objects")
-            }
-            fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<GpuObjects, A::Error> {
-                let mut list = GpuObjects::default();
-                while let Some(obj) = seq.next_element_seed(GpuObjectSeed)? {
-                    list.total += 1;
-                    if let Some(obj) = obj {
-                        list.kept.push(obj);
-                    }
-                }
-                Ok(list)
-            }
+        GpuList {
+            section: "resources",
+            changes: false,
         }
-        de.deserialize_seq(ListVisitor)
+        .deserialize(de)
     }
 }
 
+/// A list of resource objects; `changes` for `resource_changes` and `resource_drift`, whose entries
+/// must have a `change` of the plan format's shape.
+struct GpuList {
+    /// The JSON path of the list, for errors.
+    section: &'static str,
+    changes: bool,
+}
+
+impl<'de> DeserializeSeed<'de> for GpuList {
+    type Value = GpuObjects;
+
+    fn deserialize<D: Deserializer<'de>>(self, de: D) -> Result<GpuObjects, D::Error> {
+        de.deserialize_seq(self)
+    }
+}
+
+impl<'de> Visitor<'de> for GpuList {
+    type Value = GpuObjects;
+    fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("a list of resource objects")
+    }
+    fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<GpuObjects, A::Error> {
+        let mut list = GpuObjects::default();
+        while let Some(obj) = seq.next_element_seed(GpuObjectSeed {
+            section: self.section,
+            index: list.total,
+            changes: self.changes,
+        })? {
+            list.total += 1;
+            if let Some(obj) = obj {
+                list.kept.push(obj);
+            }
+        }
+        Ok(list)
+    }
+}
+
+/// The prefix of the messages of a resource object that does not have the plan format's shape;
+/// `Error::from_json` keeps these messages whole (they hold no value from the input but the
+/// address).
+pub(crate) const WRONG_SHAPE: &str = "wrong shape: ";
+
+/// A wrong-shape error naming the entry and the path inside it.
+fn wrong_shape<E: de::Error>(
+    (section, index): (&str, usize),
+    address: Option<&str>,
+    what: &str,
+) -> E {
+    let at = match address {
+        Some(a) => format!("`{section}[{index}]` (`{a}`)"),
+        None => format!("`{section}[{index}]`"),
+    };
+    E::custom(format!("{WRONG_SHAPE}{at}: {what}"))
+}
+
+/// Checks the fields of a `change` the effects read: `actions` a list of strings, `replace_paths` a
+/// list of lists.
+fn check_change<E: de::Error>(
+    index: (&str, usize),
+    address: Option<&str>,
+    change: &Value,
+) -> Result<(), E> {
+    let Some(c) = change.as_object() else {
+        return Err(wrong_shape(index, address, "`change` must be an object"));
+    };
+    match c.get("actions") {
+        Some(Value::Array(a)) if a.iter().all(Value::is_string) => {}
+        _ => {
+            return Err(wrong_shape(
+                index,
+                address,
+                "`change.actions` must be a list of strings",
+            ))
+        }
+    }
+    match c.get("replace_paths") {
+        None | Some(Value::Null) => {}
+        Some(Value::Array(a)) if a.iter().all(Value::is_array) => {}
+        Some(_) => {
+            return Err(wrong_shape(
+                index,
+                address,
+                "`change.replace_paths` must be a list of lists",
+            ))
+        }
+    }
+    Ok(())
+}
+
 /// One resource object: `Some` when its `type` is in the GPU stack, `None` (nothing built) otherwise.
-struct GpuObjectSeed;
+struct GpuObjectSeed {
+    /// Its list and place in it, for errors.
+    section: &'static str,
+    index: usize,
+    /// Whether it is a `resource_changes` or `resource_drift` entry.
+    changes: bool,
+}
 
 impl<'de> DeserializeSeed<'de> for GpuObjectSeed {
     type Value = Option<Object>;
@@ -242,23 +364,59 @@ impl<'de> Visitor<'de> for GpuObjectSeed {
         // reordered file the fields before `type` are kept until it is known.
         let mut keep: Option<bool> = None;
         let mut obj = Object::new();
+        let mut address: Option<String> = None;
         while let Some(key) = map.next_key::<String>()? {
+            if key == "type" {
+                // A second `type` would make the resource whichever type came last: refuse it.
+                if keep.is_some() {
+                    return Err(wrong_shape(
+                        (self.section, self.index),
+                        address.as_deref(),
+                        "a second `type` key",
+                    ));
+                }
+                let value: Value = map.next_value()?;
+                let Some(t) = value.as_str() else {
+                    return Err(wrong_shape(
+                        (self.section, self.index),
+                        address.as_deref(),
+                        "`type` must be a string",
+                    ));
+                };
+                let gpu = GPU_STACK_TYPES.contains(&t);
+                keep = Some(gpu);
+                if gpu {
+                    obj.insert(key, value);
+                } else {
+                    obj = Object::new();
+                }
+                continue;
+            }
             if keep == Some(false) {
                 map.next_value::<IgnoredAny>()?;
                 continue;
             }
             let value: Value = map.next_value()?;
-            if key == "type" {
-                let gpu = value.as_str().is_some_and(|t| GPU_STACK_TYPES.contains(&t));
-                keep = Some(gpu);
-                if !gpu {
-                    obj = Object::new();
-                    continue;
-                }
+            if key == "address" {
+                address = value.as_str().map(str::to_string);
             }
             obj.insert(key, value);
         }
-        Ok(if keep == Some(true) { Some(obj) } else { None })
+        if keep != Some(true) {
+            return Ok(None);
+        }
+        if obj.get("address").is_some_and(|a| !a.is_string()) {
+            return Err(wrong_shape(
+                (self.section, self.index),
+                None,
+                "`address` must be a string",
+            ));
+        }
+        if self.changes {
+            let change = obj.get("change").unwrap_or(&Value::Null);
+            check_change((self.section, self.index), address.as_deref(), change)?;
+        }
+        Ok(Some(obj))
     }
 }
 

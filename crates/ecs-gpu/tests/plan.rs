@@ -148,7 +148,7 @@ fn input_that_is_not_a_plan_exits_2_with_what_it_is() {
         ("array.json", "this is a JSON array, not a Terraform plan"),
         ("invalid.json", "invalid JSON at line 4, column 39: expected `,` or `}`"),
         ("empty.json", "the input is empty"),
-        ("format_0_2.json", "unsupported plan format version `0.2`"),
+        ("format_0_2.json", "plan format `0.2` is not read"),
     ] {
         let o = run(&["plan", &path(name)]);
         assert_eq!(o.status.code(), Some(2), "{name}");
