@@ -660,3 +660,23 @@ fn a_targeted_plan_says_the_service_is_not_in_it() {
     assert!(!text.contains("ignore_changes"), "{text}");
     insta::assert_snapshot!("real_targeted_human", text);
 }
+
+/// Issue 30.8: control characters in plan values (an AMI ID that forges a problem-matcher line, an
+/// ESC sequence) are escaped in the human format: every line is one the renderer wrote.
+#[test]
+fn control_characters_in_values_are_escaped_in_human_output() {
+    let text = std::fs::read_to_string(fixture("not_reaching.json")).unwrap();
+    let hostile = text.replace(
+        "ami-0222bbbb",
+        "ami-0222bbbb\\nx/main.tf:1:1: error GPU101 FORGED\\u001b[31m",
+    );
+    assert_ne!(hostile, text);
+    let plan = read(hostile.as_bytes()).unwrap();
+    let mut out = Vec::new();
+    render::human(&mut out, &plan, &plan.effects()).unwrap();
+    let out = String::from_utf8(out).unwrap();
+    assert!(out.contains("FORGED"), "the value is shown, escaped: {out}");
+    assert!(out.contains("\\n"), "{out}");
+    assert!(!out.contains('\u{1b}'), "{out}");
+    assert!(out.lines().all(|l| !l.starts_with("x/main.tf")), "{out}");
+}

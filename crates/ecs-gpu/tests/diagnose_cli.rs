@@ -429,3 +429,26 @@ fn file_errors_are_one_line_without_the_value_or_repetition() {
         "ecs-gpu: error: no-such-dir: no such file or directory\n"
     );
 }
+
+/// Issue 30.8: control characters in the input (a constraint expression that forges a line, an ESC
+/// sequence) are escaped in the human output.
+#[test]
+fn control_characters_in_the_input_are_escaped() {
+    let dir = Path::new(env!("CARGO_TARGET_TMPDIR")).join("diagnose-control-chars");
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    for e in std::fs::read_dir(scenarios().join("placement-constraint-typo")).unwrap() {
+        let p = e.unwrap().path();
+        let text = std::fs::read_to_string(&p).unwrap().replace(
+            "g5.xlarg\"",
+            "g5.xlarg\\nx/main.tf:1:1: error GPU101 FORGED\\u001b[31m\"",
+        );
+        std::fs::write(dir.join(p.file_name().unwrap()), text).unwrap();
+    }
+    let o = run(&["diagnose", "--from", dir.to_str().unwrap()]);
+    let out = stdout(&o);
+    assert_eq!(code(&o), 1, "{}", stderr(&o));
+    assert!(out.contains("FORGED"), "{out}");
+    assert!(!out.contains('\u{1b}'), "{out}");
+    assert!(out.lines().all(|l| !l.starts_with("x/main.tf")), "{out}");
+}

@@ -51,8 +51,21 @@ fn list(v: &[String]) -> String {
     if v.is_empty() {
         "none".to_string()
     } else {
-        v.join(", ")
+        escape(&v.join(", "))
     }
+}
+
+/// Control characters of an input value as escapes, for messages that end up on one line.
+fn escape(s: &str) -> String {
+    let mut out = String::with_capacity(s.len());
+    for c in s.chars() {
+        if c.is_control() {
+            out.extend(c.escape_default());
+        } else {
+            out.push(c);
+        }
+    }
+    out
 }
 
 /// How many GPUs one task needs.
@@ -135,8 +148,8 @@ fn pick_service<'a>(
                 .or_else(|| target.service.clone())
                 .unwrap_or_else(|| "?".to_string());
             return Err(DiagnoseError::ServiceMissing {
-                name,
-                reason: f.reason.clone().unwrap_or_else(|| "MISSING".to_string()),
+                name: escape(&name),
+                reason: escape(f.reason.as_deref().unwrap_or("MISSING")),
             });
         }
     }
@@ -158,7 +171,7 @@ fn pick_service<'a>(
             })
             .map(Some)
             .ok_or_else(|| DiagnoseError::ServiceNotFound {
-                name: want.clone(),
+                name: escape(want),
                 available: names,
             }),
         None => match out.services.as_slice() {
