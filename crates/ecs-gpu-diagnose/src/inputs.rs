@@ -166,7 +166,7 @@ fn read<T: DeserializeOwned>(
         return Ok(None);
     };
     let path = dir.join(name);
-    let text = match fs::read_to_string(&path) {
+    let text = match read_bounded(&path) {
         Ok(t) => t,
         Err(e) if e.kind() == io::ErrorKind::NotFound => return Ok(None),
         Err(cause) => return Err(FilesError::Io { path, cause }),
@@ -202,6 +202,38 @@ fn write<T: Serialize>(
     })?;
     written.push(path);
     Ok(())
+}
+
+/// The largest saved output read: far above what the AWS CLI prints for thousands of instances,
+/// and a bound that keeps a device or a huge file from filling memory.
+pub const MAX_INPUT_BYTES: u64 = 128 * 1024 * 1024;
+
+/// Reads a regular file of at most [`MAX_INPUT_BYTES`] as UTF-8 text.
+fn read_bounded(path: &Path) -> io::Result<String> {
+    use std::io::Read;
+    // The kind is checked before opening: opening a FIFO waits for a writer.
+    let meta = fs::metadata(path)?;
+    if !meta.is_file() {
+        return Err(io::Error::other(
+            "not a regular file (a directory, a FIFO or a device)",
+        ));
+    }
+    let too_large = || {
+        io::Error::other(format!(
+            "larger than {} MiB, more than a saved AWS CLI output",
+            MAX_INPUT_BYTES / (1024 * 1024)
+        ))
+    };
+    if meta.len() > MAX_INPUT_BYTES {
+        return Err(too_large());
+    }
+    let file = fs::File::open(path)?;
+    let mut bytes = Vec::new();
+    file.take(MAX_INPUT_BYTES + 1).read_to_end(&mut bytes)?;
+    if bytes.len() as u64 > MAX_INPUT_BYTES {
+        return Err(too_large());
+    }
+    String::from_utf8(bytes).map_err(|_| io::Error::other("not UTF-8 text"))
 }
 
 /// An I/O error in words, without the OS error number.

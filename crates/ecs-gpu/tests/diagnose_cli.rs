@@ -452,3 +452,26 @@ fn control_characters_in_the_input_are_escaped() {
     assert!(!out.contains('\u{1b}'), "{out}");
     assert!(out.lines().all(|l| !l.starts_with("x/main.tf")), "{out}");
 }
+
+/// Issue 30.5: a saved-output file that is a device, a FIFO or past the size limit is refused with
+/// one line naming it.
+#[test]
+fn diagnose_from_refuses_special_files() {
+    let dir = Path::new(env!("CARGO_TARGET_TMPDIR")).join("diagnose-special-files");
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    std::os::unix::fs::symlink("/dev/zero", dir.join("describe-services.json")).unwrap();
+    assert!(Command::new("mkfifo")
+        .arg(dir.join("describe-tasks.json"))
+        .status()
+        .unwrap()
+        .success());
+    let o = run(&["diagnose", "--from", dir.to_str().unwrap()]);
+    let err = stderr(&o);
+    assert_eq!(code(&o), 2, "{err}");
+    assert!(
+        err.contains("describe-services.json: not a regular file"),
+        "{err}"
+    );
+    assert_eq!(err.lines().count(), 1, "{err}");
+}
