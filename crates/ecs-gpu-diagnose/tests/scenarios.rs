@@ -173,7 +173,11 @@ fn unusable_files_name_the_file() {
     let _ = fs::remove_dir_all(&out);
     fs::create_dir_all(&out).unwrap();
     let err = Inputs::from_dir(&out).unwrap_err();
-    assert!(err.to_string().contains("none of the files"), "{err}");
+    assert!(
+        err.to_string()
+            .contains("no AWS CLI output found; expected describe-services.json"),
+        "{err}"
+    );
     fs::write(out.join("describe-services.json"), "{\"services\": 3}").unwrap();
     let err = Inputs::from_dir(&out).unwrap_err();
     let msg = err.to_string();
@@ -259,4 +263,76 @@ fn help_lines_follow_from_the_evidence() {
     let fix = report_of("gpu-registration-off").verdict.fix.unwrap();
     assert!(!fix.contains("<ecs.ami-id>"), "{fix}");
     assert!(fix.contains("--image-ids ami-"), "{fix}");
+}
+
+/// Issue 33.7: input files as people have them: any name (known by content), a UTF-8 BOM, UTF-16
+/// from PowerShell, the `--query taskDefinition` output, several describe-container-instances files
+/// (the API describes at most 100 a call), YAML named as such, and the files found when nothing
+/// matches.
+#[test]
+fn input_files_as_people_have_them() {
+    let src = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/scenarios/healthy");
+    let want = diagnose(&Inputs::from_dir(&src).unwrap(), &Target::default()).unwrap();
+    let dir = Path::new(env!("CARGO_TARGET_TMPDIR")).join("diagnose-files-as-people-have-them");
+    let _ = fs::remove_dir_all(&dir);
+    fs::create_dir_all(&dir).unwrap();
+    let read = |n: &str| fs::read_to_string(src.join(n)).unwrap();
+    // Another name, recognized by content; a UTF-8 BOM.
+    fs::write(
+        dir.join("services.json"),
+        format!("\u{feff}{}", read("describe-services.json")),
+    )
+    .unwrap();
+    // UTF-16 LE with a BOM, as PowerShell 5's `>` writes.
+    let mut utf16 = vec![0xFF, 0xFE];
+    for u in read("describe-tasks.json").encode_utf16() {
+        utf16.extend(u.to_le_bytes());
+    }
+    fs::write(dir.join("tasks.json"), utf16).unwrap();
+    // `aws ecs describe-task-definition --query taskDefinition`.
+    let td: serde_json::Value =
+        serde_json::from_str(&read("describe-task-definition.json")).unwrap();
+    fs::write(dir.join("td.json"), td["taskDefinition"].to_string()).unwrap();
+    // The container instances split over two files.
+    let ci: serde_json::Value =
+        serde_json::from_str(&read("describe-container-instances.json")).unwrap();
+    let all = ci["containerInstances"].as_array().unwrap();
+    for (k, part) in all.chunks(1).enumerate() {
+        let v = serde_json::json!({"containerInstances": part, "failures": []});
+        fs::write(
+            dir.join(format!("describe-container-instances-{k}.json")),
+            v.to_string(),
+        )
+        .unwrap();
+    }
+    for f in [
+        "describe-capacity-providers.json",
+        "describe-auto-scaling-groups.json",
+        "describe-scaling-activities.json",
+    ] {
+        fs::copy(src.join(f), dir.join(f)).unwrap();
+    }
+    let got = diagnose(&Inputs::from_dir(&dir).unwrap(), &Target::default()).unwrap();
+    assert_eq!(got, want);
+
+    // YAML (or text) output says to ask for JSON.
+    fs::write(
+        dir.join("describe-services.json"),
+        "services:\n- serviceName: train\n",
+    )
+    .unwrap();
+    let err = Inputs::from_dir(&dir).unwrap_err().to_string();
+    assert!(
+        err.contains("use") || err.contains("--output json"),
+        "{err}"
+    );
+    assert!(err.contains("--output json"), "{err}");
+
+    // Nothing usable: the expected names and what is there.
+    let empty = dir.join("empty");
+    fs::create_dir_all(&empty).unwrap();
+    fs::write(empty.join("notes.txt"), "x").unwrap();
+    let err = Inputs::from_dir(&empty).unwrap_err().to_string();
+    assert!(err.contains("expected describe-services.json"), "{err}");
+    assert!(err.ends_with("found notes.txt"), "{err}");
 }

@@ -153,7 +153,7 @@ fn could_not_diagnose_exits_2_with_one_line() {
         ),
         (
             vec!["diagnose", "--from", empty.to_str().unwrap()],
-            "none of the files describe-*.json",
+            "no AWS CLI output found; expected describe-services.json",
         ),
         (
             vec!["diagnose", "--from", bad.to_str().unwrap()],
