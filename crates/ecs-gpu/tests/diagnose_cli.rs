@@ -475,3 +475,139 @@ fn diagnose_from_refuses_special_files() {
     );
     assert_eq!(err.lines().count(), 1, "{err}");
 }
+
+/// A local endpoint that answers every request with `answer` (written after the request is read).
+fn serve(answer: fn(&mut std::net::TcpStream)) -> String {
+    let listener = TcpListener::bind("127.0.0.1:0").unwrap();
+    let addr = listener.local_addr().unwrap();
+    std::thread::spawn(move || {
+        for mut s in listener.incoming().flatten().take(200) {
+            std::thread::spawn(move || {
+                let _ = s.set_read_timeout(Some(Duration::from_secs(2)));
+                let mut req = Vec::new();
+                let mut buf = [0u8; 4096];
+                // Headers, then the body by its Content-Length.
+                while let Ok(n) = s.read(&mut buf) {
+                    if n == 0 {
+                        return;
+                    }
+                    req.extend_from_slice(&buf[..n]);
+                    let text = String::from_utf8_lossy(&req).to_ascii_lowercase();
+                    if let Some(end) = text.find("\r\n\r\n") {
+                        let len = text
+                            .lines()
+                            .find_map(|l| l.strip_prefix("content-length:"))
+                            .and_then(|v| v.trim().parse::<usize>().ok())
+                            .unwrap_or(0);
+                        if req.len() >= end + 4 + len {
+                            break;
+                        }
+                    }
+                }
+                answer(&mut s);
+            });
+        }
+    });
+    format!("http://{addr}")
+}
+
+fn live_against(url: &str) -> Output {
+    run(&[
+        "diagnose",
+        "--cluster",
+        "gpu",
+        "--service",
+        "train",
+        "--region",
+        "us-east-1",
+        "--endpoint-url",
+        url,
+        "--timeout",
+        "60",
+    ])
+}
+
+/// Issue 33.8 and 30.13: when AWS refuses the credentials on every call, the error says so (not
+/// "no input").
+#[test]
+fn refused_credentials_say_so() {
+    use std::io::Write;
+    let url = serve(|s| {
+        let body = r#"{"__type":"UnrecognizedClientException","message":"The security token included in the request is invalid."}"#;
+        let _ = write!(
+            s,
+            "HTTP/1.1 400 Bad Request\r\nContent-Type: application/x-amz-json-1.1\r\nx-amzn-ErrorType: UnrecognizedClientException\r\nContent-Length: {}\r\nConnection: close\r\n\r\n{body}",
+            body.len()
+        );
+    });
+    let o = live_against(&url);
+    let err = stderr(&o);
+    assert_eq!(code(&o), 2, "{err}");
+    assert!(
+        err.ends_with("ecs-gpu: error: AWS refused the credentials (UnrecognizedClientException): check the access key, secret and session token in use (an expired session token needs a new one)\n"),
+        "{err}"
+    );
+    assert!(!err.contains("no input"), "{err}");
+}
+
+/// Issue 30.6: an endpoint that answers 200 with a body that never ends: memory stays bounded (the
+/// run is held to 1 GiB of address space) and the error says the answer was too large.
+#[test]
+fn an_endless_response_body_is_bounded() {
+    use std::io::Write;
+    let url = serve(|s| {
+        let _ = write!(
+            s,
+            "HTTP/1.1 200 OK\r\nContent-Type: application/x-amz-json-1.1\r\nTransfer-Encoding: chunked\r\n\r\n"
+        );
+        let chunk = format!("{:x}\r\n{}\r\n", 65536, "x".repeat(65536));
+        while s.write_all(chunk.as_bytes()).is_ok() {}
+    });
+    let empty = Path::new(env!("CARGO_TARGET_TMPDIR")).join("diagnose-cli-no-aws-files");
+    let o = Command::new("prlimit")
+        .arg("--as=1073741824")
+        .arg(env!("CARGO_BIN_EXE_ecs-gpu"))
+        .args([
+            "diagnose",
+            "--cluster",
+            "gpu",
+            "--service",
+            "train",
+            "--region",
+            "us-east-1",
+            "--endpoint-url",
+            &url,
+            "--timeout",
+            "60",
+        ])
+        .env("AWS_EC2_METADATA_DISABLED", "true")
+        .env("AWS_CONFIG_FILE", empty.join("config"))
+        .env("AWS_SHARED_CREDENTIALS_FILE", empty.join("credentials"))
+        .env("AWS_ACCESS_KEY_ID", "testing")
+        .env("AWS_SECRET_ACCESS_KEY", "testing")
+        .output()
+        .unwrap();
+    let err = stderr(&o);
+    assert_eq!(code(&o), 2, "{err}");
+    assert!(err.contains("ResponseTooLarge"), "{err}");
+    assert_eq!(err.lines().count(), 1, "{err}");
+}
+
+/// Issue 33.8: a profile that is in neither shared file says so, not "no AWS region".
+#[test]
+fn a_missing_profile_says_so() {
+    let o = run(&[
+        "diagnose",
+        "--cluster",
+        "gpu",
+        "--service",
+        "train",
+        "--profile",
+        "nosuch",
+    ]);
+    assert_eq!(code(&o), 2);
+    assert_eq!(
+        stderr(&o),
+        "ecs-gpu: error: profile `nosuch` is not in the AWS config or credentials file: `aws configure list-profiles` lists the profiles\n"
+    );
+}
