@@ -166,12 +166,20 @@ impl Plan {
         self.model.completeness == model::Completeness::Complete
     }
 
-    /// Resource changes on the GPU stack (actions other than `no-op` and `read`).
+    /// Resource changes on the GPU stack (actions other than `no-op` and `read`). A scaling target
+    /// of another service (a DynamoDB table's) is not part of the GPU stack.
     pub fn gpu_stack_changes(&self) -> usize {
         self.model
             .changed
             .iter()
-            .filter_map(|&i| self.model.resources[i].change.as_ref())
+            .map(|&i| &self.model.resources[i])
+            .filter(|r| {
+                r.type_ != "aws_appautoscaling_target"
+                    || r.current()
+                        .str(&["service_namespace"])
+                        .is_none_or(|n| n == "ecs")
+            })
+            .filter_map(|r| r.change.as_ref())
             .filter(|c| c.actions.iter().any(|a| a != "no-op" && a != "read"))
             .count()
     }

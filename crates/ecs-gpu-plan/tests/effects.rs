@@ -680,3 +680,30 @@ fn control_characters_in_values_are_escaped_in_human_output() {
     assert!(!out.contains('\u{1b}'), "{out}");
     assert!(out.lines().all(|l| !l.starts_with("x/main.tf")), "{out}");
 }
+
+/// Issue 33.12: a scaling target of another service (a DynamoDB table's) is not counted as a change
+/// to the GPU stack; an ECS one is.
+#[test]
+fn a_dynamodb_scaling_target_is_not_a_gpu_stack_change() {
+    let text = std::fs::read_to_string(fixture("deployment.json")).unwrap();
+    let base = read(text.as_bytes()).unwrap().gpu_stack_changes();
+    let with = |namespace: &str| {
+        let mut v: serde_json::Value = serde_json::from_str(&text).unwrap();
+        let target = |max: u32| {
+            serde_json::json!({"service_namespace": namespace, "max_capacity": max,
+                "resource_id": "table/t", "scalable_dimension": "dynamodb:table:ReadCapacityUnits"})
+        };
+        v["resource_changes"]
+            .as_array_mut()
+            .unwrap()
+            .push(serde_json::json!({
+                "address": "aws_appautoscaling_target.t", "mode": "managed",
+                "type": "aws_appautoscaling_target", "name": "t",
+                "change": {"actions": ["update"], "before": target(10), "after": target(20),
+                    "after_unknown": {}, "before_sensitive": {}, "after_sensitive": {}}
+            }));
+        read(v.to_string().as_bytes()).unwrap().gpu_stack_changes()
+    };
+    assert_eq!(with("dynamodb"), base);
+    assert_eq!(with("ecs"), base + 1);
+}
