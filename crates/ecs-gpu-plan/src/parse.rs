@@ -64,14 +64,8 @@ pub(crate) fn read<'de, D: Deserializer<'de>>(de: D) -> Result<Raw, D::Error> {
 
 struct TopVisitor;
 
-impl<'de> Visitor<'de> for TopVisitor {
-    type Value = Raw;
-
-    fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str("a JSON document")
-    }
-
-    fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Raw, A::Error> {
+impl TopVisitor {
+    fn read_fields<'de, A: MapAccess<'de>>(self, map: &mut A) -> Result<Raw, A::Error> {
         let mut raw = Raw::default();
         while let Some(key) = map.next_key::<String>()? {
             match key.as_str() {
@@ -92,6 +86,15 @@ impl<'de> Visitor<'de> for TopVisitor {
                         .unwrap_or_default();
                     raw.resource_change_count = list.total;
                     raw.resource_changes = list.kept;
+                    // Memory: a resource whose change gives both sides never reads its planned
+                    // values (read before, in Terraform's order) or its prior state (read after).
+                    let (after_known, both_known) = change_sides(&raw.resource_changes);
+                    raw.planned.retain(|o| {
+                        !o.get("address")
+                            .and_then(Value::as_str)
+                            .is_some_and(|a| after_known.contains(a))
+                    });
+                    PRIOR_NOT_NEEDED.with(|s| *s.borrow_mut() = both_known);
                 }
                 "resource_drift" => {
                     raw.resource_drift = map
@@ -107,7 +110,9 @@ impl<'de> Visitor<'de> for TopVisitor {
                     }
                 }
                 "prior_state" => {
-                    if let Some(s) = map.next_value::<Option<PriorState>>()? {
+                    let prior = map.next_value::<Option<PriorState>>();
+                    PRIOR_NOT_NEEDED.with(|s| s.borrow_mut().clear());
+                    if let Some(s) = prior? {
                         if let Some(v) = s.values {
                             v.flatten_into(&mut raw.prior);
                         }
@@ -129,6 +134,22 @@ impl<'de> Visitor<'de> for TopVisitor {
             }
         }
         Ok(raw)
+    }
+}
+
+impl<'de> Visitor<'de> for TopVisitor {
+    type Value = Raw;
+
+    fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("a JSON document")
+    }
+
+    fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Raw, A::Error> {
+        // Whatever a previous read on this thread left (an error mid-way), this read starts empty.
+        PRIOR_NOT_NEEDED.with(|s| s.borrow_mut().clear());
+        let raw = self.read_fields(&mut map);
+        PRIOR_NOT_NEEDED.with(|s| s.borrow_mut().clear());
+        raw
     }
 
     fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<Raw, A::Error> {
@@ -180,6 +201,49 @@ impl<'de> Visitor<'de> for TopVisitor {
             ..Raw::default()
         })
     }
+}
+
+thread_local! {
+    /// While `prior_state` is read: the addresses whose prior values the model never reads (the
+    /// change has a `before` and an `after`), so their `values` are skipped without being built. Set
+    /// and cleared around that one field by [`TopVisitor`]; a thread-local because serde's derived
+    /// visitors of the state tree take no seed.
+    static PRIOR_NOT_NEEDED: std::cell::RefCell<std::collections::HashSet<String>> =
+        std::cell::RefCell::new(std::collections::HashSet::new());
+}
+
+/// The addresses of the (current, not deposed) changes whose `after` the model takes from the
+/// change (it is not a delete only), and of those whose `before` is also there.
+fn change_sides(
+    changes: &[Object],
+) -> (
+    std::collections::HashSet<String>,
+    std::collections::HashSet<String>,
+) {
+    let mut after = std::collections::HashSet::new();
+    let mut both = std::collections::HashSet::new();
+    for o in changes {
+        if o.get("deposed").is_some() {
+            continue;
+        }
+        let Some(address) = o.get("address").and_then(Value::as_str) else {
+            continue;
+        };
+        let Some(c) = o.get("change") else { continue };
+        let has = |a: &str| {
+            c.get("actions")
+                .and_then(Value::as_array)
+                .is_some_and(|v| v.iter().any(|x| x == a))
+        };
+        if has("delete") && !has("create") {
+            continue;
+        }
+        after.insert(address.to_string());
+        if c.get("before").is_some_and(|b| !b.is_null()) {
+            both.insert(address.to_string());
+        }
+    }
+    (after, both)
 }
 
 /// `null` or a [`GpuList`].
@@ -393,6 +457,15 @@ impl<'de> Visitor<'de> for GpuObjectSeed {
                 continue;
             }
             if keep == Some(false) {
+                map.next_value::<IgnoredAny>()?;
+                continue;
+            }
+            if !self.changes
+                && (key == "values" || key == "sensitive_values")
+                && address
+                    .as_deref()
+                    .is_some_and(|a| PRIOR_NOT_NEEDED.with(|s| s.borrow().contains(a)))
+            {
                 map.next_value::<IgnoredAny>()?;
                 continue;
             }

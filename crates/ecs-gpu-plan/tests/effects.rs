@@ -707,3 +707,20 @@ fn a_dynamodb_scaling_target_is_not_a_gpu_stack_change() {
     assert_eq!(with("dynamodb"), base);
     assert_eq!(with("ecs"), base + 1);
 }
+
+/// Issue 33.13: values the model never reads are skipped while reading; a read on a thread that read
+/// another plan before gives the same effects as a read on a fresh thread.
+#[test]
+fn skipping_unread_values_leaves_nothing_behind_between_reads() {
+    for name in [
+        "drift.json",
+        "sensitive.json",
+        "capacity_destroyed.json",
+        "real/errored.json",
+    ] {
+        let fresh = std::thread::spawn(move || effects(name)).join().unwrap();
+        let _ = effects("deployment.json");
+        let _ = read(&b"{\"resource_changes\": [{\"type\": \"aws_ecs_service\", \"address\": \"a.b\", \"change\": {\"actions\": [\"update\"], \"before\": {}}}], \"prior_state\": 7}"[..]);
+        assert_eq!(effects(name), fresh, "{name}");
+    }
+}
