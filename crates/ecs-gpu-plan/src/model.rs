@@ -267,8 +267,14 @@ impl Model {
                     continue;
                 }
                 let Some(i) = m.entry(&obj) else { continue };
-                let values = obj.remove("values").unwrap_or(Value::Null);
-                let sensitive = obj.remove("sensitive_values").unwrap_or(Value::Null);
+                // The parser keeps state values as their JSON text (see parse.rs).
+                let tree = |v: Option<Value>| match v {
+                    Some(Value::String(text)) => serde_json::from_str(&text).unwrap_or(Value::Null),
+                    Some(other) => other,
+                    None => Value::Null,
+                };
+                let values = tree(obj.remove("values"));
+                let sensitive = tree(obj.remove("sensitive_values"));
                 if prior {
                     m.resources[i].prior = Some((values, sensitive));
                 } else {

@@ -469,6 +469,13 @@ impl<'de> Visitor<'de> for GpuObjectSeed {
                 map.next_value::<IgnoredAny>()?;
                 continue;
             }
+            if !self.changes && (key == "values" || key == "sensitive_values") {
+                // State values stay JSON text until the model takes them: a tree of values is
+                // about twice the size of its text, and most entries are never read.
+                let raw: Box<serde_json::value::RawValue> = map.next_value()?;
+                obj.insert(key, Value::String(raw.get().to_string()));
+                continue;
+            }
             let value: Value = map.next_value()?;
             if key == "address" {
                 address = value.as_str().map(str::to_string);
