@@ -1,14 +1,16 @@
 #!/usr/bin/env python3
 """Writes a large, deterministic `terraform show -json` plan (format 1.2) for the benchmark.
 
-Usage: gen.py OUT.json [MODULES]
+Usage: gen.py OUT.json [MODULES [NOISE]]
 
 MODULES (default 400) module instances of 100 resources each: 95 resources outside the GPU stack
 (IAM policies, security group rules, alarms, S3 objects, DNS records) and a GPU stack (a replaced
 task definition, a service that deploys it, a launch template with a new AMI, an Auto Scaling group
 on `$Latest` and a capacity provider). Every resource appears, as in a real plan, in
 `resource_changes`, `planned_values`, `prior_state` and `configuration`. 400 modules make 40,000
-resources and about 110 MB. Nothing is random: the same arguments give the same bytes.
+resources and about 110 MB. NOISE (default 95) sets the resources outside the GPU stack per module:
+`gen.py OUT.json 4200 0` makes the GPU-heavy shape (21,000 GPU-stack resources, no others) that
+bounds the reader's memory. Nothing is random: the same arguments give the same bytes.
 """
 
 import json
@@ -82,9 +84,9 @@ def gpu_stack(m):
     ]
 
 
-def module_resources(m):
+def module_resources(m, noise=95):
     out = []
-    for i in range(95):
+    for i in range(noise):
         t, v = noise_values(m, i)
         after = dict(v, tags=dict(v["tags"], revision=str(i % 3))) if i % 10 == 0 else v
         out.append((t, f"r{i:03d}", v, after, ["update"] if i % 10 == 0 else ["no-op"], {},
@@ -96,7 +98,8 @@ def module_resources(m):
 def main():
     path = sys.argv[1]
     modules = int(sys.argv[2]) if len(sys.argv) > 2 else 400
-    all_mods = [(m, module_resources(m)) for m in range(modules)]
+    noise = int(sys.argv[3]) if len(sys.argv) > 3 else 95
+    all_mods = [(m, module_resources(m, noise)) for m in range(modules)]
     d = lambda o: json.dumps(o, separators=(",", ":"))
     with open(path, "w") as f:
         f.write('{"format_version":"1.2","terraform_version":"1.11.4","variables":{"environment":{"value":"prod"}},')

@@ -5,17 +5,19 @@
 # from a buffered file reader, which `ecs-gpu plan` uses, and reading the whole file into memory
 # first) so the choice between them stays measured. Not part of the test suite.
 #
-# Usage: bench/plan/run.sh [MODULES]    (default 400 modules = 40,000 resources, about 160 MB)
+# Usage: bench/plan/run.sh [MODULES [NOISE]]  (default 400 modules of 95 + 5 resources = 40,000
+#        resources, about 160 MB; `run.sh 4200 0` is the GPU-heavy shape: 21,000 GPU-stack resources)
 # Environment: RUNS (default 3), BENCH_DIR (default target/bench-plan), CARGO_TARGET_DIR.
 set -euo pipefail
 
 cd "$(dirname "$0")/../.."
 modules=${1:-400}
+noise=${2:-95}
 runs=${RUNS:-3}
 dir=${BENCH_DIR:-target/bench-plan}
 target=${CARGO_TARGET_DIR:-target}
 mkdir -p "$dir"
-plan="$dir/plan-$modules.json"
+plan="$dir/plan-$modules-$noise.json"
 
 for tool in python3 jq cargo; do
     command -v "$tool" >/dev/null || { echo "run.sh: $tool is required" >&2; exit 2; }
@@ -24,10 +26,10 @@ done
 
 if [ ! -s "$plan" ]; then
     echo "generating $plan ($modules modules)..." >&2
-    python3 bench/plan/gen.py "$plan" "$modules"
+    python3 bench/plan/gen.py "$plan" "$modules" "$noise"
 fi
 size_mb=$(( $(stat -L -c %s "$plan") / 1000000 ))
-resources=$(( modules * 100 ))
+resources=$(( modules * (noise + 5) ))
 
 echo "building (release)..." >&2
 cargo build --release --quiet -p ecs-gpu

@@ -111,6 +111,26 @@ pub enum AwsError {
     NoCredentials(String),
     #[error("cluster `{cluster}` not found ({}: {})", .error.call, .error.code)]
     ClusterNotFound { cluster: String, error: CallError },
+    #[error("task definition `{task_definition}` not found (DescribeTaskDefinition: {}{})", .error.code, if .error.message.is_empty() { String::new() } else { format!(": {}", .error.message) })]
+    TaskDefinitionNotFound {
+        task_definition: String,
+        error: CallError,
+    },
+    #[error("AWS refused the credentials ({code}): check the access key, secret and session token in use (an expired session token needs a new one)")]
+    CredentialsRefused { code: String },
+    #[error("AWS refused every call for lack of permission: allow {actions} (the IAM policy is in docs/diagnose.md)")]
+    AccessDenied { actions: String },
+    #[error("profile `{profile}` is not in the AWS config or credentials file: `aws configure list-profiles` lists the profiles")]
+    ProfileNotFound { profile: String },
+    #[error("profile `{profile}` signs in through AWS IAM Identity Center (SSO), which this build does not read: run `aws sso login --profile {profile}`, then `eval \"$(aws configure export-credentials --profile {profile} --format env)\"` and run ecs-gpu without --profile")]
+    SsoProfile { profile: String },
+    #[error("`{variable}` {problem}: set it again without it (its value is not shown)")]
+    MalformedCredential {
+        variable: &'static str,
+        problem: &'static str,
+    },
+    #[error("--timeout of {seconds} s is more than the {} s this command waits at most", MAX_TIMEOUT.as_secs())]
+    TimeoutTooLong { seconds: u64 },
     #[error("service `{service}` not found in cluster `{cluster}` (DescribeServices: {reason})")]
     ServiceNotFound {
         cluster: String,
@@ -125,8 +145,50 @@ const DESCRIBE_BATCH: usize = 100;
 /// At most this many Auto Scaling groups are read (each costs a DescribeScalingActivities call).
 const MAX_GROUPS: usize = 10;
 
+/// The longest overall timeout: an hour is far more than any run needs, and a bound keeps the
+/// deadline arithmetic inside what the clock can represent.
+pub const MAX_TIMEOUT: Duration = Duration::from_secs(3600);
+
+/// The credential variables the SDK puts in request headers.
+const CREDENTIAL_VARIABLES: [&str; 3] = [
+    "AWS_ACCESS_KEY_ID",
+    "AWS_SECRET_ACCESS_KEY",
+    "AWS_SESSION_TOKEN",
+];
+
+/// Refuses a credential variable the SDK would panic on when it builds a header (a key pasted from a
+/// Windows file ends in `\r`), naming the variable and never its value.
+pub fn check_credential_variables(
+    get: impl Fn(&str) -> Option<std::ffi::OsString>,
+) -> Result<(), AwsError> {
+    for variable in CREDENTIAL_VARIABLES {
+        let Some(value) = get(variable) else { continue };
+        let problem = match value.to_str() {
+            None => Some("is not valid UTF-8"),
+            Some(v) if v.ends_with('\r') || v.ends_with('\n') => {
+                Some("ends with a line break (a value pasted from a Windows file keeps its `\\r`)")
+            }
+            Some(v) if v.chars().any(char::is_control) => Some("holds a control character"),
+            Some(v) if v.chars().any(|c| !c.is_ascii_graphic()) => {
+                Some("holds a space or a character that is not ASCII")
+            }
+            Some(_) => None,
+        };
+        if let Some(problem) = problem {
+            return Err(AwsError::MalformedCredential { variable, problem });
+        }
+    }
+    Ok(())
+}
+
 /// Reads everything the walk uses, read-only.
 pub async fn collect(opts: &Options) -> Result<Collected, AwsError> {
+    if opts.timeout > MAX_TIMEOUT {
+        return Err(AwsError::TimeoutTooLong {
+            seconds: opts.timeout.as_secs(),
+        });
+    }
+    check_credential_variables(|v| std::env::var_os(v))?;
     let mut loader = aws_config::defaults(BehaviorVersion::latest())
         // Throttling and transient errors: the standard mode's exponential backoff with jitter.
         .retry_config(
@@ -149,6 +211,11 @@ pub async fn collect(opts: &Options) -> Result<Collected, AwsError> {
     if let Some(u) = &opts.endpoint_url {
         loader = loader.endpoint_url(u);
     }
+    if let Some(p) = &opts.profile {
+        if !profile_exists(p) {
+            return Err(AwsError::ProfileNotFound { profile: p.clone() });
+        }
+    }
     let sdk = loader.load().await;
     if sdk.region().is_none() {
         return Err(AwsError::NoRegion);
@@ -157,15 +224,19 @@ pub async fn collect(opts: &Options) -> Result<Collected, AwsError> {
     let ecs = aws_sdk_ecs::Client::from_conf(
         aws_sdk_ecs::config::Builder::from(&sdk)
             .interceptor(guard.clone())
+            .interceptor(readonly::BodyLimit)
             .build(),
     );
     let autoscaling = aws_sdk_autoscaling::Client::from_conf(
         aws_sdk_autoscaling::config::Builder::from(&sdk)
             .interceptor(guard.clone())
+            .interceptor(readonly::BodyLimit)
             .build(),
     );
     let mut run = Run {
-        deadline: Instant::now() + opts.timeout,
+        deadline: Instant::now()
+            .checked_add(opts.timeout)
+            .unwrap_or_else(|| Instant::now() + MAX_TIMEOUT),
         timeout: opts.timeout,
         inputs: Inputs::default(),
         answered: false,
@@ -173,18 +244,99 @@ pub async fn collect(opts: &Options) -> Result<Collected, AwsError> {
     let result = run.read(opts, &ecs, &autoscaling).await;
     let operations = guard.operations();
     result?;
-    if !run.answered {
-        if let Some(e) = run.inputs.errors.first() {
-            if e.code == NO_CREDENTIALS {
-                return Err(AwsError::NoCredentials(e.message.clone()));
+    if let Some(e) = run.inputs.errors.first() {
+        if e.code == NO_CREDENTIALS {
+            if e.message.to_ascii_lowercase().contains("sso") {
+                if let Some(p) = &opts.profile {
+                    return Err(AwsError::SsoProfile { profile: p.clone() });
+                }
             }
+            return Err(AwsError::NoCredentials(e.message.clone()));
+        }
+        if !run.answered {
             return Err(AwsError::Unreachable(e.clone()));
         }
+    }
+    // AWS answered, but nothing useful: say why instead of "no input".
+    if run.inputs.is_empty() && !run.inputs.errors.is_empty() {
+        let errors = &run.inputs.errors;
+        if let Some(e) = errors.iter().find(|e| is_refused_credentials(&e.code)) {
+            return Err(AwsError::CredentialsRefused {
+                code: e.code.clone(),
+            });
+        }
+        if errors.iter().all(CallError::is_access_denied) {
+            let mut actions: Vec<String> = errors.iter().map(|e| e.call.iam_action()).collect();
+            actions.dedup();
+            return Err(AwsError::AccessDenied {
+                actions: actions
+                    .iter()
+                    .map(|a| format!("`{a}`"))
+                    .collect::<Vec<_>>()
+                    .join(", "),
+            });
+        }
+        return Err(AwsError::Unreachable(errors[0].clone()));
     }
     Ok(Collected {
         inputs: run.inputs,
         operations,
     })
+}
+
+/// The error codes with which AWS refuses the credentials themselves (not a permission).
+fn is_refused_credentials(code: &str) -> bool {
+    matches!(
+        code,
+        "UnrecognizedClientException"
+            | "InvalidClientTokenId"
+            | "InvalidSignatureException"
+            | "SignatureDoesNotMatch"
+            | "ExpiredToken"
+            | "ExpiredTokenException"
+            | "AuthFailure"
+            | "IncompleteSignature"
+    )
+}
+
+/// Whether a named profile is in the shared config file (`[profile NAME]`, `[NAME]` for `default`)
+/// or credentials file (`[NAME]`), at their default places or where `AWS_CONFIG_FILE` and
+/// `AWS_SHARED_CREDENTIALS_FILE` point.
+fn profile_exists(name: &str) -> bool {
+    let home = std::env::var_os("HOME").map(std::path::PathBuf::from);
+    let file = |var: &str, default: &str| {
+        std::env::var_os(var)
+            .map(std::path::PathBuf::from)
+            .or_else(|| home.as_ref().map(|h| h.join(".aws").join(default)))
+    };
+    let sections = |path: Option<std::path::PathBuf>| -> Vec<String> {
+        let Some(path) = path else { return Vec::new() };
+        // The shared files are small; a bound keeps a device named here from filling memory.
+        let Ok(meta) = std::fs::metadata(&path) else {
+            return Vec::new();
+        };
+        if !meta.is_file() || meta.len() > 1024 * 1024 {
+            return Vec::new();
+        }
+        std::fs::read_to_string(&path)
+            .unwrap_or_default()
+            .lines()
+            .filter_map(|l| {
+                let l = l.trim();
+                l.strip_prefix('[')?
+                    .strip_suffix(']')
+                    .map(|s| s.trim().to_string())
+            })
+            .collect()
+    };
+    let config = sections(file("AWS_CONFIG_FILE", "config"));
+    let credentials = sections(file("AWS_SHARED_CREDENTIALS_FILE", "credentials"));
+    let in_config = config.iter().any(|s| {
+        s.strip_prefix("profile")
+            .is_some_and(|r| r.starts_with(char::is_whitespace) && r.trim() == name)
+            || (name == "default" && s == "default")
+    });
+    in_config || credentials.iter().any(|s| s == name)
 }
 
 /// The code of a call that could not be signed: no credentials anywhere in the chain.
@@ -231,6 +383,17 @@ impl Run {
             }
             Ok(Err(e)) => {
                 let error = match &e {
+                    _ if chain(&e).contains(readonly::LENGTH_LIMIT) => {
+                        self.answered = true;
+                        CallError {
+                            call,
+                            code: "ResponseTooLarge".to_string(),
+                            message: format!(
+                                "the answer passed {} MiB, the most ecs-gpu reads from one response",
+                                readonly::MAX_RESPONSE_BYTES / (1024 * 1024)
+                            ),
+                        }
+                    }
                     SdkError::ServiceError(_) | SdkError::ResponseError(_) => {
                         self.answered = true;
                         CallError {
@@ -245,11 +408,22 @@ impl Run {
                         message: format!("no answer within {} s", self.timeout.as_secs()),
                     },
                     // The SDK reports a credential chain that found nothing as a dispatch failure.
-                    SdkError::DispatchFailure(_) if chain(&e).contains("no credentials") => {
+                    // A credential provider that failed (the instance metadata endpoint refused,
+                    // an SSO profile this build cannot read) is the same: no credentials.
+                    SdkError::DispatchFailure(_)
+                        if chain(&e).contains("no credentials")
+                            || chain(&e).contains("credentials provider")
+                            || chain(&e).contains("failed to load credentials") =>
+                    {
+                        let text = chain(&e);
                         CallError {
                             call,
                             code: NO_CREDENTIALS.to_string(),
-                            message: "the default credential chain found none".to_string(),
+                            message: if text.to_ascii_lowercase().contains("sso") {
+                                "the profile uses SSO".to_string()
+                            } else {
+                                "the default credential chain found none".to_string()
+                            },
                         }
                     }
                     SdkError::DispatchFailure(_) => CallError {
@@ -389,13 +563,23 @@ impl Run {
             task_definition = Some(td.clone());
         }
         if let Some(td) = &task_definition {
-            if let Some(out) = self
+            let out = self
                 .call(
                     Call::DescribeTaskDefinition,
                     ecs.describe_task_definition().task_definition(td).send(),
                 )
-                .await
-            {
+                .await;
+            // ECS answers a task definition that does not exist with a ClientException: the input
+            // is wrong, not a step of the walk.
+            if let Some(e) = self.inputs.error(Call::DescribeTaskDefinition) {
+                if e.code == "ClientException" {
+                    return Err(AwsError::TaskDefinitionNotFound {
+                        task_definition: td.clone(),
+                        error: e.clone(),
+                    });
+                }
+            }
+            if let Some(out) = out {
                 if let Some(t) = out.task_definition() {
                     let t = map::task_definition(t);
                     family = Some(t.family.clone());

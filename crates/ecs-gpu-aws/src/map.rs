@@ -61,6 +61,12 @@ pub(crate) fn service(v: &ecs::Service) -> cli::Service {
             .map(strategy)
             .collect(),
         task_definition: s(v.task_definition()),
+        deployment_configuration: v.deployment_configuration().map(|c| {
+            cli::DeploymentConfiguration {
+                maximum_percent: c.maximum_percent().map(i64::from),
+                minimum_healthy_percent: c.minimum_healthy_percent().map(i64::from),
+            }
+        }),
         deployments: v
             .deployments()
             .iter()

@@ -4,10 +4,13 @@
 use std::sync::{Arc, Mutex};
 
 use aws_smithy_runtime_api::box_error::BoxError;
-use aws_smithy_runtime_api::client::interceptors::context::BeforeSerializationInterceptorContextRef;
+use aws_smithy_runtime_api::client::interceptors::context::{
+    BeforeDeserializationInterceptorContextMut, BeforeSerializationInterceptorContextRef,
+};
 use aws_smithy_runtime_api::client::interceptors::Intercept;
 use aws_smithy_runtime_api::client::orchestrator::Metadata;
 use aws_smithy_runtime_api::client::runtime_components::RuntimeComponents;
+use aws_smithy_types::body::SdkBody;
 use aws_smithy_types::config_bag::ConfigBag;
 
 /// Whether an operation name is one of the read-only kinds ecs-gpu may send.
@@ -109,5 +112,35 @@ mod tests {
             "{text}"
         );
         assert_eq!(guard.operations(), ["CreateCluster"]);
+    }
+}
+
+/// The most one response may hold. A DescribeContainerInstances page of 100 instances is well
+/// under a megabyte; an endpoint that streams without end must not fill memory.
+pub const MAX_RESPONSE_BYTES: usize = 64 * 1024 * 1024;
+
+/// The text of the error a response past [`MAX_RESPONSE_BYTES`] fails with (http-body-util's
+/// `Limited`).
+pub(crate) const LENGTH_LIMIT: &str = "length limit exceeded";
+
+/// Bounds every response body to [`MAX_RESPONSE_BYTES`] before the SDK reads it whole.
+#[derive(Debug, Clone, Default)]
+pub(crate) struct BodyLimit;
+
+impl Intercept for BodyLimit {
+    fn name(&self) -> &'static str {
+        "ecs-gpu response size limit"
+    }
+
+    fn modify_before_deserialization(
+        &self,
+        context: &mut BeforeDeserializationInterceptorContextMut<'_>,
+        _components: &RuntimeComponents,
+        _cfg: &mut ConfigBag,
+    ) -> Result<(), BoxError> {
+        let body = std::mem::replace(context.response_mut().body_mut(), SdkBody::taken());
+        *context.response_mut().body_mut() =
+            SdkBody::from_body_1_x(http_body_util::Limited::new(body, MAX_RESPONSE_BYTES));
+        Ok(())
     }
 }

@@ -182,6 +182,8 @@ pub struct Service {
     pub capacity_provider_strategy: Vec<CapacityProviderStrategyItem>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub task_definition: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub deployment_configuration: Option<DeploymentConfiguration>,
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub deployments: Vec<Deployment>,
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
@@ -198,6 +200,16 @@ pub struct CapacityProviderStrategyItem {
     pub weight: i64,
     #[serde(default)]
     pub base: i64,
+}
+
+/// How a rolling deployment may go below and above the desired count.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct DeploymentConfiguration {
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub maximum_percent: Option<i64>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub minimum_healthy_percent: Option<i64>,
 }
 
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]

@@ -30,21 +30,24 @@ pub struct Inputs {
 /// Why a directory of saved outputs could not be read or written.
 #[derive(Debug, thiserror::Error)]
 pub enum FilesError {
-    #[error("{}: {source}", path.display())]
-    Io {
-        path: PathBuf,
-        #[source]
-        source: io::Error,
-    },
-    #[error("{}: not the JSON that `aws {command}` prints: {source}", path.display())]
+    // The cause is part of the message and not a `source`, so a caller that prints the error
+    // chain does not print it twice.
+    #[error("{}: {}", path.display(), io_text(cause))]
+    Io { path: PathBuf, cause: io::Error },
+    #[error("{}: not the JSON that `aws {command}` prints: {}", path.display(), json_text(cause))]
     Json {
         path: PathBuf,
         command: String,
-        #[source]
-        source: serde_json::Error,
+        cause: serde_json::Error,
     },
-    #[error("{}: none of the files describe-*.json that `ecs-gpu diagnose --from` reads is there", path.display())]
-    Empty { path: PathBuf },
+    #[error("{}: no AWS CLI output found; expected {expected} (or files with their content); found {found}", path.display())]
+    Empty {
+        path: PathBuf,
+        expected: String,
+        found: String,
+    },
+    #[error("{}: not JSON (YAML or text output?): run the AWS CLI with `--output json`", path.display())]
+    NotJson { path: PathBuf },
 }
 
 impl Inputs {
@@ -64,64 +67,153 @@ impl Inputs {
         self.errors.iter().find(|e| e.call == call)
     }
 
-    /// Reads the saved outputs in `dir`, one file per call (`describe-services.json`, ...). Any subset
-    /// may be there; at least one must be.
+    /// Reads the saved outputs in `dir`: every `*.json` file, known by its name
+    /// (`describe-services.json`, ...) or else by its content (a `services.json`, a misspelt name,
+    /// the `--query taskDefinition` output). Several files of one call add up (the API describes at
+    /// most 100 container instances a call: `describe-container-instances-2.json` and so on). Any
+    /// subset of the calls may be there; at least one must be.
     pub fn from_dir(dir: &Path) -> Result<Inputs, FilesError> {
-        let meta = fs::metadata(dir).map_err(|source| FilesError::Io {
-            path: dir.to_path_buf(),
-            source,
-        })?;
-        if !meta.is_dir() {
-            return Err(FilesError::Io {
-                path: dir.to_path_buf(),
-                source: io::Error::other("not a directory"),
-            });
-        }
-        let inputs = Inputs {
-            services: read(dir, Call::DescribeServices, "ecs describe-services")?,
-            task_definition: read(
-                dir,
-                Call::DescribeTaskDefinition,
-                "ecs describe-task-definition",
-            )?,
-            container_instances: read(
-                dir,
-                Call::DescribeContainerInstances,
-                "ecs describe-container-instances",
-            )?,
-            tasks: read(dir, Call::DescribeTasks, "ecs describe-tasks")?,
-            capacity_providers: read(
-                dir,
-                Call::DescribeCapacityProviders,
-                "ecs describe-capacity-providers",
-            )?,
-            auto_scaling_groups: read(
-                dir,
-                Call::DescribeAutoScalingGroups,
-                "autoscaling describe-auto-scaling-groups",
-            )?,
-            scaling_activities: read(
-                dir,
-                Call::DescribeScalingActivities,
-                "autoscaling describe-scaling-activities",
-            )?,
-            errors: Vec::new(),
+        let io = |path: &Path, cause| FilesError::Io {
+            path: path.to_path_buf(),
+            cause,
         };
+        let meta = fs::metadata(dir).map_err(|e| io(dir, e))?;
+        if !meta.is_dir() {
+            return Err(io(dir, io::Error::other("not a directory")));
+        }
+        let mut names: Vec<String> = fs::read_dir(dir)
+            .map_err(|e| io(dir, e))?
+            .filter_map(Result::ok)
+            .map(|e| e.file_name().to_string_lossy().into_owned())
+            .collect();
+        names.sort();
+        let mut inputs = Inputs::default();
+        for name in names
+            .iter()
+            .filter(|n| n.to_ascii_lowercase().ends_with(".json"))
+        {
+            let path = dir.join(name);
+            let text = read_bounded(&path).map_err(|e| io(&path, e))?;
+            let Some(call) = call_by_name(name).or_else(|| call_by_content(&text)) else {
+                continue;
+            };
+            inputs.add(call, &path, &text)?;
+        }
         if inputs.is_empty() {
+            let expected: Vec<&str> = Call::ALL.iter().filter_map(|c| c.file_name()).collect();
+            let shown: Vec<&str> = names.iter().take(10).map(String::as_str).collect();
             return Err(FilesError::Empty {
                 path: dir.to_path_buf(),
+                expected: expected.join(", "),
+                found: if shown.is_empty() {
+                    "nothing".to_string()
+                } else if names.len() > shown.len() {
+                    format!(
+                        "{}, and {} more",
+                        shown.join(", "),
+                        names.len() - shown.len()
+                    )
+                } else {
+                    shown.join(", ")
+                },
             });
         }
         Ok(inputs)
+    }
+
+    /// Adds one file's output to what is known.
+    fn add(&mut self, call: Call, path: &Path, text: &str) -> Result<(), FilesError> {
+        fn parse<T: DeserializeOwned>(
+            path: &Path,
+            call: Call,
+            text: &str,
+        ) -> Result<T, FilesError> {
+            let start = text.trim_start().chars().next();
+            if !matches!(start, Some('{' | '[')) {
+                return Err(FilesError::NotJson {
+                    path: path.to_path_buf(),
+                });
+            }
+            serde_json::from_str(text).map_err(|cause| FilesError::Json {
+                path: path.to_path_buf(),
+                command: command(call).to_string(),
+                cause,
+            })
+        }
+        match call {
+            Call::DescribeServices => {
+                let v: DescribeServicesOutput = parse(path, call, text)?;
+                let out = self.services.get_or_insert_with(Default::default);
+                out.services.extend(v.services);
+                out.failures.extend(v.failures);
+            }
+            Call::DescribeTaskDefinition => {
+                let has_wrapper = serde_json::from_str::<
+                    std::collections::HashMap<String, serde::de::IgnoredAny>,
+                >(text)
+                .is_ok_and(|m| m.contains_key("taskDefinition"));
+                let v = if has_wrapper {
+                    parse::<DescribeTaskDefinitionOutput>(path, call, text)?
+                } else {
+                    // `--query taskDefinition` prints the task definition itself.
+                    DescribeTaskDefinitionOutput {
+                        task_definition: parse(path, call, text)?,
+                    }
+                };
+                if self.task_definition.is_some() {
+                    return Err(FilesError::Io {
+                        path: path.to_path_buf(),
+                        cause: io::Error::other(
+                            "a second task definition: keep the one of the task that does not start",
+                        ),
+                    });
+                }
+                self.task_definition = Some(v);
+            }
+            Call::DescribeContainerInstances => {
+                let v: DescribeContainerInstancesOutput = parse(path, call, text)?;
+                let out = self
+                    .container_instances
+                    .get_or_insert_with(Default::default);
+                out.container_instances.extend(v.container_instances);
+                out.failures.extend(v.failures);
+            }
+            Call::DescribeTasks => {
+                let v: DescribeTasksOutput = parse(path, call, text)?;
+                let out = self.tasks.get_or_insert_with(Default::default);
+                out.tasks.extend(v.tasks);
+                out.failures.extend(v.failures);
+            }
+            Call::DescribeCapacityProviders => {
+                let v: DescribeCapacityProvidersOutput = parse(path, call, text)?;
+                let out = self.capacity_providers.get_or_insert_with(Default::default);
+                out.capacity_providers.extend(v.capacity_providers);
+                out.failures.extend(v.failures);
+            }
+            Call::DescribeAutoScalingGroups => {
+                let v: DescribeAutoScalingGroupsOutput = parse(path, call, text)?;
+                let out = self
+                    .auto_scaling_groups
+                    .get_or_insert_with(Default::default);
+                out.auto_scaling_groups.extend(v.auto_scaling_groups);
+            }
+            Call::DescribeScalingActivities => {
+                let v: DescribeScalingActivitiesOutput = parse(path, call, text)?;
+                let out = self.scaling_activities.get_or_insert_with(Default::default);
+                out.activities.extend(v.activities);
+            }
+            Call::DescribeClusters | Call::ListContainerInstances | Call::ListTasks => {}
+        }
+        Ok(())
     }
 
     /// Writes every known output to `dir` (created if missing) in the AWS CLI shape, one file per
     /// call, and returns the paths written. Unknown outputs are not written, so `from_dir` reads back
     /// exactly these inputs.
     pub fn save(&self, dir: &Path) -> Result<Vec<PathBuf>, FilesError> {
-        fs::create_dir_all(dir).map_err(|source| FilesError::Io {
+        fs::create_dir_all(dir).map_err(|cause| FilesError::Io {
             path: dir.to_path_buf(),
-            source,
+            cause,
         })?;
         let mut written = Vec::new();
         write(dir, Call::DescribeServices, &self.services, &mut written)?;
@@ -160,27 +252,62 @@ impl Inputs {
     }
 }
 
-fn read<T: DeserializeOwned>(
-    dir: &Path,
-    call: Call,
-    command: &str,
-) -> Result<Option<T>, FilesError> {
-    let Some(name) = call.file_name() else {
-        return Ok(None);
-    };
-    let path = dir.join(name);
-    let text = match fs::read_to_string(&path) {
-        Ok(t) => t,
-        Err(e) if e.kind() == io::ErrorKind::NotFound => return Ok(None),
-        Err(source) => return Err(FilesError::Io { path, source }),
-    };
-    serde_json::from_str(&text)
-        .map(Some)
-        .map_err(|source| FilesError::Json {
-            path,
-            command: command.to_string(),
-            source,
-        })
+/// The AWS CLI command of a call, for messages.
+fn command(call: Call) -> &'static str {
+    match call {
+        Call::DescribeServices => "ecs describe-services",
+        Call::DescribeTaskDefinition => "ecs describe-task-definition",
+        Call::DescribeContainerInstances => "ecs describe-container-instances",
+        Call::DescribeTasks => "ecs describe-tasks",
+        Call::DescribeCapacityProviders => "ecs describe-capacity-providers",
+        Call::DescribeAutoScalingGroups => "autoscaling describe-auto-scaling-groups",
+        Call::DescribeScalingActivities => "autoscaling describe-scaling-activities",
+        Call::DescribeClusters => "ecs describe-clusters",
+        Call::ListContainerInstances => "ecs list-container-instances",
+        Call::ListTasks => "ecs list-tasks",
+    }
+}
+
+/// The call a file is the output of, by its name: the name `--save` writes, or that name with a
+/// suffix (`describe-container-instances-2.json`).
+fn call_by_name(name: &str) -> Option<Call> {
+    let lower = name.to_ascii_lowercase();
+    let stem = lower.strip_suffix(".json")?;
+    Call::ALL.into_iter().find(|c| {
+        c.file_name()
+            .and_then(|f| f.strip_suffix(".json"))
+            .is_some_and(|f| {
+                stem == f
+                    || stem
+                        .strip_prefix(f)
+                        .is_some_and(|r| r.starts_with(['-', '_', '.']))
+            })
+    })
+}
+
+/// The call a file is the output of, by the keys at its top: what `check` does for files it is
+/// given by any name.
+fn call_by_content(text: &str) -> Option<Call> {
+    let keys: std::collections::HashMap<String, serde::de::IgnoredAny> =
+        serde_json::from_str(text).ok()?;
+    let has = |k: &str| keys.contains_key(k);
+    Some(if has("services") {
+        Call::DescribeServices
+    } else if has("taskDefinition") || has("containerDefinitions") {
+        Call::DescribeTaskDefinition
+    } else if has("containerInstances") {
+        Call::DescribeContainerInstances
+    } else if has("tasks") {
+        Call::DescribeTasks
+    } else if has("capacityProviders") {
+        Call::DescribeCapacityProviders
+    } else if has("AutoScalingGroups") {
+        Call::DescribeAutoScalingGroups
+    } else if has("Activities") {
+        Call::DescribeScalingActivities
+    } else {
+        return None;
+    })
 }
 
 fn write<T: Serialize>(
@@ -193,16 +320,138 @@ fn write<T: Serialize>(
         return Ok(());
     };
     let path = dir.join(name);
-    let mut text = serde_json::to_string_pretty(value).map_err(|source| FilesError::Json {
+    let mut text = serde_json::to_string_pretty(value).map_err(|cause| FilesError::Json {
         path: path.clone(),
         command: call.operation().to_string(),
-        source,
+        cause,
     })?;
     text.push('\n');
-    fs::write(&path, text).map_err(|source| FilesError::Io {
+    fs::write(&path, text).map_err(|cause| FilesError::Io {
         path: path.clone(),
-        source,
+        cause,
     })?;
     written.push(path);
     Ok(())
+}
+
+/// The largest saved output read: far above what the AWS CLI prints for thousands of instances,
+/// and a bound that keeps a device or a huge file from filling memory.
+pub const MAX_INPUT_BYTES: u64 = 128 * 1024 * 1024;
+
+/// Reads a regular file of at most [`MAX_INPUT_BYTES`] as UTF-8 text.
+fn read_bounded(path: &Path) -> io::Result<String> {
+    use std::io::Read;
+    // The kind is checked before opening: opening a FIFO waits for a writer.
+    let meta = fs::metadata(path)?;
+    if !meta.is_file() {
+        return Err(io::Error::other(
+            "not a regular file (a directory, a FIFO or a device)",
+        ));
+    }
+    let too_large = || {
+        io::Error::other(format!(
+            "larger than {} MiB, more than a saved AWS CLI output",
+            MAX_INPUT_BYTES / (1024 * 1024)
+        ))
+    };
+    if meta.len() > MAX_INPUT_BYTES {
+        return Err(too_large());
+    }
+    let file = fs::File::open(path)?;
+    let mut bytes = Vec::new();
+    file.take(MAX_INPUT_BYTES + 1).read_to_end(&mut bytes)?;
+    if bytes.len() as u64 > MAX_INPUT_BYTES {
+        return Err(too_large());
+    }
+    decode(bytes)
+}
+
+/// UTF-8 text, with or without a BOM, or UTF-16 with a BOM (what Windows PowerShell's `>` writes).
+fn decode(bytes: Vec<u8>) -> io::Result<String> {
+    let utf16 = |le: bool| -> io::Result<String> {
+        let units: Vec<u16> = bytes[2..]
+            .chunks(2)
+            .map(|c| {
+                let pair = [c[0], c.get(1).copied().unwrap_or(0)];
+                if le {
+                    u16::from_le_bytes(pair)
+                } else {
+                    u16::from_be_bytes(pair)
+                }
+            })
+            .collect();
+        String::from_utf16(&units).map_err(|_| io::Error::other("not valid UTF-16 text"))
+    };
+    match bytes.as_slice() {
+        [0xFF, 0xFE, ..] => utf16(true),
+        [0xFE, 0xFF, ..] => utf16(false),
+        [0xEF, 0xBB, 0xBF, ..] => {
+            String::from_utf8(bytes[3..].to_vec()).map_err(|_| io::Error::other("not UTF-8 text"))
+        }
+        _ => String::from_utf8(bytes).map_err(|_| io::Error::other("not UTF-8 text")),
+    }
+}
+
+/// An I/O error in words, without the OS error number.
+fn io_text(e: &io::Error) -> String {
+    match e.kind() {
+        io::ErrorKind::NotFound => "no such file or directory".to_string(),
+        io::ErrorKind::PermissionDenied => "permission denied".to_string(),
+        _ => {
+            let t = e.to_string();
+            match t.find(" (os error") {
+                Some(i) => t[..i].to_string(),
+                None => t,
+            }
+        }
+    }
+}
+
+/// A JSON error with its place and what was expected, never the value found: serde_json quotes it
+/// (`invalid type: string "..."`), and a value may be anything a user pasted.
+fn json_text(e: &serde_json::Error) -> String {
+    use serde_json::error::Category;
+    let text = e.to_string();
+    let text = match text.rfind(" at line ") {
+        Some(i) => &text[..i],
+        None => text.as_str(),
+    };
+    let what = match e.classify() {
+        Category::Data => {
+            let expected = text
+                .find(", expected ")
+                .map(|i| &text[i + 2..])
+                .unwrap_or("");
+            let found = [
+                "string",
+                "integer",
+                "floating point",
+                "boolean",
+                "map",
+                "sequence",
+                "null",
+            ]
+            .into_iter()
+            .find(|k| text.starts_with(&format!("invalid type: {k}")));
+            match (text.starts_with("missing field"), found) {
+                (true, _) => text.split('`').nth(1).map_or_else(
+                    || "a field is missing".to_string(),
+                    |f| format!("field `{f}` is missing"),
+                ),
+                (false, Some(k)) if !expected.is_empty() => {
+                    let article = if k.starts_with(['a', 'e', 'i', 'o', 'u']) {
+                        "an"
+                    } else {
+                        "a"
+                    };
+                    format!("found {article} {k}, {expected}")
+                }
+                (false, _) if !expected.is_empty() => format!("unexpected value, {expected}"),
+                _ => "unexpected value".to_string(),
+            }
+        }
+        Category::Eof => "the file ends early".to_string(),
+        Category::Syntax | Category::Io => text.to_string(),
+    };
+    format!("line {}, column {}: {what}", e.line(), e.column())
 }

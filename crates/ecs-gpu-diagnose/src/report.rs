@@ -103,6 +103,9 @@ pub struct Verdict {
     pub status: Status,
     pub message: String,
     pub fix: Option<String>,
+    /// Worth knowing but not wrong: for a healthy, fully packed service, the room (or lack of it) for
+    /// the next deployment or scale-out.
+    pub notes: Vec<String>,
 }
 
 /// What the diagnosis means for the caller.

@@ -173,10 +173,166 @@ fn unusable_files_name_the_file() {
     let _ = fs::remove_dir_all(&out);
     fs::create_dir_all(&out).unwrap();
     let err = Inputs::from_dir(&out).unwrap_err();
-    assert!(err.to_string().contains("none of the files"), "{err}");
+    assert!(
+        err.to_string()
+            .contains("no AWS CLI output found; expected describe-services.json"),
+        "{err}"
+    );
     fs::write(out.join("describe-services.json"), "{\"services\": 3}").unwrap();
     let err = Inputs::from_dir(&out).unwrap_err();
     let msg = err.to_string();
     assert!(msg.contains("describe-services.json"), "{msg}");
     assert!(msg.contains("aws ecs describe-services"), "{msg}");
+}
+
+fn report_of(name: &str) -> ecs_gpu_diagnose::Report {
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("tests/scenarios")
+        .join(name);
+    diagnose(&Inputs::from_dir(&dir).unwrap(), &Target::default()).unwrap()
+}
+
+/// Issue 33.1: every GPU held by the service's own running tasks is a packed cluster, not a fault;
+/// the headroom for the next deployment is a note that follows from the group and the deployment
+/// configuration.
+#[test]
+fn a_fully_packed_steady_service_is_healthy_with_a_headroom_note() {
+    let one = report_of("healthy-packed-one-instance");
+    assert_eq!(one.outcome(), Outcome::Healthy);
+    let notes = one.verdict.notes.join("\n");
+    assert!(notes.contains("cannot add an instance"), "{notes}");
+    assert!(notes.contains("at its max size (1)"), "{notes}");
+    assert!(notes.contains("`minimumHealthyPercent` 100"), "{notes}");
+    let four = report_of("healthy-packed-g5-12xlarge");
+    assert_eq!(four.outcome(), Outcome::Healthy);
+    let notes = four.verdict.notes.join("\n");
+    assert!(notes.contains("can add an instance"), "{notes}");
+    // A service with room to spare has no headroom note.
+    assert!(report_of("healthy").verdict.notes.is_empty());
+}
+
+/// Issue 33.1: the same packed cluster while the service is short of its desired count still fails.
+#[test]
+fn a_packed_cluster_with_a_service_short_of_its_count_still_fails() {
+    let r = report_of("gpus-available-pinned");
+    assert_eq!(r.outcome(), Outcome::Failing);
+    assert!(r.verdict.notes.is_empty());
+}
+
+/// Issue 33.2: a connected CPU instance does not hide the disconnected GPU instance.
+#[test]
+fn a_connected_cpu_instance_does_not_hide_a_disconnected_gpu_instance() {
+    let r = report_of("capacity-mixed-cpu-instance-connected");
+    assert_eq!(r.verdict.step, "capacity");
+    assert!(
+        r.verdict.message.contains("disconnected"),
+        "{}",
+        r.verdict.message
+    );
+    let ev = r.step(StepId::Capacity).unwrap().evidence.join("\n");
+    assert!(ev.contains("m5.large"), "{ev}");
+    assert!(ev.contains("without GPUs"), "{ev}");
+}
+
+/// Issue 33.3: a real instance type in a constraint is a choice, never a typo to "correct".
+#[test]
+fn no_typo_suggestion_for_a_real_instance_type() {
+    let r = report_of("placement-constraint-real-type-not-a-typo");
+    assert_eq!(r.verdict.step, "placement-constraint");
+    let all = format!("{:?}", r);
+    assert!(!all.contains("did you mean"), "{all}");
+    // A real typo still gets one.
+    let typo = report_of("placement-constraint-typo");
+    assert!(typo
+        .verdict
+        .fix
+        .unwrap()
+        .contains("did you mean `g5.xlarge`"));
+}
+
+/// Issue 33.6: each help line follows from the evidence: no "turn on managed scaling" when it is
+/// ENABLED, no "lower `cpu`" when only memory is short, the AMI the instances report instead of a
+/// placeholder.
+#[test]
+fn help_lines_follow_from_the_evidence() {
+    let r = report_of("capacity-desired-zero-managed-scaling");
+    assert_eq!(r.verdict.step, "capacity");
+    let fix = r.verdict.fix.unwrap();
+    assert!(!fix.contains("turn on managed scaling"), "{fix}");
+    assert!(fix.contains("is ENABLED"), "{fix}");
+    let fix = report_of("gpu-registration-off").verdict.fix.unwrap();
+    assert!(!fix.contains("<ecs.ami-id>"), "{fix}");
+    assert!(fix.contains("--image-ids ami-"), "{fix}");
+}
+
+/// Issue 33.7: input files as people have them: any name (known by content), a UTF-8 BOM, UTF-16
+/// from PowerShell, the `--query taskDefinition` output, several describe-container-instances files
+/// (the API describes at most 100 a call), YAML named as such, and the files found when nothing
+/// matches.
+#[test]
+fn input_files_as_people_have_them() {
+    let src = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/scenarios/healthy");
+    let want = diagnose(&Inputs::from_dir(&src).unwrap(), &Target::default()).unwrap();
+    let dir = Path::new(env!("CARGO_TARGET_TMPDIR")).join("diagnose-files-as-people-have-them");
+    let _ = fs::remove_dir_all(&dir);
+    fs::create_dir_all(&dir).unwrap();
+    let read = |n: &str| fs::read_to_string(src.join(n)).unwrap();
+    // Another name, recognized by content; a UTF-8 BOM.
+    fs::write(
+        dir.join("services.json"),
+        format!("\u{feff}{}", read("describe-services.json")),
+    )
+    .unwrap();
+    // UTF-16 LE with a BOM, as PowerShell 5's `>` writes.
+    let mut utf16 = vec![0xFF, 0xFE];
+    for u in read("describe-tasks.json").encode_utf16() {
+        utf16.extend(u.to_le_bytes());
+    }
+    fs::write(dir.join("tasks.json"), utf16).unwrap();
+    // `aws ecs describe-task-definition --query taskDefinition`.
+    let td: serde_json::Value =
+        serde_json::from_str(&read("describe-task-definition.json")).unwrap();
+    fs::write(dir.join("td.json"), td["taskDefinition"].to_string()).unwrap();
+    // The container instances split over two files.
+    let ci: serde_json::Value =
+        serde_json::from_str(&read("describe-container-instances.json")).unwrap();
+    let all = ci["containerInstances"].as_array().unwrap();
+    for (k, part) in all.chunks(1).enumerate() {
+        let v = serde_json::json!({"containerInstances": part, "failures": []});
+        fs::write(
+            dir.join(format!("describe-container-instances-{k}.json")),
+            v.to_string(),
+        )
+        .unwrap();
+    }
+    for f in [
+        "describe-capacity-providers.json",
+        "describe-auto-scaling-groups.json",
+        "describe-scaling-activities.json",
+    ] {
+        fs::copy(src.join(f), dir.join(f)).unwrap();
+    }
+    let got = diagnose(&Inputs::from_dir(&dir).unwrap(), &Target::default()).unwrap();
+    assert_eq!(got, want);
+
+    // YAML (or text) output says to ask for JSON.
+    fs::write(
+        dir.join("describe-services.json"),
+        "services:\n- serviceName: train\n",
+    )
+    .unwrap();
+    let err = Inputs::from_dir(&dir).unwrap_err().to_string();
+    assert!(
+        err.contains("use") || err.contains("--output json"),
+        "{err}"
+    );
+    assert!(err.contains("--output json"), "{err}");
+
+    // Nothing usable: the expected names and what is there.
+    let empty = dir.join("empty");
+    fs::create_dir_all(&empty).unwrap();
+    fs::write(empty.join("notes.txt"), "x").unwrap();
+    let err = Inputs::from_dir(&empty).unwrap_err().to_string();
+    assert!(err.contains("expected describe-services.json"), "{err}");
+    assert!(err.ends_with("found notes.txt"), "{err}");
 }

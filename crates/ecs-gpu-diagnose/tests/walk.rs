@@ -506,3 +506,24 @@ fn word_operators_and_quoted_values_are_read() {
     ));
     assert_eq!(step(&r, StepId::PlacementConstraint).0, Status::Pass);
 }
+
+/// Issue 30.4: sizes near the integer limits saturate instead of overflowing.
+#[test]
+fn huge_container_sizes_saturate_instead_of_overflowing() {
+    let json = r#"{"taskDefinition": {"family": "f", "containerDefinitions": [
+        {"name": "a", "cpu": 9223372036854775807, "memory": 9223372036854775807,
+         "resourceRequirements": [{"type": "GPU", "value": "4294967295"}]},
+        {"name": "b", "cpu": 9223372036854775807, "memory": 9223372036854775807,
+         "resourceRequirements": [{"type": "GPU", "value": "4294967295"}]}]}}"#;
+    let td: ecs_gpu_diagnose::input::DescribeTaskDefinitionOutput =
+        serde_json::from_str(json).unwrap();
+    assert_eq!(
+        ecs_gpu_diagnose::task_size(&td.task_definition),
+        (i64::MAX, i64::MAX)
+    );
+    let inputs = ecs_gpu_diagnose::Inputs {
+        task_definition: Some(td),
+        ..Default::default()
+    };
+    ecs_gpu_diagnose::diagnose(&inputs, &ecs_gpu_diagnose::Target::default()).unwrap();
+}

@@ -34,12 +34,23 @@ pub enum Error {
         "this is a Terraform state file ({what}), not a plan: run `terraform plan -out tfplan` and `terraform show -json tfplan`"
     )]
     StateFile { what: &'static str },
+    #[error("not a readable plan: {message} (at line {line}, column {column})")]
+    WrongShape {
+        line: usize,
+        column: usize,
+        message: String,
+    },
     #[error("this is {what}, not a Terraform plan: expected the JSON of `terraform show -json PLANFILE`")]
     NotAPlan { what: String },
+    /// Format 0.x (Terraform 0.12 to 1.0) or 2.x and later. The format's documentation says to
+    /// reject a major version the reader does not know, and 0.x came before the 1.0 compatibility
+    /// promise, so both are refused (docs/plan.md).
     #[error(
-        "unsupported plan format version `{version}`: this version of ecs-gpu reads plan format 1.x (Terraform 1.1 and later)"
+        "plan format `{version}` is not read: ecs-gpu reads plan format 1.x, which Terraform 1.1 and later write; make the plan and its JSON with Terraform 1.1 or later"
     )]
     UnsupportedFormat { version: String },
+    #[error("`format_version` must be a version string such as \"1.2\"")]
+    BadFormatVersion,
 }
 
 impl Error {
@@ -55,6 +66,14 @@ impl Error {
                 column: e.column(),
                 message: strip_position(&e.to_string()),
             },
+            Category::Data if e.to_string().starts_with(crate::parse::WRONG_SHAPE) => {
+                let text = strip_position(&e.to_string());
+                Error::WrongShape {
+                    line: e.line(),
+                    column: e.column(),
+                    message: escape(&text[crate::parse::WRONG_SHAPE.len()..]),
+                }
+            }
             Category::Data => Error::Malformed {
                 line: e.line(),
                 column: e.column(),
@@ -62,6 +81,19 @@ impl Error {
             },
         }
     }
+}
+
+/// Control characters (from an address) as escapes, so an error is one line and forges nothing.
+fn escape(s: &str) -> String {
+    let mut out = String::with_capacity(s.len());
+    for c in s.chars() {
+        if c.is_control() {
+            out.extend(c.escape_default());
+        } else {
+            out.push(c);
+        }
+    }
+    out
 }
 
 /// serde_json appends " at line L column C"; the error carries them as fields.

@@ -153,12 +153,33 @@ impl Plan {
         effects
     }
 
-    /// Resource changes on the GPU stack (actions other than `no-op` and `read`).
+    /// Whether Terraform can apply the plan: `false` when planning stopped at an error (`errored:
+    /// true` or `applyable: false`, which Terraform 1.11 still writes when a precondition fails).
+    /// The changes of such a plan are the ones planned before the error: partial.
+    pub fn is_applyable(&self) -> bool {
+        self.model.completeness != model::Completeness::Errored
+    }
+
+    /// Whether the plan holds every change the configuration needs: `false` for a `-target` plan
+    /// (`complete: false`) and for a plan that stopped at an error.
+    pub fn is_complete(&self) -> bool {
+        self.model.completeness == model::Completeness::Complete
+    }
+
+    /// Resource changes on the GPU stack (actions other than `no-op` and `read`). A scaling target
+    /// of another service (a DynamoDB table's) is not part of the GPU stack.
     pub fn gpu_stack_changes(&self) -> usize {
         self.model
             .changed
             .iter()
-            .filter_map(|&i| self.model.resources[i].change.as_ref())
+            .map(|&i| &self.model.resources[i])
+            .filter(|r| {
+                r.type_ != "aws_appautoscaling_target"
+                    || r.current()
+                        .str(&["service_namespace"])
+                        .is_none_or(|n| n == "ecs")
+            })
+            .filter_map(|r| r.change.as_ref())
             .filter(|c| c.actions.iter().any(|a| a != "no-op" && a != "read"))
             .count()
     }
@@ -260,6 +281,14 @@ fn from_raw(raw: parse::Raw) -> Result<Plan, Error> {
         return Err(Error::NotAPlan { what });
     }
     let format_version = raw.format_version.clone().unwrap_or_default();
+    // Only a version-shaped value is ever quoted back: anything else may be anything.
+    let version_like = format_version.len() <= 16
+        && format_version
+            .split('.')
+            .all(|p| !p.is_empty() && p.bytes().all(|b| b.is_ascii_digit()));
+    if !format_version.is_empty() && !version_like {
+        return Err(Error::BadFormatVersion);
+    }
     if !format_version.is_empty() && format_version.split('.').next() != Some("1") {
         return Err(Error::UnsupportedFormat {
             version: format_version,

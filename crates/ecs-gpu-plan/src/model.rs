@@ -210,11 +210,34 @@ pub(crate) struct Model {
     /// Indexes of the resources, in the order of `resource_changes`.
     pub changed: Vec<usize>,
     pub relations: crate::effects::Relations,
+    /// Whether the plan holds every change the configuration needs.
+    pub completeness: Completeness,
+}
+
+/// Whether a plan holds every change: a resource missing from `resource_changes` is unchanged only
+/// in a complete plan.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub(crate) enum Completeness {
+    #[default]
+    Complete,
+    /// `errored: true` or `applyable: false`: Terraform stopped planning at an error.
+    Errored,
+    /// `complete: false` (a `-target` plan, or deferred changes).
+    Partial,
 }
 
 impl Model {
     pub fn build(raw: Raw) -> Self {
-        let mut m = Model::default();
+        let mut m = Model {
+            completeness: if raw.errored == Some(true) || raw.applyable == Some(false) {
+                Completeness::Errored
+            } else if raw.complete == Some(false) {
+                Completeness::Partial
+            } else {
+                Completeness::Complete
+            },
+            ..Model::default()
+        };
         for mut obj in raw.resource_changes {
             if !Resource::is_managed_mode(&obj) {
                 continue;
@@ -244,8 +267,14 @@ impl Model {
                     continue;
                 }
                 let Some(i) = m.entry(&obj) else { continue };
-                let values = obj.remove("values").unwrap_or(Value::Null);
-                let sensitive = obj.remove("sensitive_values").unwrap_or(Value::Null);
+                // The parser keeps state values as their JSON text (see parse.rs).
+                let tree = |v: Option<Value>| match v {
+                    Some(Value::String(text)) => serde_json::from_str(&text).unwrap_or(Value::Null),
+                    Some(other) => other,
+                    None => Value::Null,
+                };
+                let values = tree(obj.remove("values"));
+                let sensitive = tree(obj.remove("sensitive_values"));
                 if prior {
                     m.resources[i].prior = Some((values, sensitive));
                 } else {

@@ -36,6 +36,11 @@ pub(crate) struct Raw {
     pub keys: Vec<String>,
     pub format_version: Option<String>,
     pub terraform_version: Option<String>,
+    /// `errored`, `applyable` and `complete` (plan format 1.2, Terraform 1.5 and 1.8 on), when
+    /// present and boolean.
+    pub errored: Option<bool>,
+    pub applyable: Option<bool>,
+    pub complete: Option<bool>,
     pub resource_changes: Vec<Object>,
     /// Every entry of `resource_changes`, GPU stack or not.
     pub resource_change_count: usize,
@@ -59,14 +64,8 @@ pub(crate) fn read<'de, D: Deserializer<'de>>(de: D) -> Result<Raw, D::Error> {
 
 struct TopVisitor;
 
-impl<'de> Visitor<'de> for TopVisitor {
-    type Value = Raw;
-
-    fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str("a JSON document")
-    }
-
-    fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Raw, A::Error> {
+impl TopVisitor {
+    fn read_fields<'de, A: MapAccess<'de>>(self, map: &mut A) -> Result<Raw, A::Error> {
         let mut raw = Raw::default();
         while let Some(key) = map.next_key::<String>()? {
             match key.as_str() {
@@ -76,14 +75,32 @@ impl<'de> Visitor<'de> for TopVisitor {
                 "terraform_version" => {
                     raw.terraform_version = map.next_value::<Option<Scalar>>()?.map(|s| s.0);
                 }
+                "errored" => raw.errored = map.next_value::<Value>()?.as_bool(),
+                "applyable" => raw.applyable = map.next_value::<Value>()?.as_bool(),
+                "complete" => raw.complete = map.next_value::<Value>()?.as_bool(),
                 "resource_changes" => {
-                    let list = map.next_value::<Option<GpuObjects>>()?.unwrap_or_default();
+                    let list = map
+                        .next_value_seed(OptionalList {
+                            section: "resource_changes",
+                        })?
+                        .unwrap_or_default();
                     raw.resource_change_count = list.total;
                     raw.resource_changes = list.kept;
+                    // Memory: a resource whose change gives both sides never reads its planned
+                    // values (read before, in Terraform's order) or its prior state (read after).
+                    let (after_known, both_known) = change_sides(&raw.resource_changes);
+                    raw.planned.retain(|o| {
+                        !o.get("address")
+                            .and_then(Value::as_str)
+                            .is_some_and(|a| after_known.contains(a))
+                    });
+                    PRIOR_NOT_NEEDED.with(|s| *s.borrow_mut() = both_known);
                 }
                 "resource_drift" => {
                     raw.resource_drift = map
-                        .next_value::<Option<GpuObjects>>()?
+                        .next_value_seed(OptionalList {
+                            section: "resource_drift",
+                        })?
                         .unwrap_or_default()
                         .kept;
                 }
@@ -93,7 +110,9 @@ impl<'de> Visitor<'de> for TopVisitor {
                     }
                 }
                 "prior_state" => {
-                    if let Some(s) = map.next_value::<Option<PriorState>>()? {
+                    let prior = map.next_value::<Option<PriorState>>();
+                    PRIOR_NOT_NEEDED.with(|s| s.borrow_mut().clear());
+                    if let Some(s) = prior? {
                         if let Some(v) = s.values {
                             v.flatten_into(&mut raw.prior);
                         }
@@ -115,6 +134,22 @@ impl<'de> Visitor<'de> for TopVisitor {
             }
         }
         Ok(raw)
+    }
+}
+
+impl<'de> Visitor<'de> for TopVisitor {
+    type Value = Raw;
+
+    fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("a JSON document")
+    }
+
+    fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Raw, A::Error> {
+        // Whatever a previous read on this thread left (an error mid-way), this read starts empty.
+        PRIOR_NOT_NEEDED.with(|s| s.borrow_mut().clear());
+        let raw = self.read_fields(&mut map);
+        PRIOR_NOT_NEEDED.with(|s| s.borrow_mut().clear());
+        raw
     }
 
     fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<Raw, A::Error> {
@@ -168,6 +203,83 @@ impl<'de> Visitor<'de> for TopVisitor {
     }
 }
 
+thread_local! {
+    /// While `prior_state` is read: the addresses whose prior values the model never reads (the
+    /// change has a `before` and an `after`), so their `values` are skipped without being built. Set
+    /// and cleared around that one field by [`TopVisitor`]; a thread-local because serde's derived
+    /// visitors of the state tree take no seed.
+    static PRIOR_NOT_NEEDED: std::cell::RefCell<std::collections::HashSet<String>> =
+        std::cell::RefCell::new(std::collections::HashSet::new());
+}
+
+/// The addresses of the (current, not deposed) changes whose `after` the model takes from the
+/// change (it is not a delete only), and of those whose `before` is also there.
+fn change_sides(
+    changes: &[Object],
+) -> (
+    std::collections::HashSet<String>,
+    std::collections::HashSet<String>,
+) {
+    let mut after = std::collections::HashSet::new();
+    let mut both = std::collections::HashSet::new();
+    for o in changes {
+        if o.get("deposed").is_some() {
+            continue;
+        }
+        let Some(address) = o.get("address").and_then(Value::as_str) else {
+            continue;
+        };
+        let Some(c) = o.get("change") else { continue };
+        let has = |a: &str| {
+            c.get("actions")
+                .and_then(Value::as_array)
+                .is_some_and(|v| v.iter().any(|x| x == a))
+        };
+        if has("delete") && !has("create") {
+            continue;
+        }
+        after.insert(address.to_string());
+        if c.get("before").is_some_and(|b| !b.is_null()) {
+            both.insert(address.to_string());
+        }
+    }
+    (after, both)
+}
+
+/// `null` or a [`GpuList`].
+struct OptionalList {
+    section: &'static str,
+}
+
+impl<'de> DeserializeSeed<'de> for OptionalList {
+    type Value = Option<GpuObjects>;
+
+    fn deserialize<D: Deserializer<'de>>(self, de: D) -> Result<Self::Value, D::Error> {
+        de.deserialize_option(self)
+    }
+}
+
+impl<'de> Visitor<'de> for OptionalList {
+    type Value = Option<GpuObjects>;
+    fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("a list of resource objects")
+    }
+    fn visit_none<E: de::Error>(self) -> Result<Self::Value, E> {
+        Ok(None)
+    }
+    fn visit_unit<E: de::Error>(self) -> Result<Self::Value, E> {
+        Ok(None)
+    }
+    fn visit_some<D: Deserializer<'de>>(self, de: D) -> Result<Self::Value, D::Error> {
+        GpuList {
+            section: self.section,
+            changes: true,
+        }
+        .deserialize(de)
+        .map(Some)
+    }
+}
+
 /// A version string; a number (`"format_version": 1.2` in a hand-edited file) is accepted too.
 struct Scalar(String);
 
@@ -190,29 +302,111 @@ struct GpuObjects {
 
 impl<'de> Deserialize<'de> for GpuObjects {
     fn deserialize<D: Deserializer<'de>>(de: D) -> Result<Self, D::Error> {
-        struct ListVisitor;
-        impl<'de> Visitor<'de> for ListVisitor {
-            type Value = GpuObjects;
-            fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-                f.write_str("a list of resource objects")
-            }
-            fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<GpuObjects, A::Error> {
-                let mut list = GpuObjects::default();
-                while let Some(obj) = seq.next_element_seed(GpuObjectSeed)? {
-                    list.total += 1;
-                    if let Some(obj) = obj {
-                        list.kept.push(obj);
-                    }
-                }
-                Ok(list)
-            }
+        GpuList {
+            section: "resources",
+            changes: false,
         }
-        de.deserialize_seq(ListVisitor)
+        .deserialize(de)
     }
 }
 
+/// A list of resource objects; `changes` for `resource_changes` and `resource_drift`, whose entries
+/// must have a `change` of the plan format's shape.
+struct GpuList {
+    /// The JSON path of the list, for errors.
+    section: &'static str,
+    changes: bool,
+}
+
+impl<'de> DeserializeSeed<'de> for GpuList {
+    type Value = GpuObjects;
+
+    fn deserialize<D: Deserializer<'de>>(self, de: D) -> Result<GpuObjects, D::Error> {
+        de.deserialize_seq(self)
+    }
+}
+
+impl<'de> Visitor<'de> for GpuList {
+    type Value = GpuObjects;
+    fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("a list of resource objects")
+    }
+    fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<GpuObjects, A::Error> {
+        let mut list = GpuObjects::default();
+        while let Some(obj) = seq.next_element_seed(GpuObjectSeed {
+            section: self.section,
+            index: list.total,
+            changes: self.changes,
+        })? {
+            list.total += 1;
+            if let Some(obj) = obj {
+                list.kept.push(obj);
+            }
+        }
+        Ok(list)
+    }
+}
+
+/// The prefix of the messages of a resource object that does not have the plan format's shape;
+/// `Error::from_json` keeps these messages whole (they hold no value from the input but the
+/// address).
+pub(crate) const WRONG_SHAPE: &str = "wrong shape: ";
+
+/// A wrong-shape error naming the entry and the path inside it.
+fn wrong_shape<E: de::Error>(
+    (section, index): (&str, usize),
+    address: Option<&str>,
+    what: &str,
+) -> E {
+    let at = match address {
+        Some(a) => format!("`{section}[{index}]` (`{a}`)"),
+        None => format!("`{section}[{index}]`"),
+    };
+    E::custom(format!("{WRONG_SHAPE}{at}: {what}"))
+}
+
+/// Checks the fields of a `change` the effects read: `actions` a list of strings, `replace_paths` a
+/// list of lists.
+fn check_change<E: de::Error>(
+    index: (&str, usize),
+    address: Option<&str>,
+    change: &Value,
+) -> Result<(), E> {
+    let Some(c) = change.as_object() else {
+        return Err(wrong_shape(index, address, "`change` must be an object"));
+    };
+    match c.get("actions") {
+        Some(Value::Array(a)) if a.iter().all(Value::is_string) => {}
+        _ => {
+            return Err(wrong_shape(
+                index,
+                address,
+                "`change.actions` must be a list of strings",
+            ))
+        }
+    }
+    match c.get("replace_paths") {
+        None | Some(Value::Null) => {}
+        Some(Value::Array(a)) if a.iter().all(Value::is_array) => {}
+        Some(_) => {
+            return Err(wrong_shape(
+                index,
+                address,
+                "`change.replace_paths` must be a list of lists",
+            ))
+        }
+    }
+    Ok(())
+}
+
 /// One resource object: `Some` when its `type` is in the GPU stack, `None` (nothing built) otherwise.
-struct GpuObjectSeed;
+struct GpuObjectSeed {
+    /// Its list and place in it, for errors.
+    section: &'static str,
+    index: usize,
+    /// Whether it is a `resource_changes` or `resource_drift` entry.
+    changes: bool,
+}
 
 impl<'de> DeserializeSeed<'de> for GpuObjectSeed {
     type Value = Option<Object>;
@@ -234,23 +428,75 @@ impl<'de> Visitor<'de> for GpuObjectSeed {
         // reordered file the fields before `type` are kept until it is known.
         let mut keep: Option<bool> = None;
         let mut obj = Object::new();
+        let mut address: Option<String> = None;
         while let Some(key) = map.next_key::<String>()? {
+            if key == "type" {
+                // A second `type` would make the resource whichever type came last: refuse it.
+                if keep.is_some() {
+                    return Err(wrong_shape(
+                        (self.section, self.index),
+                        address.as_deref(),
+                        "a second `type` key",
+                    ));
+                }
+                let value: Value = map.next_value()?;
+                let Some(t) = value.as_str() else {
+                    return Err(wrong_shape(
+                        (self.section, self.index),
+                        address.as_deref(),
+                        "`type` must be a string",
+                    ));
+                };
+                let gpu = GPU_STACK_TYPES.contains(&t);
+                keep = Some(gpu);
+                if gpu {
+                    obj.insert(key, value);
+                } else {
+                    obj = Object::new();
+                }
+                continue;
+            }
             if keep == Some(false) {
                 map.next_value::<IgnoredAny>()?;
                 continue;
             }
+            if !self.changes
+                && (key == "values" || key == "sensitive_values")
+                && address
+                    .as_deref()
+                    .is_some_and(|a| PRIOR_NOT_NEEDED.with(|s| s.borrow().contains(a)))
+            {
+                map.next_value::<IgnoredAny>()?;
+                continue;
+            }
+            if !self.changes && (key == "values" || key == "sensitive_values") {
+                // State values stay JSON text until the model takes them: a tree of values is
+                // about twice the size of its text, and most entries are never read.
+                let raw: Box<serde_json::value::RawValue> = map.next_value()?;
+                obj.insert(key, Value::String(raw.get().to_string()));
+                continue;
+            }
             let value: Value = map.next_value()?;
-            if key == "type" {
-                let gpu = value.as_str().is_some_and(|t| GPU_STACK_TYPES.contains(&t));
-                keep = Some(gpu);
-                if !gpu {
-                    obj = Object::new();
-                    continue;
-                }
+            if key == "address" {
+                address = value.as_str().map(str::to_string);
             }
             obj.insert(key, value);
         }
-        Ok(if keep == Some(true) { Some(obj) } else { None })
+        if keep != Some(true) {
+            return Ok(None);
+        }
+        if obj.get("address").is_some_and(|a| !a.is_string()) {
+            return Err(wrong_shape(
+                (self.section, self.index),
+                None,
+                "`address` must be a string",
+            ));
+        }
+        if self.changes {
+            let change = obj.get("change").unwrap_or(&Value::Null);
+            check_change((self.section, self.index), address.as_deref(), change)?;
+        }
+        Ok(Some(obj))
     }
 }
 

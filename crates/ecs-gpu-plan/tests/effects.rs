@@ -39,7 +39,7 @@ fn human(name: &str) -> String {
 fn json(name: &str) -> String {
     let plan = load(name);
     let mut out = Vec::new();
-    render::json(&mut out, &plan.effects()).unwrap();
+    render::json(&mut out, &plan, &plan.effects()).unwrap();
     String::from_utf8(out).unwrap()
 }
 
@@ -520,7 +520,12 @@ fn json_has_the_documented_shape() {
     let v: serde_json::Value = serde_json::from_str(&json("deployment.json")).unwrap();
     assert_eq!(v["version"], 1);
     let keys: Vec<&str> = v.as_object().unwrap().keys().map(String::as_str).collect();
-    assert_eq!(keys, ["version", "effects", "summary"]);
+    assert_eq!(
+        keys,
+        ["version", "applyable", "complete", "effects", "summary"]
+    );
+    assert_eq!(v["applyable"], true);
+    assert_eq!(v["complete"], true);
     for e in v["effects"].as_array().unwrap() {
         let keys: Vec<&str> = e.as_object().unwrap().keys().map(String::as_str).collect();
         assert_eq!(keys, ["kind", "address", "related", "message"]);
@@ -597,8 +602,12 @@ snapshots! {
 fn messages_follow_the_convention() {
     let dir = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures");
     let mut seen = 0;
-    for entry in std::fs::read_dir(dir).unwrap() {
-        let path = entry.unwrap().path();
+    let paths = std::fs::read_dir(&dir)
+        .unwrap()
+        .chain(std::fs::read_dir(dir.join("real")).unwrap())
+        .map(|e| e.unwrap().path())
+        .filter(|p| p.is_file());
+    for path in paths {
         let Ok(plan) = read_slice(&std::fs::read(&path).unwrap()) else {
             continue;
         };
@@ -617,4 +626,101 @@ fn messages_follow_the_convention() {
         }
     }
     assert!(seen > 40, "{seen} effects checked");
+}
+
+/// Issue 33.9: a plan made by Terraform 1.11 with the real aws provider that stops at a failed
+/// precondition (`errored: true`, `applyable: false`; fixtures/real/gen.sh) is not applyable, and a
+/// change missing from it is never explained by `ignore_changes`.
+#[test]
+fn an_errored_plan_is_not_applyable_and_blames_no_ignore_changes() {
+    let plan = load("real/errored.json");
+    assert!(!plan.is_applyable());
+    assert!(!plan.is_complete());
+    let text = human("real/errored.json");
+    assert!(text.starts_with("the plan cannot be applied"), "{text}");
+    assert!(!text.contains("ignore_changes"), "{text}");
+    insta::assert_snapshot!("real_errored_human", text);
+    insta::assert_snapshot!("real_errored_json", json("real/errored.json"));
+}
+
+/// Issue 33.10: in a `-target` plan (`complete: false`) the service left out is "not in this
+/// targeted plan", not `ignore_changes`.
+#[test]
+fn a_targeted_plan_says_the_service_is_not_in_it() {
+    let plan = load("real/targeted.json");
+    assert!(plan.is_applyable());
+    assert!(!plan.is_complete());
+    let text = human("real/targeted.json");
+    assert!(
+        text.contains(
+            "`aws_ecs_service.train` runs this revision and it is not in this targeted plan"
+        ),
+        "{text}"
+    );
+    assert!(!text.contains("ignore_changes"), "{text}");
+    insta::assert_snapshot!("real_targeted_human", text);
+}
+
+/// Issue 30.8: control characters in plan values (an AMI ID that forges a problem-matcher line, an
+/// ESC sequence) are escaped in the human format: every line is one the renderer wrote.
+#[test]
+fn control_characters_in_values_are_escaped_in_human_output() {
+    let text = std::fs::read_to_string(fixture("not_reaching.json")).unwrap();
+    let hostile = text.replace(
+        "ami-0222bbbb",
+        "ami-0222bbbb\\nx/main.tf:1:1: error GPU101 FORGED\\u001b[31m",
+    );
+    assert_ne!(hostile, text);
+    let plan = read(hostile.as_bytes()).unwrap();
+    let mut out = Vec::new();
+    render::human(&mut out, &plan, &plan.effects()).unwrap();
+    let out = String::from_utf8(out).unwrap();
+    assert!(out.contains("FORGED"), "the value is shown, escaped: {out}");
+    assert!(out.contains("\\n"), "{out}");
+    assert!(!out.contains('\u{1b}'), "{out}");
+    assert!(out.lines().all(|l| !l.starts_with("x/main.tf")), "{out}");
+}
+
+/// Issue 33.12: a scaling target of another service (a DynamoDB table's) is not counted as a change
+/// to the GPU stack; an ECS one is.
+#[test]
+fn a_dynamodb_scaling_target_is_not_a_gpu_stack_change() {
+    let text = std::fs::read_to_string(fixture("deployment.json")).unwrap();
+    let base = read(text.as_bytes()).unwrap().gpu_stack_changes();
+    let with = |namespace: &str| {
+        let mut v: serde_json::Value = serde_json::from_str(&text).unwrap();
+        let target = |max: u32| {
+            serde_json::json!({"service_namespace": namespace, "max_capacity": max,
+                "resource_id": "table/t", "scalable_dimension": "dynamodb:table:ReadCapacityUnits"})
+        };
+        v["resource_changes"]
+            .as_array_mut()
+            .unwrap()
+            .push(serde_json::json!({
+                "address": "aws_appautoscaling_target.t", "mode": "managed",
+                "type": "aws_appautoscaling_target", "name": "t",
+                "change": {"actions": ["update"], "before": target(10), "after": target(20),
+                    "after_unknown": {}, "before_sensitive": {}, "after_sensitive": {}}
+            }));
+        read(v.to_string().as_bytes()).unwrap().gpu_stack_changes()
+    };
+    assert_eq!(with("dynamodb"), base);
+    assert_eq!(with("ecs"), base + 1);
+}
+
+/// Issue 33.13: values the model never reads are skipped while reading; a read on a thread that read
+/// another plan before gives the same effects as a read on a fresh thread.
+#[test]
+fn skipping_unread_values_leaves_nothing_behind_between_reads() {
+    for name in [
+        "drift.json",
+        "sensitive.json",
+        "capacity_destroyed.json",
+        "real/errored.json",
+    ] {
+        let fresh = std::thread::spawn(move || effects(name)).join().unwrap();
+        let _ = effects("deployment.json");
+        let _ = read(&b"{\"resource_changes\": [{\"type\": \"aws_ecs_service\", \"address\": \"a.b\", \"change\": {\"actions\": [\"update\"], \"before\": {}}}], \"prior_state\": 7}"[..]);
+        assert_eq!(effects(name), fresh, "{name}");
+    }
 }

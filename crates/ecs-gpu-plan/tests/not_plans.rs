@@ -122,3 +122,52 @@ fn a_utf8_bom_is_skipped_and_utf16_is_named() {
     assert!(matches!(e, Error::Utf16), "{e:?}");
     assert!(e.to_string().contains("PowerShell"));
 }
+
+fn error_of(json: &str) -> Error {
+    // The reader and the slice parser may place the column one byte apart; the text is the same.
+    let streamed = read(json.as_bytes()).unwrap_err();
+    let head = |e: &Error| e.to_string().split(" (at line").next().unwrap().to_string();
+    assert_eq!(
+        head(&streamed),
+        head(&read_slice(json.as_bytes()).unwrap_err())
+    );
+    streamed
+}
+
+/// Issue 30.11: a resource change without the plan format's shape is an error naming its entry and
+/// the path inside it, never a resource silently dropped.
+#[test]
+fn a_wrong_shape_resource_change_is_an_error_with_its_place() {
+    let e = error_of(
+        r#"{"format_version":"1.2","resource_changes":[
+        {"address":"aws_s3_bucket.b","type":"aws_s3_bucket","change":{"actions":"update"}},
+        {"address":"aws_ecs_service.app","type":"aws_ecs_service","change":{"actions":"update"}}]}"#,
+    );
+    assert!(matches!(e, Error::WrongShape { line: 3, .. }), "{e:?}");
+    assert_eq!(
+        e.to_string().split(" (at line").next().unwrap(),
+        "not a readable plan: `resource_changes[1]` (`aws_ecs_service.app`): `change.actions` must be a list of strings"
+    );
+    let e = error_of(
+        r#"{"resource_changes":[{"address":"aws_ecs_service.app","type":"aws_ecs_service","type":"aws_s3_bucket","change":{"actions":["update"]}}]}"#,
+    );
+    assert!(
+        e.to_string()
+            .contains("`resource_changes[0]` (`aws_ecs_service.app`): a second `type` key"),
+        "{e}"
+    );
+    let e = error_of(
+        r#"{"resource_drift":[{"address":"aws_ecs_service.app\u001b[31m","type":"aws_ecs_service","change":7}]}"#,
+    );
+    let text = e.to_string();
+    assert!(text.contains("`change` must be an object"), "{text}");
+    assert!(!text.chars().any(char::is_control), "{text}");
+}
+
+/// Issue 30.12: a `format_version` that is not a version is named, never quoted.
+#[test]
+fn a_bad_format_version_is_not_quoted() {
+    let e = error_of(r#"{"format_version":"hunter2\u001b","resource_changes":[]}"#);
+    assert!(matches!(e, Error::BadFormatVersion), "{e:?}");
+    assert!(!e.to_string().contains("hunter2"));
+}

@@ -148,7 +148,48 @@ pub struct WorkloadError {
     pub column: Option<usize>,
 }
 
+/// The largest workload file read: a workload is a handful of keys, and a bound keeps `--from
+/// /dev/zero` or a huge file from filling memory.
+pub const MAX_WORKLOAD_BYTES: u64 = 1024 * 1024;
+
 impl Workload {
+    /// Reads a workload file: a regular file of at most [`MAX_WORKLOAD_BYTES`], TOML.
+    pub fn from_file(path: &std::path::Path) -> Result<Workload, WorkloadError> {
+        use std::io::Read;
+        let plain = |message: String| WorkloadError {
+            message,
+            line: None,
+            column: None,
+        };
+        // The kind is checked before opening: opening a FIFO waits for a writer.
+        let meta = std::fs::metadata(path).map_err(|e| plain(io_text(&e)))?;
+        if !meta.is_file() {
+            return Err(plain(
+                "not a regular file (a directory, a FIFO or a device): give a workload file"
+                    .to_string(),
+            ));
+        }
+        if meta.len() > MAX_WORKLOAD_BYTES {
+            return Err(plain(format!(
+                "larger than {} KiB, too large for a workload file",
+                MAX_WORKLOAD_BYTES / 1024
+            )));
+        }
+        let file = std::fs::File::open(path).map_err(|e| plain(io_text(&e)))?;
+        let mut bytes = Vec::new();
+        file.take(MAX_WORKLOAD_BYTES + 1)
+            .read_to_end(&mut bytes)
+            .map_err(|e| plain(io_text(&e)))?;
+        if bytes.len() as u64 > MAX_WORKLOAD_BYTES {
+            return Err(plain(format!(
+                "larger than {} KiB, too large for a workload file",
+                MAX_WORKLOAD_BYTES / 1024
+            )));
+        }
+        let text = String::from_utf8(bytes).map_err(|_| plain("not UTF-8 text".to_string()))?;
+        Workload::from_toml(&text)
+    }
+
     /// Reads a workload from TOML text with the same keys as the struct.
     pub fn from_toml(text: &str) -> Result<Workload, WorkloadError> {
         toml::from_str(text).map_err(|e| {
@@ -167,6 +208,19 @@ impl Workload {
                 column,
             }
         })
+    }
+}
+
+/// An I/O error in words, without the OS error number.
+fn io_text(e: &std::io::Error) -> String {
+    match e.kind() {
+        std::io::ErrorKind::NotFound => "no such file".to_string(),
+        std::io::ErrorKind::PermissionDenied => "permission denied".to_string(),
+        _ => {
+            let t = e.to_string();
+            t.find(" (os error")
+                .map_or(t.clone(), |i| t[..i].to_string())
+        }
     }
 }
 

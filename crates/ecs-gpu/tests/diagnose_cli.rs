@@ -97,7 +97,7 @@ fn json_output_has_exactly_the_documented_shape() {
         assert_eq!(v["version"], 1);
         assert_eq!(
             keys(&v["verdict"]),
-            ["fix", "message", "status", "step"],
+            ["fix", "message", "notes", "status", "step"],
             "{name}"
         );
         let ids: Vec<&str> = v["steps"]
@@ -153,7 +153,7 @@ fn could_not_diagnose_exits_2_with_one_line() {
         ),
         (
             vec!["diagnose", "--from", empty.to_str().unwrap()],
-            "none of the files describe-*.json",
+            "no AWS CLI output found; expected describe-services.json",
         ),
         (
             vec!["diagnose", "--from", bad.to_str().unwrap()],
@@ -161,7 +161,7 @@ fn could_not_diagnose_exits_2_with_one_line() {
         ),
         (
             vec!["diagnose", "--from", "no-such-dir"],
-            "no-such-dir: No such file or directory",
+            "no-such-dir: no such file or directory",
         ),
         (
             vec!["diagnose", "--from", "services-only"],
@@ -351,4 +351,277 @@ fn the_documented_example_is_the_real_output() {
     let o = run(&["diagnose", "--from", "gpus-available-pinned"]);
     assert_eq!(code(&o), 1);
     assert_eq!(&doc[start..end], stdout(&o).trim_end());
+}
+
+/// Issue 33.4: `describe-services` with no service and a MISSING failure (a misspelt name) is the
+/// same input as in live mode, and exits 2 the same way, naming the service.
+#[test]
+fn a_missing_service_in_saved_output_exits_2_naming_it() {
+    let o = run(&["diagnose", "--from", "../inputs/service-missing"]);
+    assert_eq!(code(&o), 2, "{}", stderr(&o));
+    insta::assert_snapshot!(stderr(&o));
+    assert!(o.stdout.is_empty());
+}
+
+/// Issue 30.4: the largest --timeout is refused with a clear error, not an overflow panic.
+#[test]
+fn a_huge_timeout_is_refused_not_a_panic() {
+    let o = run(&[
+        "diagnose",
+        "--cluster",
+        "gpu",
+        "--service",
+        "train",
+        "--timeout",
+        "18446744073709551615",
+    ]);
+    assert_eq!(code(&o), 2, "{}", stderr(&o));
+    assert_eq!(
+        stderr(&o),
+        "ecs-gpu: error: --timeout: give at most 3600 seconds\n"
+    );
+}
+
+/// Issue 30.4: a credential variable with a character no HTTP header may hold (a key pasted from a
+/// Windows file ends in `\r`) is named, never printed, and never reaches the SDK (which panics).
+#[test]
+fn a_malformed_credential_variable_is_named_without_its_value() {
+    for (var, value) in [
+        ("AWS_ACCESS_KEY_ID", "AKIASECRETVALUE1234\r"),
+        ("AWS_SECRET_ACCESS_KEY", "wJalrSECRETVALUE\x1b[31m"),
+        ("AWS_SESSION_TOKEN", "FwoGZXSECRETVALUE token"),
+    ] {
+        let o = Command::new(env!("CARGO_BIN_EXE_ecs-gpu"))
+            .args([
+                "diagnose",
+                "--cluster",
+                "gpu",
+                "--service",
+                "train",
+                "--region",
+                "us-east-1",
+                "--endpoint-url",
+                "http://127.0.0.1:9",
+            ])
+            .env("AWS_EC2_METADATA_DISABLED", "true")
+            .env("AWS_ACCESS_KEY_ID", "testing")
+            .env("AWS_SECRET_ACCESS_KEY", "testing")
+            .env(var, value)
+            .output()
+            .unwrap();
+        let err = stderr(&o);
+        assert_eq!(code(&o), 2, "{var}: {err}");
+        assert!(err.contains(&format!("`{var}`")), "{var}: {err}");
+        assert!(!err.contains("SECRETVALUE"), "{var}: {err}");
+        assert_eq!(err.lines().count(), 1, "{var}: {err}");
+    }
+}
+
+/// Issue 30.12 and 30.13: a file error says where and what was expected on one line, never the
+/// value found, and never the same cause twice.
+#[test]
+fn file_errors_are_one_line_without_the_value_or_repetition() {
+    let dir = Path::new(env!("CARGO_TARGET_TMPDIR")).join("diagnose-errors-once");
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    std::fs::write(
+        dir.join("describe-services.json"),
+        r#"{"services": "hunter2-SECRET"}"#,
+    )
+    .unwrap();
+    let o = run(&["diagnose", "--from", dir.to_str().unwrap()]);
+    let err = stderr(&o);
+    assert_eq!(code(&o), 2);
+    assert!(!err.contains("hunter2"), "{err}");
+    assert!(
+        err.ends_with("line 1, column 29: found a string, expected a sequence\n"),
+        "{err}"
+    );
+    let o = run(&["diagnose", "--from", "no-such-dir"]);
+    assert_eq!(
+        stderr(&o),
+        "ecs-gpu: error: no-such-dir: no such file or directory\n"
+    );
+}
+
+/// Issue 30.8: control characters in the input (a constraint expression that forges a line, an ESC
+/// sequence) are escaped in the human output.
+#[test]
+fn control_characters_in_the_input_are_escaped() {
+    let dir = Path::new(env!("CARGO_TARGET_TMPDIR")).join("diagnose-control-chars");
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    for e in std::fs::read_dir(scenarios().join("placement-constraint-typo")).unwrap() {
+        let p = e.unwrap().path();
+        let text = std::fs::read_to_string(&p).unwrap().replace(
+            "g5.xlarg\"",
+            "g5.xlarg\\nx/main.tf:1:1: error GPU101 FORGED\\u001b[31m\"",
+        );
+        std::fs::write(dir.join(p.file_name().unwrap()), text).unwrap();
+    }
+    let o = run(&["diagnose", "--from", dir.to_str().unwrap()]);
+    let out = stdout(&o);
+    assert_eq!(code(&o), 1, "{}", stderr(&o));
+    assert!(out.contains("FORGED"), "{out}");
+    assert!(!out.contains('\u{1b}'), "{out}");
+    assert!(out.lines().all(|l| !l.starts_with("x/main.tf")), "{out}");
+}
+
+/// Issue 30.5: a saved-output file that is a device, a FIFO or past the size limit is refused with
+/// one line naming it.
+#[test]
+fn diagnose_from_refuses_special_files() {
+    let dir = Path::new(env!("CARGO_TARGET_TMPDIR")).join("diagnose-special-files");
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    std::os::unix::fs::symlink("/dev/zero", dir.join("describe-services.json")).unwrap();
+    assert!(Command::new("mkfifo")
+        .arg(dir.join("describe-tasks.json"))
+        .status()
+        .unwrap()
+        .success());
+    let o = run(&["diagnose", "--from", dir.to_str().unwrap()]);
+    let err = stderr(&o);
+    assert_eq!(code(&o), 2, "{err}");
+    assert!(
+        err.contains("describe-services.json: not a regular file"),
+        "{err}"
+    );
+    assert_eq!(err.lines().count(), 1, "{err}");
+}
+
+/// A local endpoint that answers every request with `answer` (written after the request is read).
+fn serve(answer: fn(&mut std::net::TcpStream)) -> String {
+    let listener = TcpListener::bind("127.0.0.1:0").unwrap();
+    let addr = listener.local_addr().unwrap();
+    std::thread::spawn(move || {
+        for mut s in listener.incoming().flatten().take(200) {
+            std::thread::spawn(move || {
+                let _ = s.set_read_timeout(Some(Duration::from_secs(2)));
+                let mut req = Vec::new();
+                let mut buf = [0u8; 4096];
+                // Headers, then the body by its Content-Length.
+                while let Ok(n) = s.read(&mut buf) {
+                    if n == 0 {
+                        return;
+                    }
+                    req.extend_from_slice(&buf[..n]);
+                    let text = String::from_utf8_lossy(&req).to_ascii_lowercase();
+                    if let Some(end) = text.find("\r\n\r\n") {
+                        let len = text
+                            .lines()
+                            .find_map(|l| l.strip_prefix("content-length:"))
+                            .and_then(|v| v.trim().parse::<usize>().ok())
+                            .unwrap_or(0);
+                        if req.len() >= end + 4 + len {
+                            break;
+                        }
+                    }
+                }
+                answer(&mut s);
+            });
+        }
+    });
+    format!("http://{addr}")
+}
+
+fn live_against(url: &str) -> Output {
+    run(&[
+        "diagnose",
+        "--cluster",
+        "gpu",
+        "--service",
+        "train",
+        "--region",
+        "us-east-1",
+        "--endpoint-url",
+        url,
+        "--timeout",
+        "60",
+    ])
+}
+
+/// Issue 33.8 and 30.13: when AWS refuses the credentials on every call, the error says so (not
+/// "no input").
+#[test]
+fn refused_credentials_say_so() {
+    use std::io::Write;
+    let url = serve(|s| {
+        let body = r#"{"__type":"UnrecognizedClientException","message":"The security token included in the request is invalid."}"#;
+        let _ = write!(
+            s,
+            "HTTP/1.1 400 Bad Request\r\nContent-Type: application/x-amz-json-1.1\r\nx-amzn-ErrorType: UnrecognizedClientException\r\nContent-Length: {}\r\nConnection: close\r\n\r\n{body}",
+            body.len()
+        );
+    });
+    let o = live_against(&url);
+    let err = stderr(&o);
+    assert_eq!(code(&o), 2, "{err}");
+    assert!(
+        err.ends_with("ecs-gpu: error: AWS refused the credentials (UnrecognizedClientException): check the access key, secret and session token in use (an expired session token needs a new one)\n"),
+        "{err}"
+    );
+    assert!(!err.contains("no input"), "{err}");
+}
+
+/// Issue 30.6: an endpoint that answers 200 with a body that never ends: memory stays bounded (the
+/// run is held to 1 GiB of address space) and the error says the answer was too large.
+#[test]
+fn an_endless_response_body_is_bounded() {
+    use std::io::Write;
+    let url = serve(|s| {
+        let _ = write!(
+            s,
+            "HTTP/1.1 200 OK\r\nContent-Type: application/x-amz-json-1.1\r\nTransfer-Encoding: chunked\r\n\r\n"
+        );
+        let chunk = format!("{:x}\r\n{}\r\n", 65536, "x".repeat(65536));
+        while s.write_all(chunk.as_bytes()).is_ok() {}
+    });
+    let empty = Path::new(env!("CARGO_TARGET_TMPDIR")).join("diagnose-cli-no-aws-files");
+    let o = Command::new("prlimit")
+        .arg("--as=1073741824")
+        .arg(env!("CARGO_BIN_EXE_ecs-gpu"))
+        .args([
+            "diagnose",
+            "--cluster",
+            "gpu",
+            "--service",
+            "train",
+            "--region",
+            "us-east-1",
+            "--endpoint-url",
+            &url,
+            "--timeout",
+            "60",
+        ])
+        .env("AWS_EC2_METADATA_DISABLED", "true")
+        .env("AWS_CONFIG_FILE", empty.join("config"))
+        .env("AWS_SHARED_CREDENTIALS_FILE", empty.join("credentials"))
+        .env("AWS_ACCESS_KEY_ID", "testing")
+        .env("AWS_SECRET_ACCESS_KEY", "testing")
+        .output()
+        .unwrap();
+    let err = stderr(&o);
+    assert_eq!(code(&o), 2, "{err}");
+    assert!(err.contains("ResponseTooLarge"), "{err}");
+    assert_eq!(err.lines().count(), 1, "{err}");
+}
+
+/// Issue 33.8: a profile that is in neither shared file says so, not "no AWS region".
+#[test]
+fn a_missing_profile_says_so() {
+    let o = run(&[
+        "diagnose",
+        "--cluster",
+        "gpu",
+        "--service",
+        "train",
+        "--profile",
+        "nosuch",
+    ]);
+    assert_eq!(code(&o), 2);
+    assert_eq!(
+        stderr(&o),
+        "ecs-gpu: error: profile `nosuch` is not in the AWS config or credentials file: `aws configure list-profiles` lists the profiles\n"
+    );
 }

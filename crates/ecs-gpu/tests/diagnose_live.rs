@@ -279,3 +279,26 @@ fn live_credentials_from_a_profile() {
         text(&o.stderr)
     );
 }
+
+/// Issue 33.5: a task definition that does not exist is the input's fault: exit 2 naming it, not a
+/// warning followed by a verdict on the rest.
+#[test]
+fn live_missing_task_definition_exits_2() {
+    let Some(url) = endpoint("live_missing_task_definition_exits_2") else {
+        return;
+    };
+    let dir = scratch("missing-td");
+    let o = live(
+        &dir,
+        &url,
+        &["--cluster", "gpu", "--task-definition", "nosuch:3"],
+    );
+    let err = text(&o.stderr);
+    assert_eq!(o.status.code(), Some(2), "{err}");
+    assert!(
+        err.contains("task definition `nosuch:3` not found"),
+        "{err}"
+    );
+    assert!(!err.contains("warning"), "{err}");
+    assert!(o.stdout.is_empty());
+}

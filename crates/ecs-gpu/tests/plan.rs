@@ -148,7 +148,7 @@ fn input_that_is_not_a_plan_exits_2_with_what_it_is() {
         ("array.json", "this is a JSON array, not a Terraform plan"),
         ("invalid.json", "invalid JSON at line 4, column 39: expected `,` or `}`"),
         ("empty.json", "the input is empty"),
-        ("format_0_2.json", "unsupported plan format version `0.2`"),
+        ("format_0_2.json", "plan format `0.2` is not read"),
     ] {
         let o = run(&["plan", &path(name)]);
         assert_eq!(o.status.code(), Some(2), "{name}");
@@ -305,4 +305,15 @@ fn a_real_binary_plan_from_terraform() {
         assert!(!stdout(&o).contains(s) && !stderr(&o).contains(s));
     }
     let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// Issue 33.9: a plan Terraform cannot apply exits 1 (a finding about the plan, read whole), with or
+/// without --fail-on; docs/plan.md documents it.
+#[test]
+fn an_errored_plan_exits_1() {
+    let o = run(&["plan", &path("real/errored.json")]);
+    assert_eq!(o.status.code(), Some(1), "{}", stderr(&o));
+    assert!(stdout(&o).starts_with("the plan cannot be applied"));
+    let o = run(&["plan", &path("real/targeted.json")]);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
 }

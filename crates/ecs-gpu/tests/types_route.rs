@@ -192,3 +192,32 @@ fn usage_errors_exit_2_and_help_exits_0() {
     assert_eq!(o.status.code(), Some(0));
     assert!(stdout(&o).contains("--min-gpu-memory"));
 }
+
+/// Issue 30.5: `route --from` refuses a device, a directory or a FIFO (without waiting on it) and a
+/// file past the documented size, with one clear line.
+#[test]
+fn route_from_refuses_special_and_huge_files() {
+    let dir = std::path::Path::new(env!("CARGO_TARGET_TMPDIR")).join("route-special-files");
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    let fifo = dir.join("fifo");
+    assert!(Command::new("mkfifo")
+        .arg(&fifo)
+        .status()
+        .unwrap()
+        .success());
+    let big = dir.join("big.toml");
+    std::fs::write(&big, "#".repeat(1024 * 1024 + 1)).unwrap();
+    for (path, want) in [
+        ("/dev/zero".to_string(), "not a regular file"),
+        (dir.display().to_string(), "not a regular file"),
+        (fifo.display().to_string(), "not a regular file"),
+        (big.display().to_string(), "larger than 1024 KiB"),
+    ] {
+        let o = ecs_gpu(&["route", "--from", &path]);
+        let err = stderr(&o);
+        assert_eq!(o.status.code(), Some(2), "{path}: {err}");
+        assert!(err.contains(want), "{path}: {err}");
+        assert_eq!(err.lines().count(), 1, "{path}: {err}");
+    }
+}

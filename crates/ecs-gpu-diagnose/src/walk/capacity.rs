@@ -21,7 +21,31 @@ impl Walk<'_> {
             .unwrap_or_default();
         let mut ev = Vec::new();
         let mut left_out = Vec::new();
-        for i in all {
+        // The instances that could host a GPU task: not those of a type without GPUs. In a mixed
+        // cluster a connected CPU instance must not hide a GPU instance that cannot take tasks; with
+        // no GPU type at all, every instance is looked at (gpu-registration says they have no GPU).
+        let no_gpu = |i: &&ContainerInstance| {
+            matches!(
+                i.attribute(ecs_gpu_query::INSTANCE_TYPE_ATTRIBUTE)
+                    .map(|t| catalog().lookup(t)),
+                Some(Lookup::NoGpu)
+            )
+        };
+        let (others, gpu_capable): (Vec<&ContainerInstance>, Vec<&ContainerInstance>) =
+            all.iter().partition(no_gpu);
+        let all: Vec<&ContainerInstance> = if gpu_capable.is_empty() {
+            all.iter().collect()
+        } else {
+            if !others.is_empty() {
+                ev.push(format!(
+                    "not looked at: {} of a type without GPUs, which cannot host the task: {}",
+                    plural(others.len(), "instance", "instances"),
+                    labels(&others)
+                ));
+            }
+            gpu_capable
+        };
+        for i in all.iter().copied() {
             let status = i.status.as_deref().unwrap_or("ACTIVE");
             if status != "ACTIVE" {
                 left_out.push(format!("{}: status {status}", i.label_with_type()));
@@ -45,12 +69,15 @@ impl Walk<'_> {
             }
         }
         if !self.candidates.is_empty() {
-            ev.push(format!(
-                "ACTIVE with a connected agent: {} of {}: {}",
-                self.candidates.len(),
-                plural(all.len(), "container instance", "container instances"),
-                labels(&self.candidates)
-            ));
+            ev.insert(
+                0,
+                format!(
+                    "ACTIVE with a connected agent: {} of {}: {}",
+                    self.candidates.len(),
+                    plural(all.len(), "container instance", "container instances"),
+                    labels(&self.candidates)
+                ),
+            );
             ev.extend(left_out.into_iter().take(LIST_MAX));
             return pass(id, ev);
         }
@@ -58,7 +85,12 @@ impl Walk<'_> {
             ev.push("no container instance is registered in the cluster".to_string());
         } else {
             ev.push(format!(
-                "no container instance can take tasks ({} registered)",
+                "no {} can take tasks ({} registered)",
+                if others.is_empty() || all.len() == others.len() {
+                    "container instance"
+                } else {
+                    "GPU instance"
+                },
                 all.len()
             ));
             ev.extend(left_out.iter().take(LIST_MAX).cloned());
@@ -242,7 +274,7 @@ impl Walk<'_> {
                 } else if g.desired_capacity == 0 {
                     group_cause = Some(((
                         format!("the Auto Scaling group `{}` wants no instances (desired capacity 0)", g.auto_scaling_group_name),
-                        "raise its desired capacity, or turn on managed scaling in the capacity provider and put the service on that capacity provider so ECS scales it out".to_string(),
+                        self.desired_zero_fix(g),
                     ), false));
                 } else if in_service > 0 {
                     group_cause = Some(((
@@ -307,4 +339,97 @@ fn classify_activity(text: &str, group: &str) -> Option<(String, String)> {
         ));
     }
     None
+}
+
+impl<'a> Walk<'a> {
+    /// The Auto Scaling groups behind the service's capacity providers, each with its capacity
+    /// provider when the input has it; every group when the link is not known.
+    pub(super) fn linked_groups(
+        &self,
+    ) -> Vec<(
+        &'a crate::input::AutoScalingGroup,
+        Option<&'a crate::input::CapacityProvider>,
+    )> {
+        let Some(groups) = &self.inputs.auto_scaling_groups else {
+            return Vec::new();
+        };
+        let strategy: Vec<&str> = self
+            .service
+            .map(|s| {
+                s.capacity_provider_strategy
+                    .iter()
+                    .map(|c| c.capacity_provider.as_str())
+                    .collect()
+            })
+            .unwrap_or_default();
+        let providers: Vec<&crate::input::CapacityProvider> = self
+            .inputs
+            .capacity_providers
+            .iter()
+            .flat_map(|c| &c.capacity_providers)
+            .filter(|cp| strategy.is_empty() || strategy.contains(&cp.name.as_str()))
+            .collect();
+        let provider_of = |g: &crate::input::AutoScalingGroup| {
+            providers.iter().copied().find(|cp| {
+                cp.auto_scaling_group_provider.as_ref().is_some_and(|p| {
+                    let l = p.auto_scaling_group_arn.as_str();
+                    Some(l) == g.auto_scaling_group_arn.as_deref()
+                        || l == g.auto_scaling_group_name
+                        || l.ends_with(&format!(
+                            "autoScalingGroupName/{}",
+                            g.auto_scaling_group_name
+                        ))
+                })
+            })
+        };
+        let linked: Vec<_> = groups
+            .auto_scaling_groups
+            .iter()
+            .map(|g| (g, provider_of(g)))
+            .collect();
+        if linked.iter().any(|(_, cp)| cp.is_some()) {
+            linked.into_iter().filter(|(_, cp)| cp.is_some()).collect()
+        } else {
+            linked
+        }
+    }
+}
+
+impl Walk<'_> {
+    /// What to do about a group at desired capacity 0, from what its capacity provider says: a
+    /// help that turns on managed scaling only when it is off.
+    fn desired_zero_fix(&self, g: &crate::input::AutoScalingGroup) -> String {
+        let cp = self
+            .linked_groups()
+            .into_iter()
+            .find(|(lg, _)| lg.auto_scaling_group_name == g.auto_scaling_group_name)
+            .and_then(|(_, cp)| cp);
+        let Some(cp) = cp else {
+            return "raise its desired capacity, or turn on managed scaling in the capacity provider and put the service on that capacity provider so ECS scales it out".to_string();
+        };
+        let managed = cp
+            .auto_scaling_group_provider
+            .as_ref()
+            .and_then(|p| p.managed_scaling.as_ref())
+            .and_then(|m| m.status.as_deref());
+        let on_it = self.service.is_some_and(|s| {
+            s.capacity_provider_strategy
+                .iter()
+                .any(|c| c.capacity_provider == cp.name)
+        });
+        match (managed, on_it) {
+            (Some("ENABLED"), true) => format!(
+                "managed scaling of capacity provider `{}` is ENABLED and the service uses it, yet the group stays at 0: read the group's scaling activities and the capacity provider's `CapacityProviderReservation` alarm, or raise the desired capacity to start an instance now",
+                cp.name
+            ),
+            (Some("ENABLED"), false) => format!(
+                "managed scaling of capacity provider `{}` is ENABLED, but the service does not use that capacity provider: put it in the service's capacity provider strategy so ECS scales the group out",
+                cp.name
+            ),
+            _ => format!(
+                "raise the group's desired capacity, or turn on managed scaling in capacity provider `{}` so ECS scales the group out for the service's tasks",
+                cp.name
+            ),
+        }
+    }
 }

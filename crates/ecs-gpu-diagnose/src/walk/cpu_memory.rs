@@ -15,6 +15,14 @@ impl Walk<'_> {
             Some(p) if !p.is_empty() => p.clone(),
             _ => self.free_gpu_instances.clone(),
         };
+        if self.packed {
+            return pass(
+                id,
+                vec![
+                    "the service's running tasks have their CPU and memory; one more task would first need a free GPU (see gpus-available)".to_string(),
+                ],
+            );
+        }
         if pool.is_empty() {
             return unknown(
                 id,
@@ -75,6 +83,16 @@ impl Walk<'_> {
         if let Some(e) = self.event(&["cpu", "memory"]) {
             ev.push(e);
         }
+        if self.steady && !never {
+            ev.insert(
+                1,
+                "no instance with a free GPU has the CPU and memory for one more task, and the service runs its desired count: no headroom, not a fault (see the note)".to_string(),
+            );
+            self.notes.push(format!(
+                "no headroom: the instances with a free GPU lack the free CPU or memory for one more task ({cpu} CPU units, {memory} MiB), so a scale-out or a deployment that starts new tasks first needs another instance"
+            ));
+            return pass(id, ev);
+        }
         if never {
             // The largest registered figures: what the agent reports, below the EC2 memory.
             let biggest = pool
@@ -95,11 +113,23 @@ impl Walk<'_> {
                 format!("lower the task's `cpu` to at most {reg_cpu} and `memory` to at most {reg_mem} MiB (the agent registers less memory than the instance type's EC2 memory), or use a larger instance type"),
             );
         }
+        // Name only what is short: a help to lower CPU when CPU is free would mislead.
+        let cpu_short = !pool
+            .iter()
+            .any(|i| i.remaining("CPU").map_or(0, |r| r.amount()) >= cpu);
+        let mem_short = !pool
+            .iter()
+            .any(|i| i.remaining("MEMORY").map_or(0, |r| r.amount()) >= memory);
+        let (what, knob) = match (cpu_short, mem_short) {
+            (true, false) => ("CPU", "`cpu`"),
+            (false, true) => ("memory", "`memory`"),
+            _ => ("CPU and memory", "`cpu` and `memory`"),
+        };
         fail(
             id,
             ev,
-            "the instances with free GPUs lack the free CPU or memory for the task: other tasks hold it".to_string(),
-            "lower the task's `cpu` or `memory`, move CPU-only tasks off the GPU instances (a placement constraint or a separate capacity provider), or add instances".to_string(),
+            format!("the instances with free GPUs lack the free {what} for the task: other tasks hold it"),
+            format!("lower the task's {knob}, move CPU-only tasks off the GPU instances (a placement constraint or a separate capacity provider), or add instances"),
         )
     }
 }
@@ -116,7 +146,7 @@ pub fn task_size(td: &TaskDefinition) -> (i64, i64) {
             td.container_definitions
                 .iter()
                 .map(|c| c.cpu.unwrap_or(0))
-                .sum()
+                .fold(0i64, i64::saturating_add)
         });
     let memory = td
         .memory
@@ -127,7 +157,7 @@ pub fn task_size(td: &TaskDefinition) -> (i64, i64) {
             td.container_definitions
                 .iter()
                 .map(|c| c.memory_reservation.or(c.memory).unwrap_or(0))
-                .sum()
+                .fold(0i64, i64::saturating_add)
         });
     (cpu, memory)
 }

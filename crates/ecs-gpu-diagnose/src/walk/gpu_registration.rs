@@ -92,6 +92,24 @@ impl Walk<'_> {
                 "launch a GPU instance type (`ecs-gpu types --supported` lists them) with the ECS GPU-optimized AMI in the launch template or capacity provider".to_string(),
             );
         }
+        // The AMI the instances report, so the command to run is the one for them.
+        let mut amis: Vec<&str> = self
+            .candidates
+            .iter()
+            .filter_map(|i| i.attribute("ecs.ami-id"))
+            .filter(|a| !a.is_empty())
+            .collect();
+        amis.sort_unstable();
+        amis.dedup();
+        let image_ids = if amis.is_empty() {
+            "<the instance's AMI ID>".to_string()
+        } else {
+            amis.iter()
+                .take(LIST_MAX)
+                .copied()
+                .collect::<Vec<_>>()
+                .join(" ")
+        };
         fail(
             id,
             ev,
@@ -100,7 +118,7 @@ impl Walk<'_> {
                 agent.gpu_support_variable, agent.gpu_support_default
             ),
             format!(
-                "tell them apart by the AMI: `aws ec2 describe-images --image-ids <ecs.ami-id> --query 'Images[0].Name'`; a GPU AMI's name starts with {} (the current one is `aws ssm get-parameters --names {}`). Not a GPU AMI: put the GPU AMI in the launch template. A GPU AMI: GPU support was turned off, so remove `{}=false` from the user data that writes /etc/ecs/ecs.config. An agent running with GPU support reports the `{}` attribute",
+                "tell them apart by the AMI: `aws ec2 describe-images --image-ids {image_ids} --query 'Images[].Name'`; a GPU AMI's name starts with {} (the current one is `aws ssm get-parameters --names {}`). Not a GPU AMI: put the GPU AMI in the launch template. A GPU AMI: GPU support was turned off, so remove `{}=false` from the user data that writes /etc/ecs/ecs.config. An agent running with GPU support reports the `{}` attribute",
                 ami.gpu_ami_name_prefixes
                     .iter()
                     .map(|p| format!("`{p}`"))

@@ -115,6 +115,20 @@ impl Walk<'_> {
                 },
             );
         }
+        if self.steady {
+            // Every GPU held by running tasks while the service runs its desired count is a well
+            // packed cluster, not a fault: what is missing is room for the next task.
+            self.packed = true;
+            ev.insert(
+                0,
+                format!(
+                    "no instance has {} free, and the service runs its desired count: the cluster is fully packed (see the note on headroom)",
+                    need.describe()
+                ),
+            );
+            self.notes = self.headroom(need);
+            return pass(id, ev);
+        }
         let deploying = self.service.is_some_and(|s| s.deployments.len() > 1);
         let at_max: Vec<(&str, i64)> = self
             .inputs
@@ -165,4 +179,83 @@ fn bigger_type(itype: &str, n: i64) -> Option<String> {
         .filter(|t| t.gpus.whole().is_some_and(|g| i64::from(g) >= n))
         .min_by_key(|t| (t.gpus.whole(), t.vcpus))
         .map(|t| t.name.clone())
+}
+
+impl<'a> Walk<'a> {
+    /// For a packed service: whether the next deployment or scale-out finds room, from the capacity
+    /// provider's group and the service's deployment configuration.
+    pub(super) fn headroom(&self, need: GpuNeed) -> Vec<String> {
+        let mut notes = vec![format!(
+            "no headroom: no instance has {} free for one more task, so a scale-out or a deployment that starts new tasks before stopping old ones needs another instance",
+            need.describe()
+        )];
+        let groups = self.linked_groups();
+        if self.inputs.auto_scaling_groups.is_none() {
+            notes.push(
+                "whether the capacity provider can add an instance is not known: add describe-auto-scaling-groups.json and describe-capacity-providers.json".to_string(),
+            );
+        }
+        for (g, cp) in &groups {
+            let managed = cp.and_then(|c| {
+                c.auto_scaling_group_provider
+                    .as_ref()?
+                    .managed_scaling
+                    .as_ref()?
+                    .status
+                    .as_deref()
+            });
+            let who = match cp {
+                Some(c) => format!("capacity provider `{}`", c.name),
+                None => "the capacity provider".to_string(),
+            };
+            let line = if g.desired_capacity >= g.max_size {
+                format!(
+                    "{who} cannot add an instance: Auto Scaling group `{}` is at its max size ({}); raise the max size to leave room",
+                    g.auto_scaling_group_name, g.max_size
+                )
+            } else if managed == Some("ENABLED") {
+                format!(
+                    "{who} can add an instance: Auto Scaling group `{}` runs {} of at most {} and managed scaling is ENABLED",
+                    g.auto_scaling_group_name, g.desired_capacity, g.max_size
+                )
+            } else {
+                format!(
+                    "Auto Scaling group `{}` has room ({} of at most {}), but managed scaling is {}, so ECS does not add an instance by itself: raise the desired capacity before a deployment or scale-out",
+                    g.auto_scaling_group_name,
+                    g.desired_capacity,
+                    g.max_size,
+                    managed.map_or_else(|| "not known".to_string(), |m| format!("`{m}`"))
+                )
+            };
+            notes.push(line);
+        }
+        if let Some(s) = self.service {
+            match &s.deployment_configuration {
+                Some(c) => {
+                    let min = c.minimum_healthy_percent;
+                    let max = c.maximum_percent;
+                    let shown =
+                        |v: Option<i64>| v.map_or_else(|| "not set".to_string(), |v| v.to_string());
+                    if min.is_some_and(|m| m >= 100) {
+                        notes.push(format!(
+                            "deployment: `minimumHealthyPercent` {} and `maximumPercent` {} make ECS start each new task before it stops an old one, and the new task needs a free GPU; without an instance to add, lower `minimumHealthyPercent` below 100 so ECS may stop an old task first",
+                            shown(min),
+                            shown(max)
+                        ));
+                    } else {
+                        notes.push(format!(
+                            "deployment: `minimumHealthyPercent` {} lets ECS stop old tasks before it starts new ones, so a deployment frees GPUs for its new tasks (`maximumPercent` {})",
+                            shown(min),
+                            shown(max)
+                        ));
+                    }
+                }
+                None => notes.push(
+                    "deployment: the service's `deploymentConfiguration` is not in the input"
+                        .to_string(),
+                ),
+            }
+        }
+        notes
+    }
 }

@@ -41,14 +41,31 @@ pub enum DiagnoseError {
     },
     #[error("the input holds {} services ({}); pick one with --service", .available.len(), list(.available))]
     AmbiguousService { available: Vec<String> },
+    /// `describe-services` answered with no service and a failure: the name it was asked for does
+    /// not exist in the cluster (a misspelt service), the same case live mode reports.
+    #[error("service `{name}` not found in the cluster (DescribeServices: {reason})")]
+    ServiceMissing { name: String, reason: String },
 }
 
 fn list(v: &[String]) -> String {
     if v.is_empty() {
         "none".to_string()
     } else {
-        v.join(", ")
+        escape(&v.join(", "))
     }
+}
+
+/// Control characters of an input value as escapes, for messages that end up on one line.
+fn escape(s: &str) -> String {
+    let mut out = String::with_capacity(s.len());
+    for c in s.chars() {
+        if c.is_control() {
+            out.extend(c.escape_default());
+        } else {
+            out.push(c);
+        }
+    }
+    out
 }
 
 /// How many GPUs one task needs.
@@ -122,6 +139,20 @@ fn pick_service<'a>(
     let Some(out) = &inputs.services else {
         return Ok(None);
     };
+    if out.services.is_empty() {
+        if let Some(f) = out.failures.first() {
+            let name = f
+                .arn
+                .as_deref()
+                .map(|a| a.rsplit('/').next().unwrap_or(a).to_string())
+                .or_else(|| target.service.clone())
+                .unwrap_or_else(|| "?".to_string());
+            return Err(DiagnoseError::ServiceMissing {
+                name: escape(&name),
+                reason: escape(f.reason.as_deref().unwrap_or("MISSING")),
+            });
+        }
+    }
     let names: Vec<String> = out
         .services
         .iter()
@@ -140,7 +171,7 @@ fn pick_service<'a>(
             })
             .map(Some)
             .ok_or_else(|| DiagnoseError::ServiceNotFound {
-                name: want.clone(),
+                name: escape(want),
                 available: names,
             }),
         None => match out.services.as_slice() {
@@ -164,6 +195,13 @@ struct Walk<'a> {
     free_gpu_instances: Vec<&'a ContainerInstance>,
     /// Free-GPU instances that satisfy the placement constraints (`None`: not evaluated).
     placeable: Option<Vec<&'a ContainerInstance>>,
+    /// The service runs its desired count, nothing pending, its one deployment done: a step that
+    /// finds no room for one more task finds a full cluster, not a fault.
+    steady: bool,
+    /// The service is steady and no instance has room for one more task (every GPU held).
+    packed: bool,
+    /// Notes for the verdict (headroom of a packed service).
+    notes: Vec<String>,
 }
 
 fn unknown(id: StepId, evidence: Vec<String>) -> Step {
@@ -241,6 +279,21 @@ fn plural(n: usize, one: &str, many: &str) -> String {
     }
 }
 
+/// Whether a service runs its desired count with nothing pending and its deployment done: a steady
+/// or completed rollout (`COMPLETED`), or, when the input lists no deployment, a steady-state event
+/// as the newest event.
+fn is_steady(s: &Service) -> bool {
+    let settled = match s.deployments.as_slice() {
+        [] => s
+            .events
+            .first()
+            .is_some_and(|e| e.message.contains("has reached a steady state")),
+        [d] => matches!(d.rollout_state.as_deref(), None | Some("COMPLETED")),
+        _ => false,
+    };
+    s.desired_count > 0 && s.running_count >= s.desired_count && s.pending_count == 0 && settled
+}
+
 /// The name of the agent's GPU driver attribute (catalog; a catalog test pins that it is there).
 fn driver_attribute() -> String {
     catalog()
@@ -261,6 +314,9 @@ impl<'a> Walk<'a> {
             gpu_instances: Vec::new(),
             free_gpu_instances: Vec::new(),
             placeable: None,
+            steady: service.is_some_and(is_steady),
+            packed: false,
+            notes: Vec::new(),
         }
     }
 

@@ -333,6 +333,7 @@ fn typo_hints(e: &Expression, facts: &[InstanceFacts<'_>]) -> Vec<(String, Optio
                 .argument
                 .values()
                 .iter()
+                .filter(|a| !is_real_value(name, &a.text))
                 .find_map(|a| nearest(&a.text, &values).map(|n| (&a.text, n)))
             {
                 line.push_str(&format!(": did you mean `{n}` for `{a}`?"));
@@ -342,6 +343,15 @@ fn typo_hints(e: &Expression, facts: &[InstanceFacts<'_>]) -> Vec<(String, Optio
         out.push((line, suggestion));
     }
     out
+}
+
+/// Whether `value` is a real value of the attribute `name`, so no "did you mean" may replace it:
+/// an instance type the catalog knows (a GPU type or an EC2 type without GPUs). `g5.xlarge` in a
+/// constraint on a cluster of `g5.12xlarge` is a choice, not a typo, and following a hint to the
+/// bigger type would multiply the cost.
+fn is_real_value(name: &str, value: &str) -> bool {
+    name == ecs_gpu_query::INSTANCE_TYPE_ATTRIBUTE
+        && !matches!(catalog().lookup(value), Lookup::Unknown { .. })
 }
 
 fn join_seen(seen: &[String]) -> String {

@@ -107,7 +107,7 @@ impl Walk<'_> {
                         GpuValue::Whole(n) => *n,
                         _ => 0,
                     })
-                    .sum(),
+                    .fold(0u32, u32::saturating_add),
             )
         };
 

@@ -10,6 +10,7 @@ impl Walk<'_> {
                 status: Status::Fail,
                 message: s.message.clone().unwrap_or_default(),
                 fix: s.fix.clone(),
+                notes: Vec::new(),
             };
         }
         let unknown: Vec<&str> = steps
@@ -27,6 +28,7 @@ impl Walk<'_> {
                         s.service_name, s.running_count, s.desired_count
                     ),
                     fix: None,
+                    notes: self.notes.clone(),
                 };
             }
             let stopped = self
@@ -65,6 +67,7 @@ impl Walk<'_> {
                 status: Status::Unknown,
                 message,
                 fix,
+                notes: Vec::new(),
             };
         }
         if unknown.is_empty() {
@@ -74,6 +77,7 @@ impl Walk<'_> {
                 message: "a task of this task definition can be placed now: no step fails"
                     .to_string(),
                 fix: None,
+                notes: Vec::new(),
             };
         }
         Verdict {
@@ -87,6 +91,7 @@ impl Walk<'_> {
                 "give the inputs of the unknown steps ({})",
                 unknown.join(", ")
             )),
+            notes: Vec::new(),
         }
     }
 }

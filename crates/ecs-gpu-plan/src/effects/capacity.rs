@@ -29,13 +29,22 @@ pub(super) fn effects(m: &Model, i: usize, c: &Change, out: &mut Vec<Effect>) {
                 .collect();
             s.push_str(&format!(" (used by {})", list(names)));
         }
+        let groups_go = groups.iter().any(|&g| {
+            m.resources[g]
+                .change
+                .as_ref()
+                .is_some_and(|gc| gc.has("delete"))
+        });
         if c.before().str(&[
             "auto_scaling_group_provider",
             "0",
             "managed_termination_protection",
         ]) == Some("ENABLED")
+            && !groups_go
         {
-            s.push_str("; with managed termination protection, the instances that run tasks stay protected from scale-in, so destroying the group can hang while tasks run");
+            // Replacing (or renaming) the capacity provider leaves its Auto Scaling group in
+            // place: no instance is terminated by this change.
+            s.push_str("; its Auto Scaling group and instances stay (managed termination protection keeps the instances that run tasks protected from scale-in), and the new capacity provider must be attached to the group before it places tasks");
         }
         (
             s,

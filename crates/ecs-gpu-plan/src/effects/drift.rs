@@ -51,16 +51,28 @@ pub(super) fn effects(m: &Model, out: &mut Vec<Effect>) {
             } else {
                 format!("the apply {sets}")
             };
-            reverted.push(format!(
-                "`{name}` was changed outside Terraform from {} to {}; {back}{}",
-                d.before().get(path).show(),
-                d.after().get(path).show(),
+            // Instances protected from scale-in are not terminated when the desired capacity
+            // goes down: the group stays above its new desired capacity until protection ends.
+            let protected = r.type_ == "aws_autoscaling_group"
+                && r.current().raw(&["protect_from_scale_in"])
+                    == Some(&serde_json::Value::Bool(true));
+            let effect = if protected && name == "desired_capacity" {
+                match (d.after().get(path).as_f64(), plan.as_f64()) {
+                    (Some(now), Some(planned)) if planned < now => ", but the group's instances are protected from scale-in (`protect_from_scale_in`), so none is terminated while protected".to_string(),
+                    (now, planned) => consequence(r.type_.as_str(), name, now, planned),
+                }
+            } else {
                 consequence(
                     r.type_.as_str(),
                     name,
                     d.after().get(path).as_f64(),
-                    plan.as_f64()
+                    plan.as_f64(),
                 )
+            };
+            reverted.push(format!(
+                "`{name}` was changed outside Terraform from {} to {}; {back}{effect}",
+                d.before().get(path).show(),
+                d.after().get(path).show(),
             ));
             attrs.push(name);
         }

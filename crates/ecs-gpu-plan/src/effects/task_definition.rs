@@ -3,6 +3,7 @@
 
 use super::relations::{names_family_only, runs_this_revision, task_definition_services};
 use super::{metadata_only, reason, relate};
+use crate::model::Completeness;
 use crate::model::{Change, Model};
 use crate::value::Val;
 use crate::{Effect, EffectKind};
@@ -53,8 +54,21 @@ pub(super) fn effects(m: &Model, i: usize, c: &Change, out: &mut Vec<Effect>) {
             ));
             stays = true;
         } else if runs_this_revision(m, s, i) {
+            // Why the service's change is missing: only a complete plan says it has none.
+            let why = match (m.completeness, svc.change.is_some()) {
+                (Completeness::Errored, _) => {
+                    message.push_str(&format!(
+                        "; `{}` runs this revision, and this plan stopped at an error before it was complete: whether the service gets a deployment is known only from a plan that succeeds",
+                        svc.address
+                    ));
+                    stays = true;
+                    continue;
+                }
+                (Completeness::Partial, false) => "it is not in this targeted plan",
+                (_, _) => "its `task_definition` does not change in this plan (`ignore_changes`?)",
+            };
             message.push_str(&format!(
-                "; `{}` runs this revision and its `task_definition` does not change in this plan (`ignore_changes`?), so it gets no deployment: its tasks keep running the INACTIVE revision",
+                "; `{}` runs this revision and {why}, so it gets no deployment: its tasks keep running the INACTIVE revision",
                 svc.address
             ));
             stays = true;

@@ -9,6 +9,21 @@ use crate::{Effect, EffectKind, Plan};
 /// # Errors
 /// Writing to `out` fails.
 pub fn human(out: &mut dyn Write, plan: &Plan, effects: &[Effect]) -> io::Result<()> {
+    if !plan.is_applyable() {
+        writeln!(
+            out,
+            "the plan cannot be applied: Terraform stopped planning at an error (`errored` or `applyable: false`), so the changes below are only those planned before it"
+        )?;
+        writeln!(
+            out,
+            "help: fix the errors `terraform plan` printed (a failed precondition, a provider error) and plan again"
+        )?;
+    } else if !plan.is_complete() {
+        writeln!(
+            out,
+            "the plan is incomplete (`complete: false`, a `-target` plan): resources left out of it may change at the next full plan"
+        )?;
+    }
     writeln!(out, "{}", summary_line(plan, effects))?;
     for kind in EffectKind::ALL {
         let of_kind: Vec<&Effect> = effects.iter().filter(|e| e.kind == kind).collect();
@@ -18,13 +33,13 @@ pub fn human(out: &mut dyn Write, plan: &Plan, effects: &[Effect]) -> io::Result
         writeln!(out)?;
         writeln!(out, "{kind} ({})", of_kind.len())?;
         for e in of_kind {
-            writeln!(out, "  {}", e.address)?;
-            writeln!(out, "    {}", e.message)?;
+            writeln!(out, "  {}", escape(&e.address))?;
+            writeln!(out, "    {}", escape(&e.message))?;
             if !e.related.is_empty() {
-                writeln!(out, "    related: {}", e.related.join(", "))?;
+                writeln!(out, "    related: {}", escape(&e.related.join(", ")))?;
             }
             if let Some(h) = &e.help {
-                writeln!(out, "    help: {h}")?;
+                writeln!(out, "    help: {}", escape(h))?;
             }
         }
     }
@@ -55,4 +70,21 @@ fn summary_line(plan: &Plan, effects: &[Effect]) -> String {
         if effects.len() == 1 { "" } else { "s" },
         counts.join(", ")
     )
+}
+
+/// Control characters (a newline or an ESC in an AMI value or an address) as escapes: one effect
+/// stays on its lines, and nothing reaches the terminal as a control sequence.
+pub(crate) fn escape(s: &str) -> std::borrow::Cow<'_, str> {
+    if !s.chars().any(char::is_control) {
+        return std::borrow::Cow::Borrowed(s);
+    }
+    let mut out = String::with_capacity(s.len() + 8);
+    for c in s.chars() {
+        if c.is_control() {
+            out.extend(c.escape_default());
+        } else {
+            out.push(c);
+        }
+    }
+    std::borrow::Cow::Owned(out)
 }

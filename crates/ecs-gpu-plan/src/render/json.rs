@@ -4,11 +4,15 @@ use std::io::{self, Write};
 
 use serde::Serialize;
 
-use crate::{Effect, EffectKind};
+use crate::{Effect, EffectKind, Plan};
 
 #[derive(Debug, Serialize)]
 struct JsonReport<'a> {
     version: u32,
+    /// `false` when Terraform stopped planning at an error: the effects are partial.
+    applyable: bool,
+    /// `false` for a `-target` plan or a plan that stopped at an error.
+    complete: bool,
     effects: Vec<JsonEffect<'a>>,
     summary: serde_json::Map<String, serde_json::Value>,
 }
@@ -21,13 +25,14 @@ struct JsonEffect<'a> {
     message: String,
 }
 
-/// The JSON format: `{"version": 1, "effects": [{"kind", "address", "related", "message"}],
+/// The JSON format: `{"version": 1, "applyable", "complete", "effects": [{"kind", "address",
+/// "related", "message"}],
 /// "summary": {kind: count}}`, with every kind in `summary` (0 when absent). The help, when there
 /// is one, ends the message after `; help: `.
 ///
 /// # Errors
 /// Writing to `out` fails.
-pub fn json(out: &mut dyn Write, effects: &[Effect]) -> io::Result<()> {
+pub fn json(out: &mut dyn Write, plan: &Plan, effects: &[Effect]) -> io::Result<()> {
     let mut summary = serde_json::Map::new();
     for k in EffectKind::ALL {
         let n = effects.iter().filter(|e| e.kind == k).count();
@@ -35,6 +40,8 @@ pub fn json(out: &mut dyn Write, effects: &[Effect]) -> io::Result<()> {
     }
     let report = JsonReport {
         version: 1,
+        applyable: plan.is_applyable(),
+        complete: plan.is_complete(),
         effects: effects
             .iter()
             .map(|e| JsonEffect {

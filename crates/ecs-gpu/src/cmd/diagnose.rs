@@ -81,7 +81,10 @@ pub fn run(args: &Args, out: &mut dyn Write) -> Result<Outcome> {
         DiagnoseOutcome::Failing => Ok(Outcome::Findings),
         DiagnoseOutcome::Inconclusive => {
             out.flush()?;
-            Err(anyhow!("could not diagnose: {}", report.verdict.message))
+            Err(anyhow!(
+                "could not diagnose: {}",
+                esc(&report.verdict.message)
+            ))
         }
     }
 }
@@ -96,6 +99,12 @@ fn live(args: &Args) -> Result<(Inputs, String)> {
     };
     if args.timeout == 0 {
         bail!("--timeout 0: give at least 1 second");
+    }
+    if args.timeout > ecs_gpu_aws::MAX_TIMEOUT.as_secs() {
+        bail!(
+            "--timeout: give at most {} seconds",
+            ecs_gpu_aws::MAX_TIMEOUT.as_secs()
+        );
     }
     let opts = Options {
         cluster: args.cluster.clone(),
@@ -149,8 +158,22 @@ fn mark(s: Status) -> &'static str {
     }
 }
 
+/// Control characters from the input (a constraint, an event, an AMI value) as escapes, so a value
+/// can neither forge a line nor send a terminal sequence.
+fn esc(s: &str) -> String {
+    let mut out = String::with_capacity(s.len());
+    for c in s.chars() {
+        if c.is_control() {
+            out.extend(c.escape_default());
+        } else {
+            out.push(c);
+        }
+    }
+    out
+}
+
 fn write_human(out: &mut dyn Write, report: &Report, source: &str) -> io::Result<()> {
-    writeln!(out, "diagnosing {source}")?;
+    writeln!(out, "diagnosing {}", esc(source))?;
     writeln!(out)?;
     for step in &report.steps {
         writeln!(
@@ -161,18 +184,21 @@ fn write_human(out: &mut dyn Write, report: &Report, source: &str) -> io::Result
             step.id.title()
         )?;
         for e in &step.evidence {
-            writeln!(out, "       - {e}")?;
+            writeln!(out, "       - {}", esc(e))?;
         }
     }
     writeln!(out)?;
     let v = &report.verdict;
     match (v.step.as_str(), v.status) {
-        ("healthy", _) => writeln!(out, "verdict: healthy: {}", v.message)?,
-        (_, Status::Fail) => writeln!(out, "verdict: {} fails: {}", v.step, v.message)?,
-        _ => writeln!(out, "verdict: unknown: {}", v.message)?,
+        ("healthy", _) => writeln!(out, "verdict: healthy: {}", esc(&v.message))?,
+        (_, Status::Fail) => writeln!(out, "verdict: {} fails: {}", v.step, esc(&v.message))?,
+        _ => writeln!(out, "verdict: unknown: {}", esc(&v.message))?,
     }
     if let Some(fix) = &v.fix {
-        writeln!(out, "help: {fix}")?;
+        writeln!(out, "help: {}", esc(fix))?;
+    }
+    for note in &v.notes {
+        writeln!(out, "note: {}", esc(note))?;
     }
     Ok(())
 }

@@ -50,9 +50,11 @@ pub fn run(args: &Args, out: &mut dyn Write) -> Result<Outcome> {
     let effects = plan.effects();
     match args.format {
         Format::Human => render::human(out, &plan, &effects)?,
-        Format::Json => render::json(out, &effects)?,
+        Format::Json => render::json(out, &plan, &effects)?,
     }
-    let failing = effects.iter().any(|e| args.fail_on.contains(&e.kind));
+    // A plan Terraform cannot apply is a finding whatever --fail-on says: its effects are partial,
+    // and a CI gate must not pass it (docs/plan.md, exit statuses).
+    let failing = !plan.is_applyable() || effects.iter().any(|e| args.fail_on.contains(&e.kind));
     Ok(if failing {
         Outcome::Findings
     } else {

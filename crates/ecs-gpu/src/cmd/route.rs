@@ -3,7 +3,7 @@
 use std::io::Write;
 use std::path::PathBuf;
 
-use anyhow::{Context, Result};
+use anyhow::Result;
 use ecs_gpu_route::{route, Accelerator, Ec2Lifecycle, K8sPrimitive, Workload};
 use serde::Serialize;
 
@@ -80,14 +80,10 @@ struct Json<'a> {
 
 pub fn run(args: &Args, out: &mut dyn Write) -> Result<Outcome> {
     let mut w = match &args.from {
-        Some(path) => {
-            let text = std::fs::read_to_string(path)
-                .with_context(|| format!("cannot read {}", path.display()))?;
-            Workload::from_toml(&text).map_err(|e| match (e.line, e.column) {
-                (Some(l), Some(c)) => anyhow::anyhow!("{}:{l}:{c}: {}", path.display(), e.message),
-                _ => anyhow::anyhow!("{}: {}", path.display(), e.message),
-            })?
-        }
+        Some(path) => Workload::from_file(path).map_err(|e| match (e.line, e.column) {
+            (Some(l), Some(c)) => anyhow::anyhow!("{}:{l}:{c}: {}", path.display(), e.message),
+            _ => anyhow::anyhow!("{}: {}", path.display(), e.message),
+        })?,
         None => Workload::default(),
     };
     if args.gpu {
