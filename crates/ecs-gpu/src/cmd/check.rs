@@ -9,7 +9,7 @@ use std::io::{self, IsTerminal, Write};
 use std::path::{Path, PathBuf};
 
 use anyhow::{anyhow, bail, Context, Result};
-use ecs_gpu_report::{Format, RenderOptions, Severity};
+use ecs_gpu_report::{escape_control, Format, RenderOptions, Severity};
 use ecs_gpu_rules::{FileConfig, Settings, RULES};
 
 use crate::Outcome;
@@ -126,10 +126,47 @@ fn find_config(start: &Path) -> Option<PathBuf> {
     None
 }
 
+/// Reads the configuration file as every other file is read (a regular file, at most
+/// `MAX_FILE_BYTES`: `--config /dev/zero` is refused, not read forever). Errors are one line,
+/// with the place.
 fn read_config(path: &Path) -> Result<FileConfig> {
-    let text =
-        std::fs::read_to_string(path).with_context(|| format!("reading {}", path.display()))?;
-    FileConfig::parse(&text).with_context(|| format!("{}", path.display()))
+    let shown = path.display();
+    let text = ecs_gpu_model::read_text(path).map_err(|e| match (e.line, e.column) {
+        (Some(l), Some(c)) => anyhow!("{shown}:{l}:{c}: {}", e.message),
+        _ => anyhow!("{shown}: {}", e.message),
+    })?;
+    FileConfig::parse(&text).map_err(|e| match e {
+        ecs_gpu_rules::ConfigError::Toml {
+            line: Some(l),
+            column: Some(c),
+            message,
+        } => anyhow!("{shown}:{l}:{c}: {message}"),
+        e => anyhow!("{shown}: {e}"),
+    })
+}
+
+/// Why a `--var-file` cannot be read, before loading starts: the real cause (a folder, a pipe such
+/// as a process substitution, a missing file), not "no such file" for all of them.
+fn check_var_file(f: &Path) -> Result<()> {
+    let meta = match std::fs::metadata(f) {
+        Ok(meta) => meta,
+        Err(e) if e.kind() == io::ErrorKind::NotFound => {
+            bail!("--var-file {}: no such file", f.display())
+        }
+        Err(e) => bail!("--var-file {}: cannot read: {e}", f.display()),
+    };
+    if meta.is_file() {
+        return Ok(());
+    }
+    let kind = ecs_gpu_model::file_kind(&meta.file_type());
+    if kind == "a FIFO or pipe" {
+        // `--var-file <(...)` is a pipe: it could be read once only, and not bounded in advance.
+        bail!(
+            "--var-file {}: not a regular file: {kind} (a process substitution `<(...)` is a pipe: write the variables to a file)",
+            f.display()
+        );
+    }
+    bail!("--var-file {}: not a regular file: {kind}", f.display())
 }
 
 fn use_color(arg: ColorArg) -> bool {
@@ -149,7 +186,9 @@ pub fn run(args: &Args, out: &mut dyn Write) -> Result<Outcome> {
         args.paths.clone()
     };
     for p in &paths {
-        if std::fs::symlink_metadata(p).is_err() {
+        // Any other error (a name too long, a folder on the way that cannot be read) is the
+        // loader's problem to report, with its cause, while every other path is checked.
+        if std::fs::symlink_metadata(p).is_err_and(|e| e.kind() == io::ErrorKind::NotFound) {
             bail!("{}: no such file or folder", p.display());
         }
     }
@@ -200,9 +239,7 @@ pub fn run(args: &Args, out: &mut dyn Write) -> Result<Outcome> {
         vars.push((name.trim().to_string(), value.to_string()));
     }
     for f in &args.var_files {
-        if !f.is_file() {
-            bail!("--var-file {}: no such file", f.display());
-        }
+        check_var_file(f)?;
     }
 
     // The instance catalog the rules read is parsed on the side while the files load (about a
@@ -250,17 +287,26 @@ pub fn run(args: &Args, out: &mut dyn Write) -> Result<Outcome> {
         let stderr = io::stderr();
         let mut err = stderr.lock();
         for p in &checked.problems {
-            let path = p.path.display();
+            // Paths and messages quote the checked files: control characters escaped.
+            let path = p.path.display().to_string();
+            let path = escape_control(&path);
+            let message = escape_control(&p.message);
             match (p.line, p.column) {
-                (Some(l), Some(c)) => writeln!(err, "{path}:{l}:{c}: {}", p.message)?,
-                (Some(l), None) => writeln!(err, "{path}:{l}: {}", p.message)?,
-                _ => writeln!(err, "{path}: {}", p.message)?,
+                (Some(l), Some(c)) => writeln!(err, "{path}:{l}:{c}: {message}")?,
+                (Some(l), None) => writeln!(err, "{path}:{l}: {message}")?,
+                _ => writeln!(err, "{path}: {message}")?,
             }
         }
         let n = checked.problems.len();
+        if report.files == 0 {
+            bail!(
+                "nothing was checked: {n} {} could not be read or checked",
+                if n == 1 { "path" } else { "paths" }
+            );
+        }
         bail!(
-            "{n} {} could not be read or parsed; every other file was checked",
-            if n == 1 { "file" } else { "files" }
+            "{n} {} could not be read or checked; every other file was checked",
+            if n == 1 { "path" } else { "paths" }
         );
     }
     // The process ends next: freeing the report's values one by one would only delay it.
