@@ -106,6 +106,21 @@ const NUMBERS: &[&str] = &[
     "0", "1", "-1", "2", "4", "8", "255", "1.5", "-0.5", "1e3", "1e308",
 ];
 
+/// A quoted HCL string literal of `s`.
+fn quote(s: &str) -> String {
+    let mut out = String::from("\"");
+    for c in s.chars() {
+        match c {
+            '"' => out.push_str("\\\""),
+            '\\' => out.push_str("\\\\"),
+            '\n' => out.push_str("\\n"),
+            c if c.is_control() => out.push_str(&format!("\\u{:04x}", u32::from(c))),
+            c => out.push(c),
+        }
+    }
+    out.replace("${", "$${").replace("%{", "%%{") + "\""
+}
+
 /// One expression, rendered as HCL.
 #[derive(Debug)]
 pub struct Expr(pub String);
@@ -120,7 +135,7 @@ impl Expr {
         };
         Ok(match choice {
             0 => (*u.choose(NUMBERS)?).to_string(),
-            1 => format!("{:?}", u.choose(STRINGS)?),
+            1 => quote(u.choose(STRINGS)?),
             2 => (*u.choose(&["true", "false", "null"])?).to_string(),
             3 => {
                 (*u.choose(&["local.a", "local.b", "local.c", "var.v", "count.index"])?).to_string()
@@ -170,14 +185,18 @@ impl Expr {
                 Self::gen_with(u, depth - 1, "v")?,
                 if u.arbitrary()? { "..." } else { "" }
             ),
-            11 => format!("{}[{}]", Self::gen(u, depth - 1)?, Self::gen(u, depth - 1)?),
+            11 => format!(
+                "({})[{}]",
+                Self::gen(u, depth - 1)?,
+                Self::gen(u, depth - 1)?
+            ),
             12 => format!(
-                "{}[*].{}",
+                "({})[*].{}",
                 Self::gen(u, depth - 1)?,
                 u.choose(&["a", "name"])?
             ),
             13 => format!(
-                "{}.{}",
+                "({}).{}",
                 Self::gen(u, depth - 1)?,
                 u.choose(&["a", "name", "0"])?
             ),

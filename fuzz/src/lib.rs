@@ -121,3 +121,47 @@ pub fn target(name: &str) -> Option<fn(&[u8])> {
         _ => return None,
     })
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The grammar's modules parse: the evaluator target reaches the evaluator, not only the
+    /// parser's errors.
+    #[test]
+    fn the_grammar_makes_modules_that_parse() {
+        let mut state = 0x2545_f491_4f6c_dd1du64;
+        let mut parsed = 0;
+        for _ in 0..500 {
+            let bytes: Vec<u8> = (0..256)
+                .map(|_| {
+                    state ^= state << 13;
+                    state ^= state >> 7;
+                    state ^= state << 17;
+                    state as u8
+                })
+                .collect();
+            let module = grammar::Module::arbitrary(&mut Unstructured::new(&bytes)).unwrap();
+            let text = module.to_hcl();
+            match ecs_gpu_hcl::parse(&text) {
+                Ok(_) => parsed += 1,
+                Err(e) => panic!(
+                    "{} at {:?}\n{text}",
+                    e.message,
+                    ecs_gpu_hcl::line_col(&text, e.span.start)
+                ),
+            }
+        }
+        assert_eq!(parsed, 500);
+    }
+
+    /// Every target returns on the empty input and on a seed-like input.
+    #[test]
+    fn every_target_runs() {
+        for name in ["hcl", "eval", "plan", "diagnose"] {
+            let target = target(name).unwrap();
+            target(b"");
+            target(b"\x01\x00{\"taskDefinition\": {\"containerDefinitions\": []}}");
+        }
+    }
+}

@@ -159,7 +159,11 @@ fn check_var_file(f: &Path) -> Result<()> {
         return Ok(());
     }
     let kind = ecs_gpu_model::file_kind(&meta.file_type());
-    if kind == "a FIFO or pipe" {
+    #[cfg(unix)]
+    let pipe = std::os::unix::fs::FileTypeExt::is_fifo(&meta.file_type());
+    #[cfg(not(unix))]
+    let pipe = false;
+    if pipe {
         // `--var-file <(...)` is a pipe: it could be read once only, and not bounded in advance.
         bail!(
             "--var-file {}: not a regular file: {kind} (a process substitution `<(...)` is a pipe: write the variables to a file)",
