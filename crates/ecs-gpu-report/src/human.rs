@@ -198,7 +198,13 @@ fn shown_line(source: &Source<'_>, l: &Location) -> Option<(String, usize, usize
     } else {
         usize::MAX
     };
-    let first = col.saturating_sub(CONTEXT_BEFORE);
+    // A line that fits is shown whole; a longer one from a little before the span.
+    let fits = line.len() <= WINDOW || line.chars().nth(WINDOW).is_none();
+    let first = if fits {
+        0
+    } else {
+        col.saturating_sub(CONTEXT_BEFORE)
+    };
     let from = source.byte_of_char(start, line, first);
     // A line whose span starts past its end is shown from its last window.
     let (first, from) = if from == line.len() && first > 0 {
@@ -594,6 +600,14 @@ mod tests {
             let (out, _) = render_counting(&findings_in(&text, &[span]));
             assert_eq!(underlined(&out), want, "{span:?} in {out}");
         }
+        // A line that fits the window is shown whole, wherever the span is.
+        let fits = format!("{}X", " ".repeat(WINDOW - 1));
+        let (out, _) = render_counting(&findings_in(
+            &fits,
+            &[(1, WINDOW as u32, WINDOW as u32 + 1)],
+        ));
+        assert!(out.contains(&format!("1 | {fits}\n")), "{out}");
+        assert_eq!(underlined(&out), "X");
         let (out, _) = render_counting(&findings_in(&long, &[(1, 700, 701)]));
         assert!(out.lines().any(|l| l.starts_with("1 | …b")), "{out}");
         assert_eq!(out.matches('^').count(), 1);
