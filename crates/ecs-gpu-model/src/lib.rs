@@ -108,6 +108,14 @@ pub fn load_then<A: AfterLoad>(options: &LoadOptions, after: &A) -> A::Output {
 }
 
 pub use schedule::AfterLoad;
+pub use walk::{file_kind, ReadError, MAX_FILE_BYTES};
+
+/// Reads a file as UTF-8 text as `check` reads every file: without blocking on a FIFO, refusing
+/// what is not a regular file and files over [`MAX_FILE_BYTES`], with the place of the first byte
+/// that is not UTF-8. For readers outside the model (the configuration file).
+pub fn read_text(path: &std::path::Path) -> Result<String, ReadError> {
+    walk::read_text(path)
+}
 
 /// Parses a JSON string into a [`Node`] whose locations all point at `loc` (the string literal).
 pub(crate) fn json_to_node(text: &str, loc: Option<Loc>) -> Option<Node> {

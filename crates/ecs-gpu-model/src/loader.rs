@@ -737,7 +737,7 @@ impl Ev {
             .clone()
             .or_else(|| {
                 dot_terraform
-                    .then(|| std::fs::read_to_string(root_dir.join(".terraform/environment")).ok())
+                    .then(|| walk::read_text(&root_dir.join(".terraform/environment")).ok())
                     .flatten()
                     .map(|s| s.trim().to_string())
             })

@@ -76,7 +76,7 @@ impl SourceFile {
         if let Some(text) = &self.text {
             return Some(std::borrow::Cow::Borrowed(text));
         }
-        let text = std::fs::read_to_string(&self.path).ok()?;
+        let text = crate::walk::read_text(&self.path).ok()?;
         (ecs_gpu_hcl::LineIndex::new(&text) == self.lines).then_some(std::borrow::Cow::Owned(text))
     }
 

@@ -53,17 +53,23 @@ struct Walk {
     /// Whether any folder above has a rule.
     above_rules: bool,
     json: Vec<Found>,
+    /// Folders that could not be listed (display path, message).
+    problems: Vec<(PathBuf, String)>,
 }
+
+/// What a walk found: the task-definition candidates in display order, and the folders it could
+/// not read.
+pub(crate) type Walked = (Vec<Found>, Vec<(PathBuf, String)>);
 
 /// Walks the folder `root` (a folder, not a symlink to one: that is [`Linked`]). Calls `folder`
 /// with every folder that holds Terraform files, in unit order, and returns the task-definition
-/// candidates (`.json` files) in display order. Unreadable folders and entries are skipped, as
-/// `find_files` skips them.
+/// candidates (`.json` files) in display order, and the folders that could not be listed (as
+/// `find_files` reports them). Unreadable entries are skipped, as `find_files` skips them.
 pub(crate) fn walk(
     root: &Path,
     cwd: &Path,
     folder: &mut dyn FnMut(WalkedFolder),
-) -> Result<Vec<Found>, Linked> {
+) -> Result<Walked, Linked> {
     let is_link = std::fs::symlink_metadata(root).map_or(true, |m| m.file_type().is_symlink());
     let real_root = std::fs::canonicalize(root).map_err(|_| Linked)?;
     if is_link {
@@ -88,12 +94,13 @@ pub(crate) fn walk(
         above,
         above_rules,
         json: Vec::new(),
+        problems: Vec::new(),
     };
     let display = (!w.clean).then(|| display_path(root, cwd));
     w.folder(root.to_path_buf(), real_root, display, folder)?;
     let mut json = std::mem::take(&mut w.json);
     json.sort_unstable_by(|a, b| crate::walk::path_order(&a.display, &b.display));
-    Ok(json)
+    Ok((json, w.problems))
 }
 
 /// The `.gitignore` and `.git/info/exclude` matchers of a folder, built as the `ignore` crate
@@ -135,7 +142,7 @@ fn git_dir(dir: &Path, kind: std::fs::FileType) -> Option<PathBuf> {
         return Some(dot_git);
     }
     let first_line = |p: &Path| {
-        std::fs::read_to_string(p)
+        crate::walk::read_text(p)
             .ok()
             .and_then(|t| t.lines().next().map(str::to_string))
     };
@@ -193,8 +200,14 @@ impl Walk {
             Some(d) if d == Path::new(".") => PathBuf::from(name),
             Some(d) => d.join(name),
         };
-        let Ok(listing) = std::fs::read_dir(&dir) else {
-            return Ok(());
+        let listing = match std::fs::read_dir(&dir) {
+            Ok(listing) => listing,
+            Err(e) => {
+                // It may hold files to check: a problem, not a silent skip.
+                let shown = display.clone().unwrap_or_else(|| dir.clone());
+                self.problems.push((shown, format!("cannot read: {e}")));
+                return Ok(());
+            }
         };
         let mut entries: Vec<(OsString, std::fs::DirEntry)> = listing
             .filter_map(Result::ok)
@@ -473,7 +486,7 @@ mod tests {
 
     fn preorder(root: &Path, cwd: &Path) -> Result<(Listing, Files), Linked> {
         let mut folders: Listing = Vec::new();
-        let json = walk(root, cwd, &mut |f| {
+        let (json, _) = walk(root, cwd, &mut |f| {
             folders.push((f.display.clone(), f.real.clone(), files(&f.files)));
         })?;
         Ok((folders, files(&json)))

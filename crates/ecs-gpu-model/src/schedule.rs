@@ -605,14 +605,15 @@ fn run<A: AfterLoad>(
                     })
                 }))
                 .unwrap_or(Err(crate::preorder::Linked));
-                match walk {
-                    Ok(json) => {
+                let problems = match walk {
+                    Ok((json, problems)) => {
                         walked
                             .files
                             .extend(json.iter().map(|f| f.real.as_os_str().to_os_string()));
                         for f in json {
                             queue.push(Unit::Json(f));
                         }
+                        problems
                     }
                     Err(crate::preorder::Linked) => {
                         queue.close(true);
@@ -622,8 +623,17 @@ fn run<A: AfterLoad>(
                         }
                         return None;
                     }
-                }
-                (Some(walked), Vec::new())
+                };
+                let problems = problems
+                    .into_iter()
+                    .map(|(path, message)| LoadProblem {
+                        path,
+                        line: None,
+                        column: None,
+                        message,
+                    })
+                    .collect();
+                (Some(walked), problems)
             }
             Source::Walked(problems) => {
                 for i in 0..shared.folders.len() + shared.json.len() {

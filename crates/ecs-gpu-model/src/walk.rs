@@ -5,8 +5,10 @@ use std::sync::Mutex;
 
 use ecs_gpu_hcl::json::{Json, JsonValue};
 
-/// Files larger than this are not read (no Terraform file or task definition is this big).
-pub(crate) const MAX_FILE_BYTES: u64 = 32 * 1024 * 1024;
+/// Files larger than this are not read (no Terraform file or task definition is this big). Every
+/// file `check` reads is held to it: Terraform and JSON files, variable files, `file()`, the
+/// configuration file.
+pub const MAX_FILE_BYTES: u64 = 32 * 1024 * 1024;
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
 pub(crate) enum Kind {
@@ -184,8 +186,9 @@ pub(crate) fn display_path(p: &Path, cwd: &Path) -> PathBuf {
 
 /// Walks the given paths (in parallel) and returns every file to check, sorted by display path,
 /// each once however many ways it was reached; reading and parsing them is the loader's job.
-/// Errors while walking (unreadable folders, symlink loops) are skipped: a folder that cannot be
-/// read holds nothing to check.
+/// A folder that cannot be read is a problem (it may hold files to check); a symlink loop is not.
+/// So is a path named on the command line that is not checked: a FIFO or a device, a file whose
+/// name is not one `check` reads.
 pub(crate) fn find_files(paths: &[PathBuf], cwd: &Path) -> (Vec<Found>, Vec<(PathBuf, String)>) {
     let mut problems = Vec::new();
     // (path, kind, the real path of the walked root when no symlinked folder was met under it).
@@ -206,6 +209,17 @@ pub(crate) fn find_files(paths: &[PathBuf], cwd: &Path) -> (Vec<Found>, Vec<(Pat
                 continue;
             }
         };
+        if !meta.is_file() && !meta.is_dir() {
+            // A FIFO or a device named on the command line: asked for, so not skipped silently.
+            problems.push((
+                display_path(root, cwd),
+                format!(
+                    "not checked: not a regular file or folder: {}",
+                    file_kind(&meta.file_type())
+                ),
+            ));
+            continue;
+        }
         if meta.is_file() {
             // A file named explicitly is checked if it is one we read, whatever its name.
             let name = root.file_name().and_then(|n| n.to_str()).unwrap_or("");
@@ -214,7 +228,10 @@ pub(crate) fn find_files(paths: &[PathBuf], cwd: &Path) -> (Vec<Found>, Vec<(Pat
                 Some(k) => Some(k),
                 None if name.ends_with(".tf") => Some(Kind::Tf),
                 None if name.ends_with(".json") => Some(Kind::NamedJson),
-                None => None,
+                None => {
+                    problems.push((display_path(root, cwd), not_checkable(name)));
+                    None
+                }
             };
             if let Some(kind) = kind {
                 push(root.clone(), kind);
@@ -253,11 +270,23 @@ pub(crate) fn find_files(paths: &[PathBuf], cwd: &Path) -> (Vec<Found>, Vec<(Pat
             })
             .build_parallel();
         let linked = std::sync::atomic::AtomicBool::new(false);
+        let unreadable: Mutex<Vec<(PathBuf, String)>> = Mutex::new(Vec::new());
         let start = found.lock().map_or(0, |f| f.len());
         walker.run(|| {
             let found = &found;
             let linked = &linked;
+            let unreadable = &unreadable;
             Box::new(move |entry| {
+                let entry = match entry {
+                    Ok(entry) => Ok(entry),
+                    Err(e) => {
+                        if let (Some(problem), Ok(mut u)) = (walk_error(&e, cwd), unreadable.lock())
+                        {
+                            u.push(problem);
+                        }
+                        Err(e)
+                    }
+                };
                 if let Ok(entry) = entry {
                     let is_dir = entry.file_type().is_some_and(|t| t.is_dir());
                     if is_dir && entry.path_is_symlink() {
@@ -273,6 +302,11 @@ pub(crate) fn find_files(paths: &[PathBuf], cwd: &Path) -> (Vec<Found>, Vec<(Pat
                 ignore::WalkState::Continue
             })
         });
+        let mut unreadable = unreadable
+            .into_inner()
+            .unwrap_or_else(std::sync::PoisonError::into_inner);
+        unreadable.sort();
+        problems.extend(unreadable);
         if !linked.into_inner() {
             if let Ok(real) = std::fs::canonicalize(root) {
                 plain_roots.push((root.clone(), real));
@@ -362,9 +396,30 @@ pub(crate) fn find_files(paths: &[PathBuf], cwd: &Path) -> (Vec<Found>, Vec<(Pat
     (out, problems)
 }
 
+/// The problem of a folder or file the walk could not read (a folder without read permission):
+/// it may hold files to check, so it is not skipped silently. A symlink loop is not one: what it
+/// leads to was walked already.
+fn walk_error(e: &ignore::Error, cwd: &Path) -> Option<(PathBuf, String)> {
+    match e {
+        ignore::Error::WithPath { path, err } => err
+            .io_error()
+            .map(|io| (display_path(path, cwd), format!("cannot read: {io}"))),
+        ignore::Error::WithDepth { err, .. } => walk_error(err, cwd),
+        _ => None,
+    }
+}
+
+/// Why a file named on the command line is not checked: its name is not one `check` reads.
+pub(crate) fn not_checkable(name: &str) -> String {
+    if name.ends_with(".tfvars") || name.ends_with(".tfvars.json") {
+        return "not checked: a variable file is given with `--var-file`".to_string();
+    }
+    "not checked: not a Terraform or OpenTofu file (`.tf`, `.tf.json`, `.tofu`, `.tofu.json`) or task-definition JSON (`.json`)".to_string()
+}
+
 /// Why a file could not be read as text, with the place of the first invalid byte.
 #[derive(Debug)]
-pub(crate) struct ReadError {
+pub struct ReadError {
     pub message: String,
     pub line: Option<u32>,
     pub column: Option<u32>,
@@ -437,6 +492,30 @@ impl Folder {
     }
 }
 
+/// What a file that is not a regular file is, for a message.
+pub fn file_kind(kind: &std::fs::FileType) -> &'static str {
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::FileTypeExt;
+        if kind.is_fifo() {
+            return "a FIFO or pipe";
+        }
+        if kind.is_char_device() || kind.is_block_device() {
+            return "a device";
+        }
+        if kind.is_socket() {
+            return "a socket";
+        }
+    }
+    if kind.is_dir() {
+        "a folder"
+    } else if kind.is_file() {
+        "a file"
+    } else {
+        "not a file"
+    }
+}
+
 /// Reads a file as UTF-8 text, refusing huge and binary files.
 pub(crate) fn read_text(path: &Path) -> Result<String, ReadError> {
     // Opened without blocking (a FIFO would block an ordinary open), then looked at: one path
@@ -460,7 +539,10 @@ fn read_open(file: std::fs::File) -> Result<String, ReadError> {
     let meta = file.metadata().map_err(|e| format!("cannot read: {e}"))?;
     if !meta.is_file() {
         // A FIFO or a device would block or never end.
-        return Err(ReadError::from("not a regular file".to_string()));
+        return Err(ReadError::from(format!(
+            "not a regular file: {}",
+            file_kind(&meta.file_type())
+        )));
     }
     if meta.len() > MAX_FILE_BYTES {
         return Err(format!("file too large ({} bytes)", meta.len()).into());

@@ -18,14 +18,16 @@ use std::io::{self, Write};
 
 use serde_json::{json, Value};
 
-use crate::{sarif, Report, Severity};
+use crate::{escape_control as esc, sarif, Report, Severity};
 
 /// The `check_name` of a file that could not be read or parsed.
 const PARSE_ERROR: &str = "ecs-gpu/parse-error";
 
-/// A report path as GitLab reads it: relative, `/` separators, no leading `./`.
+/// A report path as GitLab reads it: relative, `/` separators, no leading `./`, control
+/// characters escaped.
 fn path(file: &str) -> String {
-    file.replace('\\', "/").trim_start_matches("./").to_string()
+    let file = file.replace('\\', "/");
+    esc(file.trim_start_matches("./")).into_owned()
 }
 
 /// GitLab's scale is `info`, `minor`, `major`, `critical`, `blocker`. An error is a task that never
@@ -54,12 +56,13 @@ pub fn to_value(report: &Report) -> Value {
                 1 => base,
                 n => format!("{base}-{n}"),
             };
-            let mut description = format!("{} {}: {}", d.rule, d.name, d.message);
+            // One line: the merge request widget shows text from the checked files as it is.
+            let mut description = format!("{} {}: {}", d.rule, d.name, esc(&d.message));
             if let Some(address) = d.address() {
-                description.push_str(&format!(" (resource: `{address}`)"));
+                description.push_str(&format!(" (resource: `{}`)", esc(&address)));
             }
             if let Some(h) = &d.help {
-                description.push_str(&format!("; help: {h}"));
+                description.push_str(&format!("; help: {}", esc(h)));
             }
             Some(json!({
                 "type": "issue",
@@ -82,7 +85,7 @@ pub fn to_value(report: &Report) -> Value {
         json!({
             "type": "issue",
             "check_name": PARSE_ERROR,
-            "description": p.sentence(),
+            "description": esc(&p.sentence()),
             "categories": ["Bug Risk"],
             "severity": "blocker",
             "fingerprint": sarif::fingerprint_of(&[PARSE_ERROR, &p.file, &p.message]),
@@ -146,5 +149,17 @@ mod tests {
         assert_eq!(issues[0]["severity"], "critical");
         assert_eq!(issues[1]["severity"], "major");
         assert_eq!(severity(Severity::Info), "info");
+    }
+
+    /// A container name holding a newline and a forged finding, escape sequences, a carriage
+    /// return and a bidirectional override: no forged line, nothing raw reaches the terminal or
+    /// the merge request widget.
+    #[test]
+    fn control_characters_are_escaped_in_every_text() {
+        let report = crate::test_report::hostile();
+        let mut out = Vec::new();
+        render(&report, &mut out).unwrap();
+        let out = String::from_utf8(out).unwrap();
+        crate::test_report::assert_not_forged(&out);
     }
 }

@@ -25,6 +25,7 @@
 //! assert_eq!(report.summary().errors, 1);
 //! ```
 
+use std::borrow::Cow;
 use std::collections::BTreeMap;
 use std::fmt;
 use std::io::{self, Write};
@@ -288,6 +289,54 @@ pub struct RenderOptions {
     pub color: bool,
     /// The tool version written into SARIF.
     pub version: Option<String>,
+}
+
+/// Whether a character must not reach a terminal or a line-oriented format as it is: a control
+/// character (C0, DEL, C1: a newline would start a line that looks like another finding, `ESC`
+/// starts a terminal escape sequence), or a Unicode character that reorders or breaks lines
+/// (bidirectional overrides and isolates, the line and paragraph separators), which can make
+/// text read differently from what it is.
+pub fn needs_escape(c: char) -> bool {
+    c.is_control()
+        || matches!(
+            c,
+            '\u{200E}' | '\u{200F}' | '\u{202A}'..='\u{202E}' | '\u{2066}'..='\u{2069}' | '\u{2028}' | '\u{2029}'
+        )
+}
+
+/// Text from the checked files (a container name, a path, a value) made safe to print on a
+/// terminal or in a line-oriented format: every character [`needs_escape`] says is unsafe is
+/// written as Rust writes it in a string literal (`\n`, `\r`, `\t`, `\u{1b}`); everything else
+/// is unchanged. The human, GitHub and GitLab renderers pass every text through it, and so does
+/// the binary for what it prints on stderr.
+///
+/// ```
+/// assert_eq!(ecs_gpu_report::escape_control("ok\nx\u{1b}[31m"), "ok\\nx\\u{1b}[31m");
+/// assert_eq!(ecs_gpu_report::escape_control("plain `text`"), "plain `text`");
+/// ```
+pub fn escape_control(s: &str) -> Cow<'_, str> {
+    if !s.chars().any(needs_escape) {
+        return Cow::Borrowed(s);
+    }
+    let mut out = String::with_capacity(s.len() + 8);
+    for c in s.chars() {
+        push_escaped(&mut out, c);
+    }
+    Cow::Owned(out)
+}
+
+/// Appends `c` to `out`, escaped as [`escape_control`] escapes it.
+pub(crate) fn push_escaped(out: &mut String, c: char) {
+    use fmt::Write as _;
+    match c {
+        '\n' => out.push_str("\\n"),
+        '\r' => out.push_str("\\r"),
+        '\t' => out.push_str("\\t"),
+        c if needs_escape(c) => {
+            let _ = write!(out, "\\u{{{:x}}}", u32::from(c));
+        }
+        c => out.push(c),
+    }
 }
 
 /// Renders a report in a format.

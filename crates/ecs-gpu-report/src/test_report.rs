@@ -103,3 +103,65 @@ pub(crate) fn sample() -> Report {
     ];
     report
 }
+
+/// The forged finding a hostile container name tries to print on a line of its own.
+pub(crate) const FORGED: &str = "x/main.tf:1:1: error GPU101 gpu-task-on-fargate: FORGED";
+
+/// A report whose texts from the checked files hold control characters: a newline followed by a
+/// forged finding, a carriage return, terminal escape sequences, a bidirectional override, in the
+/// message, the help, a label, the resource, the module, the file name and the source line.
+pub(crate) fn hostile() -> Report {
+    let name = format!("ok\n{FORGED}\r\u{1b}[31mred\u{1b}]0;title\u{7}\u{202e}");
+    let file = format!("dir\n{FORGED}/main.tf");
+    let mut report = Report::new(1);
+    report.sources.insert(
+        file.clone(),
+        format!(
+            "resource \"aws_ecs_task_definition\" \"app\" {{\n  name = \"{}\"\n}}\n",
+            name.replace('\n', "\u{1b}[2J")
+        ),
+    );
+    let location = Location {
+        file: file.clone(),
+        line: 2,
+        column: 3,
+        end_line: 2,
+        end_column: 20,
+    };
+    report.diagnostics.push(Diagnostic {
+        rule: "GPU105".into(),
+        name: "nvidia-driver-capabilities".into(),
+        severity: Severity::Warning,
+        message: format!("the GPU container `{name}` does not set `NVIDIA_DRIVER_CAPABILITIES`"),
+        location: Some(location.clone()),
+        resource: Some(format!("aws_ecs_task_definition.{name}")),
+        module: Some(format!("module.{name}")),
+        help: Some(format!("set it in `{name}`")),
+        labels: vec![Label {
+            location,
+            message: format!("container `{name}` here"),
+        }],
+    });
+    report.problems.push(crate::Problem {
+        file,
+        line: Some(1),
+        column: Some(1),
+        message: format!("cannot read `{name}`"),
+    });
+    report
+}
+
+/// What no line-oriented output of [`hostile`] may hold: a line that starts with the forged
+/// finding, a raw escape or bell character, a carriage return, a bidirectional override.
+pub(crate) fn assert_not_forged(out: &str) {
+    for line in out.lines() {
+        assert!(!line.starts_with(FORGED), "forged line: {line:?}");
+    }
+    for c in ['\u{1b}', '\u{7}', '\r', '\u{202e}'] {
+        assert!(!out.contains(c), "raw {c:?} in {out:?}");
+    }
+    assert!(
+        out.contains("\\u{1b}[31m"),
+        "the escape is shown escaped: {out}"
+    );
+}

@@ -18,10 +18,55 @@ use crate::{registry::RULES, Rule};
 /// A configuration problem.
 #[derive(Debug, thiserror::Error)]
 pub enum ConfigError {
-    #[error("invalid configuration: {0}")]
-    Toml(#[from] toml::de::Error),
+    /// The file is not valid TOML, or not the configuration's shape: one line, with the place
+    /// (1-based line and column, when the parser gives one).
+    #[error("{}{message}", place(*.line, *.column))]
+    Toml {
+        line: Option<usize>,
+        column: Option<usize>,
+        message: String,
+    },
+    /// A `[severity]` value that is not a severity.
+    #[error("`[severity]` `{code}`: {message}")]
+    Severity { code: String, message: String },
     #[error("`{code}` is not a rule ID or prefix{}", did_you_mean(.code))]
     UnknownRule { code: String },
+}
+
+fn place(line: Option<usize>, column: Option<usize>) -> String {
+    match (line, column) {
+        (Some(l), Some(c)) => format!("{l}:{c}: "),
+        (Some(l), None) => format!("{l}: "),
+        _ => String::new(),
+    }
+}
+
+impl ConfigError {
+    /// A TOML error as one line at its place: the parser's message spans several lines, with an
+    /// excerpt of the file.
+    fn toml(text: &str, e: &toml::de::Error) -> ConfigError {
+        let (line, column) = match e.span() {
+            Some(span) => {
+                let before = text.get(..span.start).unwrap_or(text);
+                let line = before.matches('\n').count() + 1;
+                let column = before.rsplit('\n').next().map_or(0, |l| l.chars().count()) + 1;
+                (Some(line), Some(column))
+            }
+            None => (None, None),
+        };
+        let message = e
+            .message()
+            .lines()
+            .map(str::trim)
+            .filter(|l| !l.is_empty())
+            .collect::<Vec<_>>()
+            .join(", ");
+        ConfigError::Toml {
+            line,
+            column,
+            message,
+        }
+    }
 }
 
 fn did_you_mean(code: &str) -> String {
@@ -47,7 +92,7 @@ pub struct FileConfig {
 
 impl FileConfig {
     pub fn parse(text: &str) -> Result<FileConfig, ConfigError> {
-        Ok(toml::from_str(text)?)
+        toml::from_str(text).map_err(|e| ConfigError::toml(text, &e))
     }
 }
 
@@ -87,9 +132,12 @@ impl Settings {
             validate_code(code)?;
             let sev: Severity = sev
                 .parse()
-                .map_err(|e: ecs_gpu_report::ParseSeverityError| {
-                    ConfigError::Toml(serde::de::Error::custom(e.to_string()))
-                })?;
+                .map_err(
+                    |e: ecs_gpu_report::ParseSeverityError| ConfigError::Severity {
+                        code: code.clone(),
+                        message: e.to_string(),
+                    },
+                )?;
             s.severity.insert(code.to_ascii_uppercase(), sev);
         }
         s.validate()?;
@@ -167,5 +215,24 @@ mod tests {
         assert!(e.contains("GPU9"), "{e}");
         let f = FileConfig::parse("[severity]\nGPU101 = \"fatal\"").unwrap();
         assert!(Settings::from_file(&f).is_err());
+    }
+
+    /// Issue 30.13: a TOML error was 11 to 13 lines (the parser's excerpt of the file) and was
+    /// printed twice; it is one line that starts with its place.
+    #[test]
+    fn a_toml_error_is_one_line_with_its_place() {
+        for (text, want) in [
+            ("select = [1 2]\n", "1:13: invalid array, expected `]`"),
+            ("ignore = []\nselekt = []\n", "2:1: unknown field `selekt`"),
+            (
+                "fail-on = 3\n",
+                "1:11: invalid type: integer `3`, expected a string",
+            ),
+            ("[severity]\nGPU101 = \"a\"\n[severity]\n", "3:"),
+        ] {
+            let e = FileConfig::parse(text).unwrap_err().to_string();
+            assert!(!e.contains('\n'), "{e:?}");
+            assert!(e.starts_with(want), "{text:?}: {e:?}");
+        }
     }
 }

@@ -94,7 +94,14 @@ fn main() -> ExitCode {
         Ok(Outcome::Findings) => ExitCode::from(1),
         Err(e) if is_broken_pipe(&e) => ExitCode::SUCCESS,
         Err(e) => {
-            let _ = writeln!(io::stderr(), "ecs-gpu: error: {e:#}");
+            // One line, whatever the error quotes (a path, a value from the input): control
+            // characters escaped.
+            let message = format!("{e:#}");
+            let _ = writeln!(
+                io::stderr(),
+                "ecs-gpu: error: {}",
+                ecs_gpu_report::escape_control(&message)
+            );
             ExitCode::from(2)
         }
     }

@@ -9,7 +9,7 @@ use std::io::{self, IsTerminal, Write};
 use std::path::{Path, PathBuf};
 
 use anyhow::{anyhow, bail, Context, Result};
-use ecs_gpu_report::{Format, RenderOptions, Severity};
+use ecs_gpu_report::{escape_control, Format, RenderOptions, Severity};
 use ecs_gpu_rules::{FileConfig, Settings, RULES};
 
 use crate::Outcome;
@@ -19,7 +19,7 @@ pub const CONFIG_FILE: &str = ".ecs-gpu.toml";
 
 #[derive(Debug, clap::Args)]
 #[command(
-    after_help = "Examples:\n  ecs-gpu check\n  ecs-gpu check examples/broken-gpu-chain\n  ecs-gpu check infra/ --format sarif > ecs-gpu.sarif\n  ecs-gpu check infra/ --format gitlab > gl-code-quality-report.json\n  ecs-gpu check --select GPU1,GPU2 --ignore GPU404 --fail-on warning\n  ecs-gpu check --var-file prod.tfvars --var gpu_count=4\n\nSuppress a finding with a comment on the line above it, or above its block:\n  # ecs-gpu:ignore GPU303 <reason>\n\nSettings can also live in .ecs-gpu.toml (found upward from the first path): select, ignore, fail-on, and [severity] overrides.\n\nExit status: 0 = nothing at or above --fail-on; 1 = findings at or above --fail-on; 2 = a file could not be read or parsed (every other file is still checked), or a usage error."
+    after_help = "Examples:\n  ecs-gpu check\n  ecs-gpu check examples/broken-gpu-chain\n  ecs-gpu check infra/ --format sarif > ecs-gpu.sarif\n  ecs-gpu check infra/ --format gitlab > gl-code-quality-report.json\n  ecs-gpu check --select GPU1,GPU2 --ignore GPU404 --fail-on warning\n  ecs-gpu check --var-file prod.tfvars --var gpu_count=4\n\nSuppress a finding with a comment on the line above it, or above its block:\n  # ecs-gpu:ignore GPU303 <reason>\n\nSettings can also live in .ecs-gpu.toml (found upward from the first path): select, ignore, fail-on, and [severity] overrides.\n\nExit status: 0 = nothing at or above --fail-on; 1 = findings at or above --fail-on; 2 = a file or folder could not be read, parsed or checked (every other file is still checked; each is named on stderr), or a usage error."
 )]
 pub struct Args {
     /// Files or folders to check: Terraform and OpenTofu (*.tf, *.tf.json, *.tofu, *.tofu.json) and ECS task-definition JSON. Default: the current directory.
@@ -126,10 +126,51 @@ fn find_config(start: &Path) -> Option<PathBuf> {
     None
 }
 
+/// Reads the configuration file as every other file is read (a regular file, at most
+/// `MAX_FILE_BYTES`: `--config /dev/zero` is refused, not read forever). Errors are one line,
+/// with the place.
 fn read_config(path: &Path) -> Result<FileConfig> {
-    let text =
-        std::fs::read_to_string(path).with_context(|| format!("reading {}", path.display()))?;
-    FileConfig::parse(&text).with_context(|| format!("{}", path.display()))
+    let shown = path.display();
+    let text = ecs_gpu_model::read_text(path).map_err(|e| match (e.line, e.column) {
+        (Some(l), Some(c)) => anyhow!("{shown}:{l}:{c}: {}", e.message),
+        _ => anyhow!("{shown}: {}", e.message),
+    })?;
+    FileConfig::parse(&text).map_err(|e| match e {
+        ecs_gpu_rules::ConfigError::Toml {
+            line: Some(l),
+            column: Some(c),
+            message,
+        } => anyhow!("{shown}:{l}:{c}: {message}"),
+        e => anyhow!("{shown}: {e}"),
+    })
+}
+
+/// Why a `--var-file` cannot be read, before loading starts: the real cause (a folder, a pipe such
+/// as a process substitution, a missing file), not "no such file" for all of them.
+fn check_var_file(f: &Path) -> Result<()> {
+    let meta = match std::fs::metadata(f) {
+        Ok(meta) => meta,
+        Err(e) if e.kind() == io::ErrorKind::NotFound => {
+            bail!("--var-file {}: no such file", f.display())
+        }
+        Err(e) => bail!("--var-file {}: cannot read: {e}", f.display()),
+    };
+    if meta.is_file() {
+        return Ok(());
+    }
+    let kind = ecs_gpu_model::file_kind(&meta.file_type());
+    #[cfg(unix)]
+    let pipe = std::os::unix::fs::FileTypeExt::is_fifo(&meta.file_type());
+    #[cfg(not(unix))]
+    let pipe = false;
+    if pipe {
+        // `--var-file <(...)` is a pipe: it could be read once only, and not bounded in advance.
+        bail!(
+            "--var-file {}: not a regular file: {kind} (a process substitution `<(...)` is a pipe: write the variables to a file)",
+            f.display()
+        );
+    }
+    bail!("--var-file {}: not a regular file: {kind}", f.display())
 }
 
 fn use_color(arg: ColorArg) -> bool {
@@ -149,7 +190,9 @@ pub fn run(args: &Args, out: &mut dyn Write) -> Result<Outcome> {
         args.paths.clone()
     };
     for p in &paths {
-        if std::fs::symlink_metadata(p).is_err() {
+        // Any other error (a name too long, a folder on the way that cannot be read) is the
+        // loader's problem to report, with its cause, while every other path is checked.
+        if std::fs::symlink_metadata(p).is_err_and(|e| e.kind() == io::ErrorKind::NotFound) {
             bail!("{}: no such file or folder", p.display());
         }
     }
@@ -200,9 +243,7 @@ pub fn run(args: &Args, out: &mut dyn Write) -> Result<Outcome> {
         vars.push((name.trim().to_string(), value.to_string()));
     }
     for f in &args.var_files {
-        if !f.is_file() {
-            bail!("--var-file {}: no such file", f.display());
-        }
+        check_var_file(f)?;
     }
 
     // The instance catalog the rules read is parsed on the side while the files load (about a
@@ -250,17 +291,26 @@ pub fn run(args: &Args, out: &mut dyn Write) -> Result<Outcome> {
         let stderr = io::stderr();
         let mut err = stderr.lock();
         for p in &checked.problems {
-            let path = p.path.display();
+            // Paths and messages quote the checked files: control characters escaped.
+            let path = p.path.display().to_string();
+            let path = escape_control(&path);
+            let message = escape_control(&p.message);
             match (p.line, p.column) {
-                (Some(l), Some(c)) => writeln!(err, "{path}:{l}:{c}: {}", p.message)?,
-                (Some(l), None) => writeln!(err, "{path}:{l}: {}", p.message)?,
-                _ => writeln!(err, "{path}: {}", p.message)?,
+                (Some(l), Some(c)) => writeln!(err, "{path}:{l}:{c}: {message}")?,
+                (Some(l), None) => writeln!(err, "{path}:{l}: {message}")?,
+                _ => writeln!(err, "{path}: {message}")?,
             }
         }
         let n = checked.problems.len();
+        if report.files == 0 {
+            bail!(
+                "nothing was checked: {n} {} could not be read or checked",
+                if n == 1 { "path" } else { "paths" }
+            );
+        }
         bail!(
-            "{n} {} could not be read or parsed; every other file was checked",
-            if n == 1 { "file" } else { "files" }
+            "{n} {} could not be read or checked; every other file was checked",
+            if n == 1 { "path" } else { "paths" }
         );
     }
     // The process ends next: freeing the report's values one by one would only delay it.

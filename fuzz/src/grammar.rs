@@ -1,0 +1,283 @@
+//! A small grammar of Terraform expressions for the evaluator target: literals, references to
+//! the module's own locals and variable, operators, conditionals, `for` expressions, splats,
+//! indexes, templates and calls of the functions the evaluator knows. Sizes stay small (ranges
+//! of at most 255, shallow nesting): the target looks for panics and wrong handling, not for the
+//! memory bombs of issue 30.1, which the hostile suite covers.
+
+use arbitrary::{Arbitrary, Result, Unstructured};
+
+/// How deep an expression may nest.
+const DEPTH: u32 = 6;
+
+/// Functions the evaluator models, with the number of arguments to give them.
+const FUNCTIONS: &[(&str, usize)] = &[
+    ("length", 1),
+    ("join", 2),
+    ("split", 2),
+    ("concat", 2),
+    ("flatten", 1),
+    ("merge", 2),
+    ("lookup", 3),
+    ("element", 2),
+    ("index", 2),
+    ("contains", 2),
+    ("keys", 1),
+    ("values", 1),
+    ("zipmap", 2),
+    ("distinct", 1),
+    ("sort", 1),
+    ("reverse", 1),
+    ("slice", 3),
+    ("range", 1),
+    ("range", 3),
+    ("min", 2),
+    ("max", 2),
+    ("abs", 1),
+    ("ceil", 1),
+    ("floor", 1),
+    ("pow", 2),
+    ("tostring", 1),
+    ("tonumber", 1),
+    ("tobool", 1),
+    ("tolist", 1),
+    ("toset", 1),
+    ("tomap", 1),
+    ("upper", 1),
+    ("lower", 1),
+    ("trimspace", 1),
+    ("replace", 3),
+    ("substr", 3),
+    ("format", 2),
+    ("formatlist", 2),
+    ("regex", 2),
+    ("can", 1),
+    ("try", 2),
+    ("coalesce", 2),
+    ("compact", 1),
+    ("one", 1),
+    ("sum", 1),
+    ("jsonencode", 1),
+    ("jsondecode", 1),
+    ("base64encode", 1),
+    ("base64decode", 1),
+    ("startswith", 2),
+    ("endswith", 2),
+    ("setproduct", 2),
+    ("chunklist", 2),
+    ("cidrsubnet", 3),
+    ("sensitive", 1),
+    ("nonsensitive", 1),
+    ("file", 1),
+    ("templatefile", 2),
+    ("parseint", 2),
+    ("strrev", 1),
+    ("transpose", 1),
+    ("alltrue", 1),
+    ("anytrue", 1),
+];
+
+const STRINGS: &[&str] = &[
+    "",
+    "a",
+    "GPU",
+    "1",
+    "-1",
+    "1.5",
+    "1e999",
+    "g5.xlarge",
+    "p4d.24xlarge",
+    "EC2",
+    "FARGATE",
+    "true",
+    "null",
+    "[1,2]",
+    "{\"a\":1}",
+    "%s-%d",
+    "a,b,c",
+    "ami-0",
+    "${",
+    "\\n",
+    "é",
+    "\u{1b}[2J",
+    "/aws/service/ecs/optimized-ami/amazon-linux-2/gpu/recommended",
+];
+
+const NUMBERS: &[&str] = &[
+    "0", "1", "-1", "2", "4", "8", "255", "1.5", "-0.5", "1e3", "1e308",
+];
+
+/// A quoted HCL string literal of `s`.
+fn quote(s: &str) -> String {
+    let mut out = String::from("\"");
+    for c in s.chars() {
+        match c {
+            '"' => out.push_str("\\\""),
+            '\\' => out.push_str("\\\\"),
+            '\n' => out.push_str("\\n"),
+            c if c.is_control() => out.push_str(&format!("\\u{:04x}", u32::from(c))),
+            c => out.push(c),
+        }
+    }
+    out.replace("${", "$${").replace("%{", "%%{") + "\""
+}
+
+/// One expression, rendered as HCL.
+#[derive(Debug)]
+pub struct Expr(pub String);
+
+impl Expr {
+    fn gen(u: &mut Unstructured<'_>, depth: u32) -> Result<String> {
+        let leaf = depth == 0 || u.is_empty();
+        let choice = if leaf {
+            u.int_in_range(0..=4)?
+        } else {
+            u.int_in_range(0..=17)?
+        };
+        Ok(match choice {
+            0 => (*u.choose(NUMBERS)?).to_string(),
+            1 => quote(u.choose(STRINGS)?),
+            2 => (*u.choose(&["true", "false", "null"])?).to_string(),
+            3 => {
+                (*u.choose(&["local.a", "local.b", "local.c", "var.v", "count.index"])?).to_string()
+            }
+            4 => format!("{}", u.int_in_range(0u8..=255)?),
+            5 => {
+                let n = u.int_in_range(0..=4)?;
+                let items: Result<Vec<String>> = (0..n).map(|_| Self::gen(u, depth - 1)).collect();
+                format!("[{}]", items?.join(", "))
+            }
+            6 => {
+                let n = u.int_in_range(0..=3)?;
+                let mut items = Vec::new();
+                for _ in 0..n {
+                    let key = u.choose(&["a", "b", "name", "value", "type", "\"x y\""])?;
+                    items.push(format!("{key} = {}", Self::gen(u, depth - 1)?));
+                }
+                format!("{{ {} }}", items.join(", "))
+            }
+            7 => {
+                let op = u.choose(&["+", "-", "*", "/", "%", "==", "!=", "<", ">=", "&&", "||"])?;
+                format!(
+                    "({} {op} {})",
+                    Self::gen(u, depth - 1)?,
+                    Self::gen(u, depth - 1)?
+                )
+            }
+            8 => format!(
+                "({} ? {} : {})",
+                Self::gen(u, depth - 1)?,
+                Self::gen(u, depth - 1)?,
+                Self::gen(u, depth - 1)?
+            ),
+            9 => format!(
+                "[for x in {} : {}{}]",
+                Self::gen(u, depth - 1)?,
+                Self::gen_with(u, depth - 1, "x")?,
+                if u.arbitrary()? {
+                    format!(" if {}", Self::gen_with(u, depth - 1, "x")?)
+                } else {
+                    String::new()
+                }
+            ),
+            10 => format!(
+                "{{for k, v in {} : tostring(k) => {}{}}}",
+                Self::gen(u, depth - 1)?,
+                Self::gen_with(u, depth - 1, "v")?,
+                if u.arbitrary()? { "..." } else { "" }
+            ),
+            11 => format!(
+                "({})[{}]",
+                Self::gen(u, depth - 1)?,
+                Self::gen(u, depth - 1)?
+            ),
+            12 => format!(
+                "({})[*].{}",
+                Self::gen(u, depth - 1)?,
+                u.choose(&["a", "name"])?
+            ),
+            13 => format!(
+                "({}).{}",
+                Self::gen(u, depth - 1)?,
+                u.choose(&["a", "name", "0"])?
+            ),
+            14 => format!(
+                "\"${{{}}}-x-%{{if {}}}y%{{endif}}\"",
+                Self::gen(u, depth - 1)?,
+                Self::gen(u, depth - 1)?
+            ),
+            15 => format!("-{}", Self::gen(u, depth - 1)?),
+            16 => format!("!{}", Self::gen(u, depth - 1)?),
+            _ => {
+                let (name, n) = *u.choose(FUNCTIONS)?;
+                let args: Result<Vec<String>> = (0..n).map(|_| Self::gen(u, depth - 1)).collect();
+                format!("{name}({})", args?.join(", "))
+            }
+        })
+    }
+
+    /// An expression that may use the `for` variable `var`.
+    fn gen_with(u: &mut Unstructured<'_>, depth: u32, var: &str) -> Result<String> {
+        if u.ratio(1, 3)? {
+            Ok(var.to_string())
+        } else {
+            Self::gen(u, depth)
+        }
+    }
+}
+
+impl<'a> Arbitrary<'a> for Expr {
+    fn arbitrary(u: &mut Unstructured<'a>) -> Result<Self> {
+        Ok(Expr(Self::gen(u, DEPTH)?))
+    }
+}
+
+/// A module whose task definition reads every expression.
+#[derive(Debug, Arbitrary)]
+pub struct Module {
+    pub default: Expr,
+    pub a: Expr,
+    pub b: Expr,
+    pub c: Expr,
+    pub count: Expr,
+    pub instance_type: Expr,
+}
+
+impl Module {
+    pub fn to_hcl(&self) -> String {
+        format!(
+            r#"variable "v" {{
+  default = {default}
+}}
+
+locals {{
+  a = {a}
+  b = {b}
+  c = {c}
+}}
+
+resource "aws_ecs_task_definition" "t" {{
+  count                    = {count}
+  family                   = "f"
+  requires_compatibilities = [local.a]
+  cpu                      = local.b
+  container_definitions = jsonencode([{{
+    name                 = local.b
+    image                = "nvidia/cuda:12"
+    resourceRequirements = [{{ type = "GPU", value = local.c }}]
+  }}])
+}}
+
+resource "aws_launch_template" "gpu" {{
+  instance_type = {instance_type}
+  image_id      = local.a
+}}
+"#,
+            default = self.default.0,
+            a = self.a.0,
+            b = self.b.0,
+            c = self.c.0,
+            count = self.count.0,
+            instance_type = self.instance_type.0,
+        )
+    }
+}

@@ -1,0 +1,167 @@
+//! The fuzz targets of ecs-gpu, as plain functions: `cargo fuzz` calls them from
+//! `fuzz_targets/` (with libFuzzer), and `src/bin/mutate.rs` (a stable random-mutation loop)
+//! and the tests call them the same way. Each must return for every input, never panic.
+//! See docs/fuzzing.md.
+
+use std::path::{Path, PathBuf};
+use std::sync::OnceLock;
+
+use arbitrary::{Arbitrary, Unstructured};
+
+pub mod grammar;
+
+/// The HCL parser: the whole-file parser, the expression and template parsers, and the JSON
+/// parser, on any text.
+pub fn hcl(data: &[u8]) {
+    let Ok(text) = std::str::from_utf8(data) else {
+        return;
+    };
+    if let Err(e) = ecs_gpu_hcl::parse(text) {
+        // The place of an error is within the text.
+        let _ = ecs_gpu_hcl::line_col(text, e.span.start);
+    }
+    let _ = ecs_gpu_hcl::parse_expression(text);
+    let _ = ecs_gpu_hcl::parse_template(text);
+    let _ = ecs_gpu_hcl::json::parse(text);
+}
+
+/// The evaluator, through the model's public API: a module built from expressions of a small
+/// grammar ([`grammar`]) in a variable default, locals, a `count` and a task definition, loaded
+/// and checked by every rule.
+pub fn eval(data: &[u8]) {
+    let mut u = Unstructured::new(data);
+    let Ok(module) = grammar::Module::arbitrary(&mut u) else {
+        return;
+    };
+    check_text(&module.to_hcl());
+}
+
+/// Loads one `main.tf` holding `text` and runs every rule on it.
+pub fn check_text(text: &str) {
+    let Ok(dir) = tempfile::tempdir() else {
+        return;
+    };
+    if std::fs::write(dir.path().join("main.tf"), text).is_err() {
+        return;
+    }
+    let model = ecs_gpu_model::load(&ecs_gpu_model::LoadOptions {
+        paths: vec![dir.path().to_path_buf()],
+        threads: Some(1),
+        ..Default::default()
+    });
+    let _ = ecs_gpu_rules::check(&model, &ecs_gpu_rules::Settings::default());
+}
+
+/// The plan reader, on any bytes, both ways (from memory and streaming).
+pub fn plan(data: &[u8]) {
+    let _ = ecs_gpu_plan::read_slice(data);
+    let _ = ecs_gpu_plan::read(std::io::BufReader::new(data));
+}
+
+/// The saved AWS CLI outputs diagnose reads (`--from DIR`).
+const DIAGNOSE_FILES: [&str; 7] = [
+    "describe-services.json",
+    "describe-task-definition.json",
+    "describe-container-instances.json",
+    "describe-tasks.json",
+    "describe-capacity-providers.json",
+    "describe-auto-scaling-groups.json",
+    "describe-scaling-activities.json",
+];
+
+/// The diagnose scenarios of the repository (read once, at run time).
+fn scenarios() -> &'static [PathBuf] {
+    static SCENARIOS: OnceLock<Vec<PathBuf>> = OnceLock::new();
+    SCENARIOS.get_or_init(|| {
+        let dir = Path::new(env!("CARGO_MANIFEST_DIR"))
+            .join("../crates/ecs-gpu-diagnose/tests/scenarios");
+        let mut all: Vec<PathBuf> = std::fs::read_dir(dir)
+            .map(|rd| {
+                rd.flatten()
+                    .map(|e| e.path())
+                    .filter(|p| p.is_dir())
+                    .collect()
+            })
+            .unwrap_or_default();
+        all.sort();
+        all
+    })
+}
+
+/// The diagnose input reader and walk: the first byte picks which saved output the rest of the
+/// input replaces, the second which scenario of the repository gives the other outputs.
+pub fn diagnose(data: &[u8]) {
+    let [which, scenario, content @ ..] = data else {
+        return;
+    };
+    let Ok(dir) = tempfile::tempdir() else {
+        return;
+    };
+    let name = DIAGNOSE_FILES[usize::from(*which) % DIAGNOSE_FILES.len()];
+    if let Some(base) = scenarios().get(usize::from(*scenario) % scenarios().len().max(1)) {
+        for other in DIAGNOSE_FILES.iter().filter(|f| **f != name) {
+            let _ = std::fs::copy(base.join(other), dir.path().join(other));
+        }
+    }
+    if std::fs::write(dir.path().join(name), content).is_err() {
+        return;
+    }
+    if let Ok(inputs) = ecs_gpu_diagnose::Inputs::from_dir(dir.path()) {
+        let _ = ecs_gpu_diagnose::diagnose(&inputs, &ecs_gpu_diagnose::Target { service: None });
+    }
+}
+
+/// A target by name.
+pub fn target(name: &str) -> Option<fn(&[u8])> {
+    Some(match name {
+        "hcl" => hcl,
+        "eval" => eval,
+        "plan" => plan,
+        "diagnose" => diagnose,
+        _ => return None,
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The grammar's modules parse: the evaluator target reaches the evaluator, not only the
+    /// parser's errors.
+    #[test]
+    fn the_grammar_makes_modules_that_parse() {
+        let mut state = 0x2545_f491_4f6c_dd1du64;
+        let mut parsed = 0;
+        for _ in 0..500 {
+            let bytes: Vec<u8> = (0..256)
+                .map(|_| {
+                    state ^= state << 13;
+                    state ^= state >> 7;
+                    state ^= state << 17;
+                    state as u8
+                })
+                .collect();
+            let module = grammar::Module::arbitrary(&mut Unstructured::new(&bytes)).unwrap();
+            let text = module.to_hcl();
+            match ecs_gpu_hcl::parse(&text) {
+                Ok(_) => parsed += 1,
+                Err(e) => panic!(
+                    "{} at {:?}\n{text}",
+                    e.message,
+                    ecs_gpu_hcl::line_col(&text, e.span.start)
+                ),
+            }
+        }
+        assert_eq!(parsed, 500);
+    }
+
+    /// Every target returns on the empty input and on a seed-like input.
+    #[test]
+    fn every_target_runs() {
+        for name in ["hcl", "eval", "plan", "diagnose"] {
+            let target = target(name).unwrap();
+            target(b"");
+            target(b"\x01\x00{\"taskDefinition\": {\"containerDefinitions\": []}}");
+        }
+    }
+}
