@@ -688,14 +688,30 @@ impl Ev {
                     },
                 }
             }
-            ExprKind::Binary { op, left, right } => {
-                let l = self.eval(cx, left);
-                let r = self.eval(cx, right);
-                binary(*op, &l, &r)
-            }
+            ExprKind::Binary { .. } => return self.eval_chain(cx, e),
             ExprKind::Parens(inner) => return self.eval(cx, inner),
         };
         Node::new(value, loc)
+    }
+
+    /// An operator chain (`a + b + ... + z`, a left-deep tree as long as the chain) in a loop
+    /// along its left side: the chain is not nesting, and any length is evaluated.
+    fn eval_chain(&mut self, cx: &Cx<'_>, e: &Expr) -> Node {
+        let mut spine: Vec<&Expr> = Vec::new();
+        let mut leftmost = e;
+        while let ExprKind::Binary { left, .. } = &leftmost.kind {
+            spine.push(leftmost);
+            leftmost = left;
+        }
+        let mut acc = self.eval(cx, leftmost);
+        for node in spine.into_iter().rev() {
+            let ExprKind::Binary { op, right, .. } = &node.kind else {
+                continue;
+            };
+            let r = self.eval(cx, right);
+            acc = Node::new(binary(*op, &acc, &r), cx.loc(node.span));
+        }
+        acc
     }
 
     #[allow(clippy::too_many_arguments)]
