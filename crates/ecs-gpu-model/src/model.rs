@@ -479,6 +479,13 @@ pub enum LoadNoteKind {
     ModuleNotFollowed,
     /// `file()`/`templatefile()` of a path outside the checked folders, not read.
     FileOutsideTree,
+    /// The values of a root module (with the modules it calls) passed the evaluator's memory
+    /// budget ([`crate::MEMORY_BUDGET_BASE`]): `loc` is where it ran out, and what depends on it
+    /// is unknown. Said once per root module.
+    MemoryBudget,
+    /// A `count` or `for_each` of more instances than the checker expands
+    /// ([`crate::MAX_INSTANCES`]): the resource is one instance of unknown number.
+    InstanceLimit,
 }
 
 impl Model {
@@ -593,7 +600,7 @@ impl Model {
             };
             match (&node.value, ref_kind) {
                 (crate::Value::String(s), None) => {
-                    index.by_str.entry(s.clone()).or_default().push(r.id.0);
+                    index.by_str.entry(s.to_string()).or_default().push(r.id.0);
                 }
                 (crate::Value::Unknown(_), Some(ref_kind)) => {
                     for target in self.referenced(node, ref_kind) {

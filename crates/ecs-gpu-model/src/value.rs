@@ -38,7 +38,8 @@ pub enum Value {
     Bool(bool),
     /// A number, as Terraform holds it (arbitrary precision; `f64` is enough for every rule).
     Number(f64),
-    String(String),
+    /// A string, shared: copying the value copies a pointer, never the text.
+    String(Str),
     /// `jsonencode(x)`: a string whose text is the JSON of `x`, with `x`'s structure and locations
     /// kept. Behaves as a string everywhere; rules that read JSON use [`Node::json`]. Shared, not
     /// copied, when the value is (a task definition's containers are the biggest values).
@@ -48,6 +49,102 @@ pub enum Value {
     /// An object or map.
     Object(Object),
     Unknown(Box<Unknown>),
+}
+
+/// An immutable, reference-counted string (as Terraform's cty shares its values): a list of a
+/// thousand references to one 10 MB local holds the text once. Reads as a `str`.
+#[derive(Clone, PartialEq, Eq, Hash, PartialOrd, Ord, Default)]
+pub struct Str(std::sync::Arc<str>);
+
+impl Str {
+    pub fn as_str(&self) -> &str {
+        &self.0
+    }
+
+    /// Whether no other value shares this text (it was just built, not copied): what the
+    /// evaluator charges to its memory budget.
+    pub(crate) fn is_fresh(&self) -> bool {
+        std::sync::Arc::strong_count(&self.0) == 1
+    }
+}
+
+impl std::ops::Deref for Str {
+    type Target = str;
+    fn deref(&self) -> &str {
+        &self.0
+    }
+}
+
+impl AsRef<str> for Str {
+    fn as_ref(&self) -> &str {
+        &self.0
+    }
+}
+
+impl std::borrow::Borrow<str> for Str {
+    fn borrow(&self) -> &str {
+        &self.0
+    }
+}
+
+impl std::fmt::Debug for Str {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        std::fmt::Debug::fmt(&*self.0, f)
+    }
+}
+
+impl std::fmt::Display for Str {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        std::fmt::Display::fmt(&*self.0, f)
+    }
+}
+
+impl From<String> for Str {
+    fn from(s: String) -> Str {
+        Str(s.into())
+    }
+}
+
+impl From<&str> for Str {
+    fn from(s: &str) -> Str {
+        Str(s.into())
+    }
+}
+
+impl From<&String> for Str {
+    fn from(s: &String) -> Str {
+        Str(s.as_str().into())
+    }
+}
+
+impl From<std::borrow::Cow<'_, str>> for Str {
+    fn from(s: std::borrow::Cow<'_, str>) -> Str {
+        Str(s.into())
+    }
+}
+
+impl From<Str> for String {
+    fn from(s: Str) -> String {
+        s.0.to_string()
+    }
+}
+
+impl PartialEq<str> for Str {
+    fn eq(&self, other: &str) -> bool {
+        &*self.0 == other
+    }
+}
+
+impl PartialEq<&str> for Str {
+    fn eq(&self, other: &&str) -> bool {
+        &*self.0 == *other
+    }
+}
+
+impl PartialEq<String> for Str {
+    fn eq(&self, other: &String) -> bool {
+        *self.0 == **other
+    }
 }
 
 /// An object: entries in source order, one per key (the last written wins, as in Terraform), and the

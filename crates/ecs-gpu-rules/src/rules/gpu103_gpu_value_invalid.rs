@@ -98,6 +98,20 @@ fn check(model: &Model, report: &mut Findings<'_>) {
                 }
                 let Some(v) = value else { continue };
                 match &v.value {
+                    // A number past an f64's range (`1e999`) is read as the largest f64: a JSON
+                    // number all the same, not one to print back.
+                    Value::Number(n) if n.abs() == f64::MAX => {
+                        report
+                            .add(
+                                v.loc,
+                                format!(
+                                    "the GPU value of container {} is a JSON number, and ECS takes a string",
+                                    c.display_name()
+                                ),
+                            )
+                            .help("write the number of GPUs as a string: `\"1\"`")
+                            .task(td);
+                    }
                     Value::Number(n) => {
                         report
                             .add(
