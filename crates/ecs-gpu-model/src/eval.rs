@@ -476,6 +476,8 @@ struct TemplateAcc {
     /// Where the known text since the last unknown part starts in `text`: the fragment in
     /// progress.
     current: usize,
+    /// Whether a sensitive value went into the text (or decided a directive).
+    sensitive: bool,
 }
 
 impl TemplateAcc {
@@ -694,6 +696,9 @@ impl Ev {
                             (otherwise, then)
                         };
                         let mut n = self.eval(cx, chosen);
+                        if c.is_sensitive() {
+                            n.mark_sensitive(true);
+                        }
                         // Terraform unifies the two result types: `true ? 1 : "a"` is "1".
                         if is_string_expr(other)
                             && matches!(n.value, Value::Number(_) | Value::Bool(_))
@@ -720,7 +725,7 @@ impl Ev {
                 if crate::funcs::has_error(&v) {
                     return Node::new(unknown(UnknownReason::Error, deep_refs(&v)), loc);
                 }
-                match op {
+                let value = match op {
                     UnaryOp::Not => match to_bool(&v) {
                         Ok(b) => Value::Bool(!b),
                         Err(f) => f.into_value(),
@@ -729,7 +734,12 @@ impl Ev {
                         Ok(n) => Value::Number(-n),
                         Err(f) => f.into_value(),
                     },
-                }
+                };
+                return Node {
+                    value,
+                    loc,
+                    sensitive: v.sensitive,
+                };
             }
             ExprKind::Binary { .. } => return self.eval_chain(cx, e),
             ExprKind::Parens(inner) => return self.eval(cx, inner),
@@ -752,7 +762,9 @@ impl Ev {
                 continue;
             };
             let r = self.eval(cx, right);
+            let sensitive = acc.is_sensitive() || r.is_sensitive();
             acc = Node::new(binary(*op, &acc, &r), cx.loc(node.span));
+            acc.sensitive = sensitive;
         }
         acc
     }
@@ -887,7 +899,10 @@ impl Ev {
         }
         let mut acc = TemplateAcc::default();
         self.template_parts(cx, t, &mut acc);
-        Node::new(acc.finish(), cx.loc(span))
+        let sensitive = acc.sensitive;
+        let mut n = Node::new(acc.finish(), cx.loc(span));
+        n.sensitive = sensitive;
+        n
     }
 
     fn template_parts(&mut self, cx: &Cx<'_>, t: &Template, acc: &mut TemplateAcc) {
@@ -904,6 +919,7 @@ impl Ev {
                 TemplatePart::Literal { text, .. } => acc.push(text),
                 TemplatePart::Interpolation(e) => {
                     let v = self.eval(cx, e);
+                    acc.sensitive |= v.is_sensitive();
                     match to_str(&v) {
                         Ok(s) => acc.push(&s),
                         Err(f) => acc.push_fail(f),
@@ -916,6 +932,7 @@ impl Ev {
                     ..
                 } => {
                     let c = self.eval(cx, condition);
+                    acc.sensitive |= c.is_sensitive();
                     match to_bool(&c) {
                         Ok(true) => self.template_parts(cx, then, acc),
                         Ok(false) => {
@@ -938,6 +955,7 @@ impl Ev {
                     ..
                 } => {
                     let coll = self.eval(cx, collection);
+                    acc.sensitive |= coll.sensitive;
                     if crate::funcs::has_error(&coll) {
                         acc.error = true;
                         continue;
@@ -1023,7 +1041,12 @@ impl Ev {
             "var" => match attr(0) {
                 Some(name) => {
                     let v = self.get_var(cx.inst, name);
-                    apply_steps(v, &steps[1..])
+                    let mut n = apply_steps(v, &steps[1..]);
+                    if n.is_sensitive() {
+                        // Never point a finding at the default or tfvars line holding the secret.
+                        n.relocate(cx.loc(id.span));
+                    }
+                    n
                 }
                 None => Node::new(error_value(), None),
             },

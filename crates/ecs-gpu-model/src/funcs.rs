@@ -261,10 +261,30 @@ pub(crate) fn call(
             return Node::new(Value::Unknown(u), loc);
         }
     }
+    // A result computed from a sensitive argument is sensitive, as in Terraform (over-marking a
+    // part that came from elsewhere only hides it in messages). `jsonencode` marks its text and
+    // keeps the marks of the parts inside, so a rule may still quote the other fields.
+    let sensitive = match fname {
+        "sensitive" => Some(true),
+        "nonsensitive" => Some(false),
+        _ if vals.iter().any(Node::is_sensitive) => Some(true),
+        _ => None,
+    };
     let result = if fname == "jsonencode" {
         jsonencode(&mut vals)
     } else {
         builtin(ev, cx, loc, fname, &vals)
+    };
+    let result = match (result, sensitive) {
+        (Ok(mut n), Some(mark)) => {
+            if matches!(n.value, Value::Json(_)) {
+                n.sensitive = mark;
+            } else {
+                n.mark_sensitive(mark);
+            }
+            Ok(n)
+        }
+        (r, _) => r,
     };
     match result {
         Ok(n) if matches!(&n.value, Value::String(t) if t.len() > crate::eval::MAX_STRING) => {

@@ -973,6 +973,11 @@ impl Ev {
             if let Some(t) = attr(&b.body, "type") {
                 value = self.convert_type(inst, fid, value, &t.value, 0);
             }
+            if attr(&b.body, "sensitive")
+                .is_some_and(|a| matches!(a.value.kind, ExprKind::Bool(true)))
+            {
+                value.mark_sensitive(true);
+            }
         }
         self.insts[inst]
             .vars

@@ -489,6 +489,22 @@ pub enum LoadNoteKind {
 }
 
 impl Model {
+    /// The texts of every sensitive value in the resources (longest first), for a last check that
+    /// no message quotes one ([`Node::shown`] is the first).
+    pub fn sensitive_texts(&self) -> Vec<String> {
+        let mut out = Vec::new();
+        let mut bodies: Vec<&Body> = self.resources.iter().map(|r| &r.body).collect();
+        while let Some(body) = bodies.pop() {
+            for a in &body.attributes {
+                a.value.sensitive_texts(&mut out);
+            }
+            bodies.extend(body.blocks.iter().map(|b| &b.body));
+        }
+        out.sort_by(|a, b| b.len().cmp(&a.len()).then_with(|| a.cmp(b)));
+        out.dedup();
+        out
+    }
+
     pub fn file(&self, id: FileId) -> &SourceFile {
         &self.files[id.0 as usize]
     }
