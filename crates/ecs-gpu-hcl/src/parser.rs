@@ -1261,6 +1261,7 @@ impl<'a> Parser<'a> {
         if !self.build {
             return Ok(placeholder(span));
         }
+        args.shrink_to_fit();
         Ok(Expr {
             kind: ExprKind::Call {
                 name,
@@ -1301,6 +1302,9 @@ impl<'a> Parser<'a> {
         }
         self.pos += 1;
         self.newlines = saved;
+        // A vector's first allocation holds four items: a list of a million one-item objects
+        // would keep three empty items (hundreds of bytes) each.
+        items.shrink_to_fit();
         Ok(Expr {
             kind: ExprKind::Tuple(items),
             span: Span::new(start, self.pos),
@@ -1350,6 +1354,9 @@ impl<'a> Parser<'a> {
         }
         self.pos += 1;
         self.newlines = saved;
+        // A vector's first allocation holds four items: a list of a million one-item objects
+        // would keep three empty items (hundreds of bytes) each.
+        items.shrink_to_fit();
         Ok(Expr {
             kind: ExprKind::Object(items),
             span: Span::new(start, self.pos),
