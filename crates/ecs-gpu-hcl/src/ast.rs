@@ -76,6 +76,25 @@ pub struct Expr {
     pub span: Span,
 }
 
+/// Drops the left side of an operator chain (`1 + 1 + ... + 1`, a left-deep tree as long as the
+/// chain) in a loop: the derived drop would recurse once per operator.
+impl Drop for Expr {
+    fn drop(&mut self) {
+        let ExprKind::Binary { left, .. } = &mut self.kind else {
+            return;
+        };
+        if !matches!(left.kind, ExprKind::Binary { .. }) {
+            return;
+        }
+        let mut next = std::mem::replace(&mut left.kind, ExprKind::Null);
+        while let ExprKind::Binary { left, .. } = &mut next {
+            let deeper = std::mem::replace(&mut left.kind, ExprKind::Null);
+            // `next` now holds a shallow node (its left side is `null`), dropped here.
+            next = deeper;
+        }
+    }
+}
+
 #[derive(Debug, Clone, PartialEq)]
 pub enum ExprKind {
     Null,

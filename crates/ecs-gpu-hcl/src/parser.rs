@@ -231,9 +231,9 @@ impl<'a> Parser<'a> {
         self.depth -= 1;
     }
 
-    /// Loops that build a left-deep tree (operator chains, traversal chains) count each level
-    /// as nesting too: the tree they build is as deep, and every later walk over it (and its
-    /// `Drop`) recurses that deep.
+    /// Loops that build a left-deep tree of traversals or prefixes count each level as nesting
+    /// too: the tree they build is as deep, and every later walk over it recurses that deep.
+    /// (Operator chains do not: see [`Parser::parse_binary`].)
     fn leave_n(&mut self, n: u32) {
         self.depth -= n;
     }
@@ -844,10 +844,13 @@ impl<'a> Parser<'a> {
         })
     }
 
-    /// Precedence climbing: operators of precedence `min` or higher, left-associative.
+    /// Precedence climbing: operators of precedence `min` or higher, left-associative. A chain
+    /// of operators is a loop, not nesting: `1 + 1 + ... + 1` of any length is accepted, as
+    /// Terraform accepts it (the recursion goes at most one level per precedence). The left-deep
+    /// tree it builds is walked without recursion along its left side: [`Expr`]'s `Drop`, and the
+    /// evaluator.
     fn parse_binary(&mut self, min: u8) -> PResult<Expr> {
         let mut left = self.parse_unary()?;
-        let mut levels = 0;
         loop {
             self.skip_trivia()?;
             let Some((op, len)) = self.peek_binop() else {
@@ -857,8 +860,6 @@ impl<'a> Parser<'a> {
             if prec < min {
                 break;
             }
-            self.enter()?;
-            levels += 1;
             self.pos += len;
             self.skip_trivia()?;
             let right = if prec < 6 {
@@ -880,7 +881,6 @@ impl<'a> Parser<'a> {
                 placeholder(span)
             };
         }
-        self.leave_n(levels);
         Ok(left)
     }
 
@@ -1261,6 +1261,7 @@ impl<'a> Parser<'a> {
         if !self.build {
             return Ok(placeholder(span));
         }
+        args.shrink_to_fit();
         Ok(Expr {
             kind: ExprKind::Call {
                 name,
@@ -1301,6 +1302,9 @@ impl<'a> Parser<'a> {
         }
         self.pos += 1;
         self.newlines = saved;
+        // A vector's first allocation holds four items: a list of a million one-item objects
+        // would keep three empty items (hundreds of bytes) each.
+        items.shrink_to_fit();
         Ok(Expr {
             kind: ExprKind::Tuple(items),
             span: Span::new(start, self.pos),
@@ -1350,6 +1354,9 @@ impl<'a> Parser<'a> {
         }
         self.pos += 1;
         self.newlines = saved;
+        // A vector's first allocation holds four items: a list of a million one-item objects
+        // would keep three empty items (hundreds of bytes) each.
+        items.shrink_to_fit();
         Ok(Expr {
             kind: ExprKind::Object(items),
             span: Span::new(start, self.pos),

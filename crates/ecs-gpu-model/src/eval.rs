@@ -18,32 +18,67 @@ use crate::FileId;
 /// runs on a thread with a large stack, so this is far from overflowing it.
 pub(crate) const MAX_DEPTH: usize = 1500;
 
-/// Most value nodes copied by references in one load: a base, and more per file loaded. Values
-/// are trees, not shared: a chain of locals that each double the one before would otherwise take
-/// exponential memory. (A corpus of 5,700 real files copies about 250,000 nodes.)
-const COPY_BUDGET_BASE: u64 = 2_000_000;
-const COPY_BUDGET_PER_FILE: u64 = 1_000;
+/// The memory budget of one unit (a root module with the modules it calls), in bytes: a base,
+/// and more per file loaded. Charged: every value node copied by a reference (strings are
+/// shared, not copied, but lists and objects are trees), every iteration of a `for` expression
+/// or directive, and the text of every string an evaluation builds. A chain of locals that each
+/// repeat the one before would otherwise take exponential memory or time. Past the budget a value
+/// is unknown, and one note (GPU004) says where the budget ran out.
+pub const MEMORY_BUDGET_BASE: u64 = 128 << 20;
+/// See [`MEMORY_BUDGET_BASE`].
+pub const MEMORY_BUDGET_PER_FILE: u64 = 64 << 10;
+/// What a node copied, or an iteration, is charged.
+const NODE_BYTES: u64 = 64;
 
 thread_local! {
-    static COPIED: std::cell::Cell<u64> = const { std::cell::Cell::new(0) };
-    static COPY_BUDGET: std::cell::Cell<u64> = const { std::cell::Cell::new(COPY_BUDGET_BASE) };
+    static CHARGED: std::cell::Cell<u64> = const { std::cell::Cell::new(0) };
+    static BUDGET: std::cell::Cell<u64> = const { std::cell::Cell::new(MEMORY_BUDGET_BASE) };
+    /// Where the budget first ran out (`Some(None)`: at no known place).
+    static SPENT_AT: std::cell::Cell<Option<Option<Loc>>> = const { std::cell::Cell::new(None) };
 }
 
-/// Starts a load's copy budget (the load runs on a thread of its own).
+/// Starts a unit's budget (the unit runs on one thread).
 pub(crate) fn reset_copy_budget(files: usize) {
-    COPIED.with(|c| c.set(0));
-    COPY_BUDGET.with(|b| b.set(COPY_BUDGET_BASE + COPY_BUDGET_PER_FILE * files as u64));
+    CHARGED.with(|c| c.set(0));
+    SPENT_AT.with(|s| s.set(None));
+    BUDGET.with(|b| b.set(MEMORY_BUDGET_BASE + MEMORY_BUDGET_PER_FILE * files as u64));
 }
 
-/// Charges `n` units of work (iterations of `for` expressions and directives) to the same
-/// budget: nested `for`s over `range()` must end too.
-pub(crate) fn charge_work(n: u64) -> bool {
-    let budget = COPY_BUDGET.with(std::cell::Cell::get);
-    COPIED.with(|c| {
-        let used = c.get().saturating_add(n);
+/// Where the unit's budget ran out, once: the place of the first value it made unknown.
+pub(crate) fn take_budget_spent() -> Option<Option<Loc>> {
+    SPENT_AT.with(|s| s.take())
+}
+
+/// Charges `bytes`: `false` (and the place remembered, the first time) when the budget is spent.
+fn charge(bytes: u64, loc: Option<Loc>) -> bool {
+    let budget = BUDGET.with(std::cell::Cell::get);
+    let ok = CHARGED.with(|c| {
+        let used = c.get().saturating_add(bytes);
         c.set(used);
         used <= budget
-    })
+    });
+    if !ok {
+        SPENT_AT.with(|s| {
+            if s.get().is_none() {
+                s.set(Some(loc));
+            }
+        });
+    }
+    ok
+}
+
+/// Charges the text of a string just built (a shared one costs nothing more).
+pub(crate) fn charge_built(node: &Node, loc: Option<Loc>) -> bool {
+    match &node.value {
+        Value::String(s) if s.is_fresh() => charge(s.len() as u64, loc),
+        _ => true,
+    }
+}
+
+/// Charges `n` iterations of a `for` expression or directive at `loc`: nested `for`s over
+/// `range()` must end too.
+pub(crate) fn charge_work(n: u64, loc: Option<Loc>) -> bool {
+    charge(n.saturating_mul(NODE_BYTES), loc)
 }
 
 /// Charges a copy of `node` to the budget: `false` when it is spent.
@@ -77,16 +112,21 @@ pub(crate) fn charge_copy(node: &Node) -> bool {
         }
         total
     }
-    let budget = COPY_BUDGET.with(std::cell::Cell::get);
-    COPIED.with(|c| {
-        let used = c.get();
-        if used >= budget {
-            return false;
-        }
-        let n = size(node, budget - used);
-        c.set(used.saturating_add(n));
-        used + n <= budget
-    })
+    let budget = BUDGET.with(std::cell::Cell::get);
+    let used = CHARGED.with(std::cell::Cell::get);
+    let left = budget.saturating_sub(used) / NODE_BYTES;
+    charge(size(node, left).saturating_mul(NODE_BYTES), node.loc)
+}
+
+/// A number as written, which Terraform holds exactly however large: one past an `f64`'s range
+/// (`1e999`) is the largest `f64` of its sign, still a number that rules see (a GPU value of
+/// `1e999` is a JSON number all the same) and that compares as very large.
+pub(crate) fn clamp_number(f: f64) -> f64 {
+    if f.is_infinite() {
+        f64::MAX.copysign(f)
+    } else {
+        f
+    }
 }
 
 /// Longest string the evaluator builds (no Terraform file or user data comes near it).
@@ -294,7 +334,7 @@ pub(crate) fn deep_unknown(node: &Node) -> Option<Box<Unknown>> {
 /// A node's value as a string, as Terraform converts for a template or a string argument.
 pub(crate) fn to_str(node: &Node) -> Result<String, Fail> {
     match &node.value {
-        Value::String(s) => Ok(s.clone()),
+        Value::String(s) => Ok(s.to_string()),
         Value::Number(n) => Ok(format_number(*n)),
         Value::Bool(b) => Ok(b.to_string()),
         Value::Json(inner) => match crate::json::node_to_json_text(inner) {
@@ -409,7 +449,7 @@ pub(crate) fn iterate(node: &Node) -> Result<Vec<(Node, Node)>, Fail> {
             .into_iter()
             .map(|e| {
                 (
-                    Node::new(Value::String(e.key.clone()), e.key_loc),
+                    Node::new(Value::String(e.key.clone().into()), e.key_loc),
                     e.value.clone(),
                 )
             })
@@ -436,6 +476,8 @@ struct TemplateAcc {
     /// Where the known text since the last unknown part starts in `text`: the fragment in
     /// progress.
     current: usize,
+    /// Whether a sensitive value went into the text (or decided a directive).
+    sensitive: bool,
 }
 
 impl TemplateAcc {
@@ -482,7 +524,7 @@ impl TemplateAcc {
             return unknown(UnknownReason::Error, self.refs);
         }
         match self.unknown.take() {
-            None => Value::String(self.text),
+            None => Value::String(self.text.into()),
             Some(u) => {
                 self.end_fragment();
                 Value::Unknown(Box::new(Unknown {
@@ -508,6 +550,9 @@ impl Ev {
         self.depth += 1;
         let n = self.eval_inner(cx, e);
         self.depth -= 1;
+        if !charge_built(&n, n.loc.or(cx.loc(e.span))) {
+            return Node::new(unknown(UnknownReason::Unsupported, Vec::new()), n.loc);
+        }
         n
     }
 
@@ -517,8 +562,8 @@ impl Ev {
             ExprKind::Null => Value::Null,
             ExprKind::Bool(b) => Value::Bool(*b),
             ExprKind::Number(s) => match s.parse::<f64>() {
-                Ok(f) if f.is_finite() => Value::Number(f),
-                _ => error_value(),
+                Ok(f) => Value::Number(clamp_number(f)),
+                Err(_) => error_value(),
             },
             ExprKind::Template(t) => return self.eval_template(cx, t, e.span),
             ExprKind::Variable(_) | ExprKind::GetAttr { .. } | ExprKind::Index { .. } => {
@@ -651,12 +696,15 @@ impl Ev {
                             (otherwise, then)
                         };
                         let mut n = self.eval(cx, chosen);
+                        if c.is_sensitive() {
+                            n.mark_sensitive(true);
+                        }
                         // Terraform unifies the two result types: `true ? 1 : "a"` is "1".
                         if is_string_expr(other)
                             && matches!(n.value, Value::Number(_) | Value::Bool(_))
                         {
                             if let Ok(s) = to_str(&n) {
-                                n.value = Value::String(s);
+                                n.value = Value::String(s.into());
                             }
                         }
                         return n;
@@ -677,7 +725,7 @@ impl Ev {
                 if crate::funcs::has_error(&v) {
                     return Node::new(unknown(UnknownReason::Error, deep_refs(&v)), loc);
                 }
-                match op {
+                let value = match op {
                     UnaryOp::Not => match to_bool(&v) {
                         Ok(b) => Value::Bool(!b),
                         Err(f) => f.into_value(),
@@ -686,16 +734,39 @@ impl Ev {
                         Ok(n) => Value::Number(-n),
                         Err(f) => f.into_value(),
                     },
-                }
+                };
+                return Node {
+                    value,
+                    loc,
+                    sensitive: v.sensitive,
+                };
             }
-            ExprKind::Binary { op, left, right } => {
-                let l = self.eval(cx, left);
-                let r = self.eval(cx, right);
-                binary(*op, &l, &r)
-            }
+            ExprKind::Binary { .. } => return self.eval_chain(cx, e),
             ExprKind::Parens(inner) => return self.eval(cx, inner),
         };
         Node::new(value, loc)
+    }
+
+    /// An operator chain (`a + b + ... + z`, a left-deep tree as long as the chain) in a loop
+    /// along its left side: the chain is not nesting, and any length is evaluated.
+    fn eval_chain(&mut self, cx: &Cx<'_>, e: &Expr) -> Node {
+        let mut spine: Vec<&Expr> = Vec::new();
+        let mut leftmost = e;
+        while let ExprKind::Binary { left, .. } = &leftmost.kind {
+            spine.push(leftmost);
+            leftmost = left;
+        }
+        let mut acc = self.eval(cx, leftmost);
+        for node in spine.into_iter().rev() {
+            let ExprKind::Binary { op, right, .. } = &node.kind else {
+                continue;
+            };
+            let r = self.eval(cx, right);
+            let sensitive = acc.is_sensitive() || r.is_sensitive();
+            acc = Node::new(binary(*op, &acc, &r), cx.loc(node.span));
+            acc.sensitive = sensitive;
+        }
+        acc
     }
 
     #[allow(clippy::too_many_arguments)]
@@ -747,7 +818,7 @@ impl Ev {
         let mut groups: Vec<(String, Option<Loc>, Vec<Node>)> = Vec::new();
         let mut refs = Vec::new();
         let mut pending: Option<Fail> = None;
-        if !charge_work(pairs.len() as u64) {
+        if !charge_work(pairs.len() as u64, cx.loc(collection.span)) {
             return unknown(UnknownReason::Unsupported, Vec::new());
         }
         for (k, v) in pairs {
@@ -828,7 +899,10 @@ impl Ev {
         }
         let mut acc = TemplateAcc::default();
         self.template_parts(cx, t, &mut acc);
-        Node::new(acc.finish(), cx.loc(span))
+        let sensitive = acc.sensitive;
+        let mut n = Node::new(acc.finish(), cx.loc(span));
+        n.sensitive = sensitive;
+        n
     }
 
     fn template_parts(&mut self, cx: &Cx<'_>, t: &Template, acc: &mut TemplateAcc) {
@@ -845,6 +919,7 @@ impl Ev {
                 TemplatePart::Literal { text, .. } => acc.push(text),
                 TemplatePart::Interpolation(e) => {
                     let v = self.eval(cx, e);
+                    acc.sensitive |= v.is_sensitive();
                     match to_str(&v) {
                         Ok(s) => acc.push(&s),
                         Err(f) => acc.push_fail(f),
@@ -857,6 +932,7 @@ impl Ev {
                     ..
                 } => {
                     let c = self.eval(cx, condition);
+                    acc.sensitive |= c.is_sensitive();
                     match to_bool(&c) {
                         Ok(true) => self.template_parts(cx, then, acc),
                         Ok(false) => {
@@ -879,12 +955,13 @@ impl Ev {
                     ..
                 } => {
                     let coll = self.eval(cx, collection);
+                    acc.sensitive |= coll.sensitive;
                     if crate::funcs::has_error(&coll) {
                         acc.error = true;
                         continue;
                     }
                     match iterate(&coll) {
-                        Ok(pairs) if !charge_work(pairs.len() as u64) => {
+                        Ok(pairs) if !charge_work(pairs.len() as u64, cx.loc(collection.span)) => {
                             acc.push_unknown(Box::new(Unknown {
                                 reason: UnknownReason::Unsupported,
                                 ..Unknown::default()
@@ -964,7 +1041,12 @@ impl Ev {
             "var" => match attr(0) {
                 Some(name) => {
                     let v = self.get_var(cx.inst, name);
-                    apply_steps(v, &steps[1..])
+                    let mut n = apply_steps(v, &steps[1..]);
+                    if n.is_sensitive() {
+                        // Never point a finding at the default or tfvars line holding the secret.
+                        n.relocate(cx.loc(id.span));
+                    }
+                    n
                 }
                 None => Node::new(error_value(), None),
             },
@@ -977,10 +1059,10 @@ impl Ev {
             },
             "path" => {
                 let v = match attr(0) {
-                    Some("module") => Value::String(self.insts[cx.inst].rel_dir.clone()),
+                    Some("module") => Value::String(self.insts[cx.inst].rel_dir.clone().into()),
                     Some("root") => Value::String(".".into()),
                     Some("cwd") => {
-                        Value::String(self.insts[cx.inst].root_dir.display().to_string())
+                        Value::String(self.insts[cx.inst].root_dir.display().to_string().into())
                     }
                     _ => error_value(),
                 };
@@ -988,7 +1070,10 @@ impl Ev {
             }
             "terraform" => match attr(0) {
                 Some("workspace") => apply_steps(
-                    Node::new(Value::String(self.insts[cx.inst].workspace.clone()), None),
+                    Node::new(
+                        Value::String(self.insts[cx.inst].workspace.clone().into()),
+                        None,
+                    ),
                     &steps[1..],
                 ),
                 _ => Node::new(unknown(UnknownReason::Unsupported, Vec::new()), None),
@@ -1370,7 +1455,7 @@ fn split_key<'s, 'e>(steps: &'s [Step<'e>]) -> (Option<InstanceKey>, &'s [Step<'
 pub(crate) fn instance_key(n: &Node) -> Option<InstanceKey> {
     match &n.value {
         Value::Number(f) if *f >= 0.0 && f.fract() == 0.0 => Some(InstanceKey::Index(*f as u64)),
-        Value::String(s) => Some(InstanceKey::Key(s.clone())),
+        Value::String(s) => Some(InstanceKey::Key(s.to_string())),
         _ => None,
     }
 }

@@ -22,7 +22,7 @@ fn v(value: Value) -> R {
 }
 
 fn s(text: String) -> R {
-    v(Value::String(text))
+    v(Value::String(text.into()))
 }
 
 /// Whether an evaluation error happened anywhere inside a value.
@@ -94,7 +94,7 @@ pub(crate) fn unify(items: Vec<Node>) -> Vec<Node> {
         .into_iter()
         .map(|i| match &i.value {
             Value::Number(_) | Value::Bool(_) => match to_str(&i) {
-                Ok(t) => Node::new(Value::String(t), i.loc),
+                Ok(t) => Node::new(Value::String(t.into()), i.loc),
                 Err(_) => i,
             },
             _ => i,
@@ -109,7 +109,7 @@ pub(crate) fn set_of(items: Vec<Node>) -> Vec<Node> {
         .into_iter()
         .map(|i| match &i.value {
             Value::Json(_) => match to_str(&i) {
-                Ok(t) => Node::new(Value::String(t), i.loc),
+                Ok(t) => Node::new(Value::String(t.into()), i.loc),
                 Err(_) => i,
             },
             _ => i,
@@ -261,10 +261,30 @@ pub(crate) fn call(
             return Node::new(Value::Unknown(u), loc);
         }
     }
+    // A result computed from a sensitive argument is sensitive, as in Terraform (over-marking a
+    // part that came from elsewhere only hides it in messages). `jsonencode` marks its text and
+    // keeps the marks of the parts inside, so a rule may still quote the other fields.
+    let sensitive = match fname {
+        "sensitive" => Some(true),
+        "nonsensitive" => Some(false),
+        _ if vals.iter().any(Node::is_sensitive) => Some(true),
+        _ => None,
+    };
     let result = if fname == "jsonencode" {
         jsonencode(&mut vals)
     } else {
         builtin(ev, cx, loc, fname, &vals)
+    };
+    let result = match (result, sensitive) {
+        (Ok(mut n), Some(mark)) => {
+            if matches!(n.value, Value::Json(_)) {
+                n.sensitive = mark;
+            } else {
+                n.mark_sensitive(mark);
+            }
+            Ok(n)
+        }
+        (r, _) => r,
     };
     match result {
         Ok(n) if matches!(&n.value, Value::String(t) if t.len() > crate::eval::MAX_STRING) => {
@@ -475,7 +495,7 @@ fn builtin(ev: &mut Ev, cx: &Cx<'_>, loc: Option<Loc>, name: &str, a: &[Node]) -
                         _ => x.clone(),
                     })
                     .collect();
-                out.push(Node::new(Value::String(format(&f, &row)?), None));
+                out.push(Node::new(Value::String(format(&f, &row)?.into()), None));
             }
             v(Value::List(out))
         }
@@ -558,7 +578,7 @@ fn builtin(ev: &mut Ev, cx: &Cx<'_>, loc: Option<Loc>, name: &str, a: &[Node]) -
             v(Value::List(
                 parts
                     .into_iter()
-                    .map(|p| Node::new(Value::String(p), None))
+                    .map(|p| Node::new(Value::String(p.into()), None))
                     .collect(),
             ))
         }
@@ -709,7 +729,7 @@ fn builtin(ev: &mut Ev, cx: &Cx<'_>, loc: Option<Loc>, name: &str, a: &[Node]) -
             let one = |caps: regex::Captures<'_>| -> Node {
                 let names: Vec<Option<&str>> = re.capture_names().skip(1).collect();
                 let value = if names.is_empty() {
-                    Value::String(caps.get(0).map_or("", |m| m.as_str()).to_string())
+                    Value::String(caps.get(0).map_or("", |m| m.as_str()).to_string().into())
                 } else if names.iter().any(Option::is_some) {
                     let mut obj = Object::default();
                     for (i, n) in names.iter().enumerate() {
@@ -718,7 +738,7 @@ fn builtin(ev: &mut Ev, cx: &Cx<'_>, loc: Option<Loc>, name: &str, a: &[Node]) -
                                 key: (*n).to_string(),
                                 key_loc: None,
                                 value: caps.get(i + 1).map_or(Node::new(Value::Null, None), |m| {
-                                    Node::new(Value::String(m.as_str().to_string()), None)
+                                    Node::new(Value::String(m.as_str().to_string().into()), None)
                                 }),
                             });
                         }
@@ -730,7 +750,7 @@ fn builtin(ev: &mut Ev, cx: &Cx<'_>, loc: Option<Loc>, name: &str, a: &[Node]) -
                         (1..=names.len())
                             .map(|i| {
                                 caps.get(i).map_or(Node::new(Value::Null, None), |m| {
-                                    Node::new(Value::String(m.as_str().to_string()), None)
+                                    Node::new(Value::String(m.as_str().to_string().into()), None)
                                 })
                             })
                             .collect(),
@@ -878,7 +898,7 @@ fn builtin(ev: &mut Ev, cx: &Cx<'_>, loc: Option<Loc>, name: &str, a: &[Node]) -
             v(Value::List(
                 sorted_entries(o)
                     .into_iter()
-                    .map(|e| Node::new(Value::String(e.key.clone()), e.key_loc))
+                    .map(|e| Node::new(Value::String(e.key.clone().into()), e.key_loc))
                     .collect(),
             ))
         }
@@ -926,7 +946,7 @@ fn builtin(ev: &mut Ev, cx: &Cx<'_>, loc: Option<Loc>, name: &str, a: &[Node]) -
                     Value::Null => {}
                     Value::String(t) if t.is_empty() => {}
                     Value::Unknown(u) => return Err(Fail::Unknown(u.clone())),
-                    _ => out.push(Node::new(Value::String(to_str(x)?), x.loc)),
+                    _ => out.push(Node::new(Value::String(to_str(x)?.into()), x.loc)),
                 }
             }
             v(Value::List(out))
@@ -940,7 +960,7 @@ fn builtin(ev: &mut Ev, cx: &Cx<'_>, loc: Option<Loc>, name: &str, a: &[Node]) -
                     _ => {
                         let others_string = a.iter().any(|o| matches!(o.value, Value::String(_)));
                         if others_string && matches!(x.value, Value::Number(_) | Value::Bool(_)) {
-                            return Ok(Node::new(Value::String(to_str(x)?), x.loc));
+                            return Ok(Node::new(Value::String(to_str(x)?.into()), x.loc));
                         }
                         return Ok(x.clone());
                     }
@@ -1030,7 +1050,7 @@ fn builtin(ev: &mut Ev, cx: &Cx<'_>, loc: Option<Loc>, name: &str, a: &[Node]) -
             strs.sort_by(|x, y| x.0.as_bytes().cmp(y.0.as_bytes()));
             v(Value::List(
                 strs.into_iter()
-                    .map(|(t, l)| Node::new(Value::String(t), l))
+                    .map(|(t, l)| Node::new(Value::String(t.into()), l))
                     .collect(),
             ))
         }

@@ -48,13 +48,13 @@ fn convert(json: &Json, locs: JsonLocs, depth: usize) -> Node {
         JsonValue::Null => Value::Null,
         JsonValue::Bool(b) => Value::Bool(*b),
         JsonValue::Number(n) => match n.parse::<f64>() {
-            Ok(f) if f.is_finite() => Value::Number(f),
-            _ => Value::Unknown(Box::new(Unknown {
+            Ok(f) => Value::Number(crate::eval::clamp_number(f)),
+            Err(_) => Value::Unknown(Box::new(Unknown {
                 reason: UnknownReason::Error,
                 ..Unknown::default()
             })),
         },
-        JsonValue::String(s) => Value::String(s.clone()),
+        JsonValue::String(s) => Value::String(s.into()),
         JsonValue::Array(items) => {
             Value::List(items.iter().map(|i| convert(i, locs, depth + 1)).collect())
         }
@@ -188,6 +188,10 @@ pub(crate) fn format_number(n: f64) -> String {
     // Terraform computes in decimal with far more precision than an f64; printing at most 15
     // significant digits gives its answer for ordinary decimal arithmetic (`0.1 + 0.2` is `0.3`).
     let short = format!("{n:.14e}");
-    let rounded: f64 = short.parse().unwrap_or(n);
+    let rounded: f64 = short
+        .parse()
+        .ok()
+        .filter(|r: &f64| r.is_finite())
+        .unwrap_or(n);
     format!("{rounded}")
 }

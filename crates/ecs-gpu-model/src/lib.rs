@@ -73,6 +73,8 @@ mod value;
 mod version;
 mod walk;
 
+pub use eval::{MEMORY_BUDGET_BASE, MEMORY_BUDGET_PER_FILE};
+pub use loader::MAX_INSTANCES;
 pub use model::*;
 pub use value::*;
 

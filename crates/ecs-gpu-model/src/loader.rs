@@ -19,8 +19,9 @@ use crate::{FastMap, FastSet};
 
 /// Deepest chain of module calls followed.
 const MAX_MODULE_DEPTH: usize = 12;
-/// More instances than this are treated as an unknown number (a typo'd count must not eat memory).
-const MAX_INSTANCES: usize = 1000;
+/// More instances than this are treated as an unknown number (a typo'd count must not eat memory),
+/// with a note ([`LoadNoteKind::InstanceLimit`]).
+pub const MAX_INSTANCES: usize = 1000;
 /// Most module instances in one load.
 const MAX_MODULE_INSTANCES: usize = 5000;
 
@@ -452,6 +453,13 @@ impl Ev {
     /// The unit's results; the worker keeps its file table and module declarations.
     pub(crate) fn finish_unit(&mut self) -> crate::schedule::Partial {
         self.insts.clear();
+        if let Some(loc) = crate::eval::take_budget_spent() {
+            self.notes.push(LoadNote {
+                kind: LoadNoteKind::MemoryBudget,
+                message: "the values built here pass the evaluator's memory budget: this value and what depends on it are unknown".into(),
+                loc,
+            });
+        }
         crate::schedule::Partial {
             new_files: std::mem::take(&mut self.unit_new_files),
             walked_checked: std::mem::take(&mut self.unit_walked_checked),
@@ -812,7 +820,7 @@ impl Ev {
                 return n;
             }
         }
-        Node::new(Value::String(raw.to_string()), None)
+        Node::new(Value::String(raw.to_string().into()), None)
     }
 
     /// The calls `terraform init` installed for the root module at `root_real` (shown as
@@ -965,6 +973,11 @@ impl Ev {
             if let Some(t) = attr(&b.body, "type") {
                 value = self.convert_type(inst, fid, value, &t.value, 0);
             }
+            if attr(&b.body, "sensitive")
+                .is_some_and(|a| matches!(a.value.kind, ExprKind::Bool(true)))
+            {
+                value.mark_sensitive(true);
+            }
         }
         self.insts[inst]
             .vars
@@ -990,7 +1003,7 @@ impl Ev {
             ExprKind::Variable(i) => match i.name.as_str() {
                 "string" => match &v.value {
                     Value::Number(_) | Value::Bool(_) => match to_str(&v) {
-                        Ok(s) => Node::new(Value::String(s), loc),
+                        Ok(s) => Node::new(Value::String(s.into()), loc),
                         Err(_) => v,
                     },
                     _ => v,
@@ -1180,6 +1193,26 @@ impl Ev {
         v
     }
 
+    /// Notes a `count` or `for_each` past [`MAX_INSTANCES`].
+    fn instance_limit(&mut self, meta: &str, n: &str, loc: Option<Loc>) {
+        // Once per place: a block is expanded again when a reference names one of its instances,
+        // and a module called twice declares it twice.
+        if self
+            .notes
+            .iter()
+            .any(|n| n.kind == LoadNoteKind::InstanceLimit && n.loc == loc)
+        {
+            return;
+        }
+        self.notes.push(LoadNote {
+            kind: LoadNoteKind::InstanceLimit,
+            message: format!(
+                "`{meta}` gives {n} instances, more than the {MAX_INSTANCES} the checker expands: the resource is checked as one instance of unknown number"
+            ),
+            loc,
+        });
+    }
+
     /// The instances (and their keys) of a resource block, evaluating `count` / `for_each`.
     /// `None` for the key list means the instances are unknown.
     fn expand(&mut self, inst: usize, body: &ast::Body, file: FileId) -> Option<Vec<Instance>> {
@@ -1192,6 +1225,10 @@ impl Ev {
         if let Some(c) = attr(body, "count") {
             let n = self.eval(&cx, &c.value);
             return match crate::eval::to_num(&n) {
+                Ok(f) if f.fract() == 0.0 && f > MAX_INSTANCES as f64 => {
+                    self.instance_limit("count", &format_count(f), cx.loc(c.value.span));
+                    None
+                }
                 Ok(f) if f >= 0.0 && f.fract() == 0.0 && (f as usize) <= MAX_INSTANCES => Some(
                     (0..f as u64)
                         .map(|i| {
@@ -1233,6 +1270,8 @@ impl Ev {
                 _ => return None,
             };
             if pairs.len() > MAX_INSTANCES {
+                let n = pairs.len().to_string();
+                self.instance_limit("for_each", &n, cx.loc(fe.value.span));
                 return None;
             }
             return Some(
@@ -1243,7 +1282,7 @@ impl Ev {
                         o.entries.push(Entry {
                             key: "key".into(),
                             key_loc: None,
-                            value: Node::new(Value::String(k.clone()), None),
+                            value: Node::new(Value::String(k.clone().into()), None),
                         });
                         o.entries.push(Entry {
                             key: "value".into(),
@@ -2189,4 +2228,9 @@ fn placeholders_unknown(n: &mut Node, depth: usize) {
             .for_each(|e| placeholders_unknown(&mut e.value, depth + 1)),
         _ => {}
     }
+}
+
+/// A whole `count` as Terraform prints it.
+fn format_count(f: f64) -> String {
+    crate::json::format_number(f)
 }

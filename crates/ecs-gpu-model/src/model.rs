@@ -479,9 +479,32 @@ pub enum LoadNoteKind {
     ModuleNotFollowed,
     /// `file()`/`templatefile()` of a path outside the checked folders, not read.
     FileOutsideTree,
+    /// The values of a root module (with the modules it calls) passed the evaluator's memory
+    /// budget ([`crate::MEMORY_BUDGET_BASE`]): `loc` is where it ran out, and what depends on it
+    /// is unknown. Said once per root module.
+    MemoryBudget,
+    /// A `count` or `for_each` of more instances than the checker expands
+    /// ([`crate::MAX_INSTANCES`]): the resource is one instance of unknown number.
+    InstanceLimit,
 }
 
 impl Model {
+    /// The texts of every sensitive value in the resources (longest first), for a last check that
+    /// no message quotes one ([`Node::shown`] is the first).
+    pub fn sensitive_texts(&self) -> Vec<String> {
+        let mut out = Vec::new();
+        let mut bodies: Vec<&Body> = self.resources.iter().map(|r| &r.body).collect();
+        while let Some(body) = bodies.pop() {
+            for a in &body.attributes {
+                a.value.sensitive_texts(&mut out);
+            }
+            bodies.extend(body.blocks.iter().map(|b| &b.body));
+        }
+        out.sort_by(|a, b| b.len().cmp(&a.len()).then_with(|| a.cmp(b)));
+        out.dedup();
+        out
+    }
+
     pub fn file(&self, id: FileId) -> &SourceFile {
         &self.files[id.0 as usize]
     }
@@ -593,7 +616,7 @@ impl Model {
             };
             match (&node.value, ref_kind) {
                 (crate::Value::String(s), None) => {
-                    index.by_str.entry(s.clone()).or_default().push(r.id.0);
+                    index.by_str.entry(s.to_string()).or_default().push(r.id.0);
                 }
                 (crate::Value::Unknown(_), Some(ref_kind)) => {
                     for target in self.referenced(node, ref_kind) {

@@ -37,7 +37,7 @@ pub(crate) fn file_reading(text: &str, reads: Option<&Reads>) -> Result<File, Pa
 ///   [`crate::LoadOptions::only_arguments`]: the arguments listed there, and the meta-arguments
 ///   the loader reads itself ([`crate::loader::META_ARGUMENTS`]).
 /// - A `variable` block: what [`crate::loader::Ev::get_var`] reads (`default`, `type`,
-///   `nullable`); an `output` block: its `value` ([`crate::loader::Ev::get_output`]).
+///   `nullable`, `sensitive`); an `output` block: its `value` ([`crate::loader::Ev::get_output`]).
 /// - `locals`, `data` and `module` blocks whole; no other block (`terraform`, `provider`,
 ///   `moved`...) is read by the model ([`crate::loader::ModuleDecl::new`]).
 #[derive(Debug, Default)]
@@ -64,7 +64,7 @@ impl Reads {
                     (kind.clone(), built)
                 })
                 .collect(),
-            variable: names(&["default", "type", "nullable"]),
+            variable: names(&["default", "type", "nullable", "sensitive"]),
             output: names(&["value"]),
         }
     }

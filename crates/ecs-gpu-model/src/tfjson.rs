@@ -407,9 +407,22 @@ pub(crate) fn respan_template(t: &mut Template, f: &dyn Fn(Span) -> Span) {
     }
 }
 
-pub(crate) fn respan_expr(e: &mut Expr, f: &dyn Fn(Span) -> Span) {
-    e.span = f(e.span);
-    match &mut e.kind {
+pub(crate) fn respan_expr(mut e: &mut Expr, f: &dyn Fn(Span) -> Span) {
+    // Down the left side of an operator chain in a loop: a chain is as deep as it is long.
+    loop {
+        e.span = f(e.span);
+        match &mut e.kind {
+            ExprKind::Binary { left, right, .. } => {
+                respan_expr(right, f);
+                e = left;
+            }
+            kind => return respan_kind(kind, f),
+        }
+    }
+}
+
+fn respan_kind(kind: &mut ExprKind, f: &dyn Fn(Span) -> Span) {
+    match kind {
         ExprKind::Null | ExprKind::Bool(_) | ExprKind::Number(_) | ExprKind::SplatItem => {}
         ExprKind::Template(t) => respan_template(t, f),
         ExprKind::Variable(i) => i.span = f(i.span),
@@ -492,10 +505,7 @@ pub(crate) fn respan_expr(e: &mut Expr, f: &dyn Fn(Span) -> Span) {
             respan_expr(otherwise, f);
         }
         ExprKind::Unary { operand, .. } => respan_expr(operand, f),
-        ExprKind::Binary { left, right, .. } => {
-            respan_expr(left, f);
-            respan_expr(right, f);
-        }
+        ExprKind::Binary { .. } => {}
         ExprKind::Parens(inner) => respan_expr(inner, f),
     }
 }

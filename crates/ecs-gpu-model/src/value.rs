@@ -30,6 +30,10 @@ impl Loc {
 pub struct Node {
     pub value: Value,
     pub loc: Option<Loc>,
+    /// Sensitive, as Terraform marks values: a variable declared `sensitive = true` (whatever gave
+    /// its value: a default, a tfvars file, `--var`), `sensitive(...)`, and what is computed from
+    /// them. A message never quotes it: see [`Node::shown`].
+    pub sensitive: bool,
 }
 
 #[derive(Debug, Clone, PartialEq)]
@@ -38,7 +42,8 @@ pub enum Value {
     Bool(bool),
     /// A number, as Terraform holds it (arbitrary precision; `f64` is enough for every rule).
     Number(f64),
-    String(String),
+    /// A string, shared: copying the value copies a pointer, never the text.
+    String(Str),
     /// `jsonencode(x)`: a string whose text is the JSON of `x`, with `x`'s structure and locations
     /// kept. Behaves as a string everywhere; rules that read JSON use [`Node::json`]. Shared, not
     /// copied, when the value is (a task definition's containers are the biggest values).
@@ -48,6 +53,102 @@ pub enum Value {
     /// An object or map.
     Object(Object),
     Unknown(Box<Unknown>),
+}
+
+/// An immutable, reference-counted string (as Terraform's cty shares its values): a list of a
+/// thousand references to one 10 MB local holds the text once. Reads as a `str`.
+#[derive(Clone, PartialEq, Eq, Hash, PartialOrd, Ord, Default)]
+pub struct Str(std::sync::Arc<str>);
+
+impl Str {
+    pub fn as_str(&self) -> &str {
+        &self.0
+    }
+
+    /// Whether no other value shares this text (it was just built, not copied): what the
+    /// evaluator charges to its memory budget.
+    pub(crate) fn is_fresh(&self) -> bool {
+        std::sync::Arc::strong_count(&self.0) == 1
+    }
+}
+
+impl std::ops::Deref for Str {
+    type Target = str;
+    fn deref(&self) -> &str {
+        &self.0
+    }
+}
+
+impl AsRef<str> for Str {
+    fn as_ref(&self) -> &str {
+        &self.0
+    }
+}
+
+impl std::borrow::Borrow<str> for Str {
+    fn borrow(&self) -> &str {
+        &self.0
+    }
+}
+
+impl std::fmt::Debug for Str {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        std::fmt::Debug::fmt(&*self.0, f)
+    }
+}
+
+impl std::fmt::Display for Str {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        std::fmt::Display::fmt(&*self.0, f)
+    }
+}
+
+impl From<String> for Str {
+    fn from(s: String) -> Str {
+        Str(s.into())
+    }
+}
+
+impl From<&str> for Str {
+    fn from(s: &str) -> Str {
+        Str(s.into())
+    }
+}
+
+impl From<&String> for Str {
+    fn from(s: &String) -> Str {
+        Str(s.as_str().into())
+    }
+}
+
+impl From<std::borrow::Cow<'_, str>> for Str {
+    fn from(s: std::borrow::Cow<'_, str>) -> Str {
+        Str(s.into())
+    }
+}
+
+impl From<Str> for String {
+    fn from(s: Str) -> String {
+        s.0.to_string()
+    }
+}
+
+impl PartialEq<str> for Str {
+    fn eq(&self, other: &str) -> bool {
+        &*self.0 == other
+    }
+}
+
+impl PartialEq<&str> for Str {
+    fn eq(&self, other: &&str) -> bool {
+        &*self.0 == *other
+    }
+}
+
+impl PartialEq<String> for Str {
+    fn eq(&self, other: &String) -> bool {
+        *self.0 == **other
+    }
 }
 
 /// An object: entries in source order, one per key (the last written wins, as in Terraform), and the
@@ -178,7 +279,101 @@ pub enum InstanceKey {
 
 impl Node {
     pub fn new(value: Value, loc: Option<Loc>) -> Node {
-        Node { value, loc }
+        Node {
+            value,
+            loc,
+            sensitive: false,
+        }
+    }
+
+    /// Whether the value, or any part of it, is sensitive.
+    pub fn is_sensitive(&self) -> bool {
+        let mut stack: Vec<&Node> = vec![self];
+        while let Some(n) = stack.pop() {
+            if n.sensitive {
+                return true;
+            }
+            match &n.value {
+                Value::List(items) => stack.extend(items),
+                Value::Object(o) => stack.extend(o.entries.iter().map(|e| &e.value)),
+                Value::Json(inner) => stack.push(inner),
+                _ => {}
+            }
+        }
+        false
+    }
+
+    /// Marks the value and every part of it sensitive (`sensitive = true`) or not
+    /// (`nonsensitive(...)`).
+    pub(crate) fn mark_sensitive(&mut self, sensitive: bool) {
+        let mut stack: Vec<&mut Node> = vec![self];
+        while let Some(n) = stack.pop() {
+            n.sensitive = sensitive;
+            match &mut n.value {
+                Value::List(items) => stack.extend(items.iter_mut()),
+                Value::Object(o) => stack.extend(o.entries.iter_mut().map(|e| &mut e.value)),
+                Value::Json(inner) => stack.push(std::sync::Arc::make_mut(inner)),
+                _ => {}
+            }
+        }
+    }
+
+    /// Moves the value and every part of it to `loc`: a sensitive variable's value points at the
+    /// reference, never at the default or tfvars line that holds the secret.
+    pub(crate) fn relocate(&mut self, loc: Option<Loc>) {
+        let mut stack: Vec<&mut Node> = vec![self];
+        while let Some(n) = stack.pop() {
+            n.loc = loc;
+            match &mut n.value {
+                Value::List(items) => stack.extend(items.iter_mut()),
+                Value::Object(o) => {
+                    for e in o.entries.iter_mut() {
+                        e.key_loc = loc;
+                        stack.push(&mut e.value);
+                    }
+                }
+                Value::Json(inner) => stack.push(std::sync::Arc::make_mut(inner)),
+                _ => {}
+            }
+        }
+    }
+
+    /// The value as a message quotes it: `(sensitive)` when any part of it is sensitive, else a
+    /// string's text, a number as Terraform writes it, `true`/`false`, `null`, the JSON of a
+    /// collection, or `(known after apply)`.
+    pub fn shown(&self) -> String {
+        if self.is_sensitive() {
+            return "(sensitive)".to_string();
+        }
+        match &self.value {
+            Value::Null => "null".to_string(),
+            Value::Bool(b) => b.to_string(),
+            Value::Number(n) => crate::json::format_number(*n),
+            Value::String(s) => s.to_string(),
+            Value::Unknown(_) => "(known after apply)".to_string(),
+            _ => self
+                .to_json_text()
+                .unwrap_or_else(|| "(known after apply)".to_string()),
+        }
+    }
+
+    /// Every sensitive text in the value: the strings and numbers of its sensitive parts (for a
+    /// last check that no message quotes one).
+    pub fn sensitive_texts(&self, out: &mut Vec<String>) {
+        let mut stack: Vec<(&Node, bool)> = vec![(self, false)];
+        while let Some((n, inherited)) = stack.pop() {
+            let sensitive = inherited || n.sensitive;
+            match &n.value {
+                Value::String(s) if sensitive && !s.is_empty() => out.push(s.to_string()),
+                Value::Number(x) if sensitive => out.push(crate::json::format_number(*x)),
+                Value::List(items) => stack.extend(items.iter().map(|i| (i, sensitive))),
+                Value::Object(o) => stack.extend(o.entries.iter().map(|e| (&e.value, sensitive))),
+                // A `jsonencode` text is sensitive as a whole when a part is; its parts carry
+                // their own marks.
+                Value::Json(inner) => stack.push((inner, inherited)),
+                _ => {}
+            }
+        }
     }
 
     pub fn is_unknown(&self) -> bool {

@@ -463,3 +463,26 @@ fn strings_that_double_do_not_exhaust_memory() {
     let (_d, m) = load(&[("main.tf", &text)]);
     assert!(find(&m, "t", "t").body.attr("x").unwrap().is_unknown());
 }
+
+/// A flat chain of operators is not nesting (Terraform accepts any length): 300 `+` terms, which
+/// were refused as "nesting too deep", evaluate to their sum, and so does a chain of 100,000 terms,
+/// with neither recursion as deep as the chain nor the evaluator's nesting limit in the way.
+#[test]
+fn long_operator_chains_evaluate() {
+    for n in [300usize, 100_000] {
+        let expr = vec!["1"; n].join(" + ");
+        let v = eval(&expr);
+        assert_eq!(v.as_f64(), Some(n as f64), "{n} terms");
+    }
+    // Left-associative all the way: 100 - 1 - 1 - ... is not 100 - (1 - (1 - ...)).
+    let v = eval(&format!("100{}", " - 1".repeat(300)));
+    assert_eq!(v.as_f64(), Some(-200.0));
+    // An unknown term keeps the references of the whole chain.
+    let v = eval(&format!(
+        "1{} + aws_instance.x.id{}",
+        " + 1".repeat(500),
+        " + 1".repeat(500)
+    ));
+    assert!(v.is_unknown());
+    assert_eq!(v.refs()[0].address, "aws_instance.x");
+}

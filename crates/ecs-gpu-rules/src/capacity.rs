@@ -1535,7 +1535,7 @@ pub fn user_data(template: &Resource) -> (UserData, Option<Loc>) {
                 Err(_) => UserData::Unknown,
             },
             // Not base64: the text itself (the provider sends what it is given).
-            None => UserData::Known(s.clone()),
+            None => UserData::Known(s.to_string()),
         },
         Value::Unknown(u) if !u.fragments.is_empty() => UserData::Partial(u.fragments.clone()),
         _ => UserData::Unknown,

@@ -178,7 +178,7 @@ pub fn known_strings(node: &Node) -> Vec<(String, &Node)> {
         Some(items) => items
             .iter()
             .filter_map(|i| match &i.value {
-                Value::String(s) => Some((s.clone(), i)),
+                Value::String(s) => Some((s.to_string(), i)),
                 _ => None,
             })
             .collect(),

@@ -153,7 +153,7 @@ impl Parser<'_> {
 
     /// An expression ([`Parser::parse_expr`]): operands joined by binary operators, each with its
     /// prefixes and traversals, then perhaps `? :`. `depth` only grows along the way: the parser
-    /// counts each operator, prefix and traversal while its chain lasts.
+    /// counts each prefix and traversal while its chain lasts (an operator chain is not nesting).
     fn seen_expr(&mut self, depth: u32) -> Seen {
         let mut depth = deeper(depth, 1)?;
         loop {
@@ -172,7 +172,6 @@ impl Parser<'_> {
             let Some((_, len)) = self.peek_binop() else {
                 break;
             };
-            depth = deeper(depth, 1)?;
             self.pos += len;
             self.gap()?;
         }

@@ -7,8 +7,10 @@ declare_rule! {
     ///
     /// Inputs the checker could not follow, other than remote modules (GPU003): a local module call
     /// whose folder is missing, whose `source` is not a literal, that calls itself or nests too deep;
-    /// and a `file()` or `templatefile()` path outside the checked folders, which the checker never
-    /// reads.
+    /// a `file()` or `templatefile()` path outside the checked folders, which the checker never
+    /// reads; a `count` or `for_each` of more than 1,000 instances, which the checker does not
+    /// expand; and values that pass the evaluator's memory budget (128 MiB, and 64 KiB more per
+    /// file, for a root module with the modules it calls).
     ///
     /// ## Why it matters
     ///
@@ -50,6 +52,12 @@ fn check(model: &Model, report: &mut Findings<'_>) {
             }
             LoadNoteKind::FileOutsideTree => {
                 "check the folder that holds the file as well, or keep the file inside the module"
+            }
+            LoadNoteKind::InstanceLimit => {
+                "nothing is wrong if the number is meant; the rules read the resource as one instance"
+            }
+            LoadNoteKind::MemoryBudget => {
+                "look for a `for` expression or a `join` that repeats a large value; the rules that need it stay silent"
             }
         };
         report.add(note.loc, note.message.clone()).help(help);

@@ -97,8 +97,26 @@ fn check(model: &Model, report: &mut Findings<'_>) {
                         .task(td);
                 }
                 let Some(v) = value else { continue };
+                // A sensitive value is never quoted (`Node::shown`).
+                let sensitive = v.is_sensitive();
+                let quoted = |raw: String| if sensitive { v.shown() } else { raw };
                 match &v.value {
+                    // A number past an f64's range (`1e999`) is read as the largest f64: a JSON
+                    // number all the same, not one to print back.
+                    Value::Number(n) if n.abs() == f64::MAX => {
+                        report
+                            .add(
+                                v.loc,
+                                format!(
+                                    "the GPU value of container {} is a JSON number, and ECS takes a string",
+                                    c.display_name()
+                                ),
+                            )
+                            .help("write the number of GPUs as a string: `\"1\"`")
+                            .task(td);
+                    }
                     Value::Number(n) => {
+                        let n = quoted(n.to_string());
                         report
                             .add(
                                 v.loc,
@@ -127,13 +145,16 @@ fn check(model: &Model, report: &mut Findings<'_>) {
                                     format!("the GPU value of container {name} is empty")
                                 }
                                 GpuValueError::NotANumber(v) => format!(
-                                    "the GPU value `{v}` of container {name} is not a number of GPUs, `ALL` or a GPU fraction"
+                                    "the GPU value `{}` of container {name} is not a number of GPUs, `ALL` or a GPU fraction",
+                                    quoted(v)
                                 ),
                                 GpuValueError::NotPositive(v) => format!(
-                                    "the GPU value `{v}` of container {name} is not at least 1"
+                                    "the GPU value `{}` of container {name} is not at least 1",
+                                    quoted(v)
                                 ),
                                 GpuValueError::NotAllowed(v) => format!(
-                                    "the GPU value `{v}` of container {name} is neither a whole number of GPUs nor one of the fractions {fraction_list}"
+                                    "the GPU value `{}` of container {name} is neither a whole number of GPUs nor one of the fractions {fraction_list}",
+                                    quoted(v)
                                 ),
                             };
                             report

@@ -87,7 +87,7 @@ fn nvidia_image(c: &Container<'_>) -> Option<String> {
         Value::String(s) => NVIDIA_IMAGE_PREFIXES
             .iter()
             .any(|p| s.starts_with(p))
-            .then(|| s.clone()),
+            .then(|| s.to_string()),
         Value::Unknown(u) => u
             .fragments
             .iter()

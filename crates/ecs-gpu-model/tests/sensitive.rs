@@ -1,0 +1,75 @@
+//! Sensitive values are marked through evaluation, as Terraform marks them, and never shown.
+
+mod common;
+
+use common::*;
+
+const SECRET: &str = r#"
+variable "token" {
+  type      = string
+  sensitive = true
+  default   = "S3CRET"
+}
+variable "plain" {
+  default = "visible"
+}
+"#;
+
+#[test]
+fn sensitive_values_are_marked_through_evaluation() {
+    for expr in [
+        "var.token",
+        "upper(var.token)",
+        "\"prefix-${var.token}\"",
+        "var.token == \"x\"",
+        "var.token != \"\" ? \"a\" : \"b\"",
+        "sensitive(\"literal\")",
+        "[var.plain, var.token]",
+        "{ a = var.token }",
+        "jsonencode({ a = var.token })",
+        "join(\",\", [var.token, \"x\"])",
+    ] {
+        let v = eval_with(SECRET, expr);
+        assert!(v.is_sensitive(), "{expr}");
+        assert_eq!(v.shown(), "(sensitive)", "{expr}");
+    }
+    for expr in [
+        "var.plain",
+        "upper(var.plain)",
+        "nonsensitive(var.token)",
+        "length([var.plain])",
+    ] {
+        let v = eval_with(SECRET, expr);
+        assert!(!v.is_sensitive(), "{expr}");
+    }
+    // Inside a jsonencode, only the sensitive part is marked: the rest may still be quoted.
+    let v = eval_with(SECRET, "jsonencode({ a = var.token, b = var.plain })");
+    let inner = v.json().unwrap();
+    assert!(inner.get("a").unwrap().is_sensitive());
+    assert_eq!(inner.get("b").unwrap().shown(), "visible");
+}
+
+/// Whatever gives a sensitive variable its value (default, tfvars, `--var`), the value is marked,
+/// and its place is the reference, never the line that holds the secret.
+#[test]
+fn sensitive_variables_from_tfvars_and_the_command_line() {
+    let main = "variable \"token\" {\n  sensitive = true\n}\nvariable \"other\" {\n  sensitive = true\n}\nresource \"t\" \"t\" {\n  x = var.token\n  y = var.other\n}\n";
+    let dir = write(&[
+        ("main.tf", main),
+        ("terraform.tfvars", "token = \"FROM-TFVARS\"\n"),
+    ]);
+    let m = ecs_gpu_model::load(&ecs_gpu_model::LoadOptions {
+        paths: vec![dir.path().to_path_buf()],
+        vars: vec![("other".into(), "FROM-CLI".into())],
+        ..Default::default()
+    });
+    let r = find(&m, "t", "t");
+    let x = r.body.attr("x").unwrap();
+    assert_eq!(x.as_str().as_deref(), Some("FROM-TFVARS"));
+    assert!(x.is_sensitive());
+    let loc = x.loc.expect("the reference");
+    assert_eq!(&main[loc.span.start as usize..loc.span.end as usize], "var");
+    let y = r.body.attr("y").unwrap();
+    assert!(y.is_sensitive());
+    assert_eq!(y.shown(), "(sensitive)");
+}
