@@ -49,7 +49,9 @@ declare_rule! {
 
 fn check(model: &Model, report: &mut Findings<'_>) {
     for (group, reason) in &report.gpu_capacity().groups {
-        if replaced_on_new_template_version(model, group) {
+        if replaced_on_new_template_version(model, group)
+            || super::gpu303_instance_refresh_missing::refresh_missing(model, group)
+        {
             continue;
         }
         for t in &group.known_templates {
