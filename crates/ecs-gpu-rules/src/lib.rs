@@ -153,8 +153,7 @@ impl ecs_gpu_model::AfterLoad for Check<'_> {
 /// does the first walk. A rule missing here only runs later; a rule listed that reads a walk waits
 /// for it.
 const READS_NO_SHARED_WALK: &[&str] = &[
-    "GPU003", "GPU004", "GPU101", "GPU102", "GPU104", "GPU105", "GPU108", "GPU402", "GPU501",
-    "GPU502",
+    "GPU003", "GPU004", "GPU101", "GPU102", "GPU104", "GPU105", "GPU108",
 ];
 
 /// A job of a [`Run`].
