@@ -63,6 +63,9 @@ pub fn render(report: &Report, out: &mut dyn Write) -> io::Result<()> {
         if let Some(address) = d.address() {
             message.push_str(&format!("\nresource: {address}"));
         }
+        if !d.instances.is_empty() {
+            message.push_str(&format!("\ninstances: {}", d.instances.join(", ")));
+        }
         if let Some(h) = &d.help {
             message.push_str(&format!("\nhelp: {h}"));
         }

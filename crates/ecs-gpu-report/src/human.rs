@@ -133,9 +133,22 @@ fn diagnostic(
     }
     if let Some(r) = &d.resource {
         match &d.module {
+            _ if !d.instances.is_empty() => writeln!(
+                out,
+                "{pad} {} resource: `{r}` in {}",
+                style.gutter("="),
+                crate::instances_text(&d.instances)
+            )?,
             Some(m) => writeln!(out, "{pad} {} resource: `{r}` in `{m}`", style.gutter("="))?,
             None => writeln!(out, "{pad} {} resource: `{r}`", style.gutter("="))?,
         }
+    } else if !d.instances.is_empty() {
+        writeln!(
+            out,
+            "{pad} {} in {}",
+            style.gutter("="),
+            crate::instances_text(&d.instances)
+        )?;
     }
     if let Some(h) = &d.help {
         writeln!(

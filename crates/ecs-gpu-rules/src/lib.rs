@@ -78,6 +78,7 @@ fn diagnostic(model: &Model, f: &Finding, severity: Severity) -> Diagnostic {
         location: f.loc.map(|l| location(model, l)),
         resource: f.resource.clone(),
         module: f.module.clone(),
+        instances: Vec::new(),
         help: f.help.clone(),
         labels: f
             .labels
@@ -331,7 +332,52 @@ impl<'m> Run<'m> {
         out.sort_by(|a, b| a.sort_key().cmp(&b.sort_key()));
         out.dedup();
         drop_root_copies_of_module_findings(&mut out);
+        merge_module_instances(&mut out);
         out
+    }
+}
+
+/// One place written once but reached through several module instances (two calls of one module
+/// folder, `count`/`for_each` on a call) gives the same finding once per instance: it is one
+/// defect, reported once, with every instance in [`Diagnostic::instances`].
+fn merge_module_instances(out: &mut Vec<Diagnostic>) {
+    type Key = (String, Severity, Location, String, Option<String>);
+    let mut first: std::collections::HashMap<Key, usize> = std::collections::HashMap::new();
+    let mut keep = vec![true; out.len()];
+    for i in 0..out.len() {
+        let d = &out[i];
+        let (Some(loc), Some(module)) = (&d.location, &d.module) else {
+            continue;
+        };
+        let key = (
+            d.rule.clone(),
+            d.severity,
+            loc.clone(),
+            d.message.clone(),
+            d.resource.clone(),
+        );
+        match first.get(&key) {
+            Some(&j) => {
+                let module = module.clone();
+                let into = &mut out[j];
+                if into.instances.is_empty() {
+                    into.instances.extend(into.module.clone());
+                }
+                if !into.instances.contains(&module) {
+                    into.instances.push(module);
+                }
+                keep[i] = false;
+            }
+            None => {
+                first.insert(key, i);
+            }
+        }
+    }
+    let mut keep = keep.into_iter();
+    out.retain(|_| keep.next().unwrap_or(true));
+    for d in out.iter_mut().filter(|d| !d.instances.is_empty()) {
+        d.instances.sort();
+        d.module = d.instances.first().cloned();
     }
 }
 

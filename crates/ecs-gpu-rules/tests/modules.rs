@@ -57,3 +57,18 @@ fn a_module_folder_checked_alone_reports_its_own_finding() {
     assert_eq!(found.len(), 1, "{found:#?}");
     assert_eq!(found[0].module, None);
 }
+
+/// A defect written once in a module folder that two calls reach is reported once, naming both
+/// instances (and not a third time for the folder checked as a root of its own).
+#[test]
+fn one_place_reached_through_two_module_instances_is_one_finding() {
+    let model = common::load(&common::crate_path("tests/modules/two_instances"));
+    assert!(model.problems.is_empty(), "{:?}", model.problems);
+    let found: Vec<_> = ecs_gpu_rules::check(&model, &Settings::default())
+        .into_iter()
+        .filter(|d| d.rule == "GPU105")
+        .collect();
+    assert_eq!(found.len(), 1, "{found:#?}");
+    assert_eq!(found[0].module.as_deref(), Some("module.head"));
+    assert_eq!(found[0].instances, ["module.head", "module.workers"]);
+}
