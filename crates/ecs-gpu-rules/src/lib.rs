@@ -70,24 +70,62 @@ pub fn location(model: &Model, loc: Loc) -> Location {
 }
 
 fn diagnostic(model: &Model, f: &Finding, severity: Severity) -> Diagnostic {
+    let mut at = f.loc.map(|l| location(model, l));
+    let mut labels: Vec<Label> = f
+        .labels
+        .iter()
+        .map(|(loc, message)| Label {
+            location: location(model, *loc),
+            message: message.clone(),
+        })
+        .collect();
+    // A place inside a module `terraform init` installed is not the user's to edit: the finding
+    // points at the call that brings the module in, with the module's line as a note.
+    if let (Some(inside), Some(call)) = (&at, installing_call(model, f)) {
+        if is_installed(&inside.file) {
+            labels.insert(
+                0,
+                Label {
+                    location: inside.clone(),
+                    message: "written here, in the installed module's code".to_string(),
+                },
+            );
+            at = Some(call);
+        }
+    }
     Diagnostic {
         rule: f.rule.id.to_string(),
         name: f.rule.name.to_string(),
         severity,
         message: f.message.clone(),
-        location: f.loc.map(|l| location(model, l)),
+        location: at,
         resource: f.resource.clone(),
         module: f.module.clone(),
         instances: Vec::new(),
         help: f.help.clone(),
-        labels: f
-            .labels
-            .iter()
-            .map(|(loc, message)| Label {
-                location: location(model, *loc),
-                message: message.clone(),
-            })
-            .collect(),
+        labels,
+    }
+}
+
+/// Whether a path is inside the modules `terraform init` installs (`.terraform/modules/...`).
+fn is_installed(file: &str) -> bool {
+    file.starts_with(".terraform/modules/") || file.contains("/.terraform/modules/")
+}
+
+/// The `module` block, outside any installed module, through which the finding's module is
+/// reached (for `module.a.module.b` installed under `a`: the call of `module.a`).
+fn installing_call(model: &Model, f: &Finding) -> Option<Location> {
+    let address = f.module.as_deref()?;
+    let mut m = model
+        .modules
+        .iter()
+        .find(|m| m.address.as_deref() == Some(address))?;
+    loop {
+        let call = location(model, m.call?);
+        if !is_installed(&call.file) {
+            return Some(call);
+        }
+        m = model.module(m.parent?);
     }
 }
 

@@ -72,3 +72,46 @@ fn one_place_reached_through_two_module_instances_is_one_finding() {
     assert_eq!(found[0].module.as_deref(), Some("module.head"));
     assert_eq!(found[0].instances, ["module.head", "module.workers"]);
 }
+
+/// A finding placed in the code of a module `terraform init` installed (which the user does not
+/// edit) points at the root's `module` block that calls it, with the module's line as a note.
+#[test]
+fn a_finding_inside_an_installed_module_points_at_the_roots_call() {
+    let dir = std::env::temp_dir().join(format!("ecs-gpu-rules-installed-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    let module = dir.join(".terraform/modules/workers");
+    std::fs::create_dir_all(&module).unwrap();
+    std::fs::write(
+        dir.join("main.tf"),
+        "module \"workers\" {\n  source  = \"acme/gpu-worker/aws\"\n  version = \"1.0.0\"\n  name    = \"workers\"\n}\n",
+    )
+    .unwrap();
+    std::fs::copy(
+        common::crate_path("tests/modules/two_instances/modules/worker/main.tf"),
+        module.join("main.tf"),
+    )
+    .unwrap();
+    std::fs::write(
+        dir.join(".terraform/modules/modules.json"),
+        r#"{"Modules":[{"Key":"","Source":"","Dir":"."},{"Key":"workers","Source":"registry.terraform.io/acme/gpu-worker/aws","Version":"1.0.0","Dir":".terraform/modules/workers"}]}"#,
+    )
+    .unwrap();
+    let model = common::load(&dir);
+    let found: Vec<_> = ecs_gpu_rules::check(&model, &Settings::default())
+        .into_iter()
+        .filter(|d| d.rule == "GPU105")
+        .collect();
+    let _ = std::fs::remove_dir_all(&dir);
+    assert_eq!(found.len(), 1, "{found:#?}");
+    let at = found[0].location.as_ref().unwrap();
+    assert!(
+        at.file.ends_with("main.tf") && !at.file.contains(".terraform"),
+        "{at:?}"
+    );
+    assert_eq!(at.line, 1);
+    assert!(found[0].labels[0]
+        .location
+        .file
+        .contains(".terraform/modules/workers"));
+    assert_eq!(found[0].labels[0].location.line, 13);
+}
