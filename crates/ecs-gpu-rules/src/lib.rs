@@ -15,6 +15,7 @@
 //! ```
 
 pub mod capacity;
+pub mod clock;
 pub mod config;
 pub mod docs;
 mod registry;
