@@ -49,8 +49,13 @@ declare_rule! {
 
 fn check(model: &Model, report: &mut Findings<'_>) {
     for (group, reason) in &report.gpu_capacity().groups {
+        // Without any `instance_refresh` there is nothing for a tracked version to trigger:
+        // GPU303 reports a group that nothing refreshes, and a maximum instance lifetime
+        // replaces instances with the version `$Latest` names anyway.
+        let body = &group.group.body;
         if replaced_on_new_template_version(model, group)
-            || super::gpu303_instance_refresh_missing::refresh_missing(model, group)
+            || (body.block("instance_refresh").is_none()
+                && !body.may_have_unknown("instance_refresh"))
         {
             continue;
         }

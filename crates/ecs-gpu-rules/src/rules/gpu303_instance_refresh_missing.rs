@@ -50,7 +50,7 @@ declare_rule! {
 /// Whether GPU303 reports `group`: nothing replaces its instances when the AMI or the launch
 /// template changes (no `instance_refresh`, no maximum instance lifetime, no replacement of the
 /// group on a new template version). GPU302 says nothing more on such a group.
-pub(crate) fn refresh_missing(model: &Model, group: &GroupCapacity<'_>) -> bool {
+fn refresh_missing(model: &Model, group: &GroupCapacity<'_>) -> bool {
     let body = &group.group.body;
     // A maximum instance lifetime replaces every instance within it: the new AMI does reach
     // them (0, the default, turns it off; an unknown value may set it).
