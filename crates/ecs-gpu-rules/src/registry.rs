@@ -59,6 +59,7 @@ pub static RESOURCE_TYPES: &[&str] = &[
     "aws_ecs_service",
     "aws_ecs_task_definition",
     "aws_instance",
+    "aws_launch_configuration",
     "aws_launch_template",
     "aws_ssm_parameter",
 ];
@@ -144,6 +145,20 @@ pub static RESOURCE_ARGUMENTS: &[(&str, &[&str])] = &[
             "instance_type",
             "launch_template",
             "metadata_options",
+            "user_data",
+            "user_data_base64",
+        ],
+    ),
+    (
+        "aws_launch_configuration",
+        &[
+            "iam_instance_profile",
+            "image_id",
+            // Not an argument of a launch configuration: read as absent, like a template's.
+            "instance_requirements",
+            "instance_type",
+            "metadata_options",
+            "name",
             "user_data",
             "user_data_base64",
         ],

@@ -60,6 +60,10 @@ fn check(model: &Model, report: &mut Findings<'_>) {
             continue;
         }
         for t in &group.known_templates {
+            // A launch configuration has no versions: a change replaces it, and the group.
+            if crate::capacity::is_launch_configuration(t.template) {
+                continue;
+            }
             // Only the group's own template reference (not overrides' specifications).
             let (at, what) = match t.version {
                 None => (
