@@ -1414,6 +1414,22 @@ pub fn ami_source<'m>(model: &'m Model, template: &'m Resource) -> AmiSource<'m>
         }
         return AmiSource::Unknown;
     }
+    // `data "aws_ssm_parameters_by_path"` over an AMI parameter's path, with the image ID picked
+    // from its values (`values[index(names, "${path}/image_id")]`): every parameter under the
+    // path is of that AMI, so the path classifies it as a parameter name would.
+    let by_path = model.referenced(node, "aws_ssm_parameters_by_path");
+    if let [data] = by_path.as_slice() {
+        if let Some(path_node) = data.body.attr("path") {
+            if let Some(path) = known_str(path_node) {
+                return AmiSource::SsmParameter {
+                    name: path.trim_end_matches('/').to_string(),
+                    at: path_node.loc,
+                    data: Some(data),
+                };
+            }
+        }
+        return AmiSource::Unknown;
+    }
     let amis = model.referenced(node, "aws_ami");
     if let [data] = amis.as_slice() {
         return ami_lookup(data);

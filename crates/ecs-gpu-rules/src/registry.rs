@@ -62,6 +62,7 @@ pub static RESOURCE_TYPES: &[&str] = &[
     "aws_launch_configuration",
     "aws_launch_template",
     "aws_ssm_parameter",
+    "aws_ssm_parameters_by_path",
 ];
 
 /// Of the managed resources of these types, the top-level arguments and nested block types the
