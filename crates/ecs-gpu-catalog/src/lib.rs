@@ -17,6 +17,7 @@
 //! ```
 
 mod ami;
+mod base_images;
 mod data;
 mod filter;
 mod gpu_value;
@@ -28,6 +29,7 @@ use std::fmt;
 use std::sync::OnceLock;
 
 pub use ami::{AmiClass, AmiFacts, AmiNameClass, GpuAmiParameter};
+pub use base_images::{gpu_base_images, BaseImage, BaseImages};
 pub use data::{
     AgentFacts, AnywhereFacts, AutoscalingFacts, CapabilityFacts, Ec2Facts, FargateFacts,
     GpuRequirementFacts, ManagedInstancesFacts, QueryLanguageFacts,

@@ -1898,30 +1898,25 @@ fn call_version(call: &ast::Body) -> Result<Option<(String, Constraints)>, Strin
     }
 }
 
-/// The notes about module calls not followed: one for every remote call (at the first), one per
-/// local call that could not be followed.
+/// The notes about module calls not followed: one per remote call (at its place; the rules group
+/// them by folder), one per local call that could not be followed.
 pub(crate) fn finish_notes(
     remote_calls: &[RemoteCall],
     failed_calls: &[(String, Loc)],
 ) -> Vec<LoadNote> {
     let mut notes = Vec::new();
-    if !remote_calls.is_empty() {
-        let mut seen = FastSet::default();
-        let list: Vec<String> = remote_calls
-            .iter()
-            .filter(|c| seen.insert(c.address.clone()))
-            .map(|c| match &c.why {
-                Some(why) => format!("`{}` (`{}`; {why})", c.address, c.source),
-                None => format!("`{}` (`{}`)", c.address, c.source),
-            })
-            .collect();
+    let mut seen = FastSet::default();
+    for c in remote_calls {
+        if !seen.insert((c.address.clone(), c.loc)) {
+            continue;
+        }
         notes.push(LoadNote {
             kind: LoadNoteKind::RemoteModules,
-            message: format!(
-                "module calls with remote sources are not followed: {}",
-                list.join(", ")
-            ),
-            loc: remote_calls.first().map(|c| c.loc),
+            message: match &c.why {
+                Some(why) => format!("`{}` (`{}`; {why})", c.address, c.source),
+                None => format!("`{}` (`{}`)", c.address, c.source),
+            },
+            loc: Some(c.loc),
         });
     }
     let mut seen = FastSet::default();

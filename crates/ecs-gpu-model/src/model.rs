@@ -472,7 +472,8 @@ pub struct LoadNote {
 /// What a [`LoadNote`] is about.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum LoadNoteKind {
-    /// Module calls with remote sources, not fetched (one note lists them all; `loc` is the first).
+    /// A module call with a remote source, not fetched (one note per call, at its place; the
+    /// message is the call's address and source, and why `terraform init`'s copy is not used).
     RemoteModules,
     /// A local module call that could not be followed (missing folder, a source that is not a
     /// literal, a module that calls itself, the nesting limit).

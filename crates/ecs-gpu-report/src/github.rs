@@ -65,6 +65,9 @@ pub fn render(report: &Report, out: &mut dyn Write) -> io::Result<()> {
         if let Some(address) = d.address() {
             message.push_str(&format!("\nresource: {}", esc(&address)));
         }
+        if !d.instances.is_empty() {
+            message.push_str(&format!("\ninstances: {}", esc(&d.instances.join(", "))));
+        }
         if let Some(h) = &d.help {
             message.push_str(&format!("\nhelp: {}", esc(h)));
         }

@@ -61,6 +61,12 @@ pub fn to_value(report: &Report) -> Value {
             if let Some(address) = d.address() {
                 description.push_str(&format!(" (resource: `{}`)", esc(&address)));
             }
+            if !d.instances.is_empty() {
+                description.push_str(&format!(
+                    " (instances: {})",
+                    esc(&crate::instances_text(&d.instances))
+                ));
+            }
             if let Some(h) = &d.help {
                 description.push_str(&format!("; help: {}", esc(h)));
             }

@@ -331,6 +331,12 @@ fn diagnostic(
     if let Some(r) = &d.resource {
         let r = text(r);
         match &d.module {
+            _ if !d.instances.is_empty() => writeln!(
+                out,
+                "{pad} {} resource: `{r}` in {}",
+                style.gutter("="),
+                text(&crate::instances_text(&d.instances))
+            )?,
             Some(m) => writeln!(
                 out,
                 "{pad} {} resource: `{r}` in `{}`",
@@ -339,6 +345,13 @@ fn diagnostic(
             )?,
             None => writeln!(out, "{pad} {} resource: `{r}`", style.gutter("="))?,
         }
+    } else if !d.instances.is_empty() {
+        writeln!(
+            out,
+            "{pad} {} in {}",
+            style.gutter("="),
+            text(&crate::instances_text(&d.instances))
+        )?;
     }
     if let Some(h) = &d.help {
         writeln!(
@@ -499,6 +512,7 @@ mod tests {
                 }),
                 resource: None,
                 module: None,
+                instances: Vec::new(),
                 help: None,
                 labels: Vec::new(),
             });

@@ -48,6 +48,9 @@ struct Entry<'a> {
     end_column: Option<u32>,
     resource: Option<&'a str>,
     module: Option<&'a str>,
+    /// Every module instance the finding comes from, when there are several.
+    #[serde(skip_serializing_if = "<[String]>::is_empty")]
+    instances: &'a [String],
     help: Option<&'a str>,
 }
 
@@ -86,6 +89,7 @@ impl<'a> Entry<'a> {
             end_column: loc.map(|l| l.end_column),
             resource: d.resource.as_deref(),
             module: d.module.as_deref(),
+            instances: &d.instances,
             help: d.help.as_deref(),
         }
     }

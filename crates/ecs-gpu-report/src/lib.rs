@@ -16,6 +16,7 @@
 //!     location: Some(Location { file: "main.tf".into(), line: 3, column: 3, end_line: 3, end_column: 40 }),
 //!     resource: Some("aws_ecs_task_definition.app".into()),
 //!     module: None,
+//!     instances: Vec::new(),
 //!     help: Some("use `requires_compatibilities = [\"EC2\"]`".into()),
 //!     labels: Vec::new(),
 //! });
@@ -134,6 +135,10 @@ pub struct Diagnostic {
     pub resource: Option<String>,
     /// The module address, `module.gpu`; `None` in a root module.
     pub module: Option<String>,
+    /// When the same finding (rule, place, message) comes from several instances of a module
+    /// (`module.head`, `module.workers`), all of their addresses, sorted; [`Diagnostic::module`]
+    /// is the first. Empty otherwise.
+    pub instances: Vec<String>,
     /// The remedy.
     pub help: Option<String>,
     pub labels: Vec<Label>,
@@ -357,3 +362,12 @@ pub fn render(
 
 #[cfg(test)]
 pub(crate) mod test_report;
+
+/// Module instances in backticks, separated by commas: "`module.head`, `module.workers`".
+pub(crate) fn instances_text(instances: &[String]) -> String {
+    instances
+        .iter()
+        .map(|m| format!("`{m}`"))
+        .collect::<Vec<_>>()
+        .join(", ")
+}

@@ -78,6 +78,9 @@ fn result(d: &Diagnostic, rule_index: Option<usize>) -> Option<Value> {
         text.push_str(&format!("\nhelp: {h}"));
     }
     let mut location = json!({ "physicalLocation": physical(loc) });
+    if !d.instances.is_empty() {
+        text.push_str(&format!("\ninstances: {}", d.instances.join(", ")));
+    }
     if let Some(name) = d.address() {
         location["logicalLocations"] = json!([{ "fullyQualifiedName": name, "kind": "resource" }]);
     }

@@ -60,6 +60,7 @@ pub(crate) fn sample() -> Report {
             }),
             resource: Some("aws_ecs_task_definition.app".into()),
             module: None,
+            instances: Vec::new(),
             help: Some("use `requires_compatibilities = [\"EC2\"]`: Fargate has no GPUs".into()),
             labels: vec![Label {
                 location: Location {
@@ -86,6 +87,7 @@ pub(crate) fn sample() -> Report {
             }),
             resource: Some("aws_ecs_task_definition.app".into()),
             module: Some("module.gpu".into()),
+            instances: vec!["module.gpu".into(), "module.gpu_spot".into()],
             help: Some("add `{ name = \"NVIDIA_DRIVER_CAPABILITIES\", value = \"utility,compute\" }`".into()),
             labels: Vec::new(),
         },
@@ -97,6 +99,7 @@ pub(crate) fn sample() -> Report {
             location: None,
             resource: None,
             module: None,
+            instances: Vec::new(),
             help: None,
             labels: Vec::new(),
         },
@@ -136,6 +139,7 @@ pub(crate) fn hostile() -> Report {
         location: Some(location.clone()),
         resource: Some(format!("aws_ecs_task_definition.{name}")),
         module: Some(format!("module.{name}")),
+        instances: Vec::new(),
         help: Some(format!("set it in `{name}`")),
         labels: vec![Label {
             location,

@@ -649,10 +649,30 @@ pub fn group_capacity<'m>(model: &'m Model, group: &'m Resource) -> GroupCapacit
         known_instance_types: Vec::new(),
         mixed: None,
     };
-    if body.attr("launch_configuration").is_some()
-        || body.may_have_unknown("launch_template")
-        || body.may_have_unknown("mixed_instances_policy")
-    {
+    // A launch configuration (the legacy way): its image, type and user data, like a template's.
+    if let Some(node) = body.attr("launch_configuration") {
+        let Some(lc) = resolve_one(model, node, LAUNCH_CONFIGURATION) else {
+            return cap;
+        };
+        let use_ = TemplateUse {
+            template: lc,
+            version: None,
+            spec: None,
+        };
+        cap.instance_types = template_instance_type(lc).map(|(name, node)| {
+            vec![InstanceTypeUse {
+                name,
+                node,
+                template: Some(lc),
+                override_block: None,
+            }]
+        });
+        cap.known_instance_types = cap.instance_types.clone().unwrap_or_default();
+        cap.known_templates.push(use_.clone());
+        cap.templates = Some(vec![use_]);
+        return cap;
+    }
+    if body.may_have_unknown("launch_template") || body.may_have_unknown("mixed_instances_policy") {
         return cap;
     }
     if let Some(lt) = body.block("launch_template") {
@@ -1310,11 +1330,22 @@ pub fn is_standalone_instance(template: &Resource) -> bool {
     template.kind == INSTANCE
 }
 
+/// `aws_launch_configuration`: the legacy launch arguments of an Auto Scaling group, read like a
+/// launch template's (no versions; `iam_instance_profile` is a string, as on an instance).
+pub const LAUNCH_CONFIGURATION: &str = "aws_launch_configuration";
+
+/// Whether a [`TemplateUse`] is a launch configuration.
+pub fn is_launch_configuration(template: &Resource) -> bool {
+    template.kind == LAUNCH_CONFIGURATION
+}
+
 /// What a [`TemplateUse`] is, for messages: "launch template", or "instance" for an
 /// `aws_instance`.
 pub fn launch_kind(template: &Resource) -> &'static str {
     if is_standalone_instance(template) {
         "instance"
+    } else if is_launch_configuration(template) {
+        "launch configuration"
     } else {
         "launch template"
     }
@@ -1377,6 +1408,22 @@ pub fn ami_source<'m>(model: &'m Model, template: &'m Resource) -> AmiSource<'m>
                 return AmiSource::SsmParameter {
                     name: name.to_string(),
                     at: name_node.loc,
+                    data: Some(data),
+                };
+            }
+        }
+        return AmiSource::Unknown;
+    }
+    // `data "aws_ssm_parameters_by_path"` over an AMI parameter's path, with the image ID picked
+    // from its values (`values[index(names, "${path}/image_id")]`): every parameter under the
+    // path is of that AMI, so the path classifies it as a parameter name would.
+    let by_path = model.referenced(node, "aws_ssm_parameters_by_path");
+    if let [data] = by_path.as_slice() {
+        if let Some(path_node) = data.body.attr("path") {
+            if let Some(path) = known_str(path_node) {
+                return AmiSource::SsmParameter {
+                    name: path.trim_end_matches('/').to_string(),
+                    at: path_node.loc,
                     data: Some(data),
                 };
             }
@@ -1520,7 +1567,7 @@ impl UserData {
 /// script itself.
 pub fn user_data(template: &Resource) -> (UserData, Option<Loc>) {
     let node = template.body.attr("user_data").or_else(|| {
-        is_standalone_instance(template)
+        (is_standalone_instance(template) || is_launch_configuration(template))
             .then(|| template.body.attr("user_data_base64"))
             .flatten()
     });

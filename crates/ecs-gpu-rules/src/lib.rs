@@ -15,6 +15,7 @@
 //! ```
 
 pub mod capacity;
+pub mod clock;
 pub mod config;
 pub mod docs;
 mod registry;
@@ -70,23 +71,62 @@ pub fn location(model: &Model, loc: Loc) -> Location {
 }
 
 fn diagnostic(model: &Model, f: &Finding, severity: Severity) -> Diagnostic {
+    let mut at = f.loc.map(|l| location(model, l));
+    let mut labels: Vec<Label> = f
+        .labels
+        .iter()
+        .map(|(loc, message)| Label {
+            location: location(model, *loc),
+            message: message.clone(),
+        })
+        .collect();
+    // A place inside a module `terraform init` installed is not the user's to edit: the finding
+    // points at the call that brings the module in, with the module's line as a note.
+    if let (Some(inside), Some(call)) = (&at, installing_call(model, f)) {
+        if is_installed(&inside.file) {
+            labels.insert(
+                0,
+                Label {
+                    location: inside.clone(),
+                    message: "written here, in the installed module's code".to_string(),
+                },
+            );
+            at = Some(call);
+        }
+    }
     Diagnostic {
         rule: f.rule.id.to_string(),
         name: f.rule.name.to_string(),
         severity,
         message: f.message.clone(),
-        location: f.loc.map(|l| location(model, l)),
+        location: at,
         resource: f.resource.clone(),
         module: f.module.clone(),
+        instances: Vec::new(),
         help: f.help.clone(),
-        labels: f
-            .labels
-            .iter()
-            .map(|(loc, message)| Label {
-                location: location(model, *loc),
-                message: message.clone(),
-            })
-            .collect(),
+        labels,
+    }
+}
+
+/// Whether a path is inside the modules `terraform init` installs (`.terraform/modules/...`).
+fn is_installed(file: &str) -> bool {
+    file.starts_with(".terraform/modules/") || file.contains("/.terraform/modules/")
+}
+
+/// The `module` block, outside any installed module, through which the finding's module is
+/// reached (for `module.a.module.b` installed under `a`: the call of `module.a`).
+fn installing_call(model: &Model, f: &Finding) -> Option<Location> {
+    let address = f.module.as_deref()?;
+    let mut m = model
+        .modules
+        .iter()
+        .find(|m| m.address.as_deref() == Some(address))?;
+    loop {
+        let call = location(model, m.call?);
+        if !is_installed(&call.file) {
+            return Some(call);
+        }
+        m = model.module(m.parent?);
     }
 }
 
@@ -153,8 +193,7 @@ impl ecs_gpu_model::AfterLoad for Check<'_> {
 /// does the first walk. A rule missing here only runs later; a rule listed that reads a walk waits
 /// for it.
 const READS_NO_SHARED_WALK: &[&str] = &[
-    "GPU003", "GPU004", "GPU101", "GPU102", "GPU104", "GPU105", "GPU108", "GPU402", "GPU501",
-    "GPU502",
+    "GPU003", "GPU004", "GPU101", "GPU102", "GPU104", "GPU105", "GPU108",
 ];
 
 /// A job of a [`Run`].
@@ -333,7 +372,52 @@ impl<'m> Run<'m> {
         out.sort_by(|a, b| a.sort_key().cmp(&b.sort_key()));
         out.dedup();
         drop_root_copies_of_module_findings(&mut out);
+        merge_module_instances(&mut out);
         out
+    }
+}
+
+/// One place written once but reached through several module instances (two calls of one module
+/// folder, `count`/`for_each` on a call) gives the same finding once per instance: it is one
+/// defect, reported once, with every instance in [`Diagnostic::instances`].
+fn merge_module_instances(out: &mut Vec<Diagnostic>) {
+    type Key = (String, Severity, Location, String, Option<String>);
+    let mut first: std::collections::HashMap<Key, usize> = std::collections::HashMap::new();
+    let mut keep = vec![true; out.len()];
+    for i in 0..out.len() {
+        let d = &out[i];
+        let (Some(loc), Some(module)) = (&d.location, &d.module) else {
+            continue;
+        };
+        let key = (
+            d.rule.clone(),
+            d.severity,
+            loc.clone(),
+            d.message.clone(),
+            d.resource.clone(),
+        );
+        match first.get(&key) {
+            Some(&j) => {
+                let module = module.clone();
+                let into = &mut out[j];
+                if into.instances.is_empty() {
+                    into.instances.extend(into.module.clone());
+                }
+                if !into.instances.contains(&module) {
+                    into.instances.push(module);
+                }
+                keep[i] = false;
+            }
+            None => {
+                first.insert(key, i);
+            }
+        }
+    }
+    let mut keep = keep.into_iter();
+    out.retain(|_| keep.next().unwrap_or(true));
+    for d in out.iter_mut().filter(|d| !d.instances.is_empty()) {
+        d.instances.sort();
+        d.module = d.instances.first().cloned();
     }
 }
 

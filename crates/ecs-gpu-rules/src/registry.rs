@@ -39,6 +39,7 @@ pub static RULES: &[&Rule] = &[
     &gpu402_placement_expression_invalid::RULE,
     &gpu403_gpu_service_on_fargate::RULE,
     &gpu404_gpu_placement_unconstrained::RULE,
+    &gpu405_capacity_provider_in_another_cluster::RULE,
     &gpu501_desired_count_fights_autoscaling::RULE,
     &gpu502_ignore_changes_all::RULE,
     &gpu503_asg_desired_capacity_fights_managed_scaling::RULE,
@@ -58,8 +59,10 @@ pub static RESOURCE_TYPES: &[&str] = &[
     "aws_ecs_service",
     "aws_ecs_task_definition",
     "aws_instance",
+    "aws_launch_configuration",
     "aws_launch_template",
     "aws_ssm_parameter",
+    "aws_ssm_parameters_by_path",
 ];
 
 /// Of the managed resources of these types, the top-level arguments and nested block types the
@@ -143,6 +146,20 @@ pub static RESOURCE_ARGUMENTS: &[(&str, &[&str])] = &[
             "instance_type",
             "launch_template",
             "metadata_options",
+            "user_data",
+            "user_data_base64",
+        ],
+    ),
+    (
+        "aws_launch_configuration",
+        &[
+            "iam_instance_profile",
+            "image_id",
+            // Not an argument of a launch configuration: read as absent, like a template's.
+            "instance_requirements",
+            "instance_type",
+            "metadata_options",
+            "name",
             "user_data",
             "user_data_base64",
         ],

@@ -297,6 +297,33 @@ impl<'m> Findings<'m> {
             .map(|((t, reason), (data, loc))| (t, reason, data, *loc))
     }
 
+    /// Whether `r` is a GPU service, a GPU task definition or GPU capacity: the only resources the
+    /// rules of the 4xx and 5xx ranges speak of (a generic ECS module's services, an Inferentia
+    /// service, are someone else's business).
+    pub fn is_gpu_resource(&self, r: &Resource) -> bool {
+        let model = self.model;
+        let gpu = self.gpu_capacity();
+        match r.kind.as_str() {
+            "aws_ecs_service" => {
+                self.gpu_services().iter().any(|s| s.service.id == r.id)
+                    || gpu.providers.iter().any(
+                        |(_, why)| matches!(why, capacity::GpuReason::Service(s) if s.id == r.id),
+                    )
+                    || capacity::service_capacity_with(model, self.ctx.groups(), r)
+                        .providers
+                        .iter()
+                        .any(|p| gpu.providers.iter().any(|(g, _)| g.id == p.provider.id))
+            }
+            "aws_ecs_task_definition" => model.task_definitions.iter().any(|td| {
+                td.origin == ecs_gpu_model::TaskDefinitionOrigin::Resource(r.id)
+                    && crate::task::is_gpu_task(td)
+            }),
+            "aws_ecs_capacity_provider" => gpu.providers.iter().any(|(p, _)| p.id == r.id),
+            "aws_autoscaling_group" => gpu.groups.iter().any(|(g, _)| g.group.id == r.id),
+            _ => gpu.templates.iter().any(|(t, _)| t.template.id == r.id),
+        }
+    }
+
     /// [`capacity::service_capacity`], with the groups' capacities worked out once per run.
     pub fn service_capacity(&self, svc: &'m Resource) -> capacity::ServiceCapacity<'m> {
         capacity::service_capacity_with(self.model, self.ctx.groups(), svc)

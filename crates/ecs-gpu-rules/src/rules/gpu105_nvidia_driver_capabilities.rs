@@ -1,4 +1,4 @@
-use ecs_gpu_catalog::catalog;
+use ecs_gpu_catalog::{catalog, gpu_base_images};
 use ecs_gpu_model::{Model, TaskDefinitionOrigin, Value};
 
 use crate::task::{gpu_containers, task_definitions, Container};
@@ -15,12 +15,17 @@ declare_rule! {
     ///
     /// - **error** when its value names something that is not an NVIDIA driver capability
     ///   (`compute`, `compat32`, `graphics`, `utility`, `video`, `display`, `ngx`, `all`, `none`);
-    /// - **warning** when the container's `environment` does not set it;
-    /// - **info** instead when the image is an NVIDIA base image (`nvidia/cuda`, `nvcr.io/nvidia/*`),
-    ///   which sets it itself, or when the image is not known (a variable with no value, an
-    ///   attribute known only after apply): it may be one, and a warning could be wrong.
+    /// - **warning** when its value is valid but has neither `compute` nor `all`: the container
+    ///   reserves GPUs and gets no CUDA libraries;
+    /// - **info** when the container does not set it and its image is not known to set it (an
+    ///   image that is not in the catalog's list of CUDA-based images, or an image that is not
+    ///   known, such as a variable with no value). The toolkit's default then applies.
     ///
-    /// Nothing is reported when the environment cannot be known in full (a variable, an
+    /// Nothing is reported for a container that does not set it and whose image the catalog lists
+    /// as built on the NVIDIA CUDA base images or setting the variable itself (`nvidia/cuda`,
+    /// `nvcr.io/nvidia/*`, `vllm/vllm-openai`, `ollama/ollama`, `pytorch/pytorch:*-cuda*`,
+    /// `rayproject/ray:*-gpu`, ...: `crates/ecs-gpu-catalog/data/gpu-base-images.json`, each with
+    /// its source), nor when the environment cannot be known in full (a variable, an
     /// `environmentFiles` entry or a `secrets` entry that may set it).
     ///
     /// ## Why it matters
@@ -28,20 +33,17 @@ declare_rule! {
     /// ECS sets only `NVIDIA_VISIBLE_DEVICES` for a GPU container; the other NVIDIA variables are not
     /// set by ECS. The driver capabilities decide which driver libraries the NVIDIA container runtime
     /// mounts into the container: `compute` for CUDA, `utility` for `nvidia-smi`, `video` for
-    /// NVENC/NVDEC, `graphics` and `display` for rendering. When the variable is not set at all, the
-    /// NVIDIA container toolkit mounts its default, `utility,compute`: CUDA works, and a video or
-    /// graphics workload starts without its libraries. The ECS guide says to set `utility,compute` or
-    /// `all` for images not built on the NVIDIA/CUDA base images, so that what the container gets is
-    /// written where its GPUs are reserved, not left to the default of the toolkit on the AMI. A
-    /// misspelt name is not a capability, and the runtime refuses or ignores it, so the container
-    /// starts without the libraries it needs.
+    /// NVENC/NVDEC, `graphics` and `display` for rendering. A value without `compute` (`utility`
+    /// alone, `graphics`) leaves CUDA out: the container sees the GPU in `nvidia-smi` and every CUDA
+    /// call fails. A misspelt name is not a capability, and the runtime refuses or ignores it, so
+    /// the container starts without the libraries it needs.
     ///
-    /// The checker reads task definitions, not images: an image that is not an NVIDIA base image
-    /// may still set the variable in its own `ENV` (`ollama/ollama` does: the last stage of its
-    /// Dockerfile sets `NVIDIA_DRIVER_CAPABILITIES=compute,utility`), and the warning then has
-    /// nothing to fix. `docker image inspect --format '{{.Config.Env}}' IMAGE` shows what an image
-    /// sets. Set the variable in the task definition anyway (the capabilities are then written
-    /// where the GPUs are reserved), or suppress the finding with that reason.
+    /// When the variable is not set at all, neither in the task definition nor in the image, the
+    /// NVIDIA container toolkit mounts its default, `utility,compute`: CUDA works, and only a video
+    /// or graphics workload starts without its libraries. That is why an unset variable is at most
+    /// an info. The ECS guide says to set `utility,compute` or `all` for images not built on the
+    /// NVIDIA/CUDA base images. The checker reads task definitions, not images:
+    /// `docker image inspect --format '{{.Config.Env}}' IMAGE` shows what an image sets.
     ///
     /// ## Example
     ///
@@ -51,14 +53,14 @@ declare_rule! {
     ///   image                = "123456789012.dkr.ecr.us-east-1.amazonaws.com/encoder:3"
     ///   resourceRequirements = [{ type = "GPU", value = "1" }]
     ///   environment = [
-    ///     { name = "NVIDIA_DRIVER_CAPABILITIES", value = "compute,utility,nvenc" },
+    ///     { name = "NVIDIA_DRIVER_CAPABILITIES", value = "utility,nvenc" },
     ///   ]
     /// }])
     /// ```
     ///
     /// ## How to fix
     ///
-    /// Set the capabilities the workload needs, from NVIDIA's list:
+    /// Set the capabilities the workload needs, from NVIDIA's list, with `compute` for CUDA:
     ///
     /// ```hcl
     /// environment = [
@@ -69,29 +71,23 @@ declare_rule! {
         id: "GPU105",
         name: "nvidia-driver-capabilities",
         severity: Warning,
-        summary: "a GPU container's `NVIDIA_DRIVER_CAPABILITIES` is missing or names an unknown capability",
+        summary: "a GPU container's `NVIDIA_DRIVER_CAPABILITIES` names an unknown capability or leaves out `compute`",
         check: check,
     }
 }
 
 pub(crate) const VARIABLE: &str = "NVIDIA_DRIVER_CAPABILITIES";
 
-/// Image references of NVIDIA's own base images, which set `NVIDIA_DRIVER_CAPABILITIES` (source
-/// key ECS-GPU: "images built on NVIDIA/CUDA base images").
-const NVIDIA_IMAGE_PREFIXES: &[&str] = &["nvidia/cuda", "docker.io/nvidia/cuda", "nvcr.io/nvidia/"];
-
-/// Whether the image is known to be an NVIDIA base image (a partly known image may prove it).
-fn nvidia_image(c: &Container<'_>) -> Option<String> {
+/// The image, when the catalog lists it as CUDA-based (a partly known image may prove it).
+fn cuda_based_image(c: &Container<'_>) -> Option<String> {
+    let images = gpu_base_images();
     let image = c.get("image")?;
     match &image.value {
-        Value::String(s) => NVIDIA_IMAGE_PREFIXES
-            .iter()
-            .any(|p| s.starts_with(p))
-            .then(|| s.to_string()),
+        Value::String(s) => images.find(s).map(|_| s.to_string()),
         Value::Unknown(u) => u
             .fragments
-            .iter()
-            .find(|f| NVIDIA_IMAGE_PREFIXES.iter().any(|p| f.starts_with(p)))
+            .first()
+            .filter(|f| images.find_prefix(f).is_some())
             .map(|f| format!("{f}...")),
         _ => None,
     }
@@ -119,18 +115,42 @@ fn check(model: &Model, report: &mut Findings<'_>) {
     for td in task_definitions(model) {
         for c in gpu_containers(td) {
             let Some(env) = c.environment() else { continue };
-            let set = env.iter().find(|(name, _)| *name == VARIABLE);
+            // An empty value is the toolkit's default, as an unset one.
+            let set = env.iter().find(|(name, _)| *name == VARIABLE).filter(
+                |(_, value)| !matches!(&value.value, Value::String(v) if v.trim().is_empty()),
+            );
             match set {
                 Some((_, value)) => {
                     let Value::String(v) = &value.value else {
                         continue;
                     };
+                    let names: Vec<&str> = v
+                        .split(',')
+                        .map(str::trim)
+                        .filter(|n| !n.is_empty())
+                        .collect();
                     let invalid: Vec<&str> = caps
                         .invalid_names(v)
                         .into_iter()
                         .filter(|n| !n.is_empty())
                         .collect();
                     if invalid.is_empty() {
+                        if names.iter().any(|n| *n == "compute" || *n == "all") {
+                            continue;
+                        }
+                        report
+                            .add(
+                                value.loc,
+                                format!(
+                                    "`{VARIABLE}` of GPU container {} is `{v}`, without `compute`: CUDA libraries are not mounted",
+                                    c.display_name()
+                                ),
+                            )
+                            .help(format!(
+                                "add `compute` to the value (`{}` is the usual choice), or stop reserving GPUs for this container",
+                                caps.default
+                            ))
+                            .task(td);
                         continue;
                     }
                     let names = invalid
@@ -159,75 +179,42 @@ fn check(model: &Model, report: &mut Findings<'_>) {
                         .task(td);
                 }
                 None if secrets_may_set(&c) => {}
+                // The image sets it (or its CUDA base image does): nothing to say.
+                None if cuda_based_image(&c).is_some() => {}
                 None => {
                     let at = c
                         .get("environment")
                         .and_then(|e| e.loc)
                         .or(c.gpu_requirements()[0].loc)
                         .or(c.node.loc);
-                    match nvidia_image(&c) {
-                        Some(image) => {
-                            report
-                                .add(
-                                    at,
-                                    format!(
-                                        "GPU container {} does not set `{VARIABLE}`; its NVIDIA base image `{image}` sets it",
-                                        c.display_name()
-                                    ),
-                                )
-                                .severity(Severity::Info)
-                                .help(format!(
-                                    "nothing to do unless the workload needs more than the image's capabilities (`video`, `graphics`): then set `{VARIABLE}` in `environment`"
-                                ))
-                                .task(td);
+                    // In the syntax of the file the container is written in.
+                    let add = if matches!(td.origin, TaskDefinitionOrigin::JsonFile(_)) {
+                        format!(
+                            "`{{\"name\": \"{VARIABLE}\", \"value\": \"compute,utility,video\"}}`"
+                        )
+                    } else {
+                        format!("`{{ name = \"{VARIABLE}\", value = \"compute,utility,video\" }}`")
+                    };
+                    let image = match c.get("image").map(|i| &i.value) {
+                        Some(Value::String(image)) => {
+                            format!("its image `{image}` is not known to set it")
                         }
-                        None => {
-                            // In the syntax of the file the container is written in.
-                            let add = if matches!(td.origin, TaskDefinitionOrigin::JsonFile(_)) {
-                                format!(
-                                    "add `{{\"name\": \"{VARIABLE}\", \"value\": \"{}\"}}` to `environment`",
-                                    caps.default
-                                )
-                            } else {
-                                format!(
-                                    "add `{{ name = \"{VARIABLE}\", value = \"{}\" }}` to `environment`",
-                                    caps.default
-                                )
-                            };
-                            match c.get("image").map(|i| &i.value) {
-                                Some(Value::String(image)) => {
-                                    report
-                                        .add(
-                                            at,
-                                            format!(
-                                                "GPU container {} does not set `{VARIABLE}`, and its image `{image}` is not known to be an NVIDIA base image",
-                                                c.display_name()
-                                            ),
-                                        )
-                                        .help(format!(
-                                            "{add}, unless the image sets it in its own `ENV` (`docker image inspect` shows it)"
-                                        ))
-                                        .task(td);
-                                }
-                                // Not known: it may be an NVIDIA base image, so no warning.
-                                _ => {
-                                    report
-                                        .add(
-                                            at,
-                                            format!(
-                                                "GPU container {} does not set `{VARIABLE}`, and its image is not known",
-                                                c.display_name()
-                                            ),
-                                        )
-                                        .severity(Severity::Info)
-                                        .help(format!(
-                                            "unless the image is built on an NVIDIA CUDA base image or sets it in its own `ENV`, {add}"
-                                        ))
-                                        .task(td);
-                                }
-                            }
-                        }
-                    }
+                        _ => "its image is not known".to_string(),
+                    };
+                    report
+                        .add(
+                            at,
+                            format!(
+                                "GPU container {} does not set `{VARIABLE}` and {image}: the toolkit's default `{}` applies",
+                                c.display_name(),
+                                caps.default
+                            ),
+                        )
+                        .severity(Severity::Info)
+                        .help(format!(
+                            "enough for CUDA; a video or graphics workload needs it in `environment`: {add}"
+                        ))
+                        .task(td);
                 }
             }
         }

@@ -46,7 +46,8 @@ fn check(model: &Model, report: &mut Findings<'_>) {
     for (t, reason) in &report.gpu_capacity().templates {
         let body = &t.template.body;
         let standalone = is_standalone_instance(t.template);
-        let has_profile = if standalone {
+        let string_profile = standalone || crate::capacity::is_launch_configuration(t.template);
+        let has_profile = if string_profile {
             // A string argument: set unless absent or `null` (an unknown may be either).
             body.attr("iam_instance_profile")
                 .is_some_and(|n| !matches!(n.value, Value::Null))
@@ -58,7 +59,15 @@ fn check(model: &Model, report: &mut Findings<'_>) {
             continue;
         }
         let (why_at, why) = reason.label(model);
-        let (message, help) = if standalone {
+        let (message, help) = if crate::capacity::is_launch_configuration(t.template) {
+            (
+                format!(
+                    "the launch configuration `{}` has no IAM instance profile, so the ECS agent cannot register its instances",
+                    model.local_address(t.template)
+                ),
+                format!("set `iam_instance_profile` to the name of an instance profile whose role has the `{AGENT_POLICY}` policy"),
+            )
+        } else if standalone {
             (
                 format!(
                     "the instance `{}` has no IAM instance profile, so the ECS agent cannot register it",

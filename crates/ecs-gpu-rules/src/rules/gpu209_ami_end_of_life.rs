@@ -16,6 +16,10 @@ declare_rule! {
     /// A filter whose values also match Amazon Linux 2023 AMIs is not reported: the newest AMI of
     /// either may be the one chosen.
     ///
+    /// The message says "reached end of life on" once the catalog's date has passed and "reaches
+    /// end of life on" before, by the clock of the machine that runs the check
+    /// (`SOURCE_DATE_EPOCH`, seconds since 1970, sets another day).
+    ///
     /// ## Why it matters
     ///
     /// The Amazon Linux 2 ECS-optimized AMIs reach their end of life on 2026-06-30: no new AMI, no
@@ -39,7 +43,7 @@ declare_rule! {
         id: "GPU209",
         name: "ami-end-of-life",
         severity: Warning,
-        summary: "the image of GPU capacity is an Amazon Linux 2 ECS-optimized AMI, which reaches its end of life",
+        summary: "the image of GPU capacity is an Amazon Linux 2 ECS-optimized AMI, at or near its end of life",
         check: check,
     }
 }
@@ -48,6 +52,7 @@ fn check(model: &Model, report: &mut Findings<'_>) {
     let ami = &catalog().ami;
     let recommended = &ami.recommended_parameter;
     let mut seen = std::collections::HashSet::new();
+    let today = crate::clock::today();
     for (t, reason) in &report.gpu_capacity().templates {
         let source = ami_source(model, t.template);
         let (what, at, eol) = match &source {
@@ -90,7 +95,8 @@ fn check(model: &Model, report: &mut Findings<'_>) {
             .add(
                 at.or(image_loc),
                 format!(
-                    "`{what}` is an Amazon Linux 2 ECS-optimized AMI, whose end of life is {eol}"
+                    "`{what}` is an Amazon Linux 2 ECS-optimized AMI, which {}",
+                    end_of_life(&eol, &today)
                 ),
             )
             .label(
@@ -102,5 +108,37 @@ fn check(model: &Model, report: &mut Findings<'_>) {
                 "move to the Amazon Linux 2023 GPU AMI: `{recommended}`"
             ))
             .resource(t.template);
+    }
+}
+
+/// "reached end of life on <date>" once the date has passed, "reaches end of life on <date>"
+/// before (dates as `YYYY-MM-DD`).
+fn end_of_life(eol: &str, today: &str) -> String {
+    if today > eol {
+        format!("reached end of life on {eol}")
+    } else {
+        format!("reaches end of life on {eol}")
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::end_of_life;
+
+    /// The wording follows the day the check runs.
+    #[test]
+    fn the_wording_follows_the_clock() {
+        assert_eq!(
+            end_of_life("2026-06-30", "2026-06-29"),
+            "reaches end of life on 2026-06-30"
+        );
+        assert_eq!(
+            end_of_life("2026-06-30", "2026-06-30"),
+            "reaches end of life on 2026-06-30"
+        );
+        assert_eq!(
+            end_of_life("2026-06-30", "2026-07-01"),
+            "reached end of life on 2026-06-30"
+        );
     }
 }

@@ -49,10 +49,21 @@ declare_rule! {
 
 fn check(model: &Model, report: &mut Findings<'_>) {
     for (group, reason) in &report.gpu_capacity().groups {
-        if replaced_on_new_template_version(model, group) {
+        // Without any `instance_refresh` there is nothing for a tracked version to trigger:
+        // GPU303 reports a group that nothing refreshes, and a maximum instance lifetime
+        // replaces instances with the version `$Latest` names anyway.
+        let body = &group.group.body;
+        if replaced_on_new_template_version(model, group)
+            || (body.block("instance_refresh").is_none()
+                && !body.may_have_unknown("instance_refresh"))
+        {
             continue;
         }
         for t in &group.known_templates {
+            // A launch configuration has no versions: a change replaces it, and the group.
+            if crate::capacity::is_launch_configuration(t.template) {
+                continue;
+            }
             // Only the group's own template reference (not overrides' specifications).
             let (at, what) = match t.version {
                 None => (

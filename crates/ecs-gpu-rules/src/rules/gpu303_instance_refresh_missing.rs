@@ -1,6 +1,6 @@
 use ecs_gpu_model::Model;
 
-use crate::capacity::replaced_on_new_template_version;
+use crate::capacity::{replaced_on_new_template_version, GroupCapacity};
 use crate::task::number;
 use crate::{declare_rule, Findings};
 
@@ -47,19 +47,25 @@ declare_rule! {
     }
 }
 
+/// Whether GPU303 reports `group`: nothing replaces its instances when the AMI or the launch
+/// template changes (no `instance_refresh`, no maximum instance lifetime, no replacement of the
+/// group on a new template version). GPU302 says nothing more on such a group.
+fn refresh_missing(model: &Model, group: &GroupCapacity<'_>) -> bool {
+    let body = &group.group.body;
+    // A maximum instance lifetime replaces every instance within it: the new AMI does reach
+    // them (0, the default, turns it off; an unknown value may set it).
+    let lifetime = body
+        .attr("max_instance_lifetime")
+        .is_some_and(|n| n.is_unknown() || number(n).is_some_and(|s| s > 0.0));
+    !(body.block("instance_refresh").is_some()
+        || body.may_have_unknown("instance_refresh")
+        || replaced_on_new_template_version(model, group)
+        || lifetime)
+}
+
 fn check(model: &Model, report: &mut Findings<'_>) {
     for (group, reason) in &report.gpu_capacity().groups {
-        let body = &group.group.body;
-        // A maximum instance lifetime replaces every instance within it: the new AMI does reach
-        // them (0, the default, turns it off; an unknown value may set it).
-        let lifetime = body
-            .attr("max_instance_lifetime")
-            .is_some_and(|n| n.is_unknown() || number(n).is_some_and(|s| s > 0.0));
-        if body.block("instance_refresh").is_some()
-            || body.may_have_unknown("instance_refresh")
-            || replaced_on_new_template_version(model, group)
-            || lifetime
-        {
+        if !refresh_missing(model, group) {
             continue;
         }
         let (why_at, why) = reason.label(model);

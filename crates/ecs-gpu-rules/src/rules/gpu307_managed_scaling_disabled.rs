@@ -8,7 +8,9 @@ declare_rule! {
     ///
     /// Capacity providers of GPU capacity whose `auto_scaling_group_provider.managed_scaling.status`
     /// is `"DISABLED"`. An absent `managed_scaling` block or `status` is not reported, because the
-    /// configuration alone does not say what ECS applies then.
+    /// configuration alone does not say what ECS applies then, nor a group of fixed size
+    /// (`min_size` = `max_size` = `desired_capacity`, all known), which nothing could scale anyway
+    /// (GPU503 exempts it the same way).
     ///
     /// ## Why it matters
     ///
@@ -48,6 +50,11 @@ fn check(model: &Model, report: &mut Findings<'_>) {
         if string(status) != Some("DISABLED") {
             continue;
         }
+        if let Some(asg) = crate::capacity::provider_asg(model, provider) {
+            if fixed_size(asg) {
+                continue;
+            }
+        }
         let (why_at, why) = reason.label(model);
         report
             .add(
@@ -58,4 +65,14 @@ fn check(model: &Model, report: &mut Findings<'_>) {
             .help("set `status = \"ENABLED\"` in `managed_scaling`")
             .resource(provider);
     }
+}
+
+/// A group whose size is fixed (`min_size` = `max_size` = `desired_capacity`, all known): scaling
+/// cannot change it.
+pub(crate) fn fixed_size(asg: &ecs_gpu_model::Resource) -> bool {
+    let number = |name: &str| asg.body.attr(name).and_then(crate::task::number);
+    matches!(
+        (number("min_size"), number("max_size"), number("desired_capacity")),
+        (Some(min), Some(max), Some(desired)) if min == max && desired == min
+    )
 }

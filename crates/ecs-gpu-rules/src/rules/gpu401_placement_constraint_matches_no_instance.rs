@@ -7,7 +7,7 @@ use crate::{declare_rule, Findings};
 declare_rule! {
     /// ## What it checks
     ///
-    /// `memberOf` placement constraints of a service (and of its task definition) whose expression
+    /// `memberOf` placement constraints of a GPU service (and of its task definition) whose expression
     /// tests `attribute:ecs.instance-type` and is false for every instance type the service can be
     /// placed on. The expression is evaluated in three-valued logic with only the instance type known
     /// (plus the type's `ecs.cpu-architecture` from the catalog): any other subject (a zone, the
@@ -53,7 +53,7 @@ fn check(_: &Model, report: &mut Findings<'_>) {
     // The model as the run's: the services' capacity is read through the run's groups.
     let model = report.model();
     for svc in model.resources_of("aws_ecs_service") {
-        if svc.instances_unknown {
+        if svc.instances_unknown || !report.is_gpu_resource(svc) {
             continue;
         }
         let (constraints, _) = placement_constraints(model, svc);

@@ -8,7 +8,7 @@ use crate::{declare_rule, Findings};
 declare_rule! {
     /// ## What it checks
     ///
-    /// Placement constraint expressions of services (`placement_constraints` blocks) and task
+    /// Placement constraint expressions of GPU services (`placement_constraints` blocks) and GPU task
     /// definitions (`placement_constraints` blocks, `placementConstraints` in JSON):
     ///
     /// - a `memberOf` expression that is not valid cluster query language: an unknown subject or
@@ -100,7 +100,7 @@ fn problem(
 
 fn check(model: &Model, report: &mut Findings<'_>) {
     for svc in model.resources_of("aws_ecs_service") {
-        if svc.instances_unknown {
+        if svc.instances_unknown || !report.is_gpu_resource(svc) {
             continue;
         }
         for b in svc.body.blocks("placement_constraints") {
@@ -111,7 +111,7 @@ fn check(model: &Model, report: &mut Findings<'_>) {
             }
         }
     }
-    for td in task_definitions(model) {
+    for td in task_definitions(model).filter(|td| crate::task::is_gpu_task(td)) {
         for (kind, expr) in &td.placement_constraints {
             if let Some((at, msg, help)) = problem(model, kind.as_ref(), expr.as_ref()) {
                 report.add(at, msg).help(help).task(td);

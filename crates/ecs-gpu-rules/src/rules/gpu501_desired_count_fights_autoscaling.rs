@@ -6,7 +6,8 @@ use crate::{attribute_site, declare_rule, Findings};
 declare_rule! {
     /// ## What it checks
     ///
-    /// Services that set `desired_count` and do not ignore it (`lifecycle { ignore_changes =
+    /// GPU services (their task definition reserves GPUs, or they are placed on GPU capacity) that
+    /// set `desired_count` and do not ignore it (`lifecycle { ignore_changes =
     /// [desired_count] }`), while an `aws_appautoscaling_target` with `service_namespace = "ecs"` and
     /// `scalable_dimension = "ecs:service:DesiredCount"` owns their desired count. The target's
     /// `resource_id` is followed through its references to the service, or matched as the known
@@ -93,6 +94,7 @@ fn check(model: &Model, report: &mut Findings<'_>) {
         }
         for svc in targets(model, target) {
             if svc.instances_unknown
+                || !report.is_gpu_resource(svc)
                 || svc.ignore_changes.ignores("desired_count")
                 || seen.contains(&svc.id)
             {

@@ -6,7 +6,9 @@ declare_rule! {
     /// ## What it checks
     ///
     /// `lifecycle { ignore_changes = all }` on an `aws_ecs_service`, `aws_ecs_task_definition`,
-    /// `aws_launch_template`, `aws_autoscaling_group` or `aws_ecs_capacity_provider`.
+    /// `aws_launch_template`, `aws_autoscaling_group` or `aws_ecs_capacity_provider` that is a GPU
+    /// service, a GPU task definition or GPU capacity. A generic module's resources are not
+    /// reported: some document `ignore_changes = all` as deliberate (another tool deploys).
     ///
     /// ## Why it matters
     ///
@@ -49,7 +51,10 @@ fn check(model: &Model, report: &mut Findings<'_>) {
     for kind in KINDS {
         for r in model.resources_of(kind) {
             // A resource that may not exist (`count = var.n`) is skipped like everywhere else.
-            if r.instances_unknown || r.ignore_changes != IgnoreChanges::All {
+            if r.instances_unknown
+                || r.ignore_changes != IgnoreChanges::All
+                || !report.is_gpu_resource(r)
+            {
                 continue;
             }
             report

@@ -6,7 +6,7 @@ use crate::{attribute_site, declare_rule, Findings};
 declare_rule! {
     /// ## What it checks
     ///
-    /// Auto Scaling groups behind a capacity provider with `managed_scaling { status = "ENABLED" }`
+    /// Auto Scaling groups of GPU capacity behind a capacity provider with `managed_scaling { status = "ENABLED" }`
     /// that set `desired_capacity` and do not ignore it (`lifecycle { ignore_changes =
     /// [desired_capacity] }`). A null or unknown `desired_capacity` is not reported (a variable
     /// without a value may be given null), nor a fixed size (`min_size` = `max_size` =
@@ -53,7 +53,7 @@ fn check(model: &Model, report: &mut Findings<'_>) {
             continue;
         }
         let asg = group.group;
-        if asg.ignore_changes.ignores("desired_capacity") {
+        if asg.ignore_changes.ignores("desired_capacity") || !report.is_gpu_resource(asg) {
             continue;
         }
         let Some(dc) = asg.body.attribute("desired_capacity") else {

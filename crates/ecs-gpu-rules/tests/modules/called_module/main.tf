@@ -1,7 +1,7 @@
-# A root that calls a module folder of the same tree twice, with different images.
-module "cuda" {
-  source = "./modules/inference"
-  image  = "nvidia/cuda:12.4.1-runtime-ubuntu22.04"
+# A root that calls a module folder of the same tree twice, with different capabilities.
+module "video" {
+  source       = "./modules/inference"
+  capabilities = "utility,video"
 }
 
 module "custom" {
