@@ -540,6 +540,10 @@ pub struct GroupCapacity<'m> {
     pub known_instance_types: Vec<InstanceTypeUse<'m>>,
     /// The `mixed_instances_policy` block, when there is one.
     pub mixed: Option<&'m Block>,
+    /// The `override` blocks of its mixed instances policy (or the `override`/`overrides` blocks
+    /// of a fleet's launch template configs), when none may be missing: `None` when a `dynamic`
+    /// block over an unknown collection may add some.
+    pub overrides: Option<Vec<&'m Block>>,
 }
 
 /// The Auto Scaling group of a capacity provider, when known.
@@ -648,6 +652,7 @@ pub fn group_capacity<'m>(model: &'m Model, group: &'m Resource) -> GroupCapacit
         instance_types: None,
         known_instance_types: Vec::new(),
         mixed: None,
+        overrides: None,
     };
     // A launch configuration (the legacy way): its image, type and user data, like a template's.
     if let Some(node) = body.attr("launch_configuration") {
@@ -718,6 +723,7 @@ pub fn group_capacity<'m>(model: &'m Model, group: &'m Resource) -> GroupCapacit
     let mut types = Vec::new();
     let mut all_types = true;
     let overrides: Vec<&Block> = lt.body.blocks("override").collect();
+    cap.overrides = Some(overrides.clone());
     for o in &overrides {
         if let Some(spec) = o.body.block("launch_template_specification") {
             match template_of(model, spec, "launch_template_id", "launch_template_name") {
@@ -765,6 +771,119 @@ pub fn group_capacity<'m>(model: &'m Model, group: &'m Resource) -> GroupCapacit
     cap.known_instance_types = types.clone();
     cap.instance_types = all_types.then_some(types);
     cap
+}
+
+/// The fleet resource types read as capacity: an EC2 Fleet and a Spot Fleet request launch
+/// instances from launch template configs, each a template with the overrides that replace its
+/// instance type, as a mixed instances policy does for an Auto Scaling group.
+pub const FLEETS: [&str; 2] = ["aws_ec2_fleet", "aws_spot_fleet_request"];
+
+/// Whether a resource is an EC2 Fleet or a Spot Fleet request.
+pub fn is_fleet(r: &Resource) -> bool {
+    FLEETS.contains(&r.kind.as_str())
+}
+
+/// What an EC2 Fleet (`launch_template_config { launch_template_specification, override }`) or a
+/// Spot Fleet request (`launch_template_config { launch_template_specification, overrides }`)
+/// launches, as a [`GroupCapacity`] whose `group` is the fleet. An override replaces the
+/// template's instance type when it names one (`instance_type`) or selects some
+/// (`instance_requirements`, not a list of names); one that sets neither (only a subnet or an
+/// Availability Zone) launches the template's. A Spot Fleet's inline `launch_specification` blocks
+/// are not followed: with one, the templates and types are not known in full.
+pub fn fleet_capacity<'m>(model: &'m Model, fleet: &'m Resource) -> GroupCapacity<'m> {
+    let (id_attr, name_attr, override_kind) = if fleet.kind == "aws_spot_fleet_request" {
+        ("id", "name", "overrides")
+    } else {
+        ("launch_template_id", "launch_template_name", "override")
+    };
+    let body = &fleet.body;
+    let mut complete = !body.may_have_unknown("launch_template_config");
+    let inline = fleet.kind == "aws_spot_fleet_request"
+        && (body.block("launch_specification").is_some()
+            || body.may_have_unknown("launch_specification"));
+    let (mut all_templates, mut all_types) = (complete && !inline, complete && !inline);
+    let (mut templates, mut types, mut overrides) = (Vec::new(), Vec::new(), Vec::new());
+    for config in body.blocks("launch_template_config") {
+        if config
+            .body
+            .may_have_unknown("launch_template_specification")
+            || config.body.may_have_unknown(override_kind)
+        {
+            complete = false;
+            all_templates = false;
+            all_types = false;
+        }
+        let template = config
+            .body
+            .block("launch_template_specification")
+            .and_then(|s| template_of(model, s, id_attr, name_attr));
+        match &template {
+            Some(t) => {
+                if !templates
+                    .iter()
+                    .any(|u: &TemplateUse<'_>| u.template.id == t.template.id)
+                {
+                    templates.push(t.clone());
+                }
+            }
+            None => all_templates = false,
+        }
+        let own_type = || {
+            template.as_ref().and_then(|t| {
+                template_instance_type(t.template).map(|(name, node)| (name, node, t.template))
+            })
+        };
+        let config_overrides: Vec<&Block> = config.body.blocks(override_kind).collect();
+        if config_overrides.is_empty() {
+            match own_type() {
+                Some((name, node, t)) => types.push(InstanceTypeUse {
+                    name,
+                    node,
+                    template: Some(t),
+                    override_block: None,
+                }),
+                None => all_types = false,
+            }
+        }
+        for o in &config_overrides {
+            if o.body.block("instance_requirements").is_some()
+                || o.body.may_have_unknown("instance_requirements")
+            {
+                all_types = false;
+                continue;
+            }
+            match o.body.attr("instance_type") {
+                Some(n) => match known_str(n) {
+                    Some(s) => types.push(InstanceTypeUse {
+                        name: s.to_string(),
+                        node: n,
+                        template: None,
+                        override_block: Some(o),
+                    }),
+                    None => all_types = false,
+                },
+                None => match own_type() {
+                    Some((name, node, t)) => types.push(InstanceTypeUse {
+                        name,
+                        node,
+                        template: Some(t),
+                        override_block: Some(o),
+                    }),
+                    None => all_types = false,
+                },
+            }
+        }
+        overrides.extend(config_overrides);
+    }
+    GroupCapacity {
+        group: fleet,
+        templates: all_templates.then(|| templates.clone()),
+        known_templates: templates,
+        instance_types: all_types.then(|| types.clone()),
+        known_instance_types: types,
+        mixed: None,
+        overrides: complete.then_some(overrides),
+    }
 }
 
 /// Whether the group is replaced, rather than refreshed, when one of its launch templates gets a
@@ -834,8 +953,8 @@ pub enum GpuReason<'m> {
         /// What it launches: [`NvidiaEvidence::launches`].
         launches: String,
     },
-    /// An Auto Scaling group behind no capacity provider that launches instances with NVIDIA GPUs
-    /// as ECS container instances.
+    /// An Auto Scaling group behind no capacity provider, an EC2 Fleet or a Spot Fleet request
+    /// that launches instances with NVIDIA GPUs as ECS container instances.
     EcsInstances {
         group: &'m Resource,
         /// What it launches: [`NvidiaEvidence::launches`].
@@ -898,6 +1017,10 @@ pub struct GpuCapacity<'m> {
     pub providers: Vec<(&'m Resource, GpuReason<'m>)>,
     pub groups: Vec<(Cow<'m, GroupCapacity<'m>>, GpuReason<'m>)>,
     pub templates: Vec<(TemplateUse<'m>, GpuReason<'m>)>,
+    /// EC2 Fleets and Spot Fleet requests ([`fleet_capacity`]) that launch NVIDIA GPU instance
+    /// types as ECS container instances (their user data configures the agent), each with why.
+    /// Their launch templates are in `templates`.
+    pub fleets: Vec<(GroupCapacity<'m>, GpuReason<'m>)>,
 }
 
 /// The capacity providers, groups and launch templates that are GPU capacity.
@@ -1002,6 +1125,37 @@ pub fn gpu_capacity_with<'m>(
         }
         groups.insert(group.id);
         out.groups.push((cap, reason));
+    }
+    // Fleets that launch a GPU instance type as ECS container instances (no capacity provider
+    // can point to a fleet).
+    for kind in FLEETS {
+        for fleet in model.resources_of(kind) {
+            if fleet.instances_unknown {
+                continue;
+            }
+            let cap = fleet_capacity(model, fleet);
+            let Some(evidence) = nvidia_evidence(&cap) else {
+                continue;
+            };
+            if !cap
+                .known_templates
+                .iter()
+                .any(|t| launches_ecs_instances(t.template))
+            {
+                continue;
+            }
+            let reason = GpuReason::EcsInstances {
+                group: fleet,
+                launches: evidence.launches,
+                at: evidence.at,
+            };
+            for t in &cap.known_templates {
+                if !t.template.instances_unknown && templates.insert(t.template.id) {
+                    out.templates.push((t.clone(), reason.clone()));
+                }
+            }
+            out.fleets.push((cap, reason));
+        }
     }
     // Standalone instances that are ECS container instances of a GPU instance type. One launched
     // from a launch template takes its arguments from it too, which is not followed here.
@@ -1154,11 +1308,7 @@ pub fn nvidia_evidence(cap: &GroupCapacity<'_>) -> Option<NvidiaEvidence> {
             at: t.node.loc,
         });
     }
-    let lt = cap.mixed?.body.block("launch_template")?;
-    if lt.body.may_have_unknown("override") {
-        return None;
-    }
-    lt.body.blocks("override").find_map(|o| {
+    cap.overrides.as_ref()?.iter().find_map(|o| {
         if o.body.may_have_unknown("instance_requirements") {
             return None;
         }

@@ -53,6 +53,7 @@ pub static RESOURCE_TYPES: &[&str] = &[
     "aws_ami",
     "aws_appautoscaling_target",
     "aws_autoscaling_group",
+    "aws_ec2_fleet",
     "aws_ecs_capacity_provider",
     "aws_ecs_cluster",
     "aws_ecs_cluster_capacity_providers",
@@ -61,6 +62,7 @@ pub static RESOURCE_TYPES: &[&str] = &[
     "aws_instance",
     "aws_launch_configuration",
     "aws_launch_template",
+    "aws_spot_fleet_request",
     "aws_ssm_parameter",
     "aws_ssm_parameters_by_path",
 ];
@@ -94,6 +96,16 @@ pub static RESOURCE_ARGUMENTS: &[(&str, &[&str])] = &[
             "protect_from_scale_in",
             "tag",
             "tags",
+        ],
+    ),
+    (
+        "aws_ec2_fleet",
+        &[
+            "launch_template_config",
+            "on_demand_options",
+            "spot_options",
+            "target_capacity_specification",
+            "type",
         ],
     ),
     (
@@ -174,6 +186,16 @@ pub static RESOURCE_ARGUMENTS: &[(&str, &[&str])] = &[
             "metadata_options",
             "name",
             "user_data",
+        ],
+    ),
+    (
+        "aws_spot_fleet_request",
+        &[
+            "fleet_type",
+            "launch_specification",
+            "launch_template_config",
+            "on_demand_target_capacity",
+            "target_capacity",
         ],
     ),
 ];
