@@ -83,6 +83,8 @@ struct RawAmi {
     arm64_gpu_parameter: Option<String>,
     gpu_ami_name_prefixes: Vec<String>,
     ecs_ami_name_prefixes: Vec<String>,
+    amazon_owner_alias: String,
+    amazon_owner_alias_note: String,
     note: String,
     sources: Vec<String>,
 }
@@ -362,6 +364,8 @@ pub(crate) fn load(json: &str) -> Result<Catalog, DataError> {
             arm64_gpu_parameter: raw.ami.arm64_gpu_parameter,
             gpu_ami_name_prefixes: raw.ami.gpu_ami_name_prefixes,
             ecs_ami_name_prefixes: raw.ami.ecs_ami_name_prefixes,
+            amazon_owner_alias: raw.ami.amazon_owner_alias,
+            amazon_owner_alias_note: raw.ami.amazon_owner_alias_note,
             note: raw.ami.note,
             sources: raw.ami.sources,
         },

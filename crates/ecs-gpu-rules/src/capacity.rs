@@ -1587,8 +1587,25 @@ pub fn ami_source<'m>(model: &'m Model, template: &'m Resource) -> AmiSource<'m>
     AmiSource::Unknown
 }
 
+/// Whether a `data "aws_ami"` is scoped to images Amazon owns: `owners` known and only Amazon's
+/// alias, or an `owner-alias` filter whose values are only that alias.
+fn owned_by_amazon(data: &Resource) -> bool {
+    let alias = catalog().ami.amazon_owner_alias.as_str();
+    let only_alias = |node: &Node| {
+        every_known_string(node).is_some_and(|owners| owners.iter().all(|o| *o == alias))
+    };
+    data.body.attr("owners").is_some_and(only_alias)
+        || data.body.blocks("filter").any(|f| {
+            f.body.attr("name").and_then(known_str) == Some("owner-alias")
+                && f.body.attr("values").is_some_and(only_alias)
+        })
+}
+
+/// What a `data "aws_ami"` says about the image: its `name` filter or `name_regex`, classified
+/// ([`ecs_gpu_catalog::AmiFacts::classify_name`]), when the lookup is scoped to Amazon's images
+/// ([`owned_by_amazon`]); unknown otherwise.
 fn ami_lookup(data: &Resource) -> AmiSource<'_> {
-    if data.body.may_have_unknown("filter") {
+    if data.body.may_have_unknown("filter") || !owned_by_amazon(data) {
         return AmiSource::Unknown;
     }
     // Every `name` filter must hold; one whose values all classify alike decides.
