@@ -962,6 +962,14 @@ pub enum GpuReason<'m> {
         /// Where that is written.
         at: Option<Loc>,
     },
+    /// A capacity provider of ECS Managed Instances whose `instance_requirements` select only
+    /// instance types with NVIDIA GPUs. It has no group, launch template or user data.
+    ManagedInstances {
+        provider: &'m Resource,
+        /// What it launches: [`NvidiaEvidence::launches`].
+        launches: String,
+        at: Option<Loc>,
+    },
     /// A standalone `aws_instance` of a GPU instance type that is an ECS container instance.
     EcsInstance {
         instance: &'m Resource,
@@ -994,6 +1002,17 @@ impl GpuReason<'_> {
                 format!(
                     "`{}` launches {launches} as ECS container instances",
                     model.local_address(group)
+                ),
+            ),
+            GpuReason::ManagedInstances {
+                provider,
+                launches,
+                at,
+            } => (
+                at.or(Some(provider.loc)),
+                format!(
+                    "the ECS Managed Instances capacity provider `{}` launches {launches}",
+                    model.local_address(provider)
                 ),
             ),
             GpuReason::EcsInstance {
@@ -1041,6 +1060,7 @@ pub fn gpu_capacity_with<'m>(
 ) -> GpuCapacity<'m> {
     let mut out = GpuCapacity::default();
     let mut uses: Vec<(Cow<'_, ProviderUse<'m>>, GpuReason<'m>)> = Vec::new();
+    let mut mi_providers = Vec::new();
     for s in services {
         // With `launch_type = "EC2"` ECS picks GPU instances among all of the cluster's: its other
         // capacity providers (CPU ones) are not where the GPU tasks go.
@@ -1053,6 +1073,11 @@ pub fn gpu_capacity_with<'m>(
     }
     for provider in model.resources_of("aws_ecs_capacity_provider") {
         let Some(group) = groups_memo.of_provider(model, provider) else {
+            // ECS Managed Instances: no group, no launch template, no user data; GPU capacity
+            // when its instance requirements select only NVIDIA GPU types.
+            if let Some(evidence) = managed_instances_nvidia(provider) {
+                mi_providers.push((provider, evidence));
+            }
             continue;
         };
         if let Some(evidence) = nvidia_evidence(&group) {
@@ -1094,6 +1119,18 @@ pub fn gpu_capacity_with<'m>(
         }
         if groups.insert(group.group.id) {
             out.groups.push((group.clone(), reason));
+        }
+    }
+    for (provider, evidence) in mi_providers {
+        if !provider.instances_unknown && providers.insert(provider.id) {
+            out.providers.push((
+                provider,
+                GpuReason::ManagedInstances {
+                    provider,
+                    launches: evidence.launches,
+                    at: evidence.at,
+                },
+            ));
         }
     }
     // Groups that no capacity provider above made GPU capacity: those that launch a GPU instance
@@ -1194,6 +1231,154 @@ pub fn gpu_capacity_with<'m>(
 }
 
 // ---------------------------------------------------------------------------------------------
+// Purchasing options: Spot, Capacity Blocks
+// ---------------------------------------------------------------------------------------------
+
+/// A launch template's known `instance_market_options.market_type` (`spot`, `capacity-block`),
+/// with its node. `None` when not written or not known (a `dynamic` block included).
+pub fn template_market_type(template: &Resource) -> Option<(&str, &Node)> {
+    if template.kind != "aws_launch_template"
+        || template.body.may_have_unknown("instance_market_options")
+    {
+        return None;
+    }
+    let node = template
+        .body
+        .block("instance_market_options")?
+        .body
+        .attr("market_type")?;
+    Some((known_str(node)?, node))
+}
+
+/// What shows that a group or fleet launches Spot Instances: where, and why.
+#[derive(Debug, Clone)]
+pub struct SpotEvidence {
+    pub at: Option<Loc>,
+    pub why: String,
+}
+
+/// Whether a group ([`group_capacity`]) or fleet ([`fleet_capacity`]) is known to launch Spot
+/// Instances (source key BOTO for the defaults): a launch template with `market_type = "spot"`; a
+/// mixed instances policy whose known `on_demand_percentage_above_base_capacity` is under 100 (the
+/// default is 100), unless a known `on_demand_base_capacity` covers the known `max_size`; an EC2
+/// Fleet whose `default_target_capacity_type` is `spot`, or whose known `spot_target_capacity` is
+/// above 0; a Spot Fleet request, unless its known `on_demand_target_capacity` covers its known
+/// `target_capacity`. `None` on anything unknown.
+pub fn spot_evidence(cap: &GroupCapacity<'_>) -> Option<SpotEvidence> {
+    use crate::task::number;
+    let market = &catalog().market;
+    let body = &cap.group.body;
+    let num = |b: &Body, name: &str| b.attr(name).and_then(number);
+    for t in &cap.known_templates {
+        if let Some((kind, node)) = template_market_type(t.template) {
+            if kind == market.spot_market_type {
+                return Some(SpotEvidence {
+                    at: node.loc,
+                    why: format!(
+                        "the launch template buys Spot Instances (`market_type = \"{kind}\"`)"
+                    ),
+                });
+            }
+        }
+    }
+    match cap.group.kind.as_str() {
+        "aws_autoscaling_group" => {
+            let dist = cap.mixed?.body.block("instances_distribution")?;
+            let node = dist.body.attr("on_demand_percentage_above_base_capacity")?;
+            let pct = number(node)?;
+            if pct >= f64::from(market.on_demand_percentage_default) {
+                return None;
+            }
+            if let (Some(base), Some(max)) = (
+                num(&dist.body, "on_demand_base_capacity"),
+                num(body, "max_size"),
+            ) {
+                if base >= max {
+                    return None;
+                }
+            }
+            Some(SpotEvidence {
+                at: node.loc,
+                why: format!(
+                    "`on_demand_percentage_above_base_capacity` is {pct}, so the rest of the group is Spot"
+                ),
+            })
+        }
+        "aws_ec2_fleet" => {
+            let spec = body.block("target_capacity_specification")?;
+            let default = spec.body.attr("default_target_capacity_type");
+            if let Some(n) =
+                default.filter(|n| known_str(n) == Some(market.spot_market_type.as_str()))
+            {
+                return Some(SpotEvidence {
+                    at: n.loc,
+                    why: "the fleet's default target capacity type is Spot".to_string(),
+                });
+            }
+            let n = spec.body.attr("spot_target_capacity")?;
+            (number(n)? > 0.0).then(|| SpotEvidence {
+                at: n.loc,
+                why: "the fleet has a Spot target capacity".to_string(),
+            })
+        }
+        "aws_spot_fleet_request" => {
+            if let (Some(od), Some(total)) = (
+                num(body, "on_demand_target_capacity"),
+                num(body, "target_capacity"),
+            ) {
+                if od >= total {
+                    return None;
+                }
+            }
+            Some(SpotEvidence {
+                at: Some(cap.group.loc),
+                why: "a Spot Fleet request launches Spot Instances".to_string(),
+            })
+        }
+        _ => None,
+    }
+}
+
+// ---------------------------------------------------------------------------------------------
+// Several GPU shapes in one group or fleet
+// ---------------------------------------------------------------------------------------------
+
+/// An instance type where it is written, with its catalog record.
+pub type TypeRecord<'a, 'm> = (&'a InstanceTypeUse<'m>, &'static InstanceType);
+
+/// Two instance types a group or fleet launches from its overrides that have different GPU
+/// counts or GPU models, both known to the catalog: the first override's type, and the first
+/// that differs from it, each with its catalog record. `None` otherwise (types the catalog does
+/// not know are left out).
+pub fn mixed_gpu_shapes<'a, 'm>(
+    cap: &'a GroupCapacity<'m>,
+) -> Option<(TypeRecord<'a, 'm>, TypeRecord<'a, 'm>)> {
+    let known: Vec<_> = cap
+        .known_instance_types
+        .iter()
+        .filter(|t| t.override_block.is_some())
+        .filter_map(|t| match catalog().lookup(&t.name) {
+            Lookup::Known(k) => Some((t, k)),
+            _ => None,
+        })
+        .collect();
+    let first = *known.first()?;
+    let other = known
+        .iter()
+        .find(|(_, k)| k.gpus != first.1.gpus || k.gpu_model != first.1.gpu_model)?;
+    Some((first, *other))
+}
+
+/// "4 × NVIDIA A10G": a type's GPUs, for messages.
+pub fn describe_gpus(k: &InstanceType) -> String {
+    format!(
+        "{} × {}",
+        k.gpus.count().map_or("?".to_string(), |n| n.to_string()),
+        k.gpu_model.as_deref().unwrap_or("unknown GPU")
+    )
+}
+
+// ---------------------------------------------------------------------------------------------
 // Capacity provider of ECS Managed Instances
 // ---------------------------------------------------------------------------------------------
 
@@ -1279,6 +1464,29 @@ pub fn managed_instances_without_nvidia(provider: &Resource) -> Option<NoNvidiaS
             backticked(&patterns),
             if gpus { "an NVIDIA GPU" } else { "a GPU" }
         ),
+    })
+}
+
+/// Whether a capacity provider of ECS Managed Instances (`managed_instances_provider`) selects
+/// only instance types with NVIDIA GPUs: its `instance_launch_template.instance_requirements`,
+/// read as an Auto Scaling group's override's are ([`selects_only_nvidia_gpus`]). `None` on
+/// anything unknown.
+pub fn managed_instances_nvidia(provider: &Resource) -> Option<NvidiaEvidence> {
+    let mip = provider.body.block("managed_instances_provider")?;
+    if mip.body.may_have_unknown("instance_launch_template") {
+        return None;
+    }
+    let template = mip.body.block("instance_launch_template")?;
+    if template.body.may_have_unknown("instance_requirements") {
+        return None;
+    }
+    let (node, why) =
+        selects_only_nvidia_gpus(&template.body.block("instance_requirements")?.body)?;
+    Some(NvidiaEvidence {
+        launches: format!(
+            "only instance types with NVIDIA GPUs (its `instance_requirements`: {why})"
+        ),
+        at: node.loc,
     })
 }
 

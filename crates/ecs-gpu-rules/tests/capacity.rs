@@ -641,3 +641,83 @@ resource "aws_ecs_capacity_provider" "cp" {{
         }
     }
 }
+
+#[test]
+fn managed_instances_providers_that_select_only_nvidia_gpus_are_gpu_capacity_without_templates() {
+    let model = load(
+        "managed-instances",
+        r##"
+resource "aws_ecs_capacity_provider" "gpu" {
+  name = "gpu"
+  managed_instances_provider {
+    infrastructure_role_arn = "arn:aws:iam::123456789012:role/ecsInfrastructure"
+    instance_launch_template {
+      ec2_instance_profile_arn = "arn:aws:iam::123456789012:instance-profile/ecsInstance"
+      instance_requirements {
+        vcpu_count {
+          min = 4
+        }
+        memory_mib {
+          min = 16384
+        }
+        accelerator_types         = ["gpu"]
+        accelerator_manufacturers = ["nvidia"]
+      }
+    }
+  }
+}
+resource "aws_ecs_capacity_provider" "any" {
+  name = "any"
+  managed_instances_provider {
+    infrastructure_role_arn = "arn:aws:iam::123456789012:role/ecsInfrastructure"
+    instance_launch_template {
+      ec2_instance_profile_arn = "arn:aws:iam::123456789012:instance-profile/ecsInstance"
+      instance_requirements {
+        vcpu_count {
+          min = 4
+        }
+        memory_mib {
+          min = 16384
+        }
+        accelerator_manufacturers = ["nvidia"]
+      }
+    }
+  }
+}
+resource "aws_ecs_capacity_provider" "variable" {
+  name = "variable"
+  managed_instances_provider {
+    infrastructure_role_arn = "arn:aws:iam::123456789012:role/ecsInfrastructure"
+    instance_launch_template {
+      ec2_instance_profile_arn = "arn:aws:iam::123456789012:instance-profile/ecsInstance"
+      instance_requirements {
+        vcpu_count {
+          min = 4
+        }
+        memory_mib {
+          min = 16384
+        }
+        accelerator_types         = var.types
+        accelerator_manufacturers = ["nvidia"]
+      }
+    }
+  }
+}
+variable "types" {}
+"##,
+    );
+    let cap = gpu_capacity(&model);
+    let providers: Vec<String> = cap
+        .providers
+        .iter()
+        .map(|(p, reason)| {
+            assert!(matches!(reason, GpuReason::ManagedInstances { .. }));
+            model.local_address(p)
+        })
+        .collect();
+    // `nvidia` alone may be another accelerator than a GPU; a variable proves nothing.
+    assert_eq!(providers, ["aws_ecs_capacity_provider.gpu"]);
+    // No launch template, no user data: the user-data rules have nothing to read.
+    assert!(cap.templates.is_empty());
+    assert!(cap.groups.is_empty());
+}
