@@ -788,8 +788,9 @@ pub fn is_fleet(r: &Resource) -> bool {
 /// launches, as a [`GroupCapacity`] whose `group` is the fleet. An override replaces the
 /// template's instance type when it names one (`instance_type`) or selects some
 /// (`instance_requirements`, not a list of names); one that sets neither (only a subnet or an
-/// Availability Zone) launches the template's. A Spot Fleet's inline `launch_specification` blocks
-/// are not followed: with one, the templates and types are not known in full.
+/// Availability Zone) launches the template's. A Spot Fleet request's one inline
+/// `launch_specification` is read with the request standing for it ([`inline_specification`]);
+/// with several, the templates and types are not known in full.
 pub fn fleet_capacity<'m>(model: &'m Model, fleet: &'m Resource) -> GroupCapacity<'m> {
     let (id_attr, name_attr, override_kind) = if fleet.kind == "aws_spot_fleet_request" {
         ("id", "name", "overrides")
@@ -801,8 +802,34 @@ pub fn fleet_capacity<'m>(model: &'m Model, fleet: &'m Resource) -> GroupCapacit
     let inline = fleet.kind == "aws_spot_fleet_request"
         && (body.block("launch_specification").is_some()
             || body.may_have_unknown("launch_specification"));
-    let (mut all_templates, mut all_types) = (complete && !inline, complete && !inline);
+    let one_inline = inline_specification(fleet);
+    let (mut all_templates, mut all_types) = (
+        complete && (!inline || one_inline.is_some()),
+        complete && (!inline || one_inline.is_some()),
+    );
     let (mut templates, mut types, mut overrides) = (Vec::new(), Vec::new(), Vec::new());
+    // The one inline launch specification: the request itself stands for it, as a standalone
+    // instance stands for its own launch arguments.
+    if let Some(spec) = one_inline {
+        templates.push(TemplateUse {
+            template: fleet,
+            version: None,
+            spec: None,
+        });
+        match spec
+            .body
+            .attr("instance_type")
+            .and_then(|n| Some((known_str(n)?, n)))
+        {
+            Some((name, n)) => types.push(InstanceTypeUse {
+                name: name.to_string(),
+                node: n,
+                template: Some(fleet),
+                override_block: None,
+            }),
+            None => all_types = false,
+        }
+    }
     for config in body.blocks("launch_template_config") {
         if config
             .body
@@ -1704,6 +1731,8 @@ pub fn launch_kind(template: &Resource) -> &'static str {
         "instance"
     } else if is_launch_configuration(template) {
         "launch configuration"
+    } else if template.kind == "aws_spot_fleet_request" {
+        "Spot Fleet launch specification"
     } else {
         "launch template"
     }
@@ -1711,12 +1740,28 @@ pub fn launch_kind(template: &Resource) -> &'static str {
 
 /// The image argument of a launch template (`image_id`) or of an `aws_instance` (`ami`).
 pub fn image_attr(template: &Resource) -> Option<&Node> {
+    if let Some(spec) = inline_specification(template) {
+        return spec.body.attr("ami");
+    }
     let name = if is_standalone_instance(template) {
         "ami"
     } else {
         "image_id"
     };
     template.body.attr(name)
+}
+
+/// The one inline `launch_specification` of a Spot Fleet request (its image, instance type and
+/// user data, read like an instance's). `None` for another resource, or a request with none,
+/// several, or a `dynamic` one over an unknown collection.
+pub fn inline_specification(fleet: &Resource) -> Option<&Block> {
+    if fleet.kind != "aws_spot_fleet_request" || fleet.body.may_have_unknown("launch_specification")
+    {
+        return None;
+    }
+    let mut specs = fleet.body.blocks("launch_specification");
+    let one = specs.next()?;
+    specs.next().is_none().then_some(one)
 }
 
 /// The image source of a launch template (or of an `aws_instance`).
@@ -1941,7 +1986,8 @@ impl UserData {
 /// `user_data_base64`). Both are read alike: text that is base64 is decoded, other text is the
 /// script itself.
 pub fn user_data(template: &Resource) -> (UserData, Option<Loc>) {
-    let node = template.body.attr("user_data").or_else(|| {
+    let body = inline_specification(template).map_or(&template.body, |spec| &spec.body);
+    let node = body.attr("user_data").or_else(|| {
         (is_standalone_instance(template) || is_launch_configuration(template))
             .then(|| template.body.attr("user_data_base64"))
             .flatten()
