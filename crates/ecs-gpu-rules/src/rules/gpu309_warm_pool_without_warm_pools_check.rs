@@ -1,7 +1,7 @@
 use ecs_gpu_catalog::catalog;
 use ecs_gpu_model::Model;
 
-use crate::capacity::{config_value, fetches_config, launch_kind, user_data};
+use crate::capacity::{ami_source, config_value, fetches_config, launch_kind, user_data};
 use crate::{declare_rule, Findings};
 
 declare_rule! {
@@ -11,8 +11,9 @@ declare_rule! {
     /// launch configuration) have user data, known in full, that does not set
     /// `ECS_WARM_POOLS_CHECK=true`. The agent's default is `false` (AGENT README).
     ///
-    /// Not reported: user data that is partly unknown, fetches its configuration at boot, or is
-    /// gzip; a `dynamic "warm_pool"` over an unknown collection; ECS Managed Instances, which have
+    /// Not reported: user data that does not mention the variable on an image not known to be an
+    /// ECS-optimized AMI (a custom AMI may bake it into `/etc/ecs/ecs.config`); user data that is
+    /// partly unknown, fetches its configuration at boot, or is gzip; a `dynamic "warm_pool"` over an unknown collection; ECS Managed Instances, which have
     /// no warm pool and no user data. (hashicorp/aws 5.100.0 has no separate warm-pool resource:
     /// the `warm_pool` block is the only way to declare one.)
     ///
@@ -76,7 +77,10 @@ fn check(model: &Model, report: &mut Findings<'_>) {
                 Some(v) if v.eq_ignore_ascii_case("true") => continue,
                 // A value built at boot (`${...}`, `$VAR`) may be true.
                 Some(v) if v.contains('$') => continue,
-                _ => {}
+                Some(_) => {}
+                // Unset here: a custom AMI may have it in its own `ecs.config`.
+                None if !ami_source(model, t.template).is_ecs_optimized() => continue,
+                None => {}
             }
             report
                 .add(

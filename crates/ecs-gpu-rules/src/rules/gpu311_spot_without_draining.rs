@@ -3,7 +3,9 @@ use std::collections::HashSet;
 use ecs_gpu_catalog::catalog;
 use ecs_gpu_model::Model;
 
-use crate::capacity::{config_value, fetches_config, launch_kind, spot_evidence, user_data};
+use crate::capacity::{
+    ami_source, config_value, fetches_config, launch_kind, spot_evidence, user_data,
+};
 use crate::{declare_rule, Findings};
 
 declare_rule! {
@@ -16,7 +18,9 @@ declare_rule! {
     /// `ECS_ENABLE_SPOT_INSTANCE_DRAINING=true` (the agent's default is `false`, AGENT README).
     /// Info: some workloads handle interruptions themselves.
     ///
-    /// Not reported: user data that is partly unknown or fetches its configuration at boot,
+    /// Not reported: user data that does not mention the variable on an image not known to be an
+    /// ECS-optimized AMI (a custom AMI may bake it in); user data that is partly unknown or fetches
+    /// its configuration at boot,
     /// On-Demand capacity and Capacity Blocks (`market_type = "capacity-block"`), and ECS Managed
     /// Instances (no user data).
     ///
@@ -76,7 +80,10 @@ fn check(model: &Model, report: &mut Findings<'_>) {
             }
             match config_value(text, var) {
                 Some(v) if v.eq_ignore_ascii_case("true") || v.contains('$') => continue,
-                _ => {}
+                Some(_) => {}
+                // Unset here: a custom AMI may have it in its own `ecs.config`.
+                None if !ami_source(model, t.template).is_ecs_optimized() => continue,
+                None => {}
             }
             found.push((t.template, loc, spot.clone(), reason.label(model)));
         }
