@@ -17,9 +17,11 @@ declare_rule! {
     ///
     /// ## Why it matters
     ///
-    /// EC2 refuses to launch an instance with an EFA interface on a type without EFA support: the
-    /// group's or fleet's launches fail for that type, and with no other type the GPU capacity never
-    /// comes up.
+    /// An EFA exists only on the instance types that support it (EC2 User Guide, "Supported
+    /// instance types" of the EFA page, https://docs.aws.amazon.com/AWSEC2/latest/UserGuide/efa.html#efa-instance-types;
+    /// DescribeInstanceTypes' `network-info.efa-supported`). A launch of another type with an EFA
+    /// interface is refused: the group's or fleet's launches fail for that type, and with no other
+    /// type the GPU capacity never comes up.
     ///
     /// ## Example
     ///
