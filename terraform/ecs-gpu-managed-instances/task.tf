@@ -64,13 +64,13 @@ resource "aws_ecs_task_definition" "this" {
       condition = length(local.gpu_misfits) == 0
       error_message = (
         local.is_fractional_task
-        ? "the task asks for a GPU fraction of ${var.gpu_count}: every type must be a g6f/gr6f type offering exactly that partition, and ${join(", ", [for t in local.gpu_misfits : "${t} offers ${coalesce(local.gpus_offered[t], 0)}"])}."
-        : "the task asks for ${var.gpu_count} whole GPU(s): ${join(", ", [for t in local.gpu_misfits : local.known_types[t].gpu_fraction != null ? "${t} offers only a GPU fraction of ${local.known_types[t].gpu_fraction}" : "${t} has ${coalesce(local.known_types[t].gpus, 0)}"])}."
+        ? "the task asks for a GPU fraction of ${var.gpu_count}: every type must be a g6f/gr6f type offering exactly that partition, and ${join(", ", [for t in local.gpu_misfits : "${t} offers ${coalesce(local.gpus_offered[t], 0)}"])}: remove those from instance_types."
+        : "the task asks for ${var.gpu_count} whole GPU(s): ${join(", ", [for t in local.gpu_misfits : local.known_types[t].gpu_fraction != null ? "${t} offers only a GPU fraction of ${local.known_types[t].gpu_fraction}" : "${t} has ${coalesce(local.known_types[t].gpus, 0)}"])}: remove those from instance_types, or lower gpu_count."
       )
     }
     precondition {
       condition     = length(local.cpu_misfits) == 0
-      error_message = "task_cpu ${var.task_cpu} is more than ${join(", ", [for t in local.cpu_misfits : "${t} registers (${local.known_types[t].vcpus} vCPUs = ${local.known_types[t].vcpus * 1024} CPU units)"])}: the task would never be placed there."
+      error_message = "task_cpu ${var.task_cpu} is more than ${join(", ", [for t in local.cpu_misfits : "${t} registers (${local.known_types[t].vcpus} vCPUs = ${local.known_types[t].vcpus * 1024} CPU units)"])}: the task would never be placed there; remove those from instance_types, or lower task_cpu."
     }
     precondition {
       condition     = length(local.memory_misfits) == 0
