@@ -5,6 +5,7 @@
 # Rules are separate resources, so that rules you add to these groups elsewhere are not removed.
 
 resource "aws_security_group" "instance" {
+  #checkov:skip=CKV2_AWS_5:attached to the instances through the capacity provider's managed_instances_provider network_configuration, which checkov does not follow
   name_prefix = "${var.name}-instance-"
   description = "ECS Managed Instances of ${var.name} (GPU)"
   vpc_id      = var.vpc_id
