@@ -23,7 +23,7 @@ resource "aws_ecs_service" "this" {
   tags                               = local.tags
 
   capacity_provider_strategy {
-    capacity_provider = aws_ecs_capacity_provider.this.name
+    capacity_provider = var.capacity_provider_name
     weight            = 1
     base              = 0
   }
@@ -84,10 +84,9 @@ resource "aws_ecs_service" "this" {
     }
   }
 
-  # The capacity provider must be on the cluster before a service can use it, and the roles must
-  # have their policies before the first task starts.
+  # The roles must have their policies before the first task starts. (The capacity provider is on
+  # the cluster before the service is created: `capacity_provider_name` comes from the association.)
   depends_on = [
-    aws_ecs_cluster_capacity_providers.this,
     aws_iam_role_policy_attachment.execution,
     aws_iam_role_policy.execution_secrets,
     aws_iam_role_policy.task_exec,
@@ -112,7 +111,7 @@ resource "aws_ecs_service" "autoscaled" {
   tags                               = local.tags
 
   capacity_provider_strategy {
-    capacity_provider = aws_ecs_capacity_provider.this.name
+    capacity_provider = var.capacity_provider_name
     weight            = 1
     base              = 0
   }
@@ -177,7 +176,6 @@ resource "aws_ecs_service" "autoscaled" {
   }
 
   depends_on = [
-    aws_ecs_cluster_capacity_providers.this,
     aws_iam_role_policy_attachment.execution,
     aws_iam_role_policy.execution_secrets,
     aws_iam_role_policy.task_exec,
