@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Test the Terraform modules terraform/ecs-gpu-task and terraform/ecs-gpu-managed-instances, offline:
 #   1. terraform fmt -check -recursive terraform/
-#   2. init (or get) + validate on the module and on each example
+#   2. init (or get) + validate on the module, each of its submodules (modules/) and each example
 #   3. terraform test in the module (mock aws provider, command = plan; needs Terraform >= 1.11)
 #   4. the module README names every input and output
 #   5. checkov on the module, from PyPI into .venv/checkov: no failed check unless skipped inline
@@ -81,7 +81,7 @@ if [ -n "$tf" ]; then
     fi
   }
 
-  for dir in "$module" "$module"/examples/*/; do
+  for dir in "$module" "$module"/modules/*/ "$module"/examples/*/; do
     dir=${dir%/}
     section "validate $dir"
     prepare "$dir"

@@ -1,8 +1,7 @@
-# Four roles, each with only what its holder needs:
+# The two roles of the capacity, each with only what its holder needs (the execution and task roles
+# are the service module's):
 # - the infrastructure role: ECS itself, to launch, manage and terminate the instances;
-# - the instance role (in the instance profile): the ECS agent on the instances;
-# - the execution role: ECS, to pull the image and write the logs;
-# - the task role: the application's own AWS calls (no permissions unless you add policy ARNs).
+# - the instance role (in the instance profile): the ECS agent on the instances.
 #
 # Sources: the infrastructure role and its managed policy AmazonECSInfrastructureRolePolicyForManagedInstances,
 # https://docs.aws.amazon.com/AmazonECS/latest/developerguide/infrastructure_IAM_role.html; the instance
@@ -10,8 +9,7 @@
 # https://docs.aws.amazon.com/AmazonECS/latest/developerguide/managed-instances-instance-profile.html.
 
 locals {
-  partition  = data.aws_partition.current.partition
-  account_id = data.aws_caller_identity.current.account_id
+  partition = data.aws_partition.current.partition
   # AmazonECSInfrastructureRolePolicyForManagedInstances lets ECS pass only roles named
   # ecsInstanceRole* (the instance profile page): the instance role's name starts with it, and the
   # infrastructure role also may pass exactly this role (below), whatever its name.
@@ -91,52 +89,4 @@ resource "aws_iam_instance_profile" "instance" {
   name_prefix = local.instance_role_prefix
   role        = aws_iam_role.instance.name
   tags        = local.tags
-}
-
-# --- task execution role -------------------------------------------------------------------------
-
-data "aws_iam_policy_document" "tasks_assume" {
-  statement {
-    actions = ["sts:AssumeRole"]
-    principals {
-      type        = "Service"
-      identifiers = ["ecs-tasks.amazonaws.com"]
-    }
-    # Only tasks of this account may assume the roles (confused-deputy protection).
-    condition {
-      test     = "StringEquals"
-      variable = "aws:SourceAccount"
-      values   = [local.account_id]
-    }
-  }
-}
-
-resource "aws_iam_role" "execution" {
-  name_prefix          = "${var.name}-execution-"
-  permissions_boundary = var.iam_permissions_boundary
-  description          = "ECS task execution role of ${var.name}: image pull, logs"
-  assume_role_policy   = data.aws_iam_policy_document.tasks_assume.json
-  tags                 = local.tags
-}
-
-resource "aws_iam_role_policy_attachment" "execution" {
-  role       = aws_iam_role.execution.name
-  policy_arn = "arn:${local.partition}:iam::aws:policy/service-role/AmazonECSTaskExecutionRolePolicy"
-}
-
-# --- task role ------------------------------------------------------------------------------------
-
-resource "aws_iam_role" "task" {
-  name_prefix          = "${var.name}-task-"
-  permissions_boundary = var.iam_permissions_boundary
-  description          = "ECS task role of ${var.name}: the application's AWS permissions"
-  assume_role_policy   = data.aws_iam_policy_document.tasks_assume.json
-  tags                 = local.tags
-}
-
-resource "aws_iam_role_policy_attachment" "task" {
-  count = length(var.task_role_policy_arns)
-
-  role       = aws_iam_role.task.name
-  policy_arn = var.task_role_policy_arns[count.index]
 }

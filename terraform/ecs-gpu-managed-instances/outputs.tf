@@ -10,12 +10,12 @@ output "capacity_provider_name" {
 
 output "service_name" {
   description = "Name of the ECS service."
-  value       = aws_ecs_service.this.name
+  value       = module.service.service_name
 }
 
 output "task_definition_arn" {
   description = "ARN of the task definition (with its revision)."
-  value       = aws_ecs_task_definition.this.arn
+  value       = module.service.task_definition_arn
 }
 
 output "infrastructure_role_arn" {
@@ -35,27 +35,27 @@ output "instance_role_name" {
 
 output "execution_role_arn" {
   description = "ARN of the task execution role."
-  value       = aws_iam_role.execution.arn
+  value       = module.service.execution_role_arn
 }
 
 output "task_role_arn" {
   description = "ARN of the task role."
-  value       = aws_iam_role.task.arn
+  value       = module.service.task_role_arn
 }
 
 output "task_role_name" {
   description = "Name of the task role (to attach more policies)."
-  value       = aws_iam_role.task.name
+  value       = module.service.task_role_name
 }
 
 output "log_group_name" {
   description = "Name of the CloudWatch log group of the task's containers."
-  value       = aws_cloudwatch_log_group.this.name
+  value       = module.service.log_group_name
 }
 
 output "task_security_group_id" {
   description = "ID of the tasks' security group."
-  value       = aws_security_group.task.id
+  value       = module.service.task_security_group_id
 }
 
 output "instance_security_group_id" {
@@ -70,5 +70,5 @@ output "tasks_per_instance" {
 
 output "container_definitions" {
   description = "The task's container definitions as the module rendered them (JSON), for review or for `ecs-gpu check`."
-  value       = jsonencode(local.container_definitions)
+  value       = module.service.container_definitions
 }

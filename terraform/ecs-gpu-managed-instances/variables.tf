@@ -1,6 +1,6 @@
 # Inputs. Checks on one input are validation blocks here; checks that need another input or the
-# generated catalog (catalog.tf) are preconditions on the resources (capacity.tf, task.tf), so that
-# `terraform plan` fails on them.
+# instance types' facts (../ecs-gpu-task/modules/facts) are preconditions on the capacity provider
+# (capacity.tf), so that `terraform plan` fails on them.
 
 # ----------------------------------------------------------------------------------------------
 # Naming and tags
@@ -95,7 +95,7 @@ variable "ingress_rules" {
 # ----------------------------------------------------------------------------------------------
 
 variable "instance_types" {
-  description = "The GPU instance types ECS Managed Instances may launch (`allowed_instance_types`), exact names such as \"g6e.xlarge\". Each must be in the catalog (catalog.tf) with an NVIDIA GPU on x86_64, or described in `instance_type_facts`; each must hold the task (GPUs, CPU, memory). Types need not be on the Managed Instances GPU page's partial list (g4dn, g5, p3, p4d): that list is not exhaustive."
+  description = "The GPU instance types ECS Managed Instances may launch (`allowed_instance_types`), exact names such as \"g6e.xlarge\". Each must be in the catalog (ecs-gpu-task/modules/facts/catalog.tf) with an NVIDIA GPU on x86_64, or described in `instance_type_facts`; each must hold the task (GPUs, CPU, memory). Types need not be on the Managed Instances GPU page's partial list (g4dn, g5, p3, p4d): that list is not exhaustive."
   type        = list(string)
 
   validation {

@@ -425,31 +425,28 @@ fn filters_combine_and_never_match_unknown_values() {
     assert!(mem.contains(&"p5.48xlarge".to_string()) && !mem.contains(&"p4d.24xlarge".to_string()));
 }
 
-/// The Terraform modules read the catalog through a generated locals file, the same text in each
-/// module; it must not drift. `scripts/gen-terraform-catalog.sh` rewrites them (this test with
-/// `UPDATE_TERRAFORM_CATALOG=1`).
+/// The Terraform module reads the catalog through a generated locals file; it must not drift.
+/// `scripts/gen-terraform-catalog.sh` rewrites it (this test with `UPDATE_TERRAFORM_CATALOG=1`).
 #[test]
 fn terraform_catalog_matches_the_catalog() {
+    let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("../../terraform/ecs-gpu-task/modules/facts/catalog.tf");
     let want = catalog().terraform_locals();
-    for module in ["ecs-gpu-task", "ecs-gpu-managed-instances"] {
-        let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
-            .join(format!("../../terraform/{module}/catalog.tf"));
-        if std::env::var_os("UPDATE_TERRAFORM_CATALOG").is_some() {
-            std::fs::write(&path, &want).unwrap();
-            continue;
-        }
-        let have = std::fs::read_to_string(&path).unwrap_or_else(|e| {
-            panic!(
-                "{}: {e}; run scripts/gen-terraform-catalog.sh",
-                path.display()
-            )
-        });
-        assert!(
-            have == want,
-            "{} drifted from the catalog: run scripts/gen-terraform-catalog.sh",
-            path.display()
-        );
+    if std::env::var_os("UPDATE_TERRAFORM_CATALOG").is_some() {
+        std::fs::write(&path, &want).unwrap();
+        return;
     }
+    let have = std::fs::read_to_string(&path).unwrap_or_else(|e| {
+        panic!(
+            "{}: {e}; run scripts/gen-terraform-catalog.sh",
+            path.display()
+        )
+    });
+    assert!(
+        have == want,
+        "{} drifted from the catalog: run scripts/gen-terraform-catalog.sh",
+        path.display()
+    );
 }
 
 #[test]

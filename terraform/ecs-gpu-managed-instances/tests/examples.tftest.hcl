@@ -6,7 +6,7 @@ mock_provider "aws" {
   override_during = plan
 
   mock_data "aws_region" {
-    defaults = { region = "us-east-1" }
+    defaults = { region = "us-east-1", endpoint = "ec2.us-east-1.amazonaws.com" }
   }
   mock_data "aws_partition" {
     defaults = { partition = "aws" }

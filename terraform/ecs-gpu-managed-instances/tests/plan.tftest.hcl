@@ -6,7 +6,7 @@ mock_provider "aws" {
   override_during = plan
 
   mock_data "aws_region" {
-    defaults = { region = "us-east-1" }
+    defaults = { region = "us-east-1", endpoint = "ec2.us-east-1.amazonaws.com" }
   }
   mock_data "aws_partition" {
     defaults = { partition = "aws" }
@@ -95,28 +95,56 @@ run "the_capacity_provider_selects_nvidia_gpus_large_enough_for_the_task" {
   }
 }
 
-run "the_task_definition_is_for_managed_instances_with_the_gpu_reservation" {
+run "the_task_is_the_gpu_container_on_the_capacity_provider" {
   command = plan
+
+  assert {
+    condition     = jsondecode(output.container_definitions)[0].resourceRequirements == [{ type = "GPU", value = "1" }]
+    error_message = "the GPU container reserves one GPU"
+  }
+  assert {
+    condition     = jsondecode(output.container_definitions)[0].logConfiguration.options["awslogs-region"] == "us-east-1"
+    error_message = "the logs go to the region's log group"
+  }
+  assert {
+    condition     = output.service_name == "infer"
+    error_message = "the service is named `name`"
+  }
+}
+
+# The task definition and service come from ../ecs-gpu-task/modules/service, called here as this
+# module calls it (main.tf): compatibility MANAGED_INSTANCES, no instance-type constraint, no group.
+run "the_service_module_builds_a_managed_instances_task_definition" {
+  command = plan
+
+  module {
+    source = "../ecs-gpu-task/modules/service"
+  }
+
+  variables {
+    compatibility                      = "MANAGED_INSTANCES"
+    instance_type                      = "g6e.xlarge"
+    capacity_provider_name             = "infer-778642"
+    placement_constraint_instance_type = false
+    max_size                           = null
+    desired_count                      = 3
+  }
 
   assert {
     condition     = aws_ecs_task_definition.this.requires_compatibilities == toset(["MANAGED_INSTANCES"])
     error_message = "the task definition requires MANAGED_INSTANCES"
   }
   assert {
-    condition     = jsondecode(aws_ecs_task_definition.this.container_definitions)[0].resourceRequirements == [{ type = "GPU", value = "1" }]
-    error_message = "the GPU container reserves one GPU"
-  }
-  assert {
     condition     = aws_ecs_task_definition.this.network_mode == "awsvpc" && aws_ecs_task_definition.this.runtime_platform[0].operating_system_family == "LINUX"
     error_message = "awsvpc, Linux"
   }
   assert {
-    condition     = [for s in aws_ecs_service.this.capacity_provider_strategy : s.capacity_provider] == [aws_ecs_capacity_provider.this.name]
-    error_message = "the service runs on the module's capacity provider"
+    condition     = [for s in aws_ecs_service.this[0].capacity_provider_strategy : s.capacity_provider] == ["infer-778642"]
+    error_message = "the service runs on the Managed Instances capacity provider"
   }
   assert {
-    condition     = jsondecode(aws_ecs_task_definition.this.container_definitions)[0].logConfiguration.options["awslogs-region"] == "us-east-1"
-    error_message = "the logs go to the region's log group"
+    condition     = length(aws_ecs_service.this[0].placement_constraints) == 0
+    error_message = "no memberOf on one instance type: the capacity provider allows several"
   }
 }
 
@@ -135,7 +163,7 @@ run "a_fractional_gpu_task_on_g6f_leaves_the_accelerator_count_open" {
     error_message = "a GPU partition's count as an accelerator is not documented: no bound"
   }
   assert {
-    condition     = jsondecode(aws_ecs_task_definition.this.container_definitions)[0].resourceRequirements == [{ type = "GPU", value = "0.25" }]
+    condition     = jsondecode(output.container_definitions)[0].resourceRequirements == [{ type = "GPU", value = "0.25" }]
     error_message = "the container reserves the partition"
   }
 }

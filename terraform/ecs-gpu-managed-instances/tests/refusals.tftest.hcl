@@ -1,12 +1,13 @@
-# Every plan-time refusal: each variable validation and each precondition has a run that trips it
-# (expect_failures). Needs Terraform >= 1.11 (`override_during = plan` in the mock provider).
+# Every plan-time refusal of this module: each variable validation and each precondition has a run
+# that trips it (expect_failures). The task definition's own refusals (driver capabilities, container
+# names, shared memory...) are ../ecs-gpu-task/modules/service's, tested there. Needs Terraform >= 1.11 (`override_during = plan` in the mock provider).
 
 
 mock_provider "aws" {
   override_during = plan
 
   mock_data "aws_region" {
-    defaults = { region = "us-east-1" }
+    defaults = { region = "us-east-1", endpoint = "ec2.us-east-1.amazonaws.com" }
   }
   mock_data "aws_partition" {
     defaults = { partition = "aws" }
@@ -246,7 +247,7 @@ run "more_gpus_than_a_type_has_are_refused" {
     instance_types = ["g5.xlarge", "g5.12xlarge"]
     gpu_count      = 4
   }
-  expect_failures = [aws_ecs_task_definition.this]
+  expect_failures = [aws_ecs_capacity_provider.this]
 }
 
 run "a_whole_gpu_on_a_fractional_type_is_refused" {
@@ -255,7 +256,7 @@ run "a_whole_gpu_on_a_fractional_type_is_refused" {
     instance_types = ["g6f.2xlarge"]
     task_memory    = 16384
   }
-  expect_failures = [aws_ecs_task_definition.this]
+  expect_failures = [aws_ecs_capacity_provider.this]
 }
 
 run "a_fraction_on_a_full_gpu_type_is_refused" {
@@ -265,7 +266,7 @@ run "a_fraction_on_a_full_gpu_type_is_refused" {
     gpu_count      = 0.25
     task_memory    = 16384
   }
-  expect_failures = [aws_ecs_task_definition.this]
+  expect_failures = [aws_ecs_capacity_provider.this]
 }
 
 run "a_fraction_of_another_size_is_refused" {
@@ -275,7 +276,7 @@ run "a_fraction_of_another_size_is_refused" {
     gpu_count      = 0.25
     task_memory    = 16384
   }
-  expect_failures = [aws_ecs_task_definition.this]
+  expect_failures = [aws_ecs_capacity_provider.this]
 }
 
 run "more_cpu_than_a_type_registers_is_refused" {
@@ -283,7 +284,7 @@ run "more_cpu_than_a_type_registers_is_refused" {
   variables {
     task_cpu = 8192
   }
-  expect_failures = [aws_ecs_task_definition.this]
+  expect_failures = [aws_ecs_capacity_provider.this]
 }
 
 run "more_memory_than_a_type_allows_is_refused" {
@@ -291,7 +292,7 @@ run "more_memory_than_a_type_allows_is_refused" {
   variables {
     task_memory = 16000
   }
-  expect_failures = [aws_ecs_task_definition.this]
+  expect_failures = [aws_ecs_capacity_provider.this]
 }
 
 run "more_gpu_memory_than_a_type_has_is_refused" {
@@ -299,13 +300,5 @@ run "more_gpu_memory_than_a_type_has_is_refused" {
   variables {
     gpu_memory_min_mib = 40000
   }
-  expect_failures = [aws_ecs_task_definition.this]
-}
-
-run "unknown_driver_capabilities_are_refused" {
-  command = plan
-  variables {
-    nvidia_driver_capabilities = "compute,cuda"
-  }
-  expect_failures = [aws_ecs_task_definition.this]
+  expect_failures = [aws_ecs_capacity_provider.this]
 }
