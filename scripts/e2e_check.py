@@ -4,6 +4,7 @@
     e2e_check.py check <example> <outputs>    # the created resources of one example
     e2e_check.py effects <effects.json> <kind>  # `ecs-gpu plan --format json` reports <kind>
     e2e_check.py diagnose <diagnose.json> <status>
+    e2e_check.py moves <plan.json>            # a plan of the old layout's state only moves resources
     e2e_check.py empty                        # nothing of the module is left after destroy
 
 Talks only to the moto server at $ECS_GPU_E2E_ENDPOINT. Exits non-zero with one line per failed
@@ -65,6 +66,14 @@ def seed():
     )["Listeners"][0]["ListenerArn"]
 
     client("ecs").create_cluster(clusterName="shared-gpu")
+    # examples/existing-cluster: the platform's cluster, whose capacity provider list the example
+    # owns, and the platform's own task role.
+    client("ecs").create_cluster(clusterName="platform")
+    trust = {
+        "Version": "2012-10-17",
+        "Statement": [{"Effect": "Allow", "Principal": {"Service": "ecs-tasks.amazonaws.com"}, "Action": "sts:AssumeRole"}],
+    }
+    task_role = client("iam").create_role(RoleName="platform-embeddings", AssumeRolePolicyDocument=json.dumps(trust))["Role"]["Arn"]
     print(
         json.dumps(
             {
@@ -76,6 +85,8 @@ def seed():
                 "alb_security_group_id": sg,
                 "listener_arn": listener,
                 "cluster_name": "shared-gpu",
+                "platform_cluster": "platform",
+                "task_role_arn": task_role,
             }
         )
     )
@@ -92,6 +103,15 @@ EXAMPLES = {
         "type": "g6.12xlarge",
         "shm": 16384,
         "cache": "/opt/ecs-gpu/models",
+    },
+    # The submodules called directly; the task runs with the platform's role (bring your own).
+    "existing-cluster": {
+        "cluster": "platform",
+        "service": "embed",
+        "gpus": {"app": "1"},
+        "type": "g5.2xlarge",
+        "task_role": "arn:aws:iam::123456789012:role/platform-embeddings",
+        "other_providers": ["FARGATE"],
     },
 }
 
@@ -179,6 +199,10 @@ def check(example, outputs_path):
             mounts = containers.get(name, {}).get("mountPoints", [])
             expect(any(m.get("sourceVolume") == "model-cache" for m in mounts), f"container {name} mounts the model cache")
     expect(task_definition.get("requiresCompatibilities") == ["EC2"], "the task definition is EC2 only")
+    if "task_role" in want:
+        expect(task_definition.get("taskRoleArn") == want["task_role"], f"the task runs with the caller's role: {task_definition.get('taskRoleArn')}")
+    for other in want.get("other_providers", []):
+        expect(other in cluster.get("capacityProviders", []), f"the cluster keeps its provider {other}")
 
     outputs = json.load(open(outputs_path))
     if "task_gpus" in outputs:
@@ -206,9 +230,24 @@ def diagnose(path, status):
     expect(status in ("0", "1"), f"diagnose ran to a verdict (exit status {status})")
 
 
+def moves(path):
+    """The plan of the split module over state written by the single-module layout: every resource
+    of the old layout moves to a submodule, and nothing is destroyed or replaced."""
+    plan = json.load(open(path))
+    changes = plan.get("resource_changes", [])
+    moved = [c for c in changes if c.get("previous_address")]
+    destroyed = [c["address"] for c in changes if "delete" in c["change"]["actions"]]
+    created = [c["address"] for c in changes if c["change"]["actions"] == ["create"]]
+    print(f"{len(moved)} moved, destroyed {destroyed}, created {created}")
+    expect(len(moved) >= 10, f"the old layout's resources move into the submodules ({len(moved)} moves)")
+    expect(all(".module." in f".{c['address']}" for c in moved), "every move lands in a submodule")
+    expect(destroyed == [], f"nothing is destroyed or replaced: {destroyed}")
+    expect(created == [], f"nothing is created: {created}")
+
+
 def empty():
     ecs = client("ecs")
-    arns = [a for a in ecs.list_clusters()["clusterArns"] if not a.endswith("/shared-gpu")]
+    arns = [a for a in ecs.list_clusters()["clusterArns"] if not a.endswith(("/shared-gpu", "/platform"))]
     # moto keeps a deleted cluster in the list, INACTIVE, as DescribeClusters shows it on AWS.
     clusters = ecs.describe_clusters(clusters=arns)["clusters"] if arns else []
     left = [c["clusterName"] for c in clusters if c["status"] != "INACTIVE"]
@@ -238,7 +277,7 @@ def main():
     if command == "seed":
         seed()
         return
-    {"check": check, "effects": effects, "diagnose": diagnose}.get(command, lambda *a: empty())(*sys.argv[2:])
+    {"check": check, "effects": effects, "diagnose": diagnose, "moves": moves}.get(command, lambda *a: empty())(*sys.argv[2:])
     if failures:
         sys.exit(f"{len(failures)} check(s) failed")
 

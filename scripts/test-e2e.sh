@@ -6,15 +6,18 @@
 #   2. finds the provider in a Terraform filesystem mirror (ECS_GPU_TF_PLUGIN_MIRROR, else
 #      /opt/tf-plugins, else a search) and points terraform at it with its own CLI config
 #      (TF_CLI_CONFIG_FILE, filesystem_mirror only: no registry);
-#   3. applies examples/basic, examples/autoscaling and examples/vllm (each copied to a scratch
-#      folder with an override file that sends the provider to moto);
+#   3. applies examples/basic, examples/autoscaling, examples/vllm and examples/existing-cluster
+#      (each copied to a scratch folder with an override file that sends the provider to moto);
 #   4. checks the launch template's user data, the group's protection and refresh settings, the
 #      capacity provider, the task definition's GPU resourceRequirements, the service's strategy
 #      and constraint (scripts/e2e_check.py, boto3 from the venv);
 #   5. bumps the AMI and then the image, saves `terraform show -json` of each plan and asserts
 #      what `ecs-gpu plan` reports (instance replacement, deployment);
 #   6. runs `ecs-gpu diagnose --endpoint-url` against the live stack;
-#   7. destroys everything and stops moto.
+#   7. destroys everything;
+#   8. applies examples/basic with the module as it was before the split into submodules (from git,
+#      commit $pre_split), then plans it with the split module: every resource must move (moved.tf),
+#      none be destroyed or created; destroys it and stops moto.
 #
 # Without terraform, python3 or the provider mirror it prints one line and exits 0 (skipped).
 # What moto does not emulate, and what this script works around, is in the module README
@@ -27,6 +30,8 @@ root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 cd "$root"
 module=$root/terraform/ecs-gpu-task
 provider_version=5.100.0
+# The last commit of the single-module layout, for the state-move check (step 8).
+pre_split=e0b6399
 
 command -v terraform >/dev/null 2>&1 || { echo "test-e2e: skipped: terraform is not on PATH"; exit 0; }
 command -v python3 >/dev/null 2>&1 || { echo "test-e2e: skipped: python3 is not on PATH"; exit 0; }
@@ -124,8 +129,13 @@ prepare() {
   local example=$1 dir=$work/$1
   mkdir -p "$dir"
   cp "$module/examples/$example"/*.tf "$dir/"
-  sed -i "s|source = \"../..\"|source = \"$module\"|" "$dir/main.tf"
-  cat >"$dir/e2e_override.tf" <<EOF
+  sed -i -e "s|source = \"../..\"|source = \"$module\"|" -e "s|source = \"../../modules/|source = \"$module/modules/|" "$dir/main.tf"
+  provider_override >"$dir/e2e_override.tf"
+  (cd "$dir" && terraform init -input=false -no-color >"$dir/init.log" 2>&1) || { cat "$dir/init.log" >&2; return 1; }
+}
+
+provider_override() {
+  cat <<EOF
 provider "aws" {
   region                      = "us-east-1"
   access_key                  = "testing"
@@ -148,7 +158,6 @@ provider "aws" {
   }
 }
 EOF
-  (cd "$dir" && terraform init -input=false -no-color >"$dir/init.log" 2>&1) || { cat "$dir/init.log" >&2; return 1; }
 }
 
 tf() { local dir=$1; shift; (cd "$work/$dir" && terraform "$@" -no-color); }
@@ -257,13 +266,67 @@ override_ami vllm vllm "$(seed ami_1)"
 apply_example vllm
 "$py" "$root/scripts/e2e_check.py" check vllm "$work/vllm/outputs.json"
 
+# --- existing-cluster (the submodules called directly, the platform's own task role) --------------
+mkdir -p "$work/existing-cluster"
+{
+  common_vars
+  cat <<EOF
+cluster_name             = "$(seed platform_cluster)"
+other_capacity_providers = ["FARGATE"]
+task_role_arn            = "$(seed task_role_arn)"
+image                    = "123456789012.dkr.ecr.us-east-1.amazonaws.com/embed:1"
+EOF
+} >"$work/existing-cluster/terraform.tfvars"
+prepare existing-cluster
+override_ami existing-cluster gpu_capacity "$(seed ami_1)"
+apply_example existing-cluster
+"$py" "$root/scripts/e2e_check.py" check existing-cluster "$work/existing-cluster/outputs.json"
+
 echo
 echo "=== destroy"
-for example in vllm autoscaling basic; do
+for example in existing-cluster vllm autoscaling basic; do
   tf "$example" destroy -auto-approve -input=false >"$work/$example/destroy.log" 2>&1 || { tail -n 40 "$work/$example/destroy.log" >&2; exit 1; }
   echo "destroyed examples/$example"
 done
+
+# --- state written by the single-module layout moves into the submodules -----------------------
+echo
+if git -C "$root" cat-file -e "$pre_split^{commit}" 2>/dev/null; then
+  echo "=== moves: examples/basic applied with the module of $pre_split, then planned with this one"
+  mkdir -p "$work/old" "$work/moves"
+  git -C "$root" archive "$pre_split" terraform/ecs-gpu-task | tar -x -C "$work/old"
+  old=$work/old/terraform/ecs-gpu-task
+  cp "$old/examples/basic"/*.tf "$work/moves/"
+  sed -i "s|source = \"../..\"|source = \"$old\"|" "$work/moves/main.tf"
+  provider_override >"$work/moves/e2e_override.tf"
+  prepare_vars_basic >"$work/moves/terraform.tfvars"
+  override_ami moves inference "$(seed ami_1)"
+  (cd "$work/moves" && terraform init -input=false -no-color >init.log 2>&1) || { cat "$work/moves/init.log" >&2; exit 1; }
+  apply_example moves
+  sed -i "s|source = \"$old\"|source = \"$module\"|" "$work/moves/main.tf"
+  (cd "$work/moves" && terraform init -input=false -no-color >init2.log 2>&1) || { cat "$work/moves/init2.log" >&2; exit 1; }
+  tf moves plan -refresh=false -out=moves.tfplan -input=false >"$work/moves/plan.log" 2>&1 || { tail -n 40 "$work/moves/plan.log" >&2; exit 1; }
+  grep -E "has moved to|^Plan:" "$work/moves/plan.log" | head -n 40
+  tf moves show -json moves.tfplan >"$work/moves/plan.json"
+  "$py" "$root/scripts/e2e_check.py" moves "$work/moves/plan.json"
+  tf moves destroy -auto-approve -input=false >"$work/moves/destroy.log" 2>&1 || { tail -n 40 "$work/moves/destroy.log" >&2; exit 1; }
+  echo "destroyed the moved stack"
+else
+  echo "=== moves: skipped: commit $pre_split (the single-module layout) is not in this clone"
+fi
+
 "$py" "$root/scripts/e2e_check.py" empty
+
+# --- terraform/ecs-gpu-managed-instances -------------------------------------------------------
+# Not applied: it needs hashicorp/aws >= 6.15.0 (aws_ecs_capacity_provider.managed_instances_provider),
+# which the mirror's provider may predate; its offline `terraform test` runs cover it instead.
+if [ "$(printf '%s\n' "$provider_version" 6.15.0 | sort -V | head -n 1)" != 6.15.0 ]; then
+  echo
+  echo "test-e2e: terraform/ecs-gpu-managed-instances not applied: it needs hashicorp/aws >= 6.15.0, the mirror has $provider_version"
+else
+  echo
+  echo "test-e2e: terraform/ecs-gpu-managed-instances not applied: no apply against moto is written for it yet"
+fi
 
 echo
 echo "test-e2e: passed"

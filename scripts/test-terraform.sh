@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
-# Test the Terraform module terraform/ecs-gpu-task, offline:
+# Test the Terraform modules terraform/ecs-gpu-task and terraform/ecs-gpu-managed-instances, offline:
 #   1. terraform fmt -check -recursive terraform/
-#   2. init (or get) + validate on the module and on each example
+#   2. init (or get) + validate on the module, each of its submodules (modules/) and each example
 #   3. terraform test in the module (mock aws provider, command = plan; needs Terraform >= 1.11)
 #   4. the module README names every input and output
 #   5. checkov on the module, from PyPI into .venv/checkov: no failed check unless skipped inline
@@ -81,7 +81,7 @@ if [ -n "$tf" ]; then
     fi
   }
 
-  for dir in "$module" "$module"/examples/*/; do
+  for dir in "$module" "$module"/modules/*/ "$module"/examples/*/; do
     dir=${dir%/}
     section "validate $dir"
     prepare "$dir"
@@ -124,6 +124,44 @@ fi
 
 # --skip-download: no Prisma Cloud call (guidelines, severities); the scan itself is local.
 "$venv/bin/checkov" -d "$module" --framework terraform --quiet --compact --skip-download
+
+# --- terraform/ecs-gpu-managed-instances: the same checks, in a block of its own ------------------
+mi=terraform/ecs-gpu-managed-instances
+if [ -n "$tf" ]; then
+  for dir in "$mi" "$mi"/examples/*/; do
+    dir=${dir%/}
+    section "validate $dir"
+    prepare "$dir"
+    (cd "$dir" && tf_quiet validate -no-color)
+  done
+
+  section "terraform test ($mi)"
+  (cd "$mi" && tf_quiet test -no-color)
+fi
+
+section "README lists every input and output ($mi)"
+missing=0
+for kind in variable output; do
+  file=$mi/variables.tf
+  [ "$kind" = output ] && file=$mi/outputs.tf
+  for name in $(sed -nE "s/^$kind \"([^\"]+)\" \{/\1/p" "$file"); do
+    if ! grep -qF "| \`$name\` |" "$mi/README.md"; then
+      echo "$kind \`$name\` ($file) is missing from $mi/README.md" >&2
+      missing=1
+    fi
+  done
+done
+[ "$missing" -eq 0 ] || exit 1
+echo "complete"
+
+section "checkov $checkov_version ($mi)"
+bad_skips=$(grep -rnE --include='*.tf' 'checkov:skip=' "$mi" | grep -vE 'checkov:skip=CKV2?_[A-Z0-9_]+:[^ ].{15,}' || true)
+if [ -n "$bad_skips" ]; then
+  echo "checkov skips without a reason (write #checkov:skip=CKV_...:<why>):" >&2
+  echo "$bad_skips" >&2
+  exit 1
+fi
+"$venv/bin/checkov" -d "$mi" --framework terraform --quiet --compact --skip-download
 
 echo
 echo "terraform module checks passed"

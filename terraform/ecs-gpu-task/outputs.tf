@@ -1,149 +1,149 @@
 output "task_definition_arn" {
   description = "ARN of the task definition (with its revision)."
-  value       = aws_ecs_task_definition.this.arn
+  value       = module.service.task_definition_arn
 }
 
 output "task_definition_family" {
   description = "Family of the task definition."
-  value       = aws_ecs_task_definition.this.family
+  value       = module.service.task_definition_family
 }
 
 output "task_definition_revision" {
   description = "Revision of the task definition."
-  value       = aws_ecs_task_definition.this.revision
+  value       = module.service.task_definition_revision
 }
 
 output "service_name" {
   description = "Name of the ECS service."
-  value       = local.service.name
+  value       = module.service.service_name
 }
 
 output "service_id" {
   description = "ID (ARN) of the ECS service."
-  value       = local.service.id
+  value       = module.service.service_id
 }
 
 output "desired_count_owner" {
   description = "Who owns the service's desired_count: \"terraform\" or \"application-autoscaling\"."
-  value       = local.autoscaling_enabled ? "application-autoscaling" : "terraform"
+  value       = module.service.desired_count_owner
 }
 
 output "cluster_name" {
   description = "Name of the ECS cluster (created by the module or passed in)."
-  value       = local.cluster_name
+  value       = module.capacity.cluster_name
 }
 
 output "capacity_provider_name" {
   description = "Name of the capacity provider. With associate_capacity_provider = false, add it to the cluster's aws_ecs_cluster_capacity_providers yourself."
-  value       = aws_ecs_capacity_provider.this.name
+  value       = module.capacity.capacity_provider_name
 }
 
 output "autoscaling_group_name" {
   description = "Name of the Auto Scaling group of the GPU instances."
-  value       = aws_autoscaling_group.this.name
+  value       = module.capacity.autoscaling_group_name
 }
 
 output "autoscaling_group_arn" {
   description = "ARN of the Auto Scaling group of the GPU instances."
-  value       = aws_autoscaling_group.this.arn
+  value       = module.capacity.autoscaling_group_arn
 }
 
 output "launch_template_id" {
   description = "ID of the launch template."
-  value       = aws_launch_template.this.id
+  value       = module.capacity.launch_template_id
 }
 
 output "launch_template_latest_version" {
   description = "Latest version of the launch template (the one the Auto Scaling group uses)."
-  value       = aws_launch_template.this.latest_version
+  value       = module.capacity.launch_template_latest_version
 }
 
 output "ami_id" {
   description = "The GPU AMI the launch template uses (from the SSM parameter, or pinned)."
-  value       = local.ami_id
+  value       = module.capacity.ami_id
 }
 
 output "ami_ssm_parameter" {
   description = "The SSM parameter the AMI was read from (null when ami_id is pinned)."
-  value       = var.ami_id == null ? local.ami_ssm_parameter : null
+  value       = module.capacity.ami_ssm_parameter
 }
 
 output "instance_role_arn" {
-  description = "ARN of the GPU instances' IAM role."
-  value       = aws_iam_role.instance.arn
+  description = "ARN of the GPU instances' IAM role (null with `instance_profile_arn`)."
+  value       = module.capacity.instance_role_arn
 }
 
 output "instance_role_name" {
-  description = "Name of the GPU instances' IAM role (to attach more policies)."
-  value       = aws_iam_role.instance.name
+  description = "Name of the GPU instances' IAM role, to attach more policies (null with `instance_profile_arn`)."
+  value       = module.capacity.instance_role_name
 }
 
 output "instance_profile_arn" {
   description = "ARN of the GPU instances' instance profile."
-  value       = aws_iam_instance_profile.instance.arn
+  value       = module.capacity.instance_profile_arn
 }
 
 output "instance_profile_name" {
-  description = "Name of the GPU instances' instance profile."
-  value       = aws_iam_instance_profile.instance.name
+  description = "Name of the GPU instances' instance profile (null with `instance_profile_arn`)."
+  value       = module.capacity.instance_profile_name
 }
 
 output "execution_role_arn" {
-  description = "ARN of the task execution role."
-  value       = aws_iam_role.execution.arn
+  description = "ARN of the task execution role (the module's, or `execution_role_arn`)."
+  value       = module.service.execution_role_arn
 }
 
 output "task_role_arn" {
-  description = "ARN of the task role."
-  value       = aws_iam_role.task.arn
+  description = "ARN of the task role (the module's, or `task_role_arn`)."
+  value       = module.service.task_role_arn
 }
 
 output "task_role_name" {
-  description = "Name of the task role (to attach more policies)."
-  value       = aws_iam_role.task.name
+  description = "Name of the task role, to attach more policies (null with `task_role_arn`)."
+  value       = module.service.task_role_name
 }
 
 output "log_group_name" {
   description = "Name of the CloudWatch log group of the task's containers."
-  value       = aws_cloudwatch_log_group.this.name
+  value       = module.service.log_group_name
 }
 
 output "task_security_group_id" {
   description = "ID of the tasks' security group (awsvpc mode; null in bridge mode)."
-  value       = local.is_awsvpc ? aws_security_group.task[0].id : null
+  value       = module.service.task_security_group_id
 }
 
 output "instance_security_group_id" {
   description = "ID of the GPU instances' security group."
-  value       = aws_security_group.instance.id
+  value       = module.capacity.instance_security_group_id
 }
 
 output "gpus_per_instance" {
   description = "GPUs one instance of the type offers, from the catalog (a fraction on g6f/gr6f)."
-  value       = local.gpus_per_instance
+  value       = module.service.gpus_per_instance
 }
 
 output "tasks_per_instance" {
   description = "How many of these tasks fit one instance: the least of what its GPUs, CPU units and memory allow (null when the catalog does not know the type)."
-  value       = local.tasks_per_instance
+  value       = module.service.tasks_per_instance
 }
 
 output "task_gpus" {
   description = "GPUs the task asks for: the sum over its containers."
-  value       = local.task_gpus
+  value       = module.service.task_gpus
 }
 
 output "container_definitions" {
   description = "The task's container definitions as the module rendered them (JSON), for review or for `ecs-gpu check`."
-  value       = jsonencode(local.container_definitions)
+  value       = module.service.container_definitions
 }
 
 output "placement_expression" {
   description = "The memberOf placement expression that pins the tasks to the instance type (null when disabled)."
-  value       = var.placement_constraint_instance_type ? local.placement_expression : null
+  value       = module.service.placement_expression
 }
 
 output "max_task_memory_mib" {
   description = "Most task memory the module accepts on the instance type (the catalog's max_task_memory_mib minus the memory margin)."
-  value       = local.max_task_memory
+  value       = module.service.max_task_memory_mib
 }

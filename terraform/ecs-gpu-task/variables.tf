@@ -1,24 +1,10 @@
-# Inputs. Checks on one input are validation blocks here; checks that need another input or the
-# generated catalog (catalog.tf) are preconditions on the resources (capacity.tf, task.tf), so that
-# `terraform plan` fails on them; a validation block may reference other values only from 1.9 on.
-
-# ----------------------------------------------------------------------------------------------
-# Naming and tags
-# ----------------------------------------------------------------------------------------------
+# Inputs of the root module, passed to the submodules (modules/capacity, modules/service), which
+# validate them: an invalid value fails the plan with the submodule's message, on the module call.
+# Only the inputs of the root's own cluster are validated here.
 
 variable "name" {
   description = "Name of the service, and the base name of every resource the module creates (task definition family, service, capacity provider, Auto Scaling group, launch template, roles, log group)."
   type        = string
-
-  validation {
-    condition     = can(regex("^[a-zA-Z][a-zA-Z0-9-]{0,23}$", var.name))
-    error_message = "`name` must start with a letter and have 1 to 24 letters, digits and hyphens (IAM role name prefixes are limited to 38 characters)."
-  }
-
-  validation {
-    condition     = !can(regex("^(?i)(aws|ecs|fargate)", var.name))
-    error_message = "`name` must not start with \"aws\", \"ecs\" or \"fargate\": ECS refuses capacity provider names with those prefixes."
-  }
 }
 
 variable "name_suffix" {
@@ -33,11 +19,6 @@ variable "name_suffix" {
   EOT
   type        = string
   default     = null
-
-  validation {
-    condition     = var.name_suffix == null || can(regex("^[a-zA-Z0-9-]{0,16}$", coalesce(var.name_suffix, "-")))
-    error_message = "`name_suffix` must have at most 16 letters, digits and hyphens."
-  }
 }
 
 variable "tags" {
@@ -46,18 +27,9 @@ variable "tags" {
   default     = {}
 }
 
-# ----------------------------------------------------------------------------------------------
-# Cluster and the capacity provider association
-# ----------------------------------------------------------------------------------------------
-
 variable "cluster_name" {
   description = "Name of the ECS cluster. With `create_cluster = false` (the default) it must already exist; with `create_cluster = true` the module creates it."
   type        = string
-
-  validation {
-    condition     = can(regex("^[a-zA-Z0-9_-]{1,255}$", var.cluster_name))
-    error_message = "`cluster_name` must have 1 to 255 letters, digits, hyphens and underscores."
-  }
 }
 
 variable "create_cluster" {
@@ -107,10 +79,6 @@ variable "default_capacity_provider_strategy" {
   default = []
 }
 
-# ----------------------------------------------------------------------------------------------
-# Network
-# ----------------------------------------------------------------------------------------------
-
 variable "vpc_id" {
   description = "VPC of the subnets; the module's security groups are created in it."
   type        = string
@@ -119,11 +87,6 @@ variable "vpc_id" {
 variable "subnet_ids" {
   description = "Subnets of the Auto Scaling group (the GPU instances). Private subnets with a route to ECS, ECR, S3 and CloudWatch Logs (NAT or VPC endpoints)."
   type        = list(string)
-
-  validation {
-    condition     = length(var.subnet_ids) > 0
-    error_message = "`subnet_ids` must name at least one subnet."
-  }
 }
 
 variable "service_subnet_ids" {
@@ -149,11 +112,6 @@ variable "ingress_rules" {
     referenced_security_group_id = optional(string)
   }))
   default = {}
-
-  validation {
-    condition     = alltrue([for r in values(var.ingress_rules) : (r.cidr_ipv4 == null) != (r.referenced_security_group_id == null)])
-    error_message = "Each rule in `ingress_rules` must set exactly one of `cidr_ipv4` and `referenced_security_group_id`."
-  }
 }
 
 variable "egress_rules" {
@@ -168,11 +126,6 @@ variable "egress_rules" {
   }))
   default = {
     https = { description = "HTTPS to anywhere", from_port = 443, to_port = 443, cidr_ipv4 = "0.0.0.0/0" }
-  }
-
-  validation {
-    condition     = alltrue([for r in values(var.egress_rules) : (r.cidr_ipv4 == null) != (r.referenced_security_group_id == null)])
-    error_message = "Each rule in `egress_rules` must set exactly one of `cidr_ipv4` and `referenced_security_group_id`."
   }
 }
 
@@ -195,16 +148,7 @@ variable "instance_egress_rules" {
   default = {
     https = { description = "HTTPS to anywhere (ECS, ECR, S3, CloudWatch Logs, SSM)", from_port = 443, to_port = 443, cidr_ipv4 = "0.0.0.0/0" }
   }
-
-  validation {
-    condition     = alltrue([for r in values(var.instance_egress_rules) : (r.cidr_ipv4 == null) != (r.referenced_security_group_id == null)])
-    error_message = "Each rule in `instance_egress_rules` must set exactly one of `cidr_ipv4` and `referenced_security_group_id`."
-  }
 }
-
-# ----------------------------------------------------------------------------------------------
-# GPU capacity: AMI, launch template, Auto Scaling group, capacity provider
-# ----------------------------------------------------------------------------------------------
 
 variable "instance_type" {
   description = "EC2 instance type of the GPU instances. Must be in the catalog (catalog.tf) with ECS status \"supported\" (NVIDIA GPU, x86_64, served by the ECS GPU-optimized AMI)."
@@ -219,11 +163,6 @@ variable "instance_type_facts" {
     memory_mib = number
   })
   default = null
-
-  validation {
-    condition     = var.instance_type_facts == null || try(var.instance_type_facts.gpus >= 1 && var.instance_type_facts.vcpus >= 1 && var.instance_type_facts.memory_mib >= 1024 && floor(var.instance_type_facts.gpus) == var.instance_type_facts.gpus && floor(var.instance_type_facts.vcpus) == var.instance_type_facts.vcpus, false)
-    error_message = "`instance_type_facts` needs a whole `gpus` and `vcpus` of at least 1 and `memory_mib` of at least 1024."
-  }
 }
 
 variable "ami_ssm_parameter" {
@@ -236,22 +175,12 @@ variable "ami_id" {
   description = "Pin an AMI ID instead of reading the SSM parameter (for example to roll AMIs on your own schedule). It must be an ECS GPU-optimized AMI (x86_64, Linux): the module cannot check that offline."
   type        = string
   default     = null
-
-  validation {
-    condition     = var.ami_id == null || can(regex("^ami-[0-9a-f]{8}([0-9a-f]{9})?$", var.ami_id))
-    error_message = "`ami_id` must be an AMI ID such as ami-0123456789abcdef0."
-  }
 }
 
 variable "root_volume_size_gib" {
   description = "Size of the encrypted gp3 root volume, in GiB. CUDA images are large (5 to 20 GB each, unpacked) and Docker keeps the old image during a deployment."
   type        = number
   default     = 100
-
-  validation {
-    condition     = var.root_volume_size_gib >= 30 && floor(var.root_volume_size_gib) == var.root_volume_size_gib
-    error_message = "`root_volume_size_gib` must be a whole number of at least 30 (the GPU AMI's own snapshot needs that much)."
-  }
 }
 
 variable "root_volume_device_name" {
@@ -270,21 +199,6 @@ variable "extra_ecs_config" {
   description = "Extra /etc/ecs/ecs.config settings (name => value), written after ECS_CLUSTER and ECS_ENABLE_GPU_SUPPORT=true, for example { ECS_RESERVED_MEMORY = \"256\", ECS_IMAGE_PULL_BEHAVIOR = \"prefer-cached\" }."
   type        = map(string)
   default     = {}
-
-  validation {
-    condition     = alltrue([for k in keys(var.extra_ecs_config) : can(regex("^ECS_[A-Z0-9_]+$", k))])
-    error_message = "Each key of `extra_ecs_config` must be an ECS agent setting name: ECS_ followed by capital letters, digits and underscores."
-  }
-
-  validation {
-    condition     = !contains(keys(var.extra_ecs_config), "ECS_CLUSTER") && !contains(keys(var.extra_ecs_config), "ECS_ENABLE_GPU_SUPPORT")
-    error_message = "`extra_ecs_config` must not set ECS_CLUSTER or ECS_ENABLE_GPU_SUPPORT: the module writes both, and a second line would override them."
-  }
-
-  validation {
-    condition     = alltrue([for v in values(var.extra_ecs_config) : !can(regex("[\r\n]", v))])
-    error_message = "Values of `extra_ecs_config` must be single lines."
-  }
 }
 
 variable "extra_user_data" {
@@ -309,33 +223,18 @@ variable "imds_hop_limit" {
   description = "Instance metadata (IMDSv2) response hop limit. 1 keeps bridge-mode containers from reaching the instance role's credentials; tasks get their own role through the ECS agent."
   type        = number
   default     = 1
-
-  validation {
-    condition     = var.imds_hop_limit >= 1 && var.imds_hop_limit <= 64
-    error_message = "`imds_hop_limit` must be between 1 and 64."
-  }
 }
 
 variable "min_size" {
   description = "Minimum number of GPU instances. 0 lets ECS managed scaling stop every instance when no task runs."
   type        = number
   default     = 0
-
-  validation {
-    condition     = var.min_size >= 0 && floor(var.min_size) == var.min_size
-    error_message = "`min_size` must be a whole number, 0 or more."
-  }
 }
 
 variable "max_size" {
   description = "Maximum number of GPU instances. Leave room for one more than steady state: a rolling deployment and an instance refresh each need a spare instance."
   type        = number
   default     = 2
-
-  validation {
-    condition     = var.max_size >= 1 && floor(var.max_size) == var.max_size
-    error_message = "`max_size` must be a whole number, 1 or more."
-  }
 }
 
 variable "force_delete" {
@@ -348,112 +247,58 @@ variable "instance_warmup" {
   description = "Seconds a new instance is given to boot, register with ECS and pull the image before it counts as ready, used by the instance refresh and by ECS managed scaling. Keep it at 300 or more for GPU instances."
   type        = number
   default     = 300
-
-  validation {
-    condition     = var.instance_warmup >= 0 && var.instance_warmup <= 10000
-    error_message = "`instance_warmup` must be between 0 and 10000 seconds."
-  }
 }
 
 variable "instance_refresh_min_healthy_percentage" {
   description = "Share of the Auto Scaling group that must stay in service during an instance refresh (rolling replacement after a launch template change)."
   type        = number
   default     = 90
-
-  validation {
-    condition     = var.instance_refresh_min_healthy_percentage >= 0 && var.instance_refresh_min_healthy_percentage <= 100
-    error_message = "`instance_refresh_min_healthy_percentage` must be between 0 and 100."
-  }
 }
 
 variable "target_capacity" {
   description = "ECS managed scaling target, in percent of the instances running tasks. 100: no idle GPU instance, but a new task waits for an instance to boot. Below 100: ECS keeps spare instances warm, at their price."
   type        = number
   default     = 100
-
-  validation {
-    condition     = var.target_capacity >= 1 && var.target_capacity <= 100 && floor(var.target_capacity) == var.target_capacity
-    error_message = "`target_capacity` must be a whole number from 1 to 100."
-  }
 }
 
 variable "minimum_scaling_step_size" {
   description = "Fewest instances ECS managed scaling adds or removes at a time."
   type        = number
   default     = 1
-
-  validation {
-    condition     = var.minimum_scaling_step_size >= 1 && var.minimum_scaling_step_size <= 10000
-    error_message = "`minimum_scaling_step_size` must be between 1 and 10000."
-  }
 }
 
 variable "maximum_scaling_step_size" {
   description = "Most instances ECS managed scaling adds or removes at a time."
   type        = number
   default     = 10
-
-  validation {
-    condition     = var.maximum_scaling_step_size >= 1 && var.maximum_scaling_step_size <= 10000
-    error_message = "`maximum_scaling_step_size` must be between 1 and 10000."
-  }
 }
-
-# ----------------------------------------------------------------------------------------------
-# Task definition
-# ----------------------------------------------------------------------------------------------
 
 variable "network_mode" {
   description = "Task network mode: \"awsvpc\" (each task has its own network interface and the module's security group) or \"bridge\" (Docker bridge on the instance's interface)."
   type        = string
   default     = "awsvpc"
-
-  validation {
-    condition     = contains(["awsvpc", "bridge"], var.network_mode)
-    error_message = "`network_mode` must be \"awsvpc\" or \"bridge\"."
-  }
 }
 
 variable "gpu_count" {
   description = "GPUs reserved for the GPU container. On whole-GPU types: a whole number from 1 to the type's GPU count. On the fractional g6f/gr6f types: exactly the type's partition (0.125, 0.25 or 0.5), the only value those types can serve."
   type        = number
   default     = 1
-
-  validation {
-    condition     = var.gpu_count > 0 && (floor(var.gpu_count) == var.gpu_count || contains([0.125, 0.25, 0.5], var.gpu_count))
-    error_message = "`gpu_count` must be a whole number of at least 1, or a GPU fraction (0.125, 0.25 or 0.5) on g6f/gr6f types."
-  }
 }
 
 variable "task_cpu" {
   description = "Task CPU units (1024 per vCPU). At most the instance type's vCPUs x 1024."
   type        = number
-
-  validation {
-    condition     = var.task_cpu >= 128 && floor(var.task_cpu) == var.task_cpu
-    error_message = "`task_cpu` must be a whole number of CPU units, at least 128."
-  }
 }
 
 variable "task_memory" {
   description = "Task memory in MiB (hard limit). At most what the instance type can register minus the module's memory margin (see `memory_margin_mib`)."
   type        = number
-
-  validation {
-    condition     = var.task_memory >= 128 && floor(var.task_memory) == var.task_memory
-    error_message = "`task_memory` must be a whole number of MiB, at least 128."
-  }
 }
 
 variable "memory_margin_mib" {
   description = "MiB kept free below the catalog's `max_task_memory_mib` (EC2 memory minus the 207 MiB the kernel always keeps) when checking `task_memory`. null uses max(1024, 5% of the instance memory): the kernel keeps more than 207 MiB on larger and GPU instances, and the OS, Docker, the ECS agent and the NVIDIA daemons need memory the agent does not subtract."
   type        = number
   default     = null
-
-  validation {
-    condition     = var.memory_margin_mib == null || try(var.memory_margin_mib >= 0, false)
-    error_message = "`memory_margin_mib` must be 0 or more."
-  }
 }
 
 variable "container_name" {
@@ -489,33 +334,18 @@ variable "container_port_mappings" {
     app_protocol   = optional(string)
   }))
   default = []
-
-  validation {
-    condition     = alltrue([for p in var.container_port_mappings : contains(["tcp", "udp"], p.protocol)])
-    error_message = "`protocol` of a port mapping must be \"tcp\" or \"udp\"."
-  }
 }
 
 variable "container_environment" {
   description = "Environment variables of the GPU container (name => value). NVIDIA_DRIVER_CAPABILITIES is set from `nvidia_driver_capabilities`; NVIDIA_VISIBLE_DEVICES is set by the ECS agent to the GPUs it assigns."
   type        = map(string)
   default     = {}
-
-  validation {
-    condition     = !contains(keys(var.container_environment), "NVIDIA_DRIVER_CAPABILITIES") && !contains(keys(var.container_environment), "NVIDIA_VISIBLE_DEVICES")
-    error_message = "Set NVIDIA_DRIVER_CAPABILITIES with `nvidia_driver_capabilities`; NVIDIA_VISIBLE_DEVICES is set by the ECS agent to the GPUs it assigns and must not be set in the task."
-  }
 }
 
 variable "container_secrets" {
   description = "Secrets of the GPU container (environment variable name => ARN of an SSM parameter or a Secrets Manager secret, optionally with a JSON key suffix). The execution role is allowed to read exactly these."
   type        = map(string)
   default     = {}
-
-  validation {
-    condition     = alltrue([for v in values(var.container_secrets) : can(regex("^arn:[^:]+:(ssm|secretsmanager):[^:]*:[0-9]{12}:(parameter/|secret:)", v))])
-    error_message = "Each value of `container_secrets` must be the ARN of an SSM parameter (arn:...:ssm:...:parameter/...) or a Secrets Manager secret (arn:...:secretsmanager:...:secret:...)."
-  }
 }
 
 variable "secrets_kms_key_arns" {
@@ -534,22 +364,6 @@ variable "container_health_check" {
     start_period = optional(number, 300)
   })
   default = null
-
-  validation {
-    condition     = var.container_health_check == null || try(contains(["CMD", "CMD-SHELL", "NONE"], var.container_health_check.command[0]), false)
-    error_message = "`container_health_check.command` must start with \"CMD\", \"CMD-SHELL\" or \"NONE\"."
-  }
-
-  validation {
-    condition = var.container_health_check == null || try(
-      var.container_health_check.interval >= 5 && var.container_health_check.interval <= 300 &&
-      var.container_health_check.timeout >= 2 && var.container_health_check.timeout <= 60 &&
-      var.container_health_check.retries >= 1 && var.container_health_check.retries <= 10 &&
-      var.container_health_check.start_period >= 0 && var.container_health_check.start_period <= 300,
-      false
-    )
-    error_message = "`container_health_check` must keep ECS's ranges: interval 5-300 s, timeout 2-60 s, retries 1-10, start_period 0-300 s."
-  }
 }
 
 variable "nvidia_driver_capabilities" {
@@ -568,20 +382,7 @@ variable "sidecar_containers" {
   description = "Extra container definitions (ECS JSON shape as HCL objects: name, image, essential, ...) added to the task, without GPUs. Those without a logConfiguration log to the module's log group."
   type        = any
   default     = []
-
-  validation {
-    condition     = can(tolist(var.sidecar_containers)) && alltrue([for c in var.sidecar_containers : can(c.name) && can(c.image)])
-    error_message = "`sidecar_containers` must be a list of container definitions, each with a name and an image."
-  }
-
-  validation {
-    condition     = alltrue([for c in var.sidecar_containers : !contains([for r in try(c.resourceRequirements, []) : upper(try(r.type, ""))], "GPU")])
-    error_message = "`sidecar_containers` must not request GPUs: give a container GPUs through `additional_containers` (its `gpu_count`), where the module checks the task's sum against the instance type."
-  }
 }
-
-# Container settings of the GPU container. The value lists below (ulimit names, IPC modes, kernel
-# capabilities) are the ECS API's (BOTO ecs `UlimitName`, `IpcMode`, `KernelCapabilities`).
 
 variable "linux_parameters" {
   description = <<-EOT
@@ -602,22 +403,6 @@ variable "linux_parameters" {
   })
   default  = {}
   nullable = false
-
-  validation {
-    condition     = var.linux_parameters.shared_memory_size == null || try(var.linux_parameters.shared_memory_size >= 1 && floor(var.linux_parameters.shared_memory_size) == var.linux_parameters.shared_memory_size, false)
-    error_message = "`linux_parameters.shared_memory_size` must be a whole number of MiB, at least 1."
-  }
-
-  validation {
-    condition = alltrue([for c in concat(var.linux_parameters.capabilities.add, var.linux_parameters.capabilities.drop) : contains([
-      "ALL", "AUDIT_CONTROL", "AUDIT_WRITE", "BLOCK_SUSPEND", "CHOWN", "DAC_OVERRIDE", "DAC_READ_SEARCH", "FOWNER", "FSETID",
-      "IPC_LOCK", "IPC_OWNER", "KILL", "LEASE", "LINUX_IMMUTABLE", "MAC_ADMIN", "MAC_OVERRIDE", "MKNOD", "NET_ADMIN",
-      "NET_BIND_SERVICE", "NET_BROADCAST", "NET_RAW", "SETFCAP", "SETGID", "SETPCAP", "SETUID", "SYS_ADMIN", "SYS_BOOT",
-      "SYS_CHROOT", "SYS_MODULE", "SYS_NICE", "SYS_PACCT", "SYS_PTRACE", "SYS_RAWIO", "SYS_RESOURCE", "SYS_TIME",
-      "SYS_TTY_CONFIG", "SYSLOG", "WAKE_ALARM",
-    ], c)])
-    error_message = "`linux_parameters.capabilities` must use ECS capability names without the CAP_ prefix, such as \"IPC_LOCK\", \"SYS_PTRACE\" or \"ALL\"."
-  }
 }
 
 variable "ulimits" {
@@ -629,43 +414,18 @@ variable "ulimits" {
   }))
   default  = [{ name = "memlock", soft_limit = -1, hard_limit = -1 }]
   nullable = false
-
-  validation {
-    condition     = alltrue([for u in var.ulimits : contains(["core", "cpu", "data", "fsize", "locks", "memlock", "msgqueue", "nice", "nofile", "nproc", "rss", "rtprio", "rttime", "sigpending", "stack"], u.name)])
-    error_message = "Each `ulimits` name must be one of core, cpu, data, fsize, locks, memlock, msgqueue, nice, nofile, nproc, rss, rtprio, rttime, sigpending, stack."
-  }
-
-  validation {
-    condition     = alltrue([for u in var.ulimits : u.soft_limit >= -1 && u.hard_limit >= -1 && floor(u.soft_limit) == u.soft_limit && floor(u.hard_limit) == u.hard_limit && (u.hard_limit == -1 || (u.soft_limit != -1 && u.soft_limit <= u.hard_limit))])
-    error_message = "Each of `ulimits` must have whole limits (-1 is unlimited) with `soft_limit` at most `hard_limit`."
-  }
-
-  validation {
-    condition     = length(distinct([for u in var.ulimits : u.name])) == length(var.ulimits)
-    error_message = "`ulimits` must name each limit once."
-  }
 }
 
 variable "ipc_mode" {
   description = "IPC namespace of the task's containers: null (Docker's default: private to each container), \"task\" (shared by the task's containers, for example a server and a sidecar exchanging tensors through /dev/shm), \"host\" (the instance's, a wider exposure) or \"none\"."
   type        = string
   default     = null
-
-  validation {
-    condition     = var.ipc_mode == null || contains(["host", "task", "none"], coalesce(var.ipc_mode, "-"))
-    error_message = "`ipc_mode` must be null, \"task\", \"host\" or \"none\"."
-  }
 }
 
 variable "stop_timeout" {
   description = "Seconds the GPU container gets to exit after SIGTERM before it is killed (stopTimeout). null uses the agent's ECS_CONTAINER_STOP_TIMEOUT (30 s by default), short for a server draining requests or a trainer writing a checkpoint."
   type        = number
   default     = null
-
-  validation {
-    condition     = var.stop_timeout == null || try(var.stop_timeout >= 0 && floor(var.stop_timeout) == var.stop_timeout, false)
-    error_message = "`stop_timeout` must be a whole number of seconds, 0 or more."
-  }
 }
 
 variable "docker_labels" {
@@ -673,22 +433,12 @@ variable "docker_labels" {
   type        = map(string)
   default     = {}
   nullable    = false
-
-  validation {
-    condition     = alltrue([for k in keys(var.docker_labels) : length(k) > 0 && !can(regex("[[:cntrl:]]", k))])
-    error_message = "`docker_labels` names must be non-empty and have no control characters."
-  }
 }
 
 variable "repository_credentials" {
   description = "ARN of a Secrets Manager secret with the username and password of a private registry (NGC's nvcr.io, Docker Hub...) for the images of the task's containers. The execution role is allowed to read it (and to decrypt with `secrets_kms_key_arns`)."
   type        = string
   default     = null
-
-  validation {
-    condition     = var.repository_credentials == null || can(regex("^arn:[^:]+:secretsmanager:[^:]+:[0-9]{12}:secret:.+$", coalesce(var.repository_credentials, "-")))
-    error_message = "`repository_credentials` must be the ARN of a Secrets Manager secret (arn:...:secretsmanager:<region>:<account>:secret:<name>)."
-  }
 }
 
 variable "additional_containers" {
@@ -723,60 +473,6 @@ variable "additional_containers" {
   }))
   default  = {}
   nullable = false
-
-  validation {
-    condition     = alltrue([for k in keys(var.additional_containers) : can(regex("^[a-zA-Z0-9_-]{1,255}$", k))])
-    error_message = "Each key of `additional_containers` (the container name) must have 1 to 255 letters, digits, hyphens and underscores."
-  }
-
-  validation {
-    condition     = alltrue([for c in values(var.additional_containers) : c.gpu_count >= 0 && (floor(c.gpu_count) == c.gpu_count || contains([0.125, 0.25, 0.5], c.gpu_count))])
-    error_message = "`gpu_count` of each of `additional_containers` must be 0 (no GPU), a whole number, or a GPU fraction (0.125, 0.25 or 0.5) on g6f/gr6f types."
-  }
-
-  validation {
-    condition = alltrue([for c in values(var.additional_containers) : alltrue([
-      for n in [c.cpu, c.memory, c.memory_reservation, c.stop_timeout] : n == null || try(n >= 0 && floor(n) == n, false)
-    ])])
-    error_message = "`cpu`, `memory`, `memory_reservation` and `stop_timeout` of each of `additional_containers` must be whole numbers, 0 or more."
-  }
-
-  validation {
-    condition     = alltrue([for c in values(var.additional_containers) : c.memory == null || c.memory_reservation == null || try(c.memory_reservation <= c.memory, false)])
-    error_message = "`memory_reservation` of each of `additional_containers` must not exceed its `memory`."
-  }
-
-  validation {
-    condition     = alltrue([for c in values(var.additional_containers) : alltrue([for d in c.depends_on : contains(["START", "COMPLETE", "SUCCESS", "HEALTHY"], d.condition)])])
-    error_message = "`depends_on` conditions of `additional_containers` must be START, COMPLETE, SUCCESS or HEALTHY."
-  }
-
-  validation {
-    condition     = alltrue([for c in values(var.additional_containers) : alltrue([for k in keys(c.environment) : k != "NVIDIA_VISIBLE_DEVICES"])])
-    error_message = "NVIDIA_VISIBLE_DEVICES is set by the ECS agent to the GPUs it assigns and must not be set in `additional_containers`."
-  }
-
-  validation {
-    condition     = alltrue([for c in values(var.additional_containers) : alltrue([for v in values(c.secrets) : can(regex("^arn:[^:]+:(ssm|secretsmanager):[^:]*:[0-9]{12}:(parameter/|secret:)", v))])])
-    error_message = "Each value of `secrets` in `additional_containers` must be the ARN of an SSM parameter or a Secrets Manager secret."
-  }
-
-  validation {
-    condition     = alltrue([for c in values(var.additional_containers) : c.health_check == null || try(contains(["CMD", "CMD-SHELL", "NONE"], c.health_check.command[0]), false)])
-    error_message = "`health_check.command` of `additional_containers` must start with \"CMD\", \"CMD-SHELL\" or \"NONE\"."
-  }
-
-  validation {
-    condition = alltrue([for c in values(var.additional_containers) : alltrue([
-      for u in coalesce(c.ulimits, []) : contains(["core", "cpu", "data", "fsize", "locks", "memlock", "msgqueue", "nice", "nofile", "nproc", "rss", "rtprio", "rttime", "sigpending", "stack"], u.name)
-    ])])
-    error_message = "Each `ulimits` name of `additional_containers` must be one of core, cpu, data, fsize, locks, memlock, msgqueue, nice, nofile, nproc, rss, rtprio, rttime, sigpending, stack."
-  }
-
-  validation {
-    condition     = alltrue([for c in values(var.additional_containers) : c.linux_parameters == null || try(c.linux_parameters.shared_memory_size == null || (c.linux_parameters.shared_memory_size >= 1 && floor(c.linux_parameters.shared_memory_size) == c.linux_parameters.shared_memory_size), false)])
-    error_message = "`linux_parameters.shared_memory_size` of `additional_containers` must be a whole number of MiB, at least 1."
-  }
 }
 
 variable "iam_role_path" {
@@ -784,22 +480,12 @@ variable "iam_role_path" {
   type        = string
   default     = "/"
   nullable    = false
-
-  validation {
-    condition     = can(regex("^/([\\x21-\\x7E]{0,510}/)?$", var.iam_role_path))
-    error_message = "`iam_role_path` must start and end with a slash, such as \"/\" or \"/ml/\"."
-  }
 }
 
 variable "iam_permissions_boundary" {
   description = "ARN of a managed policy set as the permissions boundary of the three IAM roles the module creates (where an organization requires one); null sets none."
   type        = string
   default     = null
-
-  validation {
-    condition     = var.iam_permissions_boundary == null || can(regex("^arn:[^:]+:iam::([0-9]{12}|aws):policy/.+$", coalesce(var.iam_permissions_boundary, "-")))
-    error_message = "`iam_permissions_boundary` must be an IAM policy ARN (arn:aws:iam::<account>:policy/<name>)."
-  }
 }
 
 variable "task_role_policy_arns" {
@@ -812,11 +498,6 @@ variable "log_retention_days" {
   description = "Retention of the task log group, in days."
   type        = number
   default     = 30
-
-  validation {
-    condition     = contains([1, 3, 5, 7, 14, 30, 60, 90, 120, 150, 180, 365, 400, 545, 731, 1096, 1827, 2192, 2557, 2922, 3288, 3653], var.log_retention_days)
-    error_message = "`log_retention_days` must be a CloudWatch Logs retention value (1, 3, 5, 7, 14, 30, 60, 90, 120, 150, 180, 365, 400, 545, 731, 1096, 1827, 2192, 2557, 2922, 3288 or 3653)."
-  }
 }
 
 variable "log_group_kms_key_arn" {
@@ -825,19 +506,10 @@ variable "log_group_kms_key_arn" {
   default     = null
 }
 
-# ----------------------------------------------------------------------------------------------
-# Service
-# ----------------------------------------------------------------------------------------------
-
 variable "desired_count" {
   description = "Number of tasks, owned by Terraform. Ignored when `autoscaling` is set: then Application Auto Scaling owns the count."
   type        = number
   default     = 1
-
-  validation {
-    condition     = var.desired_count >= 0 && floor(var.desired_count) == var.desired_count
-    error_message = "`desired_count` must be a whole number, 0 or more."
-  }
 }
 
 variable "autoscaling" {
@@ -866,21 +538,6 @@ variable "autoscaling" {
     disable_scale_in   = optional(bool, false)
   })
   default = null
-
-  validation {
-    condition     = var.autoscaling == null || try(var.autoscaling.min_capacity >= 0 && var.autoscaling.min_capacity <= var.autoscaling.max_capacity, false)
-    error_message = "`autoscaling.min_capacity` must be 0 or more and at most `autoscaling.max_capacity`."
-  }
-
-  validation {
-    condition     = var.autoscaling == null || try(contains(["ECSServiceAverageCPUUtilization", "ECSServiceAverageMemoryUtilization", "ALBRequestCountPerTarget"], var.autoscaling.predefined_metric_type), false)
-    error_message = "`autoscaling.predefined_metric_type` must be ECSServiceAverageCPUUtilization, ECSServiceAverageMemoryUtilization or ALBRequestCountPerTarget."
-  }
-
-  validation {
-    condition     = var.autoscaling == null || try(var.autoscaling.predefined_metric_type != "ALBRequestCountPerTarget" || var.autoscaling.customized_metric != null || var.autoscaling.resource_label != null, false)
-    error_message = "`autoscaling.resource_label` (app/<lb>/<id>/targetgroup/<tg>/<id>) is required with ALBRequestCountPerTarget."
-  }
 }
 
 variable "placement_constraint_instance_type" {
@@ -929,10 +586,6 @@ variable "wait_for_steady_state" {
   default     = false
 }
 
-# ----------------------------------------------------------------------------------------------
-# Model storage
-# ----------------------------------------------------------------------------------------------
-
 variable "model_cache" {
   description = <<-EOT
     A model cache on the instance, mounted into every container with GPUs at `container_path`, so that weights are
@@ -949,11 +602,6 @@ variable "model_cache" {
     instance_store = optional(bool, false)
   })
   default = null
-
-  validation {
-    condition     = var.model_cache == null || try(can(regex("^/[A-Za-z0-9._/-]+$", var.model_cache.host_path)) && can(regex("^/[A-Za-z0-9._/-]+$", var.model_cache.container_path)) && var.model_cache.host_path != "/", false)
-    error_message = "`model_cache.host_path` and `container_path` must be absolute paths of letters, digits, dots, underscores, hyphens and slashes (and host_path not \"/\")."
-  }
 }
 
 variable "efs_volumes" {
@@ -969,21 +617,6 @@ variable "efs_volumes" {
   }))
   default  = {}
   nullable = false
-
-  validation {
-    condition     = alltrue([for k, v in var.efs_volumes : can(regex("^[a-zA-Z0-9_-]{1,255}$", k)) && can(regex("^fs-[0-9a-f]{8,40}$", v.file_system_id)) && can(regex("^/", v.container_path))])
-    error_message = "Each of `efs_volumes` needs a name of letters, digits, hyphens and underscores, a `file_system_id` such as fs-0123456789abcdef0 and an absolute `container_path`."
-  }
-
-  validation {
-    condition     = alltrue([for v in values(var.efs_volumes) : v.access_point_id == null || can(regex("^fsap-[0-9a-f]{8,40}$", coalesce(v.access_point_id, "-")))])
-    error_message = "`access_point_id` of `efs_volumes` must be an access point ID such as fsap-0123456789abcdef0."
-  }
-
-  validation {
-    condition     = alltrue([for v in values(var.efs_volumes) : v.access_point_id == null || v.root_directory == null])
-    error_message = "Set `access_point_id` or `root_directory` in `efs_volumes`, not both: with an access point, its own root directory applies."
-  }
 }
 
 variable "ebs_volume" {
@@ -999,19 +632,47 @@ variable "ebs_volume" {
     kms_key_id              = optional(string)
   })
   default = null
+}
 
-  validation {
-    condition     = var.ebs_volume == null || try(can(regex("^/", var.ebs_volume.container_path)) && var.ebs_volume.size_in_gb >= 1 && floor(var.ebs_volume.size_in_gb) == var.ebs_volume.size_in_gb, false)
-    error_message = "`ebs_volume` needs an absolute `container_path` and a whole `size_in_gb` of at least 1."
-  }
+# ----------------------------------------------------------------------------------------------
+# Bring-your-own IAM roles and instance profile
+# ----------------------------------------------------------------------------------------------
 
-  validation {
-    condition     = var.ebs_volume == null || try(contains(["gp2", "gp3", "io1", "io2", "st1", "sc1", "standard"], var.ebs_volume.volume_type) && contains(["xfs", "ext3", "ext4"], var.ebs_volume.file_system_type), false)
-    error_message = "`ebs_volume.volume_type` must be gp2, gp3, io1, io2, st1, sc1 or standard, and `file_system_type` xfs, ext3 or ext4."
-  }
+variable "create_instance_profile" {
+  description = "Create the GPU instances' IAM role (with AmazonEC2ContainerServiceforEC2Role, AmazonSSMManagedInstanceCore when `enable_ssm`, and `instance_role_policy_arns`) and its instance profile. false uses your profile, `instance_profile_arn`: the module then attaches nothing to it, and `enable_ssm` and `instance_role_policy_arns` do not apply."
+  type        = bool
+  default     = true
+  nullable    = false
+}
 
-  validation {
-    condition     = var.ebs_volume == null || can(regex("^arn:[^:]+:iam::[0-9]{12}:role/", try(var.ebs_volume.infrastructure_role_arn, "")))
-    error_message = "`ebs_volume.infrastructure_role_arn` must be an IAM role ARN."
-  }
+variable "instance_profile_arn" {
+  description = "ARN of your instance profile for the GPU instances, with `create_instance_profile = false`. Its role needs the permissions of AmazonEC2ContainerServiceforEC2Role (the ECS agent registers, polls and pulls with them)."
+  type        = string
+  default     = null
+}
+
+variable "create_execution_role" {
+  description = "Create the task execution role (with AmazonECSTaskExecutionRolePolicy, and read access to exactly the task's secrets and registry credentials). false uses your role, `execution_role_arn`: the module then attaches nothing to it, and your role must allow what the task needs (image pull, logs, its secrets)."
+  type        = bool
+  default     = true
+  nullable    = false
+}
+
+variable "execution_role_arn" {
+  description = "ARN of your task execution role, with `create_execution_role = false`."
+  type        = string
+  default     = null
+}
+
+variable "create_task_role" {
+  description = "Create the task role (with `task_role_policy_arns`, the ECS Exec channels when `enable_execute_command`, and the EFS mounts of `efs_volumes` with IAM authorization). false uses your role, `task_role_arn`: the module then attaches nothing to it, and your role must allow ECS Exec and the EFS mounts you use."
+  type        = bool
+  default     = true
+  nullable    = false
+}
+
+variable "task_role_arn" {
+  description = "ARN of your task role, with `create_task_role = false`."
+  type        = string
+  default     = null
 }

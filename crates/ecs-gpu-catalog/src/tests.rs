@@ -432,7 +432,7 @@ fn filters_combine_and_never_match_unknown_values() {
 #[test]
 fn terraform_catalog_matches_the_catalog() {
     let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("../../terraform/ecs-gpu-task/catalog.tf");
+        .join("../../terraform/ecs-gpu-task/modules/facts/catalog.tf");
     let want = catalog().terraform_locals();
     if std::env::var_os("UPDATE_TERRAFORM_CATALOG").is_some() {
         std::fs::write(&path, &want).unwrap();

@@ -3,7 +3,8 @@
 //! A [`Workload`] states what the workload needs (an accelerator, Kubernetes primitives, a managed
 //! model API, Windows, Fargate, on-premises hosts, who owns the EC2 lifecycle). [`route`] gives the
 //! [`Home`] with its reasons, each tied to a fact of the catalog (its source key in parentheses),
-//! and the guardrails that apply there. A GPU workload is never routed to Fargate.
+//! the guardrails that apply there, and how to [`Deploy`] it: this repository's Terraform module
+//! for that home, or why there is none. A GPU workload is never routed to Fargate.
 //!
 //! ```
 //! use ecs_gpu_route::{route, Accelerator, Home, Workload};
@@ -12,6 +13,7 @@
 //! let r = route(&w);
 //! assert_eq!(r.home, Home::EcsEc2);
 //! assert!(r.reasons.iter().any(|s| s.contains("Fargate")));
+//! assert_eq!(r.deploy.module, Some("terraform/ecs-gpu-task"));
 //! ```
 
 use std::fmt;
@@ -270,7 +272,53 @@ impl fmt::Display for Home {
     }
 }
 
-/// The answer: a home, why, and what to watch there.
+/// The Terraform module of this repository for GPU tasks on ECS on EC2 (launch template, Auto
+/// Scaling group, capacity provider, task definition, service).
+pub const EC2_MODULE: &str = "terraform/ecs-gpu-task";
+/// The Terraform module of this repository for GPU tasks on ECS Managed Instances (capacity
+/// provider with NVIDIA instance requirements, task definition, service).
+pub const MANAGED_INSTANCES_MODULE: &str = "terraform/ecs-gpu-managed-instances";
+
+/// How to build the home: this repository's module for it, or why there is none.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Deploy {
+    /// The module's path in this repository; `None` when no module here builds the home.
+    pub module: Option<&'static str>,
+    /// What the module builds, or why there is none.
+    pub note: &'static str,
+}
+
+impl Deploy {
+    /// The module for a home and accelerator. Both modules build NVIDIA GPU capacity only.
+    pub fn for_home(home: Home, accelerator: Accelerator) -> Deploy {
+        let none = |note| Deploy { module: None, note };
+        match (home, accelerator) {
+            (Home::EcsEc2, Accelerator::Gpu) => Deploy {
+                module: Some(EC2_MODULE),
+                note: "the EC2 capacity mode: GPU AMI, launch template, Auto Scaling group, capacity provider, task definition and service",
+            },
+            (Home::EcsManagedInstances, Accelerator::Gpu) => Deploy {
+                module: Some(MANAGED_INSTANCES_MODULE),
+                note: "the Managed Instances capacity mode: capacity provider selecting NVIDIA GPU types, infrastructure role, instance profile, task definition and service",
+            },
+            (Home::EcsManagedInstances, Accelerator::Neuron) => none(
+                "terraform/ecs-gpu-managed-instances selects NVIDIA GPUs only, not Neuron devices",
+            ),
+            (Home::EcsEc2 | Home::EcsManagedInstances, _) => none(
+                "the modules build GPU capacity; a CPU-only service needs none of their GPU links",
+            ),
+            (Home::EcsAnywhere, _) => none(
+                "the hosts are yours: register them with ECS Anywhere and run an EXTERNAL task definition",
+            ),
+            (Home::Eks | Home::Sagemaker | Home::Bedrock, _) => {
+                none("ecs-gpu builds only ECS capacity")
+            }
+            (Home::Fargate, _) => none("Fargate has no instances to build"),
+        }
+    }
+}
+
+/// The answer: a home, why, what to watch there, and how to build it.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Route {
     pub home: Home,
@@ -278,6 +326,7 @@ pub struct Route {
     /// rests on one.
     pub reasons: Vec<String>,
     pub guardrails: Vec<String>,
+    pub deploy: Deploy,
 }
 
 /// `"text (KEY, KEY)"` with the keys of a catalog fact.
@@ -397,7 +446,7 @@ pub fn route(w: &Workload) -> Route {
                     ));
                     if w.ec2_lifecycle.is_none() {
                         reasons.push(cite(
-                            "no lifecycle preference was given: ECS on EC2 keeps the AMI, driver and scaling in your hands; choose Managed Instances (`--ec2-lifecycle aws`) to hand them to AWS",
+                            format!("no lifecycle preference was given: ECS on EC2 keeps the AMI, driver and scaling in your hands; choose Managed Instances (`--ec2-lifecycle aws`, module `{MANAGED_INSTANCES_MODULE}`) to hand them to AWS"),
                             &cat.managed_instances.sources,
                         ));
                     }
@@ -424,7 +473,7 @@ pub fn route(w: &Workload) -> Route {
 
     if needs_accelerator && w.fargate && home != Home::Fargate {
         guardrails.push(format!(
-            "alternatives to Fargate for the accelerated part: {} (you own the instances) or {} (AWS owns them); keep only CPU-only parts on Fargate",
+            "alternatives to Fargate for the accelerated part: {} (you own the instances; module `{EC2_MODULE}` for GPUs) or {} (AWS owns them; module `{MANAGED_INSTANCES_MODULE}` for GPUs); keep only CPU-only parts on Fargate",
             Home::EcsEc2,
             Home::EcsManagedInstances
         ));
@@ -451,6 +500,7 @@ pub fn route(w: &Workload) -> Route {
         home,
         reasons,
         guardrails,
+        deploy: Deploy::for_home(home, w.accelerator),
     }
 }
 
@@ -515,7 +565,7 @@ fn guardrails_for(home: Home, w: &Workload) -> Vec<String> {
         }
         Home::Fargate => {
             g.push(cite(
-                "no GPU on Fargate: any part that needs a GPU goes to ecs-ec2 or ecs-managed-instances",
+                format!("no GPU on Fargate: any part that needs a GPU goes to ecs-ec2 (module `{EC2_MODULE}`) or ecs-managed-instances (module `{MANAGED_INSTANCES_MODULE}`)"),
                 &cat.fargate.sources,
             ));
         }

@@ -230,3 +230,91 @@ fn workload_file_errors_name_the_line() {
     let e = Workload::from_toml("kubernetes = [\"nomad\"]\n").unwrap_err();
     assert_eq!(e.line, Some(1));
 }
+
+/// Issue 32.5: every home `route` recommends names the module that builds it, or says why none
+/// does; the two GPU homes name the two modules, which exist with their examples.
+#[test]
+fn each_home_names_its_module_or_why_there_is_none() {
+    let r = route(&gpu());
+    assert_eq!(r.deploy.module, Some(EC2_MODULE));
+    let r = route(&Workload {
+        ec2_lifecycle: Some(Ec2Lifecycle::Aws),
+        ..gpu()
+    });
+    assert_eq!(r.home, Home::EcsManagedInstances);
+    assert_eq!(r.deploy.module, Some(MANAGED_INSTANCES_MODULE));
+    // Neuron goes to Managed Instances, whose module selects NVIDIA GPUs only.
+    let r = route(&Workload {
+        accelerator: Accelerator::Neuron,
+        ..Workload::default()
+    });
+    assert_eq!(r.deploy.module, None);
+    assert!(r.deploy.note.contains("NVIDIA GPUs only"), "{:?}", r.deploy);
+    for (w, home) in [
+        (
+            Workload {
+                on_premises: true,
+                ..gpu()
+            },
+            Home::EcsAnywhere,
+        ),
+        (
+            Workload {
+                kubernetes: vec![K8sPrimitive::Kueue],
+                ..gpu()
+            },
+            Home::Eks,
+        ),
+        (
+            Workload {
+                managed_ml: true,
+                ..gpu()
+            },
+            Home::Sagemaker,
+        ),
+        (
+            Workload {
+                managed_model_api: true,
+                ..gpu()
+            },
+            Home::Bedrock,
+        ),
+        (Workload::default(), Home::Fargate),
+        (
+            Workload {
+                ec2_lifecycle: Some(Ec2Lifecycle::Own),
+                ..Workload::default()
+            },
+            Home::EcsEc2,
+        ),
+    ] {
+        let r = route(&w);
+        assert_eq!(r.home, home, "{w:?}");
+        assert_eq!(r.deploy.module, None, "{w:?}");
+        assert!(!r.deploy.note.is_empty(), "{w:?}");
+    }
+    let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../..");
+    for module in [EC2_MODULE, MANAGED_INSTANCES_MODULE] {
+        assert!(
+            root.join(module).join("examples/basic/main.tf").is_file(),
+            "{module} has no examples/basic"
+        );
+    }
+}
+
+#[test]
+fn the_fargate_alternatives_name_the_modules() {
+    let r = route(&Workload {
+        fargate: true,
+        ..gpu()
+    });
+    let alt = r
+        .guardrails
+        .iter()
+        .find(|g| g.starts_with("alternatives to Fargate"))
+        .unwrap();
+    assert!(
+        alt.contains(EC2_MODULE) && alt.contains(MANAGED_INSTANCES_MODULE),
+        "{alt}"
+    );
+}

@@ -127,8 +127,9 @@ fn route_gpu_fargate_is_not_fargate_and_says_why() {
     let o = ecs_gpu(&["route", "--gpu", "--fargate", "--format", "json"]);
     assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
     let v: serde_json::Value = serde_json::from_str(&stdout(&o)).unwrap();
-    assert_eq!(v.as_object().unwrap().len(), 3);
+    assert_eq!(v.as_object().unwrap().len(), 5);
     assert_ne!(v["home"], "fargate");
+    assert_eq!(v["module"], "terraform/ecs-gpu-task");
     let reasons: Vec<&str> = v["reasons"]
         .as_array()
         .unwrap()
@@ -220,4 +221,49 @@ fn route_from_refuses_special_and_huge_files() {
         assert!(err.contains(want), "{path}: {err}");
         assert_eq!(err.lines().count(), 1, "{path}: {err}");
     }
+}
+
+/// Issue 32.5: `route` names the module that builds the home it recommends, or says why none does,
+/// in the human and the JSON output.
+#[test]
+fn route_names_the_module_of_each_home_in_every_format() {
+    for (args, home, module) in [
+        (&["--gpu"][..], "ecs-ec2", Some("terraform/ecs-gpu-task")),
+        (
+            &["--gpu", "--ec2-lifecycle", "aws"][..],
+            "ecs-managed-instances",
+            Some("terraform/ecs-gpu-managed-instances"),
+        ),
+        (&["--neuron"][..], "ecs-managed-instances", None),
+        (&["--gpu", "--k8s", "karpenter"][..], "eks", None),
+        (&["--gpu", "--managed-ml"][..], "sagemaker", None),
+        (&["--gpu", "--managed-model-api"][..], "bedrock", None),
+        (&["--gpu", "--on-premises"][..], "ecs-anywhere", None),
+        (&[][..], "fargate", None),
+    ] {
+        let mut json = vec!["route", "--format", "json"];
+        json.extend_from_slice(args);
+        let o = ecs_gpu(&json);
+        assert_eq!(o.status.code(), Some(0), "{args:?}: {}", stderr(&o));
+        let v: serde_json::Value = serde_json::from_str(&stdout(&o)).unwrap();
+        assert_eq!(v["home"], home, "{args:?}");
+        assert_eq!(v["module"].as_str(), module, "{args:?}");
+        assert!(!v["module_note"].as_str().unwrap().is_empty(), "{args:?}");
+
+        let mut human = vec!["route"];
+        human.extend_from_slice(args);
+        let text = stdout(&ecs_gpu(&human));
+        let line = text.lines().nth(1).unwrap();
+        assert!(
+            line.starts_with(&format!("module: {} (", module.unwrap_or("none"))),
+            "{args:?}: {line}"
+        );
+    }
+}
+
+#[test]
+fn route_human_output_for_managed_instances() {
+    let o = ecs_gpu(&["route", "--gpu", "--ec2-lifecycle", "aws"]);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    insta::assert_snapshot!(stdout(&o));
 }

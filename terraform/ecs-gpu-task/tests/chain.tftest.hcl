@@ -46,11 +46,18 @@ variables {
   name           = "infer"
   cluster_name   = "gpu"
   create_cluster = true
-  vpc_id         = "vpc-0123456789abcdef0"
-  subnet_ids     = ["subnet-0123456789abcdef0", "subnet-0123456789abcdef1"]
-  instance_type  = "g5.xlarge"
-  task_cpu       = 4096
-  task_memory    = 15000
+
+  # Inputs of the submodules, for the runs that plan modules/capacity or modules/service alone (the
+  # root ignores them): the root passes the association choice it derives from create_cluster, and
+  # the capacity's provider name and group size.
+  associate_capacity_provider = true
+  capacity_provider_name      = "infer-gpu"
+  max_size                    = 2
+  vpc_id                      = "vpc-0123456789abcdef0"
+  subnet_ids                  = ["subnet-0123456789abcdef0", "subnet-0123456789abcdef1"]
+  instance_type               = "g5.xlarge"
+  task_cpu                    = 4096
+  task_memory                 = 15000
 
   container_image         = "123456789012.dkr.ecr.us-east-1.amazonaws.com/infer:1"
   container_port_mappings = [{ container_port = 8080 }]
@@ -58,6 +65,10 @@ variables {
 
 run "ami_is_resolved_from_the_al2023_gpu_parameter" {
   command = plan
+
+  module {
+    source = "./modules/capacity"
+  }
 
   assert {
     condition     = data.aws_ssm_parameter.ami[0].name == "/aws/service/ecs/optimized-ami/amazon-linux-2023/gpu/recommended/image_id"
@@ -75,6 +86,10 @@ run "ami_is_resolved_from_the_al2023_gpu_parameter" {
 
 run "launch_template_registers_a_gpu_instance_in_the_cluster" {
   command = plan
+
+  module {
+    source = "./modules/capacity"
+  }
 
   assert {
     condition     = contains(split("\n", base64decode(aws_launch_template.this.user_data)), "ECS_CLUSTER=gpu")
@@ -97,11 +112,11 @@ run "launch_template_registers_a_gpu_instance_in_the_cluster" {
     error_message = "the launch template must use the instance type"
   }
   assert {
-    condition     = aws_launch_template.this.iam_instance_profile[0].arn == aws_iam_instance_profile.instance.arn
+    condition     = aws_launch_template.this.iam_instance_profile[0].arn == aws_iam_instance_profile.instance[0].arn
     error_message = "the launch template must use the module's instance profile"
   }
   assert {
-    condition     = aws_iam_instance_profile.instance.role == aws_iam_role.instance.name
+    condition     = aws_iam_instance_profile.instance[0].role == aws_iam_role.instance[0].name
     error_message = "the instance profile must hold the instance role"
   }
   assert {
@@ -129,6 +144,10 @@ run "launch_template_registers_a_gpu_instance_in_the_cluster" {
 run "instance_role_has_the_ecs_and_ssm_policies" {
   command = plan
 
+  module {
+    source = "./modules/capacity"
+  }
+
   assert {
     condition     = contains(aws_iam_role_policy_attachment.instance[*].policy_arn, "arn:aws:iam::aws:policy/service-role/AmazonEC2ContainerServiceforEC2Role")
     error_message = "the instance role must have AmazonEC2ContainerServiceforEC2Role"
@@ -138,21 +157,42 @@ run "instance_role_has_the_ecs_and_ssm_policies" {
     error_message = "the instance role must have AmazonSSMManagedInstanceCore by default"
   }
   assert {
-    condition     = alltrue([for a in aws_iam_role_policy_attachment.instance : a.role == aws_iam_role.instance.name])
+    condition     = alltrue([for a in aws_iam_role_policy_attachment.instance : a.role == aws_iam_role.instance[0].name])
     error_message = "the policies must be attached to the instance role"
   }
   assert {
-    condition     = aws_iam_role_policy_attachment.execution.policy_arn == "arn:aws:iam::aws:policy/service-role/AmazonECSTaskExecutionRolePolicy" && aws_iam_role_policy_attachment.execution.role == aws_iam_role.execution.name
+    condition     = aws_launch_template.this.iam_instance_profile[0].arn == aws_iam_instance_profile.instance[0].arn
+    error_message = "the launch template must use the module's instance profile"
+  }
+}
+
+run "execution_role_has_the_execution_policy_and_the_task_role_nothing" {
+  command = plan
+
+  module {
+    source = "./modules/service"
+  }
+
+  assert {
+    condition     = aws_iam_role_policy_attachment.execution[0].policy_arn == "arn:aws:iam::aws:policy/service-role/AmazonECSTaskExecutionRolePolicy" && aws_iam_role_policy_attachment.execution[0].role == aws_iam_role.execution[0].name
     error_message = "the execution role must have AmazonECSTaskExecutionRolePolicy"
   }
   assert {
     condition     = length(aws_iam_role_policy_attachment.task) == 0 && length(aws_iam_role_policy.execution_secrets) == 0
     error_message = "the task role has no permissions by default, and there is no secrets policy without secrets"
   }
+  assert {
+    condition     = aws_ecs_task_definition.this.execution_role_arn == aws_iam_role.execution[0].arn && aws_ecs_task_definition.this.task_role_arn == aws_iam_role.task[0].arn
+    error_message = "the task definition must use the module's execution and task roles"
+  }
 }
 
 run "auto_scaling_group_is_protected_and_refreshed" {
   command = plan
+
+  module {
+    source = "./modules/capacity"
+  }
 
   assert {
     condition     = aws_autoscaling_group.this.protect_from_scale_in == true
@@ -200,6 +240,10 @@ run "auto_scaling_group_is_protected_and_refreshed" {
 run "capacity_provider_scales_the_group_and_is_on_the_cluster" {
   command = plan
 
+  module {
+    source = "./modules/capacity"
+  }
+
   assert {
     condition     = aws_ecs_capacity_provider.this.auto_scaling_group_provider[0].auto_scaling_group_arn == aws_autoscaling_group.this.arn
     error_message = "the capacity provider must point to the module's ASG"
@@ -219,17 +263,21 @@ run "capacity_provider_scales_the_group_and_is_on_the_cluster" {
     error_message = "managed scaling must be enabled with target 100, steps 1..10 and a 300 s warmup"
   }
   assert {
-    condition     = aws_ecs_cluster.this[0].name == "gpu"
-    error_message = "the module creates the cluster when create_cluster = true"
+    condition     = aws_ecs_cluster_capacity_providers.this[0].cluster_name == "gpu" && aws_ecs_cluster_capacity_providers.this[0].capacity_providers == toset(["infer-778642"])
+    error_message = "the associated cluster gets exactly the module's capacity provider"
   }
   assert {
-    condition     = aws_ecs_cluster_capacity_providers.this[0].cluster_name == "gpu" && aws_ecs_cluster_capacity_providers.this[0].capacity_providers == toset(["infer-778642"])
-    error_message = "a created cluster gets exactly the module's capacity provider"
+    condition     = output.capacity_provider_name == "infer-778642"
+    error_message = "the capacity provider's name comes out of the association"
   }
 }
 
 run "task_definition_reserves_the_gpu_inside_the_container" {
   command = plan
+
+  module {
+    source = "./modules/service"
+  }
 
   assert {
     condition     = length(aws_ecs_task_definition.this.requires_compatibilities) == 1 && contains(aws_ecs_task_definition.this.requires_compatibilities, "EC2")
@@ -273,7 +321,7 @@ run "task_definition_reserves_the_gpu_inside_the_container" {
     error_message = "no sidecar by default"
   }
   assert {
-    condition     = aws_ecs_task_definition.this.execution_role_arn == aws_iam_role.execution.arn && aws_ecs_task_definition.this.task_role_arn == aws_iam_role.task.arn
+    condition     = aws_ecs_task_definition.this.execution_role_arn == aws_iam_role.execution[0].arn && aws_ecs_task_definition.this.task_role_arn == aws_iam_role.task[0].arn
     error_message = "the task definition must use the module's execution and task roles"
   }
   assert {
@@ -288,6 +336,10 @@ run "task_definition_reserves_the_gpu_inside_the_container" {
 
 run "service_runs_on_the_gpu_capacity_provider" {
   command = plan
+
+  module {
+    source = "./modules/service"
+  }
 
   assert {
     condition     = length(aws_ecs_service.this) == 1 && length(aws_ecs_service.autoscaled) == 0
@@ -306,8 +358,8 @@ run "service_runs_on_the_gpu_capacity_provider" {
     error_message = "the service must run the task definition in the cluster"
   }
   assert {
-    condition     = [for s in aws_ecs_service.this[0].capacity_provider_strategy : s.capacity_provider] == ["infer-778642"]
-    error_message = "the service must use exactly the module's capacity provider"
+    condition     = [for s in aws_ecs_service.this[0].capacity_provider_strategy : s.capacity_provider] == [var.capacity_provider_name]
+    error_message = "the service must use exactly the capacity provider it is given"
   }
   assert {
     condition     = [for c in aws_ecs_service.this[0].placement_constraints : c.type] == ["memberOf"]
@@ -347,6 +399,10 @@ run "outputs_describe_the_gpu_capacity" {
   command = plan
 
   assert {
+    condition     = aws_ecs_cluster.this[0].name == "gpu"
+    error_message = "the module creates the cluster when create_cluster = true"
+  }
+  assert {
     condition     = output.gpus_per_instance == 1 && output.tasks_per_instance == 1 && output.task_gpus == 1
     error_message = "g5.xlarge has one GPU: one task per instance (got ${jsonencode([output.gpus_per_instance, output.tasks_per_instance, output.task_gpus])})"
   }
@@ -362,13 +418,15 @@ run "outputs_describe_the_gpu_capacity" {
   assert {
     condition = (
       output.launch_template_latest_version == 7 &&
-      output.task_security_group_id == aws_security_group.task[0].id &&
+      output.task_security_group_id == "sg-0123456789abcdef0" &&
       output.task_definition_arn == "arn:aws:ecs:us-east-1:123456789012:task-definition/infer:3" &&
       output.task_definition_revision == 3 &&
       output.service_name == "infer" &&
       output.service_id == "arn:aws:ecs:us-east-1:123456789012:service/gpu/infer" &&
-      output.autoscaling_group_arn == aws_autoscaling_group.this.arn &&
-      output.instance_profile_arn == aws_iam_instance_profile.instance.arn
+      output.autoscaling_group_arn == "arn:aws:autoscaling:us-east-1:123456789012:autoScalingGroup:uuid:autoScalingGroupName/infer-1" &&
+      output.instance_profile_arn == "arn:aws:iam::123456789012:instance-profile/infer-instance-1" &&
+      output.instance_role_arn == "arn:aws:iam::123456789012:role/infer-role-1" &&
+      output.execution_role_arn == "arn:aws:iam::123456789012:role/infer-role-1"
     )
     error_message = "outputs must reflect the resources"
   }

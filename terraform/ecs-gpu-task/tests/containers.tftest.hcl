@@ -43,18 +43,29 @@ variables {
   name           = "infer"
   cluster_name   = "gpu"
   create_cluster = true
-  vpc_id         = "vpc-0123456789abcdef0"
-  subnet_ids     = ["subnet-0123456789abcdef0"]
-  instance_type  = "g6.12xlarge"
-  gpu_count      = 4
-  task_cpu       = 32768
-  task_memory    = 131072
+
+  # Inputs of the submodules, for the runs that plan modules/capacity or modules/service alone (the
+  # root ignores them): the root passes the association choice it derives from create_cluster, and
+  # the capacity's provider name and group size.
+  associate_capacity_provider = true
+  capacity_provider_name      = "infer-gpu"
+  max_size                    = 2
+  vpc_id                      = "vpc-0123456789abcdef0"
+  subnet_ids                  = ["subnet-0123456789abcdef0"]
+  instance_type               = "g6.12xlarge"
+  gpu_count                   = 4
+  task_cpu                    = 32768
+  task_memory                 = 131072
 
   container_image = "123456789012.dkr.ecr.us-east-1.amazonaws.com/vllm:1"
 }
 
 run "gpu_container_gets_shared_memory_memlock_and_init_by_default" {
   command = plan
+
+  module {
+    source = "./modules/service"
+  }
 
   assert {
     condition     = jsondecode(aws_ecs_task_definition.this.container_definitions)[0].linuxParameters.sharedMemorySize == 32768
@@ -76,6 +87,10 @@ run "gpu_container_gets_shared_memory_memlock_and_init_by_default" {
 
 run "container_settings_are_passed_through" {
   command = plan
+
+  module {
+    source = "./modules/service"
+  }
 
   variables {
     linux_parameters       = { shared_memory_size = 16384, init_process_enabled = false, capabilities = { add = ["IPC_LOCK"] } }
@@ -122,6 +137,10 @@ run "container_settings_are_passed_through" {
 run "no_ecs_exec_permission_without_ecs_exec" {
   command = plan
 
+  module {
+    source = "./modules/service"
+  }
+
   assert {
     condition     = length(aws_iam_role_policy.task_exec) == 0
     error_message = "the ssmmessages permissions must be granted only with enable_execute_command"
@@ -130,6 +149,10 @@ run "no_ecs_exec_permission_without_ecs_exec" {
 
 run "two_plus_two_gpus_fit_a_four_gpu_type" {
   command = plan
+
+  module {
+    source = "./modules/service"
+  }
 
   variables {
     gpu_count = 2
@@ -175,6 +198,10 @@ run "tasks_per_instance_is_the_least_over_gpus_cpu_and_memory" {
 run "three_plus_two_gpus_do_not_fit_a_four_gpu_type" {
   command = plan
 
+  module {
+    source = "./modules/service"
+  }
+
   variables {
     gpu_count             = 3
     additional_containers = { second = { image = "vllm:1", gpu_count = 2 } }
@@ -185,6 +212,10 @@ run "three_plus_two_gpus_do_not_fit_a_four_gpu_type" {
 
 run "two_fractions_on_a_fractional_type" {
   command = plan
+
+  module {
+    source = "./modules/service"
+  }
 
   variables {
     instance_type         = "g6f.large"
@@ -200,6 +231,10 @@ run "two_fractions_on_a_fractional_type" {
 run "duplicate_container_names" {
   command = plan
 
+  module {
+    source = "./modules/service"
+  }
+
   variables {
     additional_containers = { app = { image = "x:1" } }
     gpu_count             = 1
@@ -211,6 +246,10 @@ run "duplicate_container_names" {
 run "containers_cpu_above_task_cpu" {
   command = plan
 
+  module {
+    source = "./modules/service"
+  }
+
   variables {
     additional_containers = { side = { image = "x:1", cpu = 40000 } }
   }
@@ -220,6 +259,10 @@ run "containers_cpu_above_task_cpu" {
 
 run "containers_memory_above_task_memory" {
   command = plan
+
+  module {
+    source = "./modules/service"
+  }
 
   variables {
     additional_containers = { side = { image = "x:1", memory = 200000 } }
@@ -231,6 +274,10 @@ run "containers_memory_above_task_memory" {
 run "shared_memory_above_the_memory" {
   command = plan
 
+  module {
+    source = "./modules/service"
+  }
+
   variables {
     linux_parameters = { shared_memory_size = 200000 }
   }
@@ -240,6 +287,10 @@ run "shared_memory_above_the_memory" {
 
 run "shared_memory_with_host_ipc" {
   command = plan
+
+  module {
+    source = "./modules/service"
+  }
 
   variables {
     ipc_mode         = "host"
@@ -252,6 +303,10 @@ run "shared_memory_with_host_ipc" {
 run "shared_memory_must_be_whole" {
   command = plan
 
+  module {
+    source = "./modules/service"
+  }
+
   variables {
     linux_parameters = { shared_memory_size = 0.5 }
   }
@@ -261,6 +316,10 @@ run "shared_memory_must_be_whole" {
 
 run "capability_with_cap_prefix" {
   command = plan
+
+  module {
+    source = "./modules/service"
+  }
 
   variables {
     linux_parameters = { capabilities = { add = ["CAP_IPC_LOCK"] } }
@@ -272,6 +331,10 @@ run "capability_with_cap_prefix" {
 run "unknown_ulimit" {
   command = plan
 
+  module {
+    source = "./modules/service"
+  }
+
   variables {
     ulimits = [{ name = "memlok", soft_limit = -1, hard_limit = -1 }]
   }
@@ -281,6 +344,10 @@ run "unknown_ulimit" {
 
 run "ulimit_soft_above_hard" {
   command = plan
+
+  module {
+    source = "./modules/service"
+  }
 
   variables {
     ulimits = [{ name = "nofile", soft_limit = 70000, hard_limit = 65536 }]
@@ -292,6 +359,10 @@ run "ulimit_soft_above_hard" {
 run "ulimit_named_twice" {
   command = plan
 
+  module {
+    source = "./modules/service"
+  }
+
   variables {
     ulimits = [{ name = "nofile", soft_limit = 1, hard_limit = 2 }, { name = "nofile", soft_limit = 1, hard_limit = 2 }]
   }
@@ -301,6 +372,10 @@ run "ulimit_named_twice" {
 
 run "unknown_ipc_mode" {
   command = plan
+
+  module {
+    source = "./modules/service"
+  }
 
   variables {
     ipc_mode = "shareable"
@@ -312,6 +387,10 @@ run "unknown_ipc_mode" {
 run "negative_stop_timeout" {
   command = plan
 
+  module {
+    source = "./modules/service"
+  }
+
   variables {
     stop_timeout = -1
   }
@@ -321,6 +400,10 @@ run "negative_stop_timeout" {
 
 run "empty_docker_label_name" {
   command = plan
+
+  module {
+    source = "./modules/service"
+  }
 
   variables {
     docker_labels = { "" = "x" }
@@ -332,6 +415,10 @@ run "empty_docker_label_name" {
 run "repository_credentials_must_be_a_secret_arn" {
   command = plan
 
+  module {
+    source = "./modules/service"
+  }
+
   variables {
     repository_credentials = "arn:aws:ssm:us-east-1:123456789012:parameter/ngc"
   }
@@ -341,6 +428,10 @@ run "repository_credentials_must_be_a_secret_arn" {
 
 run "additional_container_bad_name" {
   command = plan
+
+  module {
+    source = "./modules/service"
+  }
 
   variables {
     additional_containers = { "a b" = { image = "x:1" } }
@@ -352,6 +443,10 @@ run "additional_container_bad_name" {
 run "additional_container_bad_gpu_count" {
   command = plan
 
+  module {
+    source = "./modules/service"
+  }
+
   variables {
     additional_containers = { b = { image = "x:1", gpu_count = 1.5 } }
   }
@@ -361,6 +456,10 @@ run "additional_container_bad_gpu_count" {
 
 run "additional_container_negative_cpu" {
   command = plan
+
+  module {
+    source = "./modules/service"
+  }
 
   variables {
     additional_containers = { b = { image = "x:1", cpu = -1 } }
@@ -372,6 +471,10 @@ run "additional_container_negative_cpu" {
 run "additional_container_reservation_above_memory" {
   command = plan
 
+  module {
+    source = "./modules/service"
+  }
+
   variables {
     additional_containers = { b = { image = "x:1", memory = 100, memory_reservation = 200 } }
   }
@@ -381,6 +484,10 @@ run "additional_container_reservation_above_memory" {
 
 run "additional_container_bad_depends_on" {
   command = plan
+
+  module {
+    source = "./modules/service"
+  }
 
   variables {
     additional_containers = { b = { image = "x:1", depends_on = [{ container_name = "app", condition = "READY" }] } }
@@ -392,6 +499,10 @@ run "additional_container_bad_depends_on" {
 run "additional_container_sets_visible_devices" {
   command = plan
 
+  module {
+    source = "./modules/service"
+  }
+
   variables {
     additional_containers = { b = { image = "x:1", environment = { NVIDIA_VISIBLE_DEVICES = "0" } } }
   }
@@ -401,6 +512,10 @@ run "additional_container_sets_visible_devices" {
 
 run "additional_container_bad_secret" {
   command = plan
+
+  module {
+    source = "./modules/service"
+  }
 
   variables {
     additional_containers = { b = { image = "x:1", secrets = { T = "token" } } }
@@ -412,6 +527,10 @@ run "additional_container_bad_secret" {
 run "additional_container_bad_health_check" {
   command = plan
 
+  module {
+    source = "./modules/service"
+  }
+
   variables {
     additional_containers = { b = { image = "x:1", health_check = { command = ["curl"] } } }
   }
@@ -422,6 +541,10 @@ run "additional_container_bad_health_check" {
 run "additional_container_bad_ulimit" {
   command = plan
 
+  module {
+    source = "./modules/service"
+  }
+
   variables {
     additional_containers = { b = { image = "x:1", ulimits = [{ name = "files", soft_limit = 1, hard_limit = 1 }] } }
   }
@@ -431,6 +554,10 @@ run "additional_container_bad_ulimit" {
 
 run "additional_container_bad_shared_memory" {
   command = plan
+
+  module {
+    source = "./modules/service"
+  }
 
   variables {
     additional_containers = { b = { image = "x:1", linux_parameters = { shared_memory_size = 0 } } }

@@ -110,3 +110,30 @@ run "vllm_example_plans_two_gpu_containers_on_a_g6_12xlarge" {
     error_message = "the vLLM example asks for 2 + 2 GPUs"
   }
 }
+
+run "existing_cluster_example_composes_the_submodules" {
+  command = plan
+
+  module {
+    source = "./examples/existing-cluster"
+  }
+
+  variables {
+    cluster_name             = "platform"
+    other_capacity_providers = ["FARGATE"]
+    vpc_id                   = "vpc-0123456789abcdef0"
+    vpc_cidr                 = "10.0.0.0/16"
+    private_subnet_ids       = ["subnet-0123456789abcdef0"]
+    task_role_arn            = "arn:aws:iam::123456789012:role/platform/embeddings"
+    image                    = "123456789012.dkr.ecr.us-east-1.amazonaws.com/embed:1"
+  }
+
+  assert {
+    condition     = aws_ecs_cluster_capacity_providers.platform.capacity_providers == toset(["FARGATE", "embed-3c72ab"])
+    error_message = "the platform's list must hold its own providers and the GPU one"
+  }
+  assert {
+    condition     = output.service_name == "embed" && output.task_gpus == 1 && output.tasks_per_instance == 1
+    error_message = "the example plans one GPU per task, one task per g5.2xlarge"
+  }
+}

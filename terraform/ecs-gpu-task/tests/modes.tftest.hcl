@@ -45,17 +45,28 @@ variables {
   name           = "infer"
   cluster_name   = "gpu"
   create_cluster = true
-  vpc_id         = "vpc-0123456789abcdef0"
-  subnet_ids     = ["subnet-0123456789abcdef0"]
-  instance_type  = "g5.xlarge"
-  task_cpu       = 4096
-  task_memory    = 15000
+
+  # Inputs of the submodules, for the runs that plan modules/capacity or modules/service alone (the
+  # root ignores them): the root passes the association choice it derives from create_cluster, and
+  # the capacity's provider name and group size.
+  associate_capacity_provider = true
+  capacity_provider_name      = "infer-gpu"
+  max_size                    = 2
+  vpc_id                      = "vpc-0123456789abcdef0"
+  subnet_ids                  = ["subnet-0123456789abcdef0"]
+  instance_type               = "g5.xlarge"
+  task_cpu                    = 4096
+  task_memory                 = 15000
 
   container_image = "123456789012.dkr.ecr.us-east-1.amazonaws.com/infer:1"
 }
 
 run "autoscaling_owns_desired_count" {
   command = plan
+
+  module {
+    source = "./modules/service"
+  }
 
   variables {
     desired_count = 5
@@ -102,8 +113,8 @@ run "autoscaling_owns_desired_count" {
     error_message = "the autoscaled service must keep the placement constraint"
   }
   assert {
-    condition     = [for s in aws_ecs_service.autoscaled[0].capacity_provider_strategy : s.capacity_provider] == ["infer-778642"]
-    error_message = "the autoscaled service must use the module's capacity provider"
+    condition     = [for s in aws_ecs_service.autoscaled[0].capacity_provider_strategy : s.capacity_provider] == [var.capacity_provider_name]
+    error_message = "the autoscaled service must use the capacity provider it is given"
   }
   assert {
     condition     = aws_ecs_service.autoscaled[0].deployment_circuit_breaker[0].rollback
@@ -113,6 +124,10 @@ run "autoscaling_owns_desired_count" {
 
 run "autoscaling_on_a_custom_gpu_metric" {
   command = plan
+
+  module {
+    source = "./modules/service"
+  }
 
   variables {
     max_size = 4
@@ -137,6 +152,10 @@ run "autoscaling_on_a_custom_gpu_metric" {
 run "terraform_owns_desired_count" {
   command = plan
 
+  module {
+    source = "./modules/service"
+  }
+
   variables {
     desired_count = 3
     max_size      = 4
@@ -150,6 +169,10 @@ run "terraform_owns_desired_count" {
 
 run "bridge_mode" {
   command = plan
+
+  module {
+    source = "./modules/service"
+  }
 
   variables {
     network_mode            = "bridge"
@@ -182,20 +205,40 @@ run "existing_cluster_left_to_the_caller" {
   }
 
   assert {
-    condition     = length(aws_ecs_cluster.this) == 0 && length(aws_ecs_cluster_capacity_providers.this) == 0
-    error_message = "with associate_capacity_provider = false the module touches neither the cluster nor its provider list"
+    condition     = length(aws_ecs_cluster.this) == 0 && output.cluster_name == "gpu" && output.capacity_provider_name == "infer-778642"
+    error_message = "with associate_capacity_provider = false the module creates no cluster and names its capacity provider"
+  }
+}
+
+run "existing_cluster_left_to_the_caller_capacity" {
+  command = plan
+
+  module {
+    source = "./modules/capacity"
+  }
+
+  variables {
+    associate_capacity_provider = false
+  }
+
+  assert {
+    condition     = length(aws_ecs_cluster_capacity_providers.this) == 0 && output.capacity_provider_name == "infer-778642"
+    error_message = "with associate_capacity_provider = false the capacity leaves the cluster's provider list alone"
   }
   assert {
-    condition     = aws_ecs_service.this[0].cluster == "gpu" && contains(split("\n", base64decode(aws_launch_template.this.user_data)), "ECS_CLUSTER=gpu")
-    error_message = "the service and the instances use the existing cluster"
+    condition     = contains(split("\n", base64decode(aws_launch_template.this.user_data)), "ECS_CLUSTER=gpu")
+    error_message = "the instances join the existing cluster"
   }
 }
 
 run "existing_cluster_list_taken_whole" {
   command = plan
 
+  module {
+    source = "./modules/capacity"
+  }
+
   variables {
-    create_cluster                        = false
     associate_capacity_provider           = true
     additional_cluster_capacity_providers = ["FARGATE", "other-gpu"]
     default_capacity_provider_strategy    = [{ capacity_provider = "FARGATE", weight = 1 }]
@@ -214,6 +257,10 @@ run "existing_cluster_list_taken_whole" {
 run "pinned_ami" {
   command = plan
 
+  module {
+    source = "./modules/capacity"
+  }
+
   variables {
     ami_id = "ami-0fedcba9876543210"
   }
@@ -230,6 +277,10 @@ run "pinned_ami" {
 
 run "recommended_parameter_holds_json" {
   command = plan
+
+  module {
+    source = "./modules/capacity"
+  }
 
   variables {
     ami_ssm_parameter = "/aws/service/ecs/optimized-ami/amazon-linux-2023/gpu/recommended"
@@ -251,6 +302,10 @@ run "recommended_parameter_holds_json" {
 run "version_specific_gpu_parameter" {
   command = plan
 
+  module {
+    source = "./modules/capacity"
+  }
+
   variables {
     ami_ssm_parameter = "/aws/service/ecs/optimized-ami/amazon-linux-2023/gpu/al2023-ami-ecs-gpu-hvm-2023.0.20261029-kernel-6.1-x86_64/image_id"
   }
@@ -263,6 +318,10 @@ run "version_specific_gpu_parameter" {
 
 run "fractional_gpu_type" {
   command = plan
+
+  module {
+    source = "./modules/service"
+  }
 
   variables {
     instance_type = "g6f.2xlarge"
@@ -283,6 +342,10 @@ run "fractional_gpu_type" {
 
 run "multi_gpu_type" {
   command = plan
+
+  module {
+    source = "./modules/service"
+  }
 
   variables {
     instance_type = "g5.12xlarge"
@@ -308,6 +371,10 @@ run "multi_gpu_type" {
 run "sidecars_secrets_and_configuration" {
   command = plan
 
+  module {
+    source = "./modules/service"
+  }
+
   variables {
     sidecar_containers = [
       { name = "metrics", image = "public.ecr.aws/example/dcgm-exporter:1", cpu = 256, memory = 256 },
@@ -318,12 +385,9 @@ run "sidecars_secrets_and_configuration" {
     }
     container_environment      = { MODEL = "llama" }
     nvidia_driver_capabilities = "compute,utility,video"
-    extra_ecs_config           = { ECS_IMAGE_PULL_BEHAVIOR = "prefer-cached", ECS_RESERVED_MEMORY = "256" }
-    extra_user_data            = "sysctl -w vm.overcommit_memory=1"
     container_command          = ["serve", "--port", "8080"]
     container_health_check     = { command = ["CMD-SHELL", "curl -f http://localhost:8080/health || exit 1"] }
     task_role_policy_arns      = ["arn:aws:iam::123456789012:policy/infer-s3"]
-    enable_ssm                 = false
     log_retention_days         = 90
     log_group_kms_key_arn      = "arn:aws:kms:us-east-1:123456789012:key/11111111-2222-3333-4444-555555555555"
   }
@@ -357,7 +421,7 @@ run "sidecars_secrets_and_configuration" {
     error_message = "the execution role may read exactly the named parameter and secret (without the JSON key suffix)"
   }
   assert {
-    condition     = length(aws_iam_role_policy.execution_secrets) == 1 && aws_iam_role_policy.execution_secrets[0].role == aws_iam_role.execution.id
+    condition     = length(aws_iam_role_policy.execution_secrets) == 1 && aws_iam_role_policy.execution_secrets[0].role == aws_iam_role.execution[0].id
     error_message = "the execution role must be allowed to read the secrets"
   }
   assert {
@@ -376,19 +440,8 @@ run "sidecars_secrets_and_configuration" {
     error_message = "unset optional fields are left out of the container definition"
   }
   assert {
-    condition = alltrue([
-      for l in ["ECS_CLUSTER=gpu", "ECS_ENABLE_GPU_SUPPORT=true", "ECS_IMAGE_PULL_BEHAVIOR=prefer-cached", "ECS_RESERVED_MEMORY=256", "sysctl -w vm.overcommit_memory=1"] :
-      contains(split("\n", base64decode(aws_launch_template.this.user_data)), l)
-    ])
-    error_message = "user data must hold the extra ecs.config lines and commands"
-  }
-  assert {
-    condition     = aws_iam_role_policy_attachment.task[0].policy_arn == "arn:aws:iam::123456789012:policy/infer-s3" && aws_iam_role_policy_attachment.task[0].role == aws_iam_role.task.name
+    condition     = aws_iam_role_policy_attachment.task[0].policy_arn == "arn:aws:iam::123456789012:policy/infer-s3" && aws_iam_role_policy_attachment.task[0].role == aws_iam_role.task[0].name
     error_message = "task role policies must be attached to the task role"
-  }
-  assert {
-    condition     = !contains(aws_iam_role_policy_attachment.instance[*].policy_arn, "arn:aws:iam::aws:policy/AmazonSSMManagedInstanceCore")
-    error_message = "enable_ssm = false leaves out the SSM policy"
   }
   assert {
     condition     = aws_cloudwatch_log_group.this.retention_in_days == 90 && aws_cloudwatch_log_group.this.kms_key_id == "arn:aws:kms:us-east-1:123456789012:key/11111111-2222-3333-4444-555555555555"
@@ -396,8 +449,38 @@ run "sidecars_secrets_and_configuration" {
   }
 }
 
+run "extra_ecs_config_user_data_and_ssm" {
+  command = plan
+
+  module {
+    source = "./modules/capacity"
+  }
+
+  variables {
+    extra_ecs_config = { ECS_IMAGE_PULL_BEHAVIOR = "prefer-cached", ECS_RESERVED_MEMORY = "256" }
+    extra_user_data  = "sysctl -w vm.overcommit_memory=1"
+    enable_ssm       = false
+  }
+
+  assert {
+    condition = alltrue([
+      for l in ["ECS_CLUSTER=gpu", "ECS_ENABLE_GPU_SUPPORT=true", "ECS_IMAGE_PULL_BEHAVIOR=prefer-cached", "ECS_RESERVED_MEMORY=256", "sysctl -w vm.overcommit_memory=1"] :
+      contains(split("\n", base64decode(aws_launch_template.this.user_data)), l)
+    ])
+    error_message = "user data must hold the extra ecs.config lines and commands"
+  }
+  assert {
+    condition     = !contains(aws_iam_role_policy_attachment.instance[*].policy_arn, "arn:aws:iam::aws:policy/AmazonSSMManagedInstanceCore")
+    error_message = "enable_ssm = false leaves out the SSM policy"
+  }
+}
+
 run "load_balancer_and_no_placement_constraint" {
   command = plan
+
+  module {
+    source = "./modules/service"
+  }
 
   variables {
     container_port_mappings            = [{ container_port = 8080 }]
@@ -432,6 +515,10 @@ run "load_balancer_and_no_placement_constraint" {
 run "al2_parameter_warns_of_its_end_of_life" {
   command = plan
 
+  module {
+    source = "./modules/capacity"
+  }
+
   variables {
     ami_ssm_parameter = "/aws/service/ecs/optimized-ami/amazon-linux-2/gpu/recommended/image_id"
   }
@@ -446,6 +533,10 @@ run "al2_parameter_warns_of_its_end_of_life" {
 
 run "memory_margin_can_be_lowered" {
   command = plan
+
+  module {
+    source = "./modules/service"
+  }
 
   variables {
     memory_margin_mib = 0

@@ -43,11 +43,18 @@ variables {
   name           = "infer"
   cluster_name   = "gpu"
   create_cluster = true
-  vpc_id         = "vpc-0123456789abcdef0"
-  subnet_ids     = ["subnet-0123456789abcdef0"]
-  instance_type  = "g5.xlarge"
-  task_cpu       = 4096
-  task_memory    = 15000
+
+  # Inputs of the submodules, for the runs that plan modules/capacity or modules/service alone (the
+  # root ignores them): the root passes the association choice it derives from create_cluster, and
+  # the capacity's provider name and group size.
+  associate_capacity_provider = true
+  capacity_provider_name      = "infer-gpu"
+  max_size                    = 2
+  vpc_id                      = "vpc-0123456789abcdef0"
+  subnet_ids                  = ["subnet-0123456789abcdef0"]
+  instance_type               = "g5.xlarge"
+  task_cpu                    = 4096
+  task_memory                 = 15000
 
   container_image = "123456789012.dkr.ecr.us-east-1.amazonaws.com/infer:1"
 }
@@ -59,6 +66,10 @@ run "the_defaults_plan" {
 run "name_must_be_a_short_identifier" {
   command = plan
 
+  module {
+    source = "./modules/facts"
+  }
+
   variables {
     name = "1-infer"
   }
@@ -69,6 +80,10 @@ run "name_must_be_a_short_identifier" {
 run "name_must_not_start_with_ecs" {
   command = plan
 
+  module {
+    source = "./modules/facts"
+  }
+
   variables {
     name = "ecs-infer"
   }
@@ -78,6 +93,10 @@ run "name_must_not_start_with_ecs" {
 
 run "cluster_name_must_be_valid" {
   command = plan
+
+  module {
+    source = "./modules/facts"
+  }
 
   variables {
     cluster_name = "my cluster"
@@ -99,6 +118,10 @@ run "container_insights_value" {
 run "at_least_one_subnet" {
   command = plan
 
+  module {
+    source = "./modules/capacity"
+  }
+
   variables {
     subnet_ids = []
   }
@@ -108,6 +131,10 @@ run "at_least_one_subnet" {
 
 run "ingress_rule_needs_one_source" {
   command = plan
+
+  module {
+    source = "./modules/service"
+  }
 
   variables {
     ingress_rules = { a = { description = "x", from_port = 443, to_port = 443 } }
@@ -119,6 +146,10 @@ run "ingress_rule_needs_one_source" {
 run "egress_rule_needs_one_source" {
   command = plan
 
+  module {
+    source = "./modules/service"
+  }
+
   variables {
     egress_rules = { a = { description = "x", from_port = 443, to_port = 443, cidr_ipv4 = "0.0.0.0/0", referenced_security_group_id = "sg-0aaaaaaaaaaaaaaaa" } }
   }
@@ -128,6 +159,10 @@ run "egress_rule_needs_one_source" {
 
 run "instance_egress_rule_needs_one_source" {
   command = plan
+
+  module {
+    source = "./modules/capacity"
+  }
 
   variables {
     instance_egress_rules = { a = { description = "x", from_port = 443, to_port = 443 } }
@@ -139,6 +174,10 @@ run "instance_egress_rule_needs_one_source" {
 run "ami_id_must_be_an_ami_id" {
   command = plan
 
+  module {
+    source = "./modules/capacity"
+  }
+
   variables {
     ami_id = "ubuntu-22.04"
   }
@@ -148,6 +187,10 @@ run "ami_id_must_be_an_ami_id" {
 
 run "root_volume_at_least_30_gib" {
   command = plan
+
+  module {
+    source = "./modules/capacity"
+  }
 
   variables {
     root_volume_size_gib = 20
@@ -159,6 +202,10 @@ run "root_volume_at_least_30_gib" {
 run "extra_ecs_config_keys_are_agent_settings" {
   command = plan
 
+  module {
+    source = "./modules/capacity"
+  }
+
   variables {
     extra_ecs_config = { "cluster" = "x" }
   }
@@ -168,6 +215,10 @@ run "extra_ecs_config_keys_are_agent_settings" {
 
 run "extra_ecs_config_must_not_override_the_gpu_lines" {
   command = plan
+
+  module {
+    source = "./modules/capacity"
+  }
 
   variables {
     extra_ecs_config = { ECS_ENABLE_GPU_SUPPORT = "false" }
@@ -179,6 +230,10 @@ run "extra_ecs_config_must_not_override_the_gpu_lines" {
 run "extra_ecs_config_values_are_single_lines" {
   command = plan
 
+  module {
+    source = "./modules/capacity"
+  }
+
   variables {
     extra_ecs_config = { ECS_LOGLEVEL = "info\nECS_ENABLE_GPU_SUPPORT=false" }
   }
@@ -188,6 +243,10 @@ run "extra_ecs_config_values_are_single_lines" {
 
 run "imds_hop_limit_range" {
   command = plan
+
+  module {
+    source = "./modules/capacity"
+  }
 
   variables {
     imds_hop_limit = 0
@@ -199,6 +258,10 @@ run "imds_hop_limit_range" {
 run "min_size_not_negative" {
   command = plan
 
+  module {
+    source = "./modules/capacity"
+  }
+
   variables {
     min_size = -1
   }
@@ -208,6 +271,10 @@ run "min_size_not_negative" {
 
 run "max_size_at_least_one" {
   command = plan
+
+  module {
+    source = "./modules/capacity"
+  }
 
   variables {
     max_size = 0
@@ -219,6 +286,10 @@ run "max_size_at_least_one" {
 run "instance_warmup_range" {
   command = plan
 
+  module {
+    source = "./modules/capacity"
+  }
+
   variables {
     instance_warmup = -5
   }
@@ -228,6 +299,10 @@ run "instance_warmup_range" {
 
 run "refresh_min_healthy_range" {
   command = plan
+
+  module {
+    source = "./modules/capacity"
+  }
 
   variables {
     instance_refresh_min_healthy_percentage = 120
@@ -239,6 +314,10 @@ run "refresh_min_healthy_range" {
 run "target_capacity_range" {
   command = plan
 
+  module {
+    source = "./modules/capacity"
+  }
+
   variables {
     target_capacity = 0
   }
@@ -248,6 +327,10 @@ run "target_capacity_range" {
 
 run "minimum_step_range" {
   command = plan
+
+  module {
+    source = "./modules/capacity"
+  }
 
   variables {
     minimum_scaling_step_size = 0
@@ -259,6 +342,10 @@ run "minimum_step_range" {
 run "maximum_step_range" {
   command = plan
 
+  module {
+    source = "./modules/capacity"
+  }
+
   variables {
     maximum_scaling_step_size = 10001
   }
@@ -268,6 +355,10 @@ run "maximum_step_range" {
 
 run "network_mode_awsvpc_or_bridge" {
   command = plan
+
+  module {
+    source = "./modules/service"
+  }
 
   variables {
     network_mode = "host"
@@ -279,6 +370,10 @@ run "network_mode_awsvpc_or_bridge" {
 run "gpu_count_below_one_is_refused" {
   command = plan
 
+  module {
+    source = "./modules/service"
+  }
+
   variables {
     gpu_count = 0
   }
@@ -288,6 +383,10 @@ run "gpu_count_below_one_is_refused" {
 
 run "gpu_count_must_be_whole_or_a_known_fraction" {
   command = plan
+
+  module {
+    source = "./modules/service"
+  }
 
   variables {
     gpu_count = 1.5
@@ -299,6 +398,10 @@ run "gpu_count_must_be_whole_or_a_known_fraction" {
 run "task_cpu_minimum" {
   command = plan
 
+  module {
+    source = "./modules/service"
+  }
+
   variables {
     task_cpu = 64
   }
@@ -308,6 +411,10 @@ run "task_cpu_minimum" {
 
 run "task_memory_minimum" {
   command = plan
+
+  module {
+    source = "./modules/service"
+  }
 
   variables {
     task_memory = 64
@@ -319,6 +426,10 @@ run "task_memory_minimum" {
 run "memory_margin_not_negative" {
   command = plan
 
+  module {
+    source = "./modules/facts"
+  }
+
   variables {
     memory_margin_mib = -1
   }
@@ -328,6 +439,10 @@ run "memory_margin_not_negative" {
 
 run "port_protocol" {
   command = plan
+
+  module {
+    source = "./modules/service"
+  }
 
   variables {
     container_port_mappings = [{ container_port = 80, protocol = "sctp" }]
@@ -339,6 +454,10 @@ run "port_protocol" {
 run "nvidia_variables_are_owned_by_the_module" {
   command = plan
 
+  module {
+    source = "./modules/service"
+  }
+
   variables {
     container_environment = { NVIDIA_VISIBLE_DEVICES = "all" }
   }
@@ -348,6 +467,10 @@ run "nvidia_variables_are_owned_by_the_module" {
 
 run "secrets_are_arns" {
   command = plan
+
+  module {
+    source = "./modules/service"
+  }
 
   variables {
     container_secrets = { TOKEN = "hf-token" }
@@ -359,6 +482,10 @@ run "secrets_are_arns" {
 run "health_check_command_form" {
   command = plan
 
+  module {
+    source = "./modules/service"
+  }
+
   variables {
     container_health_check = { command = ["curl", "-f", "http://localhost/"] }
   }
@@ -368,6 +495,10 @@ run "health_check_command_form" {
 
 run "health_check_ranges" {
   command = plan
+
+  module {
+    source = "./modules/service"
+  }
 
   variables {
     container_health_check = { command = ["CMD-SHELL", "true"], start_period = 600 }
@@ -379,6 +510,10 @@ run "health_check_ranges" {
 run "sidecars_need_name_and_image" {
   command = plan
 
+  module {
+    source = "./modules/service"
+  }
+
   variables {
     sidecar_containers = [{ name = "metrics" }]
   }
@@ -388,6 +523,10 @@ run "sidecars_need_name_and_image" {
 
 run "sidecars_get_no_gpu" {
   command = plan
+
+  module {
+    source = "./modules/service"
+  }
 
   variables {
     sidecar_containers = [{ name = "metrics", image = "x", resourceRequirements = [{ type = "GPU", value = "1" }] }]
@@ -399,6 +538,10 @@ run "sidecars_get_no_gpu" {
 run "log_retention_is_a_cloudwatch_value" {
   command = plan
 
+  module {
+    source = "./modules/service"
+  }
+
   variables {
     log_retention_days = 10
   }
@@ -408,6 +551,10 @@ run "log_retention_is_a_cloudwatch_value" {
 
 run "desired_count_not_negative" {
   command = plan
+
+  module {
+    source = "./modules/service"
+  }
 
   variables {
     desired_count = -1
@@ -419,6 +566,10 @@ run "desired_count_not_negative" {
 run "autoscaling_min_at_most_max" {
   command = plan
 
+  module {
+    source = "./modules/service"
+  }
+
   variables {
     autoscaling = { min_capacity = 3, max_capacity = 2, target_value = 70 }
   }
@@ -428,6 +579,10 @@ run "autoscaling_min_at_most_max" {
 
 run "autoscaling_metric_type" {
   command = plan
+
+  module {
+    source = "./modules/service"
+  }
 
   variables {
     autoscaling = { min_capacity = 1, max_capacity = 2, target_value = 70, predefined_metric_type = "GPUUtilization" }
@@ -439,6 +594,10 @@ run "autoscaling_metric_type" {
 run "autoscaling_alb_metric_needs_a_label" {
   command = plan
 
+  module {
+    source = "./modules/service"
+  }
+
   variables {
     autoscaling = { min_capacity = 1, max_capacity = 2, target_value = 100, predefined_metric_type = "ALBRequestCountPerTarget" }
   }
@@ -448,6 +607,10 @@ run "autoscaling_alb_metric_needs_a_label" {
 
 run "instance_type_not_in_the_catalog" {
   command = plan
+
+  module {
+    source = "./modules/capacity"
+  }
 
   variables {
     instance_type = "m5.large"
@@ -459,6 +622,10 @@ run "instance_type_not_in_the_catalog" {
 run "g2_is_refused_with_its_reason" {
   command = plan
 
+  module {
+    source = "./modules/capacity"
+  }
+
   variables {
     instance_type = "g2.2xlarge"
   }
@@ -468,6 +635,10 @@ run "g2_is_refused_with_its_reason" {
 
 run "p2_is_refused_with_its_reason" {
   command = plan
+
+  module {
+    source = "./modules/capacity"
+  }
 
   variables {
     instance_type = "p2.xlarge"
@@ -479,6 +650,10 @@ run "p2_is_refused_with_its_reason" {
 run "g4ad_amd_is_refused" {
   command = plan
 
+  module {
+    source = "./modules/capacity"
+  }
+
   variables {
     instance_type = "g4ad.xlarge"
   }
@@ -488,6 +663,10 @@ run "g4ad_amd_is_refused" {
 
 run "g5g_arm64_is_refused" {
   command = plan
+
+  module {
+    source = "./modules/capacity"
+  }
 
   variables {
     instance_type = "g5g.xlarge"
@@ -499,6 +678,10 @@ run "g5g_arm64_is_refused" {
 run "p6e_gb200_unverified_is_refused" {
   command = plan
 
+  module {
+    source = "./modules/capacity"
+  }
+
   variables {
     instance_type = "p6e-gb200.36xlarge"
   }
@@ -508,6 +691,10 @@ run "p6e_gb200_unverified_is_refused" {
 
 run "ami_parameter_must_be_a_gpu_parameter" {
   command = plan
+
+  module {
+    source = "./modules/capacity"
+  }
 
   variables {
     ami_ssm_parameter = "/aws/service/ecs/optimized-ami/amazon-linux-2023/recommended/image_id"
@@ -519,6 +706,10 @@ run "ami_parameter_must_be_a_gpu_parameter" {
 run "ami_parameter_must_be_an_ecs_parameter" {
   command = plan
 
+  module {
+    source = "./modules/capacity"
+  }
+
   variables {
     ami_ssm_parameter = "/aws/service/ami-amazon-linux-latest/al2023-ami-kernel-default-x86_64"
   }
@@ -528,6 +719,10 @@ run "ami_parameter_must_be_an_ecs_parameter" {
 
 run "ami_id_and_parameter_exclude_each_other" {
   command = plan
+
+  module {
+    source = "./modules/capacity"
+  }
 
   variables {
     ami_id            = "ami-0123456789abcdef0"
@@ -540,6 +735,10 @@ run "ami_id_and_parameter_exclude_each_other" {
 run "min_size_above_max_size" {
   command = plan
 
+  module {
+    source = "./modules/capacity"
+  }
+
   variables {
     min_size = 3
     max_size = 2
@@ -550,6 +749,10 @@ run "min_size_above_max_size" {
 
 run "scaling_steps_in_order" {
   command = plan
+
+  module {
+    source = "./modules/capacity"
+  }
 
   variables {
     minimum_scaling_step_size = 5
@@ -562,8 +765,12 @@ run "scaling_steps_in_order" {
 run "existing_cluster_needs_an_explicit_association_choice" {
   command = plan
 
+  module {
+    source = "./modules/capacity"
+  }
+
   variables {
-    create_cluster = false
+    associate_capacity_provider = null
   }
 
   expect_failures = [aws_ecs_capacity_provider.this]
@@ -571,6 +778,10 @@ run "existing_cluster_needs_an_explicit_association_choice" {
 
 run "gpu_count_above_the_types_gpus" {
   command = plan
+
+  module {
+    source = "./modules/service"
+  }
 
   variables {
     gpu_count = 2
@@ -581,6 +792,10 @@ run "gpu_count_above_the_types_gpus" {
 
 run "gpu_count_above_the_types_gpus_multi" {
   command = plan
+
+  module {
+    source = "./modules/service"
+  }
 
   variables {
     instance_type = "g5.12xlarge"
@@ -593,6 +808,10 @@ run "gpu_count_above_the_types_gpus_multi" {
 
 run "whole_gpu_on_a_fractional_type" {
   command = plan
+
+  module {
+    source = "./modules/service"
+  }
 
   variables {
     instance_type = "g6f.large"
@@ -607,6 +826,10 @@ run "whole_gpu_on_a_fractional_type" {
 run "wrong_fraction_on_a_fractional_type" {
   command = plan
 
+  module {
+    source = "./modules/service"
+  }
+
   variables {
     instance_type = "g6f.large"
     gpu_count     = 0.5
@@ -620,6 +843,10 @@ run "wrong_fraction_on_a_fractional_type" {
 run "fraction_on_a_whole_gpu_type" {
   command = plan
 
+  module {
+    source = "./modules/service"
+  }
+
   variables {
     gpu_count = 0.5
   }
@@ -629,6 +856,10 @@ run "fraction_on_a_whole_gpu_type" {
 
 run "task_cpu_above_the_types_vcpus" {
   command = plan
+
+  module {
+    source = "./modules/service"
+  }
 
   variables {
     task_cpu = 5120
@@ -640,6 +871,10 @@ run "task_cpu_above_the_types_vcpus" {
 run "task_memory_above_what_the_type_can_register" {
   command = plan
 
+  module {
+    source = "./modules/service"
+  }
+
   variables {
     task_memory = 16500
   }
@@ -649,6 +884,10 @@ run "task_memory_above_what_the_type_can_register" {
 
 run "task_memory_above_the_margin" {
   command = plan
+
+  module {
+    source = "./modules/service"
+  }
 
   variables {
     task_memory = 15154
@@ -660,6 +899,10 @@ run "task_memory_above_the_margin" {
 run "unknown_nvidia_capability" {
   command = plan
 
+  module {
+    source = "./modules/service"
+  }
+
   variables {
     nvidia_driver_capabilities = "utility,compute,cuda"
   }
@@ -670,6 +913,10 @@ run "unknown_nvidia_capability" {
 run "all_stands_alone" {
   command = plan
 
+  module {
+    source = "./modules/service"
+  }
+
   variables {
     nvidia_driver_capabilities = "all,compute"
   }
@@ -679,6 +926,10 @@ run "all_stands_alone" {
 
 run "unknown_type_of_a_known_family_is_refused" {
   command = plan
+
+  module {
+    source = "./modules/capacity"
+  }
 
   variables {
     instance_type = "g5.xlarg"
@@ -706,6 +957,10 @@ run "unknown_type_with_facts_is_accepted_and_checked" {
 run "unknown_type_with_facts_still_checks_the_fit" {
   command = plan
 
+  module {
+    source = "./modules/service"
+  }
+
   variables {
     instance_type       = "g7.2xlarge"
     instance_type_facts = { gpus = 1, vcpus = 8, memory_mib = 32768 }
@@ -718,6 +973,10 @@ run "unknown_type_with_facts_still_checks_the_fit" {
 run "instance_type_facts_must_be_whole" {
   command = plan
 
+  module {
+    source = "./modules/facts"
+  }
+
   variables {
     instance_type       = "g7.2xlarge"
     instance_type_facts = { gpus = 0.5, vcpus = 8, memory_mib = 32768 }
@@ -728,6 +987,10 @@ run "instance_type_facts_must_be_whole" {
 
 run "desired_count_above_what_the_group_holds" {
   command = plan
+
+  module {
+    source = "./modules/service"
+  }
 
   variables {
     desired_count = 3
@@ -740,6 +1003,10 @@ run "desired_count_above_what_the_group_holds" {
 run "autoscaling_max_above_what_the_group_holds" {
   command = plan
 
+  module {
+    source = "./modules/service"
+  }
+
   variables {
     max_size    = 2
     autoscaling = { min_capacity = 1, max_capacity = 3, target_value = 60 }
@@ -751,6 +1018,10 @@ run "autoscaling_max_above_what_the_group_holds" {
 run "name_suffix_must_be_short" {
   command = plan
 
+  module {
+    source = "./modules/facts"
+  }
+
   variables {
     name_suffix = "staging_environment"
   }
@@ -761,18 +1032,43 @@ run "name_suffix_must_be_short" {
 run "empty_name_suffix_keeps_the_bare_names" {
   command = plan
 
+  module {
+    source = "./modules/service"
+  }
+
   variables {
     name_suffix = ""
   }
 
   assert {
-    condition     = output.capacity_provider_name == "infer" && output.log_group_name == "/ecs/infer" && aws_ecs_task_definition.this.family == "infer"
+    condition     = output.log_group_name == "/ecs/infer" && aws_ecs_task_definition.this.family == "infer"
     error_message = "an empty name_suffix must keep the bare names"
+  }
+}
+
+run "empty_name_suffix_keeps_the_bare_capacity_provider_name" {
+  command = plan
+
+  module {
+    source = "./modules/capacity"
+  }
+
+  variables {
+    name_suffix = ""
+  }
+
+  assert {
+    condition     = aws_ecs_capacity_provider.this.name == "infer" && output.capacity_provider_name == "infer"
+    error_message = "an empty name_suffix must keep the bare capacity provider name"
   }
 }
 
 run "role_path_and_permissions_boundary_are_set" {
   command = plan
+
+  module {
+    source = "./modules/capacity"
+  }
 
   variables {
     iam_role_path            = "/ml/"
@@ -780,13 +1076,39 @@ run "role_path_and_permissions_boundary_are_set" {
   }
 
   assert {
-    condition     = aws_iam_role.task.path == "/ml/" && aws_iam_role.instance.permissions_boundary == "arn:aws:iam::123456789012:policy/boundary" && aws_iam_instance_profile.instance.path == "/ml/"
-    error_message = "the roles and the profile must carry the path and the boundary"
+    condition     = aws_iam_role.instance[0].permissions_boundary == "arn:aws:iam::123456789012:policy/boundary" && aws_iam_role.instance[0].path == "/ml/" && aws_iam_instance_profile.instance[0].path == "/ml/"
+    error_message = "the instance role and the profile must carry the path and the boundary"
+  }
+}
+
+run "role_path_and_permissions_boundary_are_set_on_the_task_roles" {
+  command = plan
+
+  module {
+    source = "./modules/service"
+  }
+
+  variables {
+    iam_role_path            = "/ml/"
+    iam_permissions_boundary = "arn:aws:iam::123456789012:policy/boundary"
+  }
+
+  assert {
+    condition = (
+      aws_iam_role.task[0].path == "/ml/" && aws_iam_role.execution[0].path == "/ml/" &&
+      aws_iam_role.task[0].permissions_boundary == "arn:aws:iam::123456789012:policy/boundary" &&
+      aws_iam_role.execution[0].permissions_boundary == "arn:aws:iam::123456789012:policy/boundary"
+    )
+    error_message = "the task and execution roles must carry the path and the boundary"
   }
 }
 
 run "role_path_needs_slashes" {
   command = plan
+
+  module {
+    source = "./modules/facts"
+  }
 
   variables {
     iam_role_path = "ml"
@@ -797,6 +1119,10 @@ run "role_path_needs_slashes" {
 
 run "permissions_boundary_must_be_a_policy_arn" {
   command = plan
+
+  module {
+    source = "./modules/facts"
+  }
 
   variables {
     iam_permissions_boundary = "boundary"

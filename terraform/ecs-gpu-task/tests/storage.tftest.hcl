@@ -43,12 +43,19 @@ variables {
   name           = "infer"
   cluster_name   = "gpu"
   create_cluster = true
-  vpc_id         = "vpc-0123456789abcdef0"
-  subnet_ids     = ["subnet-0123456789abcdef0"]
-  instance_type  = "g6.12xlarge"
-  gpu_count      = 2
-  task_cpu       = 32768
-  task_memory    = 131072
+
+  # Inputs of the submodules, for the runs that plan modules/capacity or modules/service alone (the
+  # root ignores them): the root passes the association choice it derives from create_cluster, and
+  # the capacity's provider name and group size.
+  associate_capacity_provider = true
+  capacity_provider_name      = "infer-gpu"
+  max_size                    = 2
+  vpc_id                      = "vpc-0123456789abcdef0"
+  subnet_ids                  = ["subnet-0123456789abcdef0"]
+  instance_type               = "g6.12xlarge"
+  gpu_count                   = 2
+  task_cpu                    = 32768
+  task_memory                 = 131072
 
   container_image       = "123456789012.dkr.ecr.us-east-1.amazonaws.com/vllm:1"
   additional_containers = { second = { image = "vllm:1", gpu_count = 2 }, proxy = { image = "envoy:1" } }
@@ -56,6 +63,10 @@ variables {
 
 run "model_cache_is_mounted_into_the_gpu_containers_only" {
   command = plan
+
+  module {
+    source = "./modules/service"
+  }
 
   variables {
     model_cache = {}
@@ -69,6 +80,19 @@ run "model_cache_is_mounted_into_the_gpu_containers_only" {
     condition     = [for c in jsondecode(aws_ecs_task_definition.this.container_definitions) : length(c.mountPoints)] == [1, 0, 1]
     error_message = "the GPU containers mount the cache, the proxy does not"
   }
+}
+
+run "model_cache_directory_is_made_on_the_root_volume" {
+  command = plan
+
+  module {
+    source = "./modules/capacity"
+  }
+
+  variables {
+    model_cache = {}
+  }
+
   assert {
     condition     = strcontains(base64decode(aws_launch_template.this.user_data), "mkdir -p /opt/ecs-gpu/models") && !strcontains(base64decode(aws_launch_template.this.user_data), "NVMe")
     error_message = "the user data must create the cache directory on the root volume"
@@ -77,6 +101,10 @@ run "model_cache_is_mounted_into_the_gpu_containers_only" {
 
 run "model_cache_on_instance_store" {
   command = plan
+
+  module {
+    source = "./modules/capacity"
+  }
 
   variables {
     model_cache = { instance_store = true, host_path = "/mnt/models" }
@@ -90,6 +118,10 @@ run "model_cache_on_instance_store" {
 
 run "efs_volume_with_access_point_and_iam" {
   command = plan
+
+  module {
+    source = "./modules/service"
+  }
 
   variables {
     efs_volumes = {
@@ -118,6 +150,10 @@ run "efs_volume_with_access_point_and_iam" {
 run "managed_ebs_volume" {
   command = plan
 
+  module {
+    source = "./modules/service"
+  }
+
   variables {
     ebs_volume = { container_path = "/scratch", size_in_gb = 500, infrastructure_role_arn = "arn:aws:iam::123456789012:role/ecs-infra" }
   }
@@ -135,6 +171,10 @@ run "managed_ebs_volume" {
 run "model_cache_relative_path" {
   command = plan
 
+  module {
+    source = "./modules/facts"
+  }
+
   variables {
     model_cache = { container_path = "models" }
   }
@@ -144,6 +184,10 @@ run "model_cache_relative_path" {
 
 run "efs_bad_file_system_id" {
   command = plan
+
+  module {
+    source = "./modules/service"
+  }
 
   variables {
     efs_volumes = { w = { file_system_id = "my-fs", container_path = "/w" } }
@@ -155,6 +199,10 @@ run "efs_bad_file_system_id" {
 run "efs_bad_access_point" {
   command = plan
 
+  module {
+    source = "./modules/service"
+  }
+
   variables {
     efs_volumes = { w = { file_system_id = "fs-0123456789abcdef0", container_path = "/w", access_point_id = "ap-1" } }
   }
@@ -164,6 +212,10 @@ run "efs_bad_access_point" {
 
 run "efs_access_point_and_root_directory" {
   command = plan
+
+  module {
+    source = "./modules/service"
+  }
 
   variables {
     efs_volumes = { w = { file_system_id = "fs-0123456789abcdef0", container_path = "/w", access_point_id = "fsap-0123456789abcdef0", root_directory = "/x" } }
@@ -175,6 +227,10 @@ run "efs_access_point_and_root_directory" {
 run "efs_names_a_missing_container" {
   command = plan
 
+  module {
+    source = "./modules/service"
+  }
+
   variables {
     efs_volumes = { w = { file_system_id = "fs-0123456789abcdef0", container_path = "/w", containers = ["nope"] } }
   }
@@ -184,6 +240,10 @@ run "efs_names_a_missing_container" {
 
 run "ebs_volume_size_zero" {
   command = plan
+
+  module {
+    source = "./modules/service"
+  }
 
   variables {
     ebs_volume = { container_path = "/scratch", size_in_gb = 0, infrastructure_role_arn = "arn:aws:iam::123456789012:role/ecs-infra" }
@@ -195,6 +255,10 @@ run "ebs_volume_size_zero" {
 run "ebs_volume_type_unknown" {
   command = plan
 
+  module {
+    source = "./modules/service"
+  }
+
   variables {
     ebs_volume = { container_path = "/scratch", size_in_gb = 10, volume_type = "gp4", infrastructure_role_arn = "arn:aws:iam::123456789012:role/ecs-infra" }
   }
@@ -204,6 +268,10 @@ run "ebs_volume_type_unknown" {
 
 run "ebs_volume_role_not_an_arn" {
   command = plan
+
+  module {
+    source = "./modules/service"
+  }
 
   variables {
     ebs_volume = { container_path = "/scratch", size_in_gb = 10, infrastructure_role_arn = "ecs-infra" }

@@ -74,6 +74,10 @@ fn parse_k8s(s: &str) -> Result<K8sPrimitive, String> {
 #[derive(Debug, Serialize)]
 struct Json<'a> {
     home: &'a str,
+    /// This repository's Terraform module for the home, or null.
+    module: Option<&'a str>,
+    /// What the module builds, or why there is none.
+    module_note: &'a str,
     reasons: &'a [String],
     guardrails: &'a [String],
 }
@@ -114,6 +118,8 @@ pub fn run(args: &Args, out: &mut dyn Write) -> Result<Outcome> {
         Format::Json => {
             let j = Json {
                 home: r.home.as_str(),
+                module: r.deploy.module,
+                module_note: r.deploy.note,
                 reasons: &r.reasons,
                 guardrails: &r.guardrails,
             };
@@ -122,6 +128,12 @@ pub fn run(args: &Args, out: &mut dyn Write) -> Result<Outcome> {
         }
         Format::Human => {
             writeln!(out, "home: {} ({})", r.home, r.home.describe())?;
+            writeln!(
+                out,
+                "module: {} ({})",
+                r.deploy.module.unwrap_or("none"),
+                r.deploy.note
+            )?;
             writeln!(out, "\nwhy:")?;
             for reason in &r.reasons {
                 writeln!(out, "  - {reason}")?;

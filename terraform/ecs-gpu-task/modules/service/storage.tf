@@ -1,5 +1,5 @@
-# Model storage: a host-path model cache (root volume or instance-store NVMe), EFS volumes and an
-# ECS managed EBS volume per task. Each is mounted into the containers with GPUs unless the volume
+# Model storage: a host-path model cache (the capacity's user data prepares it on the root volume or
+# the instance-store NVMe), EFS volumes and an ECS managed EBS volume per task. Each is mounted into the containers with GPUs unless the volume
 # names its containers.
 
 locals {
@@ -38,33 +38,11 @@ locals {
   efs_writable_file_systems = distinct([
     for v in values(var.efs_volumes) : v.file_system_id if v.iam && !v.read_only
   ])
-
-  # Instance-store NVMe: found at boot by the model name the EC2 NVMe driver reports, so that no
-  # per-type fact is needed; a type without instance store keeps the cache on the root volume.
-  model_cache_user_data = var.model_cache == null ? "" : (var.model_cache.instance_store ? <<-EOT
-    # Model cache on the instance-store NVMe disks (RAID 0 over several), else on the root volume.
-    cache_dir=${var.model_cache.host_path}
-    mkdir -p "$cache_dir"
-    mapfile -t disks < <(lsblk -dpno NAME,MODEL | awk '/Amazon EC2 NVMe Instance Storage/ {print $1}')
-    if [ "$${#disks[@]}" -gt 1 ] && command -v mdadm >/dev/null 2>&1; then
-      mdadm --create /dev/md0 --level=0 --raid-devices="$${#disks[@]}" "$${disks[@]}" --run
-      mkfs.xfs -f /dev/md0 && mount /dev/md0 "$cache_dir"
-    elif [ "$${#disks[@]}" -ge 1 ]; then
-      mkfs.xfs -f "$${disks[0]}" && mount "$${disks[0]}" "$cache_dir"
-    else
-      echo "ecs-gpu-task: no instance-store NVMe disk; the model cache stays on the root volume"
-    fi
-  EOT
-    : <<-EOT
-    # Model cache on the root volume.
-    mkdir -p ${var.model_cache.host_path}
-  EOT
-  )
 }
 
 # The task role mounts (and writes) exactly the EFS file systems mounted with IAM authorization.
 data "aws_iam_policy_document" "task_efs" {
-  count = length(local.efs_iam_file_systems) > 0 ? 1 : 0
+  count = var.create_task_role && length(local.efs_iam_file_systems) > 0 ? 1 : 0
 
   statement {
     sid       = "MountEfs"
@@ -83,9 +61,9 @@ data "aws_iam_policy_document" "task_efs" {
 }
 
 resource "aws_iam_role_policy" "task_efs" {
-  count = length(local.efs_iam_file_systems) > 0 ? 1 : 0
+  count = var.create_task_role && length(local.efs_iam_file_systems) > 0 ? 1 : 0
 
   name   = "efs"
-  role   = aws_iam_role.task.id
+  role   = aws_iam_role.task[0].id
   policy = data.aws_iam_policy_document.task_efs[0].json
 }

@@ -23,7 +23,7 @@ resource "aws_ecs_service" "this" {
   tags                               = local.tags
 
   capacity_provider_strategy {
-    capacity_provider = aws_ecs_capacity_provider.this.name
+    capacity_provider = var.capacity_provider_name
     weight            = 1
     base              = 0
   }
@@ -79,15 +79,14 @@ resource "aws_ecs_service" "this" {
 
   lifecycle {
     precondition {
-      condition     = local.tasks_per_instance == null || var.desired_count <= var.max_size * coalesce(local.tasks_per_instance, 0)
-      error_message = "desired_count ${var.desired_count} is more than the group can hold: max_size ${var.max_size} x ${coalesce(local.tasks_per_instance, 0)} task(s) per ${var.instance_type} (the least over its GPUs, CPU and memory); the rest would pend forever."
+      condition     = local.tasks_per_instance == null || var.max_size == null || var.desired_count <= coalesce(var.max_size, 0) * coalesce(local.tasks_per_instance, 0)
+      error_message = "desired_count ${var.desired_count} is more than the group can hold: max_size ${coalesce(var.max_size, 0)} x ${coalesce(local.tasks_per_instance, 0)} task(s) per ${var.instance_type} (the least over its GPUs, CPU and memory); the rest would pend forever."
     }
   }
 
-  # The capacity provider must be on the cluster before a service can use it, and the roles must
-  # have their policies before the first task starts.
+  # The roles must have their policies before the first task starts. (The capacity provider is on
+  # the cluster before the service is created: `capacity_provider_name` comes from the association.)
   depends_on = [
-    aws_ecs_cluster_capacity_providers.this,
     aws_iam_role_policy_attachment.execution,
     aws_iam_role_policy.execution_secrets,
     aws_iam_role_policy.task_exec,
@@ -112,7 +111,7 @@ resource "aws_ecs_service" "autoscaled" {
   tags                               = local.tags
 
   capacity_provider_strategy {
-    capacity_provider = aws_ecs_capacity_provider.this.name
+    capacity_provider = var.capacity_provider_name
     weight            = 1
     base              = 0
   }
@@ -171,13 +170,12 @@ resource "aws_ecs_service" "autoscaled" {
     ignore_changes = [desired_count]
 
     precondition {
-      condition     = local.tasks_per_instance == null || var.autoscaling.max_capacity <= var.max_size * coalesce(local.tasks_per_instance, 0)
-      error_message = "autoscaling.max_capacity ${var.autoscaling.max_capacity} is more than the group can hold: max_size ${var.max_size} x ${coalesce(local.tasks_per_instance, 0)} task(s) per ${var.instance_type} (the least over its GPUs, CPU and memory); the tasks above it would pend forever."
+      condition     = local.tasks_per_instance == null || var.max_size == null || var.autoscaling.max_capacity <= coalesce(var.max_size, 0) * coalesce(local.tasks_per_instance, 0)
+      error_message = "autoscaling.max_capacity ${var.autoscaling.max_capacity} is more than the group can hold: max_size ${coalesce(var.max_size, 0)} x ${coalesce(local.tasks_per_instance, 0)} task(s) per ${var.instance_type} (the least over its GPUs, CPU and memory); the tasks above it would pend forever."
     }
   }
 
   depends_on = [
-    aws_ecs_cluster_capacity_providers.this,
     aws_iam_role_policy_attachment.execution,
     aws_iam_role_policy.execution_secrets,
     aws_iam_role_policy.task_exec,

@@ -1,31 +1,6 @@
-# Two security groups, neither with ingress by default:
-# - the instances' group: the ECS agent and Docker need HTTPS out (ECS, ECR, S3, CloudWatch Logs);
-# - the tasks' group (awsvpc mode only): each task's own network interface.
-# Rules are separate resources, so that rules you add to these groups elsewhere are not removed.
-
-resource "aws_security_group" "instance" {
-  name_prefix = "${var.name}-instance-"
-  description = "GPU container instances of ${var.name}"
-  vpc_id      = var.vpc_id
-  tags        = merge(local.tags, { Name = "${var.name}-instance" })
-
-  lifecycle {
-    create_before_destroy = true
-  }
-}
-
-resource "aws_vpc_security_group_egress_rule" "instance" {
-  for_each = var.instance_egress_rules
-
-  security_group_id            = aws_security_group.instance.id
-  description                  = each.value.description
-  ip_protocol                  = each.value.ip_protocol
-  from_port                    = each.value.from_port
-  to_port                      = each.value.to_port
-  cidr_ipv4                    = each.value.cidr_ipv4
-  referenced_security_group_id = each.value.referenced_security_group_id
-  tags                         = local.tags
-}
+# The tasks' security group (awsvpc mode only), with no ingress by default: each task's own network
+# interface. Rules are separate resources, so that rules you add to the group elsewhere are not
+# removed.
 
 resource "aws_security_group" "task" {
   count = local.is_awsvpc ? 1 : 0

@@ -1,18 +1,9 @@
-# Three roles, each with only what its holder needs:
-# - the instance role: the ECS agent on the GPU instances (register, poll, pull from ECR, write logs);
+# Two roles, each with only what its holder needs, created unless you bring your own
+# (`execution_role_arn`, `task_role_arn`); policies are attached only to the roles the module creates:
 # - the execution role: ECS itself, to pull the image and fetch the task's secrets;
 # - the task role: the application's own AWS calls (no permissions unless you add policy ARNs).
 
 locals {
-  partition  = data.aws_partition.current.partition
-  account_id = data.aws_caller_identity.current.account_id
-
-  instance_managed_policy_arns = concat(
-    ["arn:${local.partition}:iam::aws:policy/service-role/AmazonEC2ContainerServiceforEC2Role"],
-    var.enable_ssm ? ["arn:${local.partition}:iam::aws:policy/AmazonSSMManagedInstanceCore"] : [],
-    var.instance_role_policy_arns,
-  )
-
   # Secrets Manager ARNs may carry a JSON key / version suffix (secret:name-AbCdEf:key:stage:version);
   # the IAM resource is the secret itself: the first seven colon-separated parts. The registry
   # credentials of `repository_credentials` are a secret the execution role reads too.
@@ -22,46 +13,16 @@ locals {
   ], var.repository_credentials == null ? [] : [join(":", slice(split(":", var.repository_credentials), 0, 7))]))
   ssm_secret_arns     = [for a in local.secret_resource_arns : a if can(regex(":ssm:", a))]
   manager_secret_arns = [for a in local.secret_resource_arns : a if can(regex(":secretsmanager:", a))]
-}
 
-# --- instance role and profile -------------------------------------------------------------------
-
-data "aws_iam_policy_document" "instance_assume" {
-  statement {
-    actions = ["sts:AssumeRole"]
-    principals {
-      type        = "Service"
-      identifiers = ["ec2.amazonaws.com"]
-    }
-  }
-}
-
-resource "aws_iam_role" "instance" {
-  name_prefix          = "${var.name}-instance-"
-  path                 = var.iam_role_path
-  permissions_boundary = var.iam_permissions_boundary
-  description          = "ECS container instances of ${var.name} (GPU)"
-  assume_role_policy   = data.aws_iam_policy_document.instance_assume.json
-  tags                 = local.tags
-}
-
-resource "aws_iam_role_policy_attachment" "instance" {
-  count = length(local.instance_managed_policy_arns)
-
-  role       = aws_iam_role.instance.name
-  policy_arn = local.instance_managed_policy_arns[count.index]
-}
-
-resource "aws_iam_instance_profile" "instance" {
-  name_prefix = "${var.name}-instance-"
-  path        = var.iam_role_path
-  role        = aws_iam_role.instance.name
-  tags        = local.tags
+  execution_role_arn = var.create_execution_role ? aws_iam_role.execution[0].arn : var.execution_role_arn
+  task_role_arn      = var.create_task_role ? aws_iam_role.task[0].arn : var.task_role_arn
 }
 
 # --- task execution role -------------------------------------------------------------------------
 
 data "aws_iam_policy_document" "tasks_assume" {
+  count = var.create_execution_role || var.create_task_role ? 1 : 0
+
   statement {
     actions = ["sts:AssumeRole"]
     principals {
@@ -78,22 +39,26 @@ data "aws_iam_policy_document" "tasks_assume" {
 }
 
 resource "aws_iam_role" "execution" {
+  count = var.create_execution_role ? 1 : 0
+
   name_prefix          = "${var.name}-execution-"
   path                 = var.iam_role_path
   permissions_boundary = var.iam_permissions_boundary
   description          = "ECS task execution role of ${var.name}: image pull, logs, secrets"
-  assume_role_policy   = data.aws_iam_policy_document.tasks_assume.json
+  assume_role_policy   = data.aws_iam_policy_document.tasks_assume[0].json
   tags                 = local.tags
 }
 
 resource "aws_iam_role_policy_attachment" "execution" {
-  role       = aws_iam_role.execution.name
+  count = var.create_execution_role ? 1 : 0
+
+  role       = aws_iam_role.execution[0].name
   policy_arn = "arn:${local.partition}:iam::aws:policy/service-role/AmazonECSTaskExecutionRolePolicy"
 }
 
 # AmazonECSTaskExecutionRolePolicy does not cover secrets: allow exactly the ones the task names.
 data "aws_iam_policy_document" "execution_secrets" {
-  count = length(local.secret_resource_arns) > 0 ? 1 : 0
+  count = var.create_execution_role && length(local.secret_resource_arns) > 0 ? 1 : 0
 
   dynamic "statement" {
     for_each = length(local.ssm_secret_arns) > 0 ? [1] : []
@@ -124,28 +89,30 @@ data "aws_iam_policy_document" "execution_secrets" {
 }
 
 resource "aws_iam_role_policy" "execution_secrets" {
-  count = length(local.secret_resource_arns) > 0 ? 1 : 0
+  count = var.create_execution_role && length(local.secret_resource_arns) > 0 ? 1 : 0
 
   name   = "secrets"
-  role   = aws_iam_role.execution.id
+  role   = aws_iam_role.execution[0].id
   policy = data.aws_iam_policy_document.execution_secrets[0].json
 }
 
 # --- task role ------------------------------------------------------------------------------------
 
 resource "aws_iam_role" "task" {
+  count = var.create_task_role ? 1 : 0
+
   name_prefix          = "${var.name}-task-"
   path                 = var.iam_role_path
   permissions_boundary = var.iam_permissions_boundary
   description          = "ECS task role of ${var.name}: the application's AWS permissions"
-  assume_role_policy   = data.aws_iam_policy_document.tasks_assume.json
+  assume_role_policy   = data.aws_iam_policy_document.tasks_assume[0].json
   tags                 = local.tags
 }
 
 resource "aws_iam_role_policy_attachment" "task" {
-  count = length(var.task_role_policy_arns)
+  count = var.create_task_role ? length(var.task_role_policy_arns) : 0
 
-  role       = aws_iam_role.task.name
+  role       = aws_iam_role.task[0].name
   policy_arn = var.task_role_policy_arns[count.index]
 }
 
@@ -154,7 +121,7 @@ resource "aws_iam_role_policy_attachment" "task" {
 data "aws_iam_policy_document" "task_exec" {
   #checkov:skip=CKV_AWS_111:the ssmmessages channel actions support no resource-level permissions; granted to this task role only with enable_execute_command
   #checkov:skip=CKV_AWS_356:the ssmmessages channel actions support no resource-level permissions, so the resource must be "*"
-  count = var.enable_execute_command ? 1 : 0
+  count = var.create_task_role && var.enable_execute_command ? 1 : 0
 
   statement {
     sid = "EcsExec"
@@ -169,9 +136,9 @@ data "aws_iam_policy_document" "task_exec" {
 }
 
 resource "aws_iam_role_policy" "task_exec" {
-  count = var.enable_execute_command ? 1 : 0
+  count = var.create_task_role && var.enable_execute_command ? 1 : 0
 
   name   = "ecs-exec"
-  role   = aws_iam_role.task.id
+  role   = aws_iam_role.task[0].id
   policy = data.aws_iam_policy_document.task_exec[0].json
 }

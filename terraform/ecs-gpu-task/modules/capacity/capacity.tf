@@ -1,17 +1,5 @@
-# The GPU capacity: cluster (optional), launch template, Auto Scaling group, capacity provider,
-# and the capacity provider's association with the cluster.
-
-resource "aws_ecs_cluster" "this" {
-  count = var.create_cluster ? 1 : 0
-
-  name = var.cluster_name
-  tags = local.tags
-
-  setting {
-    name  = "containerInsights"
-    value = var.cluster_container_insights
-  }
-}
+# The GPU capacity: launch template, Auto Scaling group, capacity provider, and the capacity
+# provider's association with the cluster.
 
 locals {
   # ECS_CLUSTER: without it the agent registers in the cluster named "default".
@@ -20,7 +8,7 @@ locals {
   # writing it here too keeps the contract in the configuration, whatever the AMI does.
   ecs_config_lines = concat(
     [
-      "ECS_CLUSTER=${local.cluster_name}",
+      "ECS_CLUSTER=${var.cluster_name}",
       "ECS_ENABLE_GPU_SUPPORT=true",
     ],
     [for k in sort(keys(var.extra_ecs_config)) : "${k}=${var.extra_ecs_config[k]}"],
@@ -49,7 +37,7 @@ resource "aws_launch_template" "this" {
   ebs_optimized          = true
 
   iam_instance_profile {
-    arn = aws_iam_instance_profile.instance.arn
+    arn = local.instance_profile_arn
   }
 
   # IMDSv2 only.
@@ -90,24 +78,32 @@ resource "aws_launch_template" "this" {
   lifecycle {
     # The plan-time refusals of an instance type or AMI source that would be accepted and never run.
     precondition {
-      condition     = local.instance != null || try(local.family_status.status != "supported", false)
-      error_message = "instance_type ${var.instance_type} is not in the module's GPU catalog (catalog.tf); nearest: ${join(", ", slice(local.nearest_types, 0, min(12, length(local.nearest_types))))}. For a type the catalog lacks, set instance_type_facts (its GPUs, vCPUs and memory)."
+      condition     = local.instance.known || (local.instance.family_known && local.instance.status != "supported")
+      error_message = "instance_type ${var.instance_type} is not in the module's GPU catalog (modules/facts/catalog.tf); nearest: ${join(", ", slice(local.instance.nearest_types, 0, min(12, length(local.instance.nearest_types))))}. For a type the catalog lacks, set instance_type_facts (its GPUs, vCPUs and memory)."
     }
     precondition {
-      condition     = local.instance_status == "supported" || (local.instance == null && local.family_status == null)
-      error_message = "instance_type ${var.instance_type} cannot run ECS GPU tasks (${local.instance_status}): ${local.family_reason}."
+      condition     = local.instance.status == "supported" || (!local.instance.known && !local.instance.family_known)
+      error_message = "instance_type ${var.instance_type} cannot run ECS GPU tasks (${local.instance.status}): ${local.instance.status_reason}."
     }
     precondition {
-      condition     = local.instance_architecture == null || local.instance_architecture == "x86_64"
-      error_message = "instance_type ${var.instance_type} is ${coalesce(local.instance_architecture, "unknown")}: every ECS GPU-optimized AMI is x86_64."
+      condition     = local.instance.architecture == null || local.instance.architecture == "x86_64"
+      error_message = "instance_type ${var.instance_type} is ${coalesce(local.instance.architecture, "unknown")}: every ECS GPU-optimized AMI is x86_64."
     }
     precondition {
       condition     = var.ami_id != null || local.ami_parameter_key != null
-      error_message = "ami_ssm_parameter ${local.ami_ssm_parameter} is not an ECS GPU-optimized AMI parameter: use one of ${join(", ", [for p in values(local.ecs_gpu_ami_parameters) : p.parameter])} or a parameter under its gpu/ path (such as .../recommended/image_id)."
+      error_message = "ami_ssm_parameter ${local.ami_ssm_parameter} is not an ECS GPU-optimized AMI parameter: use one of ${join(", ", [for p in values(module.facts.ami_parameters) : p.parameter])} or a parameter under its gpu/ path (such as .../recommended/image_id)."
     }
     precondition {
       condition     = var.ami_id == null || var.ami_ssm_parameter == null
       error_message = "Set ami_id or ami_ssm_parameter, not both."
+    }
+    precondition {
+      condition     = var.create_instance_profile != (var.instance_profile_arn != null)
+      error_message = var.create_instance_profile ? "Set create_instance_profile = false to use instance_profile_arn: the module either creates the instances' role and profile or uses yours, not both." : "With create_instance_profile = false, set instance_profile_arn to the instance profile the GPU instances use (its role needs AmazonEC2ContainerServiceforEC2Role or the same permissions)."
+    }
+    precondition {
+      condition     = var.create_instance_profile || length(var.instance_role_policy_arns) == 0
+      error_message = "instance_role_policy_arns are attached only to the instance role the module creates: with instance_profile_arn, attach them to your own role."
     }
   }
 }
@@ -180,11 +176,12 @@ resource "aws_autoscaling_group" "this" {
     }
   }
 
+  # The instances register with ECS at boot: the role must have its policies by then.
   depends_on = [aws_iam_role_policy_attachment.instance]
 }
 
 resource "aws_ecs_capacity_provider" "this" {
-  name = local.unique_name
+  name = module.facts.unique_name
   tags = local.tags
 
   auto_scaling_group_provider {
@@ -207,7 +204,7 @@ resource "aws_ecs_capacity_provider" "this" {
     }
     # Not silently taking over an existing cluster's capacity provider list (see the README).
     precondition {
-      condition     = var.associate_capacity_provider != null || var.create_cluster
+      condition     = var.associate_capacity_provider != null
       error_message = "With an existing cluster, set associate_capacity_provider explicitly: true makes this module own the cluster's whole capacity provider list (this provider plus additional_cluster_capacity_providers; any other is removed), false leaves the list to you (add the capacity_provider_name output to it)."
     }
   }
@@ -217,9 +214,9 @@ resource "aws_ecs_capacity_provider" "this" {
 # only on an explicit choice (associate_capacity_provider), and then the list is this module's
 # provider plus additional_cluster_capacity_providers. See the README.
 resource "aws_ecs_cluster_capacity_providers" "this" {
-  count = local.associate_capacity_provider ? 1 : 0
+  count = var.associate_capacity_provider == true ? 1 : 0
 
-  cluster_name       = local.cluster_name
+  cluster_name       = var.cluster_name
   capacity_providers = distinct(concat([aws_ecs_capacity_provider.this.name], var.additional_cluster_capacity_providers))
 
   dynamic "default_capacity_provider_strategy" {

@@ -133,13 +133,13 @@ locals {
 
 resource "aws_ecs_task_definition" "this" {
   #checkov:skip=CKV_AWS_336:the GPU container's read-only root filesystem is the input readonly_root_filesystem; it is off by default because CUDA and ML images write model and kernel caches under the root filesystem
-  family                   = local.unique_name
-  requires_compatibilities = ["EC2"]
+  family                   = module.facts.unique_name
+  requires_compatibilities = [var.compatibility]
   network_mode             = var.network_mode
   cpu                      = tostring(var.task_cpu)
   memory                   = tostring(var.task_memory)
-  execution_role_arn       = aws_iam_role.execution.arn
-  task_role_arn            = aws_iam_role.task.arn
+  execution_role_arn       = local.execution_role_arn
+  task_role_arn            = local.task_role_arn
   container_definitions    = jsonencode(local.container_definitions)
   ipc_mode                 = var.ipc_mode
   tags                     = local.tags
@@ -182,11 +182,23 @@ resource "aws_ecs_task_definition" "this" {
   }
 
   lifecycle {
+    precondition {
+      condition     = var.create_execution_role != (var.execution_role_arn != null)
+      error_message = var.create_execution_role ? "Set create_execution_role = false to use execution_role_arn: the module either creates the execution role or uses yours, not both." : "With create_execution_role = false, set execution_role_arn (a role ECS tasks can assume, with AmazonECSTaskExecutionRolePolicy or the same permissions)."
+    }
+    precondition {
+      condition     = var.create_task_role != (var.task_role_arn != null)
+      error_message = var.create_task_role ? "Set create_task_role = false to use task_role_arn: the module either creates the task role or uses yours, not both." : "With create_task_role = false, set task_role_arn (a role ECS tasks can assume)."
+    }
+    precondition {
+      condition     = var.create_task_role || length(var.task_role_policy_arns) == 0
+      error_message = "task_role_policy_arns are attached only to the task role the module creates: with task_role_arn, attach them to your own role."
+    }
     # The plan-time refusals of a task that would be accepted and never placed. An unsupported
     # instance type is refused on the launch template alone, with its reason.
     precondition {
       condition = (
-        local.instance == null || local.instance_status != "supported" ? true :
+        !local.instance.known || local.instance_status != "supported" ? true :
         local.is_fractional_type ? local.gpu_container_count == 1 && local.task_gpus == local.instance_gpu_fraction :
         alltrue([for c in local.containers : floor(c.gpu_count) == c.gpu_count]) && local.task_gpus <= local.instance_gpus
       )
@@ -226,7 +238,7 @@ resource "aws_ecs_task_definition" "this" {
     }
     precondition {
       condition     = local.instance_status != "supported" || local.max_task_memory == null || var.task_memory <= coalesce(local.max_task_memory, 0)
-      error_message = "task_memory ${var.task_memory} MiB is more than the module allows on ${var.instance_type}: ${coalesce(local.max_task_memory, 0)} MiB (the ${coalesce(try(tonumber(local.instance.max_task_memory_mib), null), 0)} MiB the agent can register at most, minus a margin of ${local.memory_margin_mib} MiB for the kernel, the OS, Docker, the ECS agent and the NVIDIA daemons; see memory_margin_mib)."
+      error_message = "task_memory ${var.task_memory} MiB is more than the module allows on ${var.instance_type}: ${coalesce(local.max_task_memory, 0)} MiB (the ${coalesce(local.instance.max_task_memory_mib, 0)} MiB the agent can register at most, minus a margin of ${local.memory_margin_mib} MiB for the kernel, the OS, Docker, the ECS agent and the NVIDIA daemons; see memory_margin_mib)."
     }
     precondition {
       condition     = length(local.nvidia_driver_capabilities) > 0 && alltrue([for c in local.nvidia_driver_capabilities : contains(local.nvidia_driver_capability_names, c)])

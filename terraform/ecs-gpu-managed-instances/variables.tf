@@ -1,0 +1,298 @@
+# Inputs. Checks on one input are validation blocks here; checks that need another input or the
+# instance types' facts (../ecs-gpu-task/modules/facts) are preconditions on the capacity provider
+# (capacity.tf), so that `terraform plan` fails on them.
+
+# ----------------------------------------------------------------------------------------------
+# Naming and tags
+# ----------------------------------------------------------------------------------------------
+
+variable "name" {
+  description = "Name of the service, and the base name of every resource the module creates (task definition family, service, capacity provider, roles, security groups, log group)."
+  type        = string
+
+  validation {
+    condition     = can(regex("^[a-zA-Z][a-zA-Z0-9-]{0,23}$", var.name))
+    error_message = "`name` must start with a letter and have 1 to 24 letters, digits and hyphens (IAM role name prefixes are limited to 38 characters)."
+  }
+
+  validation {
+    condition     = !can(regex("^(?i)(aws|ecs|fargate)", var.name))
+    error_message = "`name` must not start with \"aws\", \"ecs\" or \"fargate\": ECS refuses capacity provider names with those prefixes."
+  }
+}
+
+variable "tags" {
+  description = "Tags added to every resource the module creates; the capacity provider propagates them to the instances it launches."
+  type        = map(string)
+  default     = {}
+}
+
+# ----------------------------------------------------------------------------------------------
+# Cluster
+# ----------------------------------------------------------------------------------------------
+
+variable "cluster_name" {
+  description = "Name of the ECS cluster. With `create_cluster = false` (the default) it must already exist. A Managed Instances capacity provider belongs to one cluster and is associated with it when created: the module does not touch the cluster's capacity provider list (`aws_ecs_cluster_capacity_providers` must not name it)."
+  type        = string
+
+  validation {
+    condition     = can(regex("^[a-zA-Z0-9_-]{1,255}$", var.cluster_name))
+    error_message = "`cluster_name` must have 1 to 255 letters, digits, hyphens and underscores."
+  }
+}
+
+variable "create_cluster" {
+  description = "Create the ECS cluster `cluster_name` in this module (with Container Insights enabled)."
+  type        = bool
+  default     = false
+}
+
+# ----------------------------------------------------------------------------------------------
+# Network
+# ----------------------------------------------------------------------------------------------
+
+variable "vpc_id" {
+  description = "VPC of the subnets; the module's security groups are created in it."
+  type        = string
+}
+
+variable "subnet_ids" {
+  description = "Private subnets of the instances and of the tasks' network interfaces (awsvpc), with a route to ECS, ECR, S3 and CloudWatch Logs (NAT or VPC endpoints)."
+  type        = list(string)
+
+  validation {
+    condition     = length(var.subnet_ids) > 0
+    error_message = "`subnet_ids` must name at least one subnet."
+  }
+}
+
+variable "security_group_ids" {
+  description = "Extra security groups for the tasks' network interfaces, besides the module's own group."
+  type        = list(string)
+  default     = []
+}
+
+variable "ingress_rules" {
+  description = "Ingress rules of the tasks' security group. Empty by default: no inbound traffic. Each rule takes one source: `cidr_ipv4` or `referenced_security_group_id` (for example the load balancer's group)."
+  type = map(object({
+    description                  = string
+    from_port                    = number
+    to_port                      = number
+    ip_protocol                  = optional(string, "tcp")
+    cidr_ipv4                    = optional(string)
+    referenced_security_group_id = optional(string)
+  }))
+  default = {}
+
+  validation {
+    condition     = alltrue([for r in values(var.ingress_rules) : (r.cidr_ipv4 == null) != (r.referenced_security_group_id == null)])
+    error_message = "Each rule in `ingress_rules` must set exactly one of `cidr_ipv4` and `referenced_security_group_id`."
+  }
+}
+
+# ----------------------------------------------------------------------------------------------
+# GPU capacity: the Managed Instances capacity provider
+# ----------------------------------------------------------------------------------------------
+
+variable "instance_types" {
+  description = "The GPU instance types ECS Managed Instances may launch (`allowed_instance_types`), exact names such as \"g6e.xlarge\". Each must be in the catalog (ecs-gpu-task/modules/facts/catalog.tf) with an NVIDIA GPU on x86_64, or described in `instance_type_facts`; each must hold the task (GPUs, CPU, memory). Types need not be on the Managed Instances GPU page's partial list (g4dn, g5, p3, p4d): that list is not exhaustive."
+  type        = list(string)
+
+  validation {
+    condition     = length(var.instance_types) > 0 && length(distinct(var.instance_types)) == length(var.instance_types)
+    error_message = "`instance_types` must name at least one instance type, each once."
+  }
+
+  validation {
+    condition     = alltrue([for t in var.instance_types : can(regex("^[a-z0-9-]+\\.[a-z0-9-]+$", t))])
+    error_message = "`instance_types` takes exact instance type names such as \"g6e.xlarge\" (no wildcards: the module checks that each type holds the task)."
+  }
+}
+
+variable "instance_type_facts" {
+  description = "Opt in to instance types the module's catalog does not know (name => its NVIDIA GPU count, vCPUs and memory in MiB, EC2 figures), which the fit checks then use. Without it an unknown type is refused with the catalog's nearest names (a typo such as g5.xlarg). Ignored for a type the catalog knows."
+  type = map(object({
+    gpus       = number
+    vcpus      = number
+    memory_mib = number
+  }))
+  default  = {}
+  nullable = false
+
+  validation {
+    condition     = alltrue([for f in values(var.instance_type_facts) : try(f.gpus >= 1 && f.vcpus >= 1 && f.memory_mib >= 1024 && floor(f.gpus) == f.gpus && floor(f.vcpus) == f.vcpus, false)])
+    error_message = "Each of `instance_type_facts` needs a whole `gpus` and `vcpus` of at least 1 and `memory_mib` of at least 1024."
+  }
+}
+
+variable "gpu_memory_min_mib" {
+  description = "Least total GPU memory of an instance, in MiB (`accelerator_total_memory_mib.min`); null sets no bound. Every type in `instance_types` whose GPU memory the catalog knows must have at least this much."
+  type        = number
+  default     = null
+
+  validation {
+    condition     = var.gpu_memory_min_mib == null || try(var.gpu_memory_min_mib >= 1 && floor(var.gpu_memory_min_mib) == var.gpu_memory_min_mib, false)
+    error_message = "`gpu_memory_min_mib` must be a whole number of MiB, at least 1."
+  }
+}
+
+variable "storage_size_gib" {
+  description = "Size of each instance's EBS data volume, in GiB (`storage_configuration`); it holds the container images, and CUDA images are large (5 to 20 GB each, unpacked). null leaves the Managed Instances default."
+  type        = number
+  default     = 100
+
+  validation {
+    condition     = var.storage_size_gib == null || try(var.storage_size_gib >= 1 && floor(var.storage_size_gib) == var.storage_size_gib, false)
+    error_message = "`storage_size_gib` must be a whole number of GiB, at least 1."
+  }
+}
+
+variable "iam_permissions_boundary" {
+  description = "ARN of a managed policy set as the permissions boundary of the four IAM roles the module creates; null sets none."
+  type        = string
+  default     = null
+
+  validation {
+    condition     = var.iam_permissions_boundary == null || can(regex("^arn:[^:]+:iam::([0-9]{12}|aws):policy/.+$", coalesce(var.iam_permissions_boundary, "-")))
+    error_message = "`iam_permissions_boundary` must be an IAM policy ARN (arn:aws:iam::<account>:policy/<name>)."
+  }
+}
+
+variable "task_role_policy_arns" {
+  description = "IAM policy ARNs attached to the task role (the role the application's AWS calls use). The task role has no permissions by default."
+  type        = list(string)
+  default     = []
+}
+
+# ----------------------------------------------------------------------------------------------
+# Task
+# ----------------------------------------------------------------------------------------------
+
+variable "gpu_count" {
+  description = "GPUs of the container: a whole number of at least 1, or a GPU fraction (0.125, 0.25 or 0.5) when every type in `instance_types` is a g6f/gr6f type offering exactly that fraction."
+  type        = number
+  default     = 1
+
+  validation {
+    condition     = var.gpu_count >= 1 && floor(var.gpu_count) == var.gpu_count || contains([0.125, 0.25, 0.5], var.gpu_count)
+    error_message = "`gpu_count` must be a whole number of at least 1, or a GPU fraction (0.125, 0.25 or 0.5) on g6f/gr6f types."
+  }
+}
+
+variable "task_cpu" {
+  description = "CPU units of the task (1024 per vCPU)."
+  type        = number
+
+  validation {
+    condition     = var.task_cpu >= 128 && floor(var.task_cpu) == var.task_cpu
+    error_message = "`task_cpu` must be a whole number of CPU units, at least 128."
+  }
+}
+
+variable "task_memory" {
+  description = "Memory of the task, in MiB."
+  type        = number
+
+  validation {
+    condition     = var.task_memory >= 128 && floor(var.task_memory) == var.task_memory
+    error_message = "`task_memory` must be a whole number of MiB, at least 128."
+  }
+}
+
+variable "memory_margin_mib" {
+  description = "Memory of each instance type kept out of the fit check, in MiB, for the kernel, the OS, the container runtime, the ECS agent and the NVIDIA daemons. null uses the larger of 1024 MiB and 5% of the type's memory (the rule of terraform/ecs-gpu-task)."
+  type        = number
+  default     = null
+
+  validation {
+    condition     = var.memory_margin_mib == null || try(var.memory_margin_mib >= 0 && floor(var.memory_margin_mib) == var.memory_margin_mib, false)
+    error_message = "`memory_margin_mib` must be a whole number of MiB, 0 or more."
+  }
+}
+
+variable "container_name" {
+  description = "Name of the GPU container."
+  type        = string
+  default     = "app"
+
+  validation {
+    condition     = can(regex("^[a-zA-Z0-9_-]{1,255}$", var.container_name))
+    error_message = "`container_name` must have 1 to 255 letters, digits, hyphens and underscores."
+  }
+}
+
+variable "container_image" {
+  description = "Image of the GPU container (a CUDA image, or one built on it)."
+  type        = string
+}
+
+variable "container_command" {
+  description = "Command of the GPU container; null keeps the image's."
+  type        = list(string)
+  default     = null
+}
+
+variable "container_environment" {
+  description = "Environment of the GPU container (name => value). NVIDIA_VISIBLE_DEVICES is set by the ECS agent and must not be set here."
+  type        = map(string)
+  default     = {}
+
+  validation {
+    condition     = !contains(keys(var.container_environment), "NVIDIA_VISIBLE_DEVICES")
+    error_message = "NVIDIA_VISIBLE_DEVICES is set by the ECS agent to the GPUs it assigns and must not be set in `container_environment`."
+  }
+}
+
+variable "container_port_mappings" {
+  description = "Ports of the GPU container (awsvpc: the host port is the container port)."
+  type = list(object({
+    container_port = number
+    protocol       = optional(string, "tcp")
+    name           = optional(string)
+  }))
+  default = []
+}
+
+variable "nvidia_driver_capabilities" {
+  description = "NVIDIA_DRIVER_CAPABILITIES of the GPU container unless `container_environment` sets it: images not built on NVIDIA's CUDA images need it to see the driver."
+  type        = string
+  default     = "compute,utility"
+}
+
+variable "log_retention_days" {
+  description = "Retention of the task log group, in days."
+  type        = number
+  default     = 30
+
+  validation {
+    condition     = contains([1, 3, 5, 7, 14, 30, 60, 90, 120, 150, 180, 365, 400, 545, 731, 1096, 1827, 2192, 2557, 2922, 3288, 3653], var.log_retention_days)
+    error_message = "`log_retention_days` must be a CloudWatch Logs retention value (1, 3, 5, 7, 14, 30, 60, 90, 120, 150, 180, 365, 400, 545, 731, 1096, 1827, 2192, 2557, 2922, 3288 or 3653)."
+  }
+}
+
+variable "log_group_kms_key_arn" {
+  description = "KMS key ARN that encrypts the task log group; null uses CloudWatch Logs' own encryption."
+  type        = string
+  default     = null
+}
+
+# ----------------------------------------------------------------------------------------------
+# Service
+# ----------------------------------------------------------------------------------------------
+
+variable "desired_count" {
+  description = "Number of tasks. ECS Managed Instances launches the instances they need."
+  type        = number
+  default     = 1
+
+  validation {
+    condition     = var.desired_count >= 0 && floor(var.desired_count) == var.desired_count
+    error_message = "`desired_count` must be a whole number, 0 or more."
+  }
+}
+
+variable "wait_for_steady_state" {
+  description = "Make `terraform apply` wait until the service reaches a steady state. A GPU task that never starts then fails the apply instead of passing silently."
+  type        = bool
+  default     = false
+}

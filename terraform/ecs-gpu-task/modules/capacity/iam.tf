@@ -1,0 +1,52 @@
+# The instance role and profile: the ECS agent on the GPU instances (register, poll, pull from ECR,
+# write logs). Created unless you bring your own profile (`instance_profile_arn`); policies are
+# attached only to the role the module creates.
+
+locals {
+  instance_managed_policy_arns = var.create_instance_profile ? concat(
+    ["arn:${local.partition}:iam::aws:policy/service-role/AmazonEC2ContainerServiceforEC2Role"],
+    var.enable_ssm ? ["arn:${local.partition}:iam::aws:policy/AmazonSSMManagedInstanceCore"] : [],
+    var.instance_role_policy_arns,
+  ) : []
+
+  instance_profile_arn = var.create_instance_profile ? aws_iam_instance_profile.instance[0].arn : var.instance_profile_arn
+}
+
+data "aws_iam_policy_document" "instance_assume" {
+  count = var.create_instance_profile ? 1 : 0
+
+  statement {
+    actions = ["sts:AssumeRole"]
+    principals {
+      type        = "Service"
+      identifiers = ["ec2.amazonaws.com"]
+    }
+  }
+}
+
+resource "aws_iam_role" "instance" {
+  count = var.create_instance_profile ? 1 : 0
+
+  name_prefix          = "${var.name}-instance-"
+  path                 = var.iam_role_path
+  permissions_boundary = var.iam_permissions_boundary
+  description          = "ECS container instances of ${var.name} (GPU)"
+  assume_role_policy   = data.aws_iam_policy_document.instance_assume[0].json
+  tags                 = local.tags
+}
+
+resource "aws_iam_role_policy_attachment" "instance" {
+  count = length(local.instance_managed_policy_arns)
+
+  role       = aws_iam_role.instance[0].name
+  policy_arn = local.instance_managed_policy_arns[count.index]
+}
+
+resource "aws_iam_instance_profile" "instance" {
+  count = var.create_instance_profile ? 1 : 0
+
+  name_prefix = "${var.name}-instance-"
+  path        = var.iam_role_path
+  role        = aws_iam_role.instance[0].name
+  tags        = local.tags
+}

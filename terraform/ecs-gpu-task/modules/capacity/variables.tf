@@ -1,0 +1,340 @@
+# Inputs of the capacity. Those shared with the service (name, cluster, instance type, IAM path and
+# boundary, model cache) are validated once, in ../facts.
+
+variable "name" {
+  description = "Name of the service, and the base name of every resource the module creates (task definition family, service, capacity provider, Auto Scaling group, launch template, roles, log group)."
+  type        = string
+}
+
+variable "name_suffix" {
+  description = <<-EOT
+    Suffix of the names that are unique in the account and region: the capacity provider ("<name>-<suffix>"),
+    the log group ("/ecs/<name>-<suffix>") and the task definition family. null (the default) derives it from the
+    cluster name (the first 6 hex digits of its SHA-1), so that two calls named `inference` in a staging and a
+    prod cluster do not collide; "" uses `name` alone (the names of module versions before it: set it when
+    upgrading, to keep the existing capacity provider). The service is named `name` (service names are per
+    cluster); roles, security groups, the launch template and the group use `name` as a prefix with a
+    generated suffix.
+  EOT
+  type        = string
+  default     = null
+}
+
+variable "tags" {
+  description = "Tags added to every resource the module creates (and propagated to the instances and their volumes)."
+  type        = map(string)
+  default     = {}
+}
+
+variable "cluster_name" {
+  description = "Name of the ECS cluster. With `create_cluster = false` (the default) it must already exist; with `create_cluster = true` the module creates it."
+  type        = string
+}
+
+variable "associate_capacity_provider" {
+  description = <<-EOT
+    Whether the module manages the cluster's capacity provider list (`aws_ecs_cluster_capacity_providers`).
+    That resource owns the cluster's WHOLE list: when true, the list becomes this module's capacity provider
+    plus `additional_cluster_capacity_providers`, and any other provider on the cluster is removed.
+    When false, the module leaves the list alone and you must add the `capacity_provider_name` output to the
+    `aws_ecs_cluster_capacity_providers` you manage elsewhere (otherwise the service cannot be created).
+    null (the default) means true when the module creates the cluster, and is refused for an existing
+    cluster: there you must choose explicitly.
+  EOT
+  type        = bool
+  default     = null
+}
+
+variable "additional_cluster_capacity_providers" {
+  description = "Other capacity providers (names, e.g. \"FARGATE\" or another module's) to keep on the cluster when `associate_capacity_provider` is true. Everything not listed here is removed from the cluster."
+  type        = list(string)
+  default     = []
+}
+
+variable "default_capacity_provider_strategy" {
+  description = "The cluster's default capacity provider strategy, set only when `associate_capacity_provider` is true. Empty leaves the cluster without a default strategy (this module's service names its own)."
+  type = list(object({
+    capacity_provider = string
+    weight            = optional(number, 0)
+    base              = optional(number, 0)
+  }))
+  default = []
+}
+
+variable "vpc_id" {
+  description = "VPC of the subnets; the module's security groups are created in it."
+  type        = string
+}
+
+variable "subnet_ids" {
+  description = "Subnets of the Auto Scaling group (the GPU instances). Private subnets with a route to ECS, ECR, S3 and CloudWatch Logs (NAT or VPC endpoints)."
+  type        = list(string)
+
+  validation {
+    condition     = length(var.subnet_ids) > 0
+    error_message = "`subnet_ids` must name at least one subnet."
+  }
+}
+
+variable "instance_security_group_ids" {
+  description = "Extra security groups for the GPU instances, besides the module's own group (which has no ingress and HTTPS egress). In bridge mode, task ports are host ports: allow them here."
+  type        = list(string)
+  default     = []
+}
+
+variable "instance_egress_rules" {
+  description = "Egress rules of the instances' security group. The default allows HTTPS anywhere: the ECS agent, ECR, S3, CloudWatch Logs and SSM are all HTTPS."
+  type = map(object({
+    description                  = string
+    from_port                    = number
+    to_port                      = number
+    ip_protocol                  = optional(string, "tcp")
+    cidr_ipv4                    = optional(string)
+    referenced_security_group_id = optional(string)
+  }))
+  default = {
+    https = { description = "HTTPS to anywhere (ECS, ECR, S3, CloudWatch Logs, SSM)", from_port = 443, to_port = 443, cidr_ipv4 = "0.0.0.0/0" }
+  }
+
+  validation {
+    condition     = alltrue([for r in values(var.instance_egress_rules) : (r.cidr_ipv4 == null) != (r.referenced_security_group_id == null)])
+    error_message = "Each rule in `instance_egress_rules` must set exactly one of `cidr_ipv4` and `referenced_security_group_id`."
+  }
+}
+
+variable "instance_type" {
+  description = "EC2 instance type of the GPU instances. Must be in the catalog (catalog.tf) with ECS status \"supported\" (NVIDIA GPU, x86_64, served by the ECS GPU-optimized AMI)."
+  type        = string
+}
+
+variable "instance_type_facts" {
+  description = "Opt in to an instance type the module's catalog does not know (a new type, or one the catalog lacks): its NVIDIA GPU count, vCPUs and memory in MiB (EC2 figures), which the fit checks then use. Without it an unknown type is refused with the catalog's nearest names (a typo such as g5.xlarg). Ignored for a type the catalog knows."
+  type = object({
+    gpus       = number
+    vcpus      = number
+    memory_mib = number
+  })
+  default = null
+}
+
+variable "ami_ssm_parameter" {
+  description = "SSM parameter the GPU AMI is read from at plan time. null uses the catalog's recommendation, the Amazon Linux 2023 GPU `.../amazon-linux-2023/gpu/recommended/image_id`. Must be one of the catalog's ECS GPU-optimized AMI parameters or a parameter under its `gpu/` path (a `/image_id` sub-parameter or a version-specific one). The Amazon Linux 2 GPU AMIs reached end of life on 2026-06-30."
+  type        = string
+  default     = null
+}
+
+variable "ami_id" {
+  description = "Pin an AMI ID instead of reading the SSM parameter (for example to roll AMIs on your own schedule). It must be an ECS GPU-optimized AMI (x86_64, Linux): the module cannot check that offline."
+  type        = string
+  default     = null
+
+  validation {
+    condition     = var.ami_id == null || can(regex("^ami-[0-9a-f]{8}([0-9a-f]{9})?$", var.ami_id))
+    error_message = "`ami_id` must be an AMI ID such as ami-0123456789abcdef0."
+  }
+}
+
+variable "root_volume_size_gib" {
+  description = "Size of the encrypted gp3 root volume, in GiB. CUDA images are large (5 to 20 GB each, unpacked) and Docker keeps the old image during a deployment."
+  type        = number
+  default     = 100
+
+  validation {
+    condition     = var.root_volume_size_gib >= 30 && floor(var.root_volume_size_gib) == var.root_volume_size_gib
+    error_message = "`root_volume_size_gib` must be a whole number of at least 30 (the GPU AMI's own snapshot needs that much)."
+  }
+}
+
+variable "root_volume_device_name" {
+  description = "Device name of the AMI's root volume (/dev/xvda on the ECS-optimized Amazon Linux AMIs)."
+  type        = string
+  default     = "/dev/xvda"
+}
+
+variable "root_volume_kms_key_id" {
+  description = "KMS key ARN for the root volume; null uses the account's default EBS key."
+  type        = string
+  default     = null
+}
+
+variable "extra_ecs_config" {
+  description = "Extra /etc/ecs/ecs.config settings (name => value), written after ECS_CLUSTER and ECS_ENABLE_GPU_SUPPORT=true, for example { ECS_RESERVED_MEMORY = \"256\", ECS_IMAGE_PULL_BEHAVIOR = \"prefer-cached\" }."
+  type        = map(string)
+  default     = {}
+
+  validation {
+    condition     = alltrue([for k in keys(var.extra_ecs_config) : can(regex("^ECS_[A-Z0-9_]+$", k))])
+    error_message = "Each key of `extra_ecs_config` must be an ECS agent setting name: ECS_ followed by capital letters, digits and underscores."
+  }
+
+  validation {
+    condition     = !contains(keys(var.extra_ecs_config), "ECS_CLUSTER") && !contains(keys(var.extra_ecs_config), "ECS_ENABLE_GPU_SUPPORT")
+    error_message = "`extra_ecs_config` must not set ECS_CLUSTER or ECS_ENABLE_GPU_SUPPORT: the module writes both, and a second line would override them."
+  }
+
+  validation {
+    condition     = alltrue([for v in values(var.extra_ecs_config) : !can(regex("[\r\n]", v))])
+    error_message = "Values of `extra_ecs_config` must be single lines."
+  }
+}
+
+variable "extra_user_data" {
+  description = "Extra shell commands run by the instances' user data after ecs.config is written (before the ECS agent starts). For example `sysctl -w vm.overcommit_memory=1`, which the AMI's README asks for on g6f.large."
+  type        = string
+  default     = ""
+}
+
+variable "enable_ssm" {
+  description = "Attach AmazonSSMManagedInstanceCore to the instance role, for Session Manager access to the instances (the first place to look when a task never starts)."
+  type        = bool
+  default     = true
+}
+
+variable "instance_role_policy_arns" {
+  description = "Extra IAM policy ARNs attached to the instance role."
+  type        = list(string)
+  default     = []
+}
+
+variable "imds_hop_limit" {
+  description = "Instance metadata (IMDSv2) response hop limit. 1 keeps bridge-mode containers from reaching the instance role's credentials; tasks get their own role through the ECS agent."
+  type        = number
+  default     = 1
+
+  validation {
+    condition     = var.imds_hop_limit >= 1 && var.imds_hop_limit <= 64
+    error_message = "`imds_hop_limit` must be between 1 and 64."
+  }
+}
+
+variable "min_size" {
+  description = "Minimum number of GPU instances. 0 lets ECS managed scaling stop every instance when no task runs."
+  type        = number
+  default     = 0
+
+  validation {
+    condition     = var.min_size >= 0 && floor(var.min_size) == var.min_size
+    error_message = "`min_size` must be a whole number, 0 or more."
+  }
+}
+
+variable "max_size" {
+  description = "Maximum number of GPU instances. Leave room for one more than steady state: a rolling deployment and an instance refresh each need a spare instance."
+  type        = number
+  default     = 2
+
+  validation {
+    condition     = var.max_size >= 1 && floor(var.max_size) == var.max_size
+    error_message = "`max_size` must be a whole number, 1 or more."
+  }
+}
+
+variable "force_delete" {
+  description = "Delete the Auto Scaling group without waiting for its instances, which are scale-in protected and would otherwise keep `terraform destroy` waiting. The service (and so every task) is destroyed first."
+  type        = bool
+  default     = true
+}
+
+variable "instance_warmup" {
+  description = "Seconds a new instance is given to boot, register with ECS and pull the image before it counts as ready, used by the instance refresh and by ECS managed scaling. Keep it at 300 or more for GPU instances."
+  type        = number
+  default     = 300
+
+  validation {
+    condition     = var.instance_warmup >= 0 && var.instance_warmup <= 10000
+    error_message = "`instance_warmup` must be between 0 and 10000 seconds."
+  }
+}
+
+variable "instance_refresh_min_healthy_percentage" {
+  description = "Share of the Auto Scaling group that must stay in service during an instance refresh (rolling replacement after a launch template change)."
+  type        = number
+  default     = 90
+
+  validation {
+    condition     = var.instance_refresh_min_healthy_percentage >= 0 && var.instance_refresh_min_healthy_percentage <= 100
+    error_message = "`instance_refresh_min_healthy_percentage` must be between 0 and 100."
+  }
+}
+
+variable "target_capacity" {
+  description = "ECS managed scaling target, in percent of the instances running tasks. 100: no idle GPU instance, but a new task waits for an instance to boot. Below 100: ECS keeps spare instances warm, at their price."
+  type        = number
+  default     = 100
+
+  validation {
+    condition     = var.target_capacity >= 1 && var.target_capacity <= 100 && floor(var.target_capacity) == var.target_capacity
+    error_message = "`target_capacity` must be a whole number from 1 to 100."
+  }
+}
+
+variable "minimum_scaling_step_size" {
+  description = "Fewest instances ECS managed scaling adds or removes at a time."
+  type        = number
+  default     = 1
+
+  validation {
+    condition     = var.minimum_scaling_step_size >= 1 && var.minimum_scaling_step_size <= 10000
+    error_message = "`minimum_scaling_step_size` must be between 1 and 10000."
+  }
+}
+
+variable "maximum_scaling_step_size" {
+  description = "Most instances ECS managed scaling adds or removes at a time."
+  type        = number
+  default     = 10
+
+  validation {
+    condition     = var.maximum_scaling_step_size >= 1 && var.maximum_scaling_step_size <= 10000
+    error_message = "`maximum_scaling_step_size` must be between 1 and 10000."
+  }
+}
+
+variable "iam_role_path" {
+  description = "Path of the three IAM roles and the instance profile the module creates (an organization's convention, such as \"/ml/\")."
+  type        = string
+  default     = "/"
+  nullable    = false
+}
+
+variable "iam_permissions_boundary" {
+  description = "ARN of a managed policy set as the permissions boundary of the three IAM roles the module creates (where an organization requires one); null sets none."
+  type        = string
+  default     = null
+}
+
+variable "model_cache" {
+  description = <<-EOT
+    A model cache on the instance, mounted into every container with GPUs at `container_path`, so that weights are
+    downloaded once per instance instead of at every task start (point the server's cache there, for example
+    HF_HOME=/models). It lives on the root volume (size it with `root_volume_size_gib`), or with
+    `instance_store = true` on the instance-store NVMe disks, which the user data formats (XFS, RAID 0 over several)
+    and mounts at `host_path` at boot when the instance has them; an instance without them keeps the root volume.
+    Instance-store data is lost when the instance stops.
+  EOT
+  type = object({
+    host_path      = optional(string, "/opt/ecs-gpu/models")
+    container_path = optional(string, "/models")
+    read_only      = optional(bool, false)
+    instance_store = optional(bool, false)
+  })
+  default = null
+}
+
+variable "create_instance_profile" {
+  description = "Create the GPU instances' IAM role (with AmazonEC2ContainerServiceforEC2Role, AmazonSSMManagedInstanceCore when `enable_ssm`, and `instance_role_policy_arns`) and its instance profile. false uses your profile, `instance_profile_arn`: the module then attaches nothing to it, and `enable_ssm` and `instance_role_policy_arns` do not apply."
+  type        = bool
+  default     = true
+  nullable    = false
+}
+
+variable "instance_profile_arn" {
+  description = "ARN of your instance profile for the GPU instances, with `create_instance_profile = false`. Its role needs the permissions of AmazonEC2ContainerServiceforEC2Role (the ECS agent registers, polls and pulls with them)."
+  type        = string
+  default     = null
+
+  validation {
+    condition     = var.instance_profile_arn == null || can(regex("^arn:[^:]+:iam::[0-9]{12}:instance-profile/.+$", coalesce(var.instance_profile_arn, "-")))
+    error_message = "`instance_profile_arn` must be an instance profile ARN (arn:aws:iam::<account>:instance-profile/<name>)."
+  }
+}

@@ -1,0 +1,54 @@
+# Facts and names that the capacity and the service must derive the same way: the instance type's
+# facts from the generated catalog (catalog.tf), what a task may ask for on it, and the names that
+# are unique per call. No resources: both submodules call this module, so each fact and each rule
+# lives once. The lookups are null-safe so that an unknown instance type fails on the capacity's
+# preconditions with a clear message, never on an index error somewhere else.
+
+terraform {
+  required_version = ">= 1.6"
+}
+
+locals {
+  # --- the instance type, from the catalog --------------------------------------------------
+  instance_family  = split(".", var.instance_type)[0]
+  catalog_instance = lookup(local.ecs_gpu_instance_types, var.instance_type, null)
+  # A type the catalog does not know is used only with the caller's facts (instance_type_facts); the
+  # module's memory margin then stands for what the kernel keeps.
+  opted_in_instance = local.catalog_instance == null && var.instance_type_facts != null ? {
+    family              = split(".", var.instance_type)[0], gpus = var.instance_type_facts.gpus, gpu_fraction = null
+    vcpus               = var.instance_type_facts.vcpus, memory_mib = var.instance_type_facts.memory_mib
+    max_task_memory_mib = var.instance_type_facts.memory_mib, architecture = "x86_64", ecs_status = "supported"
+  } : null
+  instance        = local.catalog_instance != null ? local.catalog_instance : local.opted_in_instance
+  family_status   = local.opted_in_instance != null ? { status = "supported", reason = null } : lookup(local.ecs_gpu_family_status, local.instance_family, null)
+  instance_status = try(local.instance.ecs_status, try(local.family_status.status, "unknown"))
+  family_reason   = try(coalesce(local.family_status.reason, ""), "")
+
+  instance_gpus         = try(tonumber(local.instance.gpus), null)
+  instance_gpu_fraction = try(tonumber(local.instance.gpu_fraction), null)
+  instance_vcpus        = try(tonumber(local.instance.vcpus), null)
+  instance_memory_mib   = try(tonumber(local.instance.memory_mib), null)
+
+  # --- CPU and memory a task may ask for ----------------------------------------------------
+  # The catalog's max_task_memory_mib is EC2 memory minus the 207 MiB the kernel always keeps
+  # (ECS memory-management example). The margin covers the rest: the kernel keeps more on larger
+  # and GPU instances, and the OS, Docker, the agent and the NVIDIA daemons use memory the agent
+  # does not subtract (ECS_RESERVED_MEMORY defaults to 0).
+  memory_margin_mib = (
+    var.memory_margin_mib != null ? var.memory_margin_mib :
+    try(max(1024, ceil(local.instance_memory_mib * 5 / 100)), 1024)
+  )
+
+  # The catalog's names nearest an unknown type: the same family, else the same size, else every
+  # family the catalog knows.
+  same_family_types = [for t in keys(local.ecs_gpu_instance_types) : t if split(".", t)[0] == local.instance_family]
+  same_size_types   = [for t in keys(local.ecs_gpu_instance_types) : t if try(split(".", t)[1], "") == try(split(".", var.instance_type)[1], "-")]
+  nearest_types = (
+    length(local.same_family_types) > 0 ? local.same_family_types :
+    length(local.same_size_types) > 0 ? local.same_size_types :
+    sort(keys(local.ecs_gpu_family_status))
+  )
+
+  # Names unique in the account and region (see `name_suffix`).
+  name_suffix = var.name_suffix != null ? var.name_suffix : substr(sha1(var.cluster_name), 0, 6)
+}

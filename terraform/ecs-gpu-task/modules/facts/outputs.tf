@@ -1,0 +1,47 @@
+output "instance" {
+  description = "What the capacity and the service know of the instance type, in one shape. `known` is false when neither the catalog nor `instance_type_facts` knows it (every fit check is then skipped, and the capacity refuses the type)."
+  value = {
+    instance_type = var.instance_type
+    known         = local.instance != null
+    # "supported", or why the type cannot run ECS GPU tasks (restricted, not-nvidia, no-ecs-gpu-ami,
+    # deprecated, unverified), or "unknown".
+    status        = local.instance_status
+    status_reason = local.family_reason
+    family_known  = local.family_status != null
+    architecture  = try(local.instance.architecture, null)
+    gpus          = local.instance_gpus
+    gpu_fraction  = local.instance_gpu_fraction
+    # GPU memory of one GPU (MiB), from the catalog; null for a type known only by instance_type_facts.
+    gpu_memory_mib = try(tonumber(local.instance.gpu_memory_mib), null)
+    # GPUs one instance offers: whole GPUs, or the partition of a fractional type.
+    gpus_per_instance = local.instance_gpu_fraction != null ? local.instance_gpu_fraction : local.instance_gpus
+    vcpus             = local.instance_vcpus
+    # The agent registers vCPUs x 1024 CPU units.
+    max_task_cpu        = try(local.instance_vcpus * 1024, null)
+    max_task_memory_mib = try(tonumber(local.instance.max_task_memory_mib), null)
+    memory_margin_mib   = local.memory_margin_mib
+    # Most task memory the module accepts: the catalog's max_task_memory_mib minus the margin.
+    max_task_memory = try(tonumber(local.instance.max_task_memory_mib) - local.memory_margin_mib, null)
+    nearest_types   = local.nearest_types
+  }
+}
+
+output "unique_name" {
+  description = "`name` with the call's suffix: the name of the capacity provider and the task definition family, and the base of the log group."
+  value       = local.name_suffix == "" ? var.name : "${var.name}-${local.name_suffix}"
+}
+
+output "ami_parameters" {
+  description = "The catalog's ECS GPU-optimized AMI SSM parameters (key => { parameter, end_of_life })."
+  value       = local.ecs_gpu_ami_parameters
+}
+
+output "ami_recommended_parameter" {
+  description = "The catalog's recommended AMI SSM parameter (Amazon Linux 2023 GPU image_id)."
+  value       = local.ecs_gpu_ami_recommended_parameter
+}
+
+output "nvidia_driver_capability_names" {
+  description = "The NVIDIA_DRIVER_CAPABILITIES names the NVIDIA container toolkit accepts."
+  value       = local.nvidia_driver_capability_names
+}

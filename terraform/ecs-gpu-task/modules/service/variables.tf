@@ -1,0 +1,755 @@
+# Inputs of the service. Those shared with the capacity (name, cluster, instance type, IAM path and
+# boundary, model cache) are validated once, in ../facts.
+
+variable "name" {
+  description = "Name of the service, and the base name of every resource the module creates (task definition family, service, capacity provider, Auto Scaling group, launch template, roles, log group)."
+  type        = string
+}
+
+variable "name_suffix" {
+  description = <<-EOT
+    Suffix of the names that are unique in the account and region: the capacity provider ("<name>-<suffix>"),
+    the log group ("/ecs/<name>-<suffix>") and the task definition family. null (the default) derives it from the
+    cluster name (the first 6 hex digits of its SHA-1), so that two calls named `inference` in a staging and a
+    prod cluster do not collide; "" uses `name` alone (the names of module versions before it: set it when
+    upgrading, to keep the existing capacity provider). The service is named `name` (service names are per
+    cluster); roles, security groups, the launch template and the group use `name` as a prefix with a
+    generated suffix.
+  EOT
+  type        = string
+  default     = null
+}
+
+variable "tags" {
+  description = "Tags added to every resource the module creates (and propagated to the instances and their volumes)."
+  type        = map(string)
+  default     = {}
+}
+
+variable "cluster_name" {
+  description = "Name of the ECS cluster. With `create_cluster = false` (the default) it must already exist; with `create_cluster = true` the module creates it."
+  type        = string
+}
+
+variable "vpc_id" {
+  description = "VPC of the subnets; the module's security groups are created in it."
+  type        = string
+}
+
+variable "subnet_ids" {
+  description = "Subnets of the tasks' network interfaces in awsvpc mode (unused in bridge mode). They must be in the Availability Zones of the capacity's subnets, or a task can be placed on no instance."
+  type        = list(string)
+
+  validation {
+    condition     = length(var.subnet_ids) > 0
+    error_message = "`subnet_ids` must name at least one subnet."
+  }
+}
+
+variable "security_group_ids" {
+  description = "Extra security groups for the tasks' network interfaces (awsvpc mode), besides the module's own group."
+  type        = list(string)
+  default     = []
+}
+
+variable "ingress_rules" {
+  description = "Ingress rules of the tasks' security group (awsvpc mode). Empty by default: no inbound traffic. Each rule takes one source: `cidr_ipv4` or `referenced_security_group_id` (for example the load balancer's group)."
+  type = map(object({
+    description                  = string
+    from_port                    = number
+    to_port                      = number
+    ip_protocol                  = optional(string, "tcp")
+    cidr_ipv4                    = optional(string)
+    referenced_security_group_id = optional(string)
+  }))
+  default = {}
+
+  validation {
+    condition     = alltrue([for r in values(var.ingress_rules) : (r.cidr_ipv4 == null) != (r.referenced_security_group_id == null)])
+    error_message = "Each rule in `ingress_rules` must set exactly one of `cidr_ipv4` and `referenced_security_group_id`."
+  }
+}
+
+variable "egress_rules" {
+  description = "Egress rules of the tasks' security group (awsvpc mode). The default allows HTTPS anywhere (model downloads, AWS APIs)."
+  type = map(object({
+    description                  = string
+    from_port                    = number
+    to_port                      = number
+    ip_protocol                  = optional(string, "tcp")
+    cidr_ipv4                    = optional(string)
+    referenced_security_group_id = optional(string)
+  }))
+  default = {
+    https = { description = "HTTPS to anywhere", from_port = 443, to_port = 443, cidr_ipv4 = "0.0.0.0/0" }
+  }
+
+  validation {
+    condition     = alltrue([for r in values(var.egress_rules) : (r.cidr_ipv4 == null) != (r.referenced_security_group_id == null)])
+    error_message = "Each rule in `egress_rules` must set exactly one of `cidr_ipv4` and `referenced_security_group_id`."
+  }
+}
+
+variable "instance_type" {
+  description = "EC2 instance type of the GPU instances. Must be in the catalog (catalog.tf) with ECS status \"supported\" (NVIDIA GPU, x86_64, served by the ECS GPU-optimized AMI)."
+  type        = string
+}
+
+variable "instance_type_facts" {
+  description = "Opt in to an instance type the module's catalog does not know (a new type, or one the catalog lacks): its NVIDIA GPU count, vCPUs and memory in MiB (EC2 figures), which the fit checks then use. Without it an unknown type is refused with the catalog's nearest names (a typo such as g5.xlarg). Ignored for a type the catalog knows."
+  type = object({
+    gpus       = number
+    vcpus      = number
+    memory_mib = number
+  })
+  default = null
+}
+
+variable "network_mode" {
+  description = "Task network mode: \"awsvpc\" (each task has its own network interface and the module's security group) or \"bridge\" (Docker bridge on the instance's interface)."
+  type        = string
+  default     = "awsvpc"
+
+  validation {
+    condition     = contains(["awsvpc", "bridge"], var.network_mode)
+    error_message = "`network_mode` must be \"awsvpc\" or \"bridge\"."
+  }
+}
+
+variable "gpu_count" {
+  description = "GPUs reserved for the GPU container. On whole-GPU types: a whole number from 1 to the type's GPU count. On the fractional g6f/gr6f types: exactly the type's partition (0.125, 0.25 or 0.5), the only value those types can serve."
+  type        = number
+  default     = 1
+
+  validation {
+    condition     = var.gpu_count > 0 && (floor(var.gpu_count) == var.gpu_count || contains([0.125, 0.25, 0.5], var.gpu_count))
+    error_message = "`gpu_count` must be a whole number of at least 1, or a GPU fraction (0.125, 0.25 or 0.5) on g6f/gr6f types."
+  }
+}
+
+variable "task_cpu" {
+  description = "Task CPU units (1024 per vCPU). At most the instance type's vCPUs x 1024."
+  type        = number
+
+  validation {
+    condition     = var.task_cpu >= 128 && floor(var.task_cpu) == var.task_cpu
+    error_message = "`task_cpu` must be a whole number of CPU units, at least 128."
+  }
+}
+
+variable "task_memory" {
+  description = "Task memory in MiB (hard limit). At most what the instance type can register minus the module's memory margin (see `memory_margin_mib`)."
+  type        = number
+
+  validation {
+    condition     = var.task_memory >= 128 && floor(var.task_memory) == var.task_memory
+    error_message = "`task_memory` must be a whole number of MiB, at least 128."
+  }
+}
+
+variable "memory_margin_mib" {
+  description = "MiB kept free below the catalog's `max_task_memory_mib` (EC2 memory minus the 207 MiB the kernel always keeps) when checking `task_memory`. null uses max(1024, 5% of the instance memory): the kernel keeps more than 207 MiB on larger and GPU instances, and the OS, Docker, the ECS agent and the NVIDIA daemons need memory the agent does not subtract."
+  type        = number
+  default     = null
+}
+
+variable "container_name" {
+  description = "Name of the GPU container."
+  type        = string
+  default     = "app"
+}
+
+variable "container_image" {
+  description = "Image of the GPU container (for example an ECR image built on an nvidia/cuda base)."
+  type        = string
+}
+
+variable "container_command" {
+  description = "Command of the GPU container; null keeps the image's CMD."
+  type        = list(string)
+  default     = null
+}
+
+variable "container_entry_point" {
+  description = "Entry point of the GPU container; null keeps the image's ENTRYPOINT."
+  type        = list(string)
+  default     = null
+}
+
+variable "container_port_mappings" {
+  description = "Port mappings of the GPU container. In awsvpc mode the host port is the container port; in bridge mode a host port of 0 (the default there) picks a dynamic port."
+  type = list(object({
+    container_port = number
+    host_port      = optional(number)
+    protocol       = optional(string, "tcp")
+    name           = optional(string)
+    app_protocol   = optional(string)
+  }))
+  default = []
+
+  validation {
+    condition     = alltrue([for p in var.container_port_mappings : contains(["tcp", "udp"], p.protocol)])
+    error_message = "`protocol` of a port mapping must be \"tcp\" or \"udp\"."
+  }
+}
+
+variable "container_environment" {
+  description = "Environment variables of the GPU container (name => value). NVIDIA_DRIVER_CAPABILITIES is set from `nvidia_driver_capabilities`; NVIDIA_VISIBLE_DEVICES is set by the ECS agent to the GPUs it assigns."
+  type        = map(string)
+  default     = {}
+
+  validation {
+    condition     = !contains(keys(var.container_environment), "NVIDIA_DRIVER_CAPABILITIES") && !contains(keys(var.container_environment), "NVIDIA_VISIBLE_DEVICES")
+    error_message = "Set NVIDIA_DRIVER_CAPABILITIES with `nvidia_driver_capabilities`; NVIDIA_VISIBLE_DEVICES is set by the ECS agent to the GPUs it assigns and must not be set in the task."
+  }
+}
+
+variable "container_secrets" {
+  description = "Secrets of the GPU container (environment variable name => ARN of an SSM parameter or a Secrets Manager secret, optionally with a JSON key suffix). The execution role is allowed to read exactly these."
+  type        = map(string)
+  default     = {}
+
+  validation {
+    condition     = alltrue([for v in values(var.container_secrets) : can(regex("^arn:[^:]+:(ssm|secretsmanager):[^:]*:[0-9]{12}:(parameter/|secret:)", v))])
+    error_message = "Each value of `container_secrets` must be the ARN of an SSM parameter (arn:...:ssm:...:parameter/...) or a Secrets Manager secret (arn:...:secretsmanager:...:secret:...)."
+  }
+}
+
+variable "secrets_kms_key_arns" {
+  description = "Customer-managed KMS keys that encrypt `container_secrets`; the execution role may decrypt with them."
+  type        = list(string)
+  default     = []
+}
+
+variable "container_health_check" {
+  description = "Container health check of the GPU container. `start_period` (at most 300 s) should cover model loading."
+  type = object({
+    command      = list(string)
+    interval     = optional(number, 30)
+    timeout      = optional(number, 5)
+    retries      = optional(number, 3)
+    start_period = optional(number, 300)
+  })
+  default = null
+
+  validation {
+    condition     = var.container_health_check == null || try(contains(["CMD", "CMD-SHELL", "NONE"], var.container_health_check.command[0]), false)
+    error_message = "`container_health_check.command` must start with \"CMD\", \"CMD-SHELL\" or \"NONE\"."
+  }
+
+  validation {
+    condition = var.container_health_check == null || try(
+      var.container_health_check.interval >= 5 && var.container_health_check.interval <= 300 &&
+      var.container_health_check.timeout >= 2 && var.container_health_check.timeout <= 60 &&
+      var.container_health_check.retries >= 1 && var.container_health_check.retries <= 10 &&
+      var.container_health_check.start_period >= 0 && var.container_health_check.start_period <= 300,
+      false
+    )
+    error_message = "`container_health_check` must keep ECS's ranges: interval 5-300 s, timeout 2-60 s, retries 1-10, start_period 0-300 s."
+  }
+}
+
+variable "nvidia_driver_capabilities" {
+  description = "NVIDIA_DRIVER_CAPABILITIES of the GPU container: a comma-separated list of the NVIDIA container toolkit's capability names (compute, compat32, graphics, utility, video, display, ngx, or all / none). Images not built on NVIDIA's CUDA images need at least utility,compute."
+  type        = string
+  default     = "utility,compute"
+}
+
+variable "readonly_root_filesystem" {
+  description = "Mount the GPU container's root filesystem read-only. Off by default: most CUDA/ML images write model and kernel caches under the root filesystem."
+  type        = bool
+  default     = false
+}
+
+variable "sidecar_containers" {
+  description = "Extra container definitions (ECS JSON shape as HCL objects: name, image, essential, ...) added to the task, without GPUs. Those without a logConfiguration log to the module's log group."
+  type        = any
+  default     = []
+
+  validation {
+    condition     = can(tolist(var.sidecar_containers)) && alltrue([for c in var.sidecar_containers : can(c.name) && can(c.image)])
+    error_message = "`sidecar_containers` must be a list of container definitions, each with a name and an image."
+  }
+
+  validation {
+    condition     = alltrue([for c in var.sidecar_containers : !contains([for r in try(c.resourceRequirements, []) : upper(try(r.type, ""))], "GPU")])
+    error_message = "`sidecar_containers` must not request GPUs: give a container GPUs through `additional_containers` (its `gpu_count`), where the module checks the task's sum against the instance type."
+  }
+}
+
+variable "linux_parameters" {
+  description = <<-EOT
+    Linux parameters of the GPU container. `shared_memory_size` is the size of /dev/shm in MiB: Docker's default is
+    64 MiB, on which NCCL (tensor parallelism in vLLM, SGLang, Triton, PyTorch) and PyTorch's DataLoader workers fail.
+    null (the default) gives every container with GPUs a quarter of its memory (its `memory`, else `task_memory`),
+    and Docker's default to the others; with `ipc_mode` "host" or "none" it stays unset (/dev/shm is then the host's,
+    or absent). `init_process_enabled` runs an init process (tini) as PID 1, which forwards signals and reaps zombies
+    (on by default). `capabilities` adds or drops Linux capabilities (ECS names, such as "IPC_LOCK" or "SYS_PTRACE").
+  EOT
+  type = object({
+    shared_memory_size   = optional(number)
+    init_process_enabled = optional(bool, true)
+    capabilities = optional(object({
+      add  = optional(list(string), [])
+      drop = optional(list(string), [])
+    }), {})
+  })
+  default  = {}
+  nullable = false
+
+  validation {
+    condition     = var.linux_parameters.shared_memory_size == null || try(var.linux_parameters.shared_memory_size >= 1 && floor(var.linux_parameters.shared_memory_size) == var.linux_parameters.shared_memory_size, false)
+    error_message = "`linux_parameters.shared_memory_size` must be a whole number of MiB, at least 1."
+  }
+
+  validation {
+    condition = alltrue([for c in concat(var.linux_parameters.capabilities.add, var.linux_parameters.capabilities.drop) : contains([
+      "ALL", "AUDIT_CONTROL", "AUDIT_WRITE", "BLOCK_SUSPEND", "CHOWN", "DAC_OVERRIDE", "DAC_READ_SEARCH", "FOWNER", "FSETID",
+      "IPC_LOCK", "IPC_OWNER", "KILL", "LEASE", "LINUX_IMMUTABLE", "MAC_ADMIN", "MAC_OVERRIDE", "MKNOD", "NET_ADMIN",
+      "NET_BIND_SERVICE", "NET_BROADCAST", "NET_RAW", "SETFCAP", "SETGID", "SETPCAP", "SETUID", "SYS_ADMIN", "SYS_BOOT",
+      "SYS_CHROOT", "SYS_MODULE", "SYS_NICE", "SYS_PACCT", "SYS_PTRACE", "SYS_RAWIO", "SYS_RESOURCE", "SYS_TIME",
+      "SYS_TTY_CONFIG", "SYSLOG", "WAKE_ALARM",
+    ], c)])
+    error_message = "`linux_parameters.capabilities` must use ECS capability names without the CAP_ prefix, such as \"IPC_LOCK\", \"SYS_PTRACE\" or \"ALL\"."
+  }
+}
+
+variable "ulimits" {
+  description = "Resource limits of the GPU container (and of `additional_containers` that set none). The default lifts `memlock` (-1 is unlimited): NCCL, GPUDirect RDMA and CUDA pinned host memory lock pages, and Docker's default locks 64 KiB. Add `nofile` for servers with many connections."
+  type = list(object({
+    name       = string
+    soft_limit = number
+    hard_limit = number
+  }))
+  default  = [{ name = "memlock", soft_limit = -1, hard_limit = -1 }]
+  nullable = false
+
+  validation {
+    condition     = alltrue([for u in var.ulimits : contains(["core", "cpu", "data", "fsize", "locks", "memlock", "msgqueue", "nice", "nofile", "nproc", "rss", "rtprio", "rttime", "sigpending", "stack"], u.name)])
+    error_message = "Each `ulimits` name must be one of core, cpu, data, fsize, locks, memlock, msgqueue, nice, nofile, nproc, rss, rtprio, rttime, sigpending, stack."
+  }
+
+  validation {
+    condition     = alltrue([for u in var.ulimits : u.soft_limit >= -1 && u.hard_limit >= -1 && floor(u.soft_limit) == u.soft_limit && floor(u.hard_limit) == u.hard_limit && (u.hard_limit == -1 || (u.soft_limit != -1 && u.soft_limit <= u.hard_limit))])
+    error_message = "Each of `ulimits` must have whole limits (-1 is unlimited) with `soft_limit` at most `hard_limit`."
+  }
+
+  validation {
+    condition     = length(distinct([for u in var.ulimits : u.name])) == length(var.ulimits)
+    error_message = "`ulimits` must name each limit once."
+  }
+}
+
+variable "ipc_mode" {
+  description = "IPC namespace of the task's containers: null (Docker's default: private to each container), \"task\" (shared by the task's containers, for example a server and a sidecar exchanging tensors through /dev/shm), \"host\" (the instance's, a wider exposure) or \"none\"."
+  type        = string
+  default     = null
+
+  validation {
+    condition     = var.ipc_mode == null || contains(["host", "task", "none"], coalesce(var.ipc_mode, "-"))
+    error_message = "`ipc_mode` must be null, \"task\", \"host\" or \"none\"."
+  }
+}
+
+variable "stop_timeout" {
+  description = "Seconds the GPU container gets to exit after SIGTERM before it is killed (stopTimeout). null uses the agent's ECS_CONTAINER_STOP_TIMEOUT (30 s by default), short for a server draining requests or a trainer writing a checkpoint."
+  type        = number
+  default     = null
+
+  validation {
+    condition     = var.stop_timeout == null || try(var.stop_timeout >= 0 && floor(var.stop_timeout) == var.stop_timeout, false)
+    error_message = "`stop_timeout` must be a whole number of seconds, 0 or more."
+  }
+}
+
+variable "docker_labels" {
+  description = "Docker labels of the GPU container (name => value), for example for a log or metrics agent."
+  type        = map(string)
+  default     = {}
+  nullable    = false
+
+  validation {
+    condition     = alltrue([for k in keys(var.docker_labels) : length(k) > 0 && !can(regex("[[:cntrl:]]", k))])
+    error_message = "`docker_labels` names must be non-empty and have no control characters."
+  }
+}
+
+variable "repository_credentials" {
+  description = "ARN of a Secrets Manager secret with the username and password of a private registry (NGC's nvcr.io, Docker Hub...) for the images of the task's containers. The execution role is allowed to read it (and to decrypt with `secrets_kms_key_arns`)."
+  type        = string
+  default     = null
+
+  validation {
+    condition     = var.repository_credentials == null || can(regex("^arn:[^:]+:secretsmanager:[^:]+:[0-9]{12}:secret:.+$", coalesce(var.repository_credentials, "-")))
+    error_message = "`repository_credentials` must be the ARN of a Secrets Manager secret (arn:...:secretsmanager:<region>:<account>:secret:<name>)."
+  }
+}
+
+variable "additional_containers" {
+  description = <<-EOT
+    More containers of the task (name => settings), each with its own GPU share (`gpu_count`, 0 for a sidecar
+    without GPUs). The task's GPUs are the sum over the GPU container and these: ECS places the task when the sum
+    fits an instance, so two containers with 2 GPUs each fit a 4-GPU type. `cpu`, `memory` (hard limit) and
+    `memory_reservation` are per container, within the task's `task_cpu`/`task_memory`. `linux_parameters` and
+    `ulimits` null take the module's (shared memory is then a quarter of the container's memory when it has GPUs).
+    Each container logs to the module's log group and mounts the model cache and the EFS volumes whose
+    `containers` name it (or name no container).
+  EOT
+  type = map(object({
+    image                    = string
+    gpu_count                = optional(number, 0)
+    cpu                      = optional(number)
+    memory                   = optional(number)
+    memory_reservation       = optional(number)
+    essential                = optional(bool, true)
+    command                  = optional(list(string))
+    entry_point              = optional(list(string))
+    environment              = optional(map(string), {})
+    secrets                  = optional(map(string), {})
+    port_mappings            = optional(list(object({ container_port = number, host_port = optional(number), protocol = optional(string, "tcp"), name = optional(string), app_protocol = optional(string) })), [])
+    health_check             = optional(object({ command = list(string), interval = optional(number, 30), timeout = optional(number, 5), retries = optional(number, 3), start_period = optional(number, 300) }))
+    linux_parameters         = optional(object({ shared_memory_size = optional(number), init_process_enabled = optional(bool, true), capabilities = optional(object({ add = optional(list(string), []), drop = optional(list(string), []) }), {}) }))
+    ulimits                  = optional(list(object({ name = string, soft_limit = number, hard_limit = number })))
+    stop_timeout             = optional(number)
+    docker_labels            = optional(map(string), {})
+    readonly_root_filesystem = optional(bool, false)
+    depends_on               = optional(list(object({ container_name = string, condition = string })), [])
+  }))
+  default  = {}
+  nullable = false
+
+  validation {
+    condition     = alltrue([for k in keys(var.additional_containers) : can(regex("^[a-zA-Z0-9_-]{1,255}$", k))])
+    error_message = "Each key of `additional_containers` (the container name) must have 1 to 255 letters, digits, hyphens and underscores."
+  }
+
+  validation {
+    condition     = alltrue([for c in values(var.additional_containers) : c.gpu_count >= 0 && (floor(c.gpu_count) == c.gpu_count || contains([0.125, 0.25, 0.5], c.gpu_count))])
+    error_message = "`gpu_count` of each of `additional_containers` must be 0 (no GPU), a whole number, or a GPU fraction (0.125, 0.25 or 0.5) on g6f/gr6f types."
+  }
+
+  validation {
+    condition = alltrue([for c in values(var.additional_containers) : alltrue([
+      for n in [c.cpu, c.memory, c.memory_reservation, c.stop_timeout] : n == null || try(n >= 0 && floor(n) == n, false)
+    ])])
+    error_message = "`cpu`, `memory`, `memory_reservation` and `stop_timeout` of each of `additional_containers` must be whole numbers, 0 or more."
+  }
+
+  validation {
+    condition     = alltrue([for c in values(var.additional_containers) : c.memory == null || c.memory_reservation == null || try(c.memory_reservation <= c.memory, false)])
+    error_message = "`memory_reservation` of each of `additional_containers` must not exceed its `memory`."
+  }
+
+  validation {
+    condition     = alltrue([for c in values(var.additional_containers) : alltrue([for d in c.depends_on : contains(["START", "COMPLETE", "SUCCESS", "HEALTHY"], d.condition)])])
+    error_message = "`depends_on` conditions of `additional_containers` must be START, COMPLETE, SUCCESS or HEALTHY."
+  }
+
+  validation {
+    condition     = alltrue([for c in values(var.additional_containers) : alltrue([for k in keys(c.environment) : k != "NVIDIA_VISIBLE_DEVICES"])])
+    error_message = "NVIDIA_VISIBLE_DEVICES is set by the ECS agent to the GPUs it assigns and must not be set in `additional_containers`."
+  }
+
+  validation {
+    condition     = alltrue([for c in values(var.additional_containers) : alltrue([for v in values(c.secrets) : can(regex("^arn:[^:]+:(ssm|secretsmanager):[^:]*:[0-9]{12}:(parameter/|secret:)", v))])])
+    error_message = "Each value of `secrets` in `additional_containers` must be the ARN of an SSM parameter or a Secrets Manager secret."
+  }
+
+  validation {
+    condition     = alltrue([for c in values(var.additional_containers) : c.health_check == null || try(contains(["CMD", "CMD-SHELL", "NONE"], c.health_check.command[0]), false)])
+    error_message = "`health_check.command` of `additional_containers` must start with \"CMD\", \"CMD-SHELL\" or \"NONE\"."
+  }
+
+  validation {
+    condition = alltrue([for c in values(var.additional_containers) : alltrue([
+      for u in coalesce(c.ulimits, []) : contains(["core", "cpu", "data", "fsize", "locks", "memlock", "msgqueue", "nice", "nofile", "nproc", "rss", "rtprio", "rttime", "sigpending", "stack"], u.name)
+    ])])
+    error_message = "Each `ulimits` name of `additional_containers` must be one of core, cpu, data, fsize, locks, memlock, msgqueue, nice, nofile, nproc, rss, rtprio, rttime, sigpending, stack."
+  }
+
+  validation {
+    condition     = alltrue([for c in values(var.additional_containers) : c.linux_parameters == null || try(c.linux_parameters.shared_memory_size == null || (c.linux_parameters.shared_memory_size >= 1 && floor(c.linux_parameters.shared_memory_size) == c.linux_parameters.shared_memory_size), false)])
+    error_message = "`linux_parameters.shared_memory_size` of `additional_containers` must be a whole number of MiB, at least 1."
+  }
+}
+
+variable "iam_role_path" {
+  description = "Path of the three IAM roles and the instance profile the module creates (an organization's convention, such as \"/ml/\")."
+  type        = string
+  default     = "/"
+  nullable    = false
+}
+
+variable "iam_permissions_boundary" {
+  description = "ARN of a managed policy set as the permissions boundary of the three IAM roles the module creates (where an organization requires one); null sets none."
+  type        = string
+  default     = null
+}
+
+variable "task_role_policy_arns" {
+  description = "IAM policy ARNs attached to the task role (the role the application's AWS calls use). The task role has no permissions by default."
+  type        = list(string)
+  default     = []
+}
+
+variable "log_retention_days" {
+  description = "Retention of the task log group, in days."
+  type        = number
+  default     = 30
+
+  validation {
+    condition     = contains([1, 3, 5, 7, 14, 30, 60, 90, 120, 150, 180, 365, 400, 545, 731, 1096, 1827, 2192, 2557, 2922, 3288, 3653], var.log_retention_days)
+    error_message = "`log_retention_days` must be a CloudWatch Logs retention value (1, 3, 5, 7, 14, 30, 60, 90, 120, 150, 180, 365, 400, 545, 731, 1096, 1827, 2192, 2557, 2922, 3288 or 3653)."
+  }
+}
+
+variable "log_group_kms_key_arn" {
+  description = "KMS key ARN that encrypts the task log group (its key policy must allow the CloudWatch Logs service); null uses CloudWatch Logs' own encryption."
+  type        = string
+  default     = null
+}
+
+variable "desired_count" {
+  description = "Number of tasks, owned by Terraform. Ignored when `autoscaling` is set: then Application Auto Scaling owns the count."
+  type        = number
+  default     = 1
+
+  validation {
+    condition     = var.desired_count >= 0 && floor(var.desired_count) == var.desired_count
+    error_message = "`desired_count` must be a whole number, 0 or more."
+  }
+}
+
+variable "autoscaling" {
+  description = <<-EOT
+    Application Auto Scaling of the task count with a target tracking policy. When set, the auto scaler owns
+    `desired_count` (the service is created with `min_capacity` tasks and Terraform then ignores the count).
+    `predefined_metric_type` is ECSServiceAverageCPUUtilization, ECSServiceAverageMemoryUtilization or
+    ALBRequestCountPerTarget (which needs `resource_label`); `customized_metric` tracks any CloudWatch
+    metric instead, for example GPU utilization published by the CloudWatch agent or DCGM.
+  EOT
+  type = object({
+    min_capacity           = number
+    max_capacity           = number
+    target_value           = number
+    predefined_metric_type = optional(string, "ECSServiceAverageCPUUtilization")
+    resource_label         = optional(string)
+    customized_metric = optional(object({
+      metric_name = string
+      namespace   = string
+      statistic   = optional(string, "Average")
+      unit        = optional(string)
+      dimensions  = optional(map(string), {})
+    }))
+    scale_in_cooldown  = optional(number, 300)
+    scale_out_cooldown = optional(number, 60)
+    disable_scale_in   = optional(bool, false)
+  })
+  default = null
+
+  validation {
+    condition     = var.autoscaling == null || try(var.autoscaling.min_capacity >= 0 && var.autoscaling.min_capacity <= var.autoscaling.max_capacity, false)
+    error_message = "`autoscaling.min_capacity` must be 0 or more and at most `autoscaling.max_capacity`."
+  }
+
+  validation {
+    condition     = var.autoscaling == null || try(contains(["ECSServiceAverageCPUUtilization", "ECSServiceAverageMemoryUtilization", "ALBRequestCountPerTarget"], var.autoscaling.predefined_metric_type), false)
+    error_message = "`autoscaling.predefined_metric_type` must be ECSServiceAverageCPUUtilization, ECSServiceAverageMemoryUtilization or ALBRequestCountPerTarget."
+  }
+
+  validation {
+    condition     = var.autoscaling == null || try(var.autoscaling.predefined_metric_type != "ALBRequestCountPerTarget" || var.autoscaling.customized_metric != null || var.autoscaling.resource_label != null, false)
+    error_message = "`autoscaling.resource_label` (app/<lb>/<id>/targetgroup/<tg>/<id>) is required with ALBRequestCountPerTarget."
+  }
+}
+
+variable "placement_constraint_instance_type" {
+  description = "Add the placement constraint memberOf `attribute:ecs.instance-type == <instance_type>`, so that the service's tasks go only to this module's GPU instances even in a cluster shared with other capacity."
+  type        = bool
+  default     = true
+}
+
+variable "deployment_minimum_healthy_percent" {
+  description = "Lower bound of running tasks during a deployment, in percent of the desired count. 100 (with a maximum of 200) starts the new task before stopping the old, which needs a spare GPU (managed scaling launches one). 0 stops the old task first: no extra instance, but downtime."
+  type        = number
+  default     = 100
+}
+
+variable "deployment_maximum_percent" {
+  description = "Upper bound of running tasks during a deployment, in percent of the desired count."
+  type        = number
+  default     = 200
+}
+
+variable "load_balancer" {
+  description = "Attach the service to a load balancer target group (ip target type in awsvpc mode, instance in bridge mode). `container_name` defaults to the GPU container."
+  type = object({
+    target_group_arn = string
+    container_port   = number
+    container_name   = optional(string)
+  })
+  default = null
+}
+
+variable "health_check_grace_period_seconds" {
+  description = "Seconds the service ignores load balancer health checks after a task starts (model loading); used only with `load_balancer`."
+  type        = number
+  default     = 300
+}
+
+variable "enable_execute_command" {
+  description = "Enable ECS Exec into the tasks (the task role then needs the ssmmessages permissions)."
+  type        = bool
+  default     = false
+}
+
+variable "wait_for_steady_state" {
+  description = "Make `terraform apply` wait until the service reaches a steady state. A GPU task that never starts then fails the apply instead of passing silently."
+  type        = bool
+  default     = false
+}
+
+variable "model_cache" {
+  description = <<-EOT
+    A model cache on the instance, mounted into every container with GPUs at `container_path`, so that weights are
+    downloaded once per instance instead of at every task start (point the server's cache there, for example
+    HF_HOME=/models). It lives on the root volume (size it with `root_volume_size_gib`), or with
+    `instance_store = true` on the instance-store NVMe disks, which the user data formats (XFS, RAID 0 over several)
+    and mounts at `host_path` at boot when the instance has them; an instance without them keeps the root volume.
+    Instance-store data is lost when the instance stops.
+  EOT
+  type = object({
+    host_path      = optional(string, "/opt/ecs-gpu/models")
+    container_path = optional(string, "/models")
+    read_only      = optional(bool, false)
+    instance_store = optional(bool, false)
+  })
+  default = null
+}
+
+variable "efs_volumes" {
+  description = "EFS file systems mounted into the task (volume name => settings), for shared model weights. Transit encryption is always on; `iam = true` (the default) mounts with the task role, which is allowed to mount (and write unless `read_only`) exactly these file systems. `containers` lists the containers that mount it; empty means every container with GPUs."
+  type = map(object({
+    file_system_id  = string
+    container_path  = string
+    access_point_id = optional(string)
+    root_directory  = optional(string)
+    iam             = optional(bool, true)
+    read_only       = optional(bool, false)
+    containers      = optional(list(string), [])
+  }))
+  default  = {}
+  nullable = false
+
+  validation {
+    condition     = alltrue([for k, v in var.efs_volumes : can(regex("^[a-zA-Z0-9_-]{1,255}$", k)) && can(regex("^fs-[0-9a-f]{8,40}$", v.file_system_id)) && can(regex("^/", v.container_path))])
+    error_message = "Each of `efs_volumes` needs a name of letters, digits, hyphens and underscores, a `file_system_id` such as fs-0123456789abcdef0 and an absolute `container_path`."
+  }
+
+  validation {
+    condition     = alltrue([for v in values(var.efs_volumes) : v.access_point_id == null || can(regex("^fsap-[0-9a-f]{8,40}$", coalesce(v.access_point_id, "-")))])
+    error_message = "`access_point_id` of `efs_volumes` must be an access point ID such as fsap-0123456789abcdef0."
+  }
+
+  validation {
+    condition     = alltrue([for v in values(var.efs_volumes) : v.access_point_id == null || v.root_directory == null])
+    error_message = "Set `access_point_id` or `root_directory` in `efs_volumes`, not both: with an access point, its own root directory applies."
+  }
+}
+
+variable "ebs_volume" {
+  description = "An ECS managed EBS volume created per task at launch (scratch space for model weights or checkpoints), mounted into every container with GPUs at `container_path`. ECS creates and deletes it with the infrastructure role `infrastructure_role_arn` (with the AmazonECSInfrastructureRolePolicyForVolumes policy)."
+  type = object({
+    container_path          = string
+    size_in_gb              = number
+    infrastructure_role_arn = string
+    volume_type             = optional(string, "gp3")
+    iops                    = optional(number)
+    throughput              = optional(number)
+    file_system_type        = optional(string, "xfs")
+    kms_key_id              = optional(string)
+  })
+  default = null
+
+  validation {
+    condition     = var.ebs_volume == null || try(can(regex("^/", var.ebs_volume.container_path)) && var.ebs_volume.size_in_gb >= 1 && floor(var.ebs_volume.size_in_gb) == var.ebs_volume.size_in_gb, false)
+    error_message = "`ebs_volume` needs an absolute `container_path` and a whole `size_in_gb` of at least 1."
+  }
+
+  validation {
+    condition     = var.ebs_volume == null || try(contains(["gp2", "gp3", "io1", "io2", "st1", "sc1", "standard"], var.ebs_volume.volume_type) && contains(["xfs", "ext3", "ext4"], var.ebs_volume.file_system_type), false)
+    error_message = "`ebs_volume.volume_type` must be gp2, gp3, io1, io2, st1, sc1 or standard, and `file_system_type` xfs, ext3 or ext4."
+  }
+
+  validation {
+    condition     = var.ebs_volume == null || can(regex("^arn:[^:]+:iam::[0-9]{12}:role/", try(var.ebs_volume.infrastructure_role_arn, "")))
+    error_message = "`ebs_volume.infrastructure_role_arn` must be an IAM role ARN."
+  }
+}
+
+# ----------------------------------------------------------------------------------------------
+# The capacity the service runs on, and bring-your-own roles
+# ----------------------------------------------------------------------------------------------
+
+variable "capacity_provider_name" {
+  description = "The capacity provider of the service's strategy. Give it `module.capacity.capacity_provider_name` (read from the cluster association, so the service is created after it), or, when you manage the cluster's `aws_ecs_cluster_capacity_providers` yourself, the name from that resource: the reference orders the service after the association."
+  type        = string
+
+  validation {
+    condition     = length(var.capacity_provider_name) > 0
+    error_message = "`capacity_provider_name` must name the capacity provider of the GPU instances."
+  }
+}
+
+variable "max_size" {
+  description = "Maximum number of instances of the capacity's Auto Scaling group (`module.capacity.max_size`): `desired_count` and `autoscaling.max_capacity` are checked against `max_size` x the tasks one instance holds. null: the capacity has no such bound (ECS Managed Instances), and neither is checked."
+  type        = number
+  default     = null
+}
+
+variable "compatibility" {
+  description = "Launch compatibility of the task definition (`requires_compatibilities`): \"EC2\" (the default, on the capacity of ../capacity) or \"MANAGED_INSTANCES\" (on an ECS Managed Instances capacity provider, terraform/ecs-gpu-managed-instances)."
+  type        = string
+  default     = "EC2"
+
+  validation {
+    condition     = contains(["EC2", "MANAGED_INSTANCES"], var.compatibility)
+    error_message = "`compatibility` must be \"EC2\" or \"MANAGED_INSTANCES\" (GPUs are not offered on Fargate or ECS Anywhere task definitions here)."
+  }
+}
+
+variable "create_execution_role" {
+  description = "Create the task execution role (with AmazonECSTaskExecutionRolePolicy, and read access to exactly the task's secrets and registry credentials). false uses your role, `execution_role_arn`: the module then attaches nothing to it, and your role must allow what the task needs (image pull, logs, its secrets)."
+  type        = bool
+  default     = true
+  nullable    = false
+}
+
+variable "execution_role_arn" {
+  description = "ARN of your task execution role, with `create_execution_role = false`."
+  type        = string
+  default     = null
+
+  validation {
+    condition     = var.execution_role_arn == null || can(regex("^arn:[^:]+:iam::[0-9]{12}:role/.+$", coalesce(var.execution_role_arn, "-")))
+    error_message = "`execution_role_arn` must be an IAM role ARN (arn:aws:iam::<account>:role/<name>)."
+  }
+}
+
+variable "create_task_role" {
+  description = "Create the task role (with `task_role_policy_arns`, the ECS Exec channels when `enable_execute_command`, and the EFS mounts of `efs_volumes` with IAM authorization). false uses your role, `task_role_arn`: the module then attaches nothing to it, and your role must allow ECS Exec and the EFS mounts you use."
+  type        = bool
+  default     = true
+  nullable    = false
+}
+
+variable "task_role_arn" {
+  description = "ARN of your task role, with `create_task_role = false`."
+  type        = string
+  default     = null
+
+  validation {
+    condition     = var.task_role_arn == null || can(regex("^arn:[^:]+:iam::[0-9]{12}:role/.+$", coalesce(var.task_role_arn, "-")))
+    error_message = "`task_role_arn` must be an IAM role ARN (arn:aws:iam::<account>:role/<name>)."
+  }
+}
