@@ -4,13 +4,15 @@
 //! `deployment_circuit_breaker`), and `serde_json::Value` with the workspace's `preserve_order`
 //! spends several hundred bytes on each: an index table, an entry vector that grows by doubling and
 //! an 80-byte node per value. Here an object is one exact-size slice of entries sorted by key, a
-//! list one exact-size slice, a string one exact-size box, and a node 24 bytes. Nothing here keeps
-//! the order of an object's keys, because nothing the effects say depends on it.
+//! list one exact-size slice, a node 24 bytes, and a string ([`Str`]) lives in its node when it is
+//! short (most keys and values of a plan are), else in one exact-size box. Nothing here keeps the
+//! order of an object's keys, because nothing the effects say depends on it.
 //!
 //! Equality is `serde_json::Value`'s: objects compare by their entries whatever their order, and
 //! numbers by serde_json's `Number` (so `1` and `1.0` differ, as they do there).
 
 use std::fmt;
+use std::ops::Deref;
 
 use serde::de::{self, Deserialize, Deserializer, MapAccess, SeqAccess, Visitor};
 use serde_json::Number;
@@ -22,14 +24,84 @@ pub(crate) enum Value {
     Null,
     Bool(bool),
     Number(Number),
-    String(Box<str>),
+    String(Str),
     Array(Box<[Value]>),
     Object(Map),
 }
 
 /// A JSON object: its entries sorted by key, one per key (the last one, as serde_json keeps it).
 #[derive(Debug, Clone, Default, PartialEq)]
-pub(crate) struct Map(Box<[(Box<str>, Value)]>);
+pub(crate) struct Map(Box<[(Str, Value)]>);
+
+/// A string: in place when it fits (no allocation), else boxed.
+#[derive(Clone)]
+pub(crate) enum Str {
+    Inline(u8, [u8; INLINE]),
+    Boxed(Box<str>),
+}
+
+/// The longest string kept in place: what fits beside the two bytes of tag and length in the 24
+/// bytes a boxed string takes with its tag.
+const INLINE: usize = 22;
+
+impl From<&str> for Str {
+    fn from(s: &str) -> Self {
+        match u8::try_from(s.len()) {
+            Ok(n) if s.len() <= INLINE => {
+                let mut bytes = [0; INLINE];
+                bytes[..s.len()].copy_from_slice(s.as_bytes());
+                Str::Inline(n, bytes)
+            }
+            _ => Str::Boxed(s.into()),
+        }
+    }
+}
+
+impl Deref for Str {
+    type Target = str;
+
+    fn deref(&self) -> &str {
+        match self {
+            // Always the bytes of a whole `str` (see `from`), so never the empty fallback.
+            Str::Inline(n, bytes) => std::str::from_utf8(&bytes[..usize::from(*n)]).unwrap_or(""),
+            Str::Boxed(s) => s,
+        }
+    }
+}
+
+impl PartialEq for Str {
+    fn eq(&self, other: &Self) -> bool {
+        **self == **other
+    }
+}
+
+impl fmt::Debug for Str {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        fmt::Debug::fmt(&**self, f)
+    }
+}
+
+impl fmt::Display for Str {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self)
+    }
+}
+
+impl<'de> Deserialize<'de> for Str {
+    fn deserialize<D: Deserializer<'de>>(de: D) -> Result<Self, D::Error> {
+        struct StrVisitor;
+        impl Visitor<'_> for StrVisitor {
+            type Value = Str;
+            fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+                f.write_str("a string")
+            }
+            fn visit_str<E: de::Error>(self, s: &str) -> Result<Str, E> {
+                Ok(s.into())
+            }
+        }
+        de.deserialize_str(StrVisitor)
+    }
+}
 
 impl Value {
     pub fn as_str(&self) -> Option<&str> {
@@ -87,8 +159,8 @@ impl Value {
 
 impl Map {
     /// Sorts `entries` by key; of the entries with the same key, the last one stays.
-    pub fn from_entries(mut entries: Vec<(Box<str>, Value)>) -> Self {
-        entries.sort_by(|a, b| a.0.cmp(&b.0));
+    pub fn from_entries(mut entries: Vec<(Str, Value)>) -> Self {
+        entries.sort_by(|a, b| (*a.0).cmp(&*b.0));
         // The sort is stable, so equal keys are in input order: `dedup_by` drops the later of two
         // equal entries, after moving its value into the earlier one.
         entries.dedup_by(|later, earlier| {
@@ -193,10 +265,6 @@ impl<'de> Visitor<'de> for ValueVisitor {
         Ok(Value::String(s.into()))
     }
 
-    fn visit_string<E: de::Error>(self, s: String) -> Result<Value, E> {
-        Ok(Value::String(s.into_boxed_str()))
-    }
-
     fn visit_none<E: de::Error>(self) -> Result<Value, E> {
         Ok(Value::Null)
     }
@@ -219,7 +287,7 @@ impl<'de> Visitor<'de> for ValueVisitor {
 
     fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Value, A::Error> {
         let mut entries = Vec::new();
-        while let Some((k, v)) = map.next_entry::<Box<str>, Value>()? {
+        while let Some((k, v)) = map.next_entry::<Str, Value>()? {
             entries.push((k, v));
         }
         Ok(Value::Object(Map::from_entries(entries)))
@@ -252,6 +320,17 @@ mod tests {
         assert_eq!(v.get("a"), Some(&Value::Number(2.into())));
         let theirs: serde_json::Value = serde_json::from_str(text).unwrap();
         assert_eq!(theirs["b"], 4);
+    }
+
+    #[test]
+    fn a_node_is_24_bytes_and_strings_of_any_length_round_trip() {
+        assert_eq!(std::mem::size_of::<Value>(), 24);
+        for n in [0, 1, INLINE, INLINE + 1, 300] {
+            let s = "é".repeat(n / 2) + &"x".repeat(n % 2);
+            assert_eq!(&*Str::from(s.as_str()), s);
+            let v = parse(&serde_json::Value::from(s.clone()).to_string());
+            assert_eq!(v.as_str(), Some(s.as_str()));
+        }
     }
 
     #[test]

@@ -7,7 +7,7 @@
 use std::collections::BTreeMap;
 use std::fmt;
 
-use crate::json::{Map, Value};
+use crate::json::{Map, Str, Value};
 use serde::de::{self, DeserializeSeed, Deserializer, IgnoredAny, MapAccess, SeqAccess, Visitor};
 use serde::Deserialize;
 
@@ -286,7 +286,7 @@ struct Scalar(String);
 impl<'de> Deserialize<'de> for Scalar {
     fn deserialize<D: Deserializer<'de>>(de: D) -> Result<Self, D::Error> {
         match Value::deserialize(de)? {
-            Value::String(s) => Ok(Scalar(s.into())),
+            Value::String(s) => Ok(Scalar(s.to_string())),
             Value::Number(n) => Ok(Scalar(n.to_string())),
             _ => Err(de::Error::custom("expected a version string")),
         }
@@ -454,9 +454,9 @@ impl<'de> Visitor<'de> for GpuObjectSeed {
         // Terraform writes `type` before the large fields (`change`, `values`, `expressions`); in a
         // reordered file the fields before `type` are kept until it is known.
         let mut keep: Option<bool> = None;
-        let mut fields: Vec<(Box<str>, Value)> = Vec::new();
+        let mut fields: Vec<(Str, Value)> = Vec::new();
         let mut address: Option<String> = None;
-        while let Some(key) = map.next_key::<Box<str>>()? {
+        while let Some(key) = map.next_key::<Str>()? {
             if &*key == "type" {
                 // A second `type` would make the resource whichever type came last: refuse it.
                 if keep.is_some() {
@@ -498,7 +498,7 @@ impl<'de> Visitor<'de> for GpuObjectSeed {
                 let expressions: serde_json::Value = map.next_value()?;
                 let mut found = Vec::new();
                 collect_references(&expressions, &mut found);
-                let found = found.into_iter().map(|r| Value::String(r.into()));
+                let found = found.into_iter().map(|r| Value::String(r.as_str().into()));
                 fields.push(("references".into(), Value::Array(found.collect())));
                 continue;
             }
