@@ -75,6 +75,20 @@ impl PartialEq for Str {
     }
 }
 
+impl Eq for Str {}
+
+impl Ord for Str {
+    fn cmp(&self, other: &Self) -> std::cmp::Ordering {
+        (**self).cmp(&**other)
+    }
+}
+
+impl PartialOrd for Str {
+    fn partial_cmp(&self, other: &Self) -> Option<std::cmp::Ordering> {
+        Some(self.cmp(other))
+    }
+}
+
 impl fmt::Debug for Str {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         fmt::Debug::fmt(&**self, f)
@@ -160,7 +174,7 @@ impl Value {
 impl Map {
     /// Sorts `entries` by key; of the entries with the same key, the last one stays.
     pub fn from_entries(mut entries: Vec<(Str, Value)>) -> Self {
-        entries.sort_by(|a, b| (*a.0).cmp(&*b.0));
+        entries.sort_by(|a, b| a.0.cmp(&b.0));
         // The sort is stable, so equal keys are in input order: `dedup_by` drops the later of two
         // equal entries, after moving its value into the earlier one.
         entries.dedup_by(|later, earlier| {
