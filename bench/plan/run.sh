@@ -3,11 +3,15 @@
 # one run. Wall time (best of RUNS) and peak RSS (largest of RUNS) from GNU time (`/usr/bin/time -v`;
 # Debian/Ubuntu: `apt-get install time`). Also measures the library's two ways of reading (streaming
 # from a buffered file reader, which `ecs-gpu plan` uses, and reading the whole file into memory
-# first) so the choice between them stays measured. Not part of the test suite.
+# first) so the choice between them stays measured. Then the memory target of issue 33.13: peak RSS
+# of `ecs-gpu plan` (human and json) under 3x the plan's size on the GPU-heavy shapes, 21,000
+# GPU-stack resources alone (`gen.py 4200 0`, 53 MB) and with 6 other resources per module
+# (`gen.py 4200 6`, 155 MB, the plan of the issue). Not part of the test suite.
 #
 # Usage: bench/plan/run.sh [MODULES [NOISE]]  (default 400 modules of 95 + 5 resources = 40,000
-#        resources, about 160 MB; `run.sh 4200 0` is the GPU-heavy shape: 21,000 GPU-stack resources)
-# Environment: RUNS (default 3), BENCH_DIR (default target/bench-plan), CARGO_TARGET_DIR.
+#        resources, about 160 MB)
+# Environment: RUNS (default 3), BENCH_DIR (default target/bench-plan), CARGO_TARGET_DIR,
+#              MEMORY_SHAPES (default "4200:0 4200:6"; empty to skip the memory part).
 set -euo pipefail
 
 cd "$(dirname "$0")/../.."
@@ -18,16 +22,23 @@ dir=${BENCH_DIR:-target/bench-plan}
 target=${CARGO_TARGET_DIR:-target}
 mkdir -p "$dir"
 plan="$dir/plan-$modules-$noise.json"
+memory_shapes=${MEMORY_SHAPES-4200:0 4200:6}
 
 for tool in python3 jq cargo; do
     command -v "$tool" >/dev/null || { echo "run.sh: $tool is required" >&2; exit 2; }
 done
 [ -x /usr/bin/time ] || { echo "run.sh: GNU time is required (apt-get install time)" >&2; exit 2; }
 
-if [ ! -s "$plan" ]; then
-    echo "generating $plan ($modules modules)..." >&2
-    python3 bench/plan/gen.py "$plan" "$modules" "$noise"
-fi
+# generate MODULES NOISE: the plan's path, generated once.
+generate() {
+    local path="$dir/plan-$1-$2.json"
+    if [ ! -s "$path" ]; then
+        echo "generating $path ($1 modules, $2 other resources each)..." >&2
+        python3 bench/plan/gen.py "$path" "$1" "$2"
+    fi
+    printf '%s\n' "$path"
+}
+generate "$modules" "$noise" >/dev/null
 size_mb=$(( $(stat -L -c %s "$plan") / 1000000 ))
 resources=$(( modules * (noise + 5) ))
 
@@ -78,3 +89,23 @@ printf '%s\n' "$results" | awk -F'\t' -v jw="$jq_wall" -v jr="$jq_rss" '
         ok = ($2 <= 2 * jw) && ($3 < jr)
         print ok ? "targets met" : "TARGETS MISSED"
     }'
+
+[ -n "$memory_shapes" ] || exit 0
+echo
+echo "memory (issue 33.13): peak RSS of ecs-gpu plan / plan size, target < 3x"
+printf '%-34s %10s %14s %14s\n' "" "plan (MB)" "human (MB, x)" "json (MB, x)"
+missed=0
+for shape in $memory_shapes; do
+    p=$(generate "${shape%%:*}" "${shape##*:}")
+    bytes=$(stat -L -c %s "$p")
+    cat "$p" >/dev/null
+    row=$(printf '%-34s %10.1f' "gen.py ${shape%%:*} ${shape##*:}" "$(awk -v b="$bytes" 'BEGIN { print b / 1e6 }')")
+    for format in human json; do
+        kb=$(measure "$format" "$target/release/ecs-gpu" plan "$p" --format "$format" | cut -f3)
+        ratio=$(awk -v k="$kb" -v b="$bytes" 'BEGIN { printf "%.2f", k * 1024 / b }')
+        row+=$(printf ' %8.1f %4sx' "$(awk -v k="$kb" 'BEGIN { print k * 1024 / 1e6 }')" "$ratio")
+        awk -v r="$ratio" 'BEGIN { exit !(r >= 3) }' && missed=1
+    done
+    printf '%s\n' "$row"
+done
+[ "$missed" = 0 ] && echo "memory target met" || echo "MEMORY TARGET MISSED"

@@ -34,6 +34,7 @@
 
 mod effects;
 mod error;
+mod json;
 mod model;
 mod parse;
 pub mod render;

@@ -3,8 +3,7 @@
 
 use std::collections::{BTreeSet, HashMap};
 
-use serde_json::Value;
-
+use crate::json::{Map, Value};
 use crate::parse::{Object, Raw};
 use crate::value::Side;
 
@@ -26,14 +25,14 @@ pub(crate) struct Change {
 
 impl Change {
     fn from_object(obj: &mut Object) -> Self {
-        let mut change = match obj.remove("change") {
+        let mut change = match obj.take("change") {
             Some(Value::Object(c)) => c,
-            _ => Object::new(),
+            _ => Map::default(),
         };
-        let mut take = |k: &str| change.remove(k).unwrap_or(Value::Null);
+        let mut take = |k: &str| change.take(k).unwrap_or(Value::Null);
         let actions = match take("actions") {
             Value::Array(a) => a
-                .into_iter()
+                .iter()
                 .filter_map(|v| v.as_str().map(str::to_string))
                 .collect(),
             _ => Vec::new(),
@@ -45,12 +44,12 @@ impl Change {
                     Value::Array(segs) => segs
                         .iter()
                         .map(|s| match s {
-                            Value::String(s) => s.clone(),
+                            Value::String(s) => s.to_string(),
                             other => other.to_string(),
                         })
                         .collect::<Vec<_>>()
                         .join("."),
-                    Value::String(s) => s.clone(),
+                    Value::String(s) => s.to_string(),
                     other => other.to_string(),
                 })
                 .collect(),
@@ -106,20 +105,20 @@ impl Change {
     /// Top-level attributes whose value changes or becomes known only after apply.
     pub fn changed_attributes(&self) -> BTreeSet<String> {
         let mut keys = BTreeSet::new();
-        let empty = serde_json::Map::new();
+        let empty = Map::default();
         let before = self.before.as_object().unwrap_or(&empty);
         let after = self.after.as_object().unwrap_or(&empty);
         for k in before.keys().chain(after.keys()) {
             let b = before.get(k).filter(|v| !v.is_null());
             let a = after.get(k).filter(|v| !v.is_null());
             if b != a && !self.after().is_unknown(&[k]) {
-                keys.insert(k.clone());
+                keys.insert(k.to_string());
             }
         }
         if let Some(u) = self.after_unknown.as_object() {
-            for (k, v) in u {
+            for (k, v) in u.iter() {
                 if crate::value::any_true(v) {
-                    keys.insert(k.clone());
+                    keys.insert(k.to_string());
                 }
             }
         }
@@ -273,8 +272,8 @@ impl Model {
                     Some(other) => other,
                     None => Value::Null,
                 };
-                let values = tree(obj.remove("values"));
-                let sensitive = tree(obj.remove("sensitive_values"));
+                let values = tree(obj.take("values"));
+                let sensitive = tree(obj.take("sensitive_values"));
                 if prior {
                     m.resources[i].prior = Some((values, sensitive));
                 } else {
@@ -295,10 +294,14 @@ impl Model {
             } else {
                 format!("{path}.{addr}")
             };
-            let mut found = Vec::new();
-            if let Some(e) = obj.get("expressions") {
-                collect_references(e, &mut found);
-            }
+            // The parser keeps the references of `expressions` (see parse.rs).
+            let found = obj
+                .get("references")
+                .and_then(Value::as_array)
+                .unwrap_or_default()
+                .iter()
+                .filter_map(|r| r.as_str().map(str::to_string))
+                .collect();
             refs.insert(full, found);
         }
         for r in &mut m.resources {
@@ -457,64 +460,6 @@ fn strip_key(seg: &str) -> &str {
     seg.split_once('[').map_or(seg, |(s, _)| s)
 }
 
-/// Every resource address in `references` lists (`aws_ecs_task_definition.app.arn` →
-/// `aws_ecs_task_definition.app.arn` kept whole; the caller matches by prefix).
-fn collect_references(v: &Value, out: &mut Vec<String>) {
-    match v {
-        Value::Object(o) => {
-            for (k, v) in o {
-                match (k.as_str(), v) {
-                    ("constant_value", _) => {}
-                    ("references", Value::Array(refs)) => {
-                        for r in refs.iter().filter_map(Value::as_str) {
-                            let first = r.split('.').next().unwrap_or("");
-                            let skip = [
-                                "var",
-                                "local",
-                                "module",
-                                "data",
-                                "each",
-                                "count",
-                                "path",
-                                "terraform",
-                                "self",
-                            ];
-                            if !skip.contains(&first) {
-                                let r = strip_indexes(r);
-                                if !out.contains(&r) {
-                                    out.push(r);
-                                }
-                            }
-                        }
-                    }
-                    _ => collect_references(v, out),
-                }
-            }
-        }
-        Value::Array(a) => {
-            for v in a {
-                collect_references(v, out);
-            }
-        }
-        _ => {}
-    }
-}
-
-/// `aws_launch_template.gpu[0].id` → `aws_launch_template.gpu.id`.
-fn strip_indexes(r: &str) -> String {
-    let mut out = String::with_capacity(r.len());
-    let mut depth = 0u32;
-    for c in r.chars() {
-        match c {
-            '[' => depth += 1,
-            ']' => depth = depth.saturating_sub(1),
-            _ if depth == 0 => out.push(c),
-            _ => {}
-        }
-    }
-    out
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -524,21 +469,6 @@ mod tests {
         assert_eq!(
             split_address(r#"module.gpu["a.b"].aws_ecs_service.app[0]"#),
             [r#"module"#, r#"gpu["a.b"]"#, "aws_ecs_service", "app[0]"]
-        );
-    }
-
-    #[test]
-    fn references_drop_indexes_and_non_resources() {
-        let e = serde_json::json!({
-            "launch_template": [{"id": {"references": ["aws_launch_template.gpu[0].id", "aws_launch_template.gpu"]}}],
-            "name": {"references": ["var.name"]},
-            "tags": {"constant_value": {"references": ["aws_x.y"]}}
-        });
-        let mut out = Vec::new();
-        collect_references(&e, &mut out);
-        assert_eq!(
-            out,
-            ["aws_launch_template.gpu.id", "aws_launch_template.gpu"]
         );
     }
 }

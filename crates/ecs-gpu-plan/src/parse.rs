@@ -7,9 +7,9 @@
 use std::collections::BTreeMap;
 use std::fmt;
 
+use crate::json::{Map, Str, Value};
 use serde::de::{self, DeserializeSeed, Deserializer, IgnoredAny, MapAccess, SeqAccess, Visitor};
 use serde::Deserialize;
-use serde_json::{Map, Value};
 
 /// The resource types whose changes reach running GPU tasks and instances.
 pub const GPU_STACK_TYPES: &[&str] = &[
@@ -25,7 +25,7 @@ pub const GPU_STACK_TYPES: &[&str] = &[
 ];
 
 /// A resource object (from any section) of a GPU-stack type, fields as found.
-pub(crate) type Object = Map<String, Value>;
+pub(crate) type Object = Map;
 
 /// What one pass over the input found, before any interpretation.
 #[derive(Debug, Default)]
@@ -233,7 +233,7 @@ fn change_sides(
         let has = |a: &str| {
             c.get("actions")
                 .and_then(Value::as_array)
-                .is_some_and(|v| v.iter().any(|x| x == a))
+                .is_some_and(|v| v.iter().any(|x| x.as_str() == Some(a)))
         };
         if has("delete") && !has("create") {
             continue;
@@ -273,7 +273,7 @@ impl<'de> Visitor<'de> for OptionalList {
     fn visit_some<D: Deserializer<'de>>(self, de: D) -> Result<Self::Value, D::Error> {
         GpuList {
             section: self.section,
-            changes: true,
+            kind: Kind::Change,
         }
         .deserialize(de)
         .map(Some)
@@ -286,7 +286,7 @@ struct Scalar(String);
 impl<'de> Deserialize<'de> for Scalar {
     fn deserialize<D: Deserializer<'de>>(de: D) -> Result<Self, D::Error> {
         match Value::deserialize(de)? {
-            Value::String(s) => Ok(Scalar(s)),
+            Value::String(s) => Ok(Scalar(s.to_string())),
             Value::Number(n) => Ok(Scalar(n.to_string())),
             _ => Err(de::Error::custom("expected a version string")),
         }
@@ -304,18 +304,46 @@ impl<'de> Deserialize<'de> for GpuObjects {
     fn deserialize<D: Deserializer<'de>>(de: D) -> Result<Self, D::Error> {
         GpuList {
             section: "resources",
-            changes: false,
+            kind: Kind::State,
         }
         .deserialize(de)
     }
 }
 
-/// A list of resource objects; `changes` for `resource_changes` and `resource_drift`, whose entries
-/// must have a `change` of the plan format's shape.
+/// The resources of a configuration module, of which only the GPU-stack ones are kept, each with
+/// the references of its `expressions` in place of them (see [`Kind::Config`]).
+#[derive(Debug, Default)]
+struct ConfigObjects(GpuObjects);
+
+impl<'de> Deserialize<'de> for ConfigObjects {
+    fn deserialize<D: Deserializer<'de>>(de: D) -> Result<Self, D::Error> {
+        GpuList {
+            section: "resources",
+            kind: Kind::Config,
+        }
+        .deserialize(de)
+        .map(ConfigObjects)
+    }
+}
+
+/// Which list a resource object is in.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Kind {
+    /// `resource_changes` or `resource_drift`: the entry must have a `change` of the plan format's
+    /// shape.
+    Change,
+    /// `planned_values` or `prior_state`.
+    State,
+    /// `configuration`: only the references of the `expressions` are read, so the object keeps them
+    /// (a list of strings, under `references`) and not the expressions.
+    Config,
+}
+
+/// A list of resource objects.
 struct GpuList {
     /// The JSON path of the list, for errors.
     section: &'static str,
-    changes: bool,
+    kind: Kind,
 }
 
 impl<'de> DeserializeSeed<'de> for GpuList {
@@ -336,7 +364,7 @@ impl<'de> Visitor<'de> for GpuList {
         while let Some(obj) = seq.next_element_seed(GpuObjectSeed {
             section: self.section,
             index: list.total,
-            changes: self.changes,
+            kind: self.kind,
         })? {
             list.total += 1;
             if let Some(obj) = obj {
@@ -404,8 +432,7 @@ struct GpuObjectSeed {
     /// Its list and place in it, for errors.
     section: &'static str,
     index: usize,
-    /// Whether it is a `resource_changes` or `resource_drift` entry.
-    changes: bool,
+    kind: Kind,
 }
 
 impl<'de> DeserializeSeed<'de> for GpuObjectSeed {
@@ -427,10 +454,10 @@ impl<'de> Visitor<'de> for GpuObjectSeed {
         // Terraform writes `type` before the large fields (`change`, `values`, `expressions`); in a
         // reordered file the fields before `type` are kept until it is known.
         let mut keep: Option<bool> = None;
-        let mut obj = Object::new();
+        let mut fields: Vec<(Str, Value)> = Vec::new();
         let mut address: Option<String> = None;
-        while let Some(key) = map.next_key::<String>()? {
-            if key == "type" {
+        while let Some(key) = map.next_key::<Str>()? {
+            if &*key == "type" {
                 // A second `type` would make the resource whichever type came last: refuse it.
                 if keep.is_some() {
                     return Err(wrong_shape(
@@ -450,9 +477,9 @@ impl<'de> Visitor<'de> for GpuObjectSeed {
                 let gpu = GPU_STACK_TYPES.contains(&t);
                 keep = Some(gpu);
                 if gpu {
-                    obj.insert(key, value);
+                    fields.push((key, value));
                 } else {
-                    obj = Object::new();
+                    fields = Vec::new();
                 }
                 continue;
             }
@@ -460,8 +487,24 @@ impl<'de> Visitor<'de> for GpuObjectSeed {
                 map.next_value::<IgnoredAny>()?;
                 continue;
             }
-            if !self.changes
-                && (key == "values" || key == "sensitive_values")
+            if self.kind == Kind::Config && &*key == "references" {
+                // Not a field of the format; the name holds the references of `expressions`.
+                map.next_value::<IgnoredAny>()?;
+                continue;
+            }
+            if self.kind == Kind::Config && &*key == "expressions" {
+                // One resource's expressions are built, read and dropped: all of them at once cost
+                // several times the configuration's text.
+                let expressions: serde_json::Value = map.next_value()?;
+                let mut found = Vec::new();
+                collect_references(&expressions, &mut found);
+                let found = found.into_iter().map(|r| Value::String(r.as_str().into()));
+                fields.push(("references".into(), Value::Array(found.collect())));
+                continue;
+            }
+            let state_values =
+                self.kind == Kind::State && (&*key == "values" || &*key == "sensitive_values");
+            if state_values
                 && address
                     .as_deref()
                     .is_some_and(|a| PRIOR_NOT_NEEDED.with(|s| s.borrow().contains(a)))
@@ -469,22 +512,23 @@ impl<'de> Visitor<'de> for GpuObjectSeed {
                 map.next_value::<IgnoredAny>()?;
                 continue;
             }
-            if !self.changes && (key == "values" || key == "sensitive_values") {
+            if state_values {
                 // State values stay JSON text until the model takes them: a tree of values is
                 // about twice the size of its text, and most entries are never read.
                 let raw: Box<serde_json::value::RawValue> = map.next_value()?;
-                obj.insert(key, Value::String(raw.get().to_string()));
+                fields.push((key, Value::String(raw.get().into())));
                 continue;
             }
             let value: Value = map.next_value()?;
-            if key == "address" {
+            if &*key == "address" {
                 address = value.as_str().map(str::to_string);
             }
-            obj.insert(key, value);
+            fields.push((key, value));
         }
         if keep != Some(true) {
             return Ok(None);
         }
+        let obj = Object::from_entries(fields);
         if obj.get("address").is_some_and(|a| !a.is_string()) {
             return Err(wrong_shape(
                 (self.section, self.index),
@@ -492,7 +536,7 @@ impl<'de> Visitor<'de> for GpuObjectSeed {
                 "`address` must be a string",
             ));
         }
-        if self.changes {
+        if self.kind == Kind::Change {
             let change = obj.get("change").unwrap_or(&Value::Null);
             check_change((self.section, self.index), address.as_deref(), change)?;
         }
@@ -549,7 +593,7 @@ struct Configuration {
 #[derive(Debug, Deserialize)]
 struct ConfigModule {
     #[serde(default)]
-    resources: Option<GpuObjects>,
+    resources: Option<ConfigObjects>,
     #[serde(default)]
     module_calls: Option<BTreeMap<String, ModuleCall>>,
 }
@@ -563,7 +607,7 @@ struct ModuleCall {
 impl ConfigModule {
     fn flatten_into(self, path: &str, out: &mut Vec<(String, Object)>) {
         if let Some(r) = self.resources {
-            out.extend(r.kept.into_iter().map(|o| (path.to_string(), o)));
+            out.extend(r.0.kept.into_iter().map(|o| (path.to_string(), o)));
         }
         for (name, call) in self.module_calls.unwrap_or_default() {
             if let Some(m) = call.module {
@@ -576,6 +620,64 @@ impl ConfigModule {
             }
         }
     }
+}
+
+/// Every resource address in `references` lists (`aws_ecs_task_definition.app.arn` →
+/// `aws_ecs_task_definition.app.arn` kept whole; the caller matches by prefix).
+fn collect_references(v: &serde_json::Value, out: &mut Vec<String>) {
+    match v {
+        serde_json::Value::Object(o) => {
+            for (k, v) in o {
+                match (k.as_str(), v) {
+                    ("constant_value", _) => {}
+                    ("references", serde_json::Value::Array(refs)) => {
+                        for r in refs.iter().filter_map(serde_json::Value::as_str) {
+                            let first = r.split('.').next().unwrap_or("");
+                            let skip = [
+                                "var",
+                                "local",
+                                "module",
+                                "data",
+                                "each",
+                                "count",
+                                "path",
+                                "terraform",
+                                "self",
+                            ];
+                            if !skip.contains(&first) {
+                                let r = strip_indexes(r);
+                                if !out.contains(&r) {
+                                    out.push(r);
+                                }
+                            }
+                        }
+                    }
+                    _ => collect_references(v, out),
+                }
+            }
+        }
+        serde_json::Value::Array(a) => {
+            for v in a {
+                collect_references(v, out);
+            }
+        }
+        _ => {}
+    }
+}
+
+/// `aws_launch_template.gpu[0].id` → `aws_launch_template.gpu.id`.
+fn strip_indexes(r: &str) -> String {
+    let mut out = String::with_capacity(r.len());
+    let mut depth = 0u32;
+    for c in r.chars() {
+        match c {
+            '[' => depth += 1,
+            ']' => depth = depth.saturating_sub(1),
+            _ if depth == 0 => out.push(c),
+            _ => {}
+        }
+    }
+    out
 }
 
 #[cfg(test)]
@@ -591,7 +693,10 @@ mod tests {
         let raw = read(&mut serde_json::Deserializer::from_str(json)).unwrap();
         assert_eq!(raw.resource_change_count, 2);
         assert_eq!(raw.resource_changes.len(), 1);
-        assert_eq!(raw.resource_changes[0]["address"], "aws_ecs_service.app");
+        let address = raw.resource_changes[0]
+            .get("address")
+            .and_then(Value::as_str);
+        assert_eq!(address, Some("aws_ecs_service.app"));
     }
 
     #[test]
@@ -610,5 +715,20 @@ mod tests {
         let raw = read(&mut serde_json::Deserializer::from_str(json)).unwrap();
         let paths: Vec<&str> = raw.config.iter().map(|(p, _)| p.as_str()).collect();
         assert_eq!(paths, ["module.gpu", "module.gpu.module.inner"]);
+    }
+
+    #[test]
+    fn references_drop_indexes_and_non_resources() {
+        let e = serde_json::json!({
+            "launch_template": [{"id": {"references": ["aws_launch_template.gpu[0].id", "aws_launch_template.gpu"]}}],
+            "name": {"references": ["var.name"]},
+            "tags": {"constant_value": {"references": ["aws_x.y"]}}
+        });
+        let mut out = Vec::new();
+        collect_references(&e, &mut out);
+        assert_eq!(
+            out,
+            ["aws_launch_template.gpu.id", "aws_launch_template.gpu"]
+        );
     }
 }

@@ -4,7 +4,7 @@
 //! sensitive mark (`before_sensitive`, `after_sensitive`, `sensitive_values`) is never returned as
 //! known, and a value under an `after_unknown` mark is never guessed.
 
-use serde_json::Value;
+use crate::json::Value;
 
 static NULL: Value = Value::Null;
 
@@ -84,7 +84,7 @@ impl Val<'_> {
     /// The value for a message: scalars as written, `(known after apply)`, `(sensitive)`, `not set`.
     pub fn show(&self) -> String {
         match self {
-            Val::Known(Value::String(s)) => s.clone(),
+            Val::Known(Value::String(s)) => s.to_string(),
             Val::Known(Value::Number(n)) => n.to_string(),
             Val::Known(Value::Bool(b)) => b.to_string(),
             Val::Known(_) => "(a structured value)".to_string(),
@@ -150,12 +150,15 @@ pub(crate) fn any_true(mask: &Value) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use serde_json::json;
+
+    fn json(v: serde_json::Value) -> Value {
+        serde_json::from_value(v).unwrap()
+    }
 
     #[test]
     fn a_nested_sensitive_mark_hides_the_value_and_its_parents() {
-        let values = json!({"a": {"b": "secret", "c": "open"}});
-        let sensitive = json!({"a": {"b": true}});
+        let values = json(serde_json::json!({"a": {"b": "secret", "c": "open"}}));
+        let sensitive = json(serde_json::json!({"a": {"b": true}}));
         let side = Side {
             values: &values,
             sensitive: &sensitive,
@@ -168,8 +171,8 @@ mod tests {
 
     #[test]
     fn a_whole_sensitive_attribute_hides_its_children() {
-        let values = json!({"a": [{"b": "secret"}]});
-        let sensitive = json!({"a": true});
+        let values = json(serde_json::json!({"a": [{"b": "secret"}]}));
+        let sensitive = json(serde_json::json!({"a": true}));
         let side = Side {
             values: &values,
             sensitive: &sensitive,
@@ -180,8 +183,8 @@ mod tests {
 
     #[test]
     fn unknown_is_not_absent() {
-        let values = json!({});
-        let unknown = json!({"image_id": true});
+        let values = json(serde_json::json!({}));
+        let unknown = json(serde_json::json!({"image_id": true}));
         let side = Side {
             values: &values,
             sensitive: &NULL,

@@ -708,6 +708,43 @@ fn a_dynamodb_scaling_target_is_not_a_gpu_stack_change() {
     assert_eq!(with("ecs"), base + 1);
 }
 
+/// Issue 33.12: a capacity provider replaced for a new name is destroyed and created again, but its
+/// Auto Scaling group and instances stay: the message never says the group is destroyed.
+#[test]
+fn a_renamed_capacity_provider_does_not_destroy_its_group() {
+    let asg =
+        "arn:aws:autoscaling:us-east-1:123456789012:autoScalingGroup:x:autoScalingGroupName/gpu";
+    let provider = |name: &str| {
+        serde_json::json!({"name": name, "auto_scaling_group_provider": [{
+            "auto_scaling_group_arn": asg, "managed_termination_protection": "ENABLED"}]})
+    };
+    let group = serde_json::json!({"name": "gpu", "arn": asg, "desired_capacity": 2});
+    let plan = serde_json::json!({"format_version": "1.2", "resource_changes": [
+        {"address": "aws_ecs_capacity_provider.gpu", "mode": "managed",
+         "type": "aws_ecs_capacity_provider", "name": "gpu",
+         "change": {"actions": ["delete", "create"], "before": provider("gpu"),
+            "after": provider("gpu-v2"), "after_unknown": {"arn": true}, "before_sensitive": {},
+            "after_sensitive": {}, "replace_paths": [["name"]]}},
+        {"address": "aws_autoscaling_group.gpu", "mode": "managed",
+         "type": "aws_autoscaling_group", "name": "gpu",
+         "change": {"actions": ["no-op"], "before": group, "after": group, "after_unknown": {},
+            "before_sensitive": {}, "after_sensitive": {}}}
+    ]});
+    let effects = read(plan.to_string().as_bytes()).unwrap().effects();
+    assert_eq!(
+        kinds(&effects),
+        [("capacity-destroyed", "aws_ecs_capacity_provider.gpu")]
+    );
+    let message = &effects[0].message;
+    assert!(message.contains("because `name` changes"), "{message}");
+    assert!(
+        message.contains("its Auto Scaling group and instances stay"),
+        "{message}"
+    );
+    assert!(!message.contains("group is destroyed"), "{message}");
+    assert!(!message.contains("terminated"), "{message}");
+}
+
 /// Issue 33.13: values the model never reads are skipped while reading; a read on a thread that read
 /// another plan before gives the same effects as a read on a fresh thread.
 #[test]
