@@ -263,6 +263,27 @@ fn help_lines_follow_from_the_evidence() {
     let fix = report_of("gpu-registration-off").verdict.fix.unwrap();
     assert!(!fix.contains("<ecs.ami-id>"), "{fix}");
     assert!(fix.contains("--image-ids ami-"), "{fix}");
+
+    // The cpu-memory scenario with the task's CPU lowered to what the instance has left: only
+    // memory is short, and the help says so.
+    let src = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/scenarios/cpu-memory");
+    let dir = Path::new(env!("CARGO_TARGET_TMPDIR")).join("diagnose-cpu-fits-memory-short");
+    let _ = fs::remove_dir_all(&dir);
+    fs::create_dir_all(&dir).unwrap();
+    for e in fs::read_dir(&src).unwrap() {
+        let e = e.unwrap();
+        fs::copy(e.path(), dir.join(e.file_name())).unwrap();
+    }
+    let name = dir.join("describe-task-definition.json");
+    let mut td: serde_json::Value =
+        serde_json::from_str(&fs::read_to_string(&name).unwrap()).unwrap();
+    td["taskDefinition"]["cpu"] = "2048".into();
+    fs::write(&name, td.to_string()).unwrap();
+    let r = diagnose(&Inputs::from_dir(&dir).unwrap(), &Target::default()).unwrap();
+    assert_eq!(r.verdict.step, "cpu-memory");
+    let fix = r.verdict.fix.unwrap();
+    assert!(fix.starts_with("lower the task's `memory`"), "{fix}");
+    assert!(!fix.contains("`cpu`"), "{fix}");
 }
 
 /// Issue 33.7: input files as people have them: any name (known by content), a UTF-8 BOM, UTF-16

@@ -2,6 +2,7 @@
 //! the live path's failures that need no emulator (nothing listening, a server that never answers).
 //! The emulator tests are in `diagnose_live.rs`.
 
+use std::fs;
 use std::io::Read;
 use std::net::TcpListener;
 use std::path::{Path, PathBuf};
@@ -623,5 +624,88 @@ fn a_missing_profile_says_so() {
     assert_eq!(
         stderr(&o),
         "ecs-gpu: error: profile `nosuch` is not in the AWS config or credentials file: `aws configure list-profiles` lists the profiles\n"
+    );
+}
+
+/// Live diagnose with no credentials in the environment and the given shared files and extra
+/// variables.
+fn live_without_credentials(config: &str, extra: &[(&str, &str)], args: &[&str]) -> Output {
+    let dir = Path::new(env!("CARGO_TARGET_TMPDIR")).join(format!(
+        "diagnose-cli-credentials-{}",
+        args.join("-").replace('/', "_")
+    ));
+    let _ = fs::remove_dir_all(&dir);
+    fs::create_dir_all(&dir).unwrap();
+    fs::write(dir.join("config"), config).unwrap();
+    fs::write(dir.join("credentials"), "").unwrap();
+    let mut c = Command::new(env!("CARGO_BIN_EXE_ecs-gpu"));
+    c.args([
+        "diagnose",
+        "--cluster",
+        "gpu",
+        "--service",
+        "train",
+        "--region",
+        "us-east-1",
+        "--timeout",
+        "20",
+    ])
+    .args(args)
+    .env("NO_COLOR", "1")
+    .env("AWS_CONFIG_FILE", dir.join("config"))
+    .env("AWS_SHARED_CREDENTIALS_FILE", dir.join("credentials"))
+    .env_remove("AWS_ACCESS_KEY_ID")
+    .env_remove("AWS_SECRET_ACCESS_KEY")
+    .env_remove("AWS_SESSION_TOKEN")
+    .env_remove("AWS_PROFILE")
+    .env_remove("AWS_ENDPOINT_URL")
+    .env_remove("AWS_WEB_IDENTITY_TOKEN_FILE")
+    .env_remove("AWS_CONTAINER_CREDENTIALS_RELATIVE_URI")
+    .env_remove("AWS_CONTAINER_CREDENTIALS_FULL_URI");
+    for (k, v) in extra {
+        c.env(k, v);
+    }
+    c.output().unwrap()
+}
+
+/// Issue 33.8: a profile that signs in through IAM Identity Center says how to get credentials this
+/// build reads, instead of failing on every call.
+#[test]
+fn an_sso_profile_says_how_to_export_its_credentials() {
+    let o = live_without_credentials(
+        "[profile team]\nsso_start_url = https://example.awsapps.com/start\nsso_region = us-east-1\nsso_account_id = 123456789012\nsso_role_name = Reader\nregion = us-east-1\n",
+        &[("AWS_EC2_METADATA_DISABLED", "true")],
+        &["--profile", "team"],
+    );
+    let err = stderr(&o);
+    assert_eq!(code(&o), 2, "{err}");
+    assert_eq!(err.lines().count(), 1, "{err}");
+    assert!(
+        err.contains("profile `team` signs in through AWS IAM Identity Center (SSO)")
+            && err.contains("aws configure export-credentials --profile team --format env"),
+        "{err}"
+    );
+}
+
+/// Issue 33.8: no credentials anywhere and an instance metadata endpoint that refuses the
+/// connection: the error says there are no credentials, not that AWS is unreachable.
+#[test]
+fn a_refused_metadata_endpoint_means_no_credentials() {
+    let closed = {
+        let l = TcpListener::bind("127.0.0.1:0").unwrap();
+        l.local_addr().unwrap()
+    };
+    let url = format!("http://{closed}");
+    let o = live_without_credentials(
+        "",
+        &[("AWS_EC2_METADATA_SERVICE_ENDPOINT", url.as_str())],
+        &[],
+    );
+    let err = stderr(&o);
+    assert_eq!(code(&o), 2, "{err}");
+    assert_eq!(err.lines().count(), 1, "{err}");
+    assert!(
+        err.starts_with("ecs-gpu: error: no AWS credentials: set AWS_ACCESS_KEY_ID and AWS_SECRET_ACCESS_KEY, pass --profile, or run with a task or instance role"),
+        "{err}"
     );
 }
