@@ -63,6 +63,7 @@ mod eval;
 mod funcs;
 mod installed;
 mod json;
+mod json_holes;
 mod loader;
 mod model;
 mod parse;
