@@ -8,7 +8,7 @@ use ecs_gpu_hcl::ast::{
 use smallvec::SmallVec;
 
 use crate::json::{format_number, insert_entry, sorted_entries};
-use crate::json_holes::{Hole, HoledText};
+use crate::json_holes::{Hole, HoledText, Source};
 use crate::loader::Ev;
 use crate::value::{
     Entry, InstanceKey, Loc, Node, Object, Reference, Unknown, UnknownReason, Value,
@@ -75,7 +75,8 @@ pub(crate) fn charge_built(node: &Node, loc: Option<Loc>) -> bool {
         Value::String(s) if s.is_fresh() => charge(s.len() as u64, loc),
         Value::Unknown(u) => match &u.text {
             Some(t) if std::sync::Arc::strong_count(t) == 1 => charge(
-                (t.text.len() as u64).saturating_add(t.holes.len() as u64 * NODE_BYTES),
+                (t.text.len() as u64)
+                    .saturating_add((t.holes.len() + t.sources.len()) as u64 * NODE_BYTES),
                 loc,
             ),
             _ => true,
@@ -496,6 +497,9 @@ struct TemplateAcc {
     hole_refs: usize,
     /// Too many holes: the text is not kept.
     holes_overflow: bool,
+    /// Where runs of `text` are written (literals copied byte for byte), for the places of values
+    /// read from it.
+    sources: Vec<Source>,
 }
 
 /// Most holes one template keeps for reading it as JSON (past them, it is only unknown).
@@ -537,6 +541,13 @@ impl TemplateAcc {
         self.note_unknown(u);
     }
 
+    /// Literal text about to be pushed at the end of the text is written at `loc`.
+    fn source(&mut self, at: usize, loc: Loc) {
+        if self.sources.len() < MAX_HOLES {
+            self.sources.push(Source { at, loc });
+        }
+    }
+
     /// A hole at the end of the text so far.
     fn hole(&mut self, node: Node) {
         if self.holes_overflow {
@@ -559,6 +570,7 @@ impl TemplateAcc {
     fn push_interpolation(&mut self, u: Box<Unknown>, v: &Node) {
         if let (Some(inner), Value::Unknown(_)) = (&u.text, &v.value) {
             let inner = inner.clone();
+            let base = self.text.len();
             let mut pos = 0;
             for h in &inner.holes {
                 self.push(inner.text.get(pos..h.at).unwrap_or_default());
@@ -567,6 +579,11 @@ impl TemplateAcc {
                 self.hole(h.node.clone());
             }
             self.push(inner.text.get(pos..).unwrap_or_default());
+            if self.text.len() == base + inner.text.len() {
+                for s in &inner.sources {
+                    self.source(base + s.at, s.loc);
+                }
+            }
             // The inner template's known text was pushed as text; keep only the rest.
             let mut u = u;
             u.fragments.clear();
@@ -610,6 +627,7 @@ impl TemplateAcc {
                         std::sync::Arc::new(HoledText {
                             text: self.text,
                             holes: self.holes,
+                            sources: self.sources,
                         })
                     });
                 Value::Unknown(Box::new(Unknown {
@@ -1005,7 +1023,16 @@ impl Ev {
         self.depth += 1;
         for part in &t.parts {
             match part {
-                TemplatePart::Literal { text, .. } => acc.push(text),
+                TemplatePart::Literal { text, span } => {
+                    // Copied byte for byte (escapes and stripped indentation only shorten the
+                    // text): a value read from it can point at its own line.
+                    if text.len() == (span.end - span.start) as usize {
+                        if let Some(loc) = cx.loc(*span) {
+                            acc.source(acc.text.len(), loc);
+                        }
+                    }
+                    acc.push(text)
+                }
                 TemplatePart::Interpolation(e) => {
                     let v = self.eval(cx, e);
                     acc.sensitive |= v.is_sensitive();

@@ -35,6 +35,17 @@ pub(crate) struct HoledText {
     pub text: String,
     /// The holes in order, each at a byte offset of `text` (several may share one).
     pub holes: Vec<Hole>,
+    /// Where runs of `text` are written, in order: literal text copied byte for byte from a file
+    /// (a heredoc or template file without escapes), so a value read there points at its own line.
+    pub sources: Vec<Source>,
+}
+
+/// A run of [`HoledText::text`] written byte for byte at `loc`.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub(crate) struct Source {
+    /// Where the run starts in the text; it is as long as `loc`'s span.
+    pub at: usize,
+    pub loc: Loc,
 }
 
 /// An unknown part of a [`HoledText`].
@@ -46,13 +57,15 @@ pub(crate) struct Hole {
     pub node: Node,
 }
 
-/// Reads `text` as JSON with holes; every known value is placed at `loc`. `None` when the known
-/// text is not JSON or a hole cannot be bounded.
+/// Reads `text` as JSON with holes; every known value is placed where its text is written, or at
+/// `loc` when that is not known. `None` when the known text is not JSON or a hole cannot be
+/// bounded.
 pub(crate) fn parse(text: &HoledText, loc: Option<Loc>) -> Option<Node> {
     let mut p = Parser {
         b: text.text.as_bytes(),
         text: &text.text,
         holes: &text.holes,
+        sources: &text.sources,
         next: 0,
         pos: if text.text.starts_with('\u{feff}') {
             3
@@ -72,6 +85,7 @@ struct Parser<'a> {
     b: &'a [u8],
     text: &'a str,
     holes: &'a [Hole],
+    sources: &'a [Source],
     /// The first hole not yet passed.
     next: usize,
     pos: usize,
@@ -146,20 +160,42 @@ impl Parser<'_> {
         }
     }
 
-    fn node(&self, value: Value) -> Node {
-        Node::new(value, self.loc)
+    /// A value read from `start` to here.
+    fn node(&self, start: usize, value: Value) -> Node {
+        Node::new(value, self.loc_of(start, self.pos))
+    }
+
+    /// Where the text from `start` to `end` is written: in the source run that holds its start
+    /// (cut at the run's end), else the template's place.
+    fn loc_of(&self, start: usize, end: usize) -> Option<Loc> {
+        let i = self
+            .sources
+            .partition_point(|s| s.at <= start)
+            .checked_sub(1)?;
+        let s = self.sources.get(i)?;
+        let len = (s.loc.span.end - s.loc.span.start) as usize;
+        if start >= s.at + len {
+            return self.loc;
+        }
+        let from = s.loc.span.start as usize + (start - s.at);
+        let to = s.loc.span.start as usize + (end.min(s.at + len) - s.at);
+        Some(Loc {
+            file: s.loc.file,
+            span: ecs_gpu_hcl::Span::new(from, to.max(from)),
+        })
     }
 
     fn value(&mut self) -> Option<Node> {
         if self.hole_here() {
-            return Some(self.hole_value(Taken::default()));
+            return Some(self.hole_value(self.pos));
         }
+        let start = self.pos;
         match self.peek()? {
             b'{' => self.nested(Self::object),
             b'[' => self.nested(Self::array),
             b'"' => self.string().map(|s| match s {
-                Ok(s) => self.node(Value::String(s.into())),
-                Err(u) => self.node(Value::Unknown(u)),
+                Ok(s) => self.node(start, Value::String(s.into())),
+                Err(u) => self.node(start, Value::Unknown(u)),
             }),
             _ => self.scalar(),
         }
@@ -177,8 +213,9 @@ impl Parser<'_> {
 
     /// A value that holes make unknown: the holes here, and the scalar text and further holes
     /// around them (`${var.cpu}`, `1${var.zeros}`), up to the next structural character.
-    fn hole_value(&mut self, mut taken: Taken) -> Node {
-        let mut text = false;
+    fn hole_value(&mut self, start: usize) -> Node {
+        let mut taken = Taken::default();
+        let mut text = start < self.pos;
         loop {
             if self.hole_here() {
                 self.take_holes(&mut taken);
@@ -208,9 +245,9 @@ impl Parser<'_> {
                     v
                 }
                 Value::Unknown(_) => single,
-                _ => self.node(Value::Unknown(taken.unknown())),
+                _ => self.node(start, Value::Unknown(taken.unknown())),
             },
-            _ => self.node(Value::Unknown(taken.unknown())),
+            _ => self.node(start, Value::Unknown(taken.unknown())),
         }
     }
 
@@ -221,7 +258,7 @@ impl Parser<'_> {
             self.pos += 1;
         }
         if self.hole_here() {
-            return Some(self.hole_value(Taken::default()));
+            return Some(self.hole_value(start));
         }
         let word = &self.text[start..self.pos];
         let value = match word {
@@ -233,7 +270,7 @@ impl Parser<'_> {
             }
             _ => return None,
         };
-        Some(self.node(value))
+        Some(self.node(start, value))
     }
 
     /// A string at `"`: its text, or (with a hole inside) an unknown with its known text as
@@ -343,6 +380,7 @@ impl Parser<'_> {
     /// An array at `[`. A hole between elements stands for any number of elements: one unknown
     /// element, and the known elements around it.
     fn array(&mut self) -> Option<Node> {
+        let start = self.pos;
         self.pos += 1;
         let mut items = Vec::new();
         // After `[` or `,`: a value must come (after `[`, or `]`).
@@ -351,7 +389,7 @@ impl Parser<'_> {
         loop {
             self.ws();
             if self.hole_here() {
-                items.push(self.hole_value(Taken::default()));
+                items.push(self.hole_value(self.pos));
                 expect_value = false;
                 after_hole = true;
                 continue;
@@ -359,7 +397,7 @@ impl Parser<'_> {
             match self.peek()? {
                 b']' if !expect_value || items.is_empty() => {
                     self.pos += 1;
-                    return Some(self.node(Value::List(items)));
+                    return Some(self.node(start, Value::List(items)));
                 }
                 b',' if !expect_value => {
                     self.pos += 1;
@@ -382,6 +420,7 @@ impl Parser<'_> {
     /// An object at `{`. Holes between members make it partly known; a hole that leaves the
     /// members unclear makes it unknown up to its closing brace.
     fn object(&mut self) -> Option<Node> {
+        let start = self.pos;
         self.pos += 1;
         let mut obj = Object::default();
         // Holes among the members (and unknown keys): the object is then partly known.
@@ -416,10 +455,12 @@ impl Parser<'_> {
                     at = At::Key;
                 }
                 (b'"', At::Start | At::Key | At::AfterHole) => {
+                    let key_start = self.pos;
                     let key = self.string()?;
+                    let key_loc = self.loc_of(key_start, self.pos);
                     self.ws();
                     if self.hole_here() || self.peek() != Some(b':') {
-                        return self.unknown_object(uncertain, hole_near || key.is_err());
+                        return self.unknown_object(start, uncertain, hole_near || key.is_err());
                     }
                     self.pos += 1;
                     self.ws();
@@ -431,7 +472,7 @@ impl Parser<'_> {
                             &mut obj,
                             Entry {
                                 key,
-                                key_loc: self.loc,
+                                key_loc,
                                 value,
                             },
                         ),
@@ -455,21 +496,21 @@ impl Parser<'_> {
                     self.value()?;
                     at = At::AfterValue;
                 }
-                _ => return self.unknown_object(uncertain, hole_near),
+                _ => return self.unknown_object(start, uncertain, hole_near),
             }
         }
         if uncertain.count == 0 {
-            return Some(self.node(Value::Object(obj)));
+            return Some(self.node(start, Value::Object(obj)));
         }
         let mut u = uncertain.unknown();
         u.entries = obj.entries;
-        Some(self.node(Value::Unknown(u)))
+        Some(self.node(start, Value::Unknown(u)))
     }
 
     /// The rest of an object whose members holes leave unclear: unknown, up to the `}` that
     /// closes it. `None` when no hole is near (the known text is not JSON) or the known text does
     /// not close it.
-    fn unknown_object(&mut self, mut taken: Taken, hole_near: bool) -> Option<Node> {
+    fn unknown_object(&mut self, start: usize, mut taken: Taken, hole_near: bool) -> Option<Node> {
         if !hole_near {
             return None;
         }
@@ -502,7 +543,7 @@ impl Parser<'_> {
                 _ => self.pos += 1,
             }
         }
-        Some(self.node(Value::Unknown(taken.unknown())))
+        Some(self.node(start, Value::Unknown(taken.unknown())))
     }
 }
 
