@@ -144,6 +144,8 @@ pub(crate) const MAX_STRING: usize = 16 << 20;
 
 /// Most bytes of known fragments one value keeps (EC2 user data is at most 16 KiB).
 const MAX_FRAGMENTS: usize = 256 << 10;
+/// Most known fragments one value keeps.
+const MAX_FRAGMENT_COUNT: usize = 10_000;
 
 /// Adds known fragments, keeping their total under [`MAX_FRAGMENTS`] (fragments of a string that
 /// doubles itself through locals would double too). Dropping some is safe: a rule may only use
@@ -158,7 +160,7 @@ pub(crate) fn add_fragments<'a, S: AsRef<str> + 'a>(
         if f.is_empty() {
             continue;
         }
-        if total.saturating_add(f.len()) > MAX_FRAGMENTS || into.len() >= 10_000 {
+        if total.saturating_add(f.len()) > MAX_FRAGMENTS || into.len() >= MAX_FRAGMENT_COUNT {
             return;
         }
         total += f.len();
@@ -497,6 +499,9 @@ struct TemplateAcc {
     hole_refs: usize,
     /// Too many holes: the text is not kept.
     holes_overflow: bool,
+    /// The bytes of `fragments`, kept as they grow: a template with thousands of unknown parts
+    /// must not sum them again at each.
+    fragment_bytes: usize,
     /// Where runs of `text` are written (literals copied byte for byte), for the places of values
     /// read from it.
     sources: Vec<Source>,
@@ -525,9 +530,29 @@ impl TemplateAcc {
 
     /// Ends the fragment in progress: it is a known fragment.
     fn end_fragment(&mut self) {
-        let current = self.text.get(self.current..).unwrap_or_default();
-        add_fragments(&mut self.fragments, [&current]);
-        self.current = self.text.len();
+        let end = self.text.len();
+        if self.current < end {
+            let current = self
+                .text
+                .get(self.current..)
+                .unwrap_or_default()
+                .to_string();
+            self.add_fragment(current);
+        }
+        self.current = end;
+    }
+
+    /// Adds a known fragment within [`MAX_FRAGMENTS`] and [`MAX_FRAGMENT_COUNT`] (as
+    /// [`add_fragments`] does, in constant time).
+    fn add_fragment(&mut self, f: String) {
+        if f.is_empty()
+            || self.fragments.len() >= MAX_FRAGMENT_COUNT
+            || self.fragment_bytes.saturating_add(f.len()) > MAX_FRAGMENTS
+        {
+            return;
+        }
+        self.fragment_bytes += f.len();
+        self.fragments.push(f);
     }
 
     /// An unknown part at `loc`: a hole in the text.
@@ -605,7 +630,9 @@ impl TemplateAcc {
             self.error = true;
         }
         self.end_fragment();
-        add_fragments(&mut self.fragments, &u.fragments);
+        for f in &u.fragments {
+            self.add_fragment(f.clone());
+        }
         merge_refs(&mut self.refs, u.refs.clone());
         if self.unknown.is_none() {
             self.unknown = Some(u);
