@@ -171,8 +171,10 @@ impl Parser<'_> {
         let i = self
             .sources
             .partition_point(|s| s.at <= start)
-            .checked_sub(1)?;
-        let s = self.sources.get(i)?;
+            .checked_sub(1);
+        let Some(s) = i.and_then(|i| self.sources.get(i)) else {
+            return self.loc;
+        };
         let len = (s.loc.span.end - s.loc.span.start) as usize;
         if start >= s.at + len {
             return self.loc;

@@ -201,3 +201,59 @@ EOF
         assert!(texts.iter().any(|t| t == "S3CRET"), "{name}: {texts:?}");
     }
 }
+
+/// The file name, line and column (1-based) where a node's place starts.
+fn line_col(m: &Model, n: &Node) -> (String, u32, u32) {
+    let loc = n.loc.expect("a place");
+    let file = m.file(loc.file);
+    let (line, col) = file.lines.line_col(loc.span.start);
+    let name = file
+        .path
+        .file_name()
+        .unwrap()
+        .to_string_lossy()
+        .into_owned();
+    (name, line, col)
+}
+
+#[test]
+fn values_point_at_their_own_line_or_at_the_template() {
+    // A heredoc copied as written: the GPU value's own line.
+    let main = r#"
+resource "aws_ecr_repository" "x" {
+  name = "x"
+}
+resource "aws_ecs_task_definition" "heredoc" {
+  family                = "heredoc"
+  container_definitions = <<EOF
+[{"name": "app", "image": "${aws_ecr_repository.x.repository_url}",
+  "resourceRequirements": [{"type": "GPU", "value": "0"}]}]
+EOF
+}
+data "template_file" "task" {
+  template = file("${path.module}/task.json.tpl")
+  vars = {
+    image = aws_ecr_repository.x.repository_url
+  }
+}
+resource "aws_ecs_task_definition" "rendered" {
+  family                = "rendered"
+  container_definitions = data.template_file.task.rendered
+}
+"#;
+    let tpl = "[{\"name\": \"app\", \"image\": \"${image}\",\n  \"resourceRequirements\": [{\"type\": \"GPU\", \"value\": \"0\"}]}]\n";
+    let (_d, m) = load(&[("main.tf", main), ("task.json.tpl", tpl)]);
+    let gpu = |name| {
+        first_container(task(&m, name))
+            .get("resourceRequirements")
+            .unwrap()
+            .as_list()
+            .unwrap()[0]
+            .get("value")
+            .unwrap()
+            .clone()
+    };
+    assert_eq!(line_col(&m, &gpu("heredoc")), ("main.tf".into(), 9, 53));
+    // A template read from a string has no place of its own: the reference to it.
+    assert_eq!(line_col(&m, &gpu("rendered")), ("main.tf".into(), 20, 27));
+}
