@@ -59,6 +59,10 @@ MD_SOURCES = {
     # Not in ../shared/data: the Auto Scaling defaults the checker and the plan explainer rely on.
     "ASG-API": "Amazon EC2 Auto Scaling API reference, RefreshPreferences: MinHealthyPercentage defaults to 90 (or the group's instance maintenance policy); InstanceWarmup defaults to the group's DefaultInstanceWarmup, else its HealthCheckGracePeriod",
     "TF-AWS": "hashicorp/terraform-provider-aws internal/service/autoscaling/group.go: health_check_grace_period Default 300, protect_from_scale_in Default false",
+    # Not in ../shared/data: the ECS guide's warm-pool page (stored public copy, read 2026-12-03).
+    "ECS-WARM": "ECS developer guide, warm pools for an ECS Auto Scaling group: https://docs.aws.amazon.com/AmazonECS/latest/developerguide/using-warm-pool.html (set ECS_WARM_POOLS_CHECK=true in the launch template's user data; agent 1.59.0 and later)",
+    "AMI-RELEASES": "ECS-optimized AMI release notes, https://github.com/aws/amazon-ecs-ami/releases (for example tag 20240611): AMI names amzn2-ami-ecs-hvm-..., amzn2-ami-ecs-gpu-hvm-2.0.<version>-x86_64-ebs, al2023-ami-ecs-gpu-hvm-...",
+    "karpenter-preview-efa": "aws/karpenter-provider-aws website/content/en/preview/reference/instance-types.md @692ccdd0: the resource vpc.amazonaws.com/efa of each type is EC2 DescribeInstanceTypes NetworkInfo.EfaInfo.MaximumEfaInterfaces (pkg/providers/instancetype/types.go efas); the generator omits zero quantities (hack/docs/instancetypes_gen/main.go), so a listed type without the row has no EFA",
     "ECS-QL": "ECS developer guide, cluster query language: https://docs.aws.amazon.com/AmazonECS/latest/developerguide/cluster-query-language.html (valid operators per subject, with word forms greater_than (>), greater_than_equal (>=), less_than (<), less_than_equal (<=))",
 }
 
@@ -177,8 +181,10 @@ catalog = {
         "gpu_ami_name_prefixes": ["al2023-ami-ecs-gpu-hvm-", "amzn2-ami-ecs-gpu-hvm-"],
         # The ECS-optimized AMI name families; a name in them without the gpu infix is a non-GPU variant.
         "ecs_ami_name_prefixes": ["al2023-ami-ecs-", "amzn2-ami-ecs-"],
+        "amazon_owner_alias": "amazon",
+        "amazon_owner_alias_note": "BOTO (ec2 DescribeImagesRequest.Owners): the alias amazon scopes a lookup to images Amazon owns, and the ECS-optimized AMIs are Amazon's, published under the names in gpu_ami_name_prefixes and ecs_ami_name_prefixes (AMI-RELEASES). Another owner (self, an account ID, aws-marketplace) or none can match other images of the same name: the AMI recipe builds a private AMI in whatever account runs it (AMI README).",
         "note": ssm["notes"],
-        "sources": ["AMI", "CDK", "ECS-2023"],
+        "sources": ["AMI", "AMI-RELEASES", "BOTO", "CDK", "ECS-2023"],
     },
     "agent": {
         "gpu_support_variable": "ECS_ENABLE_GPU_SUPPORT",
@@ -195,8 +201,13 @@ catalog = {
         # than its memory. Every GPU type has at least 8192 MiB and the kernel's share grows with memory, so
         # no GPU type registers more than memory_mib minus this.
         "min_unregistered_memory_mib": 8192 - 8373026816 // (1024 * 1024),
+        # AGENT README: both default to false; ECS-WARM: set the first to true for warm pools.
+        "warm_pools_check_variable": "ECS_WARM_POOLS_CHECK",
+        "warm_pools_check_default": "false",
+        "spot_draining_variable": "ECS_ENABLE_SPOT_INSTANCE_DRAINING",
+        "spot_draining_default": "false",
         "gpu_attributes": ecs["gpu_attributes_added_by_agent"],
-        "sources": ["AGENT", "AMI", "ECS-MEM"],
+        "sources": ["AGENT", "AMI", "ECS-MEM", "ECS-WARM"],
     },
     "nvidia_driver_capabilities": {
         "names": ecs["nvidia_driver_capabilities"]["toolkit_supported"],
@@ -268,6 +279,23 @@ catalog = {
         "accelerator_types": field_values("acceleratorTypes"),
         "accelerator_manufacturers": field_values("acceleratorManufacturers"),
         "sources": ["ECS-MI-GPU", "ECS-GPU-SPEC", "BOTO"],
+    },
+    "market": {
+        # BOTO: ec2 MarketType (spot | capacity-block | ...); autoscaling
+        # InstancesDistribution.OnDemandPercentageAboveBaseCapacity "Default: 100".
+        "spot_market_type": "spot",
+        "capacity_block_market_type": "capacity-block",
+        "on_demand_percentage_default": 100,
+        "sources": ["BOTO"],
+    },
+    "efa": {
+        "interface_types": ["efa", "efa-only"],
+        # Read from the karpenter-preview-efa table for the catalog's instance types: the `vpc.amazonaws.com/efa`
+        # quantity of each type listed there, and the listed types without it.
+        "max_interfaces": {"p3dn.24xlarge": 1, "p4d.24xlarge": 4, "p4de.24xlarge": 4, "p5.4xlarge": 1, "p5.48xlarge": 32, "p5e.48xlarge": 32, "p5en.48xlarge": 16, "p6-b200.48xlarge": 8, "p6-b300.48xlarge": 16, "g4dn.8xlarge": 1, "g4dn.12xlarge": 1, "g4dn.16xlarge": 1, "g4dn.metal": 1, "g5.8xlarge": 1, "g5.12xlarge": 1, "g5.16xlarge": 1, "g5.24xlarge": 1, "g5.48xlarge": 1, "g6.8xlarge": 1, "g6.12xlarge": 1, "g6.16xlarge": 1, "g6.24xlarge": 1, "g6.48xlarge": 1, "g6e.8xlarge": 1, "g6e.12xlarge": 1, "g6e.16xlarge": 1, "g6e.24xlarge": 2, "g6e.48xlarge": 4, "gr6.8xlarge": 1},
+        "without": ["g4ad.16xlarge", "g4ad.2xlarge", "g4ad.4xlarge", "g4ad.8xlarge", "g4ad.xlarge", "g4dn.2xlarge", "g4dn.4xlarge", "g4dn.xlarge", "g5.2xlarge", "g5.4xlarge", "g5.xlarge", "g5g.16xlarge", "g5g.2xlarge", "g5g.4xlarge", "g5g.8xlarge", "g5g.metal", "g5g.xlarge", "g6.2xlarge", "g6.4xlarge", "g6.xlarge", "g6e.2xlarge", "g6e.4xlarge", "g6e.xlarge", "g6f.2xlarge", "g6f.4xlarge", "g6f.large", "g6f.xlarge", "gr6.4xlarge", "gr6f.4xlarge"],
+        "note": "Per instance type of the catalog, from the Karpenter reference generated from DescribeInstanceTypes in us-east-1, us-east-2 and us-west-2; a catalog type not listed there (p2, p3, g3, g3s, p6e-gb200) is unknown. The interface types that request an EFA come from the EC2 API (LaunchTemplateInstanceNetworkInterfaceSpecificationRequest.InterfaceType: interface | efa | efa-only).",
+        "sources": ["karpenter-preview-efa", "BOTO"],
     },
 }
 

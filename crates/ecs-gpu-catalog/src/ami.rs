@@ -1,4 +1,5 @@
-//! ECS-optimized AMI facts: SSM parameter names and AMI names (source keys AMI, CDK, ECS-2023).
+//! ECS-optimized AMI facts: SSM parameter names, AMI names and their owner (source keys AMI,
+//! AMI-RELEASES, BOTO, CDK, ECS-2023).
 
 use serde::Deserialize;
 
@@ -28,6 +29,13 @@ pub struct AmiFacts {
     pub arm64_gpu_parameter: Option<String>,
     pub gpu_ami_name_prefixes: Vec<String>,
     pub ecs_ami_name_prefixes: Vec<String>,
+    /// `amazon`: the owner alias of the images Amazon owns, the ECS-optimized AMIs among them
+    /// (source keys BOTO, AMI-RELEASES). A name lookup says what the image is only when it is
+    /// scoped to this owner: another (`self`, an account, `aws-marketplace`) or none can match
+    /// other images of the same name.
+    pub amazon_owner_alias: String,
+    /// Why, with its sources.
+    pub amazon_owner_alias_note: String,
     pub note: String,
     pub sources: Vec<String>,
 }

@@ -43,6 +43,8 @@ struct Raw {
     autoscaling: AutoscalingFacts,
     anywhere: AnywhereFacts,
     managed_instances: ManagedInstancesFacts,
+    market: MarketFacts,
+    efa: EfaFacts,
 }
 
 #[derive(Deserialize)]
@@ -83,6 +85,8 @@ struct RawAmi {
     arm64_gpu_parameter: Option<String>,
     gpu_ami_name_prefixes: Vec<String>,
     ecs_ami_name_prefixes: Vec<String>,
+    amazon_owner_alias: String,
+    amazon_owner_alias_note: String,
     note: String,
     sources: Vec<String>,
 }
@@ -109,8 +113,63 @@ pub struct AgentFacts {
     /// The least memory, MiB, any GPU type registers below its EC2 memory (derived from the ECS-MEM
     /// example: 8192 MiB installed, 7985 MiB registered).
     pub min_unregistered_memory_mib: u64,
+    /// `ECS_WARM_POOLS_CHECK`: with `true`, an instance launched into an Auto Scaling group's warm
+    /// pool does not register with the cluster (AGENT README, ECS-WARM).
+    pub warm_pools_check_variable: String,
+    /// Its default (`false`).
+    pub warm_pools_check_default: String,
+    /// `ECS_ENABLE_SPOT_INSTANCE_DRAINING`: with `true`, a Spot interruption notice sets the
+    /// container instance to DRAINING, and the services' tasks are replaced elsewhere (AGENT README).
+    pub spot_draining_variable: String,
+    /// Its default (`false`).
+    pub spot_draining_default: String,
     pub gpu_attributes: Vec<String>,
     pub sources: Vec<String>,
+}
+
+/// EC2 purchasing options (source key BOTO).
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct MarketFacts {
+    /// `instance_market_options.market_type` of Spot Instances: `spot`.
+    pub spot_market_type: String,
+    /// `instance_market_options.market_type` of a Capacity Block for ML: `capacity-block`.
+    pub capacity_block_market_type: String,
+    /// An Auto Scaling group's `on_demand_percentage_above_base_capacity` when not given (100: no
+    /// Spot).
+    pub on_demand_percentage_default: u32,
+    pub sources: Vec<String>,
+}
+
+/// Elastic Fabric Adapter support per instance type (source keys karpenter-preview-efa, BOTO).
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct EfaFacts {
+    /// The network interface types that request an EFA (`efa`, `efa-only`).
+    pub interface_types: Vec<String>,
+    /// The catalog's instance types with EFA, each with its maximum number of EFA interfaces.
+    pub max_interfaces: BTreeMap<String, u32>,
+    /// The catalog's instance types known to have no EFA.
+    pub without: Vec<String>,
+    pub note: String,
+    pub sources: Vec<String>,
+}
+
+impl EfaFacts {
+    /// Whether the instance type supports EFA: `None` when the sources do not say.
+    pub fn supports(&self, instance_type: &str) -> Option<bool> {
+        if self
+            .max_interfaces
+            .get(instance_type)
+            .is_some_and(|n| *n > 0)
+        {
+            Some(true)
+        } else if self.without.iter().any(|t| t == instance_type) {
+            Some(false)
+        } else {
+            None
+        }
+    }
 }
 
 /// `NVIDIA_DRIVER_CAPABILITIES` facts (source keys NCT, ECS-GPU).
@@ -362,6 +421,8 @@ pub(crate) fn load(json: &str) -> Result<Catalog, DataError> {
             arm64_gpu_parameter: raw.ami.arm64_gpu_parameter,
             gpu_ami_name_prefixes: raw.ami.gpu_ami_name_prefixes,
             ecs_ami_name_prefixes: raw.ami.ecs_ami_name_prefixes,
+            amazon_owner_alias: raw.ami.amazon_owner_alias,
+            amazon_owner_alias_note: raw.ami.amazon_owner_alias_note,
             note: raw.ami.note,
             sources: raw.ami.sources,
         },
@@ -375,5 +436,7 @@ pub(crate) fn load(json: &str) -> Result<Catalog, DataError> {
         autoscaling: raw.autoscaling,
         ec2: raw.ec2,
         task_cpu_units_range_ec2: raw.task_cpu_units_range_ec2,
+        market: raw.market,
+        efa: raw.efa,
     })
 }

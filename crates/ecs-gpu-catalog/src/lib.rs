@@ -31,8 +31,8 @@ use std::sync::OnceLock;
 pub use ami::{AmiClass, AmiFacts, AmiNameClass, GpuAmiParameter};
 pub use base_images::{gpu_base_images, BaseImage, BaseImages};
 pub use data::{
-    AgentFacts, AnywhereFacts, AutoscalingFacts, CapabilityFacts, Ec2Facts, FargateFacts,
-    GpuRequirementFacts, ManagedInstancesFacts, QueryLanguageFacts,
+    AgentFacts, AnywhereFacts, AutoscalingFacts, CapabilityFacts, Ec2Facts, EfaFacts, FargateFacts,
+    GpuRequirementFacts, ManagedInstancesFacts, MarketFacts, QueryLanguageFacts,
 };
 pub use filter::Filter;
 pub use gpu_value::{GpuValue, GpuValueError};
@@ -331,6 +331,8 @@ pub struct Catalog {
     pub ec2: Ec2Facts,
     /// Task-level `cpu` range on EC2 and EXTERNAL, in CPU units (source key BOTO).
     pub task_cpu_units_range_ec2: (u32, u32),
+    pub market: MarketFacts,
+    pub efa: EfaFacts,
 }
 
 impl Catalog {

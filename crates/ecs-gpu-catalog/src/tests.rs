@@ -127,6 +127,8 @@ fn every_fact_has_a_source_that_resolves() {
         check(&p.parameter, &p.sources);
     }
     check("agent", &cat.agent.sources);
+    check("market", &cat.market.sources);
+    check("efa", &cat.efa.sources);
     check("capabilities", &cat.capabilities.sources);
     check("gpu requirement", &cat.gpu_requirement.sources);
     check("fargate", &cat.fargate.sources);
@@ -524,4 +526,21 @@ fn wildcard_match_agrees_with_the_recursive_definition() {
         }
     }
     assert_eq!(compared, 364 * 63);
+}
+
+#[test]
+fn efa_support_is_known_only_for_the_types_the_source_lists() {
+    let efa = &catalog().efa;
+    assert_eq!(efa.supports("p5.48xlarge"), Some(true));
+    assert_eq!(efa.supports("g5.12xlarge"), Some(true));
+    assert_eq!(efa.supports("g5.xlarge"), Some(false));
+    // Not in the generated table: unknown, never "no EFA".
+    assert_eq!(efa.supports("p3.2xlarge"), None);
+    assert_eq!(efa.supports("m5.large"), None);
+    for t in efa.max_interfaces.keys().chain(&efa.without) {
+        assert!(
+            catalog().instance_types().iter().any(|k| &k.name == t),
+            "{t} is not a catalog instance type"
+        );
+    }
 }

@@ -540,6 +540,10 @@ pub struct GroupCapacity<'m> {
     pub known_instance_types: Vec<InstanceTypeUse<'m>>,
     /// The `mixed_instances_policy` block, when there is one.
     pub mixed: Option<&'m Block>,
+    /// The `override` blocks of its mixed instances policy (or the `override`/`overrides` blocks
+    /// of a fleet's launch template configs), when none may be missing: `None` when a `dynamic`
+    /// block over an unknown collection may add some.
+    pub overrides: Option<Vec<&'m Block>>,
 }
 
 /// The Auto Scaling group of a capacity provider, when known.
@@ -648,6 +652,7 @@ pub fn group_capacity<'m>(model: &'m Model, group: &'m Resource) -> GroupCapacit
         instance_types: None,
         known_instance_types: Vec::new(),
         mixed: None,
+        overrides: None,
     };
     // A launch configuration (the legacy way): its image, type and user data, like a template's.
     if let Some(node) = body.attr("launch_configuration") {
@@ -718,6 +723,7 @@ pub fn group_capacity<'m>(model: &'m Model, group: &'m Resource) -> GroupCapacit
     let mut types = Vec::new();
     let mut all_types = true;
     let overrides: Vec<&Block> = lt.body.blocks("override").collect();
+    cap.overrides = Some(overrides.clone());
     for o in &overrides {
         if let Some(spec) = o.body.block("launch_template_specification") {
             match template_of(model, spec, "launch_template_id", "launch_template_name") {
@@ -765,6 +771,146 @@ pub fn group_capacity<'m>(model: &'m Model, group: &'m Resource) -> GroupCapacit
     cap.known_instance_types = types.clone();
     cap.instance_types = all_types.then_some(types);
     cap
+}
+
+/// The fleet resource types read as capacity: an EC2 Fleet and a Spot Fleet request launch
+/// instances from launch template configs, each a template with the overrides that replace its
+/// instance type, as a mixed instances policy does for an Auto Scaling group.
+pub const FLEETS: [&str; 2] = ["aws_ec2_fleet", "aws_spot_fleet_request"];
+
+/// Whether a resource is an EC2 Fleet or a Spot Fleet request.
+pub fn is_fleet(r: &Resource) -> bool {
+    FLEETS.contains(&r.kind.as_str())
+}
+
+/// What an EC2 Fleet (`launch_template_config { launch_template_specification, override }`) or a
+/// Spot Fleet request (`launch_template_config { launch_template_specification, overrides }`)
+/// launches, as a [`GroupCapacity`] whose `group` is the fleet. An override replaces the
+/// template's instance type when it names one (`instance_type`) or selects some
+/// (`instance_requirements`, not a list of names); one that sets neither (only a subnet or an
+/// Availability Zone) launches the template's. A Spot Fleet request's one inline
+/// `launch_specification` is read with the request standing for it ([`inline_specification`]);
+/// with several, the templates and types are not known in full.
+pub fn fleet_capacity<'m>(model: &'m Model, fleet: &'m Resource) -> GroupCapacity<'m> {
+    let (id_attr, name_attr, override_kind) = if fleet.kind == "aws_spot_fleet_request" {
+        ("id", "name", "overrides")
+    } else {
+        ("launch_template_id", "launch_template_name", "override")
+    };
+    let body = &fleet.body;
+    let mut complete = !body.may_have_unknown("launch_template_config");
+    let inline = fleet.kind == "aws_spot_fleet_request"
+        && (body.block("launch_specification").is_some()
+            || body.may_have_unknown("launch_specification"));
+    let one_inline = inline_specification(fleet);
+    let (mut all_templates, mut all_types) = (
+        complete && (!inline || one_inline.is_some()),
+        complete && (!inline || one_inline.is_some()),
+    );
+    let (mut templates, mut types, mut overrides) = (Vec::new(), Vec::new(), Vec::new());
+    // The one inline launch specification: the request itself stands for it, as a standalone
+    // instance stands for its own launch arguments.
+    if let Some(spec) = one_inline {
+        templates.push(TemplateUse {
+            template: fleet,
+            version: None,
+            spec: None,
+        });
+        match spec
+            .body
+            .attr("instance_type")
+            .and_then(|n| Some((known_str(n)?, n)))
+        {
+            Some((name, n)) => types.push(InstanceTypeUse {
+                name: name.to_string(),
+                node: n,
+                template: Some(fleet),
+                override_block: None,
+            }),
+            None => all_types = false,
+        }
+    }
+    for config in body.blocks("launch_template_config") {
+        if config
+            .body
+            .may_have_unknown("launch_template_specification")
+            || config.body.may_have_unknown(override_kind)
+        {
+            complete = false;
+            all_templates = false;
+            all_types = false;
+        }
+        let template = config
+            .body
+            .block("launch_template_specification")
+            .and_then(|s| template_of(model, s, id_attr, name_attr));
+        match &template {
+            Some(t) => {
+                if !templates
+                    .iter()
+                    .any(|u: &TemplateUse<'_>| u.template.id == t.template.id)
+                {
+                    templates.push(t.clone());
+                }
+            }
+            None => all_templates = false,
+        }
+        let own_type = || {
+            template.as_ref().and_then(|t| {
+                template_instance_type(t.template).map(|(name, node)| (name, node, t.template))
+            })
+        };
+        let config_overrides: Vec<&Block> = config.body.blocks(override_kind).collect();
+        if config_overrides.is_empty() {
+            match own_type() {
+                Some((name, node, t)) => types.push(InstanceTypeUse {
+                    name,
+                    node,
+                    template: Some(t),
+                    override_block: None,
+                }),
+                None => all_types = false,
+            }
+        }
+        for o in &config_overrides {
+            if o.body.block("instance_requirements").is_some()
+                || o.body.may_have_unknown("instance_requirements")
+            {
+                all_types = false;
+                continue;
+            }
+            match o.body.attr("instance_type") {
+                Some(n) => match known_str(n) {
+                    Some(s) => types.push(InstanceTypeUse {
+                        name: s.to_string(),
+                        node: n,
+                        template: None,
+                        override_block: Some(o),
+                    }),
+                    None => all_types = false,
+                },
+                None => match own_type() {
+                    Some((name, node, t)) => types.push(InstanceTypeUse {
+                        name,
+                        node,
+                        template: Some(t),
+                        override_block: Some(o),
+                    }),
+                    None => all_types = false,
+                },
+            }
+        }
+        overrides.extend(config_overrides);
+    }
+    GroupCapacity {
+        group: fleet,
+        templates: all_templates.then(|| templates.clone()),
+        known_templates: templates,
+        instance_types: all_types.then(|| types.clone()),
+        known_instance_types: types,
+        mixed: None,
+        overrides: complete.then_some(overrides),
+    }
 }
 
 /// Whether the group is replaced, rather than refreshed, when one of its launch templates gets a
@@ -834,13 +980,21 @@ pub enum GpuReason<'m> {
         /// What it launches: [`NvidiaEvidence::launches`].
         launches: String,
     },
-    /// An Auto Scaling group behind no capacity provider that launches instances with NVIDIA GPUs
-    /// as ECS container instances.
+    /// An Auto Scaling group behind no capacity provider, an EC2 Fleet or a Spot Fleet request
+    /// that launches instances with NVIDIA GPUs as ECS container instances.
     EcsInstances {
         group: &'m Resource,
         /// What it launches: [`NvidiaEvidence::launches`].
         launches: String,
         /// Where that is written.
+        at: Option<Loc>,
+    },
+    /// A capacity provider of ECS Managed Instances whose `instance_requirements` select only
+    /// instance types with NVIDIA GPUs. It has no group, launch template or user data.
+    ManagedInstances {
+        provider: &'m Resource,
+        /// What it launches: [`NvidiaEvidence::launches`].
+        launches: String,
         at: Option<Loc>,
     },
     /// A standalone `aws_instance` of a GPU instance type that is an ECS container instance.
@@ -877,6 +1031,17 @@ impl GpuReason<'_> {
                     model.local_address(group)
                 ),
             ),
+            GpuReason::ManagedInstances {
+                provider,
+                launches,
+                at,
+            } => (
+                at.or(Some(provider.loc)),
+                format!(
+                    "the ECS Managed Instances capacity provider `{}` launches {launches}",
+                    model.local_address(provider)
+                ),
+            ),
             GpuReason::EcsInstance {
                 instance,
                 instance_type,
@@ -898,6 +1063,10 @@ pub struct GpuCapacity<'m> {
     pub providers: Vec<(&'m Resource, GpuReason<'m>)>,
     pub groups: Vec<(Cow<'m, GroupCapacity<'m>>, GpuReason<'m>)>,
     pub templates: Vec<(TemplateUse<'m>, GpuReason<'m>)>,
+    /// EC2 Fleets and Spot Fleet requests ([`fleet_capacity`]) that launch NVIDIA GPU instance
+    /// types as ECS container instances (their user data configures the agent), each with why.
+    /// Their launch templates are in `templates`.
+    pub fleets: Vec<(GroupCapacity<'m>, GpuReason<'m>)>,
 }
 
 /// The capacity providers, groups and launch templates that are GPU capacity.
@@ -918,6 +1087,7 @@ pub fn gpu_capacity_with<'m>(
 ) -> GpuCapacity<'m> {
     let mut out = GpuCapacity::default();
     let mut uses: Vec<(Cow<'_, ProviderUse<'m>>, GpuReason<'m>)> = Vec::new();
+    let mut mi_providers = Vec::new();
     for s in services {
         // With `launch_type = "EC2"` ECS picks GPU instances among all of the cluster's: its other
         // capacity providers (CPU ones) are not where the GPU tasks go.
@@ -930,6 +1100,11 @@ pub fn gpu_capacity_with<'m>(
     }
     for provider in model.resources_of("aws_ecs_capacity_provider") {
         let Some(group) = groups_memo.of_provider(model, provider) else {
+            // ECS Managed Instances: no group, no launch template, no user data; GPU capacity
+            // when its instance requirements select only NVIDIA GPU types.
+            if let Some(evidence) = managed_instances_nvidia(provider) {
+                mi_providers.push((provider, evidence));
+            }
             continue;
         };
         if let Some(evidence) = nvidia_evidence(&group) {
@@ -973,6 +1148,18 @@ pub fn gpu_capacity_with<'m>(
             out.groups.push((group.clone(), reason));
         }
     }
+    for (provider, evidence) in mi_providers {
+        if !provider.instances_unknown && providers.insert(provider.id) {
+            out.providers.push((
+                provider,
+                GpuReason::ManagedInstances {
+                    provider,
+                    launches: evidence.launches,
+                    at: evidence.at,
+                },
+            ));
+        }
+    }
     // Groups that no capacity provider above made GPU capacity: those that launch a GPU instance
     // type as ECS container instances.
     for group in model.resources_of("aws_autoscaling_group") {
@@ -1002,6 +1189,37 @@ pub fn gpu_capacity_with<'m>(
         }
         groups.insert(group.id);
         out.groups.push((cap, reason));
+    }
+    // Fleets that launch a GPU instance type as ECS container instances (no capacity provider
+    // can point to a fleet).
+    for kind in FLEETS {
+        for fleet in model.resources_of(kind) {
+            if fleet.instances_unknown {
+                continue;
+            }
+            let cap = fleet_capacity(model, fleet);
+            let Some(evidence) = nvidia_evidence(&cap) else {
+                continue;
+            };
+            if !cap
+                .known_templates
+                .iter()
+                .any(|t| launches_ecs_instances(t.template))
+            {
+                continue;
+            }
+            let reason = GpuReason::EcsInstances {
+                group: fleet,
+                launches: evidence.launches,
+                at: evidence.at,
+            };
+            for t in &cap.known_templates {
+                if !t.template.instances_unknown && templates.insert(t.template.id) {
+                    out.templates.push((t.clone(), reason.clone()));
+                }
+            }
+            out.fleets.push((cap, reason));
+        }
     }
     // Standalone instances that are ECS container instances of a GPU instance type. One launched
     // from a launch template takes its arguments from it too, which is not followed here.
@@ -1037,6 +1255,154 @@ pub fn gpu_capacity_with<'m>(
         }
     }
     out
+}
+
+// ---------------------------------------------------------------------------------------------
+// Purchasing options: Spot, Capacity Blocks
+// ---------------------------------------------------------------------------------------------
+
+/// A launch template's known `instance_market_options.market_type` (`spot`, `capacity-block`),
+/// with its node. `None` when not written or not known (a `dynamic` block included).
+pub fn template_market_type(template: &Resource) -> Option<(&str, &Node)> {
+    if template.kind != "aws_launch_template"
+        || template.body.may_have_unknown("instance_market_options")
+    {
+        return None;
+    }
+    let node = template
+        .body
+        .block("instance_market_options")?
+        .body
+        .attr("market_type")?;
+    Some((known_str(node)?, node))
+}
+
+/// What shows that a group or fleet launches Spot Instances: where, and why.
+#[derive(Debug, Clone)]
+pub struct SpotEvidence {
+    pub at: Option<Loc>,
+    pub why: String,
+}
+
+/// Whether a group ([`group_capacity`]) or fleet ([`fleet_capacity`]) is known to launch Spot
+/// Instances (source key BOTO for the defaults): a launch template with `market_type = "spot"`; a
+/// mixed instances policy whose known `on_demand_percentage_above_base_capacity` is under 100 (the
+/// default is 100), unless a known `on_demand_base_capacity` covers the known `max_size`; an EC2
+/// Fleet whose `default_target_capacity_type` is `spot`, or whose known `spot_target_capacity` is
+/// above 0; a Spot Fleet request, unless its known `on_demand_target_capacity` covers its known
+/// `target_capacity`. `None` on anything unknown.
+pub fn spot_evidence(cap: &GroupCapacity<'_>) -> Option<SpotEvidence> {
+    use crate::task::number;
+    let market = &catalog().market;
+    let body = &cap.group.body;
+    let num = |b: &Body, name: &str| b.attr(name).and_then(number);
+    for t in &cap.known_templates {
+        if let Some((kind, node)) = template_market_type(t.template) {
+            if kind == market.spot_market_type {
+                return Some(SpotEvidence {
+                    at: node.loc,
+                    why: format!(
+                        "the launch template buys Spot Instances (`market_type = \"{kind}\"`)"
+                    ),
+                });
+            }
+        }
+    }
+    match cap.group.kind.as_str() {
+        "aws_autoscaling_group" => {
+            let dist = cap.mixed?.body.block("instances_distribution")?;
+            let node = dist.body.attr("on_demand_percentage_above_base_capacity")?;
+            let pct = number(node)?;
+            if pct >= f64::from(market.on_demand_percentage_default) {
+                return None;
+            }
+            if let (Some(base), Some(max)) = (
+                num(&dist.body, "on_demand_base_capacity"),
+                num(body, "max_size"),
+            ) {
+                if base >= max {
+                    return None;
+                }
+            }
+            Some(SpotEvidence {
+                at: node.loc,
+                why: format!(
+                    "`on_demand_percentage_above_base_capacity` is {pct}, so the rest of the group is Spot"
+                ),
+            })
+        }
+        "aws_ec2_fleet" => {
+            let spec = body.block("target_capacity_specification")?;
+            let default = spec.body.attr("default_target_capacity_type");
+            if let Some(n) =
+                default.filter(|n| known_str(n) == Some(market.spot_market_type.as_str()))
+            {
+                return Some(SpotEvidence {
+                    at: n.loc,
+                    why: "the fleet's default target capacity type is Spot".to_string(),
+                });
+            }
+            let n = spec.body.attr("spot_target_capacity")?;
+            (number(n)? > 0.0).then(|| SpotEvidence {
+                at: n.loc,
+                why: "the fleet has a Spot target capacity".to_string(),
+            })
+        }
+        "aws_spot_fleet_request" => {
+            if let (Some(od), Some(total)) = (
+                num(body, "on_demand_target_capacity"),
+                num(body, "target_capacity"),
+            ) {
+                if od >= total {
+                    return None;
+                }
+            }
+            Some(SpotEvidence {
+                at: Some(cap.group.loc),
+                why: "a Spot Fleet request launches Spot Instances".to_string(),
+            })
+        }
+        _ => None,
+    }
+}
+
+// ---------------------------------------------------------------------------------------------
+// Several GPU shapes in one group or fleet
+// ---------------------------------------------------------------------------------------------
+
+/// An instance type where it is written, with its catalog record.
+pub type TypeRecord<'a, 'm> = (&'a InstanceTypeUse<'m>, &'static InstanceType);
+
+/// Two instance types a group or fleet launches from its overrides that have different GPU
+/// counts or GPU models, both known to the catalog: the first override's type, and the first
+/// that differs from it, each with its catalog record. `None` otherwise (types the catalog does
+/// not know are left out).
+pub fn mixed_gpu_shapes<'a, 'm>(
+    cap: &'a GroupCapacity<'m>,
+) -> Option<(TypeRecord<'a, 'm>, TypeRecord<'a, 'm>)> {
+    let known: Vec<_> = cap
+        .known_instance_types
+        .iter()
+        .filter(|t| t.override_block.is_some())
+        .filter_map(|t| match catalog().lookup(&t.name) {
+            Lookup::Known(k) => Some((t, k)),
+            _ => None,
+        })
+        .collect();
+    let first = *known.first()?;
+    let other = known
+        .iter()
+        .find(|(_, k)| k.gpus != first.1.gpus || k.gpu_model != first.1.gpu_model)?;
+    Some((first, *other))
+}
+
+/// "4 × NVIDIA A10G": a type's GPUs, for messages.
+pub fn describe_gpus(k: &InstanceType) -> String {
+    format!(
+        "{} × {}",
+        k.gpus.count().map_or("?".to_string(), |n| n.to_string()),
+        k.gpu_model.as_deref().unwrap_or("unknown GPU")
+    )
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -1128,6 +1494,29 @@ pub fn managed_instances_without_nvidia(provider: &Resource) -> Option<NoNvidiaS
     })
 }
 
+/// Whether a capacity provider of ECS Managed Instances (`managed_instances_provider`) selects
+/// only instance types with NVIDIA GPUs: its `instance_launch_template.instance_requirements`,
+/// read as an Auto Scaling group's override's are ([`selects_only_nvidia_gpus`]). `None` on
+/// anything unknown.
+pub fn managed_instances_nvidia(provider: &Resource) -> Option<NvidiaEvidence> {
+    let mip = provider.body.block("managed_instances_provider")?;
+    if mip.body.may_have_unknown("instance_launch_template") {
+        return None;
+    }
+    let template = mip.body.block("instance_launch_template")?;
+    if template.body.may_have_unknown("instance_requirements") {
+        return None;
+    }
+    let (node, why) =
+        selects_only_nvidia_gpus(&template.body.block("instance_requirements")?.body)?;
+    Some(NvidiaEvidence {
+        launches: format!(
+            "only instance types with NVIDIA GPUs (its `instance_requirements`: {why})"
+        ),
+        at: node.loc,
+    })
+}
+
 /// What shows that an Auto Scaling group launches instances with NVIDIA GPUs.
 #[derive(Debug, Clone)]
 pub struct NvidiaEvidence {
@@ -1154,11 +1543,7 @@ pub fn nvidia_evidence(cap: &GroupCapacity<'_>) -> Option<NvidiaEvidence> {
             at: t.node.loc,
         });
     }
-    let lt = cap.mixed?.body.block("launch_template")?;
-    if lt.body.may_have_unknown("override") {
-        return None;
-    }
-    lt.body.blocks("override").find_map(|o| {
+    cap.overrides.as_ref()?.iter().find_map(|o| {
         if o.body.may_have_unknown("instance_requirements") {
             return None;
         }
@@ -1346,6 +1731,8 @@ pub fn launch_kind(template: &Resource) -> &'static str {
         "instance"
     } else if is_launch_configuration(template) {
         "launch configuration"
+    } else if template.kind == "aws_spot_fleet_request" {
+        "Spot Fleet launch specification"
     } else {
         "launch template"
     }
@@ -1353,12 +1740,28 @@ pub fn launch_kind(template: &Resource) -> &'static str {
 
 /// The image argument of a launch template (`image_id`) or of an `aws_instance` (`ami`).
 pub fn image_attr(template: &Resource) -> Option<&Node> {
+    if let Some(spec) = inline_specification(template) {
+        return spec.body.attr("ami");
+    }
     let name = if is_standalone_instance(template) {
         "ami"
     } else {
         "image_id"
     };
     template.body.attr(name)
+}
+
+/// The one inline `launch_specification` of a Spot Fleet request (its image, instance type and
+/// user data, read like an instance's). `None` for another resource, or a request with none,
+/// several, or a `dynamic` one over an unknown collection.
+pub fn inline_specification(fleet: &Resource) -> Option<&Block> {
+    if fleet.kind != "aws_spot_fleet_request" || fleet.body.may_have_unknown("launch_specification")
+    {
+        return None;
+    }
+    let mut specs = fleet.body.blocks("launch_specification");
+    let one = specs.next()?;
+    specs.next().is_none().then_some(one)
 }
 
 /// The image source of a launch template (or of an `aws_instance`).
@@ -1437,8 +1840,25 @@ pub fn ami_source<'m>(model: &'m Model, template: &'m Resource) -> AmiSource<'m>
     AmiSource::Unknown
 }
 
+/// Whether a `data "aws_ami"` is scoped to images Amazon owns: `owners` known and only Amazon's
+/// alias, or an `owner-alias` filter whose values are only that alias.
+fn owned_by_amazon(data: &Resource) -> bool {
+    let alias = catalog().ami.amazon_owner_alias.as_str();
+    let only_alias = |node: &Node| {
+        every_known_string(node).is_some_and(|owners| owners.iter().all(|o| *o == alias))
+    };
+    data.body.attr("owners").is_some_and(only_alias)
+        || data.body.blocks("filter").any(|f| {
+            f.body.attr("name").and_then(known_str) == Some("owner-alias")
+                && f.body.attr("values").is_some_and(only_alias)
+        })
+}
+
+/// What a `data "aws_ami"` says about the image: its `name` filter or `name_regex`, classified
+/// ([`ecs_gpu_catalog::AmiFacts::classify_name`]), when the lookup is scoped to Amazon's images
+/// ([`owned_by_amazon`]); unknown otherwise.
 fn ami_lookup(data: &Resource) -> AmiSource<'_> {
-    if data.body.may_have_unknown("filter") {
+    if data.body.may_have_unknown("filter") || !owned_by_amazon(data) {
         return AmiSource::Unknown;
     }
     // Every `name` filter must hold; one whose values all classify alike decides.
@@ -1566,7 +1986,8 @@ impl UserData {
 /// `user_data_base64`). Both are read alike: text that is base64 is decoded, other text is the
 /// script itself.
 pub fn user_data(template: &Resource) -> (UserData, Option<Loc>) {
-    let node = template.body.attr("user_data").or_else(|| {
+    let body = inline_specification(template).map_or(&template.body, |spec| &spec.body);
+    let node = body.attr("user_data").or_else(|| {
         (is_standalone_instance(template) || is_launch_configuration(template))
             .then(|| template.body.attr("user_data_base64"))
             .flatten()

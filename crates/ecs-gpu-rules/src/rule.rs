@@ -320,6 +320,9 @@ impl<'m> Findings<'m> {
             }),
             "aws_ecs_capacity_provider" => gpu.providers.iter().any(|(p, _)| p.id == r.id),
             "aws_autoscaling_group" => gpu.groups.iter().any(|(g, _)| g.group.id == r.id),
+            "aws_ec2_fleet" | "aws_spot_fleet_request" => {
+                gpu.fleets.iter().any(|(f, _)| f.group.id == r.id)
+            }
             _ => gpu.templates.iter().any(|(t, _)| t.template.id == r.id),
         }
     }

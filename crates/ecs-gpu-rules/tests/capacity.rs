@@ -6,8 +6,9 @@ use std::path::PathBuf;
 
 use ecs_gpu_model::{LoadOptions, Model};
 use ecs_gpu_rules::capacity::{
-    ami_source, capacity_for_task, gpu_capacity, instance_types_for_task, service_capacity,
-    user_data, AmiSource, GpuReason, Placement, UserData,
+    ami_source, capacity_for_task, fleet_capacity, gpu_capacity, group_capacity,
+    instance_types_for_task, is_fleet, service_capacity, spot_evidence, user_data, AmiSource,
+    GpuReason, Placement, UserData,
 };
 
 fn load(name: &str, text: &str) -> Model {
@@ -640,4 +641,209 @@ resource "aws_ecs_capacity_provider" "cp" {{
             );
         }
     }
+}
+
+#[test]
+fn managed_instances_providers_that_select_only_nvidia_gpus_are_gpu_capacity_without_templates() {
+    let model = load(
+        "managed-instances",
+        r##"
+resource "aws_ecs_capacity_provider" "gpu" {
+  name = "gpu"
+  managed_instances_provider {
+    infrastructure_role_arn = "arn:aws:iam::123456789012:role/ecsInfrastructure"
+    instance_launch_template {
+      ec2_instance_profile_arn = "arn:aws:iam::123456789012:instance-profile/ecsInstance"
+      instance_requirements {
+        vcpu_count {
+          min = 4
+        }
+        memory_mib {
+          min = 16384
+        }
+        accelerator_types         = ["gpu"]
+        accelerator_manufacturers = ["nvidia"]
+      }
+    }
+  }
+}
+resource "aws_ecs_capacity_provider" "any" {
+  name = "any"
+  managed_instances_provider {
+    infrastructure_role_arn = "arn:aws:iam::123456789012:role/ecsInfrastructure"
+    instance_launch_template {
+      ec2_instance_profile_arn = "arn:aws:iam::123456789012:instance-profile/ecsInstance"
+      instance_requirements {
+        vcpu_count {
+          min = 4
+        }
+        memory_mib {
+          min = 16384
+        }
+        accelerator_manufacturers = ["nvidia"]
+      }
+    }
+  }
+}
+resource "aws_ecs_capacity_provider" "variable" {
+  name = "variable"
+  managed_instances_provider {
+    infrastructure_role_arn = "arn:aws:iam::123456789012:role/ecsInfrastructure"
+    instance_launch_template {
+      ec2_instance_profile_arn = "arn:aws:iam::123456789012:instance-profile/ecsInstance"
+      instance_requirements {
+        vcpu_count {
+          min = 4
+        }
+        memory_mib {
+          min = 16384
+        }
+        accelerator_types         = var.types
+        accelerator_manufacturers = ["nvidia"]
+      }
+    }
+  }
+}
+variable "types" {}
+"##,
+    );
+    let cap = gpu_capacity(&model);
+    let providers: Vec<String> = cap
+        .providers
+        .iter()
+        .map(|(p, reason)| {
+            assert!(matches!(reason, GpuReason::ManagedInstances { .. }));
+            model.local_address(p)
+        })
+        .collect();
+    // `nvidia` alone may be another accelerator than a GPU; a variable proves nothing.
+    assert_eq!(providers, ["aws_ecs_capacity_provider.gpu"]);
+    // No launch template, no user data: the user-data rules have nothing to read.
+    assert!(cap.templates.is_empty());
+    assert!(cap.groups.is_empty());
+}
+
+#[test]
+fn spot_is_known_only_where_some_capacity_is_certainly_bought_on_spot() {
+    let model = load(
+        "spot",
+        r##"
+resource "aws_launch_template" "lt" {
+  image_id = "ami-0123456789abcdef0"
+}
+resource "aws_autoscaling_group" "base_covers_max" {
+  min_size = 0
+  max_size = 2
+  mixed_instances_policy {
+    instances_distribution {
+      on_demand_base_capacity                  = 2
+      on_demand_percentage_above_base_capacity = 0
+    }
+    launch_template {
+      launch_template_specification {
+        launch_template_id = aws_launch_template.lt.id
+      }
+      override {
+        instance_type = "g5.xlarge"
+      }
+    }
+  }
+}
+resource "aws_autoscaling_group" "half_spot" {
+  min_size = 0
+  max_size = 4
+  mixed_instances_policy {
+    instances_distribution {
+      on_demand_percentage_above_base_capacity = 50
+    }
+    launch_template {
+      launch_template_specification {
+        launch_template_id = aws_launch_template.lt.id
+      }
+      override {
+        instance_type = "g5.xlarge"
+      }
+    }
+  }
+}
+resource "aws_autoscaling_group" "default_on_demand" {
+  min_size = 0
+  max_size = 4
+  mixed_instances_policy {
+    launch_template {
+      launch_template_specification {
+        launch_template_id = aws_launch_template.lt.id
+      }
+      override {
+        instance_type = "g5.xlarge"
+      }
+    }
+  }
+}
+resource "aws_ec2_fleet" "spot_target" {
+  launch_template_config {
+    launch_template_specification {
+      launch_template_id = aws_launch_template.lt.id
+      version            = "$Latest"
+    }
+  }
+  target_capacity_specification {
+    default_target_capacity_type = "on-demand"
+    total_target_capacity        = 3
+    spot_target_capacity         = 1
+  }
+}
+resource "aws_ec2_fleet" "on_demand" {
+  launch_template_config {
+    launch_template_specification {
+      launch_template_id = aws_launch_template.lt.id
+      version            = "$Latest"
+    }
+  }
+  target_capacity_specification {
+    default_target_capacity_type = "on-demand"
+    total_target_capacity        = 3
+  }
+}
+resource "aws_spot_fleet_request" "all_on_demand" {
+  iam_fleet_role             = "arn:aws:iam::123456789012:role/fleet"
+  target_capacity            = 2
+  on_demand_target_capacity  = 2
+  launch_template_config {
+    launch_template_specification {
+      id = aws_launch_template.lt.id
+    }
+  }
+}
+resource "aws_spot_fleet_request" "spot" {
+  iam_fleet_role  = "arn:aws:iam::123456789012:role/fleet"
+  target_capacity = 2
+  launch_template_config {
+    launch_template_specification {
+      id = aws_launch_template.lt.id
+    }
+  }
+}
+"##,
+    );
+    let spot = |kind: &str, name: &str| {
+        let r = model
+            .resources_of(kind)
+            .find(|r| r.name == name)
+            .unwrap_or_else(|| panic!("{kind}.{name}"));
+        let cap = if is_fleet(r) {
+            fleet_capacity(&model, r)
+        } else {
+            group_capacity(&model, r)
+        };
+        spot_evidence(&cap).is_some()
+    };
+    assert!(!spot("aws_autoscaling_group", "base_covers_max"));
+    assert!(spot("aws_autoscaling_group", "half_spot"));
+    // The API's default percentage is 100: all On-Demand.
+    assert!(!spot("aws_autoscaling_group", "default_on_demand"));
+    assert!(spot("aws_ec2_fleet", "spot_target"));
+    assert!(!spot("aws_ec2_fleet", "on_demand"));
+    assert!(!spot("aws_spot_fleet_request", "all_on_demand"));
+    assert!(spot("aws_spot_fleet_request", "spot"));
 }

@@ -15,7 +15,8 @@ declare_rule! {
     /// - error: `image_id` comes from an SSM parameter of the ECS-optimized AMIs that is not a GPU
     ///   variant (`data "aws_ssm_parameter"` with `name = "/aws/service/ecs/optimized-ami/amazon-linux-2023/recommended/image_id"`,
     ///   or `resolve:ssm:...`), or from a `data "aws_ami"` whose `name` filter (or anchored
-    ///   `name_regex`) can only match non-GPU ECS-optimized AMIs (`al2023-ami-ecs-hvm-*`);
+    ///   `name_regex`) can only match non-GPU ECS-optimized AMIs (`al2023-ami-ecs-hvm-*`) and
+    ///   that is scoped to Amazon's images (`owners = ["amazon"]`, or an `owner-alias` filter);
     /// - warning: `image_id` is a literal AMI ID (`ami-0abc...`), which cannot be verified here and
     ///   goes stale.
     ///

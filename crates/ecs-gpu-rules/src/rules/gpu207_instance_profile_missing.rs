@@ -44,6 +44,11 @@ const AGENT_POLICY: &str = "AmazonEC2ContainerServiceforEC2Role";
 
 fn check(model: &Model, report: &mut Findings<'_>) {
     for (t, reason) in &report.gpu_capacity().templates {
+        // A Spot Fleet's inline launch specification names its profile inside the block, as a
+        // name or an ARN: not read.
+        if crate::capacity::is_fleet(t.template) {
+            continue;
+        }
         let body = &t.template.body;
         let standalone = is_standalone_instance(t.template);
         let string_profile = standalone || crate::capacity::is_launch_configuration(t.template);

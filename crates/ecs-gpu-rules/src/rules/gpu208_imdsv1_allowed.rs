@@ -52,6 +52,10 @@ fn string(n: Option<&Node>) -> Option<&str> {
 
 fn check(model: &Model, report: &mut Findings<'_>) {
     for (t, reason) in &report.gpu_capacity().templates {
+        // A Spot Fleet's inline launch specification has no metadata options.
+        if crate::capacity::is_fleet(t.template) {
+            continue;
+        }
         let body = &t.template.body;
         if body.may_have_unknown("metadata_options") {
             continue;

@@ -14,7 +14,9 @@ declare_rule! {
     /// (`amzn2-ami-ecs-gpu-hvm-*`, or one that matches the GPU and other variants alike, such as
     /// `amzn2-ami-ecs-gpu-*` or `amzn2-ami-ecs-*`). The end-of-life date comes from the catalog.
     /// A filter whose values also match Amazon Linux 2023 AMIs is not reported: the newest AMI of
-    /// either may be the one chosen.
+    /// either may be the one chosen. Nor is a lookup that is not scoped to Amazon's images
+    /// (`owners = ["amazon"]` or an `owner-alias` filter of `amazon`): with `self`, an account ID
+    /// or no owner, an image of the same name may be another build.
     ///
     /// The message says "reached end of life on" once the catalog's date has passed and "reaches
     /// end of life on" before, by the clock of the machine that runs the check

@@ -1,6 +1,7 @@
 use ecs_gpu_catalog::{catalog, Lookup};
 use ecs_gpu_model::Model;
 
+use crate::capacity::{describe_gpus, mixed_gpu_shapes};
 use crate::{declare_rule, Findings, Severity};
 
 declare_rule! {
@@ -49,47 +50,31 @@ declare_rule! {
 
 fn check(_model: &Model, report: &mut Findings<'_>) {
     for (provider, group) in report.provider_groups() {
-        let Some(mixed) = group.mixed else { continue };
-        let known: Vec<_> = group
+        if group.mixed.is_none() {
+            continue;
+        }
+        let Some(((first, first_type), (other, other_type))) = mixed_gpu_shapes(group) else {
+            continue;
+        };
+        let weighted = group
             .known_instance_types
             .iter()
-            .filter(|t| t.override_block.is_some())
-            .filter_map(|t| match catalog().lookup(&t.name) {
-                Lookup::Known(k) => Some((t, k)),
-                _ => None,
-            })
-            .collect();
-        let Some((first, first_type)) = known.first() else {
-            continue;
-        };
-        let Some((other, other_type)) = known
-            .iter()
-            .find(|(_, k)| k.gpus != first_type.gpus || k.gpu_model != first_type.gpu_model)
-        else {
-            continue;
-        };
-        let weighted = known.iter().find_map(|(t, _)| {
-            t.override_block
-                .and_then(|o| o.body.attr("weighted_capacity"))
-                // An unknown may be null: the finding stays a warning then.
-                .filter(|n| n.is_given())
-        });
-        let describe = |k: &ecs_gpu_catalog::InstanceType| {
-            format!(
-                "{} × {}",
-                k.gpus.count().map_or("?".to_string(), |n| n.to_string()),
-                k.gpu_model.as_deref().unwrap_or("unknown GPU")
-            )
-        };
+            .filter(|t| matches!(catalog().lookup(&t.name), Lookup::Known(_)))
+            .find_map(|t| {
+                t.override_block
+                    .and_then(|o| o.body.attr("weighted_capacity"))
+                    // An unknown may be null: the finding stays a warning then.
+                    .filter(|n| n.is_given())
+            });
         let mut b = report
             .add(
                 other.node.loc,
                 format!(
                     "`{}` ({}) and `{}` ({}) are mixed in one group behind a capacity provider, so managed scaling sizes on the wrong one",
                     other.name,
-                    describe(other_type),
+                    describe_gpus(other_type),
                     first.name,
-                    describe(first_type)
+                    describe_gpus(first_type)
                 ),
             )
             .label(first.node.loc, format!("`{}` is here", first.name))
@@ -101,7 +86,6 @@ fn check(_model: &Model, report: &mut Findings<'_>) {
                 "`weighted_capacity` is set here, which ECS capacity providers do not support",
             );
         }
-        let _ = mixed;
         b.resource(group.group);
     }
 }

@@ -1,0 +1,105 @@
+use std::collections::HashSet;
+
+use ecs_gpu_catalog::catalog;
+use ecs_gpu_model::Model;
+
+use crate::capacity::{
+    ami_source, config_value, fetches_config, launch_kind, spot_evidence, user_data,
+};
+use crate::{declare_rule, Findings};
+
+declare_rule! {
+    /// ## What it checks
+    ///
+    /// GPU capacity known to launch Spot Instances — a launch template with
+    /// `instance_market_options { market_type = "spot" }`, a mixed instances policy whose
+    /// `on_demand_percentage_above_base_capacity` is under 100, an EC2 Fleet whose target capacity
+    /// is Spot, a Spot Fleet request — whose user data, known in full, does not set
+    /// `ECS_ENABLE_SPOT_INSTANCE_DRAINING=true` (the agent's default is `false`, AGENT README).
+    /// Info: some workloads handle interruptions themselves.
+    ///
+    /// Not reported: user data that does not mention the variable on an image not known to be an
+    /// ECS-optimized AMI (a custom AMI may bake it in); user data that is partly unknown or fetches
+    /// its configuration at boot,
+    /// On-Demand capacity and Capacity Blocks (`market_type = "capacity-block"`), and ECS Managed
+    /// Instances (no user data).
+    ///
+    /// ## Why it matters
+    ///
+    /// EC2 reclaims a Spot Instance two minutes after its interruption notice. With Spot draining,
+    /// the agent sets the container instance to DRAINING on the notice: ECS stops placing tasks on
+    /// it and starts the services' replacement tasks elsewhere while the old ones still run.
+    /// Without it the GPU tasks are killed with the instance, and their replacements wait for new
+    /// capacity, which for scarce GPU types can take long.
+    ///
+    /// ## Example
+    ///
+    /// ```hcl
+    /// resource "aws_launch_template" "gpu" {
+    ///   instance_market_options {
+    ///     market_type = "spot"
+    ///   }
+    ///   user_data = base64encode("#!/bin/bash\necho ECS_CLUSTER=gpu >> /etc/ecs/ecs.config\n")
+    /// }
+    /// ```
+    ///
+    /// ## How to fix
+    ///
+    /// Write `ECS_ENABLE_SPOT_INSTANCE_DRAINING=true` to `/etc/ecs/ecs.config` in the user data.
+    pub static RULE = {
+        id: "GPU311",
+        name: "spot-without-draining",
+        severity: Info,
+        summary: "capacity of Spot GPU instances does not drain its tasks on an interruption notice",
+        check: check,
+    }
+}
+
+fn check(model: &Model, report: &mut Findings<'_>) {
+    let var = &catalog().agent.spot_draining_variable;
+    let gpu = report.gpu_capacity();
+    let units = gpu
+        .groups
+        .iter()
+        .map(|(g, r)| (g.as_ref(), r))
+        .chain(gpu.fleets.iter().map(|(f, r)| (f, r)));
+    let mut seen = HashSet::new();
+    let mut found = Vec::new();
+    for (cap, reason) in units {
+        let Some(spot) = spot_evidence(cap) else {
+            continue;
+        };
+        for t in &cap.known_templates {
+            if !seen.insert(t.template.id) {
+                continue;
+            }
+            let (data, loc) = user_data(t.template);
+            let Some(text) = data.full() else { continue };
+            if fetches_config(text) {
+                continue;
+            }
+            match config_value(text, var) {
+                Some(v) if v.eq_ignore_ascii_case("true") || v.contains('$') => continue,
+                Some(_) => {}
+                // Unset here: a custom AMI may have it in its own `ecs.config`.
+                None if !ami_source(model, t.template).is_ecs_optimized() => continue,
+                None => {}
+            }
+            found.push((t.template, loc, spot.clone(), reason.label(model)));
+        }
+    }
+    for (template, loc, spot, (why_at, why)) in found {
+        report
+            .add(
+                loc.or(Some(template.loc)),
+                format!(
+                    "this {}'s user data does not set `{var}=true`, so GPU tasks on Spot Instances are killed with them instead of drained",
+                    launch_kind(template)
+                ),
+            )
+            .label(spot.at, spot.why)
+            .label(why_at, why)
+            .help(format!("write `{var}=true` to `/etc/ecs/ecs.config` in the user data"))
+            .resource(template);
+    }
+}
