@@ -8,6 +8,7 @@ use ecs_gpu_hcl::ast::{
 use smallvec::SmallVec;
 
 use crate::json::{format_number, insert_entry, sorted_entries};
+use crate::json_holes::{Hole, HoledText, Source};
 use crate::loader::Ev;
 use crate::value::{
     Entry, InstanceKey, Loc, Node, Object, Reference, Unknown, UnknownReason, Value,
@@ -67,10 +68,19 @@ fn charge(bytes: u64, loc: Option<Loc>) -> bool {
     ok
 }
 
-/// Charges the text of a string just built (a shared one costs nothing more).
+/// Charges the text of a string just built (a shared one costs nothing more), and the known
+/// text and holes a partly known template keeps.
 pub(crate) fn charge_built(node: &Node, loc: Option<Loc>) -> bool {
     match &node.value {
         Value::String(s) if s.is_fresh() => charge(s.len() as u64, loc),
+        Value::Unknown(u) => match &u.text {
+            Some(t) if std::sync::Arc::strong_count(t) == 1 => charge(
+                (t.text.len() as u64)
+                    .saturating_add((t.holes.len() + t.sources.len()) as u64 * NODE_BYTES),
+                loc,
+            ),
+            _ => true,
+        },
         _ => true,
     }
 }
@@ -134,6 +144,8 @@ pub(crate) const MAX_STRING: usize = 16 << 20;
 
 /// Most bytes of known fragments one value keeps (EC2 user data is at most 16 KiB).
 const MAX_FRAGMENTS: usize = 256 << 10;
+/// Most known fragments one value keeps.
+const MAX_FRAGMENT_COUNT: usize = 10_000;
 
 /// Adds known fragments, keeping their total under [`MAX_FRAGMENTS`] (fragments of a string that
 /// doubles itself through locals would double too). Dropping some is safe: a rule may only use
@@ -148,7 +160,7 @@ pub(crate) fn add_fragments<'a, S: AsRef<str> + 'a>(
         if f.is_empty() {
             continue;
         }
-        if total.saturating_add(f.len()) > MAX_FRAGMENTS || into.len() >= 10_000 {
+        if total.saturating_add(f.len()) > MAX_FRAGMENTS || into.len() >= MAX_FRAGMENT_COUNT {
             return;
         }
         total += f.len();
@@ -237,6 +249,7 @@ impl Fail {
             // A failed operation's unknown: not the operand itself, so none of its entries.
             Fail::Unknown(mut u) => {
                 u.entries.clear();
+                u.text = None;
                 Value::Unknown(u)
             }
             Fail::Error => Value::Unknown(Box::new(Unknown {
@@ -251,6 +264,7 @@ impl Fail {
             Fail::Unknown(mut u) => {
                 merge_refs(&mut u.refs, refs);
                 u.entries.clear();
+                u.text = None;
                 Fail::Unknown(u)
             }
             Fail::Error => Fail::Unknown(Box::new(Unknown {
@@ -478,16 +492,37 @@ struct TemplateAcc {
     current: usize,
     /// Whether a sensitive value went into the text (or decided a directive).
     sensitive: bool,
+    /// Where the unknown parts are in `text`, kept for reading the text as JSON with holes
+    /// ([`Unknown::text`]).
+    holes: Vec<Hole>,
+    /// References the holes hold, counted against [`MAX_HOLE_REFS`].
+    hole_refs: usize,
+    /// Too many holes: the text is not kept.
+    holes_overflow: bool,
+    /// The bytes of `fragments`, kept as they grow: a template with thousands of unknown parts
+    /// must not sum them again at each.
+    fragment_bytes: usize,
+    /// Where runs of `text` are written (literals copied byte for byte), for the places of values
+    /// read from it.
+    sources: Vec<Source>,
 }
+
+/// Most holes one template keeps for reading it as JSON (past them, it is only unknown).
+const MAX_HOLES: usize = 1 << 14;
+/// Most references its holes hold together.
+const MAX_HOLE_REFS: usize = 1 << 16;
 
 impl TemplateAcc {
     fn push(&mut self, s: &str) {
         if self.text.len().saturating_add(s.len()) > MAX_STRING {
             // A string that doubles itself through locals must not take all memory.
-            self.push_unknown(Box::new(Unknown {
-                reason: UnknownReason::Unsupported,
-                ..Unknown::default()
-            }));
+            self.push_unknown(
+                Box::new(Unknown {
+                    reason: UnknownReason::Unsupported,
+                    ..Unknown::default()
+                }),
+                None,
+            );
             return;
         }
         self.text.push_str(s);
@@ -495,27 +530,112 @@ impl TemplateAcc {
 
     /// Ends the fragment in progress: it is a known fragment.
     fn end_fragment(&mut self) {
-        let current = self.text.get(self.current..).unwrap_or_default();
-        add_fragments(&mut self.fragments, [&current]);
-        self.current = self.text.len();
+        let end = self.text.len();
+        if self.current < end {
+            let current = self
+                .text
+                .get(self.current..)
+                .unwrap_or_default()
+                .to_string();
+            self.add_fragment(current);
+        }
+        self.current = end;
     }
 
-    fn push_unknown(&mut self, u: Box<Unknown>) {
+    /// Adds a known fragment within [`MAX_FRAGMENTS`] and [`MAX_FRAGMENT_COUNT`] (as
+    /// [`add_fragments`] does, in constant time).
+    fn add_fragment(&mut self, f: String) {
+        if f.is_empty()
+            || self.fragments.len() >= MAX_FRAGMENT_COUNT
+            || self.fragment_bytes.saturating_add(f.len()) > MAX_FRAGMENTS
+        {
+            return;
+        }
+        self.fragment_bytes += f.len();
+        self.fragments.push(f);
+    }
+
+    /// An unknown part at `loc`: a hole in the text.
+    fn push_unknown(&mut self, u: Box<Unknown>, loc: Option<Loc>) {
+        let hole = Unknown {
+            reason: u.reason,
+            refs: u.refs.clone(),
+            ..Unknown::default()
+        };
+        self.hole(Node::new(Value::Unknown(Box::new(hole)), loc));
+        self.note_unknown(u);
+    }
+
+    /// Literal text about to be pushed at the end of the text is written at `loc`.
+    fn source(&mut self, at: usize, loc: Loc) {
+        if self.sources.len() < MAX_HOLES {
+            self.sources.push(Source { at, loc });
+        }
+    }
+
+    /// A hole at the end of the text so far.
+    fn hole(&mut self, node: Node) {
+        if self.holes_overflow {
+            return;
+        }
+        self.hole_refs += node.refs().len();
+        if self.holes.len() >= MAX_HOLES || self.hole_refs > MAX_HOLE_REFS {
+            self.holes_overflow = true;
+            self.holes = Vec::new();
+            return;
+        }
+        self.holes.push(Hole {
+            at: self.text.len(),
+            node,
+        });
+    }
+
+    /// An interpolation that is not known: a template's text is spliced in with its holes; a
+    /// partly unknown `jsonencode` is a hole that holds its value; anything else, a plain hole.
+    fn push_interpolation(&mut self, u: Box<Unknown>, v: &Node) {
+        if let (Some(inner), Value::Unknown(_)) = (&u.text, &v.value) {
+            let inner = inner.clone();
+            let base = self.text.len();
+            let mut pos = 0;
+            for h in &inner.holes {
+                self.push(inner.text.get(pos..h.at).unwrap_or_default());
+                pos = h.at;
+                self.end_fragment();
+                self.hole(h.node.clone());
+            }
+            self.push(inner.text.get(pos..).unwrap_or_default());
+            if self.text.len() == base + inner.text.len() {
+                for s in &inner.sources {
+                    self.source(base + s.at, s.loc);
+                }
+            }
+            // The inner template's known text was pushed as text; keep only the rest.
+            let mut u = u;
+            u.fragments.clear();
+            u.text = None;
+            self.note_unknown(u);
+            return;
+        }
+        if matches!(v.value, Value::Json(_)) {
+            self.hole(v.clone());
+            self.note_unknown(u);
+            return;
+        }
+        self.push_unknown(u, v.loc);
+    }
+
+    /// Records an unknown part's reason, references and fragments (ending the known fragment).
+    fn note_unknown(&mut self, u: Box<Unknown>) {
         if u.reason == UnknownReason::Error {
             self.error = true;
         }
         self.end_fragment();
-        add_fragments(&mut self.fragments, &u.fragments);
+        for f in &u.fragments {
+            self.add_fragment(f.clone());
+        }
         merge_refs(&mut self.refs, u.refs.clone());
         if self.unknown.is_none() {
             self.unknown = Some(u);
-        }
-    }
-
-    fn push_fail(&mut self, f: Fail) {
-        match f {
-            Fail::Unknown(u) => self.push_unknown(u),
-            Fail::Error => self.error = true,
         }
     }
 
@@ -527,11 +647,22 @@ impl TemplateAcc {
             None => Value::String(self.text.into()),
             Some(u) => {
                 self.end_fragment();
+                // Only text with JSON structure is kept for reading with holes.
+                let json_like = || self.text.bytes().any(|b| b == b'{' || b == b'[');
+                let text =
+                    (!self.holes_overflow && !self.holes.is_empty() && json_like()).then(|| {
+                        std::sync::Arc::new(HoledText {
+                            text: self.text,
+                            holes: self.holes,
+                            sources: self.sources,
+                        })
+                    });
                 Value::Unknown(Box::new(Unknown {
                     reason: u.reason,
                     refs: self.refs,
                     fragments: self.fragments,
                     entries: Vec::new(),
+                    text,
                 }))
             }
         }
@@ -907,29 +1038,42 @@ impl Ev {
 
     fn template_parts(&mut self, cx: &Cx<'_>, t: &Template, acc: &mut TemplateAcc) {
         if self.depth >= MAX_DEPTH {
-            acc.push_unknown(Box::new(Unknown {
-                reason: UnknownReason::Unsupported,
-                ..Unknown::default()
-            }));
+            acc.push_unknown(
+                Box::new(Unknown {
+                    reason: UnknownReason::Unsupported,
+                    ..Unknown::default()
+                }),
+                None,
+            );
             return;
         }
         self.depth += 1;
         for part in &t.parts {
             match part {
-                TemplatePart::Literal { text, .. } => acc.push(text),
+                TemplatePart::Literal { text, span } => {
+                    // Copied byte for byte (escapes and stripped indentation only shorten the
+                    // text): a value read from it can point at its own line.
+                    if text.len() == (span.end - span.start) as usize {
+                        if let Some(loc) = cx.loc(*span) {
+                            acc.source(acc.text.len(), loc);
+                        }
+                    }
+                    acc.push(text)
+                }
                 TemplatePart::Interpolation(e) => {
                     let v = self.eval(cx, e);
                     acc.sensitive |= v.is_sensitive();
                     match to_str(&v) {
                         Ok(s) => acc.push(&s),
-                        Err(f) => acc.push_fail(f),
+                        Err(Fail::Unknown(u)) => acc.push_interpolation(u, &v),
+                        Err(Fail::Error) => acc.error = true,
                     }
                 }
                 TemplatePart::If {
                     condition,
                     then,
                     otherwise,
-                    ..
+                    span,
                 } => {
                     let c = self.eval(cx, condition);
                     acc.sensitive |= c.is_sensitive();
@@ -942,7 +1086,7 @@ impl Ev {
                         }
                         Err(Fail::Unknown(mut u)) => {
                             u.derived();
-                            acc.push_unknown(u)
+                            acc.push_unknown(u, cx.loc(*span))
                         }
                         Err(Fail::Error) => acc.error = true,
                     }
@@ -952,7 +1096,7 @@ impl Ev {
                     value_var,
                     collection,
                     body,
-                    ..
+                    span,
                 } => {
                     let coll = self.eval(cx, collection);
                     acc.sensitive |= coll.sensitive;
@@ -962,10 +1106,13 @@ impl Ev {
                     }
                     match iterate(&coll) {
                         Ok(pairs) if !charge_work(pairs.len() as u64, cx.loc(collection.span)) => {
-                            acc.push_unknown(Box::new(Unknown {
-                                reason: UnknownReason::Unsupported,
-                                ..Unknown::default()
-                            }));
+                            acc.push_unknown(
+                                Box::new(Unknown {
+                                    reason: UnknownReason::Unsupported,
+                                    ..Unknown::default()
+                                }),
+                                cx.loc(*span),
+                            );
                         }
                         Ok(pairs) => {
                             for (k, v) in pairs {
@@ -979,7 +1126,7 @@ impl Ev {
                         }
                         Err(Fail::Unknown(mut u)) => {
                             u.derived();
-                            acc.push_unknown(u)
+                            acc.push_unknown(u, cx.loc(*span))
                         }
                         Err(Fail::Error) => acc.error = true,
                     }
@@ -1236,6 +1383,7 @@ impl Ev {
                         refs,
                         fragments,
                         entries: Vec::new(),
+                        text: None,
                     })),
                     None,
                 )

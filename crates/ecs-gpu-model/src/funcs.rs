@@ -157,6 +157,7 @@ fn unknown_of(args: &[Node]) -> Option<Box<Unknown>> {
 /// Functions that take partly unknown arguments and handle them themselves.
 const PARTIAL: &[&str] = &[
     "jsonencode",
+    "jsondecode",
     "length",
     "concat",
     "merge",
@@ -337,6 +338,19 @@ fn builtin(ev: &mut Ev, cx: &Cx<'_>, loc: Option<Loc>, name: &str, a: &[Node]) -
         // Encoding (`jsonencode`: [`jsonencode`]).
         "jsondecode" => {
             arity(a, 1, 1)?;
+            // A template with unknown parts: its JSON read with holes, as it will decode.
+            if let Value::Unknown(u) = &a[0].value {
+                if let Some(n) = u
+                    .text
+                    .as_deref()
+                    .and_then(|t| crate::json_holes::parse(t, loc))
+                {
+                    return Ok(n);
+                }
+                let mut u = u.clone();
+                u.derived();
+                return Err(Fail::Unknown(u));
+            }
             let text = to_str(&a[0])?;
             let json = crate::json::parse_json(&text).ok_or(Fail::Error)?;
             Ok(json_value_to_node(&json, JsonLocs::Fixed(loc)))
@@ -358,6 +372,7 @@ fn builtin(ev: &mut Ev, cx: &Cx<'_>, loc: Option<Loc>, name: &str, a: &[Node]) -
                     refs: Vec::new(),
                     fragments: vec![t],
                     entries: Vec::new(),
+                    text: None,
                 }))),
                 Err(e) => Err(e),
             }

@@ -45,6 +45,11 @@
 //!   makes its result an error, as in Terraform (`try` and `can` see it); `jsonencode` keeps its
 //!   structure around an error so rules still read the rest of a container definition.
 //!
+//! A template (heredoc, quoted template, `templatefile`) with unknown parts is an unknown string,
+//! but its JSON is still read where its text is known: [`Node::json`] reads it with each unknown
+//! part as a hole, unknown only as far as the hole's place allows (a string, a value, an array
+//! element, the members after it), so a task definition with a computed image stays known.
+//!
 //! Sets are lists (sorted as Terraform sorts them); `for` over a set call and `dynamic` blocks
 //! over one use the elements as keys.
 //!
@@ -63,6 +68,7 @@ mod eval;
 mod funcs;
 mod installed;
 mod json;
+mod json_holes;
 mod loader;
 mod model;
 mod parse;

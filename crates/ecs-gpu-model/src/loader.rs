@@ -1936,10 +1936,10 @@ pub(crate) fn finish_notes(
 pub(crate) fn resource_task_definition(r: &Resource) -> Option<TaskDefinition> {
     (r.mode == Mode::Managed && r.kind == "aws_ecs_task_definition").then(|| {
         let b = &r.body;
-        // A JSON string is decoded; a `jsonencode` value is shared with the body (an `Arc`),
-        // not copied.
+        // A JSON string is decoded, a template with unknown parts read as JSON with holes; a
+        // `jsonencode` value is shared with the body (an `Arc`), not copied.
         let container_definitions = b.attr("container_definitions").map(|n| match &n.value {
-            Value::String(_) => n
+            Value::String(_) | Value::Unknown(_) => n
                 .json()
                 .map(|c| c.into_owned())
                 .unwrap_or_else(|| n.clone()),
@@ -2212,6 +2212,7 @@ fn placeholders_unknown(n: &mut Node, depth: usize) {
                 refs: Vec::new(),
                 fragments,
                 entries: Vec::new(),
+                text: None,
             }));
         }
         Value::List(items) => items

@@ -1030,6 +1030,14 @@ impl Remap<'_> {
                         self.opt_loc(&mut e.key_loc);
                         stack.push(&mut e.value);
                     }
+                    // A template's text kept for reading as JSON with holes: its places too.
+                    if let Some(text) = &mut u.text {
+                        let text = Arc::make_mut(text);
+                        for s in &mut text.sources {
+                            self.loc(&mut s.loc);
+                        }
+                        stack.extend(text.holes.iter_mut().map(|h| &mut h.node));
+                    }
                 }
                 Value::Null | Value::Bool(_) | Value::Number(_) | Value::String(_) => {}
             }

@@ -226,6 +226,10 @@ pub struct Unknown {
     /// Only `merge` sets them, and every operation whose result is not this same object (an
     /// attribute of it, a function of it) drops them.
     pub entries: Vec<Entry>,
+    /// For a template whose known text holds JSON structure: that text with the places of its
+    /// unknown parts, read by [`Node::json`] as JSON with holes. Only templates set it, and every
+    /// operation whose result is not this same string drops it.
+    pub(crate) text: Option<std::sync::Arc<crate::json_holes::HoledText>>,
 }
 
 impl Unknown {
@@ -234,6 +238,7 @@ impl Unknown {
     pub fn derived(&mut self) {
         self.fragments.clear();
         self.entries.clear();
+        self.text = None;
     }
 }
 
@@ -429,13 +434,20 @@ impl Node {
     }
 
     /// The structure behind a JSON string: the `jsonencode` argument itself, or a known string
-    /// parsed as JSON (locations then point at the string). `None` when unknown or not JSON.
+    /// parsed as JSON (locations then point at the string), or a template's JSON text read with
+    /// its unknown parts as holes (see `json_holes`). `None` when unknown or not JSON. A sensitive
+    /// string gives a wholly sensitive structure, as Terraform's `jsondecode` does.
     pub fn json(&self) -> Option<std::borrow::Cow<'_, Node>> {
-        match &self.value {
-            Value::Json(inner) => Some(std::borrow::Cow::Borrowed(inner)),
-            Value::String(s) => crate::json_to_node(s, self.loc).map(std::borrow::Cow::Owned),
-            _ => None,
+        let mut decoded = match &self.value {
+            Value::Json(inner) => return Some(std::borrow::Cow::Borrowed(inner)),
+            Value::String(s) => crate::json_to_node(s, self.loc)?,
+            Value::Unknown(u) => crate::json_holes::parse(u.text.as_deref()?, self.loc)?,
+            _ => return None,
+        };
+        if self.sensitive {
+            decoded.mark_sensitive(true);
         }
+        Some(std::borrow::Cow::Owned(decoded))
     }
 
     /// The references an unknown value carries (empty for known values).

@@ -29,6 +29,17 @@ pub fn is_json(td: &TaskDefinition) -> bool {
     matches!(td.origin, TaskDefinitionOrigin::JsonFile(_))
 }
 
+/// Whether the containers are written as JSON text: in a JSON file, or in a Terraform string (a
+/// heredoc, a template, `templatefile`) rather than `jsonencode(...)`. Container-level remedies
+/// are then written in JSON.
+pub fn containers_in_json(td: &TaskDefinition) -> bool {
+    is_json(td)
+        || td
+            .container_definitions
+            .as_ref()
+            .is_some_and(|n| !matches!(n.value, Value::Json(_)))
+}
+
 /// How a task definition is named in a message: its resource address, else its family, else
 /// "the task definition".
 pub fn task_name(model: &Model, td: &TaskDefinition) -> String {

@@ -1,7 +1,7 @@
 use ecs_gpu_catalog::{catalog, GpuValue, GpuValueError, Gpus};
 use ecs_gpu_model::{Model, Node, Value};
 
-use crate::task::{containers, is_json, task_definitions, task_name, Container};
+use crate::task::{containers, containers_in_json, task_definitions, task_name, Container};
 use crate::{declare_rule, Findings};
 
 declare_rule! {
@@ -125,7 +125,7 @@ fn check(model: &Model, report: &mut Findings<'_>) {
                                     c.display_name()
                                 ),
                             )
-                            .help(if is_json(td) {
+                            .help(if containers_in_json(td) {
                                 format!("quote it: `\"value\": \"{n}\"`")
                             } else {
                                 format!("quote it: `value = \"{n}\"`")

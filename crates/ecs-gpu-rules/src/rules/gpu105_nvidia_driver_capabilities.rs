@@ -1,7 +1,7 @@
 use ecs_gpu_catalog::{catalog, gpu_base_images};
-use ecs_gpu_model::{Model, TaskDefinitionOrigin, Value};
+use ecs_gpu_model::{Model, Value};
 
-use crate::task::{gpu_containers, task_definitions, Container};
+use crate::task::{containers_in_json, gpu_containers, task_definitions, Container};
 use crate::{declare_rule, Findings, Severity};
 
 // The facts in the documentation below, from ../shared/data/ecs-gpu-facts.md: ECS sets only
@@ -188,7 +188,7 @@ fn check(model: &Model, report: &mut Findings<'_>) {
                         .or(c.gpu_requirements()[0].loc)
                         .or(c.node.loc);
                     // In the syntax of the file the container is written in.
-                    let add = if matches!(td.origin, TaskDefinitionOrigin::JsonFile(_)) {
+                    let add = if containers_in_json(td) {
                         format!(
                             "`{{\"name\": \"{VARIABLE}\", \"value\": \"compute,utility,video\"}}`"
                         )
