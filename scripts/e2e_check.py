@@ -292,6 +292,11 @@ def moves(path):
     destroyed = [c["address"] for c in changes if "delete" in c["change"]["actions"]]
     created = [c["address"] for c in changes if c["change"]["actions"] == ["create"]]
     print(f"{len(moved)} moved, destroyed {destroyed}, created {created}")
+    for c in changes:
+        if c["change"]["actions"] == ["update"]:
+            before, after = c["change"].get("before") or {}, c["change"].get("after") or {}
+            keys = sorted(k for k in set(before) | set(after) if before.get(k) != after.get(k))
+            print(f"  updated in place: {c['address']}: {', '.join(keys)}")
     expect(len(moved) >= 10, f"the old layout's resources move into the submodules ({len(moved)} moves)")
     expect(all(".module." in f".{c['address']}" for c in moved), "every move lands in a submodule")
     expect(destroyed == [], f"nothing is destroyed or replaced: {destroyed}")
