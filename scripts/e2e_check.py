@@ -103,6 +103,7 @@ EXAMPLES = {
         "type": "g6.12xlarge",
         "shm": 16384,
         "cache": "/opt/ecs-gpu/models",
+        "task_gpus": 4,  # 2 + 2
     },
     # The submodules called directly; the task runs with the platform's role (bring your own).
     "existing-cluster": {
@@ -112,6 +113,34 @@ EXAMPLES = {
         "type": "g5.2xlarge",
         "task_role": "arn:aws:iam::123456789012:role/platform-embeddings",
         "other_providers": ["FARGATE"],
+    },
+    # Three L4 types in one group, Spot above one On-Demand instance.
+    "mixed-spot": {
+        "cluster": "gpu-batch",
+        "service": "batch",
+        "gpus": {"app": "1"},
+        "type": "g6.xlarge",
+        "constraint": "attribute:ecs.instance-type in [g6.xlarge, g6.2xlarge, gr6.4xlarge]",
+        "mixed": {"types": ["g6.xlarge", "g6.2xlarge", "gr6.4xlarge"], "base": 1, "percentage": 0},
+        "ecs_config": ["ECS_ENABLE_SPOT_INSTANCE_DRAINING=true"],
+    },
+    # A Capacity Block: the launch template's market type and reservation target.
+    "capacity-block": {
+        "cluster": "gpu-train",
+        "service": "train",
+        "gpus": {"app": "8"},
+        "type": "p5.48xlarge",
+        "capacity_block": "cr-0123456789abcdef0",
+    },
+    # A Stopped warm pool of one instance, and the agent told to wait for service.
+    "warm-pool": {
+        "cluster": "gpu-chat",
+        "service": "chat",
+        "gpus": {"app": "1"},
+        "type": "g6e.xlarge",
+        "cache": "/opt/ecs-gpu/models",
+        "warm_pool": {"PoolState": "Stopped", "MinSize": 1},
+        "ecs_config": ["ECS_WARM_POOLS_CHECK=true"],
     },
 }
 
@@ -148,9 +177,10 @@ def check(example, outputs_path):
     expect(len(strategy) == 1, f"service strategy names one capacity provider: {strategy}")
     provider_name = strategy[0]["capacityProvider"] if strategy else None
     constraints = sent.get("placementConstraints", [])
+    expression = want.get("constraint", f"attribute:ecs.instance-type == {want['type']}")
     expect(
-        constraints == [{"type": "memberOf", "expression": f"attribute:ecs.instance-type == {want['type']}"}],
-        f"service placement constraint pins {want['type']}: {constraints}",
+        constraints == [{"type": "memberOf", "expression": expression}],
+        f"service placement constraint is `{expression}`: {constraints}",
     )
 
     providers = ecs.describe_capacity_providers(capacityProviders=[provider_name])["capacityProviders"]
@@ -171,7 +201,23 @@ def check(example, outputs_path):
     # moto does not keep the group's instance_refresh block (it is not an attribute of the group
     # in the API either); the refresh settings are asserted in the plan instead (see README).
 
-    template_id = group["LaunchTemplate"]["LaunchTemplateId"]
+    if "mixed" in want:
+        policy = group.get("MixedInstancesPolicy", {})
+        overrides = [o.get("InstanceType") for o in policy.get("LaunchTemplate", {}).get("Overrides", [])]
+        expect(overrides == want["mixed"]["types"], f"the group's overrides are {want['mixed']['types']}: {overrides}")
+        distribution = policy.get("InstancesDistribution", {})
+        expect(
+            distribution.get("OnDemandBaseCapacity") == want["mixed"]["base"]
+            and distribution.get("OnDemandPercentageAboveBaseCapacity") == want["mixed"]["percentage"],
+            f"the On-Demand/Spot split is as given: {distribution}",
+        )
+        template_id = policy["LaunchTemplate"]["LaunchTemplateSpecification"]["LaunchTemplateId"]
+    else:
+        template_id = group["LaunchTemplate"]["LaunchTemplateId"]
+    if "warm_pool" in want:
+        pool = asg.describe_warm_pool(AutoScalingGroupName=group_name).get("WarmPoolConfiguration", {})
+        for key, value in want["warm_pool"].items():
+            expect(pool.get(key) == value, f"the warm pool's {key} is {value}: {pool.get(key)}")
     version = ec2.describe_launch_template_versions(LaunchTemplateId=template_id, Versions=["$Latest"])
     data = version["LaunchTemplateVersions"][0]["LaunchTemplateData"]
     user_data = base64.b64decode(data["UserData"]).decode()
@@ -179,6 +225,13 @@ def check(example, outputs_path):
     expect("ECS_ENABLE_GPU_SUPPORT=true" in user_data, "user data enables GPU support")
     if "cache" in want:
         expect(f"mkdir -p {want['cache']}" in user_data, "user data creates the model cache")
+    for line in want.get("ecs_config", []):
+        expect(line in user_data.splitlines(), f"user data sets {line}")
+    if "capacity_block" in want:
+        market = data.get("InstanceMarketOptions", {}).get("MarketType")
+        expect(market == "capacity-block", f"the launch template's market type is capacity-block: {market}")
+        target = data.get("CapacityReservationSpecification", {}).get("CapacityReservationTarget", {})
+        expect(target.get("CapacityReservationId") == want["capacity_block"], f"the launch template targets the block: {target}")
     expect(data["InstanceType"] == want["type"], f"launch template instance type is {want['type']}")
     expect(data["MetadataOptions"]["HttpTokens"] == "required", "IMDSv2 only")
 
@@ -205,8 +258,8 @@ def check(example, outputs_path):
         expect(other in cluster.get("capacityProviders", []), f"the cluster keeps its provider {other}")
 
     outputs = json.load(open(outputs_path))
-    if "task_gpus" in outputs:
-        expect(outputs["task_gpus"]["value"] == 4, "the task's GPUs are 2 + 2")
+    if "task_gpus" in want:
+        expect(outputs["task_gpus"]["value"] == want["task_gpus"], f"the task's GPUs are {want['task_gpus']}")
 
 
 def effects(path, kind):
@@ -239,6 +292,11 @@ def moves(path):
     destroyed = [c["address"] for c in changes if "delete" in c["change"]["actions"]]
     created = [c["address"] for c in changes if c["change"]["actions"] == ["create"]]
     print(f"{len(moved)} moved, destroyed {destroyed}, created {created}")
+    for c in changes:
+        if c["change"]["actions"] == ["update"]:
+            before, after = c["change"].get("before") or {}, c["change"].get("after") or {}
+            keys = sorted(k for k in set(before) | set(after) if before.get(k) != after.get(k))
+            print(f"  updated in place: {c['address']}: {', '.join(keys)}")
     expect(len(moved) >= 10, f"the old layout's resources move into the submodules ({len(moved)} moves)")
     expect(all(".module." in f".{c['address']}" for c in moved), "every move lands in a submodule")
     expect(destroyed == [], f"nothing is destroyed or replaced: {destroyed}")

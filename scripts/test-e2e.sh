@@ -6,8 +6,9 @@
 #   2. finds the provider in a Terraform filesystem mirror (ECS_GPU_TF_PLUGIN_MIRROR, else
 #      /opt/tf-plugins, else a search) and points terraform at it with its own CLI config
 #      (TF_CLI_CONFIG_FILE, filesystem_mirror only: no registry);
-#   3. applies examples/basic, examples/autoscaling, examples/vllm and examples/existing-cluster
-#      (each copied to a scratch folder with an override file that sends the provider to moto);
+#   3. applies examples/basic, autoscaling, vllm, existing-cluster, mixed-spot, capacity-block and
+#      warm-pool (each copied to a scratch folder with an override file that sends the provider to
+#      moto);
 #   4. checks the launch template's user data, the group's protection and refresh settings, the
 #      capacity provider, the task definition's GPU resourceRequirements, the service's strategy
 #      and constraint (scripts/e2e_check.py, boto3 from the venv);
@@ -124,12 +125,14 @@ echo "test-e2e: moto on $ENDPOINT, hashicorp/aws $provider_version from $mirror"
 seed() { "$py" -c "import json,sys; print(json.load(open('$work/seed.json'))[sys.argv[1]])" "$1"; }
 
 # Copy an example to the scratch folder, call the module by its absolute path, and send the
-# provider to moto with an override file (merged into the example's own provider block).
+# provider to moto with an override file (merged into the example's own provider block). A
+# submodule is addressed as <module>//modules/<name>: an absolute path is a package of its own, and
+# the submodules' ../facts must stay inside the package.
 prepare() {
   local example=$1 dir=$work/$1
   mkdir -p "$dir"
   cp "$module/examples/$example"/*.tf "$dir/"
-  sed -i -e "s|source = \"../..\"|source = \"$module\"|" -e "s|source = \"../../modules/|source = \"$module/modules/|" "$dir/main.tf"
+  sed -i -e "s|source = \"../..\"|source = \"$module\"|" -e "s|source = \"../../modules/|source = \"$module//modules/|" "$dir/main.tf"
   provider_override >"$dir/e2e_override.tf"
   (cd "$dir" && terraform init -input=false -no-color >"$dir/init.log" 2>&1) || { cat "$dir/init.log" >&2; return 1; }
 }
@@ -282,9 +285,33 @@ override_ami existing-cluster gpu_capacity "$(seed ami_1)"
 apply_example existing-cluster
 "$py" "$root/scripts/e2e_check.py" check existing-cluster "$work/existing-cluster/outputs.json"
 
+# --- where the instances come from: several types and Spot, a Capacity Block, a warm pool ---------
+mkdir -p "$work/mixed-spot" "$work/capacity-block" "$work/warm-pool"
+{
+  common_vars
+  echo "image = \"123456789012.dkr.ecr.us-east-1.amazonaws.com/embed-worker:1\""
+} | grep -v vpc_cidr >"$work/mixed-spot/terraform.tfvars"
+{
+  echo "vpc_id            = \"$(seed vpc_id)\""
+  echo "block_subnet_id   = \"$(seed subnet_a)\""
+  echo "capacity_block_id = \"cr-0123456789abcdef0\""
+  echo "image             = \"123456789012.dkr.ecr.us-east-1.amazonaws.com/train:1\""
+} >"$work/capacity-block/terraform.tfvars"
+{
+  common_vars
+  echo "image = \"123456789012.dkr.ecr.us-east-1.amazonaws.com/chat:1\""
+} >"$work/warm-pool/terraform.tfvars"
+for pair in mixed-spot:batch capacity-block:train warm-pool:inference; do
+  example=${pair%%:*}
+  prepare "$example"
+  override_ami "$example" "${pair##*:}" "$(seed ami_1)"
+  apply_example "$example"
+  "$py" "$root/scripts/e2e_check.py" check "$example" "$work/$example/outputs.json"
+done
+
 echo
 echo "=== destroy"
-for example in existing-cluster vllm autoscaling basic; do
+for example in warm-pool capacity-block mixed-spot existing-cluster vllm autoscaling basic; do
   tf "$example" destroy -auto-approve -input=false >"$work/$example/destroy.log" 2>&1 || { tail -n 40 "$work/$example/destroy.log" >&2; exit 1; }
   echo "destroyed examples/$example"
 done

@@ -66,6 +66,9 @@ module "capacity" {
   model_cache                             = var.model_cache
   create_instance_profile                 = var.create_instance_profile
   instance_profile_arn                    = var.instance_profile_arn
+  mixed_instances                         = var.mixed_instances
+  capacity_reservation                    = var.capacity_reservation
+  warm_pool                               = var.warm_pool
 }
 
 module "service" {
@@ -129,4 +132,5 @@ module "service" {
   execution_role_arn                 = var.execution_role_arn
   create_task_role                   = var.create_task_role
   task_role_arn                      = var.task_role_arn
+  additional_instance_types          = module.capacity.additional_instance_types
 }

@@ -676,3 +676,63 @@ variable "task_role_arn" {
   type        = string
   default     = null
 }
+
+# ----------------------------------------------------------------------------------------------
+# Where the instances come from: several types, Spot, reservations, a warm pool
+# ----------------------------------------------------------------------------------------------
+
+variable "mixed_instances" {
+  description = <<-EOT
+    Several GPU instance types in one group (a mixed instances policy): `instance_type` first, then
+    `additional_instance_types`, each in the catalog with the same GPU count and model (a task sized for one must
+    fit any instance the group launches; the fit checks use the least vCPUs and memory over the types). The
+    On-Demand/Spot split: `on_demand_base_capacity` instances On-Demand, then `on_demand_percentage_above_base_capacity`
+    percent of the rest (100, the default, is all On-Demand). `on_demand_allocation_strategy` "prioritized" (the
+    types in the order given: the next one is tried when EC2 has no capacity for the first) or "lowest-price";
+    `spot_allocation_strategy` "price-capacity-optimized" (the default), "capacity-optimized",
+    "capacity-optimized-prioritized" or "lowest-price". With Spot, the user data sets
+    ECS_ENABLE_SPOT_INSTANCE_DRAINING=true so the agent drains an instance on its interruption notice.
+  EOT
+  type = object({
+    additional_instance_types                = list(string)
+    on_demand_base_capacity                  = optional(number, 0)
+    on_demand_percentage_above_base_capacity = optional(number, 100)
+    on_demand_allocation_strategy            = optional(string, "prioritized")
+    spot_allocation_strategy                 = optional(string, "price-capacity-optimized")
+  })
+  default = null
+}
+
+variable "capacity_reservation" {
+  description = <<-EOT
+    Launch into reserved capacity. `capacity_block = true`: a Capacity Block for ML (the launch template's market
+    type "capacity-block"), which needs the block's `capacity_reservation_id` (cr-...). Otherwise an On-Demand
+    Capacity Reservation, targeted by `capacity_reservation_id` or by a Capacity Reservation resource group
+    (`resource_group_arn`). One instance type only (no `mixed_instances`), the reservation's, in its Availability
+    Zone: give `subnet_ids` in that zone. See the README for how the group's size meets a block's start and end.
+  EOT
+  type = object({
+    capacity_block          = optional(bool, false)
+    capacity_reservation_id = optional(string)
+    resource_group_arn      = optional(string)
+  })
+  default = null
+}
+
+variable "warm_pool" {
+  description = <<-EOT
+    A warm pool of pre-initialized GPU instances (booted through their user data, then kept `pool_state` "Stopped",
+    the default, or "Running"), so that a scale-out skips the boot of a GPU instance. `min_size` instances stay in the pool;
+    `max_group_prepared_capacity` caps the group plus the pool (null: the group's max_size). The user data sets
+    ECS_WARM_POOLS_CHECK=true, so that an instance in the pool does not register with the cluster before it is placed
+    in service. ECS does not allow returning instances to the pool on scale-in (`reuse_on_scale_in` is refused).
+    Not with `mixed_instances` (Auto Scaling refuses a warm pool there).
+  EOT
+  type = object({
+    pool_state                  = optional(string, "Stopped")
+    min_size                    = optional(number, 0)
+    max_group_prepared_capacity = optional(number)
+    reuse_on_scale_in           = optional(bool, false)
+  })
+  default = null
+}

@@ -137,3 +137,62 @@ run "existing_cluster_example_composes_the_submodules" {
     error_message = "the example plans one GPU per task, one task per g5.2xlarge"
   }
 }
+
+run "mixed_spot_example_spreads_one_l4_over_three_types" {
+  command = plan
+
+  module {
+    source = "./examples/mixed-spot"
+  }
+
+  variables {
+    vpc_id             = "vpc-0123456789abcdef0"
+    private_subnet_ids = ["subnet-0123456789abcdef0", "subnet-0123456789abcdef1"]
+    image              = "123456789012.dkr.ecr.us-east-1.amazonaws.com/embed-worker:1"
+  }
+
+  assert {
+    condition     = output.placement_expression == "attribute:ecs.instance-type in [g6.xlarge, g6.2xlarge, gr6.4xlarge]" && output.max_task_memory_mib == 15153
+    error_message = "the example admits its three types and fits the smallest"
+  }
+}
+
+run "capacity_block_example_plans_a_p5_block" {
+  command = plan
+
+  module {
+    source = "./examples/capacity-block"
+  }
+
+  variables {
+    vpc_id            = "vpc-0123456789abcdef0"
+    block_subnet_id   = "subnet-0123456789abcdef0"
+    capacity_block_id = "cr-0123456789abcdef0"
+    image             = "123456789012.dkr.ecr.us-east-1.amazonaws.com/train:1"
+  }
+
+  assert {
+    condition     = output.task_gpus == 8
+    error_message = "the example's task takes a whole p5.48xlarge"
+  }
+}
+
+run "warm_pool_example_plans" {
+  command = plan
+
+  module {
+    source = "./examples/warm-pool"
+  }
+
+  variables {
+    vpc_id             = "vpc-0123456789abcdef0"
+    vpc_cidr           = "10.0.0.0/16"
+    private_subnet_ids = ["subnet-0123456789abcdef0"]
+    image              = "123456789012.dkr.ecr.us-east-1.amazonaws.com/chat:1"
+  }
+
+  assert {
+    condition     = output.service_name == "chat"
+    error_message = "the warm pool example plans its service"
+  }
+}

@@ -6,13 +6,23 @@ locals {
   # ECS_ENABLE_GPU_SUPPORT=true: without it the agent registers no GPU resource, and a task that
   # requires a GPU is never placed. The GPU AMI writes it to /var/lib/ecs/ecs.config at build time;
   # writing it here too keeps the contract in the configuration, whatever the AMI does.
+  # ECS_WARM_POOLS_CHECK=true: an instance launched into the warm pool does not register with the
+  # cluster until it is placed in service (ECS using-warm-pool page; AGENT README).
+  # ECS_ENABLE_SPOT_INSTANCE_DRAINING=true: on a Spot interruption notice the agent sets the
+  # instance DRAINING, so the service starts the tasks elsewhere (AGENT README).
   ecs_config_lines = concat(
     [
       "ECS_CLUSTER=${var.cluster_name}",
       "ECS_ENABLE_GPU_SUPPORT=true",
     ],
+    var.warm_pool == null ? [] : ["ECS_WARM_POOLS_CHECK=true"],
+    local.spot ? ["ECS_ENABLE_SPOT_INSTANCE_DRAINING=true"] : [],
     [for k in sort(keys(var.extra_ecs_config)) : "${k}=${var.extra_ecs_config[k]}"],
   )
+
+  # Spot instances are possible when anything above the On-Demand base is not all On-Demand.
+  spot           = var.mixed_instances != null && try(var.mixed_instances.on_demand_percentage_above_base_capacity < 100, false)
+  instance_types = concat([var.instance_type], var.mixed_instances == null ? [] : var.mixed_instances.additional_instance_types)
 
   user_data = <<-EOT
     #!/bin/bash
@@ -61,6 +71,25 @@ resource "aws_launch_template" "this" {
 
   monitoring {
     enabled = true
+  }
+
+  # A Capacity Block is launched into with the market type "capacity-block" and the block's ID; an
+  # On-Demand Capacity Reservation with its ID or its resource group (EC2 capacity-blocks-launch page).
+  dynamic "instance_market_options" {
+    for_each = try(var.capacity_reservation.capacity_block, false) ? [1] : []
+    content {
+      market_type = "capacity-block"
+    }
+  }
+
+  dynamic "capacity_reservation_specification" {
+    for_each = var.capacity_reservation == null ? [] : [var.capacity_reservation]
+    content {
+      capacity_reservation_target {
+        capacity_reservation_id                 = capacity_reservation_specification.value.capacity_reservation_id
+        capacity_reservation_resource_group_arn = capacity_reservation_specification.value.resource_group_arn
+      }
+    }
   }
 
   tag_specifications {
@@ -125,9 +154,50 @@ resource "aws_autoscaling_group" "this" {
   health_check_type         = "EC2"
   health_check_grace_period = var.instance_warmup
 
-  launch_template {
-    id      = aws_launch_template.this.id
-    version = aws_launch_template.this.latest_version
+  dynamic "launch_template" {
+    for_each = var.mixed_instances == null ? [1] : []
+    content {
+      id      = aws_launch_template.this.id
+      version = aws_launch_template.this.latest_version
+    }
+  }
+
+  # Several types: the launch template with one override per type, the first type first.
+  dynamic "mixed_instances_policy" {
+    for_each = var.mixed_instances == null ? [] : [var.mixed_instances]
+    content {
+      instances_distribution {
+        on_demand_base_capacity                  = mixed_instances_policy.value.on_demand_base_capacity
+        on_demand_percentage_above_base_capacity = mixed_instances_policy.value.on_demand_percentage_above_base_capacity
+        on_demand_allocation_strategy            = mixed_instances_policy.value.on_demand_allocation_strategy
+        spot_allocation_strategy                 = mixed_instances_policy.value.spot_allocation_strategy
+      }
+      launch_template {
+        launch_template_specification {
+          launch_template_id = aws_launch_template.this.id
+          version            = aws_launch_template.this.latest_version
+        }
+        dynamic "override" {
+          for_each = local.instance_types
+          content {
+            instance_type = override.value
+          }
+        }
+      }
+    }
+  }
+
+  # Pre-initialized instances; the user data sets ECS_WARM_POOLS_CHECK=true for them.
+  dynamic "warm_pool" {
+    for_each = var.warm_pool == null ? [] : [var.warm_pool]
+    content {
+      pool_state                  = warm_pool.value.pool_state
+      min_size                    = warm_pool.value.min_size
+      max_group_prepared_capacity = warm_pool.value.max_group_prepared_capacity
+      instance_reuse_policy {
+        reuse_on_scale_in = false
+      }
+    }
   }
 
   # A launch template change (new AMI, user data, instance type...) reaches running instances only
@@ -173,6 +243,36 @@ resource "aws_autoscaling_group" "this" {
     precondition {
       condition     = var.min_size <= var.max_size
       error_message = "min_size (${var.min_size}) must not exceed max_size (${var.max_size})."
+    }
+    # Several types: each must give a task the same GPUs (GPU count, fraction and model, from the catalog).
+    precondition {
+      condition     = var.mixed_instances == null || !try(contains(var.mixed_instances.additional_instance_types, var.instance_type), false)
+      error_message = "mixed_instances.additional_instance_types must not repeat instance_type ${var.instance_type}: it is the group's first type already."
+    }
+    precondition {
+      condition     = length(local.instance.unknown_additional_types) == 0
+      error_message = "mixed_instances.additional_instance_types ${join(", ", local.instance.unknown_additional_types)} not in the module's GPU catalog: every type of the group must be one the fit checks know."
+    }
+    precondition {
+      condition     = length(local.instance.mismatched_additional_types) == 0
+      error_message = "mixed_instances: every type must have the GPUs of ${var.instance_type} (${coalesce(local.instance.gpus, 0)} x ${coalesce(local.instance.gpu_model, "unknown model")}) and run ECS GPU tasks, or a task sized for one would not fit the other; these differ: ${join(", ", local.instance.mismatched_additional_types)}."
+    }
+    # PutWarmPool "cannot be called on an Auto Scaling group that has a mixed instances policy or a
+    # launch template or launch configuration that requests Spot Instances" (Auto Scaling API).
+    precondition {
+      condition     = var.warm_pool == null || var.mixed_instances == null
+      error_message = "warm_pool cannot be used with mixed_instances: Auto Scaling refuses a warm pool on a group with a mixed instances policy."
+    }
+    # A reservation is of one instance type: other types would launch outside it, or not at all.
+    precondition {
+      condition     = var.capacity_reservation == null || var.mixed_instances == null
+      error_message = "capacity_reservation targets one instance type: remove mixed_instances (the reservation's type is instance_type)."
+    }
+    # Instance-store data is lost when an instance stops, and the user data that formats and mounts
+    # it runs at first boot only: a Stopped warm pool would start instances without their cache.
+    precondition {
+      condition     = var.warm_pool == null || try(var.warm_pool.pool_state != "Stopped", false) || !try(var.model_cache.instance_store, false)
+      error_message = "model_cache.instance_store with a Stopped warm_pool: an instance's instance-store disks are wiped when it stops in the pool and the user data that mounts them does not run again; use the root volume (instance_store = false) or pool_state = \"Running\"."
     }
   }
 

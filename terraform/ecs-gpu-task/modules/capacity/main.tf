@@ -7,14 +7,15 @@
 module "facts" {
   source = "../facts"
 
-  name                     = var.name
-  name_suffix              = var.name_suffix
-  cluster_name             = var.cluster_name
-  instance_type            = var.instance_type
-  instance_type_facts      = var.instance_type_facts
-  iam_role_path            = var.iam_role_path
-  iam_permissions_boundary = var.iam_permissions_boundary
-  model_cache              = var.model_cache
+  name                      = var.name
+  name_suffix               = var.name_suffix
+  cluster_name              = var.cluster_name
+  instance_type             = var.instance_type
+  additional_instance_types = var.mixed_instances == null ? [] : var.mixed_instances.additional_instance_types
+  instance_type_facts       = var.instance_type_facts
+  iam_role_path             = var.iam_role_path
+  iam_permissions_boundary  = var.iam_permissions_boundary
+  model_cache               = var.model_cache
 }
 
 data "aws_partition" "current" {}

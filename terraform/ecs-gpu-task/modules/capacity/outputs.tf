@@ -22,6 +22,11 @@ output "instance_type" {
   value       = var.instance_type
 }
 
+output "additional_instance_types" {
+  description = "The group's other instance types (`mixed_instances`; empty with one type): give them to the service's `additional_instance_types`, for its placement constraint and fit checks."
+  value       = var.mixed_instances == null ? [] : var.mixed_instances.additional_instance_types
+}
+
 output "instance" {
   description = "What the catalog (or `instance_type_facts`) says of the instance type: GPUs, vCPUs, memory, the most CPU and memory a task may ask for. `known` is false for a type neither knows."
   value       = local.instance

@@ -338,3 +338,125 @@ variable "instance_profile_arn" {
     error_message = "`instance_profile_arn` must be an instance profile ARN (arn:aws:iam::<account>:instance-profile/<name>)."
   }
 }
+
+# ----------------------------------------------------------------------------------------------
+# Where the instances come from: several types, Spot, reservations, a warm pool
+# ----------------------------------------------------------------------------------------------
+
+variable "mixed_instances" {
+  description = <<-EOT
+    Several GPU instance types in one group (a mixed instances policy): `instance_type` first, then
+    `additional_instance_types`, each in the catalog with the same GPU count and model (a task sized for one must
+    fit any instance the group launches; the fit checks use the least vCPUs and memory over the types). The
+    On-Demand/Spot split: `on_demand_base_capacity` instances On-Demand, then `on_demand_percentage_above_base_capacity`
+    percent of the rest (100, the default, is all On-Demand). `on_demand_allocation_strategy` "prioritized" (the
+    types in the order given: the next one is tried when EC2 has no capacity for the first) or "lowest-price";
+    `spot_allocation_strategy` "price-capacity-optimized" (the default), "capacity-optimized",
+    "capacity-optimized-prioritized" or "lowest-price". With Spot, the user data sets
+    ECS_ENABLE_SPOT_INSTANCE_DRAINING=true so the agent drains an instance on its interruption notice.
+  EOT
+  type = object({
+    additional_instance_types                = list(string)
+    on_demand_base_capacity                  = optional(number, 0)
+    on_demand_percentage_above_base_capacity = optional(number, 100)
+    on_demand_allocation_strategy            = optional(string, "prioritized")
+    spot_allocation_strategy                 = optional(string, "price-capacity-optimized")
+  })
+  default = null
+
+  validation {
+    condition     = var.mixed_instances == null || try(length(var.mixed_instances.additional_instance_types) >= 1, false)
+    error_message = "`mixed_instances.additional_instance_types` must name at least one type besides `instance_type`."
+  }
+
+  validation {
+    condition = var.mixed_instances == null || try(
+      var.mixed_instances.on_demand_base_capacity >= 0 && floor(var.mixed_instances.on_demand_base_capacity) == var.mixed_instances.on_demand_base_capacity &&
+      var.mixed_instances.on_demand_percentage_above_base_capacity >= 0 && var.mixed_instances.on_demand_percentage_above_base_capacity <= 100 &&
+      floor(var.mixed_instances.on_demand_percentage_above_base_capacity) == var.mixed_instances.on_demand_percentage_above_base_capacity,
+      false
+    )
+    error_message = "`mixed_instances.on_demand_base_capacity` must be a whole number, 0 or more, and `on_demand_percentage_above_base_capacity` a whole number from 0 to 100."
+  }
+
+  validation {
+    condition = var.mixed_instances == null || try(
+      contains(["prioritized", "lowest-price"], var.mixed_instances.on_demand_allocation_strategy) &&
+      contains(["price-capacity-optimized", "capacity-optimized", "capacity-optimized-prioritized", "lowest-price"], var.mixed_instances.spot_allocation_strategy),
+      false
+    )
+    error_message = "`mixed_instances.on_demand_allocation_strategy` must be \"prioritized\" or \"lowest-price\", and `spot_allocation_strategy` \"price-capacity-optimized\", \"capacity-optimized\", \"capacity-optimized-prioritized\" or \"lowest-price\"."
+  }
+}
+
+variable "capacity_reservation" {
+  description = <<-EOT
+    Launch into reserved capacity. `capacity_block = true`: a Capacity Block for ML (the launch template's market
+    type "capacity-block"), which needs the block's `capacity_reservation_id` (cr-...). Otherwise an On-Demand
+    Capacity Reservation, targeted by `capacity_reservation_id` or by a Capacity Reservation resource group
+    (`resource_group_arn`). One instance type only (no `mixed_instances`), the reservation's, in its Availability
+    Zone: give `subnet_ids` in that zone. See the README for how the group's size meets a block's start and end.
+  EOT
+  type = object({
+    capacity_block          = optional(bool, false)
+    capacity_reservation_id = optional(string)
+    resource_group_arn      = optional(string)
+  })
+  default = null
+
+  validation {
+    condition     = var.capacity_reservation == null || try((var.capacity_reservation.capacity_reservation_id == null) != (var.capacity_reservation.resource_group_arn == null), false)
+    error_message = "`capacity_reservation` needs exactly one of `capacity_reservation_id` and `resource_group_arn`."
+  }
+
+  validation {
+    condition     = var.capacity_reservation == null || try(var.capacity_reservation.capacity_reservation_id == null || can(regex("^cr-[0-9a-f]{8,17}$", var.capacity_reservation.capacity_reservation_id)), false)
+    error_message = "`capacity_reservation.capacity_reservation_id` must be a Capacity Reservation ID such as cr-0123456789abcdef0."
+  }
+
+  validation {
+    condition     = var.capacity_reservation == null || try(var.capacity_reservation.resource_group_arn == null || can(regex("^arn:[^:]+:resource-groups:[^:]+:[0-9]{12}:group/.+$", var.capacity_reservation.resource_group_arn)), false)
+    error_message = "`capacity_reservation.resource_group_arn` must be a resource group ARN (arn:aws:resource-groups:<region>:<account>:group/<name>)."
+  }
+
+  validation {
+    condition     = var.capacity_reservation == null || try(!var.capacity_reservation.capacity_block || var.capacity_reservation.capacity_reservation_id != null, false)
+    error_message = "A Capacity Block is launched into by its reservation ID: set `capacity_reservation.capacity_reservation_id` (cr-...)."
+  }
+}
+
+variable "warm_pool" {
+  description = <<-EOT
+    A warm pool of pre-initialized GPU instances (booted through their user data, then kept `pool_state` "Stopped",
+    the default, or "Running"), so that a scale-out skips the boot of a GPU instance. `min_size` instances stay in the pool;
+    `max_group_prepared_capacity` caps the group plus the pool (null: the group's max_size). The user data sets
+    ECS_WARM_POOLS_CHECK=true, so that an instance in the pool does not register with the cluster before it is placed
+    in service. ECS does not allow returning instances to the pool on scale-in (`reuse_on_scale_in` is refused).
+    Not with `mixed_instances` (Auto Scaling refuses a warm pool there).
+  EOT
+  type = object({
+    pool_state                  = optional(string, "Stopped")
+    min_size                    = optional(number, 0)
+    max_group_prepared_capacity = optional(number)
+    reuse_on_scale_in           = optional(bool, false)
+  })
+  default = null
+
+  validation {
+    condition     = var.warm_pool == null || try(contains(["Stopped", "Running"], var.warm_pool.pool_state), false)
+    error_message = "`warm_pool.pool_state` must be \"Stopped\" or \"Running\"."
+  }
+
+  validation {
+    condition     = var.warm_pool == null || try(var.warm_pool.min_size >= 0 && floor(var.warm_pool.min_size) == var.warm_pool.min_size && (var.warm_pool.max_group_prepared_capacity == null ? true : var.warm_pool.max_group_prepared_capacity >= 0), false)
+    error_message = "`warm_pool.min_size` must be a whole number, 0 or more, and `max_group_prepared_capacity` 0 or more."
+  }
+
+  # ECS: "When you create or update a warm pool for an Auto Scaling group for Amazon ECS, you cannot
+  # set the option that returns instances to the warm pool on scale in (ReuseOnScaleIn)"
+  # (https://docs.aws.amazon.com/AmazonECS/latest/developerguide/using-warm-pool.html).
+  validation {
+    condition     = var.warm_pool == null || try(!var.warm_pool.reuse_on_scale_in, false)
+    error_message = "`warm_pool.reuse_on_scale_in` cannot be true for an ECS capacity: ECS does not allow returning instances to the warm pool on scale-in."
+  }
+}

@@ -36,7 +36,7 @@ locals {
   # does not subtract (ECS_RESERVED_MEMORY defaults to 0).
   memory_margin_mib = (
     var.memory_margin_mib != null ? var.memory_margin_mib :
-    try(max(1024, ceil(local.instance_memory_mib * 5 / 100)), 1024)
+    try(max(1024, ceil(local.least_memory_mib * 5 / 100)), 1024)
   )
 
   # The catalog's names nearest an unknown type: the same family, else the same size, else every
@@ -48,6 +48,32 @@ locals {
     length(local.same_size_types) > 0 ? local.same_size_types :
     sort(keys(local.ecs_gpu_family_status))
   )
+
+  # --- several types in one group (mixed instances) ------------------------------------------
+  # Every other type must be in the catalog with the primary type's GPU count, fraction and model:
+  # a task sized for one type must be placeable on any instance the group launches. The fit checks
+  # use the least vCPUs and memory over all the types (the smallest type).
+  other_types = [for t in var.additional_instance_types : {
+    instance_type = t
+    facts         = lookup(local.ecs_gpu_instance_types, t, null)
+  }]
+  unknown_other_types = [for o in local.other_types : o.instance_type if o.facts == null]
+  mismatched_other_types = [
+    for o in local.other_types : "${o.instance_type} (${o.facts.gpus} x ${o.facts.gpu_model}${o.facts.gpu_fraction == null ? "" : ", fraction ${o.facts.gpu_fraction}"})"
+    if o.facts != null && (
+      try(o.facts.gpus != local.instance_gpus, true) ||
+      try(o.facts.gpu_fraction != local.instance_gpu_fraction, true) ||
+      try(o.facts.gpu_model != local.instance.gpu_model, true) ||
+      try(o.facts.ecs_status != "supported", true)
+    )
+  ]
+  known_other_facts = [for o in local.other_types : o.facts if o.facts != null]
+  all_vcpus         = concat([local.instance_vcpus], [for f in local.known_other_facts : f.vcpus])
+  all_memory_mib    = concat([local.instance_memory_mib], [for f in local.known_other_facts : f.memory_mib])
+  all_max_task_mib  = concat([try(tonumber(local.instance.max_task_memory_mib), null)], [for f in local.known_other_facts : f.max_task_memory_mib])
+  least_vcpus       = try(min(local.all_vcpus...), null)
+  least_memory_mib  = try(min(local.all_memory_mib...), null)
+  least_max_task    = try(min(local.all_max_task_mib...), null)
 
   # Names unique in the account and region (see `name_suffix`).
   name_suffix = var.name_suffix != null ? var.name_suffix : substr(sha1(var.cluster_name), 0, 6)

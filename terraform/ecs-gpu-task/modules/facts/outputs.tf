@@ -2,7 +2,13 @@ output "instance" {
   description = "What the capacity and the service know of the instance type, in one shape. `known` is false when neither the catalog nor `instance_type_facts` knows it (every fit check is then skipped, and the capacity refuses the type)."
   value = {
     instance_type = var.instance_type
-    known         = local.instance != null
+    # The group's other types (mixed instances); the figures below are the least over all of them.
+    additional_instance_types = var.additional_instance_types
+    # Other types the catalog does not know, or whose GPUs differ from the primary type's.
+    unknown_additional_types    = local.unknown_other_types
+    mismatched_additional_types = local.mismatched_other_types
+    gpu_model                   = try(local.instance.gpu_model, null)
+    known                       = local.instance != null
     # "supported", or why the type cannot run ECS GPU tasks (restricted, not-nvidia, no-ecs-gpu-ami,
     # deprecated, unverified), or "unknown".
     status        = local.instance_status
@@ -15,13 +21,13 @@ output "instance" {
     gpu_memory_mib = try(tonumber(local.instance.gpu_memory_mib), null)
     # GPUs one instance offers: whole GPUs, or the partition of a fractional type.
     gpus_per_instance = local.instance_gpu_fraction != null ? local.instance_gpu_fraction : local.instance_gpus
-    vcpus             = local.instance_vcpus
+    vcpus             = local.least_vcpus
     # The agent registers vCPUs x 1024 CPU units.
-    max_task_cpu        = try(local.instance_vcpus * 1024, null)
-    max_task_memory_mib = try(tonumber(local.instance.max_task_memory_mib), null)
+    max_task_cpu        = try(local.least_vcpus * 1024, null)
+    max_task_memory_mib = local.least_max_task
     memory_margin_mib   = local.memory_margin_mib
     # Most task memory the module accepts: the catalog's max_task_memory_mib minus the margin.
-    max_task_memory = try(tonumber(local.instance.max_task_memory_mib) - local.memory_margin_mib, null)
+    max_task_memory = try(local.least_max_task - local.memory_margin_mib, null)
     nearest_types   = local.nearest_types
   }
 }

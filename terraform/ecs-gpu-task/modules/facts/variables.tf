@@ -120,3 +120,15 @@ variable "model_cache" {
     error_message = "`model_cache.host_path` and `container_path` must be absolute paths of letters, digits, dots, underscores, hyphens and slashes (and host_path not \"/\")."
   }
 }
+
+variable "additional_instance_types" {
+  description = "The group's other instance types (`mixed_instances`), each in the catalog with the same GPUs as `instance_type`."
+  type        = list(string)
+  default     = []
+  nullable    = false
+
+  validation {
+    condition     = length(distinct(var.additional_instance_types)) == length(var.additional_instance_types)
+    error_message = "`mixed_instances.additional_instance_types` must name each type once."
+  }
+}

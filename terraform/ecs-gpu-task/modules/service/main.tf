@@ -6,15 +6,16 @@
 module "facts" {
   source = "../facts"
 
-  name                     = var.name
-  name_suffix              = var.name_suffix
-  cluster_name             = var.cluster_name
-  instance_type            = var.instance_type
-  instance_type_facts      = var.instance_type_facts
-  memory_margin_mib        = var.memory_margin_mib
-  iam_role_path            = var.iam_role_path
-  iam_permissions_boundary = var.iam_permissions_boundary
-  model_cache              = var.model_cache
+  name                      = var.name
+  name_suffix               = var.name_suffix
+  cluster_name              = var.cluster_name
+  instance_type             = var.instance_type
+  additional_instance_types = var.additional_instance_types
+  instance_type_facts       = var.instance_type_facts
+  memory_margin_mib         = var.memory_margin_mib
+  iam_role_path             = var.iam_role_path
+  iam_permissions_boundary  = var.iam_permissions_boundary
+  model_cache               = var.model_cache
 }
 
 data "aws_partition" "current" {}
@@ -47,12 +48,17 @@ locals {
   ), null)
 
   # --- the service --------------------------------------------------------------------------
-  cluster_name         = var.cluster_name
-  placement_expression = "attribute:ecs.instance-type == ${var.instance_type}"
-  autoscaling_enabled  = var.autoscaling != null
-  service_subnet_ids   = var.subnet_ids
-  is_awsvpc            = var.network_mode == "awsvpc"
-  log_group_name       = "/ecs/${module.facts.unique_name}"
+  cluster_name = var.cluster_name
+  # One type: ==; several (mixed instances): the cluster query language's `in [...]`.
+  placement_expression = (
+    length(var.additional_instance_types) == 0
+    ? "attribute:ecs.instance-type == ${var.instance_type}"
+    : "attribute:ecs.instance-type in [${join(", ", concat([var.instance_type], var.additional_instance_types))}]"
+  )
+  autoscaling_enabled = var.autoscaling != null
+  service_subnet_ids  = var.subnet_ids
+  is_awsvpc           = var.network_mode == "awsvpc"
+  log_group_name      = "/ecs/${module.facts.unique_name}"
 
   nvidia_driver_capabilities     = [for c in split(",", var.nvidia_driver_capabilities) : trimspace(c)]
   nvidia_driver_capability_names = module.facts.nvidia_driver_capability_names

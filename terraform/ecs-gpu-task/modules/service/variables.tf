@@ -753,3 +753,10 @@ variable "task_role_arn" {
     error_message = "`task_role_arn` must be an IAM role ARN (arn:aws:iam::<account>:role/<name>)."
   }
 }
+
+variable "additional_instance_types" {
+  description = "The capacity's other instance types (`module.capacity.additional_instance_types`, with `mixed_instances`): the placement constraint admits them all, and the fit checks use the least vCPUs and memory over them and `instance_type`."
+  type        = list(string)
+  default     = []
+  nullable    = false
+}
