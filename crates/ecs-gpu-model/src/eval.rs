@@ -653,7 +653,7 @@ impl Ev {
                 condition,
             } => self.eval_for(
                 cx,
-                key_var.as_ref(),
+                key_var.as_deref(),
                 value_var,
                 collection,
                 None,
@@ -671,7 +671,7 @@ impl Ev {
                 condition,
             } => self.eval_for(
                 cx,
-                key_var.as_ref(),
+                key_var.as_deref(),
                 value_var,
                 collection,
                 Some(key),
