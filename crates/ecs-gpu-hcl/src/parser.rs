@@ -245,7 +245,8 @@ impl<'a> Parser<'a> {
     /// Counts `bytes` of syntax tree against the file's budget: past it, the file is refused
     /// before the tree can take more memory than the budget allows. What the parser keeps is
     /// charged when it is made (a node, a name's text, a comment, a vector's new buffer when it
-    /// grows, a template's pieces); what is only checked costs nothing.
+    /// grows, a template's pieces); of what is only checked, only the template pieces the scanner
+    /// holds for a moment.
     fn charge(&mut self, bytes: usize) -> PResult<()> {
         match self.tree_left.checked_sub(bytes) {
             Some(left) => {

@@ -660,6 +660,61 @@ fn a_sensitive_value_is_printed_in_no_format() {
     }
 }
 
+/// 30.7: a value computed from a sensitive one through a `for` expression (its collection's keys,
+/// its condition) or selected by a sensitive key (`local.m[var.secret_key]`) is sensitive, as
+/// Terraform marks it: a message says `(sensitive)` and never the value, in every format.
+#[test]
+fn a_value_derived_through_for_or_a_sensitive_key_is_printed_in_no_format() {
+    let dir = scratch("sensitive-derived");
+    let task = |name: &str, value: &str| {
+        format!(
+            "resource \"aws_ecs_task_definition\" \"{name}\" {{\n  family = \"{name}\"\n  \
+             container_definitions = jsonencode([{{ name = \"a\", image = \"i\", \
+             resourceRequirements = [{{ type = \"GPU\", value = {value} }}] }}])\n}}\n"
+        )
+    };
+    let text = [
+        format!(
+            "variable \"secret_map\" {{\n  type = map(number)\n  sensitive = true\n  \
+             default = {{ \"{SECRET}\" = 1 }}\n}}\n"
+        ),
+        "variable \"secret_pick\" {\n  type = string\n  sensitive = true\n  default = \"2x\"\n}\n"
+            .to_string(),
+        "variable \"secret_key\" {\n  type = string\n  sensitive = true\n  default = \"b\"\n}\n"
+            .to_string(),
+        "locals {\n  built = { for k in [\"a\", \"b\"] : k => \"x${k}zz\" }\n  \
+         literal = {\n    a = \"1\"\n    b = \"yy-b\"\n  }\n}\n"
+            .to_string(),
+        task("keys", "[for k, v in var.secret_map : k][0]"),
+        task(
+            "cond",
+            "[for g in [\"1x\", \"2x\"] : \"p${g}q\" if g == var.secret_pick][0]",
+        ),
+        task("built", "local.built[var.secret_key]"),
+        task("literal", "local.literal[var.secret_key]"),
+    ]
+    .concat();
+    write(&dir, "main.tf", &text);
+    for format in ["human", "json", "sarif", "github", "gitlab"] {
+        let r = run(&dir, &["check", ".", "--format", format]);
+        r.assert_sane();
+        assert_eq!(r.code(), 1, "{format}: {}", r.stderr);
+        assert_eq!(
+            r.stdout.matches("(sensitive)").count(),
+            4,
+            "{format}: {}",
+            r.stdout
+        );
+        for shown in ["p2xq", "xbzz", "yy-b"] {
+            assert!(
+                !r.stdout.contains(shown),
+                "{format}: {shown} in {}",
+                r.stdout
+            );
+        }
+    }
+}
+
 /// 30.10: a flat chain of 300 `+` terms is valid Terraform, not "nesting too deep".
 #[test]
 fn a_chain_of_300_plus_terms_is_not_too_deep() {
