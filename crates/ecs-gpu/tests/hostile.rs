@@ -715,6 +715,53 @@ fn a_value_derived_through_for_or_a_sensitive_key_is_printed_in_no_format() {
     }
 }
 
+/// 30.5: `file()` checked the path, then read it again by path: a FIFO would block, a file swapped
+/// after the check would be read whole. It now opens the file once, checks that handle (a
+/// regular file, within the size limit) and reads through it, bounded; a file it cannot read is
+/// one problem with its name. `/dev/zero`, named or behind a link, is outside the checked tree
+/// and not read.
+#[test]
+fn a_file_call_on_a_fifo_a_huge_file_or_dev_zero_is_refused_without_hanging() {
+    let dir = scratch("file-call");
+    mkfifo(&dir.join("pipe.txt"));
+    let big = std::fs::File::create(dir.join("big.txt")).unwrap();
+    big.set_len((32 << 20) + 1).unwrap();
+    std::os::unix::fs::symlink("/dev/zero", dir.join("zero")).unwrap();
+    let task = |path: &str| {
+        format!(
+            "resource \"aws_ecs_task_definition\" \"app\" {{\n  family = \"app\"\n  \
+             container_definitions = jsonencode([{{ name = \"app\", image = file(\"{path}\"), \
+             resourceRequirements = [{{ type = \"GPU\", value = \"1\" }}] }}])\n}}\n"
+        )
+    };
+    let limit = Duration::from_secs(30);
+    for (path, refused) in [
+        (
+            "pipe.txt",
+            Some("pipe.txt: not a regular file: a FIFO or pipe"),
+        ),
+        ("big.txt", Some("big.txt: file too large (33554433 bytes)")),
+        ("zero", None),
+        ("/dev/zero", None),
+    ] {
+        write(&dir, "main.tf", &task(path));
+        let r = run_limited(&dir, &["check", "."], limit, &[]);
+        match refused {
+            Some(want) => r.assert_refused(want),
+            None => {
+                r.assert_sane();
+                assert_eq!(r.code(), 0, "{path}: {}", r.stderr);
+                assert!(
+                    r.stdout
+                        .contains("is outside the checked folders and is not read"),
+                    "{path}: {}",
+                    r.stdout
+                );
+            }
+        }
+    }
+}
+
 /// 30.10: a flat chain of 300 `+` terms is valid Terraform, not "nesting too deep".
 #[test]
 fn a_chain_of_300_plus_terms_is_not_too_deep() {
