@@ -581,11 +581,15 @@ impl Ev {
                     ..Object::default()
                 };
                 let mut key_fail: Option<Fail> = None;
+                // A key is no node that could carry the mark: the object carries it, as
+                // Terraform marks an object built with a sensitive key.
+                let mut secret_key = false;
                 for item in items {
                     let (key, key_loc) = match &item.key {
                         ObjectKey::Name(i) => (Ok(i.name.clone()), cx.loc(i.span)),
                         ObjectKey::Expr(k) => {
                             let kn = self.eval(cx, k);
+                            secret_key |= kn.is_sensitive();
                             (to_str(&kn), cx.loc(k.span))
                         }
                     };
@@ -607,6 +611,11 @@ impl Ev {
                     }
                 }
                 match key_fail {
+                    None if secret_key => {
+                        let mut n = Node::new(Value::Object(obj), loc);
+                        n.mark_sensitive(true);
+                        return n;
+                    }
                     None => Value::Object(obj),
                     Some(f) => {
                         let refs = deep_refs(&Node::new(Value::Object(obj), None));
