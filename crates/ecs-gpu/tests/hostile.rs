@@ -585,6 +585,12 @@ resource "aws_ecs_task_definition" "app" {
     let r = run(&dir, &["check", ".", "--format", "json"]);
     r.assert_sane();
     assert!(matches!(r.code(), 0 | 1), "{}", r.stderr);
+    // Shared strings hold the 10 MB text once: far below the evaluation budget, let alone 16 GB.
+    assert!(
+        r.peak_rss > 0 && r.peak_rss <= 512 << 20,
+        "peak {} bytes",
+        r.peak_rss
+    );
 }
 
 /// 30.1: a 31 MiB file of `[{a=1},{a=1},…]` took 6.15 GB: its syntax tree was some 64 times its
