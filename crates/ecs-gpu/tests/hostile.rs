@@ -667,8 +667,9 @@ fn a_sensitive_value_is_printed_in_no_format() {
 }
 
 /// 30.7: a value computed from a sensitive one through a `for` expression (its collection's keys,
-/// its condition) or selected by a sensitive key (`local.m[var.secret_key]`) is sensitive, as
-/// Terraform marks it: a message says `(sensitive)` and never the value, in every format.
+/// its condition), selected by a sensitive key (`local.m[var.secret_key]`) or marked by
+/// `sensitive(...)` is sensitive, as Terraform marks it: a message says `(sensitive)` and never
+/// the value, in every format.
 #[test]
 fn a_value_derived_through_for_or_a_sensitive_key_is_printed_in_no_format() {
     let dir = scratch("sensitive-derived");
@@ -698,6 +699,7 @@ fn a_value_derived_through_for_or_a_sensitive_key_is_printed_in_no_format() {
         ),
         task("built", "local.built[var.secret_key]"),
         task("literal", "local.literal[var.secret_key]"),
+        task("function", "sensitive(\"9z\")"),
     ]
     .concat();
     write(&dir, "main.tf", &text);
@@ -707,11 +709,11 @@ fn a_value_derived_through_for_or_a_sensitive_key_is_printed_in_no_format() {
         assert_eq!(r.code(), 1, "{format}: {}", r.stderr);
         assert_eq!(
             r.stdout.matches("(sensitive)").count(),
-            4,
+            5,
             "{format}: {}",
             r.stdout
         );
-        for shown in ["p2xq", "xbzz", "yy-b"] {
+        for shown in ["p2xq", "xbzz", "yy-b", "value `9z`"] {
             assert!(
                 !r.stdout.contains(shown),
                 "{format}: {shown} in {}",
