@@ -109,7 +109,7 @@ pub enum ExprKind {
     /// `name(args...)`, `name(args...)` with `...` expansion of the last argument (`expand_final`).
     /// Provider functions (`provider::aws::arn_parse`) keep the whole `::` name.
     Call {
-        name: Ident,
+        name: Box<Ident>,
         args: Vec<Expr>,
         expand_final: bool,
     },
@@ -139,16 +139,16 @@ pub enum ExprKind {
     SplatItem,
     /// `[for k, v in coll : expr if cond]` (`key_var` is `k` when two variables are given).
     ForTuple {
-        key_var: Option<Ident>,
-        value_var: Ident,
+        key_var: Option<Box<Ident>>,
+        value_var: Box<Ident>,
         collection: Box<Expr>,
         value: Box<Expr>,
         condition: Option<Box<Expr>>,
     },
     /// `{for k, v in coll : key => value... if cond}`.
     ForObject {
-        key_var: Option<Ident>,
-        value_var: Ident,
+        key_var: Option<Box<Ident>>,
+        value_var: Box<Ident>,
         collection: Box<Expr>,
         key: Box<Expr>,
         value: Box<Expr>,
@@ -248,16 +248,16 @@ pub enum TemplatePart {
     Interpolation(Expr),
     /// `%{ if cond }...%{ else }...%{ endif }`.
     If {
-        condition: Expr,
+        condition: Box<Expr>,
         then: Template,
-        otherwise: Option<Template>,
+        otherwise: Option<Box<Template>>,
         span: Span,
     },
     /// `%{ for k, v in coll }...%{ endfor }`.
     For {
-        key_var: Option<Ident>,
-        value_var: Ident,
-        collection: Expr,
+        key_var: Option<Box<Ident>>,
+        value_var: Box<Ident>,
+        collection: Box<Expr>,
         body: Template,
         span: Span,
     },

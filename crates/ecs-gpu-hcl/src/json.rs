@@ -174,6 +174,9 @@ impl JsonParser<'_> {
             }
         }
         self.depth -= 1;
+        // A vector's first allocation holds four items: a list of a million two-member objects
+        // would keep two empty members each.
+        items.shrink_to_fit();
         Ok(JsonValue::Array(items))
     }
 
@@ -217,6 +220,7 @@ impl JsonParser<'_> {
             }
         }
         self.depth -= 1;
+        members.shrink_to_fit();
         Ok(JsonValue::Object(members))
     }
 

@@ -39,6 +39,20 @@ pub struct ParseError {
     pub span: Span,
 }
 
+/// The memory a file's syntax tree may take, in bytes, before the file is refused ("syntax tree
+/// over its memory budget"): [`TREE_BUDGET_BASE`] plus [`TREE_BUDGET_PER_BYTE`] bytes per byte of
+/// the text. Real Terraform stays far below it (`docs/limits.md`); a file past it is a long run of
+/// tiny nodes (`[{a=1},{a=1},...]` over megabytes), whose tree would otherwise take tens of times
+/// the file's size.
+pub fn tree_budget(text_len: usize) -> usize {
+    TREE_BUDGET_BASE.saturating_add(text_len.saturating_mul(TREE_BUDGET_PER_BYTE))
+}
+
+/// See [`tree_budget`].
+pub const TREE_BUDGET_BASE: usize = 16 << 20;
+/// See [`tree_budget`].
+pub const TREE_BUDGET_PER_BYTE: usize = 6;
+
 /// Parses a `.tf` or `.tfvars` file.
 pub fn parse(text: &str) -> Result<File, ParseError> {
     parser::Parser::new(text).parse_file()

@@ -11,6 +11,7 @@
 use crate::ast::*;
 use crate::{Build, ParseError};
 use std::collections::HashMap;
+use std::mem::size_of;
 
 mod recognize;
 
@@ -53,6 +54,8 @@ pub(crate) struct Parser<'a> {
     select: Option<Select<'a>>,
     /// The names of the items the next body builds ([`Build::Only`]), taken by that body.
     only: Option<&'a [String]>,
+    /// What the syntax tree built so far may still take, in bytes ([`crate::tree_budget`]).
+    tree_left: usize,
 }
 
 /// The caller's choice of what to build of each top-level block, from its type and first label.
@@ -63,6 +66,16 @@ impl std::fmt::Debug for Select<'_> {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.write_str("Select(..)")
     }
+}
+
+/// The bytes of the new buffer `v` allocates on its next push (0 when it has room): what a
+/// vector the tree keeps is charged as it grows.
+fn grown<T>(v: &Vec<T>) -> usize {
+    if v.len() < v.capacity() {
+        return 0;
+    }
+    // A vector's first allocation holds four small items; each growth doubles it.
+    (2 * v.capacity()).max(4) * size_of::<T>()
 }
 
 /// An expression that stands for one not built: nothing reads it but its span.
@@ -101,14 +114,15 @@ enum Piece {
     },
 }
 
+/// Boxed as in [`TemplatePart`]: a template keeps one piece per directive until it is nested.
 enum Directive {
-    If(Expr),
+    If(Box<Expr>),
     Else,
     EndIf,
     For {
-        key_var: Option<Ident>,
-        value_var: Ident,
-        collection: Expr,
+        key_var: Option<Box<Ident>>,
+        value_var: Box<Ident>,
+        collection: Box<Expr>,
     },
     EndFor,
 }
@@ -165,6 +179,7 @@ impl<'a> Parser<'a> {
             build: true,
             select: None,
             only: None,
+            tree_left: crate::tree_budget(src.len()),
         };
         if src.starts_with('\u{feff}') {
             p.pos = 3;
@@ -225,6 +240,43 @@ impl<'a> Parser<'a> {
             return err("nesting too deep".to_string(), self.token_span(self.pos));
         }
         Ok(())
+    }
+
+    /// Counts `bytes` of syntax tree against the file's budget: past it, the file is refused
+    /// before the tree can take more memory than the budget allows. What the parser keeps is
+    /// charged when it is made (a node, a name's text, a comment, a vector's new buffer when it
+    /// grows, a template's pieces); of what is only checked, only the template pieces the scanner
+    /// holds for a moment.
+    fn charge(&mut self, bytes: usize) -> PResult<()> {
+        match self.tree_left.checked_sub(bytes) {
+            Some(left) => {
+                self.tree_left = left;
+                Ok(())
+            }
+            None => err(
+                format!(
+                    "syntax tree over its memory budget ({} MiB plus {} bytes per byte of the \
+                     file): this file is too dense to check",
+                    crate::TREE_BUDGET_BASE >> 20,
+                    crate::TREE_BUDGET_PER_BYTE
+                ),
+                self.token_span(self.pos),
+            ),
+        }
+    }
+
+    /// A built expression node, charged to the budget.
+    fn node(&mut self, kind: ExprKind, span: Span) -> PResult<Expr> {
+        if self.build {
+            self.charge(size_of::<Expr>())?;
+        }
+        Ok(Expr { kind, span })
+    }
+
+    /// A built string of `len` bytes (a name, a number, a literal's text), charged to the budget:
+    /// at least a word, what the allocator takes for the smallest.
+    fn charge_text(&mut self, len: usize) -> PResult<()> {
+        self.charge(len.max(size_of::<usize>()))
     }
 
     fn leave(&mut self) {
@@ -363,19 +415,21 @@ impl<'a> Parser<'a> {
         }
     }
 
-    fn push_comment(&mut self, start: usize, end: usize, text: &str) {
+    fn push_comment(&mut self, start: usize, end: usize, text: &str) -> PResult<()> {
         // Lookahead may scan a comment twice; keep the first scan only.
         if self
             .comments
             .last()
             .is_some_and(|c| c.span.start as usize >= start)
         {
-            return;
+            return Ok(());
         }
+        self.charge(text.len() + grown(&self.comments))?;
         self.comments.push(Comment {
             text: text.trim().to_string(),
             span: Span::new(start, end),
         });
+        Ok(())
     }
 
     /// Skips spaces, tabs, comments, and newlines when they are not significant here.
@@ -387,8 +441,8 @@ impl<'a> Parser<'a> {
                 // character"), so it is left to be reported.
                 b'\r' if self.peek_at(1) == Some(b'\n') && !self.newlines => self.pos += 2,
                 b'\n' if !self.newlines => self.pos += 1,
-                b'#' => self.line_comment(1),
-                b'/' if self.peek_at(1) == Some(b'/') => self.line_comment(2),
+                b'#' => self.line_comment(1)?,
+                b'/' if self.peek_at(1) == Some(b'/') => self.line_comment(2)?,
                 b'/' if self.peek_at(1) == Some(b'*') => {
                     let start = self.pos;
                     let body = start + 2;
@@ -396,7 +450,7 @@ impl<'a> Parser<'a> {
                         Some(i) => {
                             self.pos = body + i + 2;
                             let text = &self.src[body..body + i];
-                            self.push_comment(start, self.pos, text);
+                            self.push_comment(start, self.pos, text)?;
                         }
                         None => {
                             return err(
@@ -424,7 +478,7 @@ impl<'a> Parser<'a> {
         }
     }
 
-    fn line_comment(&mut self, marker: usize) {
+    fn line_comment(&mut self, marker: usize) -> PResult<()> {
         let start = self.pos;
         let end = self.src[start..]
             .find('\n')
@@ -436,7 +490,7 @@ impl<'a> Parser<'a> {
         };
         self.pos = end;
         let text = &self.src[(start + marker).min(text_end)..text_end];
-        self.push_comment(start, text_end, text);
+        self.push_comment(start, text_end, text)
     }
 
     fn at_newline(&self) -> bool {
@@ -451,6 +505,9 @@ impl<'a> Parser<'a> {
         let start = self.pos;
         let end = self.ident_end(start);
         self.pos = end;
+        if self.build {
+            self.charge_text(end - start)?;
+        }
         Ok(Ident {
             name: if self.build {
                 self.src[start..end].to_string()
@@ -529,6 +586,7 @@ impl<'a> Parser<'a> {
                     }
                     let block = matches!(item, Item::Block(_));
                     if self.build {
+                        self.charge(grown(&items))?;
                         items.push(item);
                     }
                     block
@@ -813,14 +871,14 @@ impl<'a> Parser<'a> {
         if !self.build {
             return Ok(placeholder(span));
         }
-        Ok(Expr {
-            kind: ExprKind::Conditional {
+        self.node(
+            ExprKind::Conditional {
                 condition: Box::new(cond),
                 then: Box::new(then),
                 otherwise: Box::new(otherwise),
             },
             span,
-        })
+        )
     }
 
     fn peek_binop(&self) -> Option<(BinaryOp, usize)> {
@@ -869,14 +927,12 @@ impl<'a> Parser<'a> {
             };
             let span = left.span.to(right.span);
             left = if self.build {
-                Expr {
-                    kind: ExprKind::Binary {
-                        op,
-                        left: Box::new(left),
-                        right: Box::new(right),
-                    },
-                    span,
-                }
+                let kind = ExprKind::Binary {
+                    op,
+                    left: Box::new(left),
+                    right: Box::new(right),
+                };
+                self.node(kind, span)?
             } else {
                 placeholder(span)
             };
@@ -901,13 +957,11 @@ impl<'a> Parser<'a> {
         while let Some((op, start)) = ops.pop() {
             let span = Span::new(start, e.span.end as usize);
             e = if self.build {
-                Expr {
-                    kind: ExprKind::Unary {
-                        op,
-                        operand: Box::new(e),
-                    },
-                    span,
-                }
+                let kind = ExprKind::Unary {
+                    op,
+                    operand: Box::new(e),
+                };
+                self.node(kind, span)?
             } else {
                 placeholder(span)
             };
@@ -984,26 +1038,26 @@ impl<'a> Parser<'a> {
             if !self.build {
                 return Ok(placeholder(span));
             }
-            return Ok(Expr {
-                kind: ExprKind::Index {
+            return self.node(
+                ExprKind::Index {
                     target: Box::new(target),
                     index: Box::new(index),
                 },
                 span,
-            });
+            );
         }
         let name = self.parse_ident("an attribute name after `.`")?;
         let span = target.span.to(name.span);
         if !self.build {
             return Ok(placeholder(span));
         }
-        Ok(Expr {
-            kind: ExprKind::GetAttr {
+        self.node(
+            ExprKind::GetAttr {
                 target: Box::new(target),
                 name,
             },
             span,
-        })
+        )
     }
 
     /// After `target[` (not a splat), with newlines off.
@@ -1018,21 +1072,18 @@ impl<'a> Parser<'a> {
         if !self.build {
             return Ok(placeholder(span));
         }
-        Ok(Expr {
-            kind: ExprKind::Index {
+        self.node(
+            ExprKind::Index {
                 target: Box::new(target),
                 index: Box::new(index),
             },
             span,
-        })
+        )
     }
 
     /// After `[*]` (`full`) or `.*`: the traversal applied to each element.
     fn parse_splat(&mut self, target: Expr, full: bool) -> PResult<Expr> {
-        let mut each = Expr {
-            kind: ExprKind::SplatItem,
-            span: Span::new(self.pos, self.pos),
-        };
+        let mut each = self.node(ExprKind::SplatItem, Span::new(self.pos, self.pos))?;
         let mut levels = 0;
         let mut traversed = false;
         loop {
@@ -1088,14 +1139,14 @@ impl<'a> Parser<'a> {
         if !self.build {
             return Ok(placeholder(span));
         }
-        Ok(Expr {
-            kind: ExprKind::Splat {
+        self.node(
+            ExprKind::Splat {
                 target: Box::new(target),
                 each: Box::new(each),
                 full,
             },
             span,
-        })
+        )
     }
 
     fn parse_term(&mut self) -> PResult<Expr> {
@@ -1117,19 +1168,13 @@ impl<'a> Parser<'a> {
                 if !self.build {
                     return Ok(placeholder(span));
                 }
-                Ok(Expr {
-                    kind: ExprKind::Parens(Box::new(inner)),
-                    span,
-                })
+                self.node(ExprKind::Parens(Box::new(inner)), span)
             }
             Some(b'[') => self.parse_tuple(),
             Some(b'{') => self.parse_brace(),
             Some(b'"') => {
                 let t = self.parse_quoted()?;
-                Ok(Expr {
-                    kind: ExprKind::Template(t),
-                    span: Span::new(start, self.pos),
-                })
+                self.node(ExprKind::Template(t), Span::new(start, self.pos))
             }
             Some(b'<') if self.at("<<") => self.parse_heredoc(),
             Some(c) if c.is_ascii_digit() => self.parse_number(),
@@ -1166,10 +1211,11 @@ impl<'a> Parser<'a> {
         if !self.build {
             return Ok(placeholder(span));
         }
-        Ok(Expr {
-            kind: ExprKind::Number(self.src[start..self.pos].to_string()),
+        self.charge_text(self.pos - start)?;
+        self.node(
+            ExprKind::Number(self.src[start..self.pos].to_string()),
             span,
-        })
+        )
     }
 
     /// A name: a keyword literal, a variable or a function call (`f(...)`, `provider::p::f(...)`).
@@ -1213,10 +1259,7 @@ impl<'a> Parser<'a> {
             _ if !self.build => ExprKind::Null,
             _ => ExprKind::Variable(name),
         };
-        Ok(Expr {
-            kind,
-            span: Span::new(start, self.pos),
-        })
+        self.node(kind, Span::new(start, self.pos))
     }
 
     fn parse_call(&mut self, name: Ident) -> PResult<Expr> {
@@ -1232,6 +1275,7 @@ impl<'a> Parser<'a> {
             }
             let arg = self.parse_expr()?;
             if self.build {
+                self.charge(grown(&args))?;
                 args.push(arg);
             }
             self.skip_trivia()?;
@@ -1262,14 +1306,14 @@ impl<'a> Parser<'a> {
             return Ok(placeholder(span));
         }
         args.shrink_to_fit();
-        Ok(Expr {
-            kind: ExprKind::Call {
-                name,
+        self.node(
+            ExprKind::Call {
+                name: Box::new(name),
                 args,
                 expand_final,
             },
             span,
-        })
+        )
     }
 
     fn parse_tuple(&mut self) -> PResult<Expr> {
@@ -1291,6 +1335,7 @@ impl<'a> Parser<'a> {
             }
             let item = self.parse_expr()?;
             if self.build {
+                self.charge(grown(&items))?;
                 items.push(item);
             }
             self.skip_trivia()?;
@@ -1305,10 +1350,7 @@ impl<'a> Parser<'a> {
         // A vector's first allocation holds four items: a list of a million one-item objects
         // would keep three empty items (hundreds of bytes) each.
         items.shrink_to_fit();
-        Ok(Expr {
-            kind: ExprKind::Tuple(items),
-            span: Span::new(start, self.pos),
-        })
+        self.node(ExprKind::Tuple(items), Span::new(start, self.pos))
     }
 
     /// `{`: an object constructor or an object `for` expression.
@@ -1342,6 +1384,7 @@ impl<'a> Parser<'a> {
             self.skip_trivia()?;
             let value = self.parse_expr()?;
             if self.build {
+                self.charge(grown(&items))?;
                 items.push(ObjectItem { key, value });
             }
             self.skip_trivia()?;
@@ -1357,10 +1400,7 @@ impl<'a> Parser<'a> {
         // A vector's first allocation holds four items: a list of a million one-item objects
         // would keep three empty items (hundreds of bytes) each.
         items.shrink_to_fit();
-        Ok(Expr {
-            kind: ExprKind::Object(items),
-            span: Span::new(start, self.pos),
-        })
+        self.node(ExprKind::Object(items), Span::new(start, self.pos))
     }
 
     fn parse_object_key(&mut self) -> PResult<ObjectKey> {
@@ -1461,6 +1501,8 @@ impl<'a> Parser<'a> {
         }
         let collection = Box::new(collection);
         let value = Box::new(value);
+        let key_var = key_var.map(Box::new);
+        let value_var = Box::new(value_var);
         let kind = match key {
             Some(key) => ExprKind::ForObject {
                 key_var,
@@ -1479,7 +1521,7 @@ impl<'a> Parser<'a> {
                 condition,
             },
         };
-        Ok(Expr { kind, span })
+        self.node(kind, span)
     }
 
     // ---------------------------------------------------------------- templates
@@ -1564,10 +1606,7 @@ impl<'a> Parser<'a> {
         if !self.build {
             return Ok(placeholder(span));
         }
-        Ok(Expr {
-            kind: ExprKind::Template(t),
-            span,
-        })
+        self.node(ExprKind::Template(t), span)
     }
 
     /// Parses template content from the cursor according to `mode`. `open` is where the
@@ -1603,6 +1642,7 @@ impl<'a> Parser<'a> {
         macro_rules! flush {
             () => {
                 if !lit.is_empty() {
+                    self.charge(size_of::<TemplatePart>() + lit.len() + grown(&pieces))?;
                     pieces.push(Piece::Lit {
                         text: std::mem::take(&mut lit),
                         span: Span::new(lit_start, self.pos),
@@ -1650,6 +1690,7 @@ impl<'a> Parser<'a> {
                     } else {
                         self.parse_directive()?
                     };
+                    self.charge(size_of::<TemplatePart>() + grown(&pieces))?;
                     pieces.push(piece);
                     lit_start = self.pos;
                 }
@@ -1808,7 +1849,7 @@ impl<'a> Parser<'a> {
         let dir = if self.at_keyword("if") {
             self.pos += 2;
             self.skip_trivia()?;
-            Directive::If(self.parse_expr()?)
+            Directive::If(Box::new(self.parse_expr()?))
         } else if self.at_keyword("else") {
             self.pos += 4;
             Directive::Else
@@ -1838,9 +1879,9 @@ impl<'a> Parser<'a> {
             self.pos += 2;
             self.skip_trivia()?;
             Directive::For {
-                key_var,
-                value_var,
-                collection: self.parse_expr()?,
+                key_var: key_var.map(Box::new),
+                value_var: Box::new(value_var),
+                collection: Box::new(self.parse_expr()?),
             }
         } else {
             return self.expected("`if`, `else`, `endif`, `for` or `endfor` after `%{`");
@@ -1954,7 +1995,7 @@ impl<'a> Parser<'a> {
                         parts.push(TemplatePart::If {
                             condition,
                             then,
-                            otherwise,
+                            otherwise: otherwise.map(Box::new),
                             span: span.to(close),
                         });
                     }

@@ -63,7 +63,7 @@ fn list(out: &mut String, head: &str, items: &[Expr]) {
     out.push(')');
 }
 
-fn for_vars(out: &mut String, key_var: &Option<Ident>, value_var: &Ident) {
+fn for_vars(out: &mut String, key_var: Option<&Ident>, value_var: &Ident) {
     if let Some(k) = key_var {
         let _ = write!(out, "{} ", k.name);
     }
@@ -134,7 +134,7 @@ fn write_expr(out: &mut String, e: &Expr) {
             condition,
         } => {
             out.push_str("(for-tuple ");
-            for_vars(out, key_var, value_var);
+            for_vars(out, key_var.as_deref(), value_var);
             out.push(' ');
             write_expr(out, collection);
             out.push(' ');
@@ -155,7 +155,7 @@ fn write_expr(out: &mut String, e: &Expr) {
             condition,
         } => {
             out.push_str("(for-object ");
-            for_vars(out, key_var, value_var);
+            for_vars(out, key_var.as_deref(), value_var);
             out.push(' ');
             write_expr(out, collection);
             out.push(' ');
@@ -267,7 +267,7 @@ fn write_template(out: &mut String, t: &Template) {
                 ..
             } => {
                 out.push_str("(%for ");
-                for_vars(out, key_var, value_var);
+                for_vars(out, key_var.as_deref(), value_var);
                 out.push(' ');
                 write_expr(out, collection);
                 out.push(' ');

@@ -484,7 +484,9 @@ fn deep_nesting_is_an_error_not_a_crash() {
         .unwrap_err()
         .message
         .contains("nesting too deep"));
-    let tpl = "%{ if x }".repeat(100_000);
+    // (Five thousand: a hundred thousand directives, each a piece the scanner keeps, are refused
+    // first by the syntax tree's budget.)
+    let tpl = "%{ if x }".repeat(5_000);
     assert!(parse_template(&tpl)
         .unwrap_err()
         .message
@@ -680,4 +682,40 @@ fn line_col_counts_lines_across_whole_chunks() {
         let lines = text.matches('\n').count() as u32 + 1;
         assert_eq!(line_col(&text, len).0, lines, "length {len}");
     }
+}
+
+/// A syntax tree takes some tens of times its text when the text is a long run of tiny nodes
+/// (`[{a=1},{a=1},...]`): past its budget the file is an error at the place where the budget ran
+/// out, before the tree grows further.
+#[test]
+fn a_dense_file_past_the_tree_budget_is_refused_at_its_place() {
+    let text = format!("locals {{\n  x = [{}]\n}}\n", "{a=1},".repeat(2 << 20));
+    let (msg, line, col) = fail(&text);
+    assert!(
+        msg.starts_with("syntax tree over its memory budget (16 MiB plus 6 bytes per byte"),
+        "{msg}"
+    );
+    assert_eq!(line, 2);
+    assert!(col > 1000, "{col}");
+    // What is only checked is not built, and costs nothing.
+    let skipped = format!(
+        "resource \"aws_s3_bucket\" \"b\" {{\n  x = [{}]\n}}\n",
+        "{a=1},".repeat(2 << 20)
+    );
+    assert!(crate::parse_skipping(&skipped, &|t| t == "aws_s3_bucket").is_ok());
+    assert!(crate::parse(&skipped).is_err());
+}
+
+/// The tree's nodes stay small: a bigger `Expr` or `ObjectItem` takes more memory on every
+/// file (boxed rare variants keep them so), and moves the budget closer to real code.
+#[test]
+fn the_syntax_tree_nodes_stay_small() {
+    use std::mem::size_of;
+    assert!(
+        size_of::<crate::Expr>() <= 64,
+        "{}",
+        size_of::<crate::Expr>()
+    );
+    assert!(size_of::<crate::ObjectItem>() <= 128);
+    assert!(size_of::<crate::TemplatePart>() <= 72);
 }

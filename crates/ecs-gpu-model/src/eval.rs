@@ -712,11 +712,15 @@ impl Ev {
                     ..Object::default()
                 };
                 let mut key_fail: Option<Fail> = None;
+                // A key is no node that could carry the mark: the object carries it, as
+                // Terraform marks an object built with a sensitive key.
+                let mut secret_key = false;
                 for item in items {
                     let (key, key_loc) = match &item.key {
                         ObjectKey::Name(i) => (Ok(i.name.clone()), cx.loc(i.span)),
                         ObjectKey::Expr(k) => {
                             let kn = self.eval(cx, k);
+                            secret_key |= kn.is_sensitive();
                             (to_str(&kn), cx.loc(k.span))
                         }
                     };
@@ -738,6 +742,11 @@ impl Ev {
                     }
                 }
                 match key_fail {
+                    None if secret_key => {
+                        let mut n = Node::new(Value::Object(obj), loc);
+                        n.mark_sensitive(true);
+                        return n;
+                    }
                     None => Value::Object(obj),
                     Some(f) => {
                         let refs = deep_refs(&Node::new(Value::Object(obj), None));
@@ -782,16 +791,19 @@ impl Ev {
                 collection,
                 value,
                 condition,
-            } => self.eval_for(
-                cx,
-                key_var.as_ref(),
-                value_var,
-                collection,
-                None,
-                value,
-                false,
-                condition.as_deref(),
-            ),
+            } => {
+                return self.eval_for(
+                    cx,
+                    loc,
+                    key_var.as_deref(),
+                    value_var,
+                    collection,
+                    None,
+                    value,
+                    false,
+                    condition.as_deref(),
+                )
+            }
             ExprKind::ForObject {
                 key_var,
                 value_var,
@@ -800,16 +812,19 @@ impl Ev {
                 value,
                 grouping,
                 condition,
-            } => self.eval_for(
-                cx,
-                key_var.as_ref(),
-                value_var,
-                collection,
-                Some(key),
-                value,
-                *grouping,
-                condition.as_deref(),
-            ),
+            } => {
+                return self.eval_for(
+                    cx,
+                    loc,
+                    key_var.as_deref(),
+                    value_var,
+                    collection,
+                    Some(key),
+                    value,
+                    *grouping,
+                    condition.as_deref(),
+                )
+            }
             ExprKind::Conditional {
                 condition,
                 then,
@@ -900,8 +915,44 @@ impl Ev {
         acc
     }
 
+    /// A `for` expression. As Terraform marks it, its result is sensitive as a whole when its
+    /// collection is, or when a sensitive value decided a condition or made a key: every part of
+    /// it then is, so no element or key taken from it shows the secret.
     #[allow(clippy::too_many_arguments)]
     fn eval_for(
+        &mut self,
+        cx: &Cx<'_>,
+        loc: Option<Loc>,
+        key_var: Option<&Ident>,
+        value_var: &Ident,
+        collection: &Expr,
+        key: Option<&Expr>,
+        value: &Expr,
+        grouping: bool,
+        condition: Option<&Expr>,
+    ) -> Node {
+        let mut sensitive = false;
+        let value = self.eval_for_value(
+            cx,
+            key_var,
+            value_var,
+            collection,
+            key,
+            value,
+            grouping,
+            condition,
+            &mut sensitive,
+        );
+        let mut n = Node::new(value, loc);
+        if sensitive {
+            n.mark_sensitive(true);
+        }
+        n
+    }
+
+    /// [`Ev::eval_for`]'s value; `sensitive` is set when a sensitive value went into it.
+    #[allow(clippy::too_many_arguments)]
+    fn eval_for_value(
         &mut self,
         cx: &Cx<'_>,
         key_var: Option<&Ident>,
@@ -911,8 +962,10 @@ impl Ev {
         value: &Expr,
         grouping: bool,
         condition: Option<&Expr>,
+        sensitive: &mut bool,
     ) -> Value {
         let coll = self.eval(cx, collection);
+        *sensitive |= coll.is_sensitive();
         if crate::funcs::has_error(&coll) {
             return unknown(UnknownReason::Error, deep_refs(&coll));
         }
@@ -964,6 +1017,7 @@ impl Ev {
             let cx2 = cx.with_scope(&scope);
             if let Some(c) = condition {
                 let cn = self.eval(&cx2, c);
+                *sensitive |= cn.is_sensitive();
                 match to_bool(&cn) {
                     Ok(true) => {}
                     Ok(false) => continue,
@@ -979,6 +1033,7 @@ impl Ev {
                 None => list.push(vn),
                 Some(ke) => {
                     let kn = self.eval(&cx2, ke);
+                    *sensitive |= kn.is_sensitive();
                     match to_str(&kn) {
                         Ok(ks) => {
                             if grouping {
@@ -1155,6 +1210,12 @@ impl Ev {
             }
         }
         let loc = cx.loc(e.span);
+        // As Terraform marks it, what a sensitive key selects is sensitive
+        // (`local.m[var.secret_key]`), whatever the collection is; and it points at the
+        // reference, not at the element, whose place would tell the key.
+        let keyed_by_secret = steps
+            .iter()
+            .any(|s| matches!(s, Step::Index(k) if k.is_sensitive()));
         let mut n = match &cur.kind {
             ExprKind::Variable(id) => self.eval_root(cx, id, &steps),
             _ => {
@@ -1169,6 +1230,10 @@ impl Ev {
         };
         if n.loc.is_none() || n.is_unknown() {
             n.loc = loc;
+        }
+        if keyed_by_secret {
+            n.mark_sensitive(true);
+            n.relocate(loc);
         }
         n
     }

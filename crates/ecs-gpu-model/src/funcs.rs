@@ -1217,8 +1217,7 @@ fn builtin(ev: &mut Ev, cx: &Cx<'_>, loc: Option<Loc>, name: &str, a: &[Node]) -
             if name == "fileexists" {
                 return v(Value::Bool(real.is_file()));
             }
-            let bytes = read_limited(&real)?;
-            ev.read_by_functions.insert(real.into_os_string());
+            let bytes = ev.read_by_function(&real)?;
             if name == "filebase64" {
                 return s(base64::engine::general_purpose::STANDARD.encode(&bytes));
             }
@@ -1289,15 +1288,28 @@ fn compile(pattern: &str) -> Result<regex::Regex, Fail> {
         })
 }
 
-fn read_limited(p: &Path) -> Result<Vec<u8>, Fail> {
-    let meta = std::fs::metadata(p).map_err(|_| Fail::Error)?;
-    if !meta.is_file() || meta.len() > crate::walk::MAX_FILE_BYTES {
-        return Err(Fail::Error);
-    }
-    std::fs::read(p).map_err(|_| Fail::Error)
-}
-
 impl Ev {
+    /// The bytes of a file `file()` or `filebase64()` reads, opened once and checked on that
+    /// handle (a regular file, at most [`crate::MAX_FILE_BYTES`]) as every file is
+    /// ([`crate::walk::read_bytes`]). A file that cannot be read is a problem with its place,
+    /// said once, and the call fails.
+    fn read_by_function(&mut self, real: &Path) -> Result<Vec<u8>, Fail> {
+        match crate::walk::read_bytes(real) {
+            Ok(bytes) => {
+                self.read_by_functions
+                    .insert(real.as_os_str().to_os_string());
+                Ok(bytes)
+            }
+            Err(e) => {
+                let display = crate::walk::display_path(real, &self.cwd);
+                if !self.problems.iter().any(|p| p.path == display) {
+                    self.problems.push(e.problem(display));
+                }
+                Err(Fail::Error)
+            }
+        }
+    }
+
     /// A `file()` path: relative to the root module's folder (where Terraform runs), and only
     /// inside the checked tree.
     fn resolve_file(&mut self, cx: &Cx<'_>, p: &str, loc: Option<Loc>) -> Result<PathBuf, Fail> {

@@ -518,6 +518,11 @@ pub fn file_kind(kind: &std::fs::FileType) -> &'static str {
 
 /// Reads a file as UTF-8 text, refusing huge and binary files.
 pub(crate) fn read_text(path: &Path) -> Result<String, ReadError> {
+    utf8(read_bytes(path)?)
+}
+
+/// Reads a file's bytes as [`read_text`] does, without the UTF-8 check (`filebase64`).
+pub(crate) fn read_bytes(path: &Path) -> Result<Vec<u8>, ReadError> {
     // Opened without blocking (a FIFO would block an ordinary open), then looked at: one path
     // lookup per file.
     let mut options = std::fs::OpenOptions::new();
@@ -530,11 +535,18 @@ pub(crate) fn read_text(path: &Path) -> Result<String, ReadError> {
     let file = options
         .open(path)
         .map_err(|e| format!("cannot read: {e}"))?;
-    read_open(file)
+    read_open_bytes(file)
 }
 
 /// Reads an open file as UTF-8 text, refusing what is not a regular file, huge and binary files.
 fn read_open(file: std::fs::File) -> Result<String, ReadError> {
+    utf8(read_open_bytes(file)?)
+}
+
+/// Reads an open file, refusing what is not a regular file and huge files. What is checked is the
+/// open file itself, and the read goes through the same handle, bounded: a file swapped or grown
+/// after the check cannot pass the limits.
+fn read_open_bytes(file: std::fs::File) -> Result<Vec<u8>, ReadError> {
     use std::io::Read;
     let meta = file.metadata().map_err(|e| format!("cannot read: {e}"))?;
     if !meta.is_file() {
@@ -559,6 +571,10 @@ fn read_open(file: std::fs::File) -> Result<String, ReadError> {
     file.take(limit)
         .read_to_end(&mut bytes)
         .map_err(|e| format!("cannot read: {e}"))?;
+    Ok(bytes)
+}
+
+fn utf8(bytes: Vec<u8>) -> Result<String, ReadError> {
     String::from_utf8(bytes).map_err(|e| {
         let valid = e.utf8_error().valid_up_to();
         let prefix = String::from_utf8_lossy(&e.as_bytes()[..valid]).into_owned();

@@ -28,6 +28,18 @@ fn sensitive_values_are_marked_through_evaluation() {
         "{ a = var.token }",
         "jsonencode({ a = var.token })",
         "join(\",\", [var.token, \"x\"])",
+        // A `for` over a sensitive collection, or decided by a sensitive condition or key, is
+        // sensitive as a whole, and so is every element taken from it.
+        "{ (var.token) = 1 }",
+        "[for c in [var.token] : \"x\"]",
+        "[for k, v in { (var.token) = 1 } : k][0]",
+        "[for s in [\"a\", \"b\"] : s if s == var.token]",
+        "[for s in [\"a\", \"b\"] : s if s != var.token][0]",
+        "{ for s in [\"a\"] : s => var.token == s }",
+        "{ for s in [\"a\"] : \"${s}${var.token}\" => s }",
+        // What a sensitive key selects.
+        "{ S3CRET = \"x\" }[var.token]",
+        "{ a = 1, b = 2 }[var.token == \"S3CRET\" ? \"a\" : \"b\"]",
     ] {
         let v = eval_with(SECRET, expr);
         assert!(v.is_sensitive(), "{expr}");
@@ -38,6 +50,8 @@ fn sensitive_values_are_marked_through_evaluation() {
         "upper(var.plain)",
         "nonsensitive(var.token)",
         "length([var.plain])",
+        "[for s in [var.plain] : upper(s)]",
+        "{ a = 1 }[var.plain == \"visible\" ? \"a\" : \"b\"]",
     ] {
         let v = eval_with(SECRET, expr);
         assert!(!v.is_sensitive(), "{expr}");
