@@ -17,12 +17,14 @@ declare_rule! {
     ///
     /// ## Why it matters
     ///
-    /// ECS documents warm pools for its Auto Scaling groups only without instance reuse. EC2 Auto
-    /// Scaling does not know that a group serves ECS and accepts the setting, so the apply
-    /// succeeds and the configuration is one ECS does not support: on scale in, an instance that
-    /// was a registered container instance is stopped into the pool rather than terminated, and
-    /// comes back later with the state it had. That is why this is a warning, not an error: the
-    /// apply works, and what goes wrong comes later, at scale in, on the most expensive instances.
+    /// ECS documents warm pools for its Auto Scaling groups only without instance reuse. With it,
+    /// an instance that scales in is stopped (or kept running) in the pool instead of terminated,
+    /// while it was a registered container instance of the cluster; what ECS then does with it is
+    /// not documented, and the guide rules it out. EC2 Auto Scaling does not know that the group
+    /// serves ECS: its `PutWarmPool` reference names the groups it refuses a warm pool (a mixed
+    /// instances policy, Spot) and not this one, so the apply is not known to fail. That is why
+    /// this is a warning, not an error: the configuration is unsupported, and it shows only at
+    /// scale in, on the most expensive instances.
     ///
     /// ## Example
     ///
