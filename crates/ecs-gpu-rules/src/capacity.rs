@@ -1634,24 +1634,32 @@ pub fn managed_instances_limits<'m>(provider: &'m Resource) -> Option<ManagedIns
         else {
             return Some(limits);
         };
-        types.push((u64::from(gpus), u64::from(vcpus), memory));
+        types.push((*name, (u64::from(gpus), u64::from(vcpus), memory)));
     }
     let within = |v: u64, min: Option<u64>, max: Option<(u64, &Node)>| {
         min.is_none_or(|m| v >= m) && max.is_none_or(|(m, _)| v <= m)
     };
-    let selected: Vec<_> = types
+    let (kept, selected): (Vec<&str>, Vec<(u64, u64, u64)>) = types
         .into_iter()
-        .filter(|(g, c, m)| {
+        .filter(|(_, (g, c, m))| {
             within(*g, gpu_min, gpu_max)
                 && within(*c, vcpu_min, vcpu_max)
                 && within(*m, mem_min, mem_max)
         })
-        .collect();
+        .unzip();
     // Requirements no allowed type meets select nothing: another finding, not a size.
     if selected.is_empty() {
         return Some(limits);
     }
-    let why = format!("`allowed_instance_types` {}", backticked(&names));
+    let why = if kept.len() == names.len() {
+        format!("`allowed_instance_types` {}", backticked(&names))
+    } else {
+        format!(
+            "`allowed_instance_types` {}, of which the ranges of `accelerator_count`, `vcpu_count` and `memory_mib` leave {}",
+            backticked(&names),
+            backticked(&kept)
+        )
+    };
     let tighter = |current: &mut Option<ManagedInstancesLimit<'m>>, most: u64| {
         if current.as_ref().is_none_or(|c| most < c.most) {
             *current = Some(ManagedInstancesLimit {
