@@ -280,10 +280,15 @@ pub struct Ec2Facts {
     pub sources: Vec<String>,
 }
 
-/// EC2 Auto Scaling defaults (source keys ASG-API, TF-AWS).
+/// EC2 Auto Scaling defaults (source keys ASG-API, TF-AWS), and what ECS allows of a group
+/// (ECS-WARM).
 #[derive(Debug, Clone, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct AutoscalingFacts {
+    /// Whether a warm pool of an Auto Scaling group for ECS may return instances to the pool on
+    /// scale in (`ReuseOnScaleIn`, Terraform's `instance_reuse_policy.reuse_on_scale_in`): the ECS
+    /// guide's warm-pool page says it cannot be set (`false`).
+    pub ecs_warm_pool_reuse_on_scale_in: bool,
     /// An instance refresh's minimum healthy percentage when none is given.
     pub instance_refresh_min_healthy_percentage_default: u32,
     /// What an instance refresh waits when it has no `instance_warmup` of its own.

@@ -269,11 +269,20 @@ pub struct ServiceCapacity<'m> {
     pub providers: Vec<ProviderUse<'m>>,
     /// Whether `providers` is every capacity the service can use, each with a known group.
     pub complete: bool,
+    /// Whether `providers` is every capacity the service can use, whether or not their groups are
+    /// known (a capacity provider of ECS Managed Instances has none).
+    pub providers_complete: bool,
     /// The strategy item or `launch_type` that names Fargate, for GPU403.
     pub fargate_at: Option<Loc>,
 }
 
 impl<'m> ServiceCapacity<'m> {
+    /// The service may use capacity that is not in `providers`.
+    fn unknown_provider(&mut self) {
+        self.complete = false;
+        self.providers_complete = false;
+    }
+
     /// Every instance type, when the capacity is complete and every group's types are known.
     pub fn instance_types(&self) -> Option<Vec<InstanceTypeUse<'m>>> {
         if !self.complete {
@@ -302,11 +311,11 @@ fn strategy<'m>(
     cap: &mut ServiceCapacity<'m>,
 ) {
     if body.may_have_unknown(kind) {
-        cap.complete = false;
+        cap.unknown_provider();
     }
     for item in body.blocks(kind) {
         let Some(node) = item.body.attr("capacity_provider") else {
-            cap.complete = false;
+            cap.unknown_provider();
             continue;
         };
         if let Some(name) = known_str(node) {
@@ -314,7 +323,7 @@ fn strategy<'m>(
                 cap.placement = Placement::Fargate;
                 cap.fargate_at = cap.fargate_at.or(node.loc);
                 // Tasks may also land on Fargate: the EC2 providers are not all the capacity.
-                cap.complete = false;
+                cap.unknown_provider();
                 continue;
             }
         }
@@ -330,7 +339,7 @@ fn strategy<'m>(
                     group,
                 });
             }
-            None => cap.complete = false,
+            None => cap.unknown_provider(),
         }
     }
 }
@@ -350,6 +359,7 @@ pub fn service_capacity_with<'m>(
         placement: Placement::Strategy,
         providers: Vec::new(),
         complete: true,
+        providers_complete: true,
         fargate_at: None,
     };
     let has_strategy = svc.body.block("capacity_provider_strategy").is_some();
@@ -368,14 +378,14 @@ pub fn service_capacity_with<'m>(
         Some((Some("FARGATE"), n)) => {
             cap.placement = Placement::Fargate;
             cap.fargate_at = n.loc;
-            cap.complete = false;
+            cap.unknown_provider();
             return cap;
         }
         Some((Some("EC2"), _)) => {
             cap.placement = Placement::LaunchTypeEc2;
             // Every capacity provider of the cluster; instances may also join the cluster without
             // one, so this is never complete.
-            cap.complete = false;
+            cap.unknown_provider();
             for ccp in cluster_capacity_providers(model, svc).unwrap_or_default() {
                 if let Some(list) = ccp.body.attr("capacity_providers").and_then(Node::as_list) {
                     for node in list {
@@ -396,7 +406,7 @@ pub fn service_capacity_with<'m>(
         }
         Some((Some(_), _)) | Some((None, _)) => {
             cap.placement = Placement::Other;
-            cap.complete = false;
+            cap.unknown_provider();
             return cap;
         }
         None => {}
@@ -414,7 +424,7 @@ pub fn service_capacity_with<'m>(
                     .may_have_unknown("default_capacity_provider_strategy")
             {
                 // No default strategy: the service needs a launch type; nothing is known.
-                cap.complete = false;
+                cap.unknown_provider();
             }
             strategy(
                 model,
@@ -424,7 +434,7 @@ pub fn service_capacity_with<'m>(
                 &mut cap,
             );
         }
-        _ => cap.complete = false,
+        _ => cap.unknown_provider(),
     }
     cap
 }
@@ -1515,6 +1525,189 @@ pub fn managed_instances_nvidia(provider: &Resource) -> Option<NvidiaEvidence> {
         ),
         at: node.loc,
     })
+}
+
+/// The most a capacity provider of ECS Managed Instances lets one of its instances have, in one
+/// dimension (whole GPUs, CPU units, registrable memory), and the argument that says so.
+#[derive(Debug, Clone)]
+pub struct ManagedInstancesLimit<'m> {
+    pub most: u64,
+    pub node: &'m Node,
+    /// For a message: "`accelerator_count.max` 4" or "`allowed_instance_types` `g5.xlarge`".
+    pub why: String,
+}
+
+/// What the `instance_requirements` of a capacity provider of ECS Managed Instances certainly bound.
+#[derive(Debug, Clone, Default)]
+pub struct ManagedInstancesLimits<'m> {
+    pub gpus: Option<ManagedInstancesLimit<'m>>,
+    pub cpu_units: Option<ManagedInstancesLimit<'m>>,
+    pub memory_mib: Option<ManagedInstancesLimit<'m>>,
+}
+
+/// A `{ min, max }` block of `instance_requirements` (`accelerator_count`, `vcpu_count`,
+/// `memory_mib`): each bound when written and known, and the block. `None` when the block may be
+/// added by a `dynamic` block over an unknown collection.
+/// A `{ min, max }` block's bounds: the minimum, and the maximum with its node.
+type Range<'m> = (Option<u64>, Option<(u64, &'m Node)>);
+
+fn range<'m>(req: &'m Body, name: &str) -> Option<Range<'m>> {
+    if req.may_have_unknown(name) {
+        return None;
+    }
+    let Some(block) = req.block(name) else {
+        return Some((None, None));
+    };
+    let bound = |attr: &str| {
+        block.body.attr(attr).and_then(|n| match n.value {
+            Value::Number(v) if v >= 0.0 && v.fract() == 0.0 => Some((v as u64, n)),
+            _ => None,
+        })
+    };
+    Some((bound("min").map(|(v, _)| v), bound("max")))
+}
+
+/// What the `instance_requirements` of a capacity provider of ECS Managed Instances
+/// (`managed_instances_provider.instance_launch_template.instance_requirements`) certainly bound,
+/// the most of each of these an instance it launches can have (source keys ECS-MI-GPU and BOTO):
+///
+/// - GPUs: `accelerator_count.max` (a GPU is an accelerator);
+/// - CPU units: `vcpu_count.max` × 1024 (source key AGENT);
+/// - memory the agent can register: `memory_mib.max` less the least any instance keeps back
+///   ([`ecs_gpu_catalog::InstanceType::max_registrable_memory_mib`]);
+/// - all three: `allowed_instance_types` when every item is an exact name (no wildcard) of a type
+///   the catalog knows in full, the most of the types that the `min`/`max` of `accelerator_count`,
+///   `vcpu_count` and `memory_mib` do not exclude.
+///
+/// `accelerator_names`, `accelerator_total_memory_mib` and the other arguments only narrow the
+/// selection further and are not read: leaving a type in can only miss a finding. `None` for
+/// another kind of provider, or requirements that may be added by a `dynamic` block; a bound that
+/// is unknown is absent.
+pub fn managed_instances_limits<'m>(provider: &'m Resource) -> Option<ManagedInstancesLimits<'m>> {
+    let mip = provider.body.block("managed_instances_provider")?;
+    if mip.body.may_have_unknown("instance_launch_template") {
+        return None;
+    }
+    let template = mip.body.block("instance_launch_template")?;
+    if template.body.may_have_unknown("instance_requirements") {
+        return None;
+    }
+    let req = &template.body.block("instance_requirements")?.body;
+    let (gpu_min, gpu_max) = range(req, "accelerator_count")?;
+    let (vcpu_min, vcpu_max) = range(req, "vcpu_count")?;
+    let (mem_min, mem_max) = range(req, "memory_mib")?;
+    let reserve = catalog().agent.min_unregistered_memory_mib;
+    let mut limits = ManagedInstancesLimits {
+        gpus: gpu_max.map(|(most, node)| ManagedInstancesLimit {
+            most,
+            node,
+            why: format!("`accelerator_count.max` {most}"),
+        }),
+        cpu_units: vcpu_max.map(|(most, node)| ManagedInstancesLimit {
+            most: most * 1024,
+            node,
+            why: format!("`vcpu_count.max` {most}"),
+        }),
+        memory_mib: mem_max.map(|(most, node)| ManagedInstancesLimit {
+            most: most.saturating_sub(reserve),
+            node,
+            why: format!("`memory_mib.max` {most}"),
+        }),
+    };
+    let Some(node) = req.attr("allowed_instance_types") else {
+        return Some(limits);
+    };
+    let Some(names) = every_known_string(node) else {
+        return Some(limits);
+    };
+    let cat = catalog();
+    let mut types = Vec::new();
+    for name in &names {
+        // A wildcard may match types the catalog does not know yet.
+        if name.contains(['*', '?']) {
+            return Some(limits);
+        }
+        let Lookup::Known(k) = cat.lookup(name) else {
+            return Some(limits);
+        };
+        let (Some(gpus), Some(vcpus), Some(memory)) = (k.gpus.count(), k.vcpus, k.memory_mib)
+        else {
+            return Some(limits);
+        };
+        types.push((*name, (u64::from(gpus), u64::from(vcpus), memory)));
+    }
+    let within = |v: u64, min: Option<u64>, max: Option<(u64, &Node)>| {
+        min.is_none_or(|m| v >= m) && max.is_none_or(|(m, _)| v <= m)
+    };
+    let (kept, selected): (Vec<&str>, Vec<(u64, u64, u64)>) = types
+        .into_iter()
+        .filter(|(_, (g, c, m))| {
+            within(*g, gpu_min, gpu_max)
+                && within(*c, vcpu_min, vcpu_max)
+                && within(*m, mem_min, mem_max)
+        })
+        .unzip();
+    // Requirements no allowed type meets select nothing: another finding, not a size.
+    if selected.is_empty() {
+        return Some(limits);
+    }
+    let why = if kept.len() == names.len() {
+        format!("`allowed_instance_types` {}", backticked(&names))
+    } else {
+        format!(
+            "`allowed_instance_types` {}, of which the ranges of `accelerator_count`, `vcpu_count` and `memory_mib` leave {}",
+            backticked(&names),
+            backticked(&kept)
+        )
+    };
+    let tighter = |current: &mut Option<ManagedInstancesLimit<'m>>, most: u64| {
+        if current.as_ref().is_none_or(|c| most < c.most) {
+            *current = Some(ManagedInstancesLimit {
+                most,
+                node,
+                why: why.clone(),
+            });
+        }
+    };
+    let most = |f: &dyn Fn(&(u64, u64, u64)) -> u64| selected.iter().map(f).max().unwrap_or(0);
+    tighter(&mut limits.gpus, most(&|t| t.0));
+    tighter(&mut limits.cpu_units, most(&|t| t.1 * 1024));
+    tighter(
+        &mut limits.memory_mib,
+        most(&|t| t.2.saturating_sub(reserve)),
+    );
+    Some(limits)
+}
+
+/// The capacity providers of ECS Managed Instances a service can use, each with what its
+/// requirements bound and where the service names it, when they are all it can use (its
+/// strategy or its cluster's default one known in full, every provider of Managed Instances).
+pub fn service_managed_instances<'m>(
+    capacity: &ServiceCapacity<'m>,
+) -> Option<Vec<(&'m Resource, ManagedInstancesLimits<'m>, Option<Loc>)>> {
+    if !capacity.providers_complete
+        || !matches!(
+            capacity.placement,
+            Placement::Strategy | Placement::ClusterDefault
+        )
+        || capacity.providers.is_empty()
+    {
+        return None;
+    }
+    capacity
+        .providers
+        .iter()
+        .map(|p| {
+            if p.provider.instances_unknown {
+                return None;
+            }
+            Some((
+                p.provider,
+                managed_instances_limits(p.provider)?,
+                p.named_at,
+            ))
+        })
+        .collect()
 }
 
 /// What shows that an Auto Scaling group launches instances with NVIDIA GPUs.

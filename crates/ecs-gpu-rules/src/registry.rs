@@ -39,6 +39,7 @@ pub static RULES: &[&Rule] = &[
     &gpu309_warm_pool_without_warm_pools_check::RULE,
     &gpu310_mixed_gpu_types_without_capacity_provider::RULE,
     &gpu311_spot_without_draining::RULE,
+    &gpu312_warm_pool_reuse_on_scale_in::RULE,
     &gpu401_placement_constraint_matches_no_instance::RULE,
     &gpu402_placement_expression_invalid::RULE,
     &gpu403_gpu_service_on_fargate::RULE,

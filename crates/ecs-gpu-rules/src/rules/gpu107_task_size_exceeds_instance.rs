@@ -1,6 +1,7 @@
 use ecs_gpu_catalog::catalog;
 use ecs_gpu_model::{Loc, Model, Node, Value};
 
+use crate::capacity::{service_managed_instances, ManagedInstancesLimit, ManagedInstancesLimits};
 use crate::task::{containers, is_gpu_task, task_definitions, task_name};
 use crate::{declare_rule, Findings};
 
@@ -18,6 +19,13 @@ declare_rule! {
     ///   8192 MiB installed, 7985 MiB registered); `ECS_RESERVED_MEMORY` (0 by default) lowers it
     ///   further, and the real difference on large instances is bigger. So a finding means the task
     ///   can never fit, while a task just under the limit may still not fit in practice.
+    ///
+    /// A service whose capacity is only ECS Managed Instances is checked against what each
+    /// capacity provider's `instance_requirements` allow: `vcpu_count.max`, `memory_mib.max` (less
+    /// the same margin), and `allowed_instance_types` when every item is an exact type name the
+    /// catalog knows (the largest of the types the `min`/`max` of `accelerator_count`,
+    /// `vcpu_count` and `memory_mib` leave in). A wildcard, a type the catalog does not know, or
+    /// an unknown value says nothing.
     ///
     /// ## Why it matters
     ///
@@ -95,7 +103,36 @@ fn size(
     (total > 0.0).then_some((total, loc.or(Some(td.loc))))
 }
 
+type Size = Option<(f64, Option<Loc>)>;
+
+/// The task's CPU units and memory (MiB), each as far as known.
+fn task_size(td: &ecs_gpu_model::TaskDefinition) -> (Size, Size) {
+    let cpu = size(
+        td.cpu.as_ref(),
+        cpu_units,
+        |c| {
+            let n = c.get("cpu")?;
+            cpu_units(n).map(|v| (v, n.loc))
+        },
+        td,
+    );
+    let memory = size(
+        td.memory.as_ref(),
+        memory_mib,
+        |c| {
+            let n = c
+                .get("memoryReservation")
+                .filter(|n| !matches!(n.value, Value::Null))
+                .or_else(|| c.get("memory"))?;
+            memory_mib(n).map(|v| (v, n.loc))
+        },
+        td,
+    );
+    (cpu, memory)
+}
+
 fn check(model: &Model, report: &mut Findings<'_>) {
+    managed_instances(model, report);
     let reserve = catalog().agent.min_unregistered_memory_mib;
     for td in task_definitions(model) {
         if !is_gpu_task(td) {
@@ -107,27 +144,7 @@ fn check(model: &Model, report: &mut Findings<'_>) {
         if capacity.instance_types.is_empty() {
             continue;
         }
-        let cpu = size(
-            td.cpu.as_ref(),
-            cpu_units,
-            |c| {
-                let n = c.get("cpu")?;
-                cpu_units(n).map(|v| (v, n.loc))
-            },
-            td,
-        );
-        let memory = size(
-            td.memory.as_ref(),
-            memory_mib,
-            |c| {
-                let n = c
-                    .get("memoryReservation")
-                    .filter(|n| !matches!(n.value, Value::Null))
-                    .or_else(|| c.get("memory"))?;
-                memory_mib(n).map(|v| (v, n.loc))
-            },
-            td,
-        );
+        let (cpu, memory) = task_size(td);
 
         let limits: Option<Vec<(&str, u64, u64)>> = capacity
             .instance_types
@@ -192,3 +209,82 @@ fn check(model: &Model, report: &mut Findings<'_>) {
         }
     }
 }
+
+/// A service whose capacity is only ECS Managed Instances, each provider's requirements allowing
+/// less CPU or memory than its task needs.
+fn managed_instances(model: &Model, report: &mut Findings<'_>) {
+    let reserve = catalog().agent.min_unregistered_memory_mib;
+    for gs in report.gpu_services() {
+        let Some(providers) = service_managed_instances(&gs.capacity) else {
+            continue;
+        };
+        let (cpu, memory) = task_size(gs.task);
+        let dimensions: [(Size, &str, String, Pick); 2] = [
+            (cpu, "CPU units", "CPU units".to_string(), |l| {
+                l.cpu_units.as_ref()
+            }),
+            (
+                memory,
+                "MiB of memory",
+                format!("MiB (the instance memory less at least {reserve} MiB the agent cannot register)"),
+                |l| l.memory_mib.as_ref(),
+            ),
+        ];
+        for ((need, loc), what, unit, pick) in dimensions
+            .into_iter()
+            .filter_map(|(size, what, unit, pick)| Some((size?, what, unit, pick)))
+        {
+            let Some(limits) = providers
+                .iter()
+                .map(|(p, l, at)| Some((*p, pick(l)?, *at)))
+                .collect::<Option<Vec<_>>>()
+            else {
+                continue;
+            };
+            if limits.iter().any(|(_, l, _)| need <= l.most as f64) {
+                continue;
+            }
+            let most = limits.iter().map(|(_, l, _)| l.most).max().unwrap_or(0);
+            let each = limits
+                .iter()
+                .map(|(p, l, _)| {
+                    format!(
+                        "`{}` allows at most {} {what} ({})",
+                        model.local_address(p),
+                        l.most,
+                        l.why
+                    )
+                })
+                .collect::<Vec<_>>()
+                .join(", ");
+            let mut b = report
+                .add(
+                    loc,
+                    format!(
+                        "the GPU task {} needs {need} {what}, more than any instance the ECS Managed Instances of `{}` can launch: {each}",
+                        task_name(model, gs.task),
+                        model.local_address(gs.service)
+                    ),
+                )
+                .help(format!(
+                    "ask for at most {most} {unit}, or let the capacity provider's `instance_requirements` allow larger instance types"
+                ))
+                .task(gs.task);
+            for (p, l, at) in &limits {
+                b = b
+                    .label(
+                        l.node.loc,
+                        format!(
+                            "the requirements of `{}` allow at most {} {what} here",
+                            model.local_address(p),
+                            l.most
+                        ),
+                    )
+                    .label(*at, "the service uses this capacity provider");
+            }
+        }
+    }
+}
+
+/// Which bound of a provider's requirements a dimension reads.
+type Pick = for<'a> fn(&'a ManagedInstancesLimits<'a>) -> Option<&'a ManagedInstancesLimit<'a>>;

@@ -1,6 +1,6 @@
-use ecs_gpu_model::{Model, Value};
+use ecs_gpu_model::{Model, Resource, Value};
 
-use crate::capacity::is_standalone_instance;
+use crate::capacity::{inline_specification, is_standalone_instance, GpuReason};
 use crate::{declare_rule, Findings};
 
 declare_rule! {
@@ -9,7 +9,10 @@ declare_rule! {
     /// Launch templates of GPU capacity that have no `iam_instance_profile` block, and no `dynamic
     /// "iam_instance_profile"` whose `for_each` is unknown (which might create one); and standalone
     /// `aws_instance`s of GPU capacity whose `iam_instance_profile` is not set (or `null`; an
-    /// unknown value is not reported).
+    /// unknown value is not reported). A Spot Fleet request's one inline `launch_specification`
+    /// names its profile inside the block, by name (`iam_instance_profile`) or ARN
+    /// (`iam_instance_profile_arn`): it is reported when it sets neither (or both `null`). A
+    /// request with several inline specifications is not read.
     ///
     /// ## Why it matters
     ///
@@ -44,9 +47,8 @@ const AGENT_POLICY: &str = "AmazonEC2ContainerServiceforEC2Role";
 
 fn check(model: &Model, report: &mut Findings<'_>) {
     for (t, reason) in &report.gpu_capacity().templates {
-        // A Spot Fleet's inline launch specification names its profile inside the block, as a
-        // name or an ARN: not read.
         if crate::capacity::is_fleet(t.template) {
+            spot_fleet_specification(model, report, t.template, reason);
             continue;
         }
         let body = &t.template.body;
@@ -95,4 +97,39 @@ fn check(model: &Model, report: &mut Findings<'_>) {
             .help(help)
             .resource(t.template);
     }
+}
+
+/// A Spot Fleet request's one inline `launch_specification` with neither `iam_instance_profile`
+/// nor `iam_instance_profile_arn` (each absent or `null`; an unknown value may be a profile).
+fn spot_fleet_specification(
+    model: &Model,
+    report: &mut Findings<'_>,
+    fleet: &Resource,
+    reason: &GpuReason<'_>,
+) {
+    let Some(spec) = inline_specification(fleet) else {
+        return;
+    };
+    let has_profile = ["iam_instance_profile", "iam_instance_profile_arn"]
+        .into_iter()
+        .any(|a| {
+            spec.body
+                .attr(a)
+                .is_some_and(|n| !matches!(n.value, Value::Null))
+        });
+    if has_profile {
+        return;
+    }
+    let (why_at, why) = reason.label(model);
+    report
+        .add(
+            spec.loc,
+            format!(
+                "the launch specification of `{}` has no IAM instance profile, so the ECS agent cannot register its instances",
+                model.local_address(fleet)
+            ),
+        )
+        .label(why_at, why)
+        .help(format!("set `iam_instance_profile_arn` (or `iam_instance_profile`) in the `launch_specification` to an instance profile whose role has the `{AGENT_POLICY}` policy"))
+        .resource(fleet);
 }

@@ -11,7 +11,9 @@ declare_rule! {
     ///
     /// An absent `metadata_options` block or `http_tokens` is **not** reported: the AWS provider sends
     /// nothing then, and EC2 applies the AMI's setting (the Amazon Linux 2023 AMIs require IMDSv2)
-    /// or the account's default, which the configuration does not show.
+    /// or the account's default, which the configuration does not show. A Spot Fleet request's
+    /// inline `launch_specification` has no `metadata_options` argument (hashicorp/aws 5.100.0),
+    /// so it is never reported; its launch templates are read like a group's.
     ///
     /// ## Why it matters
     ///
@@ -52,7 +54,9 @@ fn string(n: Option<&Node>) -> Option<&str> {
 
 fn check(model: &Model, report: &mut Findings<'_>) {
     for (t, reason) in &report.gpu_capacity().templates {
-        // A Spot Fleet's inline launch specification has no metadata options.
+        // A Spot Fleet request's inline `launch_specification` has no `metadata_options` (the
+        // provider's schema has none): what its instances allow is the image's and the account's
+        // default, not in the sources.
         if crate::capacity::is_fleet(t.template) {
             continue;
         }

@@ -33,6 +33,7 @@ pub mod gpu308_ecs_managed_tag_missing;
 pub mod gpu309_warm_pool_without_warm_pools_check;
 pub mod gpu310_mixed_gpu_types_without_capacity_provider;
 pub mod gpu311_spot_without_draining;
+pub mod gpu312_warm_pool_reuse_on_scale_in;
 pub mod gpu401_placement_constraint_matches_no_instance;
 pub mod gpu402_placement_expression_invalid;
 pub mod gpu403_gpu_service_on_fargate;
