@@ -353,7 +353,7 @@ fn builtin(ev: &mut Ev, cx: &Cx<'_>, loc: Option<Loc>, name: &str, a: &[Node]) -
             }
             let text = to_str(&a[0])?;
             let json = crate::json::parse_json(&text).ok_or(Fail::Error)?;
-            Ok(json_value_to_node(&json, JsonLocs::Fixed(loc)))
+            Ok(json_value_to_node(json, JsonLocs::Fixed(loc)))
         }
         "base64encode" => {
             arity(a, 1, 1)?;

@@ -692,6 +692,22 @@ pub(crate) fn task_definition_object(json: &Json) -> Option<&Json> {
     }
 }
 
+/// [`task_definition_object`], taken out of the document by value (the rest of it is dropped).
+pub(crate) fn into_task_definition_object(json: Json) -> Option<Json> {
+    if std::ptr::eq(task_definition_object(&json)?, &json) {
+        return Some(json);
+    }
+    let JsonValue::Object(members) = json.value else {
+        return None;
+    };
+    // The last `taskDefinition` member, as [`Json::member`] reads it.
+    members
+        .into_iter()
+        .rev()
+        .find(|m| m.key == "taskDefinition")
+        .map(|m| m.value)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
