@@ -57,6 +57,7 @@ pub fn parse(text: &str) -> Result<Json, crate::ParseError> {
         pos: if text.starts_with('\u{feff}') { 3 } else { 0 },
         depth: 0,
         stack_base: crate::parser::stack_addr(),
+        tree_left: crate::json_tree_budget(text.len()),
     };
     p.ws();
     let v = p.value()?;
@@ -73,6 +74,8 @@ struct JsonParser<'a> {
     pos: usize,
     depth: u32,
     stack_base: usize,
+    /// What is left of the tree's memory budget ([`crate::json_tree_budget`]), in bytes.
+    tree_left: usize,
 }
 
 type JResult<T> = Result<T, crate::ParseError>;
@@ -109,6 +112,7 @@ impl JsonParser<'_> {
     }
 
     fn value(&mut self) -> JResult<Json> {
+        self.charge(size_of::<Json>())?;
         let start = self.pos;
         let value = match self.b.get(self.pos) {
             Some(b'{') => self.object()?,
@@ -149,6 +153,28 @@ impl JsonParser<'_> {
             });
         }
         Ok(())
+    }
+
+    /// Counts `bytes` of tree against the file's budget, as the HCL parser does: a value, a
+    /// member, a string's text, charged when made. The budget also bounds what the model builds
+    /// from the tree (a value and an entry per node, of about the same size), so a file made of a
+    /// long run of tiny objects is refused before either takes more than ten times its size.
+    fn charge(&mut self, bytes: usize) -> JResult<()> {
+        match self.tree_left.checked_sub(bytes) {
+            Some(left) => {
+                self.tree_left = left;
+                Ok(())
+            }
+            None => Err(crate::ParseError {
+                message: format!(
+                    "syntax tree over its memory budget ({} MiB plus {} bytes per byte of the \
+                     file): this file is too dense to check",
+                    crate::TREE_BUDGET_BASE >> 20,
+                    crate::JSON_TREE_BUDGET_PER_BYTE
+                ),
+                span: self.token_span(),
+            }),
+        }
     }
 
     fn array(&mut self) -> JResult<JsonValue> {
@@ -193,6 +219,7 @@ impl JsonParser<'_> {
                 if self.b.get(self.pos) != Some(&b'"') {
                     return self.expected("a string key in the object");
                 }
+                self.charge(size_of::<JsonMember>())?;
                 let key_start = self.pos;
                 let key = self.string()?;
                 let key_span = Span::new(key_start, self.pos);
@@ -258,7 +285,9 @@ impl JsonParser<'_> {
                 return self.expected("a digit in the exponent");
             }
         }
-        Ok(JsonValue::Number(self.src[start..self.pos].to_string()))
+        let text = &self.src[start..self.pos];
+        self.charge(text.len().max(size_of::<usize>()))?;
+        Ok(JsonValue::Number(text.to_string()))
     }
 
     fn hex4(&mut self) -> JResult<u32> {
@@ -293,6 +322,8 @@ impl JsonParser<'_> {
             match self.b.get(self.pos) {
                 Some(b'"') => {
                     self.pos += 1;
+                    // At least a word: what the allocator takes for the smallest.
+                    self.charge(out.len().max(size_of::<usize>()))?;
                     return Ok(out);
                 }
                 Some(b'\\') => {

@@ -53,6 +53,17 @@ pub const TREE_BUDGET_BASE: usize = 16 << 20;
 /// See [`tree_budget`].
 pub const TREE_BUDGET_PER_BYTE: usize = 6;
 
+/// The memory a JSON file's syntax tree may take, in bytes: as [`tree_budget`], with
+/// [`JSON_TREE_BUDGET_PER_BYTE`] bytes per byte. Less than HCL's: the model builds a value for every
+/// node of a JSON file (a task definition, `.tf.json`, a tfvars file) while its tree is still
+/// partly alive, and both together stay within ten times the file.
+pub fn json_tree_budget(text_len: usize) -> usize {
+    TREE_BUDGET_BASE.saturating_add(text_len.saturating_mul(JSON_TREE_BUDGET_PER_BYTE))
+}
+
+/// See [`json_tree_budget`].
+pub const JSON_TREE_BUDGET_PER_BYTE: usize = 4;
+
 /// Parses a `.tf` or `.tfvars` file.
 pub fn parse(text: &str) -> Result<File, ParseError> {
     parser::Parser::new(text).parse_file()

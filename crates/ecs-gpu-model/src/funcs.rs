@@ -353,7 +353,7 @@ fn builtin(ev: &mut Ev, cx: &Cx<'_>, loc: Option<Loc>, name: &str, a: &[Node]) -
             }
             let text = to_str(&a[0])?;
             let json = crate::json::parse_json(&text).ok_or(Fail::Error)?;
-            Ok(json_value_to_node(&json, JsonLocs::Fixed(loc)))
+            Ok(json_value_to_node(json, JsonLocs::Fixed(loc)))
         }
         "base64encode" => {
             arity(a, 1, 1)?;
@@ -1294,7 +1294,8 @@ impl Ev {
     /// ([`crate::walk::read_bytes`]). A file that cannot be read is a problem with its place,
     /// said once, and the call fails.
     fn read_by_function(&mut self, real: &Path) -> Result<Vec<u8>, Fail> {
-        match crate::walk::read_bytes(real) {
+        let read = crate::walk::read_bytes_inside(real, &|p| self.may_read(p));
+        match read {
             Ok(bytes) => {
                 self.read_by_functions
                     .insert(real.as_os_str().to_os_string());
@@ -1343,7 +1344,8 @@ impl Ev {
             Some(e) => e.clone(),
             None => {
                 let display = crate::walk::display_path(&real, &self.cwd);
-                let e = match crate::walk::read_text(&real) {
+                let read = crate::walk::read_text_inside(&real, &|p| self.may_read(p));
+                let e = match read {
                     Ok(text) => match crate::parse::template_result(&text) {
                         Ok(t) => {
                             let fid = self.add_file(&real, display, text, Vec::new());

@@ -27,13 +27,15 @@ impl JsonLocs {
     }
 }
 
-/// Converts parsed JSON into a node. Numbers that do not fit an `f64` stay numbers (rounded);
-/// duplicate object keys keep the last value and record the earlier ones as discarded.
-pub(crate) fn json_value_to_node(json: &Json, locs: JsonLocs) -> Node {
+/// Converts parsed JSON into a node, consuming it: each part of the tree is freed as soon as its
+/// value is built (strings move, not copy), so the tree and the values are never both whole in
+/// memory. Numbers that do not fit an `f64` stay numbers (rounded); duplicate object keys keep the
+/// last value and record the earlier ones as discarded.
+pub(crate) fn json_value_to_node(json: Json, locs: JsonLocs) -> Node {
     convert(json, locs, 0)
 }
 
-fn convert(json: &Json, locs: JsonLocs, depth: usize) -> Node {
+fn convert(json: Json, locs: JsonLocs, depth: usize) -> Node {
     let loc = locs.loc(json.span);
     if depth > MAX_DEPTH {
         return Node::new(
@@ -44,9 +46,9 @@ fn convert(json: &Json, locs: JsonLocs, depth: usize) -> Node {
             loc,
         );
     }
-    let value = match &json.value {
+    let value = match json.value {
         JsonValue::Null => Value::Null,
-        JsonValue::Bool(b) => Value::Bool(*b),
+        JsonValue::Bool(b) => Value::Bool(b),
         JsonValue::Number(n) => match n.parse::<f64>() {
             Ok(f) => Value::Number(crate::eval::clamp_number(f)),
             Err(_) => Value::Unknown(Box::new(Unknown {
@@ -55,19 +57,28 @@ fn convert(json: &Json, locs: JsonLocs, depth: usize) -> Node {
             })),
         },
         JsonValue::String(s) => Value::String(s.into()),
-        JsonValue::Array(items) => {
-            Value::List(items.iter().map(|i| convert(i, locs, depth + 1)).collect())
-        }
+        JsonValue::Array(items) => Value::List(
+            items
+                .into_iter()
+                .map(|i| convert(i, locs, depth + 1))
+                .collect(),
+        ),
         JsonValue::Object(members) => {
-            let mut obj = Object::default();
+            // Sized once: a vector grown by pushes keeps room for four entries in every
+            // two-member object (a million of them in a long `environment` list).
+            let mut obj = Object {
+                entries: Vec::with_capacity(members.len()),
+                ..Object::default()
+            };
             for m in members {
                 let entry = Entry {
-                    key: m.key.clone(),
+                    key: m.key,
                     key_loc: locs.loc(m.key_span),
-                    value: convert(&m.value, locs, depth + 1),
+                    value: convert(m.value, locs, depth + 1),
                 };
                 insert_entry(&mut obj, entry);
             }
+            obj.entries.shrink_to_fit();
             Value::Object(obj)
         }
     };
@@ -88,7 +99,7 @@ pub(crate) fn insert_entry(obj: &mut Object, entry: Entry) {
 /// Parses JSON text into a node whose locations all point at `loc`.
 pub(crate) fn json_text_to_node(text: &str, loc: Option<Loc>) -> Option<Node> {
     let json = parse_json(text)?;
-    Some(json_value_to_node(&json, JsonLocs::Fixed(loc)))
+    Some(json_value_to_node(json, JsonLocs::Fixed(loc)))
 }
 
 /// Parses JSON text with the project's parser, never panicking.

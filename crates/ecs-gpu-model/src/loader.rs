@@ -860,7 +860,7 @@ impl Ev {
             match crate::parse::json(&text) {
                 Ok(j) => {
                     let fid = self.add_file(&real, display, text, Vec::new());
-                    let node = json_value_to_node(&j, JsonLocs::File(fid));
+                    let node = json_value_to_node(j, JsonLocs::File(fid));
                     if let Value::Object(o) = node.value {
                         for e in o.entries {
                             values.insert(e.key, e.value);
@@ -2153,12 +2153,21 @@ fn strip_locs(n: &mut Node) {
 /// is not filled in here) are unknown, not literal values.
 pub(crate) fn json_task_definition(
     fid: FileId,
-    json: &ecs_gpu_hcl::json::Json,
+    json: ecs_gpu_hcl::json::Json,
 ) -> Option<TaskDefinition> {
-    let obj = walk::task_definition_object(json)?;
+    let obj = walk::into_task_definition_object(json)?;
     let mut node = json_value_to_node(obj, JsonLocs::File(fid));
     placeholders_unknown(&mut node, 0);
     let loc = node.loc?;
+    // The containers are moved out, not copied: they are most of the file.
+    let container_definitions = match &mut node.value {
+        Value::Object(o) => o
+            .entries
+            .iter()
+            .position(|e| e.key == "containerDefinitions")
+            .map(|i| o.entries.remove(i).value),
+        _ => None,
+    };
     let get = |k: &str| node.get(k).cloned();
     let os = node
         .get("runtimePlatform")
@@ -2182,8 +2191,8 @@ pub(crate) fn json_task_definition(
         memory: get("memory"),
         network_mode: get("networkMode"),
         operating_system_family: os,
-        container_definitions: get("containerDefinitions"),
-        task_level: Some(node.clone()),
+        container_definitions,
+        task_level: Some(node),
         placement_constraints: placement,
     })
 }

@@ -433,7 +433,8 @@ pub struct TaskDefinition {
     /// list through [`TaskDefinition::containers`].
     pub container_definitions: Option<Node>,
     /// The task-level object as written in a JSON file (to find a task-level
-    /// `resourceRequirements`); `None` for Terraform resources.
+    /// `resourceRequirements`), without its `containerDefinitions` (in `container_definitions`);
+    /// `None` for Terraform resources.
     pub task_level: Option<Node>,
     /// `placement_constraints` blocks / `placementConstraints`: (type, expression).
     pub placement_constraints: Vec<(Option<Node>, Option<Node>)>,

@@ -1168,7 +1168,7 @@ impl Ev {
             Parsed::TaskDef(json) => {
                 self.unit_walked_checked += 1;
                 let id = self.add_file(&f.real, f.display.clone(), text, Vec::new());
-                task_definition = json_task_definition(id, &json).map(|td| (td, f.real.clone()));
+                task_definition = json_task_definition(id, json).map(|td| (td, f.real.clone()));
             }
             // Only a JSON file named on the command line has problems ([`walk::Kind::NamedJson`]).
             Parsed::Problem {

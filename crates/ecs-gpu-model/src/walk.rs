@@ -523,8 +523,36 @@ pub(crate) fn read_text(path: &Path) -> Result<String, ReadError> {
 
 /// Reads a file's bytes as [`read_text`] does, without the UTF-8 check (`filebase64`).
 pub(crate) fn read_bytes(path: &Path) -> Result<Vec<u8>, ReadError> {
-    // Opened without blocking (a FIFO would block an ordinary open), then looked at: one path
-    // lookup per file.
+    read_open_bytes(open_nonblocking(path)?)
+}
+
+/// Reads a file's bytes as [`read_bytes`] does, if the file opened is where `inside` allows: the
+/// path was checked before, but a folder on it swapped for a link in between would lead the open
+/// elsewhere (`/dev/zero`, a secret), so what is checked here is where the open file really is.
+pub(crate) fn read_bytes_inside(
+    path: &Path,
+    inside: &dyn Fn(&Path) -> bool,
+) -> Result<Vec<u8>, ReadError> {
+    let file = open_nonblocking(path)?;
+    if opened_path(&file).is_some_and(|real| !inside(&real)) {
+        return Err(ReadError::from(
+            "moved outside the checked folders while being read: not read".to_string(),
+        ));
+    }
+    read_open_bytes(file)
+}
+
+/// [`read_bytes_inside`], as UTF-8 text.
+pub(crate) fn read_text_inside(
+    path: &Path,
+    inside: &dyn Fn(&Path) -> bool,
+) -> Result<String, ReadError> {
+    utf8(read_bytes_inside(path, inside)?)
+}
+
+/// Opens a file for reading without blocking (an ordinary open would block on a FIFO), to be
+/// looked at before it is read: one path lookup per file.
+fn open_nonblocking(path: &Path) -> Result<std::fs::File, ReadError> {
     let mut options = std::fs::OpenOptions::new();
     options.read(true);
     #[cfg(unix)]
@@ -532,10 +560,24 @@ pub(crate) fn read_bytes(path: &Path) -> Result<Vec<u8>, ReadError> {
         use std::os::unix::fs::OpenOptionsExt;
         options.custom_flags(libc::O_NONBLOCK);
     }
-    let file = options
+    options
         .open(path)
-        .map_err(|e| format!("cannot read: {e}"))?;
-    read_open_bytes(file)
+        .map_err(|e| format!("cannot read: {e}").into())
+}
+
+/// Where an open file really is, as the kernel resolved its path (`/proc/self/fd`); `None` where
+/// the system does not say.
+fn opened_path(file: &std::fs::File) -> Option<PathBuf> {
+    #[cfg(target_os = "linux")]
+    {
+        use std::os::fd::AsRawFd;
+        std::fs::read_link(format!("/proc/self/fd/{}", file.as_raw_fd())).ok()
+    }
+    #[cfg(not(target_os = "linux"))]
+    {
+        let _ = file;
+        None
+    }
 }
 
 /// Reads an open file as UTF-8 text, refusing what is not a regular file, huge and binary files.
@@ -692,9 +734,50 @@ pub(crate) fn task_definition_object(json: &Json) -> Option<&Json> {
     }
 }
 
+/// [`task_definition_object`], taken out of the document by value (the rest of it is dropped).
+pub(crate) fn into_task_definition_object(json: Json) -> Option<Json> {
+    if std::ptr::eq(task_definition_object(&json)?, &json) {
+        return Some(json);
+    }
+    let JsonValue::Object(members) = json.value else {
+        return None;
+    };
+    // The last `taskDefinition` member, as [`Json::member`] reads it.
+    members
+        .into_iter()
+        .rev()
+        .find(|m| m.key == "taskDefinition")
+        .map(|m| m.value)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// A path checked inside the folders, then led elsewhere (a folder on it swapped for a link
+    /// between the check and the open): what is checked is where the open file really is, so the
+    /// file outside is not read.
+    #[cfg(target_os = "linux")]
+    #[test]
+    fn a_file_opened_outside_the_checked_folders_is_not_read() {
+        let outside = tempfile::tempdir().unwrap();
+        let checked = tempfile::tempdir().unwrap();
+        let secret = outside.path().join("secret.txt");
+        std::fs::write(&secret, "secret").unwrap();
+        std::fs::write(checked.path().join("ok.txt"), "ok").unwrap();
+        std::os::unix::fs::symlink(outside.path(), checked.path().join("swapped")).unwrap();
+        let root = std::fs::canonicalize(checked.path()).unwrap();
+        let inside = |p: &Path| p.starts_with(&root);
+        assert_eq!(
+            read_text_inside(&root.join("ok.txt"), &inside).unwrap(),
+            "ok"
+        );
+        let err = read_text_inside(&root.join("swapped/secret.txt"), &inside).unwrap_err();
+        assert_eq!(
+            err.message,
+            "moved outside the checked folders while being read: not read"
+        );
+    }
 
     /// A file read relative to its open folder reads as by its path: the same text, the same
     /// refusals with the same messages (missing, not text, not a regular file), a link followed;

@@ -635,6 +635,51 @@ fn a_huge_list_literal_stays_within_ten_times_its_size() {
     }
 }
 
+/// 30: a 28 MB minified task definition with a million environment entries took 1.42 GB, 51
+/// times its size: the JSON tree stayed whole beside the values built from it. The tree is now
+/// charged to a budget and consumed as the values are built: the dense file is refused with its
+/// place, and a file just inside the budget is checked, each within ten times its size (plus the
+/// budget's fixed 16 MiB and the process's own base).
+#[test]
+fn a_dense_json_task_definition_stays_within_ten_times_its_size() {
+    let dir = scratch("dense-json");
+    let task = |entries: usize, pad: &str| {
+        let env: Vec<String> = (0..entries)
+            .map(|i| format!(r#"{{"name":"K{}","value":"{pad}"}}"#, i % 1000))
+            .collect();
+        format!(
+            r#"{{"family":"x","containerDefinitions":[{{"name":"c","image":"nvidia/cuda:12","environment":[{}],"resourceRequirements":[{{"type":"GPU","value":"1"}}]}}]}}"#,
+            env.join(",")
+        )
+    };
+    for (shape, text, refused) in [
+        ("tiny", task(1_000_000, "1"), true),
+        ("padded", task(350_000, &"x".repeat(60)), false),
+    ] {
+        let sub = dir.join(shape);
+        write(&sub, "taskdef.json", &text);
+        let r = run(&sub, &["check", "taskdef.json"]);
+        if refused {
+            r.assert_refused("taskdef.json:1:");
+            assert!(
+                r.stderr.contains("syntax tree over its memory budget"),
+                "{shape}: {}",
+                r.stderr
+            );
+        } else {
+            r.assert_sane();
+            assert_eq!(r.code(), 0, "{shape}: {}", r.stderr);
+        }
+        let limit = 10 * text.len() as u64 + (64 << 20);
+        assert!(
+            r.peak_rss > 0 && r.peak_rss <= limit,
+            "{shape}: peak {} bytes, over ten times the file ({} bytes) plus 64 MiB",
+            r.peak_rss,
+            text.len()
+        );
+    }
+}
+
 /// 30.7: a sensitive variable used as the GPU value was printed in every format.
 #[test]
 fn a_sensitive_value_is_printed_in_no_format() {
