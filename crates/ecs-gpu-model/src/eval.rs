@@ -7,7 +7,7 @@ use ecs_gpu_hcl::ast::{
 };
 use smallvec::SmallVec;
 
-use crate::json::{format_number, insert_entry, sorted_entries};
+use crate::json::{format_number, object_from, sorted_entries};
 use crate::json_holes::{Hole, HoledText, Source};
 use crate::loader::Ev;
 use crate::value::{
@@ -707,10 +707,7 @@ impl Ev {
             } => return crate::funcs::call(self, cx, e.span, name, args, *expand_final),
             ExprKind::Tuple(items) => Value::List(items.iter().map(|i| self.eval(cx, i)).collect()),
             ExprKind::Object(items) => {
-                let mut obj = Object {
-                    entries: Vec::with_capacity(items.len()),
-                    ..Object::default()
-                };
+                let mut entries = Vec::with_capacity(items.len());
                 let mut key_fail: Option<Fail> = None;
                 // A key is no node that could carry the mark: the object carries it, as
                 // Terraform marks an object built with a sensitive key.
@@ -726,14 +723,11 @@ impl Ev {
                     };
                     let value = self.eval(cx, &item.value);
                     match key {
-                        Ok(key) => insert_entry(
-                            &mut obj,
-                            Entry {
-                                key,
-                                key_loc,
-                                value,
-                            },
-                        ),
+                        Ok(key) => entries.push(Entry {
+                            key,
+                            key_loc,
+                            value,
+                        }),
                         Err(f) => {
                             if key_fail.is_none() || matches!(f, Fail::Error) {
                                 key_fail = Some(f);
@@ -741,6 +735,7 @@ impl Ev {
                         }
                     }
                 }
+                let obj = object_from(entries);
                 match key_fail {
                     None if secret_key => {
                         let mut n = Node::new(Value::Object(obj), loc);

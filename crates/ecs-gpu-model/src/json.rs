@@ -66,34 +66,58 @@ fn convert(json: Json, locs: JsonLocs, depth: usize) -> Node {
         JsonValue::Object(members) => {
             // Sized once: a vector grown by pushes keeps room for four entries in every
             // two-member object (a million of them in a long `environment` list).
-            let mut obj = Object {
-                entries: Vec::with_capacity(members.len()),
-                ..Object::default()
-            };
+            let mut entries = Vec::with_capacity(members.len());
             for m in members {
-                let entry = Entry {
+                entries.push(Entry {
                     key: m.key,
                     key_loc: locs.loc(m.key_span),
                     value: convert(m.value, locs, depth + 1),
-                };
-                insert_entry(&mut obj, entry);
+                });
             }
-            obj.entries.shrink_to_fit();
-            Value::Object(obj)
+            Value::Object(object_from(entries))
         }
     };
     Node::new(value, loc)
 }
 
-/// Inserts an entry; a repeated key replaces the earlier value (which goes to `discarded`), at the
-/// earlier key's position (Terraform's order is by key anyway).
-pub(crate) fn insert_entry(obj: &mut Object, entry: Entry) {
-    if let Some(pos) = obj.entries.iter().position(|e| e.key == entry.key) {
-        let old = std::mem::replace(&mut obj.entries[pos], entry);
-        obj.discarded.push(old);
-    } else {
-        obj.entries.push(entry);
+/// The object of entries in written order. A repeated key keeps its last value at its first
+/// position (Terraform's order is by key anyway); each value it replaces goes to `discarded`, in the
+/// order the replacements are written. Repeats are found by sorting positions by key, so an object
+/// of any size costs `n log n`, never one comparison per pair of keys.
+pub(crate) fn object_from(entries: Vec<Entry>) -> Object {
+    let mut order: Vec<usize> = (0..entries.len()).collect();
+    // Stable: the positions of one key stay in written order.
+    order.sort_by(|&a, &b| entries[a].key.cmp(&entries[b].key));
+    // (replacing position, replaced position), and (first position, last position) per repeated key.
+    let mut replaced = Vec::new();
+    let mut moved = Vec::new();
+    for same in order.chunk_by(|&a, &b| entries[a].key == entries[b].key) {
+        if let [first, .., last] = same {
+            replaced.extend(same.windows(2).map(|w| (w[1], w[0])));
+            moved.push((*first, *last));
+        }
     }
+    if replaced.is_empty() {
+        let mut entries = entries;
+        entries.shrink_to_fit();
+        return Object {
+            entries,
+            ..Object::default()
+        };
+    }
+    replaced.sort_unstable();
+    let mut slots: Vec<Option<Entry>> = entries.into_iter().map(Some).collect();
+    let mut obj = Object::default();
+    for (_, old) in replaced {
+        if let Some(e) = slots[old].take() {
+            obj.discarded.push(e);
+        }
+    }
+    for (first, last) in moved {
+        slots[first] = slots[last].take();
+    }
+    obj.entries = slots.into_iter().flatten().collect();
+    obj
 }
 
 /// Parses JSON text into a node whose locations all point at `loc`.

@@ -22,8 +22,8 @@
 
 use std::sync::Arc;
 
-use crate::json::insert_entry;
-use crate::value::{Entry, Loc, Node, Object, Reference, Unknown, UnknownReason, Value};
+use crate::json::object_from;
+use crate::value::{Entry, Loc, Node, Reference, Unknown, UnknownReason, Value};
 
 /// Deepest nesting read; deeper text stays wholly unknown.
 const MAX_DEPTH: usize = 256;
@@ -424,7 +424,7 @@ impl Parser<'_> {
     fn object(&mut self) -> Option<Node> {
         let start = self.pos;
         self.pos += 1;
-        let mut obj = Object::default();
+        let mut entries = Vec::new();
         // Holes among the members (and unknown keys): the object is then partly known.
         let mut uncertain = Taken::default();
         // Whether a hole was in a place that could have held a separator.
@@ -442,7 +442,7 @@ impl Parser<'_> {
             if self.hole_here() {
                 // Any number of members: those before may be repeated, so replaced.
                 self.take_holes(&mut uncertain);
-                obj = Object::default();
+                entries.clear();
                 at = At::AfterHole;
                 hole_near = true;
                 continue;
@@ -470,14 +470,11 @@ impl Parser<'_> {
                     let value = self.value()?;
                     hole_near |= value_is_hole;
                     match key {
-                        Ok(key) => insert_entry(
-                            &mut obj,
-                            Entry {
-                                key,
-                                key_loc,
-                                value,
-                            },
-                        ),
+                        Ok(key) => entries.push(Entry {
+                            key,
+                            key_loc,
+                            value,
+                        }),
                         // An unknown key may be any key written before.
                         Err(u) => {
                             uncertain.merge(Taken {
@@ -486,7 +483,7 @@ impl Parser<'_> {
                                 single: None,
                                 count: 1,
                             });
-                            obj = Object::default();
+                            entries.clear();
                         }
                     }
                     at = At::AfterValue;
@@ -501,6 +498,7 @@ impl Parser<'_> {
                 _ => return self.unknown_object(start, uncertain, hole_near),
             }
         }
+        let obj = object_from(entries);
         if uncertain.count == 0 {
             return Some(self.node(start, Value::Object(obj)));
         }
