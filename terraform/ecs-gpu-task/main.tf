@@ -87,6 +87,7 @@ module "service" {
   instance_type_facts                = var.instance_type_facts
   network_mode                       = var.network_mode
   gpu_count                          = var.gpu_count
+  mps                                = var.mps
   task_cpu                           = var.task_cpu
   task_memory                        = var.task_memory
   memory_margin_mib                  = var.memory_margin_mib
