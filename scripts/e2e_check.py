@@ -131,6 +131,7 @@ EXAMPLES = {
         "gpus": {"app": "8"},
         "type": "p5.48xlarge",
         "capacity_block": "cr-0123456789abcdef0",
+        "efa": True,
     },
     # A Stopped warm pool of one instance, and the agent told to wait for service.
     "warm-pool": {
@@ -232,6 +233,26 @@ def check(example, outputs_path):
         expect(market == "capacity-block", f"the launch template's market type is capacity-block: {market}")
         target = data.get("CapacityReservationSpecification", {}).get("CapacityReservationTarget", {})
         expect(target.get("CapacityReservationId") == want["capacity_block"], f"the launch template targets the block: {target}")
+    if want.get("efa"):
+        interfaces = data.get("NetworkInterfaces", [])
+        expect(
+            [(i.get("InterfaceType"), i.get("DeviceIndex"), i.get("NetworkCardIndex")) for i in interfaces] == [("efa", 0, 0)],
+            f"the launch template's primary interface is an EFA on network card 0: {interfaces}",
+        )
+        group_sg = interfaces[0].get("Groups", []) if interfaces else []
+        expect(len(group_sg) >= 1 and not data.get("SecurityGroupIds"), f"the groups are on the EFA interface, not the template: {group_sg}")
+        placement = group.get("PlacementGroup")
+        groups = ec2.describe_placement_groups(GroupNames=[placement])["PlacementGroups"] if placement else []
+        expect(len(groups) == 1 and groups[0]["Strategy"] == "cluster", f"the group launches into a cluster placement group: {placement} {groups}")
+        rules = ec2.describe_security_group_rules(Filters=[{"Name": "group-id", "Values": group_sg[:1]}])["SecurityGroupRules"] if group_sg else []
+        for egress in (False, True):
+            expect(
+                any(
+                    r["IsEgress"] == egress and r["IpProtocol"] == "-1" and r.get("ReferencedGroupInfo", {}).get("GroupId") == group_sg[0]
+                    for r in rules
+                ),
+                f"the instances' group allows all {'outbound' if egress else 'inbound'} traffic with itself",
+            )
     expect(data["InstanceType"] == want["type"], f"launch template instance type is {want['type']}")
     expect(data["MetadataOptions"]["HttpTokens"] == "required", "IMDSv2 only")
 
@@ -248,6 +269,12 @@ def check(example, outputs_path):
         if "shm" in want:
             shm = containers.get(name, {}).get("linuxParameters", {}).get("sharedMemorySize")
             expect(shm == want["shm"], f"container {name} has {want['shm']} MiB of /dev/shm: {shm}")
+        if want.get("efa"):
+            devices = containers.get(name, {}).get("linuxParameters", {}).get("devices", [])
+            expect(
+                [d.get("hostPath") for d in devices] == ["/dev/infiniband/uverbs0"],
+                f"container {name} gets the EFA device: {devices}",
+            )
         if "cache" in want:
             mounts = containers.get(name, {}).get("mountPoints", [])
             expect(any(m.get("sourceVolume") == "model-cache" for m in mounts), f"container {name} mounts the model cache")

@@ -745,3 +745,10 @@ variable "warm_pool" {
   })
   default = null
 }
+
+variable "efa" {
+  description = "Give each instance an Elastic Fabric Adapter for multi-node training: the launch template's primary interface becomes an EFA, the group launches into a cluster placement group, the instances' security group allows all traffic to and from itself, and the GPU containers get `/dev/infiniband/uverbs0`. Refused for a type the catalog says has no EFA. One EFA interface per instance. See the README's \"EFA and cluster placement groups\"."
+  type        = bool
+  default     = false
+  nullable    = false
+}

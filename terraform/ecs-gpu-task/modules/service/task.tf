@@ -120,6 +120,8 @@ locals {
 
         linuxParameters = merge(
           { initProcessEnabled = c.linux_parameters.init_process_enabled },
+          # The EFA device, for the containers with GPUs (NCCL over libfabric), with `efa`.
+          var.efa && (c.gpu_count > 0 || c.mps != null) ? { devices = local.efa_devices } : {},
           local.shared_memory_sizes[i] == null ? {} : { sharedMemorySize = local.shared_memory_sizes[i] },
           length(c.linux_parameters.capabilities.add) + length(c.linux_parameters.capabilities.drop) == 0 ? {} : {
             capabilities = { add = c.linux_parameters.capabilities.add, drop = c.linux_parameters.capabilities.drop }
@@ -146,6 +148,10 @@ locals {
     )],
     [for c in var.sidecar_containers : merge({ essential = false, logConfiguration = local.log_configuration }, c)],
   )
+
+  # The device the EFA driver creates for the instance's one EFA interface (AWS Batch EFA page:
+  # hostPath and containerPath /dev/infiniband/uverbs0).
+  efa_devices = [{ hostPath = "/dev/infiniband/uverbs0", containerPath = "/dev/infiniband/uverbs0", permissions = ["read", "write", "mknod"] }]
 
   container_names = concat([for c in local.containers : c.name], [for c in var.sidecar_containers : try(c.name, "")])
 }

@@ -788,3 +788,10 @@ variable "additional_instance_types" {
   default     = []
   nullable    = false
 }
+
+variable "efa" {
+  description = "The capacity gives its instances an Elastic Fabric Adapter (`module.capacity.efa`): the GPU containers get the EFA device `/dev/infiniband/uverbs0` (`linuxParameters.devices`, read, write and mknod), which the AWS Batch EFA page requires to pass the EFA through to a container."
+  type        = bool
+  default     = false
+  nullable    = false
+}
