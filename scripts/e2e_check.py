@@ -386,7 +386,8 @@ def empty():
 
 def serve(port):
     """moto's server, with Application Auto Scaling's ListTagsForResource answered (moto does not
-    implement it, and the provider retries it until its timeout)."""
+    implement it, and the provider retries it until its timeout), and placement groups (moto has
+    none)."""
     from moto.applicationautoscaling.responses import ApplicationAutoScalingResponse
     from moto.server import main as moto_main
 
@@ -394,6 +395,42 @@ def serve(port):
         return json.dumps({"Tags": {}})
 
     ApplicationAutoScalingResponse.list_tags_for_resource = list_tags_for_resource
+
+    # moto has no placement groups: a minimal store, enough for the provider to create, read and
+    # delete the module's cluster placement group (`efa`), and for the checks to read it back.
+    from moto.core.responses import ActionResult
+    from moto.ec2.responses import EC2Response
+
+    placement_groups = {}
+
+    def create_placement_group(self):
+        name = self._get_param("GroupName")
+        placement_groups[name] = {
+            "GroupName": name,
+            "GroupId": "pg-" + format(abs(hash(name)) % (1 << 68), "017x"),
+            "GroupArn": f"arn:aws:ec2:{self.region}:{self.current_account}:placement-group/{name}",
+            "Strategy": self._get_param("Strategy"),
+            "State": "available",
+            "Tags": [],
+        }
+        return ActionResult({"PlacementGroup": placement_groups[name]})
+
+    def describe_placement_groups(self):
+        names = self._get_param("GroupNames", []) or []
+        ids = self._get_param("GroupIds", []) or []
+        found = [
+            g for g in placement_groups.values()
+            if (not names and not ids) or g["GroupName"] in names or g["GroupId"] in ids
+        ]
+        return ActionResult({"PlacementGroups": found})
+
+    def delete_placement_group(self):
+        placement_groups.pop(self._get_param("GroupName"), None)
+        return ActionResult({})
+
+    EC2Response.create_placement_group = create_placement_group
+    EC2Response.describe_placement_groups = describe_placement_groups
+    EC2Response.delete_placement_group = delete_placement_group
     moto_main(["-H", "127.0.0.1", "-p", port])
 
 
