@@ -310,9 +310,10 @@ for pair in mixed-spot:batch capacity-block:train warm-pool:inference; do
 done
 
 # --- MPS: the sharing strategy goes through the provider, or the module says it did not ---------
-# hashicorp/aws decodes container_definitions into its AWS SDK's types: a provider whose SDK has no
-# sharingStrategy (5.100.0) drops it, and the module's postcondition on the task definition stops
-# the apply. Either outcome is checked against the request the provider sent (moto's recording).
+# hashicorp/aws normalizes container_definitions through its AWS SDK's types, already in the plan:
+# a provider whose SDK has no sharingStrategy (5.100.0) drops it, and the module's postcondition on
+# the task definition stops the apply before anything is registered. Either outcome is checked
+# against what moto holds (it keeps the definitions as sent).
 mkdir -p "$work/mps"
 {
   common_vars

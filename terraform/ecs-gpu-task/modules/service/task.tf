@@ -291,12 +291,13 @@ resource "aws_ecs_task_definition" "this" {
       condition     = length(local.nvidia_driver_capabilities) == 1 || !anytrue([for c in local.nvidia_driver_capabilities : contains(["all", "none"], c)])
       error_message = "nvidia_driver_capabilities: \"all\" and \"none\" stand alone, not in a list."
     }
-    # The provider decodes container_definitions into its AWS SDK's types and drops the fields its
-    # SDK does not know: hashicorp/aws 5.100.0 (aws-sdk-go-v2 ecs v1.57.3) has no sharingStrategy,
-    # and registers a GPU requirement with neither a value nor a sharing strategy.
+    # The provider normalizes container_definitions through its AWS SDK's types, already when it
+    # plans, and drops the fields its SDK does not know: hashicorp/aws 5.100.0 (aws-sdk-go-v2 ecs
+    # v1.57.3) has no sharingStrategy, and would register a GPU requirement with neither a value
+    # nor a sharing strategy. The postcondition stops that at plan time.
     postcondition {
       condition     = var.mps == null || can(jsondecode(self.container_definitions)[0].resourceRequirements[0].sharingStrategy.nvidiaMps.memory)
-      error_message = "the registered task definition lost the GPU container's `sharingStrategy`: this hashicorp/aws provider's AWS SDK does not know MPS sharing and dropped it (5.100.0 does); upgrade the provider, or unset `mps`."
+      error_message = "hashicorp/aws dropped the GPU container's `sharingStrategy` from container_definitions: this provider's AWS SDK does not know MPS sharing (5.100.0 does not); upgrade the provider, or unset `mps`."
     }
   }
 }
