@@ -131,6 +131,7 @@ EXAMPLES = {
         "gpus": {"app": "8"},
         "type": "p5.48xlarge",
         "capacity_block": "cr-0123456789abcdef0",
+        "efa": True,
     },
     # A Stopped warm pool of one instance, and the agent told to wait for service.
     "warm-pool": {
@@ -232,6 +233,26 @@ def check(example, outputs_path):
         expect(market == "capacity-block", f"the launch template's market type is capacity-block: {market}")
         target = data.get("CapacityReservationSpecification", {}).get("CapacityReservationTarget", {})
         expect(target.get("CapacityReservationId") == want["capacity_block"], f"the launch template targets the block: {target}")
+    if want.get("efa"):
+        interfaces = data.get("NetworkInterfaces", [])
+        expect(
+            [(i.get("InterfaceType"), i.get("DeviceIndex"), i.get("NetworkCardIndex")) for i in interfaces] == [("efa", 0, 0)],
+            f"the launch template's primary interface is an EFA on network card 0: {interfaces}",
+        )
+        group_sg = interfaces[0].get("Groups", []) if interfaces else []
+        expect(len(group_sg) >= 1 and not data.get("SecurityGroupIds"), f"the groups are on the EFA interface, not the template: {group_sg}")
+        placement = group.get("PlacementGroup")
+        groups = ec2.describe_placement_groups(GroupNames=[placement])["PlacementGroups"] if placement else []
+        expect(len(groups) == 1 and groups[0]["Strategy"] == "cluster", f"the group launches into a cluster placement group: {placement} {groups}")
+        rules = ec2.describe_security_group_rules(Filters=[{"Name": "group-id", "Values": group_sg[:1]}])["SecurityGroupRules"] if group_sg else []
+        for egress in (False, True):
+            expect(
+                any(
+                    r["IsEgress"] == egress and r["IpProtocol"] == "-1" and r.get("ReferencedGroupInfo", {}).get("GroupId") == group_sg[0]
+                    for r in rules
+                ),
+                f"the instances' group allows all {'outbound' if egress else 'inbound'} traffic with itself",
+            )
     expect(data["InstanceType"] == want["type"], f"launch template instance type is {want['type']}")
     expect(data["MetadataOptions"]["HttpTokens"] == "required", "IMDSv2 only")
 
@@ -248,6 +269,12 @@ def check(example, outputs_path):
         if "shm" in want:
             shm = containers.get(name, {}).get("linuxParameters", {}).get("sharedMemorySize")
             expect(shm == want["shm"], f"container {name} has {want['shm']} MiB of /dev/shm: {shm}")
+        if want.get("efa"):
+            devices = containers.get(name, {}).get("linuxParameters", {}).get("devices", [])
+            expect(
+                [d.get("hostPath") for d in devices] == ["/dev/infiniband/uverbs0"],
+                f"container {name} gets the EFA device: {devices}",
+            )
         if "cache" in want:
             mounts = containers.get(name, {}).get("mountPoints", [])
             expect(any(m.get("sourceVolume") == "model-cache" for m in mounts), f"container {name} mounts the model cache")
@@ -260,6 +287,31 @@ def check(example, outputs_path):
     outputs = json.load(open(outputs_path))
     if "task_gpus" in want:
         expect(outputs["task_gpus"]["value"] == want["task_gpus"], f"the task's GPUs are {want['task_gpus']}")
+
+
+def mps(family_prefix, apply_status, apply_log):
+    """examples/mps: a provider whose AWS SDK knows `sharingStrategy` sends it, and the apply
+    succeeds; one that does not (5.100.0) drops it already in the plan, and the module's
+    postcondition must then stop the apply with its message, before anything is registered."""
+    print("checks of examples/mps through the API")
+    # moto keeps the container definitions as the provider sent them. ListTaskDefinitions'
+    # familyPrefix is a whole family name; the family carries the module's suffix.
+    ecs = client("ecs")
+    arns = [a for a in ecs.list_task_definitions()["taskDefinitionArns"] if a.split("/")[-1].startswith(f"{family_prefix}-")]
+    sent = [ecs.describe_task_definition(taskDefinition=a)["taskDefinition"]["containerDefinitions"][0].get("resourceRequirements", []) for a in arns]
+    log = " ".join(open(apply_log).read().split())
+    if apply_status == "0":
+        expect(
+            sent[-1:] == [[{"type": "GPU", "sharingStrategy": {"nvidiaMps": {"memory": 11264, "maxComputePercent": 25}}}]],
+            f"the GPU container asks for an MPS share and no GPU count: {sent}",
+        )
+    else:
+        expect(
+            "dropped the GPU container's `sharingStrategy`" in log,
+            "the module's postcondition names the dropped sharingStrategy",
+        )
+        expect(sent == [], f"nothing was registered without the sharing strategy: {sent}")
+        print("  the provider dropped sharingStrategy in its plan; the module's postcondition stopped the apply")
 
 
 def effects(path, kind):
@@ -316,7 +368,8 @@ def empty():
 
 def serve(port):
     """moto's server, with Application Auto Scaling's ListTagsForResource answered (moto does not
-    implement it, and the provider retries it until its timeout)."""
+    implement it, and the provider retries it until its timeout), and placement groups (moto has
+    none)."""
     from moto.applicationautoscaling.responses import ApplicationAutoScalingResponse
     from moto.server import main as moto_main
 
@@ -324,6 +377,42 @@ def serve(port):
         return json.dumps({"Tags": {}})
 
     ApplicationAutoScalingResponse.list_tags_for_resource = list_tags_for_resource
+
+    # moto has no placement groups: a minimal store, enough for the provider to create, read and
+    # delete the module's cluster placement group (`efa`), and for the checks to read it back.
+    from moto.core.responses import ActionResult
+    from moto.ec2.responses import EC2Response
+
+    placement_groups = {}
+
+    def create_placement_group(self):
+        name = self._get_param("GroupName")
+        placement_groups[name] = {
+            "GroupName": name,
+            "GroupId": "pg-" + format(abs(hash(name)) % (1 << 68), "017x"),
+            "GroupArn": f"arn:aws:ec2:{self.region}:{self.current_account}:placement-group/{name}",
+            "Strategy": self._get_param("Strategy"),
+            "State": "available",
+            "Tags": [],
+        }
+        return ActionResult({"PlacementGroup": placement_groups[name]})
+
+    def describe_placement_groups(self):
+        names = self._get_param("GroupNames", []) or []
+        ids = self._get_param("GroupIds", []) or []
+        found = [
+            g for g in placement_groups.values()
+            if (not names and not ids) or g["GroupName"] in names or g["GroupId"] in ids
+        ]
+        return ActionResult({"PlacementGroups": found})
+
+    def delete_placement_group(self):
+        placement_groups.pop(self._get_param("GroupName"), None)
+        return ActionResult({})
+
+    EC2Response.create_placement_group = create_placement_group
+    EC2Response.describe_placement_groups = describe_placement_groups
+    EC2Response.delete_placement_group = delete_placement_group
     moto_main(["-H", "127.0.0.1", "-p", port])
 
 
@@ -335,7 +424,7 @@ def main():
     if command == "seed":
         seed()
         return
-    {"check": check, "effects": effects, "diagnose": diagnose, "moves": moves}.get(command, lambda *a: empty())(*sys.argv[2:])
+    {"check": check, "effects": effects, "diagnose": diagnose, "moves": moves, "mps": mps}.get(command, lambda *a: empty())(*sys.argv[2:])
     if failures:
         sys.exit(f"{len(failures)} check(s) failed")
 

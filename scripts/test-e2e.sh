@@ -6,8 +6,8 @@
 #   2. finds the provider in a Terraform filesystem mirror (ECS_GPU_TF_PLUGIN_MIRROR, else
 #      /opt/tf-plugins, else a search) and points terraform at it with its own CLI config
 #      (TF_CLI_CONFIG_FILE, filesystem_mirror only: no registry);
-#   3. applies examples/basic, autoscaling, vllm, existing-cluster, mixed-spot, capacity-block and
-#      warm-pool (each copied to a scratch folder with an override file that sends the provider to
+#   3. applies examples/basic, autoscaling, vllm, existing-cluster, mixed-spot, capacity-block,
+#      warm-pool and mps (each copied to a scratch folder with an override file that sends the provider to
 #      moto);
 #   4. checks the launch template's user data, the group's protection and refresh settings, the
 #      capacity provider, the task definition's GPU resourceRequirements, the service's strategy
@@ -309,9 +309,28 @@ for pair in mixed-spot:batch capacity-block:train warm-pool:inference; do
   "$py" "$root/scripts/e2e_check.py" check "$example" "$work/$example/outputs.json"
 done
 
+# --- MPS: the sharing strategy goes through the provider, or the module says it did not ---------
+# hashicorp/aws normalizes container_definitions through its AWS SDK's types, already in the plan:
+# a provider whose SDK has no sharingStrategy (5.100.0) drops it, and the module's postcondition on
+# the task definition stops the apply before anything is registered. Either outcome is checked
+# against what moto holds (it keeps the definitions as sent).
+mkdir -p "$work/mps"
+{
+  common_vars
+  echo "image = \"123456789012.dkr.ecr.us-east-1.amazonaws.com/embeddings:1\""
+} >"$work/mps/terraform.tfvars"
+prepare mps
+override_ami mps embeddings "$(seed ami_1)" "wait_for_steady_state = false"
+echo
+echo "=== apply examples/mps"
+mps_status=0
+tf mps apply -auto-approve -input=false >"$work/mps/apply.log" 2>&1 || mps_status=$?
+tail -n 3 "$work/mps/apply.log"
+"$py" "$root/scripts/e2e_check.py" mps embeddings "$mps_status" "$work/mps/apply.log"
+
 echo
 echo "=== destroy"
-for example in warm-pool capacity-block mixed-spot existing-cluster vllm autoscaling basic; do
+for example in mps warm-pool capacity-block mixed-spot existing-cluster vllm autoscaling basic; do
   tf "$example" destroy -auto-approve -input=false >"$work/$example/destroy.log" 2>&1 || { tail -n 40 "$work/$example/destroy.log" >&2; exit 1; }
   echo "destroyed examples/$example"
 done

@@ -98,6 +98,14 @@ resource "aws_ecs_capacity_provider" "this" {
       )
     }
     precondition {
+      condition     = var.mps == null || var.gpu_count == 1
+      error_message = "`mps` and `gpu_count` ${var.gpu_count} both set: ECS takes either a GPU count or an MPS sharing strategy for a container, not both; with `mps` leave `gpu_count` unset."
+    }
+    precondition {
+      condition     = length(local.mps_misfits) == 0
+      error_message = "`mps.memory_mib` ${try(var.mps.memory_mib, 0)} MiB cannot be shared on ${join(", ", [for t in local.mps_misfits : local.known_types[t].gpu_fraction != null ? "${t} (a g6f/gr6f GPU partition: MPS is not offered on partitions)" : "${t} (${coalesce(local.known_types[t].gpu_memory_mib, 0)} MiB per GPU: an MPS container pins its memory on one GPU)"])}: remove those from instance_types, or lower mps.memory_mib."
+    }
+    precondition {
       condition     = length(local.cpu_misfits) == 0
       error_message = "task_cpu ${var.task_cpu} is more than ${join(", ", [for t in local.cpu_misfits : "${t} registers (${local.known_types[t].vcpus} vCPUs = ${local.known_types[t].max_task_cpu} CPU units)"])}: the task would never be placed there; remove those from instance_types, or lower task_cpu."
     }

@@ -25,7 +25,12 @@ locals {
   # A fractional task needs a partition of exactly its size; a whole-GPU task needs whole GPUs.
   gpu_misfits = [
     for t, f in local.known_types : t
-    if local.is_fractional_task ? f.gpu_fraction != var.gpu_count : (f.gpu_fraction != null || coalesce(f.gpus, 0) < var.gpu_count)
+    if var.mps != null ? false : local.is_fractional_task ? f.gpu_fraction != var.gpu_count : (f.gpu_fraction != null || coalesce(f.gpus, 0) < var.gpu_count)
+  ]
+  # MPS (ECS-GPU-SPEC): a share of one whole GPU, whose memory must hold the container's.
+  mps_misfits = [
+    for t, f in local.known_types : t
+    if var.mps != null && (f.gpu_fraction != null || (f.gpu_memory_mib != null && coalesce(f.gpu_memory_mib, 0) < try(var.mps.memory_mib, 0)))
   ]
   cpu_misfits        = [for t, f in local.known_types : t if f.max_task_cpu != null && var.task_cpu > coalesce(f.max_task_cpu, 0)]
   memory_misfits     = [for t, f in local.known_types : t if f.max_task_memory != null && var.task_memory > coalesce(f.max_task_memory, 0)]
@@ -34,7 +39,7 @@ locals {
   # Tasks one instance of each type holds: the least over GPUs, CPU units and memory.
   tasks_per_instance = {
     for t, f in local.known_types : t => try(min(
-      floor(f.gpus_per_instance / var.gpu_count),
+      var.mps != null ? f.gpus * floor(f.gpu_memory_mib / var.mps.memory_mib) : floor(f.gpus_per_instance / var.gpu_count),
       floor(f.max_task_cpu / var.task_cpu),
       floor(f.max_task_memory / var.task_memory),
     ), null)

@@ -43,6 +43,7 @@ module "service" {
   network_mode       = "awsvpc"
 
   gpu_count                  = var.gpu_count
+  mps                        = var.mps
   task_cpu                   = var.task_cpu
   task_memory                = var.task_memory
   container_name             = var.container_name

@@ -179,6 +179,24 @@ variable "gpu_count" {
   }
 }
 
+variable "mps" {
+  description = "Share a GPU between tasks with NVIDIA MPS instead of reserving whole GPUs: `{ memory_mib, max_compute_percent }`, rendered as the container's `sharingStrategy.nvidiaMps` (Managed Instances support it). `memory_mib` must fit one GPU of every listed type; leave `gpu_count` unset. Not on g6f/gr6f."
+  type = object({
+    memory_mib          = number
+    max_compute_percent = optional(number)
+  })
+  default = null
+
+  validation {
+    condition     = var.mps == null || try(var.mps.memory_mib >= 1 && floor(var.mps.memory_mib) == var.mps.memory_mib, false)
+    error_message = "`mps.memory_mib` must be a whole number of MiB, at least 1 (the GPU memory the container may pin)."
+  }
+  validation {
+    condition     = try(var.mps.max_compute_percent, null) == null ? true : try(var.mps.max_compute_percent >= 1 && var.mps.max_compute_percent <= 100 && floor(var.mps.max_compute_percent) == var.mps.max_compute_percent, false)
+    error_message = "`mps.max_compute_percent` must be a whole number from 1 to 100, or unset."
+  }
+}
+
 variable "task_cpu" {
   description = "CPU units of the task (1024 per vCPU)."
   type        = number

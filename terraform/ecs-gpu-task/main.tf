@@ -69,6 +69,7 @@ module "capacity" {
   mixed_instances                         = var.mixed_instances
   capacity_reservation                    = var.capacity_reservation
   warm_pool                               = var.warm_pool
+  efa                                     = var.efa
 }
 
 module "service" {
@@ -87,6 +88,8 @@ module "service" {
   instance_type_facts                = var.instance_type_facts
   network_mode                       = var.network_mode
   gpu_count                          = var.gpu_count
+  mps                                = var.mps
+  efa                                = module.capacity.efa
   task_cpu                           = var.task_cpu
   task_memory                        = var.task_memory
   memory_margin_mib                  = var.memory_margin_mib

@@ -147,3 +147,8 @@ output "max_task_memory_mib" {
   description = "Most task memory the module accepts on the instance type (the catalog's max_task_memory_mib minus the memory margin)."
   value       = module.service.max_task_memory_mib
 }
+
+output "placement_group_name" {
+  description = "The cluster placement group of the EFA instances (null without `efa`)."
+  value       = module.capacity.placement_group_name
+}

@@ -285,6 +285,15 @@ variable "gpu_count" {
   default     = 1
 }
 
+variable "mps" {
+  description = "Share a GPU between tasks with NVIDIA MPS instead of reserving whole GPUs: `{ memory_mib, max_compute_percent }`, rendered as the GPU container's `sharingStrategy.nvidiaMps`. `memory_mib` must fit one GPU of `instance_type`; leave `gpu_count` unset, and give `additional_containers` no GPUs. Not on g6f/gr6f. See modules/service and the README's \"Sharing a GPU with MPS\"."
+  type = object({
+    memory_mib          = number
+    max_compute_percent = optional(number)
+  })
+  default = null
+}
+
 variable "task_cpu" {
   description = "Task CPU units (1024 per vCPU). At most the instance type's vCPUs x 1024."
   type        = number
@@ -735,4 +744,11 @@ variable "warm_pool" {
     reuse_on_scale_in           = optional(bool, false)
   })
   default = null
+}
+
+variable "efa" {
+  description = "Give each instance an Elastic Fabric Adapter for multi-node training: the launch template's primary interface becomes an EFA, the group launches into a cluster placement group, the instances' security group allows all traffic to and from itself, and the GPU containers get `/dev/infiniband/uverbs0`. Refused for a type the catalog says has no EFA. One EFA interface per instance. See the README's \"EFA and cluster placement groups\"."
+  type        = bool
+  default     = false
+  nullable    = false
 }

@@ -35,11 +35,13 @@ impl Catalog {
             "# Generated from crates/ecs-gpu-catalog/data/catalog.json by `scripts/gen-terraform-catalog.sh`.\n\
              # Do not edit: the test `terraform_catalog_matches_the_catalog` fails when this file drifts.\n\
              # Sources: instance facts karpenter-preview / ecs-doc-gpu / ecs-doc-gpu-specifying (per type in\n\
-             # catalog.json); family status ECS-GPU, AMI; AMI parameters AMI, CDK; capabilities NCT; memory ECS-MEM.\n"
+             # catalog.json); family status ECS-GPU, AMI; AMI parameters AMI, CDK; capabilities NCT; memory ECS-MEM;\n\
+             # EFA karpenter-preview-efa, BOTO.\n"
         );
         s.push_str("locals {\n");
         s.push_str("  # GPU instance types: whole GPUs (0 on fractional types), fraction, vCPUs, memory (MiB, EC2),\n");
-        s.push_str("  # memory the agent can register at most (MiB), ECS status of the family.\n");
+        s.push_str("  # memory the agent can register at most (MiB), ECS status of the family, EFA support (null:\n");
+        s.push_str("  # the sources do not say).\n");
         s.push_str("  ecs_gpu_instance_types = {\n");
         let width = self
             .instance_types()
@@ -56,7 +58,7 @@ impl Catalog {
             let fraction = opt(t.gpus.fraction().map(|f| f.as_str()));
             let _ = writeln!(
                 s,
-                "    {:<width$} = {{ family = {}, gpus = {}, gpu_fraction = {}, gpu_model = {}, gpu_memory_mib = {}, vcpus = {}, memory_mib = {}, max_task_memory_mib = {}, architecture = {}, ecs_status = {} }}",
+                "    {:<width$} = {{ family = {}, gpus = {}, gpu_fraction = {}, gpu_model = {}, gpu_memory_mib = {}, vcpus = {}, memory_mib = {}, max_task_memory_mib = {}, architecture = {}, ecs_status = {}, efa = {} }}",
                 hcl_string(&t.name),
                 hcl_string(&t.family),
                 gpus,
@@ -68,6 +70,7 @@ impl Catalog {
                 opt(t.max_registrable_memory_mib()),
                 t.architecture.map_or("null".to_string(), |a| hcl_string(a.as_str())),
                 hcl_string(t.ecs_status.as_str()),
+                opt(self.efa.supports(&t.name)),
             );
         }
         s.push_str("  }\n\n");

@@ -427,6 +427,29 @@ fn filters_combine_and_never_match_unknown_values() {
     assert!(mem.contains(&"p5.48xlarge".to_string()) && !mem.contains(&"p4d.24xlarge".to_string()));
 }
 
+/// The module's EFA refusal reads `efa` per type: true with EFA, false without, null when the
+/// sources do not say (the module then refuses nothing).
+#[test]
+fn terraform_catalog_carries_efa_and_keeps_unknown_null() {
+    let text = catalog().terraform_locals();
+    let line = |name: &str| {
+        text.lines()
+            .find(|l| l.trim_start().starts_with(&format!("\"{name}\" ")))
+            .unwrap_or_else(|| panic!("{name} is not in catalog.tf"))
+            .to_string()
+    };
+    assert!(line("p5.48xlarge").contains("efa = true }"));
+    assert!(line("g4dn.2xlarge").contains("efa = false }"));
+    let unknown = catalog()
+        .instance_types()
+        .iter()
+        .find(|t| catalog().efa.supports(&t.name).is_none())
+        .map(|t| t.name.clone());
+    if let Some(name) = unknown {
+        assert!(line(&name).contains("efa = null }"), "{name}");
+    }
+}
+
 /// The Terraform module reads the catalog through a generated locals file; it must not drift.
 /// `scripts/gen-terraform-catalog.sh` rewrites it (this test with `UPDATE_TERRAFORM_CATALOG=1`).
 #[test]

@@ -211,3 +211,28 @@ run "a_gpu_memory_bound_goes_into_the_requirements" {
     error_message = "the bound is set"
   }
 }
+
+run "an_mps_task_shares_a_gpu_and_is_counted_by_gpu_memory" {
+  command = plan
+
+  variables {
+    instance_types = ["g6e.xlarge", "g5.xlarge"]
+    task_cpu       = 1024
+    task_memory    = 4096
+    mps            = { memory_mib = 8192, max_compute_percent = 25 }
+  }
+
+  assert {
+    condition     = jsondecode(output.container_definitions)[0].resourceRequirements == [{ type = "GPU", sharingStrategy = { nvidiaMps = { memory = 8192, maxComputePercent = 25 } } }]
+    error_message = "with mps the Managed Instances task must ask for a sharing strategy and no GPU count"
+  }
+  assert {
+    condition     = aws_ecs_capacity_provider.this.managed_instances_provider[0].instance_launch_template[0].instance_requirements[0].accelerator_count[0].min == 1
+    error_message = "an MPS task still needs an instance with at least one GPU"
+  }
+  # g5.xlarge: floor(22888 / 8192) = 2 by GPU memory, 4 by CPU units, 3 by memory (15153 MiB).
+  assert {
+    condition     = output.tasks_per_instance["g5.xlarge"] == 2
+    error_message = "tasks per instance must be the least of GPU memory, CPU and memory"
+  }
+}

@@ -302,3 +302,61 @@ run "more_gpu_memory_than_a_type_has_is_refused" {
   }
   expect_failures = [aws_ecs_capacity_provider.this]
 }
+
+# MPS (ECS-GPU-SPEC, BOTO `NvidiaMpsAllocation`): the allocation's bounds, one option per container,
+# and a share that fits one whole GPU of every listed type.
+run "mps_memory_must_be_at_least_one_mib" {
+  command = plan
+
+  variables {
+    mps = { memory_mib = 0 }
+  }
+
+  expect_failures = [var.mps]
+}
+
+run "mps_compute_percent_must_be_1_to_100" {
+  command = plan
+
+  variables {
+    mps = { memory_mib = 4096, max_compute_percent = 0 }
+  }
+
+  expect_failures = [var.mps]
+}
+
+run "mps_and_a_gpu_count_together" {
+  command = plan
+
+  variables {
+    instance_types = ["g6.12xlarge"]
+    gpu_count      = 2
+    mps            = { memory_mib = 4096 }
+  }
+
+  expect_failures = [aws_ecs_capacity_provider.this]
+}
+
+run "mps_memory_larger_than_one_gpu_of_a_listed_type" {
+  command = plan
+
+  variables {
+    instance_types = ["g6e.xlarge", "g5.xlarge"]
+    mps            = { memory_mib = 32768 }
+  }
+
+  expect_failures = [aws_ecs_capacity_provider.this]
+}
+
+run "mps_on_a_fractional_type" {
+  command = plan
+
+  variables {
+    instance_types = ["g6f.xlarge"]
+    task_cpu       = 2048
+    task_memory    = 4096
+    mps            = { memory_mib = 1024 }
+  }
+
+  expect_failures = [aws_ecs_capacity_provider.this]
+}

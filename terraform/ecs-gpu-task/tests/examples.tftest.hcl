@@ -196,3 +196,27 @@ run "warm_pool_example_plans" {
     error_message = "the warm pool example plans its service"
   }
 }
+
+run "mps_example_shares_one_l40s_between_four_tasks" {
+  command = plan
+
+  module {
+    source = "./examples/mps"
+  }
+
+  variables {
+    vpc_id             = "vpc-0123456789abcdef0"
+    vpc_cidr           = "10.0.0.0/16"
+    private_subnet_ids = ["subnet-0123456789abcdef0", "subnet-0123456789abcdef1"]
+    image              = "123456789012.dkr.ecr.us-east-1.amazonaws.com/embeddings:1"
+  }
+
+  assert {
+    condition     = output.tasks_per_instance == 4
+    error_message = "four MPS shares of 11264 MiB fit the 45776 MiB of a g6e.xlarge's GPU (and its CPU and memory)"
+  }
+  assert {
+    condition     = jsondecode(output.container_definitions)[0].resourceRequirements == [{ type = "GPU", sharingStrategy = { nvidiaMps = { memory = 11264, maxComputePercent = 25 } } }]
+    error_message = "the mps example's task must ask for an MPS share and no GPU count"
+  }
+}

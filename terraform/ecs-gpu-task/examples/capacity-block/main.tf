@@ -1,7 +1,7 @@
 # A training service on a Capacity Block for ML: p5.48xlarge instances (8 NVIDIA H100 each) that
 # exist only between the block's start and end. The launch template launches into the block (market
 # type capacity-block, the block's reservation ID); the group's subnets must be in the block's
-# Availability Zone. Before the start, launches fail for lack of capacity and ECS managed scaling
+# Availability Zone. With EFA the instances also share a cluster placement group. Before the start, launches fail for lack of capacity and ECS managed scaling
 # retries; about 30 minutes before the end, EC2 terminates the instances (see the module README).
 
 terraform {
@@ -34,6 +34,10 @@ module "train" {
     capacity_block          = true
     capacity_reservation_id = var.capacity_block_id
   }
+
+  # Multi-node training: an Elastic Fabric Adapter per instance, in a cluster placement group
+  # (one EFA interface of the p5.48xlarge's 32; see the module README).
+  efa = true
 
   gpu_count   = 8
   task_cpu    = 184320  # 180 of the 192 vCPUs

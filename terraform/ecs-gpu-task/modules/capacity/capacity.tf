@@ -42,12 +42,25 @@ resource "aws_launch_template" "this" {
   image_id               = local.ami_id
   instance_type          = var.instance_type
   user_data              = base64encode(local.user_data)
-  vpc_security_group_ids = concat([aws_security_group.instance.id], var.instance_security_group_ids)
+  vpc_security_group_ids = var.efa ? null : local.instance_security_group_ids
   update_default_version = true
   ebs_optimized          = true
 
   iam_instance_profile {
     arn = local.instance_profile_arn
+  }
+
+  # EFA: the primary interface is an EFA (EC2 takes the groups on the interface then, not on the
+  # template); the subnet comes from the group's vpc_zone_identifier.
+  dynamic "network_interfaces" {
+    for_each = var.efa ? [1] : []
+    content {
+      device_index          = 0
+      network_card_index    = 0
+      interface_type        = "efa"
+      security_groups       = local.instance_security_group_ids
+      delete_on_termination = true
+    }
   }
 
   # IMDSv2 only.
@@ -134,7 +147,25 @@ resource "aws_launch_template" "this" {
       condition     = var.create_instance_profile || length(var.instance_role_policy_arns) == 0
       error_message = "instance_role_policy_arns are attached only to the instance role the module creates: with instance_profile_arn, attach them to your own role."
     }
+    # EFA on a type without one: EC2 refuses the launch, and the group never has an instance.
+    precondition {
+      condition     = !var.efa || local.instance.efa != false
+      error_message = "efa = true on ${var.instance_type}, which has no Elastic Fabric Adapter (catalog, karpenter-preview-efa): EC2 would refuse every launch; use an EFA type (p4d, p5, g6e.8xlarge and larger...) or set efa = false."
+    }
+    precondition {
+      condition     = !var.efa || length(local.instance.additional_types_without_efa) == 0
+      error_message = "efa = true with mixed_instances types that have no Elastic Fabric Adapter: ${join(", ", local.instance.additional_types_without_efa)}; EC2 would refuse to launch them. Remove them, or set efa = false."
+    }
   }
+}
+
+# EFA needs every instance in one cluster placement group (AWS Batch EFA page, EC2 EFA page).
+resource "aws_placement_group" "efa" {
+  count = var.efa ? 1 : 0
+
+  name     = "${module.facts.unique_name}-efa"
+  strategy = "cluster"
+  tags     = local.tags
 }
 
 resource "aws_autoscaling_group" "this" {
@@ -153,6 +184,9 @@ resource "aws_autoscaling_group" "this" {
 
   health_check_type         = "EC2"
   health_check_grace_period = var.instance_warmup
+
+  # EFA instances talk to each other through a cluster placement group (one Availability Zone).
+  placement_group = var.efa ? aws_placement_group.efa[0].name : null
 
   dynamic "launch_template" {
     for_each = var.mixed_instances == null ? [1] : []

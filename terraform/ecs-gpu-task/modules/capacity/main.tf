@@ -32,6 +32,8 @@ locals {
   instance  = module.facts.instance
   partition = data.aws_partition.current.partition
   tags      = merge(var.tags, { "ecs-gpu-task" = var.name })
+  # The groups of the instances: on the template, or on its EFA interface with `efa`.
+  instance_security_group_ids = concat([aws_security_group.instance.id], var.instance_security_group_ids)
 
   # --- the AMI ------------------------------------------------------------------------------
   ami_ssm_parameter = var.ami_ssm_parameter != null ? var.ami_ssm_parameter : module.facts.ami_recommended_parameter

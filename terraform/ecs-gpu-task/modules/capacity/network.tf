@@ -25,3 +25,25 @@ resource "aws_vpc_security_group_egress_rule" "instance" {
   referenced_security_group_id = each.value.referenced_security_group_id
   tags                         = local.tags
 }
+
+# EFA traffic: all protocols to and from the instances' own security group, in and out (the AWS Batch
+# EFA page, after the EC2 User Guide's EFA page). Only with `efa`.
+resource "aws_vpc_security_group_ingress_rule" "efa" {
+  count = var.efa ? 1 : 0
+
+  security_group_id            = aws_security_group.instance.id
+  description                  = "EFA: all traffic from the GPU instances of ${var.name}"
+  ip_protocol                  = "-1"
+  referenced_security_group_id = aws_security_group.instance.id
+  tags                         = local.tags
+}
+
+resource "aws_vpc_security_group_egress_rule" "efa" {
+  count = var.efa ? 1 : 0
+
+  security_group_id            = aws_security_group.instance.id
+  description                  = "EFA: all traffic to the GPU instances of ${var.name}"
+  ip_protocol                  = "-1"
+  referenced_security_group_id = aws_security_group.instance.id
+  tags                         = local.tags
+}

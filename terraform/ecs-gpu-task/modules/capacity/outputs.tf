@@ -96,3 +96,13 @@ output "instance_security_group_id" {
   description = "ID of the GPU instances' security group."
   value       = aws_security_group.instance.id
 }
+
+output "efa" {
+  description = "Whether the instances have an Elastic Fabric Adapter (the `efa` input): pass it to ../service's `efa`, which gives the GPU containers the EFA device."
+  value       = var.efa
+}
+
+output "placement_group_name" {
+  description = "The cluster placement group of the EFA instances (null without `efa`)."
+  value       = try(aws_placement_group.efa[0].name, null)
+}

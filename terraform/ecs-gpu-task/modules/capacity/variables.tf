@@ -460,3 +460,18 @@ variable "warm_pool" {
     error_message = "`warm_pool.reuse_on_scale_in` cannot be true for an ECS capacity: ECS does not allow returning instances to the warm pool on scale-in."
   }
 }
+
+variable "efa" {
+  description = <<-EOT
+    Give each instance an Elastic Fabric Adapter for multi-node training (NCCL over EFA): the launch
+    template's primary network interface becomes `interface_type = "efa"` (network card 0, device 0),
+    the group launches into a cluster placement group the module creates, and the instances' security
+    group allows all traffic to and from itself (the EFA requirements of the AWS Batch EFA page, which
+    follow the EC2 User Guide's EFA page). Refused for a type the catalog says has no EFA; a type the
+    catalog does not know EFA for is not refused (see the README). One EFA interface only: types with
+    several network cards (p4d 4, p5.48xlarge 32) get one of them.
+  EOT
+  type        = bool
+  default     = false
+  nullable    = false
+}

@@ -68,12 +68,14 @@ locals {
     )
   ]
   known_other_facts = [for o in local.other_types : o.facts if o.facts != null]
-  all_vcpus         = concat([local.instance_vcpus], [for f in local.known_other_facts : f.vcpus])
-  all_memory_mib    = concat([local.instance_memory_mib], [for f in local.known_other_facts : f.memory_mib])
-  all_max_task_mib  = concat([try(tonumber(local.instance.max_task_memory_mib), null)], [for f in local.known_other_facts : f.max_task_memory_mib])
-  least_vcpus       = try(min(local.all_vcpus...), null)
-  least_memory_mib  = try(min(local.all_memory_mib...), null)
-  least_max_task    = try(min(local.all_max_task_mib...), null)
+  # Other types the catalog says have no EFA (karpenter-preview-efa, BOTO): null is unknown, not false.
+  other_types_without_efa = [for o in local.other_types : o.instance_type if try(tobool(o.facts.efa) == false, false)]
+  all_vcpus               = concat([local.instance_vcpus], [for f in local.known_other_facts : f.vcpus])
+  all_memory_mib          = concat([local.instance_memory_mib], [for f in local.known_other_facts : f.memory_mib])
+  all_max_task_mib        = concat([try(tonumber(local.instance.max_task_memory_mib), null)], [for f in local.known_other_facts : f.max_task_memory_mib])
+  least_vcpus             = try(min(local.all_vcpus...), null)
+  least_memory_mib        = try(min(local.all_memory_mib...), null)
+  least_max_task          = try(min(local.all_max_task_mib...), null)
 
   # Names unique in the account and region (see `name_suffix`).
   name_suffix = var.name_suffix != null ? var.name_suffix : substr(sha1(var.cluster_name), 0, 6)

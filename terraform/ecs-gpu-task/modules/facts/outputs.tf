@@ -19,6 +19,11 @@ output "instance" {
     gpu_fraction  = local.instance_gpu_fraction
     # GPU memory of one GPU (MiB), from the catalog; null for a type known only by instance_type_facts.
     gpu_memory_mib = try(tonumber(local.instance.gpu_memory_mib), null)
+    # Whether the type has an Elastic Fabric Adapter (catalog, karpenter-preview-efa and BOTO): null
+    # when the sources do not say, and for a type known only by instance_type_facts.
+    efa = try(tobool(local.instance.efa), null)
+    # The group's other types the catalog says have no EFA.
+    additional_types_without_efa = local.other_types_without_efa
     # GPUs one instance offers: whole GPUs, or the partition of a fractional type.
     gpus_per_instance = local.instance_gpu_fraction != null ? local.instance_gpu_fraction : local.instance_gpus
     vcpus             = local.least_vcpus

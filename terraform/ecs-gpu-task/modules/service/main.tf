@@ -41,8 +41,10 @@ locals {
   memory_margin_mib     = local.instance.memory_margin_mib
 
   # Tasks one instance holds: the least over GPUs, CPU units and memory.
+  # With MPS a task takes a share of one GPU: ECS places MPS tasks by GPU memory (ECS-GPU-SPEC), so
+  # an instance holds, per GPU, as many tasks as their memory fits.
   tasks_per_instance = try(min(
-    floor(local.instance.gpus_per_instance / local.task_gpus),
+    var.mps != null ? local.instance.gpus * floor(local.instance.gpu_memory_mib / var.mps.memory_mib) : floor(local.instance.gpus_per_instance / local.task_gpus),
     floor(local.max_task_cpu / var.task_cpu),
     floor(local.max_task_memory / var.task_memory),
   ), null)

@@ -3,7 +3,7 @@
 # names its containers.
 
 locals {
-  gpu_container_names = [for c in local.containers : c.name if c.gpu_count > 0]
+  gpu_container_names = [for c in local.containers : c.name if c.gpu_count > 0 || c.mps != null]
 
   # Task volumes, rendered into the task definition's volume blocks.
   model_cache_volume = var.model_cache == null ? [] : [{

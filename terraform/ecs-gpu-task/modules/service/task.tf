@@ -20,9 +20,11 @@ locals {
   # as raw definitions (`sidecar_containers`) are added as they are.
   containers = concat(
     [{
-      name                     = var.container_name
-      image                    = var.container_image
-      gpu_count                = var.gpu_count
+      name  = var.container_name
+      image = var.container_image
+      # With MPS the container reserves no whole GPU: it asks for a share of one (sharingStrategy).
+      gpu_count                = var.mps == null ? var.gpu_count : 0
+      mps                      = var.mps
       cpu                      = null
       memory                   = null
       memory_reservation       = null
@@ -42,6 +44,7 @@ locals {
     }],
     [for name in sort(keys(var.additional_containers)) : merge(var.additional_containers[name], {
       name             = name
+      mps              = null
       linux_parameters = coalesce(var.additional_containers[name].linux_parameters, var.linux_parameters)
       ulimits          = coalesce(var.additional_containers[name].ulimits, var.ulimits)
     })],
@@ -49,7 +52,10 @@ locals {
 
   # The task's GPUs: ECS places a task when the sum over its containers fits one instance.
   task_gpus           = sum([for c in local.containers : c.gpu_count])
-  gpu_container_count = length([for c in local.containers : c if c.gpu_count > 0])
+  gpu_container_count = length([for c in local.containers : c if c.gpu_count > 0 || c.mps != null])
+  # The MPS share of one GPU: its memory must fit one GPU of the type (ECS-GPU-SPEC). null when
+  # the catalog does not know the type's GPU memory (the check is then skipped).
+  gpu_memory_mib = local.instance.gpu_memory_mib
 
   # /dev/shm: explicit, or a quarter of the container's memory for containers with GPUs (NCCL and
   # DataLoader workers fail on Docker's 64 MiB), unset when the IPC namespace is the host's or none.
@@ -57,7 +63,7 @@ locals {
     for c in local.containers : (
       contains(["host", "none"], coalesce(var.ipc_mode, "-")) ? null :
       c.linux_parameters.shared_memory_size != null ? c.linux_parameters.shared_memory_size :
-      c.gpu_count > 0 ? floor(coalesce(c.memory, var.task_memory) / 4) : null
+      c.gpu_count > 0 || c.mps != null ? floor(coalesce(c.memory, var.task_memory) / 4) : null
     )
   ]
 
@@ -71,11 +77,24 @@ locals {
         # The GPU reservation, inside the container definition, as a string ("1", or "0.25" on a
         # fractional type). The agent gives the container that many of the GPUs it registered,
         # sets NVIDIA_VISIBLE_DEVICES to them and runs the container with the NVIDIA runtime.
-        resourceRequirements = c.gpu_count > 0 ? [{ type = "GPU", value = tostring(c.gpu_count) }] : []
+        # With MPS: a sharing strategy and no value, which ECS refuses together (ECS-GPU-SPEC, BOTO
+        # `ResourceRequirement`); the agent starts the container as an MPS client of one GPU.
+        resourceRequirements = concat(
+          c.mps == null ? [] : [{
+            type = "GPU"
+            sharingStrategy = {
+              nvidiaMps = merge(
+                { memory = c.mps.memory_mib },
+                c.mps.max_compute_percent == null ? {} : { maxComputePercent = c.mps.max_compute_percent },
+              )
+            }
+          }],
+          c.mps == null && c.gpu_count > 0 ? [{ type = "GPU", value = tostring(c.gpu_count) }] : [],
+        )
 
         # ECS does not set it; images not built on NVIDIA's CUDA images need it to see the driver.
         environment = concat(
-          c.gpu_count > 0 && !contains(keys(c.environment), "NVIDIA_DRIVER_CAPABILITIES") ? [{ name = "NVIDIA_DRIVER_CAPABILITIES", value = var.nvidia_driver_capabilities }] : [],
+          (c.gpu_count > 0 || c.mps != null) && !contains(keys(c.environment), "NVIDIA_DRIVER_CAPABILITIES") ? [{ name = "NVIDIA_DRIVER_CAPABILITIES", value = var.nvidia_driver_capabilities }] : [],
           [for k in sort(keys(c.environment)) : { name = k, value = c.environment[k] }],
         )
         secrets = [for k in sort(keys(c.secrets)) : { name = k, valueFrom = c.secrets[k] }]
@@ -101,6 +120,8 @@ locals {
 
         linuxParameters = merge(
           { initProcessEnabled = c.linux_parameters.init_process_enabled },
+          # The EFA device, for the containers with GPUs (NCCL over libfabric), with `efa`.
+          var.efa && (c.gpu_count > 0 || c.mps != null) ? { devices = local.efa_devices } : {},
           local.shared_memory_sizes[i] == null ? {} : { sharedMemorySize = local.shared_memory_sizes[i] },
           length(c.linux_parameters.capabilities.add) + length(c.linux_parameters.capabilities.drop) == 0 ? {} : {
             capabilities = { add = c.linux_parameters.capabilities.add, drop = c.linux_parameters.capabilities.drop }
@@ -127,6 +148,10 @@ locals {
     )],
     [for c in var.sidecar_containers : merge({ essential = false, logConfiguration = local.log_configuration }, c)],
   )
+
+  # The device the EFA driver creates for the instance's one EFA interface (AWS Batch EFA page:
+  # hostPath and containerPath /dev/infiniband/uverbs0).
+  efa_devices = [{ hostPath = "/dev/infiniband/uverbs0", containerPath = "/dev/infiniband/uverbs0", permissions = ["read", "write", "mknod"] }]
 
   container_names = concat([for c in local.containers : c.name], [for c in var.sidecar_containers : try(c.name, "")])
 }
@@ -198,7 +223,7 @@ resource "aws_ecs_task_definition" "this" {
     # instance type is refused on the launch template alone, with its reason.
     precondition {
       condition = (
-        !local.instance.known || local.instance_status != "supported" ? true :
+        !local.instance.known || local.instance_status != "supported" || var.mps != null ? true :
         local.is_fractional_type ? local.gpu_container_count == 1 && local.task_gpus == local.instance_gpu_fraction :
         alltrue([for c in local.containers : floor(c.gpu_count) == c.gpu_count]) && local.task_gpus <= local.instance_gpus
       )
@@ -207,6 +232,24 @@ resource "aws_ecs_task_definition" "this" {
         ? "the task asks for ${local.task_gpus} GPU over ${local.gpu_container_count} container(s) on ${var.instance_type}: it offers one GPU partition of ${local.instance_gpu_fraction}, which exactly one container must ask for (gpu_count = ${local.instance_gpu_fraction})."
         : "the task asks for ${local.task_gpus} GPUs (${join(" + ", [for c in local.containers : "${c.name} ${c.gpu_count}" if c.gpu_count > 0])}) on ${var.instance_type}, which has ${coalesce(local.instance_gpus, 0)}: each container's gpu_count must be a whole number and their sum at most the type's GPUs."
       )
+    }
+    # MPS (ECS-GPU-SPEC, BOTO `ResourceRequirement`): one sharing option for every GPU container of
+    # the task, a GPU count or a sharing strategy but not both, and memory that fits one GPU.
+    precondition {
+      condition     = var.mps == null || var.gpu_count == 1
+      error_message = "`mps` and `gpu_count` ${var.gpu_count} both set: ECS takes either a GPU count or an MPS sharing strategy for a container, not both; with `mps` leave `gpu_count` unset."
+    }
+    precondition {
+      condition     = var.mps == null || local.task_gpus == 0
+      error_message = "with `mps`, `additional_containers` must not reserve whole GPUs (${join(", ", [for c in local.containers : "${c.name} ${c.gpu_count}" if c.gpu_count > 0])}): every GPU container of a task uses the same option, and the module shares the GPU container's GPU with MPS."
+    }
+    precondition {
+      condition     = var.mps == null || !local.is_fractional_type
+      error_message = "`mps` on ${var.instance_type}, a fractional g6f/gr6f type: MPS sharing is not offered on GPU partitions; use a whole-GPU type, or the partition itself with `gpu_count = ${coalesce(local.instance_gpu_fraction, 0)}`."
+    }
+    precondition {
+      condition     = var.mps == null || local.gpu_memory_mib == null || try(var.mps.memory_mib <= local.gpu_memory_mib, true)
+      error_message = "`mps.memory_mib` ${try(var.mps.memory_mib, 0)} MiB does not fit one GPU of ${var.instance_type} (${coalesce(local.gpu_memory_mib, 0)} MiB): an MPS container pins its memory on a single GPU, so ECS would never place the task."
     }
     precondition {
       condition     = alltrue([for v in values(var.efs_volumes) : alltrue([for n in v.containers : contains(local.container_names, n)])])
@@ -247,6 +290,14 @@ resource "aws_ecs_task_definition" "this" {
     precondition {
       condition     = length(local.nvidia_driver_capabilities) == 1 || !anytrue([for c in local.nvidia_driver_capabilities : contains(["all", "none"], c)])
       error_message = "nvidia_driver_capabilities: \"all\" and \"none\" stand alone, not in a list."
+    }
+    # The provider normalizes container_definitions through its AWS SDK's types, already when it
+    # plans, and drops the fields its SDK does not know: hashicorp/aws 5.100.0 (aws-sdk-go-v2 ecs
+    # v1.57.3) has no sharingStrategy, and would register a GPU requirement with neither a value
+    # nor a sharing strategy. The postcondition stops that at plan time.
+    postcondition {
+      condition     = var.mps == null || can(jsondecode(self.container_definitions)[0].resourceRequirements[0].sharingStrategy.nvidiaMps.memory)
+      error_message = "hashicorp/aws dropped the GPU container's `sharingStrategy` from container_definitions: this provider's AWS SDK does not know MPS sharing (5.100.0 does not); upgrade the provider, or unset `mps`."
     }
   }
 }

@@ -127,6 +127,34 @@ variable "gpu_count" {
   }
 }
 
+variable "mps" {
+  description = <<-EOT
+    Share one GPU between tasks with NVIDIA MPS instead of reserving whole GPUs: the GPU container's
+    GPU requirement becomes `sharingStrategy.nvidiaMps` (ECS-GPU-SPEC, BOTO `NvidiaMpsAllocation`).
+    `memory_mib` (at least 1) is the GPU memory the container may pin on its GPU
+    (CUDA_MPS_PINNED_DEVICE_MEM_LIMIT) and must fit on one GPU of the type; `max_compute_percent`
+    (1 to 100, optional) caps its share of the GPU's threads (CUDA_MPS_ACTIVE_THREAD_PERCENTAGE).
+    ECS takes either a GPU count or a sharing strategy, and one option for every GPU container of a
+    task: with `mps`, leave `gpu_count` at its default and give `additional_containers` no
+    `gpu_count`. EC2 and Managed Instances only; not on the fractional g6f/gr6f types. null (the
+    default) reserves `gpu_count` whole GPUs.
+  EOT
+  type = object({
+    memory_mib          = number
+    max_compute_percent = optional(number)
+  })
+  default = null
+
+  validation {
+    condition     = var.mps == null || try(var.mps.memory_mib >= 1 && floor(var.mps.memory_mib) == var.mps.memory_mib, false)
+    error_message = "`mps.memory_mib` must be a whole number of MiB, at least 1 (the GPU memory the container may pin)."
+  }
+  validation {
+    condition     = try(var.mps.max_compute_percent, null) == null ? true : try(var.mps.max_compute_percent >= 1 && var.mps.max_compute_percent <= 100 && floor(var.mps.max_compute_percent) == var.mps.max_compute_percent, false)
+    error_message = "`mps.max_compute_percent` must be a whole number from 1 to 100, or unset."
+  }
+}
+
 variable "task_cpu" {
   description = "Task CPU units (1024 per vCPU). At most the instance type's vCPUs x 1024."
   type        = number
@@ -758,5 +786,12 @@ variable "additional_instance_types" {
   description = "The capacity's other instance types (`module.capacity.additional_instance_types`, with `mixed_instances`): the placement constraint admits them all, and the fit checks use the least vCPUs and memory over them and `instance_type`."
   type        = list(string)
   default     = []
+  nullable    = false
+}
+
+variable "efa" {
+  description = "The capacity gives its instances an Elastic Fabric Adapter (`module.capacity.efa`): the GPU containers get the EFA device `/dev/infiniband/uverbs0` (`linuxParameters.devices`, read, write and mknod), which the AWS Batch EFA page requires to pass the EFA through to a container."
+  type        = bool
+  default     = false
   nullable    = false
 }
