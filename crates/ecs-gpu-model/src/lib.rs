@@ -74,6 +74,7 @@ mod model;
 mod parse;
 mod preorder;
 mod schedule;
+mod taskdef;
 mod tfjson;
 mod value;
 mod version;

@@ -32,11 +32,9 @@ use std::path::{Path, PathBuf};
 use std::rc::Rc;
 use std::sync::{Arc, Condvar, Mutex, OnceLock};
 
-use crate::loader::{
-    apply_overrides, finish_notes, json_task_definition, resource_task_definition, Ev, RemoteCall,
-    Shared, WalkedFolder,
-};
+use crate::loader::{apply_overrides, finish_notes, Ev, RemoteCall, Shared, WalkedFolder};
 use crate::model::*;
+use crate::taskdef::{json_task_definition, resource_task_definition};
 use crate::value::{Loc, Node, Value};
 use crate::walk::{self, Found, Parsed};
 use crate::{FastMap, FastSet};
