@@ -9,7 +9,6 @@ use smallvec::SmallVec;
 
 use crate::json::{format_number, object_from, sorted_entries};
 use crate::json_holes::{Hole, HoledText, Source};
-use crate::loader::Ev;
 use crate::value::{
     Entry, InstanceKey, Loc, Node, Object, Reference, Unknown, UnknownReason, Value,
 };
@@ -346,6 +345,28 @@ pub(crate) fn deep_unknown(node: &Node) -> Option<Box<Unknown>> {
 }
 
 /// A node's value as a string, as Terraform converts for a template or a string argument.
+/// Whether an evaluation error happened anywhere inside a value.
+pub(crate) fn has_error(n: &Node) -> bool {
+    fn go(n: &Node, d: usize) -> bool {
+        if d > MAX_DEPTH {
+            return false;
+        }
+        match &n.value {
+            Value::Unknown(u) => u.reason == UnknownReason::Error,
+            Value::List(items) => items.iter().any(|i| go(i, d + 1)),
+            // A discarded duplicate was still evaluated: its error is the object's.
+            Value::Object(o) => o
+                .entries
+                .iter()
+                .chain(&o.discarded)
+                .any(|e| go(&e.value, d + 1)),
+            Value::Json(inner) => go(inner, d + 1),
+            _ => false,
+        }
+    }
+    go(n, 0)
+}
+
 pub(crate) fn to_str(node: &Node) -> Result<String, Fail> {
     match &node.value {
         Value::String(s) => Ok(s.to_string()),
@@ -481,7 +502,7 @@ pub(crate) enum Step<'e> {
 
 /// Collects a partly known string: its text when all known, else its known fragments.
 #[derive(Default)]
-struct TemplateAcc {
+pub(crate) struct TemplateAcc {
     text: String,
     unknown: Option<Box<Unknown>>,
     error: bool,
@@ -669,18 +690,40 @@ impl TemplateAcc {
     }
 }
 
-impl Ev {
-    pub(crate) fn eval(&mut self, cx: &Cx<'_>, e: &Expr) -> Node {
-        if self.depth >= MAX_DEPTH {
+/// What an expression names outside its own scope, and what its function calls do: the evaluator
+/// asks, the module expansion answers, as Terraform's `lang.Scope` asks its `Data`. The evaluator
+/// itself knows no modules, files or workers.
+pub(crate) trait Data {
+    /// `root` followed by `steps` (`var.x`, `local.y`, `module.m.out`, `data.t.n.a`, `aws_x.y.arn`,
+    /// `path.module`...), for a root name the scope does not bind.
+    fn reference(&mut self, cx: &Cx<'_>, root: &Ident, steps: &[Step<'_>]) -> Node;
+    /// A function call with its arguments unevaluated (`try` and `can` evaluate their own).
+    fn call_function(
+        &mut self,
+        cx: &Cx<'_>,
+        span: Span,
+        name: &Ident,
+        args: &[Expr],
+        expand_final: bool,
+    ) -> Node;
+    /// How deeply evaluations are nested now, across expressions, templates and modules
+    /// (bounded by [`MAX_DEPTH`]).
+    fn depth(&mut self) -> &mut usize;
+}
+
+/// Evaluation of expressions and templates, for anything that answers [`Data`].
+pub(crate) trait Evaluate: Data {
+    fn eval(&mut self, cx: &Cx<'_>, e: &Expr) -> Node {
+        if *self.depth() >= MAX_DEPTH {
             // Not an error Terraform would make: `try` must not pick its fallback over it.
             return Node::new(
                 unknown(UnknownReason::Unsupported, Vec::new()),
                 cx.loc(e.span),
             );
         }
-        self.depth += 1;
+        *self.depth() += 1;
         let n = self.eval_inner(cx, e);
-        self.depth -= 1;
+        *self.depth() -= 1;
         if !charge_built(&n, n.loc.or(cx.loc(e.span))) {
             return Node::new(unknown(UnknownReason::Unsupported, Vec::new()), n.loc);
         }
@@ -704,7 +747,7 @@ impl Ev {
                 name,
                 args,
                 expand_final,
-            } => return crate::funcs::call(self, cx, e.span, name, args, *expand_final),
+            } => return self.call_function(cx, e.span, name, args, *expand_final),
             ExprKind::Tuple(items) => Value::List(items.iter().map(|i| self.eval(cx, i)).collect()),
             ExprKind::Object(items) => {
                 let mut entries = Vec::with_capacity(items.len());
@@ -826,7 +869,7 @@ impl Ev {
                 otherwise,
             } => {
                 let c = self.eval(cx, condition);
-                if crate::funcs::has_error(&c) {
+                if has_error(&c) {
                     return Node::new(unknown(UnknownReason::Error, deep_refs(&c)), loc);
                 }
                 match to_bool(&c) {
@@ -863,7 +906,7 @@ impl Ev {
             }
             ExprKind::Unary { op, operand } => {
                 let v = self.eval(cx, operand);
-                if crate::funcs::has_error(&v) {
+                if has_error(&v) {
                     return Node::new(unknown(UnknownReason::Error, deep_refs(&v)), loc);
                 }
                 let value = match op {
@@ -961,7 +1004,7 @@ impl Ev {
     ) -> Value {
         let coll = self.eval(cx, collection);
         *sensitive |= coll.is_sensitive();
-        if crate::funcs::has_error(&coll) {
+        if has_error(&coll) {
             return unknown(UnknownReason::Error, deep_refs(&coll));
         }
         let pairs = match iterate(&coll) {
@@ -1074,7 +1117,7 @@ impl Ev {
         Value::Object(obj)
     }
 
-    pub(crate) fn eval_template(&mut self, cx: &Cx<'_>, t: &Template, span: Span) -> Node {
+    fn eval_template(&mut self, cx: &Cx<'_>, t: &Template, span: Span) -> Node {
         if let [TemplatePart::Interpolation(e)] = t.parts.as_slice() {
             return self.eval(cx, e);
         }
@@ -1087,7 +1130,7 @@ impl Ev {
     }
 
     fn template_parts(&mut self, cx: &Cx<'_>, t: &Template, acc: &mut TemplateAcc) {
-        if self.depth >= MAX_DEPTH {
+        if *self.depth() >= MAX_DEPTH {
             acc.push_unknown(
                 Box::new(Unknown {
                     reason: UnknownReason::Unsupported,
@@ -1097,7 +1140,7 @@ impl Ev {
             );
             return;
         }
-        self.depth += 1;
+        *self.depth() += 1;
         for part in &t.parts {
             match part {
                 TemplatePart::Literal { text, span } => {
@@ -1150,7 +1193,7 @@ impl Ev {
                 } => {
                     let coll = self.eval(cx, collection);
                     acc.sensitive |= coll.sensitive;
-                    if crate::funcs::has_error(&coll) {
+                    if has_error(&coll) {
                         acc.error = true;
                         continue;
                     }
@@ -1183,7 +1226,7 @@ impl Ev {
                 }
             }
         }
-        self.depth -= 1;
+        *self.depth() -= 1;
     }
 
     /// `var.x`, `local.y[0].z`, `aws_instance.web.id`, `module.m.out`, `data.t.n.attr`, or any
@@ -1216,7 +1259,7 @@ impl Ev {
             _ => {
                 let root = self.eval(cx, cur);
                 // Terraform fails the whole constructor when any part of it fails.
-                if !steps.is_empty() && crate::funcs::has_error(&root) {
+                if !steps.is_empty() && has_error(&root) {
                     Node::new(unknown(UnknownReason::Error, deep_refs(&root)), None)
                 } else {
                     apply_steps(root, &steps)
@@ -1240,366 +1283,11 @@ impl Ev {
         if cx.closed {
             return Node::new(error_value(), None);
         }
-        let attr = |i: usize| match steps.get(i) {
-            Some(Step::Attr(a)) => Some(*a),
-            _ => None,
-        };
-        match id.name.as_str() {
-            "var" => match attr(0) {
-                Some(name) => {
-                    let v = self.get_var(cx.inst, name);
-                    let mut n = apply_steps(v, &steps[1..]);
-                    if n.is_sensitive() {
-                        // Never point a finding at the default or tfvars line holding the secret.
-                        n.relocate(cx.loc(id.span));
-                    }
-                    n
-                }
-                None => Node::new(error_value(), None),
-            },
-            "local" => match attr(0) {
-                Some(name) => match self.local_ref(cx.inst, name) {
-                    Some(v) => apply_steps_ref(v, &steps[1..]),
-                    None => Node::new(error_value(), None),
-                },
-                None => Node::new(error_value(), None),
-            },
-            "path" => {
-                let v = match attr(0) {
-                    Some("module") => Value::String(self.insts[cx.inst].rel_dir.clone().into()),
-                    Some("root") => Value::String(".".into()),
-                    Some("cwd") => {
-                        Value::String(self.insts[cx.inst].root_dir.display().to_string().into())
-                    }
-                    _ => error_value(),
-                };
-                apply_steps(Node::new(v, None), steps.get(1..).unwrap_or(&[]))
-            }
-            "terraform" => match attr(0) {
-                Some("workspace") => apply_steps(
-                    Node::new(
-                        Value::String(self.insts[cx.inst].workspace.clone().into()),
-                        None,
-                    ),
-                    &steps[1..],
-                ),
-                _ => Node::new(unknown(UnknownReason::Unsupported, Vec::new()), None),
-            },
-            "count" | "each" => Node::new(error_value(), None),
-            "self" => Node::new(unknown(UnknownReason::AfterApply, Vec::new()), None),
-            // Ephemeral resources (Terraform 1.10) are opened during the run: never known here.
-            "ephemeral" => match (attr(0), attr(1)) {
-                (Some(t), Some(n)) => {
-                    let (key, rest) = split_key(&steps[2..]);
-                    let reference = Reference {
-                        address: format!("ephemeral.{t}.{n}"),
-                        key,
-                        attribute: attribute_path(rest),
-                        module: self.insts[cx.inst].id,
-                    };
-                    Node::new(unknown(UnknownReason::DataSource, vec![reference]), None)
-                }
-                _ => Node::new(error_value(), None),
-            },
-            "module" => match attr(0) {
-                Some(name) => self.module_ref(cx, name, &steps[1..]),
-                None => Node::new(error_value(), None),
-            },
-            "data" => match (attr(0), attr(1)) {
-                (Some(t), Some(n)) => self.data_ref(cx, t, n, &steps[2..]),
-                _ => Node::new(error_value(), None),
-            },
-            kind => match attr(0) {
-                Some(name) => {
-                    let address = format!("{kind}.{name}");
-                    let declared = self.insts[cx.inst].decl.has_resource(&address);
-                    let (key, rest) = split_key(&steps[1..]);
-                    let reference = Reference {
-                        address,
-                        key,
-                        attribute: attribute_path(rest),
-                        module: self.insts[cx.inst].id,
-                    };
-                    let reason = if declared {
-                        UnknownReason::AfterApply
-                    } else {
-                        UnknownReason::Error
-                    };
-                    Node::new(unknown(reason, vec![reference]), None)
-                }
-                None => Node::new(error_value(), None),
-            },
-        }
-    }
-
-    fn data_ref(&mut self, cx: &Cx<'_>, kind: &str, name: &str, steps: &[Step<'_>]) -> Node {
-        let address = format!("data.{kind}.{name}");
-        let (key, rest) = split_key(steps);
-        let reference = Reference {
-            address: address.clone(),
-            key: key.clone(),
-            attribute: attribute_path(rest),
-            module: self.insts[cx.inst].id,
-        };
-        let unknown_node = |reason| Node::new(unknown(reason, vec![reference.clone()]), None);
-        let decl = self.insts[cx.inst].decl.clone();
-        let Some(block) = decl.resource_block(&address) else {
-            return unknown_node(UnknownReason::Error);
-        };
-        let Some(Step::Attr(attr)) = rest.first() else {
-            return unknown_node(UnknownReason::DataSource);
-        };
-        let find_arg = |name: &str| {
-            block.block.body.items.iter().find_map(|i| match i {
-                ecs_gpu_hcl::Item::Attribute(a)
-                    if a.name.name == name
-                        && !matches!(name, "count" | "for_each" | "depends_on" | "provider") =>
-                {
-                    Some(a)
-                }
-                _ => None,
-            })
-        };
-        // Data sources whose result is computed from their arguments alone.
-        let computed = matches!(
-            (kind, *attr),
-            ("template_file", "rendered") | ("cloudinit_config", "rendered")
-        );
-        // The data block's own arguments are known: they are written in the configuration.
-        let arg = find_arg(attr);
-        if arg.is_none() && !computed {
-            return unknown_node(UnknownReason::DataSource);
-        }
-        let repeated = block.repeated;
-        let has_index = steps.len() > rest.len();
-        // Which instance: with count/for_each, only a known key says which.
-        let binding = if repeated {
-            match &key {
-                Some(k) => match self.instance_binding(cx.inst, block.block, block.file, k) {
-                    Some(b) => Some(b),
-                    None => return unknown_node(UnknownReason::DataSource),
-                },
-                None => return unknown_node(UnknownReason::DataSource),
-            }
-        } else if has_index {
-            return unknown_node(UnknownReason::Error);
-        } else {
-            None
-        };
-        let guard = (cx.inst, address.clone(), attr.to_string(), key.clone());
-        if self.evaluating_data.contains(&guard) {
-            return unknown_node(UnknownReason::Error);
-        }
-        self.evaluating_data.push(guard);
-        let scope = Scope {
-            vars: binding.into_iter().collect(),
-            parent: None,
-        };
-        let cx2 = Cx {
-            inst: cx.inst,
-            file: block.file,
-            scope: &scope,
-            closed: false,
-        };
-        let v = match (kind, arg) {
-            (_, Some(arg)) => self.eval(&cx2, &arg.value),
-            ("template_file", None) => {
-                let template =
-                    find_arg("template").map(|a| (self.eval(&cx2, &a.value), a.value.span));
-                let vars = find_arg("vars").map(|a| self.eval(&cx2, &a.value));
-                self.render_template_file(cx, template, vars, &reference)
-            }
-            _ => {
-                // cloudinit_config: the parts' contents are known to be in what the instance
-                // reads, whatever the encoding.
-                let mut fragments = Vec::new();
-                let mut refs = vec![reference.clone()];
-                for item in &block.block.body.items {
-                    let ecs_gpu_hcl::Item::Block(part) = item else {
-                        continue;
-                    };
-                    if part.kind.name != "part" {
-                        continue;
-                    }
-                    let content = part.body.items.iter().find_map(|i| match i {
-                        ecs_gpu_hcl::Item::Attribute(a) if a.name.name == "content" => Some(a),
-                        _ => None,
-                    });
-                    if let Some(c) = content {
-                        let n = self.eval(&cx2, &c.value);
-                        match &n.value {
-                            Value::String(t) => add_fragments(&mut fragments, [t]),
-                            Value::Unknown(u) => {
-                                add_fragments(&mut fragments, &u.fragments);
-                                merge_refs(&mut refs, u.refs.clone());
-                            }
-                            _ => {}
-                        }
-                    }
-                }
-                Node::new(
-                    Value::Unknown(Box::new(Unknown {
-                        reason: UnknownReason::DataSource,
-                        refs,
-                        fragments,
-                        entries: Vec::new(),
-                        text: None,
-                    })),
-                    None,
-                )
-            }
-        };
-        self.evaluating_data.pop();
-        apply_steps(v, &rest[1..])
-    }
-
-    /// `data "template_file"`'s `rendered`: its `template` evaluated with its `vars`.
-    fn render_template_file(
-        &mut self,
-        cx: &Cx<'_>,
-        template: Option<(Node, Span)>,
-        vars: Option<Node>,
-        reference: &Reference,
-    ) -> Node {
-        let unknown_node = |u: Option<Box<Unknown>>| {
-            let mut u = u.unwrap_or_default();
-            u.reason = UnknownReason::DataSource;
-            u.derived();
-            merge_refs(&mut u.refs, vec![reference.clone()]);
-            Node::new(Value::Unknown(u), None)
-        };
-        let Some((tnode, span)) = template else {
-            return unknown_node(None);
-        };
-        let text = match to_str(&tnode) {
-            Ok(t) => t,
-            Err(Fail::Unknown(u)) => return unknown_node(Some(u)),
-            Err(Fail::Error) => return Node::new(error_value(), None),
-        };
-        let vars = match vars.map(|v| v.value) {
-            None | Some(Value::Null) => Object::default(),
-            Some(Value::Object(o)) => o,
-            Some(Value::Unknown(u)) => return unknown_node(Some(u)),
-            Some(_) => return Node::new(error_value(), None),
-        };
-        let Some(mut t) = crate::parse::template(&text) else {
-            return Node::new(error_value(), None);
-        };
-        // The template text came from a string: its places are the `template` argument.
-        crate::tfjson::respan_template(&mut t, &|_| span);
-        let scope = Scope {
-            vars: vars.entries.into_iter().map(|e| (e.key, e.value)).collect(),
-            parent: None,
-        };
-        let tcx = Cx {
-            inst: cx.inst,
-            file: cx.file,
-            scope: &scope,
-            closed: true,
-        };
-        self.eval_template(&tcx, &t, span)
-    }
-
-    fn module_ref(&mut self, cx: &Cx<'_>, name: &str, steps: &[Step<'_>]) -> Node {
-        let (key, rest) = split_key(steps);
-        let reference = Reference {
-            address: format!("module.{name}"),
-            key: key.clone(),
-            attribute: attribute_path(rest),
-            module: self.insts[cx.inst].id,
-        };
-        let children = self.ensure_children(cx.inst, name);
-        let fail = |reason| Node::new(unknown(reason, vec![reference.clone()]), None);
-        match children {
-            crate::loader::Children::Missing => fail(UnknownReason::Error),
-            crate::loader::Children::Remote => fail(UnknownReason::RemoteModule),
-            crate::loader::Children::Failed => fail(UnknownReason::Unsupported),
-            crate::loader::Children::Instances {
-                repeated,
-                unknown_instances,
-                list,
-            } => {
-                if unknown_instances {
-                    return fail(UnknownReason::AfterApply);
-                }
-                if !repeated {
-                    if steps.len() > rest.len() {
-                        return fail(UnknownReason::Error);
-                    }
-                    let Some(&(_, child)) = list.first() else {
-                        return fail(UnknownReason::Error);
-                    };
-                    return self.outputs_through(child, rest, &reference);
-                }
-                if steps.len() > rest.len() {
-                    let Some(k) = key else {
-                        return fail(UnknownReason::AfterApply);
-                    };
-                    let Some(&(_, child)) = list.iter().find(|(ik, _)| ik.as_ref() == Some(&k))
-                    else {
-                        return fail(UnknownReason::Error);
-                    };
-                    return self.outputs_through(child, rest, &reference);
-                }
-                // `module.m` with count/for_each, as a whole: a list or map of output objects.
-                let mut items = Vec::new();
-                for (k, child) in list {
-                    let obj = self.all_outputs(child);
-                    items.push((k, obj));
-                }
-                let v = if items
-                    .iter()
-                    .all(|(k, _)| matches!(k, Some(InstanceKey::Key(_))))
-                    && !items.is_empty()
-                {
-                    let mut obj = Object::default();
-                    for (k, n) in items {
-                        if let Some(InstanceKey::Key(k)) = k {
-                            obj.entries.push(Entry {
-                                key: k,
-                                key_loc: None,
-                                value: n,
-                            });
-                        }
-                    }
-                    Value::Object(obj)
-                } else {
-                    Value::List(items.into_iter().map(|(_, n)| n).collect())
-                };
-                apply_steps(Node::new(v, None), rest)
-            }
-        }
-    }
-
-    fn outputs_through(&mut self, child: usize, rest: &[Step<'_>], reference: &Reference) -> Node {
-        match rest.first() {
-            Some(Step::Attr(out)) => {
-                if !self.insts[child].decl.outputs.contains_key(*out) {
-                    return Node::new(unknown(UnknownReason::Error, vec![reference.clone()]), None);
-                }
-                let v = self.get_output(child, out);
-                apply_steps(v, &rest[1..])
-            }
-            Some(Step::Index(_)) => Node::new(error_value(), None),
-            None => self.all_outputs(child),
-        }
-    }
-
-    fn all_outputs(&mut self, child: usize) -> Node {
-        let mut names: Vec<String> = self.insts[child].decl.outputs.keys().cloned().collect();
-        names.sort();
-        let mut obj = Object::default();
-        for n in names {
-            let v = self.get_output(child, &n);
-            obj.entries.push(Entry {
-                key: n,
-                key_loc: None,
-                value: v,
-            });
-        }
-        Node::new(Value::Object(obj), None)
+        self.reference(cx, id, steps)
     }
 }
+
+impl<D: Data> Evaluate for D {}
 
 /// Whether an expression is a call that makes a set (`toset`, `setunion`...).
 pub(crate) fn is_set_expr(e: &Expr) -> bool {
@@ -1652,30 +1340,12 @@ fn is_string_expr(e: &Expr) -> bool {
     }
 }
 
-/// Splits a leading index step off (the instance key of a resource, data source or module).
-fn split_key<'s, 'e>(steps: &'s [Step<'e>]) -> (Option<InstanceKey>, &'s [Step<'e>]) {
-    match steps.first() {
-        Some(Step::Index(n)) => (instance_key(n), &steps[1..]),
-        _ => (None, steps),
-    }
-}
-
 pub(crate) fn instance_key(n: &Node) -> Option<InstanceKey> {
     match &n.value {
         Value::Number(f) if *f >= 0.0 && f.fract() == 0.0 => Some(InstanceKey::Index(*f as u64)),
         Value::String(s) => Some(InstanceKey::Key(s.to_string())),
         _ => None,
     }
-}
-
-fn attribute_path(steps: &[Step<'_>]) -> Vec<String> {
-    steps
-        .iter()
-        .map(|s| match s {
-            Step::Attr(a) => (*a).to_string(),
-            Step::Index(n) => to_str(n).unwrap_or_else(|_| "*".into()),
-        })
-        .collect()
 }
 
 /// Applies attribute and index steps to a value. A missing key or index is a Terraform error.
@@ -1745,7 +1415,7 @@ pub(crate) fn binary(op: BinaryOp, l: &Node, r: &Node) -> Value {
         refs
     };
     // An error in either operand is an error, whatever the other side decides.
-    if crate::funcs::has_error(l) || crate::funcs::has_error(r) {
+    if has_error(l) || has_error(r) {
         return unknown(UnknownReason::Error, both_refs());
     }
     match op {

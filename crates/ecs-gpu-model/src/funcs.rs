@@ -8,8 +8,8 @@ use base64::Engine as _;
 use ecs_gpu_hcl::ast::{Expr, Ident, Span};
 
 use crate::eval::{
-    deep_refs, deep_unknown, error_value, merge_refs, to_bool, to_num, to_str, values_equal, Cx,
-    Fail, Scope,
+    deep_refs, deep_unknown, error_value, has_error, merge_refs, to_bool, to_num, to_str,
+    values_equal, Cx, Evaluate as _, Fail, Scope,
 };
 use crate::json::{json_value_to_node, node_to_json_text, sorted_entries, JsonLocs};
 use crate::loader::Ev;
@@ -23,28 +23,6 @@ fn v(value: Value) -> R {
 
 fn s(text: String) -> R {
     v(Value::String(text.into()))
-}
-
-/// Whether an evaluation error happened anywhere inside a value.
-pub(crate) fn has_error(n: &Node) -> bool {
-    fn go(n: &Node, d: usize) -> bool {
-        if d > crate::eval::MAX_DEPTH {
-            return false;
-        }
-        match &n.value {
-            Value::Unknown(u) => u.reason == UnknownReason::Error,
-            Value::List(items) => items.iter().any(|i| go(i, d + 1)),
-            // A discarded duplicate was still evaluated: its error is the object's.
-            Value::Object(o) => o
-                .entries
-                .iter()
-                .chain(&o.discarded)
-                .any(|e| go(&e.value, d + 1)),
-            Value::Json(inner) => go(inner, d + 1),
-            _ => false,
-        }
-    }
-    go(n, 0)
 }
 
 fn list(n: &Node) -> Result<&[Node], Fail> {

@@ -73,6 +73,7 @@ mod loader;
 mod model;
 mod parse;
 mod preorder;
+mod references;
 mod schedule;
 mod taskdef;
 mod tfjson;

@@ -8,7 +8,7 @@ use std::sync::Arc;
 
 use ecs_gpu_hcl::ast::{self, Expr, ExprKind, Item};
 
-use crate::eval::{error_value, to_str, unknown, Cx, Scope, EMPTY};
+use crate::eval::{error_value, to_str, unknown, Cx, Evaluate as _, Scope, EMPTY};
 use crate::installed::{self, Installed, Lookup};
 use crate::json::{json_value_to_node, JsonLocs};
 use crate::model::*;
