@@ -7,165 +7,19 @@ use ecs_gpu_hcl::ast::{
 };
 use smallvec::SmallVec;
 
-use crate::json::{format_number, object_from, sorted_entries};
-use crate::json_holes::{Hole, HoledText, Source};
+use crate::budget::{charge_built, charge_copy, charge_work};
+use crate::json::{object_from, sorted_entries};
+// Also for the functions, which name them as the evaluator's.
+pub(crate) use crate::value::{add_fragments, MAX_DEPTH};
 use crate::value::{
-    Entry, InstanceKey, Loc, Node, Object, Reference, Unknown, UnknownReason, Value,
+    clamp_number, deep_refs, deep_unknown, error_value, format_number, merge_refs, unknown, Entry,
+    Hole, HoledText, InstanceKey, Loc, Node, Object, Reference, Source, Unknown, UnknownReason,
+    Value, MAX_FRAGMENTS, MAX_FRAGMENT_COUNT,
 };
 use crate::FileId;
 
-/// Deepest nesting of evaluation (expressions, locals that use locals, module outputs...). The load
-/// runs on a thread with a large stack, so this is far from overflowing it.
-pub(crate) const MAX_DEPTH: usize = 1500;
-
-/// The memory budget of one unit (a root module with the modules it calls), in bytes: a base,
-/// and more per file loaded. Charged: every value node copied by a reference (strings are
-/// shared, not copied, but lists and objects are trees), every iteration of a `for` expression
-/// or directive, and the text of every string an evaluation builds. A chain of locals that each
-/// repeat the one before would otherwise take exponential memory or time. Past the budget a value
-/// is unknown, and one note (GPU004) says where the budget ran out.
-pub const MEMORY_BUDGET_BASE: u64 = 128 << 20;
-/// See [`MEMORY_BUDGET_BASE`].
-pub const MEMORY_BUDGET_PER_FILE: u64 = 64 << 10;
-/// What a node copied, or an iteration, is charged.
-const NODE_BYTES: u64 = 64;
-
-thread_local! {
-    static CHARGED: std::cell::Cell<u64> = const { std::cell::Cell::new(0) };
-    static BUDGET: std::cell::Cell<u64> = const { std::cell::Cell::new(MEMORY_BUDGET_BASE) };
-    /// Where the budget first ran out (`Some(None)`: at no known place).
-    static SPENT_AT: std::cell::Cell<Option<Option<Loc>>> = const { std::cell::Cell::new(None) };
-}
-
-/// Starts a unit's budget (the unit runs on one thread).
-pub(crate) fn reset_copy_budget(files: usize) {
-    CHARGED.with(|c| c.set(0));
-    SPENT_AT.with(|s| s.set(None));
-    BUDGET.with(|b| b.set(MEMORY_BUDGET_BASE + MEMORY_BUDGET_PER_FILE * files as u64));
-}
-
-/// Where the unit's budget ran out, once: the place of the first value it made unknown.
-pub(crate) fn take_budget_spent() -> Option<Option<Loc>> {
-    SPENT_AT.with(|s| s.take())
-}
-
-/// Charges `bytes`: `false` (and the place remembered, the first time) when the budget is spent.
-fn charge(bytes: u64, loc: Option<Loc>) -> bool {
-    let budget = BUDGET.with(std::cell::Cell::get);
-    let ok = CHARGED.with(|c| {
-        let used = c.get().saturating_add(bytes);
-        c.set(used);
-        used <= budget
-    });
-    if !ok {
-        SPENT_AT.with(|s| {
-            if s.get().is_none() {
-                s.set(Some(loc));
-            }
-        });
-    }
-    ok
-}
-
-/// Charges the text of a string just built (a shared one costs nothing more), and the known
-/// text and holes a partly known template keeps.
-pub(crate) fn charge_built(node: &Node, loc: Option<Loc>) -> bool {
-    match &node.value {
-        Value::String(s) if s.is_fresh() => charge(s.len() as u64, loc),
-        Value::Unknown(u) => match &u.text {
-            Some(t) if std::sync::Arc::strong_count(t) == 1 => charge(
-                (t.text.len() as u64)
-                    .saturating_add((t.holes.len() + t.sources.len()) as u64 * NODE_BYTES),
-                loc,
-            ),
-            _ => true,
-        },
-        _ => true,
-    }
-}
-
-/// Charges `n` iterations of a `for` expression or directive at `loc`: nested `for`s over
-/// `range()` must end too.
-pub(crate) fn charge_work(n: u64, loc: Option<Loc>) -> bool {
-    charge(n.saturating_mul(NODE_BYTES), loc)
-}
-
-/// Charges a copy of `node` to the budget: `false` when it is spent.
-pub(crate) fn charge_copy(node: &Node) -> bool {
-    fn size(n: &Node, limit: u64) -> u64 {
-        let mut total = 1;
-        let mut stack: SmallVec<[&Node; 16]> = smallvec::smallvec![n];
-        while let Some(n) = stack.pop() {
-            if total > limit {
-                break;
-            }
-            match &n.value {
-                Value::List(items) => {
-                    total += items.len() as u64;
-                    stack.extend(items);
-                }
-                Value::Object(o) => {
-                    total += (o.entries.len() + o.discarded.len()) as u64;
-                    stack.extend(o.entries.iter().chain(&o.discarded).map(|e| &e.value));
-                }
-                Value::Json(inner) => {
-                    total += 1;
-                    stack.push(inner);
-                }
-                Value::Unknown(u) => {
-                    total += u.entries.len() as u64;
-                    stack.extend(u.entries.iter().map(|e| &e.value));
-                }
-                _ => {}
-            }
-        }
-        total
-    }
-    let budget = BUDGET.with(std::cell::Cell::get);
-    let used = CHARGED.with(std::cell::Cell::get);
-    let left = budget.saturating_sub(used) / NODE_BYTES;
-    charge(size(node, left).saturating_mul(NODE_BYTES), node.loc)
-}
-
-/// A number as written, which Terraform holds exactly however large: one past an `f64`'s range
-/// (`1e999`) is the largest `f64` of its sign, still a number that rules see (a GPU value of
-/// `1e999` is a JSON number all the same) and that compares as very large.
-pub(crate) fn clamp_number(f: f64) -> f64 {
-    if f.is_infinite() {
-        f64::MAX.copysign(f)
-    } else {
-        f
-    }
-}
-
 /// Longest string the evaluator builds (no Terraform file or user data comes near it).
 pub(crate) const MAX_STRING: usize = 16 << 20;
-
-/// Most bytes of known fragments one value keeps (EC2 user data is at most 16 KiB).
-const MAX_FRAGMENTS: usize = 256 << 10;
-/// Most known fragments one value keeps.
-const MAX_FRAGMENT_COUNT: usize = 10_000;
-
-/// Adds known fragments, keeping their total under [`MAX_FRAGMENTS`] (fragments of a string that
-/// doubles itself through locals would double too). Dropping some is safe: a rule may only use
-/// fragments to find text that is there.
-pub(crate) fn add_fragments<'a, S: AsRef<str> + 'a>(
-    into: &mut Vec<String>,
-    more: impl IntoIterator<Item = &'a S>,
-) {
-    let mut total: usize = into.iter().map(String::len).sum();
-    for f in more {
-        let f = f.as_ref();
-        if f.is_empty() {
-            continue;
-        }
-        if total.saturating_add(f.len()) > MAX_FRAGMENTS || into.len() >= MAX_FRAGMENT_COUNT {
-            return;
-        }
-        total += f.len();
-        into.push(f.to_string());
-    }
-}
 
 /// Name under which a splat's current element is bound (not a valid identifier).
 const SPLAT: &str = "\0splat";
@@ -275,76 +129,6 @@ impl Fail {
     }
 }
 
-pub(crate) fn unknown(reason: UnknownReason, refs: Vec<Reference>) -> Value {
-    Value::Unknown(Box::new(Unknown {
-        reason,
-        refs,
-        ..Unknown::default()
-    }))
-}
-
-pub(crate) fn error_value() -> Value {
-    unknown(UnknownReason::Error, Vec::new())
-}
-
-pub(crate) fn merge_refs(into: &mut Vec<Reference>, more: Vec<Reference>) {
-    for r in more {
-        if !into.contains(&r) {
-            into.push(r);
-        }
-    }
-}
-
-/// Every reference carried by unknown values anywhere inside a node.
-pub(crate) fn deep_refs(node: &Node) -> Vec<Reference> {
-    let mut out = Vec::new();
-    collect_refs(node, &mut out, 0);
-    out
-}
-
-fn collect_refs(node: &Node, out: &mut Vec<Reference>, depth: usize) {
-    if depth > MAX_DEPTH {
-        return;
-    }
-    match &node.value {
-        Value::Unknown(u) => merge_refs(out, u.refs.clone()),
-        Value::List(items) => items.iter().for_each(|i| collect_refs(i, out, depth + 1)),
-        Value::Object(o) => o
-            .entries
-            .iter()
-            .for_each(|e| collect_refs(&e.value, out, depth + 1)),
-        Value::Json(inner) => collect_refs(inner, out, depth + 1),
-        _ => {}
-    }
-}
-
-/// The first unknown anywhere inside a node, with every reference of the node.
-pub(crate) fn deep_unknown(node: &Node) -> Option<Box<Unknown>> {
-    fn find(node: &Node, depth: usize) -> Option<UnknownReason> {
-        if depth > MAX_DEPTH {
-            return Some(UnknownReason::Unsupported);
-        }
-        match &node.value {
-            Value::Unknown(u) => Some(u.reason),
-            Value::List(items) => items.iter().find_map(|i| find(i, depth + 1)),
-            Value::Object(o) => o.entries.iter().find_map(|e| find(&e.value, depth + 1)),
-            Value::Json(inner) => find(inner, depth + 1),
-            _ => None,
-        }
-    }
-    let reason = find(node, 0)?;
-    let mut u = Box::new(Unknown {
-        reason,
-        refs: deep_refs(node),
-        ..Unknown::default()
-    });
-    if let Value::Unknown(top) = &node.value {
-        u.fragments = top.fragments.clone();
-    }
-    Some(u)
-}
-
-/// A node's value as a string, as Terraform converts for a template or a string argument.
 /// Whether an evaluation error happened anywhere inside a value.
 pub(crate) fn has_error(n: &Node) -> bool {
     fn go(n: &Node, d: usize) -> bool {
@@ -367,6 +151,7 @@ pub(crate) fn has_error(n: &Node) -> bool {
     go(n, 0)
 }
 
+/// A node's value as a string, as Terraform converts for a template or a string argument.
 pub(crate) fn to_str(node: &Node) -> Result<String, Fail> {
     match &node.value {
         Value::String(s) => Ok(s.to_string()),

@@ -3,7 +3,7 @@
 
 use ecs_gpu_hcl::json::{Json, JsonValue};
 
-use crate::value::{Entry, Loc, Node, Object, Unknown, UnknownReason, Value};
+use crate::value::{format_number, Entry, Loc, Node, Object, Unknown, UnknownReason, Value};
 use crate::FileId;
 
 /// Deepest JSON nesting converted; deeper values become unknown rather than a stack overflow.
@@ -50,7 +50,7 @@ fn convert(json: Json, locs: JsonLocs, depth: usize) -> Node {
         JsonValue::Null => Value::Null,
         JsonValue::Bool(b) => Value::Bool(b),
         JsonValue::Number(n) => match n.parse::<f64>() {
-            Ok(f) => Value::Number(crate::eval::clamp_number(f)),
+            Ok(f) => Value::Number(crate::value::clamp_number(f)),
             Err(_) => Value::Unknown(Box::new(Unknown {
                 reason: UnknownReason::Error,
                 ..Unknown::default()
@@ -210,23 +210,9 @@ pub(crate) fn write_json_string(s: &str, out: &mut String) {
     out.push('"');
 }
 
-/// A number as Terraform prints it: no exponent, no trailing zeros, integers without a point.
-pub(crate) fn format_number(n: f64) -> String {
-    if n == 0.0 {
-        // Terraform keeps the sign of a negative zero (`0 * -1` is `-0`).
-        return if n.is_sign_negative() { "-0" } else { "0" }.to_string();
+impl Node {
+    /// The JSON text of a fully known value (`None` if any part is unknown).
+    pub fn to_json_text(&self) -> Option<String> {
+        node_to_json_text(self)
     }
-    if n.fract() == 0.0 && n.abs() < 1e21 {
-        // Exact for every integer an f64 holds.
-        return format!("{n:.0}");
-    }
-    // Terraform computes in decimal with far more precision than an f64; printing at most 15
-    // significant digits gives its answer for ordinary decimal arithmetic (`0.1 + 0.2` is `0.3`).
-    let short = format!("{n:.14e}");
-    let rounded: f64 = short
-        .parse()
-        .ok()
-        .filter(|r: &f64| r.is_finite())
-        .unwrap_or(n);
-    format!("{rounded}")
 }

@@ -23,39 +23,12 @@
 use std::sync::Arc;
 
 use crate::json::object_from;
-use crate::value::{Entry, Loc, Node, Reference, Unknown, UnknownReason, Value};
+use crate::value::{
+    Entry, Hole, HoledText, Loc, Node, Reference, Source, Unknown, UnknownReason, Value,
+};
 
 /// Deepest nesting read; deeper text stays wholly unknown.
 const MAX_DEPTH: usize = 256;
-
-/// A partly known string: its known text, and where the unknown parts are.
-#[derive(Debug, Clone, PartialEq, Default)]
-pub(crate) struct HoledText {
-    /// The known text, with nothing where the holes are.
-    pub text: String,
-    /// The holes in order, each at a byte offset of `text` (several may share one).
-    pub holes: Vec<Hole>,
-    /// Where runs of `text` are written, in order: literal text copied byte for byte from a file
-    /// (a heredoc or template file without escapes), so a value read there points at its own line.
-    pub sources: Vec<Source>,
-}
-
-/// A run of [`HoledText::text`] written byte for byte at `loc`.
-#[derive(Debug, Clone, Copy, PartialEq)]
-pub(crate) struct Source {
-    /// Where the run starts in the text; it is as long as `loc`'s span.
-    pub at: usize,
-    pub loc: Loc,
-}
-
-/// An unknown part of a [`HoledText`].
-#[derive(Debug, Clone, PartialEq)]
-pub(crate) struct Hole {
-    pub at: usize,
-    /// What stands there: an unknown (its reason and references, no fragments), or a partly
-    /// unknown `jsonencode` value ([`Value::Json`]), which is that value in JSON value position.
-    pub node: Node,
-}
 
 /// Reads `text` as JSON with holes; every known value is placed where its text is written, or at
 /// `loc` when that is not known. `None` when the known text is not JSON or a hole cannot be
@@ -107,13 +80,13 @@ impl Taken {
     fn add(&mut self, node: &Node) {
         let (reason, refs) = match &node.value {
             Value::Unknown(u) => (u.reason, u.refs.clone()),
-            _ => match crate::eval::deep_unknown(node) {
+            _ => match crate::value::deep_unknown(node) {
                 Some(u) => (u.reason, u.refs),
                 None => (UnknownReason::AfterApply, Vec::new()),
             },
         };
         self.reason.get_or_insert(reason);
-        crate::eval::merge_refs(&mut self.refs, refs);
+        crate::value::merge_refs(&mut self.refs, refs);
         self.count += 1;
         self.single = (self.count == 1).then(|| node.clone());
     }
@@ -122,7 +95,7 @@ impl Taken {
         if let Some(r) = other.reason {
             self.reason.get_or_insert(r);
         }
-        crate::eval::merge_refs(&mut self.refs, other.refs);
+        crate::value::merge_refs(&mut self.refs, other.refs);
         self.count += other.count;
         self.single = None;
     }
@@ -239,7 +212,7 @@ impl Parser<'_> {
         match (taken.single.take(), text) {
             (Some(single), false) => match single.value {
                 // A partly unknown `jsonencode(...)`: in value position, its value.
-                Value::Json(inner) if crate::eval::charge_copy(&inner) => {
+                Value::Json(inner) if crate::budget::charge_copy(&inner) => {
                     let mut v = Arc::unwrap_or_clone(inner);
                     if v.loc.is_none() {
                         v.loc = single.loc;
@@ -268,7 +241,7 @@ impl Parser<'_> {
             "false" => Value::Bool(false),
             "null" => Value::Null,
             _ if is_json_number(word) => {
-                Value::Number(crate::eval::clamp_number(word.parse::<f64>().ok()?))
+                Value::Number(crate::value::clamp_number(word.parse::<f64>().ok()?))
             }
             _ => return None,
         };
@@ -285,7 +258,7 @@ impl Parser<'_> {
         loop {
             if self.hole_here() {
                 self.take_holes(&mut taken);
-                crate::eval::add_fragments(&mut fragments, [&std::mem::take(&mut out)]);
+                crate::value::add_fragments(&mut fragments, [&std::mem::take(&mut out)]);
                 continue;
             }
             let run = self.pos;
@@ -320,7 +293,7 @@ impl Parser<'_> {
         if taken.count == 0 {
             return Some(Ok(out));
         }
-        crate::eval::add_fragments(&mut fragments, [&out]);
+        crate::value::add_fragments(&mut fragments, [&out]);
         let mut u = taken.unknown();
         u.fragments = fragments;
         Some(Err(u))
@@ -586,6 +559,25 @@ fn is_json_number(s: &str) -> bool {
         }
     }
     i == b.len()
+}
+
+impl Node {
+    /// The structure behind a JSON string: the `jsonencode` argument itself, or a known string
+    /// parsed as JSON (locations then point at the string), or a template's JSON text read with
+    /// its unknown parts as holes (see `json_holes`). `None` when unknown or not JSON. A sensitive
+    /// string gives a wholly sensitive structure, as Terraform's `jsondecode` does.
+    pub fn json(&self) -> Option<std::borrow::Cow<'_, Node>> {
+        let mut decoded = match &self.value {
+            Value::Json(inner) => return Some(std::borrow::Cow::Borrowed(inner)),
+            Value::String(s) => crate::json::json_text_to_node(s, self.loc)?,
+            Value::Unknown(u) => parse(u.text.as_deref()?, self.loc)?,
+            _ => return None,
+        };
+        if self.sensitive {
+            decoded.mark_sensitive(true);
+        }
+        Some(std::borrow::Cow::Owned(decoded))
+    }
 }
 
 #[cfg(test)]

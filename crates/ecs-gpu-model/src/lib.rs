@@ -64,6 +64,7 @@
 //! }
 //! ```
 
+mod budget;
 mod eval;
 mod funcs;
 mod installed;
@@ -81,7 +82,7 @@ mod value;
 mod version;
 mod walk;
 
-pub use eval::{MEMORY_BUDGET_BASE, MEMORY_BUDGET_PER_FILE};
+pub use budget::{MEMORY_BUDGET_BASE, MEMORY_BUDGET_PER_FILE};
 pub use loader::MAX_INSTANCES;
 pub use model::*;
 pub use value::*;
@@ -125,14 +126,4 @@ pub use walk::{file_kind, ReadError, MAX_FILE_BYTES};
 /// that is not UTF-8. For readers outside the model (the configuration file).
 pub fn read_text(path: &std::path::Path) -> Result<String, ReadError> {
     walk::read_text(path)
-}
-
-/// Parses a JSON string into a [`Node`] whose locations all point at `loc` (the string literal).
-pub(crate) fn json_to_node(text: &str, loc: Option<Loc>) -> Option<Node> {
-    json::json_text_to_node(text, loc)
-}
-
-/// The JSON text of a fully known node, as Terraform's `jsonencode` writes it.
-pub(crate) fn node_to_json_text(node: &Node) -> Option<String> {
-    json::node_to_json_text(node)
 }

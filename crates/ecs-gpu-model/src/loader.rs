@@ -8,11 +8,13 @@ use std::sync::Arc;
 
 use ecs_gpu_hcl::ast::{self, Expr, ExprKind, Item};
 
-use crate::eval::{error_value, to_str, unknown, Cx, Evaluate as _, Scope, EMPTY};
+use crate::eval::{to_str, Cx, Evaluate as _, Scope, EMPTY};
 use crate::installed::{self, Installed, Lookup};
 use crate::json::{json_value_to_node, JsonLocs};
 use crate::model::*;
-use crate::value::{Entry, InstanceKey, Loc, Node, Object, UnknownReason, Value};
+use crate::value::{
+    error_value, unknown, Entry, InstanceKey, Loc, Node, Object, UnknownReason, Value,
+};
 use crate::version::Constraints;
 use crate::walk::{self, Kind, Parsed};
 use crate::{FastMap, FastSet};
@@ -446,14 +448,14 @@ impl Ev {
 
     /// Starts a unit of `files` files: its own module instances, resources and copy budget.
     pub(crate) fn start_unit(&mut self, files: usize) {
-        crate::eval::reset_copy_budget(files);
+        crate::budget::reset_copy_budget(files);
         self.allowed.clear();
     }
 
     /// The unit's results; the worker keeps its file table and module declarations.
     pub(crate) fn finish_unit(&mut self) -> crate::schedule::Partial {
         self.insts.clear();
-        if let Some(loc) = crate::eval::take_budget_spent() {
+        if let Some(loc) = crate::budget::take_budget_spent() {
             self.notes.push(LoadNote {
                 kind: LoadNoteKind::MemoryBudget,
                 message: "the values built here pass the evaluator's memory budget: this value and what depends on it are unknown".into(),
@@ -908,7 +910,7 @@ impl Ev {
         };
         let source = match slot {
             Slot::Done(n) => {
-                let copy = if crate::eval::charge_copy(&n) {
+                let copy = if crate::budget::charge_copy(&n) {
                     n.clone()
                 } else {
                     Node::new(unknown(UnknownReason::Unsupported, Vec::new()), n.loc)
@@ -1164,7 +1166,7 @@ impl Ev {
     pub(crate) fn get_output(&mut self, inst: usize, name: &str) -> Node {
         match self.insts[inst].outputs.get(name) {
             Some(Some(n)) => {
-                if !crate::eval::charge_copy(n) {
+                if !crate::budget::charge_copy(n) {
                     return Node::new(unknown(UnknownReason::Unsupported, Vec::new()), n.loc);
                 }
                 return n.clone();
@@ -1719,7 +1721,7 @@ impl Ev {
             loc: cx.loc(body.span),
             ..Body::default()
         };
-        if self.depth >= crate::eval::MAX_DEPTH {
+        if self.depth >= crate::value::MAX_DEPTH {
             return out;
         }
         self.depth += 1;
@@ -2112,5 +2114,5 @@ fn strip_locs(n: &mut Node) {
 
 /// A whole `count` as Terraform prints it.
 fn format_count(f: f64) -> String {
-    crate::json::format_number(f)
+    crate::value::format_number(f)
 }

@@ -342,7 +342,7 @@ fn not_loaded() -> &'static Attribute {
         name: String::new(),
         name_loc: None,
         value: Node::new(
-            crate::eval::unknown(crate::UnknownReason::NotLoaded, Vec::new()),
+            crate::value::unknown(crate::UnknownReason::NotLoaded, Vec::new()),
             None,
         ),
     })
@@ -459,6 +459,18 @@ pub struct LoadProblem {
     pub line: Option<u32>,
     pub column: Option<u32>,
     pub message: String,
+}
+
+impl crate::walk::ReadError {
+    /// The load problem of the file shown as `path`.
+    pub(crate) fn problem(self, path: PathBuf) -> LoadProblem {
+        LoadProblem {
+            path,
+            line: self.line,
+            column: self.column,
+            message: self.message,
+        }
+    }
 }
 
 /// Something worth telling about the load (an info).

@@ -5,11 +5,13 @@
 use ecs_gpu_hcl::ast::{Expr, Ident, Span};
 
 use crate::eval::{
-    add_fragments, apply_steps, apply_steps_ref, error_value, instance_key, merge_refs, to_str,
-    unknown, Cx, Data, Evaluate as _, Fail, Scope, Step,
+    apply_steps, apply_steps_ref, instance_key, to_str, Cx, Data, Evaluate as _, Fail, Scope, Step,
 };
 use crate::loader::{Children, Ev};
-use crate::value::{Entry, InstanceKey, Node, Object, Reference, Unknown, UnknownReason, Value};
+use crate::value::{
+    add_fragments, error_value, merge_refs, unknown, Entry, InstanceKey, Node, Object, Reference,
+    Unknown, UnknownReason, Value,
+};
 
 impl Data for Ev {
     fn reference(&mut self, cx: &Cx<'_>, id: &Ident, steps: &[Step<'_>]) -> Node {

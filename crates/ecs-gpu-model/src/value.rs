@@ -229,7 +229,7 @@ pub struct Unknown {
     /// For a template whose known text holds JSON structure: that text with the places of its
     /// unknown parts, read by [`Node::json`] as JSON with holes. Only templates set it, and every
     /// operation whose result is not this same string drops it.
-    pub(crate) text: Option<std::sync::Arc<crate::json_holes::HoledText>>,
+    pub(crate) text: Option<std::sync::Arc<HoledText>>,
 }
 
 impl Unknown {
@@ -353,7 +353,7 @@ impl Node {
         match &self.value {
             Value::Null => "null".to_string(),
             Value::Bool(b) => b.to_string(),
-            Value::Number(n) => crate::json::format_number(*n),
+            Value::Number(n) => format_number(*n),
             Value::String(s) => s.to_string(),
             Value::Unknown(_) => "(known after apply)".to_string(),
             _ => self
@@ -370,7 +370,7 @@ impl Node {
             let sensitive = inherited || n.sensitive;
             match &n.value {
                 Value::String(s) if sensitive && !s.is_empty() => out.push(s.to_string()),
-                Value::Number(x) if sensitive => out.push(crate::json::format_number(*x)),
+                Value::Number(x) if sensitive => out.push(format_number(*x)),
                 Value::List(items) => stack.extend(items.iter().map(|i| (i, sensitive))),
                 Value::Object(o) => stack.extend(o.entries.iter().map(|e| (&e.value, sensitive))),
                 // A `jsonencode` text is sensitive as a whole when a part is; its parts carry
@@ -433,23 +433,6 @@ impl Node {
         self.as_object().and_then(|o| o.get(key))
     }
 
-    /// The structure behind a JSON string: the `jsonencode` argument itself, or a known string
-    /// parsed as JSON (locations then point at the string), or a template's JSON text read with
-    /// its unknown parts as holes (see `json_holes`). `None` when unknown or not JSON. A sensitive
-    /// string gives a wholly sensitive structure, as Terraform's `jsondecode` does.
-    pub fn json(&self) -> Option<std::borrow::Cow<'_, Node>> {
-        let mut decoded = match &self.value {
-            Value::Json(inner) => return Some(std::borrow::Cow::Borrowed(inner)),
-            Value::String(s) => crate::json_to_node(s, self.loc)?,
-            Value::Unknown(u) => crate::json_holes::parse(u.text.as_deref()?, self.loc)?,
-            _ => return None,
-        };
-        if self.sensitive {
-            decoded.mark_sensitive(true);
-        }
-        Some(std::borrow::Cow::Owned(decoded))
-    }
-
     /// The references an unknown value carries (empty for known values).
     pub fn refs(&self) -> &[Reference] {
         match &self.value {
@@ -457,9 +440,164 @@ impl Node {
             _ => &[],
         }
     }
+}
 
-    /// The JSON text of a fully known value (`None` if any part is unknown).
-    pub fn to_json_text(&self) -> Option<String> {
-        crate::node_to_json_text(self)
+/// Deepest nesting of evaluation (expressions, locals that use locals, module outputs...). The load
+/// runs on a thread with a large stack, so this is far from overflowing it.
+pub(crate) const MAX_DEPTH: usize = 1500;
+
+/// A number as Terraform prints it: no exponent, no trailing zeros, integers without a point.
+pub(crate) fn format_number(n: f64) -> String {
+    if n == 0.0 {
+        // Terraform keeps the sign of a negative zero (`0 * -1` is `-0`).
+        return if n.is_sign_negative() { "-0" } else { "0" }.to_string();
     }
+    if n.fract() == 0.0 && n.abs() < 1e21 {
+        // Exact for every integer an f64 holds.
+        return format!("{n:.0}");
+    }
+    // Terraform computes in decimal with far more precision than an f64; printing at most 15
+    // significant digits gives its answer for ordinary decimal arithmetic (`0.1 + 0.2` is `0.3`).
+    let short = format!("{n:.14e}");
+    let rounded: f64 = short
+        .parse()
+        .ok()
+        .filter(|r: &f64| r.is_finite())
+        .unwrap_or(n);
+    format!("{rounded}")
+}
+
+/// A number as written, which Terraform holds exactly however large: one past an `f64`'s range
+/// (`1e999`) is the largest `f64` of its sign, still a number that rules see (a GPU value of
+/// `1e999` is a JSON number all the same) and that compares as very large.
+pub(crate) fn clamp_number(f: f64) -> f64 {
+    if f.is_infinite() {
+        f64::MAX.copysign(f)
+    } else {
+        f
+    }
+}
+
+/// Most bytes of known fragments one value keeps (EC2 user data is at most 16 KiB).
+pub(crate) const MAX_FRAGMENTS: usize = 256 << 10;
+/// Most known fragments one value keeps.
+pub(crate) const MAX_FRAGMENT_COUNT: usize = 10_000;
+
+/// Adds known fragments, keeping their total under [`MAX_FRAGMENTS`] (fragments of a string that
+/// doubles itself through locals would double too). Dropping some is safe: a rule may only use
+/// fragments to find text that is there.
+pub(crate) fn add_fragments<'a, S: AsRef<str> + 'a>(
+    into: &mut Vec<String>,
+    more: impl IntoIterator<Item = &'a S>,
+) {
+    let mut total: usize = into.iter().map(String::len).sum();
+    for f in more {
+        let f = f.as_ref();
+        if f.is_empty() {
+            continue;
+        }
+        if total.saturating_add(f.len()) > MAX_FRAGMENTS || into.len() >= MAX_FRAGMENT_COUNT {
+            return;
+        }
+        total += f.len();
+        into.push(f.to_string());
+    }
+}
+
+pub(crate) fn unknown(reason: UnknownReason, refs: Vec<Reference>) -> Value {
+    Value::Unknown(Box::new(Unknown {
+        reason,
+        refs,
+        ..Unknown::default()
+    }))
+}
+
+pub(crate) fn error_value() -> Value {
+    unknown(UnknownReason::Error, Vec::new())
+}
+
+pub(crate) fn merge_refs(into: &mut Vec<Reference>, more: Vec<Reference>) {
+    for r in more {
+        if !into.contains(&r) {
+            into.push(r);
+        }
+    }
+}
+
+/// Every reference carried by unknown values anywhere inside a node.
+pub(crate) fn deep_refs(node: &Node) -> Vec<Reference> {
+    let mut out = Vec::new();
+    collect_refs(node, &mut out, 0);
+    out
+}
+
+fn collect_refs(node: &Node, out: &mut Vec<Reference>, depth: usize) {
+    if depth > MAX_DEPTH {
+        return;
+    }
+    match &node.value {
+        Value::Unknown(u) => merge_refs(out, u.refs.clone()),
+        Value::List(items) => items.iter().for_each(|i| collect_refs(i, out, depth + 1)),
+        Value::Object(o) => o
+            .entries
+            .iter()
+            .for_each(|e| collect_refs(&e.value, out, depth + 1)),
+        Value::Json(inner) => collect_refs(inner, out, depth + 1),
+        _ => {}
+    }
+}
+
+/// The first unknown anywhere inside a node, with every reference of the node.
+pub(crate) fn deep_unknown(node: &Node) -> Option<Box<Unknown>> {
+    fn find(node: &Node, depth: usize) -> Option<UnknownReason> {
+        if depth > MAX_DEPTH {
+            return Some(UnknownReason::Unsupported);
+        }
+        match &node.value {
+            Value::Unknown(u) => Some(u.reason),
+            Value::List(items) => items.iter().find_map(|i| find(i, depth + 1)),
+            Value::Object(o) => o.entries.iter().find_map(|e| find(&e.value, depth + 1)),
+            Value::Json(inner) => find(inner, depth + 1),
+            _ => None,
+        }
+    }
+    let reason = find(node, 0)?;
+    let mut u = Box::new(Unknown {
+        reason,
+        refs: deep_refs(node),
+        ..Unknown::default()
+    });
+    if let Value::Unknown(top) = &node.value {
+        u.fragments = top.fragments.clone();
+    }
+    Some(u)
+}
+
+/// A partly known string: its known text, and where the unknown parts are.
+#[derive(Debug, Clone, PartialEq, Default)]
+pub(crate) struct HoledText {
+    /// The known text, with nothing where the holes are.
+    pub text: String,
+    /// The holes in order, each at a byte offset of `text` (several may share one).
+    pub holes: Vec<Hole>,
+    /// Where runs of `text` are written, in order: literal text copied byte for byte from a file
+    /// (a heredoc or template file without escapes), so a value read there points at its own line.
+    pub sources: Vec<Source>,
+}
+
+/// A run of [`HoledText::text`] written byte for byte at `loc`.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub(crate) struct Source {
+    /// Where the run starts in the text; it is as long as `loc`'s span.
+    pub at: usize,
+    pub loc: Loc,
+}
+
+/// An unknown part of a [`HoledText`].
+#[derive(Debug, Clone, PartialEq)]
+pub(crate) struct Hole {
+    pub at: usize,
+    /// What stands there: an unknown (its reason and references, no fragments), or a partly
+    /// unknown `jsonencode` value ([`Value::Json`]), which is that value in JSON value position.
+    pub node: Node,
 }

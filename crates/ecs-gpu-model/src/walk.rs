@@ -425,18 +425,6 @@ pub struct ReadError {
     pub column: Option<u32>,
 }
 
-impl ReadError {
-    /// The load problem of the file shown as `path`.
-    pub(crate) fn problem(self, path: PathBuf) -> crate::model::LoadProblem {
-        crate::model::LoadProblem {
-            path,
-            line: self.line,
-            column: self.column,
-            message: self.message,
-        }
-    }
-}
-
 impl From<String> for ReadError {
     fn from(message: String) -> ReadError {
         ReadError {
