@@ -16,7 +16,7 @@ const KNOWN: &[(&str, &str)] = &[
     ("parse", "model"),
     // `Ev::finish_unit` returns a `schedule::Partial`: lane `driver` replaces schedule.rs.
     ("loader", "schedule"),
-    // The functions take the loader's `Ev`: lane `funcs` splits funcs.rs by family.
+    // The functions take `Ev`, the loader's state: lane `funcs` splits funcs.rs by family.
     ("funcs", "loader"),
 ];
 
