@@ -65,6 +65,7 @@
 //! ```
 
 mod budget;
+mod decl;
 mod eval;
 mod funcs;
 mod installed;

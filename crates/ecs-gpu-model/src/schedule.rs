@@ -32,7 +32,8 @@ use std::path::{Path, PathBuf};
 use std::rc::Rc;
 use std::sync::{Arc, Condvar, Mutex, OnceLock};
 
-use crate::loader::{apply_overrides, finish_notes, Ev, RemoteCall, Shared, WalkedFolder};
+use crate::decl::apply_overrides;
+use crate::loader::{finish_notes, Ev, RemoteCall, Shared, WalkedFolder};
 use crate::model::*;
 use crate::taskdef::{json_task_definition, resource_task_definition};
 use crate::value::{Loc, Node, Value};

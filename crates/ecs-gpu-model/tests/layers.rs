@@ -161,6 +161,11 @@ fn the_evaluator_imports_only_values() {
 }
 
 #[test]
+fn the_declarations_import_no_other_module() {
+    assert_eq!(import_graph()["decl"], BTreeSet::new());
+}
+
+#[test]
 fn a_cycle_is_found_and_printed_in_order() {
     let graph: Graph = [("a", "b"), ("b", "c"), ("c", "a"), ("d", "a")]
         .into_iter()
