@@ -9,12 +9,13 @@ use smallvec::SmallVec;
 
 use crate::budget::{charge_built, charge_copy, charge_work};
 use crate::json::{object_from, sorted_entries};
-// Also for the functions, which name them as the evaluator's.
-pub(crate) use crate::value::{add_fragments, MAX_DEPTH};
+// The value helpers the functions name as the evaluator's.
+pub(crate) use crate::value::{
+    add_fragments, deep_refs, deep_unknown, error_value, merge_refs, MAX_DEPTH,
+};
 use crate::value::{
-    clamp_number, deep_refs, deep_unknown, error_value, format_number, merge_refs, unknown, Entry,
-    Hole, HoledText, InstanceKey, Loc, Node, Object, Reference, Source, Unknown, UnknownReason,
-    Value, MAX_FRAGMENTS, MAX_FRAGMENT_COUNT,
+    clamp_number, format_number, unknown, Entry, Hole, HoledText, InstanceKey, Loc, Node, Object,
+    Reference, Source, Unknown, UnknownReason, Value, MAX_FRAGMENTS, MAX_FRAGMENT_COUNT,
 };
 use crate::FileId;
 

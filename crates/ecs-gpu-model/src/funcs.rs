@@ -8,14 +8,12 @@ use base64::Engine as _;
 use ecs_gpu_hcl::ast::{Expr, Ident, Span};
 
 use crate::eval::{
-    has_error, to_bool, to_num, to_str, values_equal, Cx, Evaluate as _, Fail, Scope,
+    deep_refs, deep_unknown, error_value, has_error, merge_refs, to_bool, to_num, to_str,
+    values_equal, Cx, Evaluate as _, Fail, Scope,
 };
 use crate::json::{json_value_to_node, node_to_json_text, sorted_entries, JsonLocs};
 use crate::loader::Ev;
-use crate::value::{
-    deep_refs, deep_unknown, error_value, merge_refs, Entry, Loc, Node, Object, Unknown,
-    UnknownReason, Value,
-};
+use crate::value::{Entry, Loc, Node, Object, Unknown, UnknownReason, Value};
 
 type R = Result<Node, Fail>;
 
