@@ -1,74 +1,183 @@
-//! Terraform's built-in functions, with Terraform's semantics. A function over an unknown argument
+//! Terraform's built-in functions, with Terraform's semantics, grouped by family as Terraform's
+//! `internal/lang/funcs` is, behind one table ([`FUNCTIONS`]). A function over an unknown argument
 //! gives an unknown carrying the arguments' references; a function the evaluator does not know
 //! gives `Unknown(Unsupported)`.
 
-use std::path::{Path, PathBuf};
+mod conversion;
+mod encoding;
+mod filesystem;
+mod format;
+mod string;
 
-use base64::Engine as _;
 use ecs_gpu_hcl::ast::{Expr, Ident, Span};
 
-use crate::eval::{
-    deep_refs, deep_unknown, error_value, merge_refs, to_bool, to_num, to_str, values_equal, Cx,
-    Fail, Scope,
-};
-use crate::json::{json_value_to_node, node_to_json_text, sorted_entries, JsonLocs};
+use crate::eval::{deep_refs, deep_unknown, merge_refs, to_num, to_str, values_equal, Cx, Fail};
 use crate::loader::Ev;
-use crate::value::{Entry, Loc, Node, Object, Unknown, UnknownReason, Value};
+use crate::value::{Loc, Node, Object, Unknown, UnknownReason, Value};
+use Arguments::{Known, Partial};
+use Body::{Files, Lazy, Placed, Values, Whole};
 
-type R = Result<Node, Fail>;
+/// What a function gives: a value, or why there is none.
+type Outcome = Result<Node, Fail>;
 
-fn v(value: Value) -> R {
+/// Whether a function is called when its arguments are not all known.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Arguments {
+    /// Not called: the call's result is unknown, with every argument's references.
+    Known,
+    /// Called: the function handles unknown arguments (or parts of them) itself.
+    Partial,
+}
+
+/// What a function's body takes.
+#[derive(Clone, Copy)]
+enum Body {
+    /// The argument expressions, to evaluate itself and see their errors (`try`, `can`).
+    Lazy(fn(&mut Ev, &Cx<'_>, Option<Loc>, &[Expr]) -> Node),
+    /// The argument values, to move the one argument into the result, with any error inside it
+    /// (`jsonencode`).
+    Whole(fn(&mut Vec<Node>) -> Outcome),
+    /// The argument values.
+    Values(fn(&[Node]) -> Outcome),
+    /// The argument values and the call's place, for the values it builds (`jsondecode`).
+    Placed(fn(&[Node], Option<Loc>) -> Outcome),
+    /// The argument values and the evaluator, to read files.
+    Files(fn(&mut Ev, &Cx<'_>, Option<Loc>, &[Node]) -> Outcome),
+}
+
+/// Every function the evaluator knows, sorted by name.
+#[rustfmt::skip]
+static FUNCTIONS: &[(&str, Arguments, Body)] = &[
+    ("base64decode", Known, Values(encoding::base64decode)),
+    ("base64encode", Partial, Values(encoding::base64encode)),
+    ("base64gzip", Partial, Values(encoding::base64gzip)),
+    ("basename", Known, Values(filesystem::basename)),
+    ("can", Partial, Lazy(conversion::can)),
+    ("chomp", Known, Values(string::chomp)),
+    ("dirname", Known, Values(filesystem::dirname)),
+    ("endswith", Known, Values(string::endswith)),
+    ("file", Known, Files(filesystem::file)),
+    ("filebase64", Known, Files(filesystem::filebase64)),
+    ("fileexists", Known, Files(filesystem::fileexists)),
+    ("format", Known, Values(string::format)),
+    ("formatlist", Known, Values(string::formatlist)),
+    ("indent", Known, Values(string::indent)),
+    ("join", Partial, Values(string::join)),
+    ("jsondecode", Partial, Placed(encoding::jsondecode)),
+    ("jsonencode", Partial, Whole(encoding::jsonencode)),
+    ("lower", Known, Values(string::lower)),
+    ("nonsensitive", Partial, Values(conversion::sensitivity)),
+    ("regex", Known, Values(string::regex)),
+    ("regexall", Known, Values(string::regexall)),
+    ("replace", Known, Values(string::replace)),
+    ("sensitive", Partial, Values(conversion::sensitivity)),
+    ("split", Known, Values(string::split)),
+    ("startswith", Known, Values(string::startswith)),
+    ("strcontains", Known, Values(string::strcontains)),
+    ("strrev", Known, Values(string::strrev)),
+    ("substr", Known, Values(string::substr)),
+    ("templatefile", Partial, Files(filesystem::templatefile)),
+    ("title", Known, Values(string::title)),
+    ("tobool", Known, Values(conversion::tobool)),
+    ("tolist", Partial, Values(conversion::tolist)),
+    ("tomap", Partial, Values(conversion::tomap)),
+    ("tonumber", Known, Values(conversion::tonumber)),
+    ("toset", Known, Values(conversion::toset)),
+    ("tostring", Known, Values(conversion::tostring)),
+    ("trim", Known, Values(string::trim)),
+    ("trimprefix", Known, Values(string::trimprefix)),
+    ("trimspace", Known, Values(string::trimspace)),
+    ("trimsuffix", Known, Values(string::trimsuffix)),
+    ("try", Partial, Lazy(conversion::try_)),
+    ("type", Partial, Values(conversion::type_)),
+    ("upper", Known, Values(string::upper)),
+    ("urlencode", Known, Values(encoding::urlencode)),
+];
+
+/// The function named `name`, if the evaluator knows it.
+fn lookup(name: &str) -> Option<(Arguments, Body)> {
+    let found = FUNCTIONS.binary_search_by_key(&name, |(known, ..)| known);
+    found.ok().map(|i| (FUNCTIONS[i].1, FUNCTIONS[i].2))
+}
+
+fn new_value(value: Value) -> Outcome {
     Ok(Node::new(value, None))
 }
 
-fn s(text: String) -> R {
-    v(Value::String(text.into()))
+fn new_string(text: String) -> Outcome {
+    Ok(string_node(text))
+}
+
+fn string_node(text: String) -> Node {
+    Node::new(Value::String(text.into()), None)
+}
+
+/// The failure of what the evaluator does not model: the result is unknown, not an error.
+fn unsupported() -> Fail {
+    Fail::Unknown(Box::new(Unknown {
+        reason: UnknownReason::Unsupported,
+        ..Unknown::default()
+    }))
+}
+
+/// The arguments of a function that takes exactly `N`.
+fn exactly<const N: usize>(args: &[Node]) -> Result<&[Node; N], Fail> {
+    args.try_into().map_err(|_| Fail::Error)
+}
+
+fn arity(args: &[Node], min: usize, max: usize) -> Result<(), Fail> {
+    if args.len() < min || args.len() > max {
+        Err(Fail::Error)
+    } else {
+        Ok(())
+    }
 }
 
 /// Whether an evaluation error happened anywhere inside a value.
-pub(crate) fn has_error(n: &Node) -> bool {
-    fn go(n: &Node, d: usize) -> bool {
-        if d > crate::eval::MAX_DEPTH {
+pub(crate) fn has_error(node: &Node) -> bool {
+    fn walk(node: &Node, depth: usize) -> bool {
+        if depth > crate::eval::MAX_DEPTH {
             return false;
         }
-        match &n.value {
+        match &node.value {
             Value::Unknown(u) => u.reason == UnknownReason::Error,
-            Value::List(items) => items.iter().any(|i| go(i, d + 1)),
+            Value::List(items) => items.iter().any(|i| walk(i, depth + 1)),
             // A discarded duplicate was still evaluated: its error is the object's.
             Value::Object(o) => o
                 .entries
                 .iter()
                 .chain(&o.discarded)
-                .any(|e| go(&e.value, d + 1)),
-            Value::Json(inner) => go(inner, d + 1),
+                .any(|e| walk(&e.value, depth + 1)),
+            Value::Json(inner) => walk(inner, depth + 1),
             _ => false,
         }
     }
-    go(n, 0)
+    walk(node, 0)
 }
 
-fn list(n: &Node) -> Result<&[Node], Fail> {
-    match &n.value {
+fn as_list(node: &Node) -> Result<&[Node], Fail> {
+    match &node.value {
         Value::List(items) => Ok(items),
         Value::Unknown(u) => Err(Fail::Unknown(u.clone())),
         _ => Err(Fail::Error),
     }
 }
 
-fn object(n: &Node) -> Result<&Object, Fail> {
-    match &n.value {
+fn as_object(node: &Node) -> Result<&Object, Fail> {
+    match &node.value {
         Value::Object(o) => Ok(o),
         Value::Unknown(u) => Err(Fail::Unknown(u.clone())),
         _ => Err(Fail::Error),
     }
 }
 
-fn int(n: &Node) -> Result<i64, Fail> {
-    let f = to_num(n)?;
-    if f.fract() != 0.0 || f.abs() > 9e15 {
+/// A whole number small enough to be exact.
+fn to_int(node: &Node) -> Result<i64, Fail> {
+    let number = to_num(node)?;
+    if number.fract() != 0.0 || number.abs() > 9e15 {
         return Err(Fail::Error);
     }
-    Ok(f as i64)
+    Ok(number as i64)
 }
 
 /// Strings, numbers and bools mixed in one collection become strings, as Terraform unifies them.
@@ -143,47 +252,21 @@ pub(crate) fn set_of(items: Vec<Node>) -> Vec<Node> {
 /// argument, and the reason of the first unknown.
 fn unknown_of(args: &[Node]) -> Option<Box<Unknown>> {
     let first = args.iter().find_map(deep_unknown)?;
-    let mut refs = Vec::new();
-    for a in args {
-        merge_refs(&mut refs, deep_refs(a));
-    }
     Some(Box::new(Unknown {
         reason: first.reason,
-        refs,
+        refs: refs_of(args),
         ..Unknown::default()
     }))
 }
 
-/// Functions that take partly unknown arguments and handle them themselves.
-const PARTIAL: &[&str] = &[
-    "jsonencode",
-    "jsondecode",
-    "length",
-    "concat",
-    "merge",
-    "flatten",
-    "lookup",
-    "element",
-    "keys",
-    "values",
-    "coalesce",
-    "coalescelist",
-    "one",
-    "tolist",
-    "tomap",
-    "slice",
-    "reverse",
-    "zipmap",
-    "sensitive",
-    "nonsensitive",
-    "base64encode",
-    "base64gzip",
-    "join",
-    "contains",
-    "compact",
-    "templatefile",
-    "type",
-];
+/// Every reference of every argument.
+fn refs_of(args: &[Node]) -> Vec<crate::value::Reference> {
+    let mut refs = Vec::new();
+    for arg in args {
+        merge_refs(&mut refs, deep_refs(arg));
+    }
+    refs
+}
 
 pub(crate) fn call(
     ev: &mut Ev,
@@ -194,87 +277,53 @@ pub(crate) fn call(
     expand_final: bool,
 ) -> Node {
     let loc = cx.loc(span);
-    let fname = name.name.as_str();
-    // Functions that evaluate their arguments themselves.
-    match fname {
-        "try" => {
-            for a in args {
-                let n = ev.eval(cx, a);
-                if has_error(&n) {
-                    continue;
-                }
-                if let Some(u) = deep_unknown(&n) {
-                    let mut u = u;
-                    u.derived();
-                    return Node::new(Value::Unknown(u), loc);
-                }
-                return n;
-            }
-            return Node::new(error_value(), loc);
-        }
-        "can" => {
-            let Some(a) = args.first() else {
-                return Node::new(error_value(), loc);
-            };
-            let n = ev.eval(cx, a);
-            let value = if has_error(&n) {
-                Value::Bool(false)
-            } else if let Some(u) = deep_unknown(&n) {
-                let mut u = u;
-                u.derived();
-                Value::Unknown(u)
-            } else {
-                Value::Bool(true)
-            };
-            return Node::new(value, loc);
-        }
-        _ => {}
+    let function = lookup(&name.name);
+    if let Some((_, Lazy(body))) = function {
+        return body(ev, cx, loc, args);
     }
-    let mut vals: Vec<Node> = args.iter().map(|a| ev.eval(cx, a)).collect();
+    let mut values: Vec<Node> = args.iter().map(|a| ev.eval(cx, a)).collect();
     if expand_final {
-        match vals.pop() {
+        match values.pop() {
             Some(last) => match &last.value {
-                Value::List(items) => vals.extend(items.iter().cloned()),
+                Value::List(items) => values.extend(items.iter().cloned()),
                 Value::Unknown(u) => {
                     let mut u = u.clone();
                     u.derived();
-                    for a in &vals {
-                        merge_refs(&mut u.refs, deep_refs(a));
-                    }
+                    merge_refs(&mut u.refs, refs_of(&values));
                     return Node::new(Value::Unknown(u), loc);
                 }
-                _ => return Node::new(error_value(), loc),
+                _ => return Node::new(crate::eval::error_value(), loc),
             },
-            None => return Node::new(error_value(), loc),
+            None => return Node::new(crate::eval::error_value(), loc),
         }
     }
     // An error anywhere in an argument is an error of the call, as in Terraform. `jsonencode` keeps
     // its structure (and the error inside it) so rules still see the rest of the document.
-    if fname != "jsonencode" && vals.iter().any(has_error) {
-        let mut refs = Vec::new();
-        for a in &vals {
-            merge_refs(&mut refs, deep_refs(a));
-        }
-        return Node::new(Fail::Error.with_refs(refs).into_value(), loc);
+    if !matches!(function, Some((_, Whole(_)))) && values.iter().any(has_error) {
+        return Node::new(Fail::Error.with_refs(refs_of(&values)).into_value(), loc);
     }
-    if !PARTIAL.contains(&fname) {
-        if let Some(u) = unknown_of(&vals) {
+    if !matches!(function, Some((Partial, _))) && !LEGACY_PARTIAL.contains(&name.name.as_str()) {
+        if let Some(u) = unknown_of(&values) {
             return Node::new(Value::Unknown(u), loc);
         }
     }
     // A result computed from a sensitive argument is sensitive, as in Terraform (over-marking a
     // part that came from elsewhere only hides it in messages). `jsonencode` marks its text and
     // keeps the marks of the parts inside, so a rule may still quote the other fields.
-    let sensitive = match fname {
+    let sensitive = match name.name.as_str() {
         "sensitive" => Some(true),
         "nonsensitive" => Some(false),
-        _ if vals.iter().any(Node::is_sensitive) => Some(true),
+        _ if values.iter().any(Node::is_sensitive) => Some(true),
         _ => None,
     };
-    let result = if fname == "jsonencode" {
-        jsonencode(&mut vals)
-    } else {
-        builtin(ev, cx, loc, fname, &vals)
+    let result = match function {
+        Some((_, Whole(body))) => body(&mut values),
+        Some((_, Values(body))) => body(&values),
+        Some((_, Placed(body))) => body(&values, loc),
+        Some((_, Files(body))) => body(ev, cx, loc, &values),
+        // `try` and `can` returned above.
+        Some((_, Lazy(_))) => Err(unsupported()),
+        None => builtin(&name.name, &values),
     };
     let result = match (result, sensitive) {
         (Ok(mut n), Some(mark)) => {
@@ -289,13 +338,7 @@ pub(crate) fn call(
     };
     match result {
         Ok(n) if matches!(&n.value, Value::String(t) if t.len() > crate::eval::MAX_STRING) => {
-            Node::new(
-                Value::Unknown(Box::new(Unknown {
-                    reason: UnknownReason::Unsupported,
-                    ..Unknown::default()
-                })),
-                loc,
-            )
+            Node::new(unsupported().into_value(), loc)
         }
         Ok(mut n) => {
             if n.loc.is_none() {
@@ -303,489 +346,41 @@ pub(crate) fn call(
             }
             n
         }
-        Err(f) => {
-            let mut refs = Vec::new();
-            for a in &vals {
-                merge_refs(&mut refs, deep_refs(a));
-            }
-            Node::new(f.with_refs(refs).into_value(), loc)
-        }
+        Err(f) => Node::new(f.with_refs(refs_of(&values)).into_value(), loc),
     }
 }
 
-/// `jsonencode(x)`: a string that keeps `x`'s structure ([`Value::Json`]). The argument is moved
-/// out of `vals`, not copied: container definitions are the biggest values. On failure `vals` is
-/// left whole, for the error's references.
-fn jsonencode(vals: &mut Vec<Node>) -> R {
-    arity(vals, 1, 1)?;
-    if let Some(Value::Unknown(u)) = vals.first().map(|n| &n.value) {
-        return Err(Fail::Unknown(u.clone()));
-    }
-    let arg = vals.pop().ok_or(Fail::Error)?;
-    v(Value::Json(std::sync::Arc::new(arg)))
-}
+/// Functions not yet in [`FUNCTIONS`] that take partly unknown arguments.
+const LEGACY_PARTIAL: &[&str] = &[
+    "length",
+    "concat",
+    "merge",
+    "flatten",
+    "lookup",
+    "element",
+    "keys",
+    "values",
+    "coalesce",
+    "coalescelist",
+    "one",
+    "slice",
+    "reverse",
+    "zipmap",
+    "contains",
+    "compact",
+];
 
-fn arity(args: &[Node], min: usize, max: usize) -> Result<(), Fail> {
-    if args.len() < min || args.len() > max {
-        Err(Fail::Error)
-    } else {
-        Ok(())
-    }
+type R = Outcome;
+fn v(value: Value) -> R {
+    new_value(value)
 }
+use crate::eval::to_bool;
+use crate::json::sorted_entries;
+use crate::value::Entry;
+use {as_list as list, as_object as object, to_int as int};
 
-fn builtin(ev: &mut Ev, cx: &Cx<'_>, loc: Option<Loc>, name: &str, a: &[Node]) -> R {
+fn builtin(name: &str, a: &[Node]) -> R {
     match name {
-        // Encoding (`jsonencode`: [`jsonencode`]).
-        "jsondecode" => {
-            arity(a, 1, 1)?;
-            // A template with unknown parts: its JSON read with holes, as it will decode.
-            if let Value::Unknown(u) = &a[0].value {
-                if let Some(n) = u
-                    .text
-                    .as_deref()
-                    .and_then(|t| crate::json_holes::parse(t, loc))
-                {
-                    return Ok(n);
-                }
-                let mut u = u.clone();
-                u.derived();
-                return Err(Fail::Unknown(u));
-            }
-            let text = to_str(&a[0])?;
-            let json = crate::json::parse_json(&text).ok_or(Fail::Error)?;
-            Ok(json_value_to_node(json, JsonLocs::Fixed(loc)))
-        }
-        "base64encode" => {
-            arity(a, 1, 1)?;
-            match to_str(&a[0]) {
-                Ok(t) => s(base64::engine::general_purpose::STANDARD.encode(t.as_bytes())),
-                Err(Fail::Unknown(u)) => Err(Fail::Unknown(u)),
-                Err(e) => Err(e),
-            }
-        }
-        "base64gzip" => {
-            arity(a, 1, 1)?;
-            // The compressed bytes are not computed; the text is known to be inside.
-            match to_str(&a[0]) {
-                Ok(t) => Err(Fail::Unknown(Box::new(Unknown {
-                    reason: UnknownReason::Unsupported,
-                    refs: Vec::new(),
-                    fragments: vec![t],
-                    entries: Vec::new(),
-                    text: None,
-                }))),
-                Err(e) => Err(e),
-            }
-        }
-        "base64decode" => {
-            arity(a, 1, 1)?;
-            let t = to_str(&a[0])?;
-            let bytes = base64::engine::general_purpose::STANDARD
-                .decode(t.as_bytes())
-                .map_err(|_| Fail::Error)?;
-            s(String::from_utf8(bytes).map_err(|_| Fail::Error)?)
-        }
-        "urlencode" => {
-            arity(a, 1, 1)?;
-            let t = to_str(&a[0])?;
-            let mut out = String::new();
-            for b in t.bytes() {
-                if b.is_ascii_alphanumeric() || b"-._~".contains(&b) {
-                    out.push(b as char);
-                } else if b == b' ' {
-                    out.push('+');
-                } else {
-                    out.push_str(&format!("%{b:02X}"));
-                }
-            }
-            s(out)
-        }
-        // Type conversion.
-        "tostring" => {
-            arity(a, 1, 1)?;
-            match &a[0].value {
-                Value::Null => v(Value::Null),
-                Value::String(_) => Ok(a[0].clone()),
-                _ => s(to_str(&a[0])?),
-            }
-        }
-        "tonumber" => {
-            arity(a, 1, 1)?;
-            match &a[0].value {
-                Value::Null => v(Value::Null),
-                Value::Number(_) => Ok(a[0].clone()),
-                _ => v(Value::Number(to_num(&a[0])?)),
-            }
-        }
-        "tobool" => {
-            arity(a, 1, 1)?;
-            match &a[0].value {
-                Value::Null => v(Value::Null),
-                Value::Bool(_) => Ok(a[0].clone()),
-                _ => v(Value::Bool(to_bool(&a[0])?)),
-            }
-        }
-        "tolist" => {
-            arity(a, 1, 1)?;
-            match &a[0].value {
-                Value::Null => v(Value::Null),
-                _ => v(Value::List(unify(list(&a[0])?.to_vec()))),
-            }
-        }
-        "toset" => {
-            arity(a, 1, 1)?;
-            match &a[0].value {
-                Value::Null => v(Value::Null),
-                _ => v(Value::List(set_of(list(&a[0])?.to_vec()))),
-            }
-        }
-        "tomap" => {
-            arity(a, 1, 1)?;
-            match &a[0].value {
-                Value::Null => v(Value::Null),
-                _ => {
-                    let o = object(&a[0])?;
-                    let vals = unify(o.entries.iter().map(|e| e.value.clone()).collect());
-                    let entries = o
-                        .entries
-                        .iter()
-                        .zip(vals)
-                        .map(|(e, value)| Entry {
-                            key: e.key.clone(),
-                            key_loc: e.key_loc,
-                            value,
-                        })
-                        .collect();
-                    v(Value::Object(Object {
-                        entries,
-                        discarded: o.discarded.clone(),
-                    }))
-                }
-            }
-        }
-        "sensitive" | "nonsensitive" => {
-            arity(a, 1, 1)?;
-            Ok(a[0].clone())
-        }
-        "type" => Err(Fail::Unknown(Box::new(Unknown {
-            reason: UnknownReason::Unsupported,
-            ..Unknown::default()
-        }))),
-        // Strings.
-        "format" => {
-            if a.is_empty() {
-                return Err(Fail::Error);
-            }
-            let f = to_str(&a[0])?;
-            if a[1..].iter().any(|x| matches!(x.value, Value::Null)) {
-                // Terraform's handling of null arguments is not modelled.
-                return Err(Fail::Unknown(Box::new(Unknown {
-                    reason: UnknownReason::Unsupported,
-                    ..Unknown::default()
-                })));
-            }
-            s(format(&f, &a[1..])?)
-        }
-        "formatlist" => {
-            if a.is_empty() {
-                return Err(Fail::Error);
-            }
-            let f = to_str(&a[0])?;
-            let mut n: Option<usize> = None;
-            for x in &a[1..] {
-                if let Value::List(items) = &x.value {
-                    match n {
-                        Some(m) if m != items.len() => return Err(Fail::Error),
-                        _ => n = Some(items.len()),
-                    }
-                }
-            }
-            let n = n.unwrap_or(1);
-            let mut out = Vec::with_capacity(n);
-            for i in 0..n {
-                let row: Vec<Node> = a[1..]
-                    .iter()
-                    .map(|x| match &x.value {
-                        Value::List(items) => items[i].clone(),
-                        _ => x.clone(),
-                    })
-                    .collect();
-                out.push(Node::new(Value::String(format(&f, &row)?.into()), None));
-            }
-            v(Value::List(out))
-        }
-        "join" => {
-            if a.len() < 2 {
-                return Err(Fail::Error);
-            }
-            let sep = to_str(&a[0])?;
-            let mut parts: Vec<Result<String, Fail>> = Vec::new();
-            for l in &a[1..] {
-                for item in list(l)? {
-                    if matches!(item.value, Value::Null) {
-                        return Err(Fail::Error);
-                    }
-                    parts.push(to_str(item));
-                }
-            }
-            // A join with unknown elements keeps its known text as fragments.
-            let mut text = String::new();
-            let mut fragments = Vec::new();
-            let mut cur = String::new();
-            let mut unknown: Option<Box<Unknown>> = None;
-            for (i, p) in parts.into_iter().enumerate() {
-                if text.len() > crate::eval::MAX_STRING {
-                    return Err(Fail::Unknown(Box::new(Unknown {
-                        reason: UnknownReason::Unsupported,
-                        ..Unknown::default()
-                    })));
-                }
-                if i > 0 {
-                    text.push_str(&sep);
-                    cur.push_str(&sep);
-                }
-                match p {
-                    Ok(t) => {
-                        text.push_str(&t);
-                        cur.push_str(&t);
-                    }
-                    Err(Fail::Unknown(u)) => {
-                        if !cur.is_empty() {
-                            let c = std::mem::take(&mut cur);
-                            crate::eval::add_fragments(&mut fragments, [&c]);
-                        }
-                        crate::eval::add_fragments(&mut fragments, &u.fragments);
-                        let un = unknown.get_or_insert_with(|| {
-                            Box::new(Unknown {
-                                reason: u.reason,
-                                ..Unknown::default()
-                            })
-                        });
-                        merge_refs(&mut un.refs, u.refs);
-                    }
-                    Err(Fail::Error) => return Err(Fail::Error),
-                }
-            }
-            match unknown {
-                None => s(text),
-                Some(mut u) => {
-                    crate::eval::add_fragments(&mut fragments, [&cur]);
-                    u.fragments = fragments;
-                    Err(Fail::Unknown(u))
-                }
-            }
-        }
-        "split" => {
-            arity(a, 2, 2)?;
-            let sep = to_str(&a[0])?;
-            let t = to_str(&a[1])?;
-            if t.len() > 1 << 20 && (sep.is_empty() || t.matches(sep.as_str()).count() > 1 << 20) {
-                return Err(Fail::Unknown(Box::new(Unknown {
-                    reason: UnknownReason::Unsupported,
-                    ..Unknown::default()
-                })));
-            }
-            let parts: Vec<String> = if sep.is_empty() {
-                t.chars().map(|c| c.to_string()).collect()
-            } else {
-                t.split(sep.as_str()).map(str::to_string).collect()
-            };
-            v(Value::List(
-                parts
-                    .into_iter()
-                    .map(|p| Node::new(Value::String(p.into()), None))
-                    .collect(),
-            ))
-        }
-        "upper" => {
-            arity(a, 1, 1)?;
-            s(to_str(&a[0])?.to_uppercase())
-        }
-        "lower" => {
-            arity(a, 1, 1)?;
-            s(to_str(&a[0])?.to_lowercase())
-        }
-        "title" => {
-            arity(a, 1, 1)?;
-            let t = to_str(&a[0])?;
-            let mut out = String::new();
-            let mut start = true;
-            for c in t.chars() {
-                if start && c.is_alphabetic() {
-                    out.extend(c.to_uppercase());
-                } else {
-                    out.push(c);
-                }
-                start = !(c.is_alphanumeric() || c == '_' || c == '\'');
-            }
-            s(out)
-        }
-        "trimspace" => {
-            arity(a, 1, 1)?;
-            s(to_str(&a[0])?.trim().to_string())
-        }
-        "trim" => {
-            arity(a, 2, 2)?;
-            let t = to_str(&a[0])?;
-            let cut = to_str(&a[1])?;
-            s(t.trim_matches(|c| cut.contains(c)).to_string())
-        }
-        "trimprefix" => {
-            arity(a, 2, 2)?;
-            let t = to_str(&a[0])?;
-            let p = to_str(&a[1])?;
-            s(t.strip_prefix(p.as_str()).unwrap_or(&t).to_string())
-        }
-        "trimsuffix" => {
-            arity(a, 2, 2)?;
-            let t = to_str(&a[0])?;
-            let p = to_str(&a[1])?;
-            s(t.strip_suffix(p.as_str()).unwrap_or(&t).to_string())
-        }
-        "chomp" => {
-            arity(a, 1, 1)?;
-            let mut t = to_str(&a[0])?;
-            while t.ends_with('\n') || t.ends_with('\r') {
-                t.pop();
-            }
-            s(t)
-        }
-        "indent" => {
-            arity(a, 2, 2)?;
-            let n = int(&a[0])?;
-            let t = to_str(&a[1])?;
-            let pad = " ".repeat(usize::try_from(n).map_err(|_| Fail::Error)?.min(10_000));
-            let lines = t.matches('\n').count();
-            if lines.saturating_mul(pad.len()).saturating_add(t.len()) > crate::eval::MAX_STRING {
-                return Err(Fail::Unknown(Box::new(Unknown {
-                    reason: UnknownReason::Unsupported,
-                    ..Unknown::default()
-                })));
-            }
-            s(t.replace('\n', &format!("\n{pad}")))
-        }
-        "replace" => {
-            arity(a, 3, 3)?;
-            let t = to_str(&a[0])?;
-            let from = to_str(&a[1])?;
-            let to = to_str(&a[2])?;
-            if from.len() > 1 && from.starts_with('/') && from.ends_with('/') {
-                let re = compile(&from[1..from.len() - 1])?;
-                return s(re.replace_all(&t, to.as_str()).into_owned());
-            }
-            let count = if from.is_empty() {
-                t.chars().count() + 1
-            } else {
-                t.matches(from.as_str()).count()
-            };
-            if count.saturating_mul(to.len()).saturating_add(t.len()) > crate::eval::MAX_STRING {
-                return Err(Fail::Unknown(Box::new(Unknown {
-                    reason: UnknownReason::Unsupported,
-                    ..Unknown::default()
-                })));
-            }
-            if from.is_empty() {
-                // Go's strings.Replace inserts between every character.
-                let mut out = to.clone();
-                for c in t.chars() {
-                    out.push(c);
-                    out.push_str(&to);
-                }
-                return s(out);
-            }
-            s(t.replace(&from, &to))
-        }
-        "substr" => {
-            arity(a, 3, 3)?;
-            let t = to_str(&a[0])?;
-            let chars: Vec<char> = t.chars().collect();
-            let len = chars.len() as i64;
-            let mut off = int(&a[1])?;
-            let mut n = int(&a[2])?;
-            let from_end = off < 0;
-            if off < 0 {
-                off = (off + len).max(0);
-            }
-            if off > len {
-                return s(String::new());
-            }
-            // Terraform's quirk: a length of 0 from a negative offset takes the rest.
-            if n < 0 || off + n > len || (from_end && n == 0) {
-                n = len - off;
-            }
-            s(chars[off as usize..(off + n) as usize].iter().collect())
-        }
-        "strrev" => {
-            arity(a, 1, 1)?;
-            s(to_str(&a[0])?.chars().rev().collect())
-        }
-        "startswith" => {
-            arity(a, 2, 2)?;
-            v(Value::Bool(
-                to_str(&a[0])?.starts_with(to_str(&a[1])?.as_str()),
-            ))
-        }
-        "endswith" => {
-            arity(a, 2, 2)?;
-            v(Value::Bool(
-                to_str(&a[0])?.ends_with(to_str(&a[1])?.as_str()),
-            ))
-        }
-        "strcontains" => {
-            arity(a, 2, 2)?;
-            v(Value::Bool(
-                to_str(&a[0])?.contains(to_str(&a[1])?.as_str()),
-            ))
-        }
-        "regex" | "regexall" => {
-            arity(a, 2, 2)?;
-            let re = compile(&to_str(&a[0])?)?;
-            let t = to_str(&a[1])?;
-            let one = |caps: regex::Captures<'_>| -> Node {
-                let names: Vec<Option<&str>> = re.capture_names().skip(1).collect();
-                let value = if names.is_empty() {
-                    Value::String(caps.get(0).map_or("", |m| m.as_str()).to_string().into())
-                } else if names.iter().any(Option::is_some) {
-                    let mut obj = Object::default();
-                    for (i, n) in names.iter().enumerate() {
-                        if let Some(n) = n {
-                            obj.entries.push(Entry {
-                                key: (*n).to_string(),
-                                key_loc: None,
-                                value: caps.get(i + 1).map_or(Node::new(Value::Null, None), |m| {
-                                    Node::new(Value::String(m.as_str().to_string().into()), None)
-                                }),
-                            });
-                        }
-                    }
-                    obj.entries.sort_by(|x, y| x.key.cmp(&y.key));
-                    Value::Object(obj)
-                } else {
-                    Value::List(
-                        (1..=names.len())
-                            .map(|i| {
-                                caps.get(i).map_or(Node::new(Value::Null, None), |m| {
-                                    Node::new(Value::String(m.as_str().to_string().into()), None)
-                                })
-                            })
-                            .collect(),
-                    )
-                };
-                Node::new(value, None)
-            };
-            if name == "regex" {
-                let caps = re.captures(&t).ok_or(Fail::Error)?;
-                Ok(one(caps))
-            } else {
-                if re.find_iter(&t).take(100_000).count() >= 100_000 {
-                    return Err(Fail::Unknown(Box::new(Unknown {
-                        reason: UnknownReason::Unsupported,
-                        ..Unknown::default()
-                    })));
-                }
-                v(Value::List(re.captures_iter(&t).map(one).collect()))
-            }
-        }
         // Collections.
         "length" => {
             arity(a, 1, 1)?;
@@ -1209,65 +804,6 @@ fn builtin(ev: &mut Ev, cx: &Cx<'_>, loc: Option<Loc>, name: &str, a: &[Node]) -
             let n = i64::from_str_radix(&t, base as u32).map_err(|_| Fail::Error)?;
             v(Value::Number(n as f64))
         }
-        // Files.
-        "file" | "filebase64" | "fileexists" => {
-            arity(a, 1, 1)?;
-            let p = to_str(&a[0])?;
-            let real = ev.resolve_file(cx, &p, loc)?;
-            if name == "fileexists" {
-                return v(Value::Bool(real.is_file()));
-            }
-            let bytes = ev.read_by_function(&real)?;
-            if name == "filebase64" {
-                return s(base64::engine::general_purpose::STANDARD.encode(&bytes));
-            }
-            s(String::from_utf8(bytes).map_err(|_| Fail::Error)?)
-        }
-        "templatefile" => {
-            arity(a, 2, 2)?;
-            if let Value::Unknown(u) = &a[0].value {
-                return Err(Fail::Unknown(u.clone()));
-            }
-            let p = to_str(&a[0])?;
-            let vars = match &a[1].value {
-                Value::Object(o) => o.clone(),
-                Value::Unknown(u) => return Err(Fail::Unknown(u.clone())),
-                _ => return Err(Fail::Error),
-            };
-            ev.templatefile(cx, &p, vars, loc)
-        }
-        "basename" => {
-            arity(a, 1, 1)?;
-            let p = to_str(&a[0])?;
-            s(Path::new(&p)
-                .file_name()
-                .map(|n| n.to_string_lossy().into_owned())
-                .unwrap_or_else(|| {
-                    if p.starts_with('/') {
-                        "/".into()
-                    } else {
-                        ".".into()
-                    }
-                }))
-        }
-        "dirname" => {
-            arity(a, 1, 1)?;
-            let p = to_str(&a[0])?;
-            let d = Path::new(&p)
-                .parent()
-                .map(|d| d.to_string_lossy().into_owned());
-            s(match d {
-                Some(d) if d.is_empty() => ".".into(),
-                Some(d) => d,
-                None => {
-                    if p.starts_with('/') {
-                        "/".into()
-                    } else {
-                        ".".into()
-                    }
-                }
-            })
-        }
         _ => Err(Fail::Unknown(Box::new(Unknown {
             reason: UnknownReason::Unsupported,
             ..Unknown::default()
@@ -1275,382 +811,20 @@ fn builtin(ev: &mut Ev, cx: &Cx<'_>, loc: Option<Loc>, name: &str, a: &[Node]) -
     }
 }
 
-/// A regular expression in RE2 syntax (Terraform's); one this engine rejects is unsupported.
-fn compile(pattern: &str) -> Result<regex::Regex, Fail> {
-    regex::RegexBuilder::new(pattern)
-        .size_limit(1 << 20)
-        .build()
-        .map_err(|_| {
-            Fail::Unknown(Box::new(Unknown {
-                reason: UnknownReason::Unsupported,
-                ..Unknown::default()
-            }))
-        })
-}
+#[cfg(test)]
+mod tests {
+    use super::FUNCTIONS;
 
-impl Ev {
-    /// The bytes of a file `file()` or `filebase64()` reads, opened once and checked on that
-    /// handle (a regular file, at most [`crate::MAX_FILE_BYTES`]) as every file is
-    /// ([`crate::walk::read_bytes`]). A file that cannot be read is a problem with its place,
-    /// said once, and the call fails.
-    fn read_by_function(&mut self, real: &Path) -> Result<Vec<u8>, Fail> {
-        let read = crate::walk::read_bytes_inside(real, &|p| self.may_read(p));
-        match read {
-            Ok(bytes) => {
-                self.read_by_functions
-                    .insert(real.as_os_str().to_os_string());
-                Ok(bytes)
-            }
-            Err(e) => {
-                let display = crate::walk::display_path(real, &self.cwd);
-                if !self.problems.iter().any(|p| p.path == display) {
-                    self.problems.push(e.problem(display));
-                }
-                Err(Fail::Error)
-            }
-        }
-    }
-
-    /// A `file()` path: relative to the root module's folder (where Terraform runs), and only
-    /// inside the checked tree.
-    fn resolve_file(&mut self, cx: &Cx<'_>, p: &str, loc: Option<Loc>) -> Result<PathBuf, Fail> {
-        let base = match self.insts.get(cx.inst) {
-            Some(i) => i.root_dir.clone(),
-            None => self.cwd.clone(),
-        };
-        let joined = base.join(p);
-        let real = std::fs::canonicalize(&joined).map_err(|_| Fail::Error)?;
-        if !self.may_read(&real) {
-            self.notes.push(crate::model::LoadNote {
-                kind: crate::model::LoadNoteKind::FileOutsideTree,
-                message: format!("`{p}` is outside the checked folders and is not read"),
-                loc,
-            });
-            // Terraform would read it: unknown, not an error (`try` must not take its fallback).
-            return Err(Fail::Unknown(Box::new(Unknown {
-                reason: UnknownReason::Unsupported,
-                ..Unknown::default()
-            })));
-        }
-        Ok(real)
-    }
-
-    fn templatefile(&mut self, cx: &Cx<'_>, p: &str, vars: Object, loc: Option<Loc>) -> R {
-        let real = self.resolve_file(cx, p, loc)?;
-        if self.template_stack.contains(&real) || self.template_stack.len() > 8 {
-            return Err(Fail::Error);
-        }
-        let entry = match self.templates.get(real.as_os_str()) {
-            Some(e) => e.clone(),
-            None => {
-                let display = crate::walk::display_path(&real, &self.cwd);
-                let read = crate::walk::read_text_inside(&real, &|p| self.may_read(p));
-                let e = match read {
-                    Ok(text) => match crate::parse::template_result(&text) {
-                        Ok(t) => {
-                            let fid = self.add_file(&real, display, text, Vec::new());
-                            Some((fid, std::rc::Rc::new(t)))
-                        }
-                        Err(err) => {
-                            self.parse_problem(display, &text, &err);
-                            None
-                        }
-                    },
-                    Err(e) => {
-                        self.problems.push(e.problem(display));
-                        None
-                    }
-                };
-                self.templates
-                    .insert(real.as_os_str().to_os_string(), e.clone());
-                e
-            }
-        };
-        self.read_by_functions
-            .insert(real.as_os_str().to_os_string());
-        let Some((fid, template)) = entry else {
-            return Err(Fail::Error);
-        };
-        let scope = Scope {
-            vars: vars.entries.into_iter().map(|e| (e.key, e.value)).collect(),
-            parent: None,
-        };
-        let tcx = Cx {
-            inst: cx.inst,
-            file: fid,
-            scope: &scope,
-            closed: true,
-        };
-        self.template_stack.push(real);
-        let span = Span::new(
-            0,
-            self.files
-                .get(fid.0 as usize)
-                .map_or(0, |f| f.lines.text_len()),
-        );
-        let n = self.eval_template(&tcx, &template, span);
-        self.template_stack.pop();
-        Ok(n)
-    }
-}
-
-/// Terraform's `format`: `%%`, `%v`, `%#v`, `%s`, `%q`, `%d`, `%f`, `%e`, `%g`, `%t`, `%b`, `%o`,
-/// `%x`, `%X`, with flags, width, precision and `%[n]` argument indexes.
-fn format(f: &str, args: &[Node]) -> Result<String, Fail> {
-    let chars: Vec<char> = f.chars().collect();
-    let mut out = String::new();
-    let mut i = 0;
-    let mut next_arg = 0usize;
-    let mut used_any = vec![false; args.len()];
-    while i < chars.len() {
-        if out.len() > crate::eval::MAX_STRING {
-            return Err(Fail::Unknown(Box::new(Unknown {
-                reason: UnknownReason::Unsupported,
-                ..Unknown::default()
-            })));
-        }
-        let c = chars[i];
-        if c != '%' {
-            out.push(c);
-            i += 1;
-            continue;
-        }
-        i += 1;
-        let Some(&c2) = chars.get(i) else {
-            return Err(Fail::Error);
-        };
-        if c2 == '%' {
-            out.push('%');
-            i += 1;
-            continue;
-        }
-        let (mut minus, mut plus, mut zero, mut space, mut sharp) =
-            (false, false, false, false, false);
-        while let Some(&fl) = chars.get(i) {
-            match fl {
-                '-' => minus = true,
-                '+' => plus = true,
-                '0' => zero = true,
-                ' ' => space = true,
-                '#' => sharp = true,
-                _ => break,
-            }
-            i += 1;
-        }
-        if chars.get(i) == Some(&'[') {
-            let close = chars[i..]
-                .iter()
-                .position(|c| *c == ']')
-                .ok_or(Fail::Error)?
-                + i;
-            let n: usize = chars[i + 1..close]
-                .iter()
-                .collect::<String>()
-                .parse()
-                .map_err(|_| Fail::Error)?;
-            if n == 0 {
-                return Err(Fail::Error);
-            }
-            next_arg = n - 1;
-            i = close + 1;
-        }
-        let mut width: Option<usize> = None;
-        while let Some(d) = chars.get(i).and_then(|c| c.to_digit(10)) {
-            width = Some(
-                width
-                    .unwrap_or(0)
-                    .saturating_mul(10)
-                    .saturating_add(d as usize)
-                    .min(10_000),
+    /// [`super::lookup`] searches the table by halves: a name out of order would not be found.
+    #[test]
+    fn the_table_is_sorted_by_name_without_repeats() {
+        for pair in FUNCTIONS.windows(2) {
+            assert!(
+                pair[0].0 < pair[1].0,
+                "`{}` before `{}`",
+                pair[0].0,
+                pair[1].0
             );
-            i += 1;
         }
-        let mut prec: Option<usize> = None;
-        if chars.get(i) == Some(&'.') {
-            i += 1;
-            prec = Some(0);
-            while let Some(d) = chars.get(i).and_then(|c| c.to_digit(10)) {
-                prec = Some(
-                    prec.unwrap_or(0)
-                        .saturating_mul(10)
-                        .saturating_add(d as usize)
-                        .min(10_000),
-                );
-                i += 1;
-            }
-        }
-        let Some(&verb) = chars.get(i) else {
-            return Err(Fail::Error);
-        };
-        i += 1;
-        let arg = args.get(next_arg).ok_or(Fail::Error)?;
-        used_any[next_arg] = true;
-        next_arg += 1;
-        let mut numeric = false;
-        let body = match verb {
-            'v' => {
-                if sharp {
-                    node_to_json_text(arg).ok_or(Fail::Error)?
-                } else {
-                    match &arg.value {
-                        Value::Null => "null".into(),
-                        Value::List(_) | Value::Object(_) => {
-                            node_to_json_text(arg).ok_or(Fail::Error)?
-                        }
-                        Value::Number(_) => {
-                            numeric = true;
-                            to_str(arg)?
-                        }
-                        _ => to_str(arg)?,
-                    }
-                }
-            }
-            's' => {
-                let t = match &arg.value {
-                    Value::Null | Value::List(_) | Value::Object(_) => return Err(Fail::Error),
-                    _ => to_str(arg)?,
-                };
-                match prec {
-                    Some(p) => t.chars().take(p).collect(),
-                    None => t,
-                }
-            }
-            'q' => {
-                let t = match &arg.value {
-                    Value::Null | Value::List(_) | Value::Object(_) => return Err(Fail::Error),
-                    _ => to_str(arg)?,
-                };
-                let mut q = String::new();
-                crate::json::write_json_string(&t, &mut q);
-                q
-            }
-            't' => to_bool(arg)?.to_string(),
-            'd' | 'b' | 'o' | 'x' | 'X' | 'e' | 'E' | 'f' | 'F' | 'g' | 'G' => {
-                numeric = true;
-                let n = to_num(arg)?;
-                match verb {
-                    'd' | 'b' | 'o' | 'x' | 'X' => {
-                        if n.fract() != 0.0 || n.abs() > 9e15 {
-                            return Err(Fail::Error);
-                        }
-                        let m = n.abs() as u64;
-                        let digits = match verb {
-                            'd' => m.to_string(),
-                            'b' => format!("{m:b}"),
-                            'o' => format!("{m:o}"),
-                            'x' => format!("{m:x}"),
-                            _ => format!("{m:X}"),
-                        };
-                        let digits = match prec {
-                            Some(p) if digits.len() < p => {
-                                format!("{}{digits}", "0".repeat(p - digits.len()))
-                            }
-                            _ => digits,
-                        };
-                        sign(n < 0.0, plus, space) + &digits
-                    }
-                    'f' | 'F' => {
-                        let p = prec.unwrap_or(6);
-                        let t = format!("{:.*}", p, n.abs());
-                        sign(n < 0.0 || (n == 0.0 && n.is_sign_negative()), plus, space) + &t
-                    }
-                    'e' | 'E' => {
-                        let p = prec.unwrap_or(6);
-                        let t = go_exp(n.abs(), p);
-                        let t = if verb == 'E' { t.to_uppercase() } else { t };
-                        sign(n < 0.0, plus, space) + &t
-                    }
-                    _ => {
-                        // %g: the shortest representation.
-                        let t = match prec {
-                            None => {
-                                let a = n.abs();
-                                if a != 0.0 && !(1e-4..1e21).contains(&a) {
-                                    let t = format!("{a:e}");
-                                    go_exp_fix(&t)
-                                } else {
-                                    format!("{a}")
-                                }
-                            }
-                            Some(_) => {
-                                return Err(Fail::Unknown(Box::new(Unknown {
-                                    reason: UnknownReason::Unsupported,
-                                    ..Unknown::default()
-                                })))
-                            }
-                        };
-                        sign(n < 0.0, plus, space) + &t
-                    }
-                }
-            }
-            _ => return Err(Fail::Error),
-        };
-        let body = if plus && numeric && verb == 'v' && !body.starts_with('-') {
-            format!("+{body}")
-        } else {
-            body
-        };
-        let len = body.chars().count();
-        match width {
-            Some(w) if w > len => {
-                let padn = w - len;
-                if minus {
-                    out.push_str(&body);
-                    out.push_str(&" ".repeat(padn));
-                } else if zero && numeric {
-                    let (sg, rest) = if body.starts_with(['-', '+', ' ']) {
-                        body.split_at(1)
-                    } else {
-                        ("", body.as_str())
-                    };
-                    out.push_str(sg);
-                    out.push_str(&"0".repeat(padn));
-                    out.push_str(rest);
-                } else {
-                    out.push_str(&" ".repeat(padn));
-                    out.push_str(&body);
-                }
-            }
-            _ => out.push_str(&body),
-        }
-    }
-    if used_any.iter().any(|u| !u) {
-        return Err(Fail::Error);
-    }
-    Ok(out)
-}
-
-fn sign(neg: bool, plus: bool, space: bool) -> String {
-    if neg {
-        "-".into()
-    } else if plus {
-        "+".into()
-    } else if space {
-        " ".into()
-    } else {
-        String::new()
-    }
-}
-
-/// `%e` as Go writes it: at least two exponent digits, with a sign.
-fn go_exp(n: f64, prec: usize) -> String {
-    go_exp_fix(&format!("{:.*e}", prec, n))
-}
-
-fn go_exp_fix(t: &str) -> String {
-    match t.split_once('e') {
-        Some((m, e)) => {
-            let (sg, digits) = match e.strip_prefix('-') {
-                Some(d) => ('-', d),
-                None => ('+', e),
-            };
-            let digits = if digits.len() < 2 {
-                format!("0{digits}")
-            } else {
-                digits.to_string()
-            };
-            format!("{m}e{sg}{digits}")
-        }
-        None => t.to_string(),
     }
 }
