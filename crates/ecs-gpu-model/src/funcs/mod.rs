@@ -3,11 +3,15 @@
 //! gives an unknown carrying the arguments' references; a function the evaluator does not know
 //! gives `Unknown(Unsupported)`.
 
+mod collection;
 mod conversion;
 mod encoding;
 mod filesystem;
 mod format;
+mod numeric;
 mod string;
+
+use std::cmp::Ordering;
 
 use ecs_gpu_hcl::ast::{Expr, Ident, Span};
 
@@ -48,34 +52,66 @@ enum Body {
 /// Every function the evaluator knows, sorted by name.
 #[rustfmt::skip]
 static FUNCTIONS: &[(&str, Arguments, Body)] = &[
+    ("abs", Known, Values(numeric::abs)),
+    ("alltrue", Known, Values(collection::alltrue)),
+    ("anytrue", Known, Values(collection::anytrue)),
     ("base64decode", Known, Values(encoding::base64decode)),
     ("base64encode", Partial, Values(encoding::base64encode)),
     ("base64gzip", Partial, Values(encoding::base64gzip)),
     ("basename", Known, Values(filesystem::basename)),
     ("can", Partial, Lazy(conversion::can)),
+    ("ceil", Known, Values(numeric::ceil)),
     ("chomp", Known, Values(string::chomp)),
+    ("coalesce", Partial, Values(collection::coalesce)),
+    ("coalescelist", Partial, Values(collection::coalescelist)),
+    ("compact", Partial, Values(collection::compact)),
+    ("concat", Partial, Values(collection::concat)),
+    ("contains", Partial, Values(collection::contains)),
     ("dirname", Known, Values(filesystem::dirname)),
+    ("distinct", Known, Values(collection::distinct)),
+    ("element", Partial, Values(collection::element)),
     ("endswith", Known, Values(string::endswith)),
     ("file", Known, Files(filesystem::file)),
     ("filebase64", Known, Files(filesystem::filebase64)),
     ("fileexists", Known, Files(filesystem::fileexists)),
+    ("flatten", Partial, Values(collection::flatten)),
+    ("floor", Known, Values(numeric::floor)),
     ("format", Known, Values(string::format)),
     ("formatlist", Known, Values(string::formatlist)),
     ("indent", Known, Values(string::indent)),
+    ("index", Known, Values(collection::index)),
     ("join", Partial, Values(string::join)),
     ("jsondecode", Partial, Placed(encoding::jsondecode)),
     ("jsonencode", Partial, Whole(encoding::jsonencode)),
+    ("keys", Partial, Values(collection::keys)),
+    ("length", Partial, Values(collection::length)),
+    ("lookup", Partial, Values(collection::lookup)),
     ("lower", Known, Values(string::lower)),
+    ("max", Known, Values(numeric::max)),
+    ("merge", Partial, Values(collection::merge)),
+    ("min", Known, Values(numeric::min)),
     ("nonsensitive", Partial, Values(conversion::sensitivity)),
+    ("one", Partial, Values(collection::one)),
+    ("parseint", Known, Values(numeric::parseint)),
+    ("pow", Known, Values(numeric::pow)),
+    ("range", Known, Values(collection::range)),
     ("regex", Known, Values(string::regex)),
     ("regexall", Known, Values(string::regexall)),
     ("replace", Known, Values(string::replace)),
+    ("reverse", Partial, Values(collection::reverse)),
     ("sensitive", Partial, Values(conversion::sensitivity)),
+    ("setintersection", Known, Values(collection::setintersection)),
+    ("setsubtract", Known, Values(collection::setsubtract)),
+    ("setunion", Known, Values(collection::setunion)),
+    ("signum", Known, Values(numeric::signum)),
+    ("slice", Partial, Values(collection::slice)),
+    ("sort", Known, Values(collection::sort)),
     ("split", Known, Values(string::split)),
     ("startswith", Known, Values(string::startswith)),
     ("strcontains", Known, Values(string::strcontains)),
     ("strrev", Known, Values(string::strrev)),
     ("substr", Known, Values(string::substr)),
+    ("sum", Known, Values(collection::sum)),
     ("templatefile", Partial, Files(filesystem::templatefile)),
     ("title", Known, Values(string::title)),
     ("tobool", Known, Values(conversion::tobool)),
@@ -92,6 +128,8 @@ static FUNCTIONS: &[(&str, Arguments, Body)] = &[
     ("type", Partial, Values(conversion::type_)),
     ("upper", Known, Values(string::upper)),
     ("urlencode", Known, Values(encoding::urlencode)),
+    ("values", Partial, Values(collection::values)),
+    ("zipmap", Partial, Values(collection::zipmap)),
 ];
 
 /// The function named `name`, if the evaluator knows it.
@@ -230,20 +268,15 @@ pub(crate) fn set_of(items: Vec<Node>) -> Vec<Node> {
             out.push(i);
         }
     }
-    if out.iter().all(|i| matches!(i.value, Value::String(_))) {
+    // Sorted only when all elements are of one kind; other kinds compare equal and keep their order.
+    let kind = |node: &Node| std::mem::discriminant(&node.value);
+    if out.windows(2).all(|pair| kind(&pair[0]) == kind(&pair[1])) {
         out.sort_by(|a, b| match (&a.value, &b.value) {
             (Value::String(x), Value::String(y)) => x.as_bytes().cmp(y.as_bytes()),
-            _ => std::cmp::Ordering::Equal,
+            (Value::Number(x), Value::Number(y)) => x.partial_cmp(y).unwrap_or(Ordering::Equal),
+            (Value::Bool(x), Value::Bool(y)) => x.cmp(y),
+            _ => Ordering::Equal,
         });
-    } else if out.iter().all(|i| matches!(i.value, Value::Number(_))) {
-        out.sort_by(|a, b| match (&a.value, &b.value) {
-            (Value::Number(x), Value::Number(y)) => {
-                x.partial_cmp(y).unwrap_or(std::cmp::Ordering::Equal)
-            }
-            _ => std::cmp::Ordering::Equal,
-        });
-    } else if out.iter().all(|i| matches!(i.value, Value::Bool(_))) {
-        out.sort_by_key(|i| i.as_bool());
     }
     out
 }
@@ -286,11 +319,11 @@ pub(crate) fn call(
         match values.pop() {
             Some(last) => match &last.value {
                 Value::List(items) => values.extend(items.iter().cloned()),
-                Value::Unknown(u) => {
-                    let mut u = u.clone();
-                    u.derived();
-                    merge_refs(&mut u.refs, refs_of(&values));
-                    return Node::new(Value::Unknown(u), loc);
+                Value::Unknown(unknown) => {
+                    let mut unknown = unknown.clone();
+                    unknown.derived();
+                    merge_refs(&mut unknown.refs, refs_of(&values));
+                    return Node::new(Value::Unknown(unknown), loc);
                 }
                 _ => return Node::new(crate::eval::error_value(), loc),
             },
@@ -302,9 +335,9 @@ pub(crate) fn call(
     if !matches!(function, Some((_, Whole(_)))) && values.iter().any(has_error) {
         return Node::new(Fail::Error.with_refs(refs_of(&values)).into_value(), loc);
     }
-    if !matches!(function, Some((Partial, _))) && !LEGACY_PARTIAL.contains(&name.name.as_str()) {
-        if let Some(u) = unknown_of(&values) {
-            return Node::new(Value::Unknown(u), loc);
+    if !matches!(function, Some((Partial, _))) {
+        if let Some(unknown) = unknown_of(&values) {
+            return Node::new(Value::Unknown(unknown), loc);
         }
     }
     // A result computed from a sensitive argument is sensitive, as in Terraform (over-marking a
@@ -321,503 +354,41 @@ pub(crate) fn call(
         Some((_, Values(body))) => body(&values),
         Some((_, Placed(body))) => body(&values, loc),
         Some((_, Files(body))) => body(ev, cx, loc, &values),
-        // `try` and `can` returned above.
-        Some((_, Lazy(_))) => Err(unsupported()),
-        None => builtin(&name.name, &values),
+        // A function the evaluator does not know (`try` and `can` returned above).
+        Some((_, Lazy(_))) | None => Err(unsupported()),
     };
     let result = match (result, sensitive) {
-        (Ok(mut n), Some(mark)) => {
-            if matches!(n.value, Value::Json(_)) {
-                n.sensitive = mark;
+        (Ok(mut node), Some(mark)) => {
+            if matches!(node.value, Value::Json(_)) {
+                node.sensitive = mark;
             } else {
-                n.mark_sensitive(mark);
+                node.mark_sensitive(mark);
             }
-            Ok(n)
+            Ok(node)
         }
-        (r, _) => r,
+        (result, _) => result,
     };
     match result {
-        Ok(n) if matches!(&n.value, Value::String(t) if t.len() > crate::eval::MAX_STRING) => {
+        Ok(node) if matches!(&node.value, Value::String(t) if t.len() > crate::eval::MAX_STRING) => {
             Node::new(unsupported().into_value(), loc)
         }
-        Ok(mut n) => {
-            if n.loc.is_none() {
-                n.loc = loc;
+        Ok(mut node) => {
+            if node.loc.is_none() {
+                node.loc = loc;
             }
-            n
+            node
         }
-        Err(f) => Node::new(f.with_refs(refs_of(&values)).into_value(), loc),
-    }
-}
-
-/// Functions not yet in [`FUNCTIONS`] that take partly unknown arguments.
-const LEGACY_PARTIAL: &[&str] = &[
-    "length",
-    "concat",
-    "merge",
-    "flatten",
-    "lookup",
-    "element",
-    "keys",
-    "values",
-    "coalesce",
-    "coalescelist",
-    "one",
-    "slice",
-    "reverse",
-    "zipmap",
-    "contains",
-    "compact",
-];
-
-type R = Outcome;
-fn v(value: Value) -> R {
-    new_value(value)
-}
-use crate::eval::to_bool;
-use crate::json::sorted_entries;
-use crate::value::Entry;
-use {as_list as list, as_object as object, to_int as int};
-
-fn builtin(name: &str, a: &[Node]) -> R {
-    match name {
-        // Collections.
-        "length" => {
-            arity(a, 1, 1)?;
-            let n = match &a[0].value {
-                Value::List(items) => items.len(),
-                Value::Object(o) => o.entries.len(),
-                Value::Unknown(u) => return Err(Fail::Unknown(u.clone())),
-                // Only strings and collections have a length.
-                Value::Null | Value::Number(_) | Value::Bool(_) => return Err(Fail::Error),
-                _ => to_str(&a[0])?.chars().count(),
-            };
-            v(Value::Number(n as f64))
-        }
-        "concat" => {
-            let mut out = Vec::new();
-            for l in a {
-                out.extend(list(l)?.iter().cloned());
-            }
-            v(Value::List(out))
-        }
-        "merge" => {
-            // With an unknown argument the result is unknown (its keys are not known), but the
-            // entries of the arguments after the last unknown one are in it, with their values:
-            // a later argument wins. They are kept as the unknown's entries (a container
-            // definition's `merge(var.defaults, { resourceRequirements = [...] })` still reserves
-            // GPUs). An entry written before an unknown argument may be replaced by it: dropped.
-            let mut obj = Object::default();
-            let mut unknown: Option<Box<Unknown>> = None;
-            for o in a {
-                let entries = match &o.value {
-                    Value::Null => continue,
-                    Value::Unknown(u) => {
-                        unknown = Some(Box::new(Unknown {
-                            reason: u.reason,
-                            ..Unknown::default()
-                        }));
-                        obj.entries.clear();
-                        // A partly known object (an inner `merge`): its known entries are in.
-                        &u.entries
-                    }
-                    _ => &object(o)?.entries,
-                };
-                for e in entries {
-                    if let Some(pos) = obj.entries.iter().position(|x| x.key == e.key) {
-                        obj.entries[pos] = e.clone();
-                    } else {
-                        obj.entries.push(e.clone());
-                    }
-                }
-            }
-            match unknown {
-                None => v(Value::Object(obj)),
-                Some(mut u) => {
-                    // What it depends on: every argument, as for any unknown result.
-                    for arg in a {
-                        merge_refs(&mut u.refs, deep_refs(arg));
-                    }
-                    u.entries = obj.entries;
-                    v(Value::Unknown(u))
-                }
-            }
-        }
-        "flatten" => {
-            arity(a, 1, 1)?;
-            fn flat(items: &[Node], out: &mut Vec<Node>, depth: usize) -> Result<(), Fail> {
-                if depth > 256 {
-                    return Err(Fail::Error);
-                }
-                for i in items {
-                    match &i.value {
-                        Value::List(inner) => flat(inner, out, depth + 1)?,
-                        Value::Unknown(u) => return Err(Fail::Unknown(u.clone())),
-                        _ => out.push(i.clone()),
-                    }
-                }
-                Ok(())
-            }
-            let mut out = Vec::new();
-            flat(list(&a[0])?, &mut out, 0)?;
-            v(Value::List(out))
-        }
-        "lookup" => {
-            arity(a, 2, 3)?;
-            let key = to_str(&a[1])?;
-            let o = object(&a[0])?;
-            match o.get(&key) {
-                Some(n) => Ok(n.clone()),
-                None => match a.get(2) {
-                    Some(d) => Ok(d.clone()),
-                    None => Err(Fail::Error),
-                },
-            }
-        }
-        "element" => {
-            arity(a, 2, 2)?;
-            let items = list(&a[0])?;
-            let i = int(&a[1])?;
-            if items.is_empty() {
-                return Err(Fail::Error);
-            }
-            // A negative index wraps for a list and fails for a tuple; the two are not told apart
-            // here, so it stays unknown.
-            let r = i % items.len() as i64;
-            if r < 0 {
-                return Err(Fail::Unknown(Box::new(Unknown {
-                    reason: UnknownReason::Unsupported,
-                    ..Unknown::default()
-                })));
-            }
-            Ok(items[r as usize].clone())
-        }
-        "index" => {
-            arity(a, 2, 2)?;
-            let items = list(&a[0])?;
-            for (i, x) in items.iter().enumerate() {
-                if values_equal(x, &a[1]) == Some(true) {
-                    return v(Value::Number(i as f64));
-                }
-            }
-            Err(Fail::Error)
-        }
-        "keys" => {
-            arity(a, 1, 1)?;
-            let o = object(&a[0])?;
-            v(Value::List(
-                sorted_entries(o)
-                    .into_iter()
-                    .map(|e| Node::new(Value::String(e.key.clone().into()), e.key_loc))
-                    .collect(),
-            ))
-        }
-        "values" => {
-            arity(a, 1, 1)?;
-            let o = object(&a[0])?;
-            v(Value::List(
-                sorted_entries(o)
-                    .into_iter()
-                    .map(|e| e.value.clone())
-                    .collect(),
-            ))
-        }
-        "contains" => {
-            arity(a, 2, 2)?;
-            let items = list(&a[0])?;
-            let mut unknown = false;
-            for x in items {
-                match values_equal(x, &a[1]) {
-                    Some(true) => return v(Value::Bool(true)),
-                    Some(false) => {}
-                    None => unknown = true,
-                }
-            }
-            if unknown {
-                return Err(Fail::Unknown(unknown_of(a).unwrap_or_default()));
-            }
-            v(Value::Bool(false))
-        }
-        "distinct" => {
-            arity(a, 1, 1)?;
-            let mut out: Vec<Node> = Vec::new();
-            for x in list(&a[0])? {
-                if !out.iter().any(|o| values_equal(o, x) == Some(true)) {
-                    out.push(x.clone());
-                }
-            }
-            v(Value::List(out))
-        }
-        "compact" => {
-            arity(a, 1, 1)?;
-            let mut out = Vec::new();
-            for x in list(&a[0])? {
-                match &x.value {
-                    Value::Null => {}
-                    Value::String(t) if t.is_empty() => {}
-                    Value::Unknown(u) => return Err(Fail::Unknown(u.clone())),
-                    _ => out.push(Node::new(Value::String(to_str(x)?.into()), x.loc)),
-                }
-            }
-            v(Value::List(out))
-        }
-        "coalesce" => {
-            for x in a {
-                match &x.value {
-                    Value::Null => {}
-                    Value::String(t) if t.is_empty() => {}
-                    Value::Unknown(u) => return Err(Fail::Unknown(u.clone())),
-                    _ => {
-                        let others_string = a.iter().any(|o| matches!(o.value, Value::String(_)));
-                        if others_string && matches!(x.value, Value::Number(_) | Value::Bool(_)) {
-                            return Ok(Node::new(Value::String(to_str(x)?.into()), x.loc));
-                        }
-                        return Ok(x.clone());
-                    }
-                }
-            }
-            Err(Fail::Error)
-        }
-        "coalescelist" => {
-            for x in a {
-                match &x.value {
-                    Value::List(items) if items.is_empty() => {}
-                    Value::List(_) => return Ok(x.clone()),
-                    Value::Unknown(u) => return Err(Fail::Unknown(u.clone())),
-                    _ => return Err(Fail::Error),
-                }
-            }
-            Err(Fail::Error)
-        }
-        "one" => {
-            arity(a, 1, 1)?;
-            if matches!(a[0].value, Value::Null) {
-                return v(Value::Null);
-            }
-            let items = list(&a[0])?;
-            match items.len() {
-                0 => v(Value::Null),
-                1 => Ok(items[0].clone()),
-                _ => Err(Fail::Error),
-            }
-        }
-        "range" => {
-            arity(a, 1, 3)?;
-            let nums: Vec<f64> = a.iter().map(to_num).collect::<Result<_, _>>()?;
-            let (start, end, step) = match nums.as_slice() {
-                [e] => (0.0, *e, 1.0),
-                [s0, e] => (*s0, *e, if e >= s0 { 1.0 } else { -1.0 }),
-                [s0, e, st] => (*s0, *e, *st),
-                _ => return Err(Fail::Error),
-            };
-            if step == 0.0 || (step > 0.0 && start > end) || (step < 0.0 && start < end) {
-                if step == 0.0 && start != end {
-                    return Err(Fail::Error);
-                }
-                return v(Value::List(Vec::new()));
-            }
-            let mut out = Vec::new();
-            let mut x = start;
-            while (step > 0.0 && x < end) || (step < 0.0 && x > end) {
-                out.push(Node::new(Value::Number(x), None));
-                if out.len() > 1024 {
-                    return Err(Fail::Error);
-                }
-                x += step;
-            }
-            v(Value::List(out))
-        }
-        "zipmap" => {
-            arity(a, 2, 2)?;
-            let k = list(&a[0])?;
-            let vs = list(&a[1])?;
-            if k.len() != vs.len() {
-                return Err(Fail::Error);
-            }
-            let mut obj = Object::default();
-            for (key, value) in k.iter().zip(vs) {
-                let ks = to_str(key)?;
-                if let Some(pos) = obj.entries.iter().position(|e| e.key == ks) {
-                    obj.entries.remove(pos);
-                }
-                obj.entries.push(Entry {
-                    key: ks,
-                    key_loc: key.loc,
-                    value: value.clone(),
-                });
-            }
-            v(Value::Object(obj))
-        }
-        "sort" => {
-            arity(a, 1, 1)?;
-            let mut strs: Vec<(String, Option<Loc>)> = Vec::new();
-            for x in list(&a[0])? {
-                if matches!(x.value, Value::Null) {
-                    return Err(Fail::Error);
-                }
-                strs.push((to_str(x)?, x.loc));
-            }
-            strs.sort_by(|x, y| x.0.as_bytes().cmp(y.0.as_bytes()));
-            v(Value::List(
-                strs.into_iter()
-                    .map(|(t, l)| Node::new(Value::String(t.into()), l))
-                    .collect(),
-            ))
-        }
-        "reverse" => {
-            arity(a, 1, 1)?;
-            let mut items = list(&a[0])?.to_vec();
-            items.reverse();
-            v(Value::List(items))
-        }
-        "slice" => {
-            arity(a, 3, 3)?;
-            let items = list(&a[0])?;
-            let start = int(&a[1])?;
-            let end = int(&a[2])?;
-            if start < 0 || end < start || end as usize > items.len() {
-                return Err(Fail::Error);
-            }
-            v(Value::List(items[start as usize..end as usize].to_vec()))
-        }
-        "sum" => {
-            arity(a, 1, 1)?;
-            let items = list(&a[0])?;
-            if items.is_empty() {
-                return Err(Fail::Error);
-            }
-            let mut t = 0.0;
-            for x in items {
-                t += to_num(x)?;
-            }
-            v(Value::Number(t))
-        }
-        "alltrue" | "anytrue" => {
-            arity(a, 1, 1)?;
-            let items = list(&a[0])?;
-            let mut bools = Vec::new();
-            for x in items {
-                bools.push(to_bool(x)?);
-            }
-            v(Value::Bool(if name == "alltrue" {
-                bools.iter().all(|b| *b)
-            } else {
-                bools.iter().any(|b| *b)
-            }))
-        }
-        "setunion" | "setintersection" | "setsubtract" => {
-            if a.is_empty() || (name == "setsubtract" && a.len() != 2) {
-                return Err(Fail::Error);
-            }
-            // The sets' element types are unified across all the arguments first.
-            let mut all = Vec::new();
-            let mut sizes = Vec::new();
-            for l in a {
-                let items = list(l)?;
-                sizes.push(items.len());
-                all.extend(items.iter().cloned());
-            }
-            let all = unify(all);
-            let mut sets: Vec<Vec<Node>> = Vec::new();
-            let mut rest = all.as_slice();
-            for n in sizes {
-                let (head, tail) = rest.split_at(n);
-                sets.push(head.to_vec());
-                rest = tail;
-            }
-            let contains =
-                |set: &[Node], x: &Node| set.iter().any(|y| values_equal(x, y) == Some(true));
-            let out: Vec<Node> = match name {
-                "setunion" => sets.concat(),
-                "setintersection" => sets[0]
-                    .iter()
-                    .filter(|x| sets[1..].iter().all(|s| contains(s, x)))
-                    .cloned()
-                    .collect(),
-                _ => sets[0]
-                    .iter()
-                    .filter(|x| !contains(&sets[1], x))
-                    .cloned()
-                    .collect(),
-            };
-            v(Value::List(set_of(out)))
-        }
-        // Numbers.
-        "min" | "max" => {
-            if a.is_empty() {
-                return Err(Fail::Error);
-            }
-            let nums: Vec<f64> = a.iter().map(to_num).collect::<Result<_, _>>()?;
-            let r = if name == "min" {
-                nums.iter().copied().fold(f64::INFINITY, f64::min)
-            } else {
-                nums.iter().copied().fold(f64::NEG_INFINITY, f64::max)
-            };
-            v(Value::Number(r))
-        }
-        "abs" => {
-            arity(a, 1, 1)?;
-            v(Value::Number(to_num(&a[0])?.abs()))
-        }
-        "ceil" => {
-            arity(a, 1, 1)?;
-            v(Value::Number(to_num(&a[0])?.ceil() + 0.0))
-        }
-        "floor" => {
-            arity(a, 1, 1)?;
-            v(Value::Number(to_num(&a[0])?.floor() + 0.0))
-        }
-        "signum" => {
-            arity(a, 1, 1)?;
-            // Terraform's signum takes whole numbers only.
-            let n = int(&a[0])? as f64;
-            v(Value::Number(if n > 0.0 {
-                1.0
-            } else if n < 0.0 {
-                -1.0
-            } else {
-                0.0
-            }))
-        }
-        "pow" => {
-            arity(a, 2, 2)?;
-            let r = to_num(&a[0])?.powf(to_num(&a[1])?);
-            if !r.is_finite() {
-                return Err(Fail::Error);
-            }
-            v(Value::Number(r))
-        }
-        "parseint" => {
-            arity(a, 2, 2)?;
-            // The first argument must be a string, not a number converted to one.
-            if !matches!(a[0].value, Value::String(_) | Value::Json(_)) {
-                return Err(Fail::Error);
-            }
-            let t = to_str(&a[0])?;
-            let base = int(&a[1])?;
-            if !(2..=62).contains(&base) || base > 36 {
-                return Err(Fail::Unknown(Box::new(Unknown {
-                    reason: UnknownReason::Unsupported,
-                    ..Unknown::default()
-                })));
-            }
-            let n = i64::from_str_radix(&t, base as u32).map_err(|_| Fail::Error)?;
-            v(Value::Number(n as f64))
-        }
-        _ => Err(Fail::Unknown(Box::new(Unknown {
-            reason: UnknownReason::Unsupported,
-            ..Unknown::default()
-        }))),
+        Err(fail) => Node::new(fail.with_refs(refs_of(&values)).into_value(), loc),
     }
 }
 
 #[cfg(test)]
 mod tests {
-    use super::FUNCTIONS;
+    use super::{lookup, FUNCTIONS};
 
-    /// [`super::lookup`] searches the table by halves: a name out of order would not be found.
+    /// [`lookup`] searches the table by halves: a name out of order would not be found.
     #[test]
-    fn the_table_is_sorted_by_name_without_repeats() {
+    fn the_table_is_sorted_by_name_and_every_name_is_found() {
         for pair in FUNCTIONS.windows(2) {
             assert!(
                 pair[0].0 < pair[1].0,
@@ -826,5 +397,9 @@ mod tests {
                 pair[1].0
             );
         }
+        for (name, ..) in FUNCTIONS {
+            assert!(lookup(name).is_some(), "`{name}` not found");
+        }
+        assert!(lookup("nosuchfunction").is_none());
     }
 }
