@@ -1,12 +1,9 @@
 //! Collection functions: lists, sets and maps.
 
-use super::{
-    arity, as_list, as_object, exactly, new_value, refs_of, set_of, to_int, unify, unknown_of,
-    unsupported, Outcome,
-};
-use crate::eval::{to_bool, to_num, to_str, values_equal, Fail};
+use super::*;
+use crate::eval::to_bool;
 use crate::json::sorted_entries;
-use crate::value::{Entry, Loc, Node, Object, Unknown, Value};
+use crate::value::Entry;
 
 pub(super) fn length(args: &[Node]) -> Outcome {
     let [arg] = exactly(args)?;

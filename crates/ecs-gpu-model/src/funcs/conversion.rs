@@ -1,14 +1,9 @@
 //! Type conversion functions: `try`, `can`, the `to*` conversions, `sensitive`, `nonsensitive`
 //! and `type`.
 
-use ecs_gpu_hcl::ast::Expr;
-
-use super::{
-    as_list, as_object, exactly, has_error, new_value, set_of, unify, unsupported, Outcome,
-};
-use crate::eval::{deep_unknown, error_value, to_bool, to_num, to_str, Cx};
-use crate::loader::Ev;
-use crate::value::{Entry, Loc, Node, Object, Value};
+use super::*;
+use crate::eval::{error_value, to_bool};
+use crate::value::Entry;
 
 /// `try(...)`: the first argument that evaluates without an error.
 pub(super) fn try_(ev: &mut Ev, cx: &Cx<'_>, loc: Option<Loc>, args: &[Expr]) -> Node {

@@ -3,10 +3,8 @@
 use base64::engine::general_purpose::STANDARD as BASE64;
 use base64::Engine as _;
 
-use super::{exactly, new_string, new_value, Outcome};
-use crate::eval::{to_str, Fail};
+use super::*;
 use crate::json::{json_value_to_node, JsonLocs};
-use crate::value::{Loc, Node, Unknown, UnknownReason, Value};
 
 /// `jsonencode(x)`: a string that keeps `x`'s structure ([`Value::Json`]). The argument is moved
 /// out of `args`, not copied: container definitions are the biggest values. On failure `args` is

@@ -6,11 +6,8 @@ use std::path::{Path, PathBuf};
 use base64::engine::general_purpose::STANDARD as BASE64;
 use base64::Engine as _;
 
-use super::{exactly, new_string, new_value, unsupported, Outcome};
-use crate::eval::{to_str, Cx, Fail, Scope};
-use crate::loader::Ev;
-use crate::value::{Loc, Node, Object, Value};
-use ecs_gpu_hcl::ast::Span;
+use super::*;
+use crate::eval::Scope;
 
 pub(super) fn file(ev: &mut Ev, cx: &Cx<'_>, loc: Option<Loc>, args: &[Node]) -> Outcome {
     let real = resolve_argument(ev, cx, loc, args)?;
@@ -93,10 +90,10 @@ impl Ev {
                     .insert(real.as_os_str().to_os_string());
                 Ok(bytes)
             }
-            Err(e) => {
+            Err(read_error) => {
                 let display = crate::walk::display_path(real, &self.cwd);
                 if !self.problems.iter().any(|p| p.path == display) {
-                    self.problems.push(e.problem(display));
+                    self.problems.push(read_error.problem(display));
                 }
                 Err(Fail::Error)
             }
@@ -105,17 +102,17 @@ impl Ev {
 
     /// A `file()` path: relative to the root module's folder (where Terraform runs), and only
     /// inside the checked tree.
-    fn resolve_file(&mut self, cx: &Cx<'_>, p: &str, loc: Option<Loc>) -> Result<PathBuf, Fail> {
+    fn resolve_file(&mut self, cx: &Cx<'_>, path: &str, loc: Option<Loc>) -> Result<PathBuf, Fail> {
         let base = match self.insts.get(cx.inst) {
-            Some(i) => i.root_dir.clone(),
+            Some(inst) => inst.root_dir.clone(),
             None => self.cwd.clone(),
         };
-        let joined = base.join(p);
+        let joined = base.join(path);
         let real = std::fs::canonicalize(&joined).map_err(|_| Fail::Error)?;
         if !self.may_read(&real) {
             self.notes.push(crate::model::LoadNote {
                 kind: crate::model::LoadNoteKind::FileOutsideTree,
-                message: format!("`{p}` is outside the checked folders and is not read"),
+                message: format!("`{path}` is outside the checked folders and is not read"),
                 loc,
             });
             // Terraform would read it: unknown, not an error (`try` must not take its fallback).
@@ -124,35 +121,42 @@ impl Ev {
         Ok(real)
     }
 
-    fn render_template(&mut self, cx: &Cx<'_>, p: &str, vars: Object, loc: Option<Loc>) -> Outcome {
-        let real = self.resolve_file(cx, p, loc)?;
+    /// The `templatefile` template at `path`, read and parsed once, evaluated with `vars`.
+    fn render_template(
+        &mut self,
+        cx: &Cx<'_>,
+        path: &str,
+        vars: Object,
+        loc: Option<Loc>,
+    ) -> Outcome {
+        let real = self.resolve_file(cx, path, loc)?;
         if self.template_stack.contains(&real) || self.template_stack.len() > 8 {
             return Err(Fail::Error);
         }
         let entry = match self.templates.get(real.as_os_str()) {
-            Some(e) => e.clone(),
+            Some(entry) => entry.clone(),
             None => {
                 let display = crate::walk::display_path(&real, &self.cwd);
                 let read = crate::walk::read_text_inside(&real, &|p| self.may_read(p));
-                let e = match read {
+                let entry = match read {
                     Ok(text) => match crate::parse::template_result(&text) {
-                        Ok(t) => {
+                        Ok(template) => {
                             let fid = self.add_file(&real, display, text, Vec::new());
-                            Some((fid, std::rc::Rc::new(t)))
+                            Some((fid, std::rc::Rc::new(template)))
                         }
                         Err(err) => {
                             self.parse_problem(display, &text, &err);
                             None
                         }
                     },
-                    Err(e) => {
-                        self.problems.push(e.problem(display));
+                    Err(read_error) => {
+                        self.problems.push(read_error.problem(display));
                         None
                     }
                 };
                 self.templates
-                    .insert(real.as_os_str().to_os_string(), e.clone());
-                e
+                    .insert(real.as_os_str().to_os_string(), entry.clone());
+                entry
             }
         };
         self.read_by_functions
@@ -164,7 +168,7 @@ impl Ev {
             vars: vars.entries.into_iter().map(|e| (e.key, e.value)).collect(),
             parent: None,
         };
-        let tcx = Cx {
+        let template_cx = Cx {
             inst: cx.inst,
             file: fid,
             scope: &scope,
@@ -177,8 +181,8 @@ impl Ev {
                 .get(fid.0 as usize)
                 .map_or(0, |f| f.lines.text_len()),
         );
-        let n = self.eval_template(&tcx, &template, span);
+        let node = self.eval_template(&template_cx, &template, span);
         self.template_stack.pop();
-        Ok(n)
+        Ok(node)
     }
 }

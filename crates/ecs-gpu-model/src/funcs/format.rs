@@ -1,9 +1,8 @@
 //! The verbs of Terraform's `format` and `formatlist` (Go's `fmt`, as cty implements it).
 
-use super::unsupported;
-use crate::eval::{to_bool, to_num, to_str, Fail, MAX_STRING};
+use super::*;
+use crate::eval::{to_bool, MAX_STRING};
 use crate::json::node_to_json_text;
-use crate::value::{Node, Value};
 
 /// Terraform's `format`: `%%`, `%v`, `%#v`, `%s`, `%q`, `%d`, `%f`, `%e`, `%g`, `%t`, `%b`, `%o`,
 /// `%x`, `%X`, with flags, width, precision and `%[n]` argument indexes.
@@ -24,18 +23,18 @@ pub(super) fn sprintf(spec: &str, args: &[Node]) -> Result<String, Fail> {
             continue;
         }
         i += 1;
-        let Some(&c2) = chars.get(i) else {
+        let Some(&after_percent) = chars.get(i) else {
             return Err(Fail::Error);
         };
-        if c2 == '%' {
+        if after_percent == '%' {
             out.push('%');
             i += 1;
             continue;
         }
         let (mut minus, mut plus, mut zero, mut space, mut sharp) =
             (false, false, false, false, false);
-        while let Some(&fl) = chars.get(i) {
-            match fl {
+        while let Some(&flag) = chars.get(i) {
+            match flag {
                 '-' => minus = true,
                 '+' => plus = true,
                 '0' => zero = true,
@@ -51,41 +50,22 @@ pub(super) fn sprintf(spec: &str, args: &[Node]) -> Result<String, Fail> {
                 .position(|c| *c == ']')
                 .ok_or(Fail::Error)?
                 + i;
-            let n: usize = chars[i + 1..close]
+            let index: usize = chars[i + 1..close]
                 .iter()
                 .collect::<String>()
                 .parse()
                 .map_err(|_| Fail::Error)?;
-            if n == 0 {
+            if index == 0 {
                 return Err(Fail::Error);
             }
-            next_arg = n - 1;
+            next_arg = index - 1;
             i = close + 1;
         }
-        let mut width: Option<usize> = None;
-        while let Some(d) = chars.get(i).and_then(|c| c.to_digit(10)) {
-            width = Some(
-                width
-                    .unwrap_or(0)
-                    .saturating_mul(10)
-                    .saturating_add(d as usize)
-                    .min(10_000),
-            );
-            i += 1;
-        }
+        let width = read_count(&chars, &mut i);
         let mut prec: Option<usize> = None;
         if chars.get(i) == Some(&'.') {
             i += 1;
-            prec = Some(0);
-            while let Some(d) = chars.get(i).and_then(|c| c.to_digit(10)) {
-                prec = Some(
-                    prec.unwrap_or(0)
-                        .saturating_mul(10)
-                        .saturating_add(d as usize)
-                        .min(10_000),
-                );
-                i += 1;
-            }
+            prec = Some(read_count(&chars, &mut i).unwrap_or(0));
         }
         let Some(&verb) = chars.get(i) else {
             return Err(Fail::Error);
@@ -114,75 +94,76 @@ pub(super) fn sprintf(spec: &str, args: &[Node]) -> Result<String, Fail> {
                 }
             }
             's' => {
-                let t = match &arg.value {
-                    Value::Null | Value::List(_) | Value::Object(_) => return Err(Fail::Error),
-                    _ => to_str(arg)?,
-                };
+                let text = text_operand(arg)?;
                 match prec {
-                    Some(p) => t.chars().take(p).collect(),
-                    None => t,
+                    Some(precision) => text.chars().take(precision).collect(),
+                    None => text,
                 }
             }
             'q' => {
-                let t = match &arg.value {
-                    Value::Null | Value::List(_) | Value::Object(_) => return Err(Fail::Error),
-                    _ => to_str(arg)?,
-                };
-                let mut q = String::new();
-                crate::json::write_json_string(&t, &mut q);
-                q
+                let mut quoted = String::new();
+                crate::json::write_json_string(&text_operand(arg)?, &mut quoted);
+                quoted
             }
             't' => to_bool(arg)?.to_string(),
             'd' | 'b' | 'o' | 'x' | 'X' | 'e' | 'E' | 'f' | 'F' | 'g' | 'G' => {
                 numeric = true;
-                let n = to_num(arg)?;
+                let number = to_num(arg)?;
                 match verb {
                     'd' | 'b' | 'o' | 'x' | 'X' => {
-                        if n.fract() != 0.0 || n.abs() > 9e15 {
+                        if number.fract() != 0.0 || number.abs() > 9e15 {
                             return Err(Fail::Error);
                         }
-                        let m = n.abs() as u64;
+                        let magnitude = number.abs() as u64;
                         let digits = match verb {
-                            'd' => m.to_string(),
-                            'b' => format!("{m:b}"),
-                            'o' => format!("{m:o}"),
-                            'x' => format!("{m:x}"),
-                            _ => format!("{m:X}"),
+                            'd' => magnitude.to_string(),
+                            'b' => format!("{magnitude:b}"),
+                            'o' => format!("{magnitude:o}"),
+                            'x' => format!("{magnitude:x}"),
+                            _ => format!("{magnitude:X}"),
                         };
                         let digits = match prec {
-                            Some(p) if digits.len() < p => {
-                                format!("{}{digits}", "0".repeat(p - digits.len()))
+                            Some(precision) if digits.len() < precision => {
+                                format!("{}{digits}", "0".repeat(precision - digits.len()))
                             }
                             _ => digits,
                         };
-                        sign(n < 0.0, plus, space) + &digits
+                        sign(number < 0.0, plus, space) + &digits
                     }
                     'f' | 'F' => {
-                        let p = prec.unwrap_or(6);
-                        let t = format!("{:.*}", p, n.abs());
-                        sign(n < 0.0 || (n == 0.0 && n.is_sign_negative()), plus, space) + &t
+                        let precision = prec.unwrap_or(6);
+                        let text = format!("{:.*}", precision, number.abs());
+                        sign(
+                            number < 0.0 || (number == 0.0 && number.is_sign_negative()),
+                            plus,
+                            space,
+                        ) + &text
                     }
                     'e' | 'E' => {
-                        let p = prec.unwrap_or(6);
-                        let t = go_exp(n.abs(), p);
-                        let t = if verb == 'E' { t.to_uppercase() } else { t };
-                        sign(n < 0.0, plus, space) + &t
+                        let precision = prec.unwrap_or(6);
+                        let text = go_scientific(number.abs(), precision);
+                        let text = if verb == 'E' {
+                            text.to_uppercase()
+                        } else {
+                            text
+                        };
+                        sign(number < 0.0, plus, space) + &text
                     }
                     _ => {
                         // %g: the shortest representation.
-                        let t = match prec {
+                        let text = match prec {
                             None => {
-                                let a = n.abs();
-                                if a != 0.0 && !(1e-4..1e21).contains(&a) {
-                                    let t = format!("{a:e}");
-                                    go_exponent(&t)
+                                let magnitude = number.abs();
+                                if magnitude != 0.0 && !(1e-4..1e21).contains(&magnitude) {
+                                    let text = format!("{magnitude:e}");
+                                    go_exponent(&text)
                                 } else {
-                                    format!("{a}")
+                                    format!("{magnitude}")
                                 }
                             }
                             Some(_) => return Err(unsupported()),
                         };
-                        sign(n < 0.0, plus, space) + &t
+                        sign(number < 0.0, plus, space) + &text
                     }
                 }
             }
@@ -223,8 +204,32 @@ pub(super) fn sprintf(spec: &str, args: &[Node]) -> Result<String, Fail> {
     Ok(out)
 }
 
-fn sign(neg: bool, plus: bool, space: bool) -> String {
-    if neg {
+/// The decimal count (a width or a precision) at `chars[*i..]`, if any, at most 10,000; `*i`
+/// moves past it.
+fn read_count(chars: &[char], i: &mut usize) -> Option<usize> {
+    let mut count: Option<usize> = None;
+    while let Some(digit) = chars.get(*i).and_then(|c| c.to_digit(10)) {
+        let more = count
+            .unwrap_or(0)
+            .saturating_mul(10)
+            .saturating_add(digit as usize);
+        count = Some(more.min(10_000));
+        *i += 1;
+    }
+    count
+}
+
+/// The text of a `%s` or `%q` operand, which must be a primitive value.
+fn text_operand(arg: &Node) -> Result<String, Fail> {
+    match &arg.value {
+        Value::Null | Value::List(_) | Value::Object(_) => Err(Fail::Error),
+        _ => to_str(arg),
+    }
+}
+
+/// The sign of a formatted number: `-`, or what the `+` and space flags ask for.
+fn sign(negative: bool, plus: bool, space: bool) -> String {
+    if negative {
         "-".into()
     } else if plus {
         "+".into()
@@ -236,24 +241,25 @@ fn sign(neg: bool, plus: bool, space: bool) -> String {
 }
 
 /// `%e` as Go writes it: at least two exponent digits, with a sign.
-fn go_exp(n: f64, prec: usize) -> String {
-    go_exponent(&format!("{:.*e}", prec, n))
+fn go_scientific(number: f64, precision: usize) -> String {
+    go_exponent(&format!("{:.*e}", precision, number))
 }
 
-fn go_exponent(t: &str) -> String {
-    match t.split_once('e') {
-        Some((m, e)) => {
-            let (exponent_sign, digits) = match e.strip_prefix('-') {
-                Some(d) => ('-', d),
-                None => ('+', e),
+/// Rust's exponent form (`1.5e3`, `2e-7`) as Go writes it (`1.5e+03`, `2e-07`).
+fn go_exponent(text: &str) -> String {
+    match text.split_once('e') {
+        Some((mantissa, exponent)) => {
+            let (exponent_sign, digits) = match exponent.strip_prefix('-') {
+                Some(digits) => ('-', digits),
+                None => ('+', exponent),
             };
             let digits = if digits.len() < 2 {
                 format!("0{digits}")
             } else {
                 digits.to_string()
             };
-            format!("{m}e{exponent_sign}{digits}")
+            format!("{mantissa}e{exponent_sign}{digits}")
         }
-        None => t.to_string(),
+        None => text.to_string(),
     }
 }

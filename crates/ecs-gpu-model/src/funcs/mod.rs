@@ -1,7 +1,7 @@
 //! Terraform's built-in functions, with Terraform's semantics, grouped by family as Terraform's
 //! `internal/lang/funcs` is, behind one table ([`FUNCTIONS`]). A function over an unknown argument
 //! gives an unknown carrying the arguments' references; a function the evaluator does not know
-//! gives `Unknown(Unsupported)`.
+//! gives `Unknown(Unsupported)`. Each family's file takes the helpers below with `use super::*`.
 
 mod collection;
 mod conversion;

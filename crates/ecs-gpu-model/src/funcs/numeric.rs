@@ -1,8 +1,6 @@
 //! Numeric functions.
 
-use super::{exactly, new_value, to_int, unsupported, Outcome};
-use crate::eval::{to_num, to_str, Fail};
-use crate::value::{Node, Value};
+use super::*;
 
 pub(super) fn min(args: &[Node]) -> Outcome {
     let numbers = numbers(args)?;

@@ -1,9 +1,9 @@
 //! String functions.
 
 use super::format::sprintf;
-use super::{as_list, exactly, new_string, new_value, string_node, to_int, unsupported, Outcome};
-use crate::eval::{add_fragments, merge_refs, to_str, Fail, MAX_STRING};
-use crate::value::{Entry, Node, Object, Unknown, Value};
+use super::*;
+use crate::eval::{add_fragments, MAX_STRING};
+use crate::value::Entry;
 
 pub(super) fn format(args: &[Node]) -> Outcome {
     let Some((spec, values)) = args.split_first() else {
