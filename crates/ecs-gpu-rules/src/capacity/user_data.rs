@@ -1,0 +1,189 @@
+//! The user data of a launch template or instance: decoded, and read as the ECS agent's
+//! configuration.
+
+use ecs_gpu_model::{Loc, Resource, Value};
+
+use super::graph::{inline_specification, is_launch_configuration, is_standalone_instance};
+
+/// What is known of a launch template's user data (decoded from base64).
+#[derive(Debug, Clone, PartialEq)]
+pub enum UserData {
+    /// No `user_data` argument.
+    Absent,
+    /// The whole decoded text.
+    Known(String),
+    /// Only these fragments are known to be in it.
+    Partial(Vec<String>),
+    /// Nothing is known (an unknown value, or bytes that are not text, such as gzip).
+    Unknown,
+}
+
+impl UserData {
+    /// The text that is certainly there.
+    pub fn known_parts(&self) -> Vec<&str> {
+        match self {
+            UserData::Known(s) => vec![s.as_str()],
+            UserData::Partial(f) => f.iter().map(String::as_str).collect(),
+            UserData::Absent | UserData::Unknown => Vec::new(),
+        }
+    }
+
+    /// The whole text, when known (empty when absent).
+    pub fn full(&self) -> Option<&str> {
+        match self {
+            UserData::Absent => Some(""),
+            UserData::Known(s) => Some(s),
+            _ => None,
+        }
+    }
+}
+
+/// The user data of a launch template, or of an `aws_instance` (its `user_data`, or
+/// `user_data_base64`). Both are read alike: text that is base64 is decoded, other text is the
+/// script itself.
+pub fn user_data(template: &Resource) -> (UserData, Option<Loc>) {
+    let body = inline_specification(template).map_or(&template.body, |spec| &spec.body);
+    let node = body.attr("user_data").or_else(|| {
+        (is_standalone_instance(template) || is_launch_configuration(template))
+            .then(|| template.body.attr("user_data_base64"))
+            .flatten()
+    });
+    let Some(node) = node else {
+        return (UserData::Absent, None);
+    };
+    let data = match &node.value {
+        Value::Null => UserData::Absent,
+        Value::String(s) => match base64_decode(s) {
+            Some(bytes) => match String::from_utf8(bytes) {
+                Ok(text) => UserData::Known(text),
+                Err(_) => UserData::Unknown,
+            },
+            // Not base64: the text itself (the provider sends what it is given).
+            None => UserData::Known(s.to_string()),
+        },
+        Value::Unknown(u) if !u.fragments.is_empty() => UserData::Partial(u.fragments.clone()),
+        _ => UserData::Unknown,
+    };
+    (data, node.loc)
+}
+
+/// Standard base64 (padding optional, whitespace ignored). `None` when it is not base64.
+pub fn base64_decode(s: &str) -> Option<Vec<u8>> {
+    let mut bits: u32 = 0;
+    let mut n = 0;
+    let mut out = Vec::with_capacity(s.len() * 3 / 4);
+    let mut padding = 0;
+    let mut chars = 0usize;
+    for c in s.bytes() {
+        let v = match c {
+            b'A'..=b'Z' => c - b'A',
+            b'a'..=b'z' => c - b'a' + 26,
+            b'0'..=b'9' => c - b'0' + 52,
+            b'+' => 62,
+            b'/' => 63,
+            b'=' => {
+                padding += 1;
+                continue;
+            }
+            b'\n' | b'\r' => continue,
+            _ => return None,
+        };
+        if padding > 0 {
+            return None;
+        }
+        chars += 1;
+        bits = (bits << 6) | u32::from(v);
+        n += 6;
+        if n >= 8 {
+            n -= 8;
+            out.push((bits >> n) as u8);
+            bits &= (1 << n) - 1;
+        }
+    }
+    if chars == 0 || chars % 4 == 1 || padding > 2 {
+        return None;
+    }
+    Some(out)
+}
+
+/// The value a user data text gives an `ecs.config` variable, as the last `NAME=value` assignment
+/// written in it (quotes removed). Lines that are comments (`#`) are skipped.
+pub fn config_value<'a>(text: &'a str, variable: &str) -> Option<&'a str> {
+    let mut last = None;
+    for line in text.lines() {
+        if line.trim_start().starts_with('#') {
+            continue;
+        }
+        let mut rest = line;
+        while let Some(i) = rest.find(variable) {
+            let before_ok = rest[..i]
+                .chars()
+                .next_back()
+                .is_none_or(|c| !(c.is_ascii_alphanumeric() || c == '_'));
+            let after = &rest[i + variable.len()..];
+            rest = after;
+            if !before_ok {
+                continue;
+            }
+            if let Some(v) = after.strip_prefix('=') {
+                let v = v.trim_start_matches(['"', '\'']);
+                let end = v
+                    .find(|c: char| {
+                        c.is_whitespace() || c == '"' || c == '\'' || c == '>' || c == ';'
+                    })
+                    .unwrap_or(v.len());
+                last = Some(&v[..end]);
+            }
+        }
+    }
+    last
+}
+
+/// Whether a user data text may take its ECS configuration from somewhere else (a download, an
+/// included URL, a parameter or secret read at boot): then what the text does not say proves nothing.
+pub fn fetches_config(text: &str) -> bool {
+    const MARKERS: [&str; 15] = [
+        "#include",
+        "s3://",
+        "aws s3",
+        "aws ssm",
+        "aws secretsmanager",
+        "aws appconfig",
+        "curl",
+        "wget",
+        "Invoke-WebRequest",
+        "source ",
+        "EnvironmentFile",
+        "ansible",
+        // Parts whose content is encoded (MIME multipart, cloud-config `write_files`).
+        "Content-Transfer-Encoding",
+        "encoding: b64",
+        "encoding: gz",
+    ];
+    MARKERS.iter().any(|m| text.contains(m))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn base64_round_trips_and_rejects_text() {
+        assert_eq!(base64_decode("aGVsbG8=").as_deref(), Some(&b"hello"[..]));
+        assert_eq!(base64_decode("aGVsbG8").as_deref(), Some(&b"hello"[..]));
+        assert_eq!(base64_decode("#!/bin/bash\necho hi"), None);
+        assert_eq!(base64_decode(""), None);
+    }
+
+    #[test]
+    fn config_values_take_the_last_uncommented_assignment() {
+        let t = "#!/bin/bash\n# ECS_ENABLE_GPU_SUPPORT=false\necho ECS_CLUSTER=gpu >> /etc/ecs/ecs.config\necho \"ECS_ENABLE_GPU_SUPPORT=true\" >> /etc/ecs/ecs.config\n";
+        assert_eq!(config_value(t, "ECS_CLUSTER"), Some("gpu"));
+        assert_eq!(config_value(t, "ECS_ENABLE_GPU_SUPPORT"), Some("true"));
+        assert_eq!(config_value("MY_ECS_CLUSTER=x", "ECS_CLUSTER"), None);
+        assert_eq!(
+            config_value("ECS_CLUSTER=${cluster}", "ECS_CLUSTER"),
+            Some("${cluster}")
+        );
+    }
+}
