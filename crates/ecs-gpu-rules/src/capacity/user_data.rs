@@ -175,6 +175,42 @@ mod tests {
         assert_eq!(base64_decode(""), None);
     }
 
+    /// What user data counts as base64, pinned so that a decoder change keeps the same answers:
+    /// padding is optional and its amount is not checked (up to two), line breaks are skipped
+    /// anywhere, unused bits may be set, and nothing else is accepted.
+    #[test]
+    fn base64_accepts_what_it_always_accepted() {
+        let hello = Some(&b"hello"[..]);
+        for ok in [
+            "aGVsbG8=",
+            "aGVsbG8",
+            "aGVsbG8==",
+            "aGVs\r\nbG8=\n",
+            "aGVsbG8=\n=",
+            "aGVsbG9",
+        ] {
+            assert_eq!(base64_decode(ok).as_deref(), hello, "{ok:?}");
+        }
+        assert_eq!(base64_decode("aGVs=").as_deref(), Some(&b"hel"[..]));
+        assert_eq!(
+            base64_decode("+/+/").as_deref(),
+            Some(&[0xfb, 0xff, 0xbf][..])
+        );
+        for bad in [
+            "aGVsbG8===",
+            "aGVs=bG8",
+            "aGVsb",
+            "aGVs bG8=",
+            "aGVs\tbG8=",
+            "-_-_",
+            "==",
+            "\n",
+            "aGVsbG8=x",
+        ] {
+            assert_eq!(base64_decode(bad), None, "{bad:?}");
+        }
+    }
+
     #[test]
     fn config_values_take_the_last_uncommented_assignment() {
         let t = "#!/bin/bash\n# ECS_ENABLE_GPU_SUPPORT=false\necho ECS_CLUSTER=gpu >> /etc/ecs/ecs.config\necho \"ECS_ENABLE_GPU_SUPPORT=true\" >> /etc/ecs/ecs.config\n";
