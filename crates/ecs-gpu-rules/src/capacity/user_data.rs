@@ -1,6 +1,9 @@
 //! The user data of a launch template or instance: decoded, and read as the ECS agent's
 //! configuration.
 
+use base64::alphabet;
+use base64::engine::{DecodePaddingMode, GeneralPurpose, GeneralPurposeConfig};
+use base64::Engine as _;
 use ecs_gpu_model::{Loc, Resource, Value};
 
 use super::graph::{inline_specification, is_launch_configuration, is_standalone_instance};
@@ -67,43 +70,24 @@ pub fn user_data(template: &Resource) -> (UserData, Option<Loc>) {
     (data, node.loc)
 }
 
-/// Standard base64 (padding optional, whitespace ignored). `None` when it is not base64.
+/// Standard base64, leniently: line breaks are skipped, up to two `=` may end it whatever its
+/// length, and the bits after the last byte may be set. `None` when it is not base64.
 pub fn base64_decode(s: &str) -> Option<Vec<u8>> {
-    let mut bits: u32 = 0;
-    let mut n = 0;
-    let mut out = Vec::with_capacity(s.len() * 3 / 4);
-    let mut padding = 0;
-    let mut chars = 0usize;
-    for c in s.bytes() {
-        let v = match c {
-            b'A'..=b'Z' => c - b'A',
-            b'a'..=b'z' => c - b'a' + 26,
-            b'0'..=b'9' => c - b'0' + 52,
-            b'+' => 62,
-            b'/' => 63,
-            b'=' => {
-                padding += 1;
-                continue;
-            }
-            b'\n' | b'\r' => continue,
-            _ => return None,
-        };
-        if padding > 0 {
-            return None;
-        }
-        chars += 1;
-        bits = (bits << 6) | u32::from(v);
-        n += 6;
-        if n >= 8 {
-            n -= 8;
-            out.push((bits >> n) as u8);
-            bits &= (1 << n) - 1;
-        }
-    }
-    if chars == 0 || chars % 4 == 1 || padding > 2 {
+    const LENIENT: GeneralPurpose = GeneralPurpose::new(
+        &alphabet::STANDARD,
+        GeneralPurposeConfig::new()
+            .with_decode_padding_mode(DecodePaddingMode::RequireNone)
+            .with_decode_allow_trailing_bits(true),
+    );
+    let text: Vec<u8> = s.bytes().filter(|b| !matches!(b, b'\n' | b'\r')).collect();
+    let data = text
+        .strip_suffix(b"==")
+        .or_else(|| text.strip_suffix(b"="))
+        .unwrap_or(&text);
+    if data.is_empty() {
         return None;
     }
-    Some(out)
+    LENIENT.decode(data).ok()
 }
 
 /// The value a user data text gives an `ecs.config` variable, as the last `NAME=value` assignment
