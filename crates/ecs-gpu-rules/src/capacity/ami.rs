@@ -3,8 +3,21 @@
 use ecs_gpu_catalog::{catalog, AmiClass, AmiNameClass};
 use ecs_gpu_model::{Loc, Model, Node, Resource, UnknownReason, Value};
 
-use super::graph::{image_attr, known_str};
+use super::graph::{inline_specification, is_standalone_instance, known_str};
 use crate::task::every_known_string;
+use crate::{reads, Reads};
+
+/// What [`ami_source`] and [`image_attr`] read: the image argument, and the data sources and SSM
+/// parameters it refers to.
+pub const AMI: Reads = reads! {
+    whole: ["aws_ami", "aws_ssm_parameter", "aws_ssm_parameters_by_path"],
+    arguments: {
+        "aws_instance": ["ami"],
+        "aws_launch_configuration": ["image_id"],
+        "aws_launch_template": ["image_id"],
+        "aws_spot_fleet_request": ["launch_specification"],
+    },
+};
 
 /// Where a launch template's image comes from.
 #[derive(Debug, Clone)]
@@ -75,6 +88,19 @@ impl AmiSource<'_> {
                 }
             )
     }
+}
+
+/// The image argument of a launch template (`image_id`) or of an `aws_instance` (`ami`).
+pub fn image_attr(template: &Resource) -> Option<&Node> {
+    if let Some(spec) = inline_specification(template) {
+        return spec.body.attr("ami");
+    }
+    let name = if is_standalone_instance(template) {
+        "ami"
+    } else {
+        "image_id"
+    };
+    template.body.attr(name)
 }
 
 /// The image source of a launch template (or of an `aws_instance`).

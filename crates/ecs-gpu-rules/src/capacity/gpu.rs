@@ -9,13 +9,25 @@ use ecs_gpu_model::{Body, Loc, Model, Node, Resource, TaskDefinition};
 
 use super::graph::{
     fleet_capacity, known_str, service_task, GroupCapacity, Groups, InstanceTypeUse, TemplateUse,
-    FLEETS, INSTANCE,
+    FLEETS, GROUPS, INSTANCE, SERVICE_TASK,
 };
-use super::managed_instances::managed_instances_nvidia;
-use super::placement::{service_capacity_with, Placement, ProviderUse, ServiceCapacity};
-use super::user_data::{config_value, user_data};
-use crate::backticked;
+use super::managed_instances::{managed_instances_nvidia, MANAGED_INSTANCES};
+use super::placement::{
+    service_capacity_with, Placement, ProviderUse, ServiceCapacity, SERVICE_CAPACITY,
+};
+use super::user_data::{config_value, user_data, USER_DATA};
 use crate::task::{every_known_string, is_checked, is_gpu_task};
+use crate::{backticked, reads, Reads};
+
+/// What [`gpu_services`] reads.
+pub const GPU_SERVICES: Reads = reads! { walks: [SERVICE_TASK, SERVICE_CAPACITY] };
+
+/// What [`gpu_capacity`] reads (and [`crate::Findings::is_gpu_resource`]): the GPU services, the
+/// capacity they reach, and every group, fleet and standalone instance, with its user data.
+pub const GPU_CAPACITY: Reads = reads! {
+    arguments: { "aws_instance": ["instance_type", "launch_template"] },
+    walks: [GPU_SERVICES, GROUPS, MANAGED_INSTANCES, USER_DATA],
+};
 
 /// A service whose task definition certainly reserves GPUs: with that task definition and the
 /// capacity the service can be placed on.

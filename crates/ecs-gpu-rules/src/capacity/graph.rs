@@ -5,8 +5,43 @@
 use std::borrow::Cow;
 use std::collections::{HashMap, HashSet};
 
+use crate::task::TASK_DEFINITIONS;
+use crate::{reads, Reads};
 use ecs_gpu_model::{
     Block, Model, Node, Resource, ResourceId, TaskDefinition, UnknownReason, Value,
+};
+
+/// What the walk from a capacity provider to its Auto Scaling group, and from a group or fleet to
+/// its launch templates and instance types, reads ([`group_capacity`], [`fleet_capacity`],
+/// [`provider_asg`], [`providers_by_group`], [`provider_groups`]). A link written as a name is
+/// followed to the resource with that `name`. A launch configuration's `instance_requirements`
+/// (not one of its arguments) reads as absent, like a template's.
+pub const GROUPS: Reads = reads! {
+    arguments: {
+        "aws_autoscaling_group": [
+            "launch_configuration",
+            "launch_template",
+            "mixed_instances_policy",
+            "name",
+        ],
+        "aws_ec2_fleet": ["launch_template_config"],
+        "aws_ecs_capacity_provider": ["auto_scaling_group_provider"],
+        "aws_launch_configuration": ["instance_requirements", "instance_type", "name"],
+        "aws_launch_template": ["instance_requirements", "instance_type", "name"],
+        "aws_spot_fleet_request": ["launch_specification", "launch_template_config"],
+    },
+};
+
+/// What [`service_task_definition`] and [`service_task`] read.
+pub const SERVICE_TASK: Reads = reads! {
+    arguments: { "aws_ecs_service": ["task_definition"] },
+    walks: [TASK_DEFINITIONS],
+};
+
+/// What [`replaced_on_new_template_version`] reads.
+pub const REPLACEMENT: Reads = reads! {
+    arguments: { "aws_autoscaling_group": ["name", "name_prefix"] },
+    walks: [GROUPS],
 };
 
 /// The known string of a node (not a `jsonencode` result).
@@ -88,7 +123,7 @@ pub fn service_task<'m>(model: &'m Model, svc: &Resource) -> Option<&'m TaskDefi
 
 /// A launch template as a group uses it, or a standalone `aws_instance` (an ECS container instance
 /// of GPU capacity outside any group), which carries the same launch arguments: image, user data,
-/// instance profile, metadata options. [`image_attr`] and [`user_data`](super::user_data()) read either.
+/// instance profile, metadata options. [`image_attr`](super::image_attr) and [`user_data`](super::user_data()) read either.
 #[derive(Debug, Clone)]
 pub struct TemplateUse<'m> {
     pub template: &'m Resource,
@@ -576,19 +611,6 @@ pub fn launch_kind(template: &Resource) -> &'static str {
     } else {
         "launch template"
     }
-}
-
-/// The image argument of a launch template (`image_id`) or of an `aws_instance` (`ami`).
-pub fn image_attr(template: &Resource) -> Option<&Node> {
-    if let Some(spec) = inline_specification(template) {
-        return spec.body.attr("ami");
-    }
-    let name = if is_standalone_instance(template) {
-        "ami"
-    } else {
-        "image_id"
-    };
-    template.body.attr(name)
 }
 
 /// The one inline `launch_specification` of a Spot Fleet request (its image, instance type and

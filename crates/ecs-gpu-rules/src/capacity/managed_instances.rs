@@ -6,8 +6,13 @@ use ecs_gpu_model::{Body, Loc, Node, Resource, Value};
 
 use super::gpu::{selects_only_nvidia_gpus, NvidiaEvidence};
 use super::placement::{Placement, ServiceCapacity};
-use crate::backticked;
 use crate::task::every_known_string;
+use crate::{backticked, reads, Reads};
+
+/// What the functions over capacity providers of ECS Managed Instances read.
+pub const MANAGED_INSTANCES: Reads = reads! {
+    arguments: { "aws_ecs_capacity_provider": ["managed_instances_provider"] },
+};
 
 /// Why a capacity provider of ECS Managed Instances cannot launch an instance with an NVIDIA GPU:
 /// the argument of its `instance_requirements` that excludes them, and what it says.

@@ -36,6 +36,11 @@ pub use self::user_data::*;
 use ecs_gpu_catalog::{catalog, InstanceType, Lookup};
 use ecs_gpu_model::{Loc, Model, Node, Resource, TaskDefinition, TaskDefinitionOrigin};
 
+use crate::{reads, Reads};
+
+/// What [`capacity_for_task`] and [`ServiceIndex`] read.
+pub const TASK_CAPACITY: Reads = reads! { walks: [SERVICE_TASK, SERVICE_CAPACITY] };
+
 /// The instance types a task can be placed on, and where they are written.
 #[derive(Debug, Clone, Default)]
 pub struct Capacity {

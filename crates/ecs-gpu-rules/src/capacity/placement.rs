@@ -8,6 +8,31 @@ use ecs_gpu_model::{Body, Loc, Model, Node, Resource, ResourceId};
 
 use super::graph::{
     known_str, resolve_link, resolve_one, service_task, GroupCapacity, Groups, InstanceTypeUse,
+    GROUPS, SERVICE_TASK,
+};
+use crate::{reads, Reads};
+
+/// What [`service_capacity`], [`service_cluster_name`] and [`clusters_by_provider`] read: a
+/// service's capacity provider strategy or its cluster's default one, the providers they name, and
+/// what those launch ([`GROUPS`]).
+pub const SERVICE_CAPACITY: Reads = reads! {
+    arguments: {
+        "aws_ecs_capacity_provider": ["name"],
+        "aws_ecs_cluster": ["name"],
+        "aws_ecs_cluster_capacity_providers": [
+            "capacity_providers",
+            "cluster_name",
+            "default_capacity_provider_strategy",
+        ],
+        "aws_ecs_service": ["capacity_provider_strategy", "cluster", "launch_type"],
+    },
+    walks: [GROUPS],
+};
+
+/// What [`placement_constraints`] reads.
+pub const PLACEMENT_CONSTRAINTS: Reads = reads! {
+    arguments: { "aws_ecs_service": ["placement_constraints"] },
+    walks: [SERVICE_TASK],
 };
 
 /// How a service chooses its capacity.

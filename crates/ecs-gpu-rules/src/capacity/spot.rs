@@ -4,6 +4,23 @@ use ecs_gpu_catalog::catalog;
 use ecs_gpu_model::{Body, Loc, Node, Resource};
 
 use super::graph::{known_str, GroupCapacity};
+use crate::{reads, Reads};
+
+/// What [`spot_evidence`] and [`template_market_type`] read. No code reads an EC2 Fleet's
+/// `on_demand_options`, `spot_options` and `type`, or a Spot Fleet request's `fleet_type`, yet.
+pub const SPOT: Reads = reads! {
+    arguments: {
+        "aws_autoscaling_group": ["max_size", "mixed_instances_policy"],
+        "aws_ec2_fleet": [
+            "on_demand_options",
+            "spot_options",
+            "target_capacity_specification",
+            "type",
+        ],
+        "aws_launch_template": ["instance_market_options"],
+        "aws_spot_fleet_request": ["fleet_type", "on_demand_target_capacity", "target_capacity"],
+    },
+};
 
 /// A launch template's known `instance_market_options.market_type` (`spot`, `capacity-block`),
 /// with its node. `None` when not written or not known (a `dynamic` block included).

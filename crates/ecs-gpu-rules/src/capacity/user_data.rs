@@ -7,6 +7,17 @@ use base64::Engine as _;
 use ecs_gpu_model::{Loc, Resource, Value};
 
 use super::graph::{inline_specification, is_launch_configuration, is_standalone_instance};
+use crate::{reads, Reads};
+
+/// What [`user_data`] reads.
+pub const USER_DATA: Reads = reads! {
+    arguments: {
+        "aws_instance": ["user_data", "user_data_base64"],
+        "aws_launch_configuration": ["user_data", "user_data_base64"],
+        "aws_launch_template": ["user_data"],
+        "aws_spot_fleet_request": ["launch_specification"],
+    },
+};
 
 /// What is known of a launch template's user data (decoded from base64).
 #[derive(Debug, Clone, PartialEq)]
