@@ -166,11 +166,6 @@ pub struct GroupCapacity<'m> {
     pub overrides: Option<Vec<&'m Block>>,
 }
 
-/// The Auto Scaling group of a capacity provider, when known.
-pub fn provider_group<'m>(model: &'m Model, provider: &'m Resource) -> Option<GroupCapacity<'m>> {
-    Some(group_capacity(model, provider_asg(model, provider)?))
-}
-
 /// The Auto Scaling group resource of a capacity provider, when known.
 pub fn provider_asg<'m>(model: &'m Model, provider: &Resource) -> Option<&'m Resource> {
     let asgp = provider.body.block("auto_scaling_group_provider")?;
