@@ -29,8 +29,10 @@ use ecs_gpu_report::{Diagnostic, Label, Location};
 
 pub use config::{ConfigError, FileConfig, Settings};
 pub use ecs_gpu_report::Severity;
-pub use registry::{load_arguments, load_types, RESOURCE_ARGUMENTS, RESOURCE_TYPES, RULES};
-pub use rule::{attribute_site, block_extent, Context, Finding, FindingBuilder, Findings, Rule};
+pub use registry::{load_arguments, load_filters, load_types, RULES};
+pub use rule::{
+    attribute_site, block_extent, Context, Finding, FindingBuilder, Findings, Reads, Rule,
+};
 
 /// The rule with this ID (case-insensitive).
 pub fn rule(id: &str) -> Option<&'static Rule> {

@@ -1,8 +1,10 @@
-//! Every rule, in ID order. Adding a rule: one line here and one in `rules/mod.rs`
-//! (see CONTRIBUTING.md).
+//! Every rule, in ID order, and what `check` loads: what they read, together. Adding a rule: one
+//! line here and one in `rules/mod.rs` (see CONTRIBUTING.md).
+
+use std::collections::{BTreeMap, BTreeSet};
 
 use crate::rules::*;
-use crate::Rule;
+use crate::{Reads, Rule};
 
 /// The registered rules, in ID order.
 pub static RULES: &[&Rule] = &[
@@ -50,178 +52,48 @@ pub static RULES: &[&Rule] = &[
     &gpu503_asg_desired_capacity_fights_managed_scaling::RULE,
 ];
 
-/// The resource and data source types the rules read. `check` loads only these
-/// ([`ecs_gpu_model::LoadOptions::only_types`]): evaluating the rest (IAM, S3, VPC...) costs time
-/// and memory for nothing. A rule that reads another type must add it here; in debug builds the
-/// model panics when asked for a type it did not load, so the rule's tests catch a forgotten one.
-pub static RESOURCE_TYPES: &[&str] = &[
-    "aws_ami",
-    "aws_appautoscaling_target",
-    "aws_autoscaling_group",
-    "aws_ec2_fleet",
-    "aws_ecs_capacity_provider",
-    "aws_ecs_cluster",
-    "aws_ecs_cluster_capacity_providers",
-    "aws_ecs_service",
-    "aws_ecs_task_definition",
-    "aws_instance",
-    "aws_launch_configuration",
-    "aws_launch_template",
-    "aws_spot_fleet_request",
-    "aws_ssm_parameter",
-    "aws_ssm_parameters_by_path",
-];
-
-/// Of the managed resources of these types, the top-level arguments and nested block types the
-/// rules read (`lifecycle` is always evaluated). `check` evaluates only these
-/// ([`ecs_gpu_model::LoadOptions::only_arguments`]): tags, networking, IAM roles and the like cost
-/// time and memory for nothing. Another reads as unknown, so no rule can conclude from it; a rule
-/// that reads another must add it here, and in debug builds the model panics when asked for one it
-/// did not evaluate, so the rule's tests catch a forgotten one. Data sources are evaluated whole.
-pub static RESOURCE_ARGUMENTS: &[(&str, &[&str])] = &[
-    (
-        "aws_appautoscaling_target",
-        &["resource_id", "scalable_dimension", "service_namespace"],
-    ),
-    (
-        "aws_autoscaling_group",
-        &[
-            "default_instance_warmup",
-            "desired_capacity",
-            "health_check_grace_period",
-            "instance_refresh",
-            "launch_configuration",
-            "launch_template",
-            "max_instance_lifetime",
-            "max_size",
-            "min_size",
-            "mixed_instances_policy",
-            "name",
-            "name_prefix",
-            "protect_from_scale_in",
-            "tag",
-            "tags",
-            "warm_pool",
-        ],
-    ),
-    (
-        "aws_ec2_fleet",
-        &[
-            "launch_template_config",
-            "on_demand_options",
-            "spot_options",
-            "target_capacity_specification",
-            "type",
-        ],
-    ),
-    (
-        "aws_ecs_capacity_provider",
-        &[
-            "auto_scaling_group_provider",
-            "managed_instances_provider",
-            "name",
-        ],
-    ),
-    ("aws_ecs_cluster", &["name"]),
-    (
-        "aws_ecs_cluster_capacity_providers",
-        &[
-            "capacity_providers",
-            "cluster_name",
-            "default_capacity_provider_strategy",
-        ],
-    ),
-    (
-        "aws_ecs_service",
-        &[
-            "capacity_provider_strategy",
-            "cluster",
-            "desired_count",
-            "launch_type",
-            "name",
-            "placement_constraints",
-            "task_definition",
-        ],
-    ),
-    (
-        "aws_ecs_task_definition",
-        &[
-            "container_definitions",
-            "cpu",
-            "family",
-            "memory",
-            "network_mode",
-            "placement_constraints",
-            "requires_compatibilities",
-            "runtime_platform",
-        ],
-    ),
-    (
-        "aws_instance",
-        &[
-            "ami",
-            "iam_instance_profile",
-            "instance_type",
-            "launch_template",
-            "metadata_options",
-            "user_data",
-            "user_data_base64",
-        ],
-    ),
-    (
-        "aws_launch_configuration",
-        &[
-            "iam_instance_profile",
-            "image_id",
-            // Not an argument of a launch configuration: read as absent, like a template's.
-            "instance_requirements",
-            "instance_type",
-            "metadata_options",
-            "name",
-            "user_data",
-            "user_data_base64",
-        ],
-    ),
-    (
-        "aws_launch_template",
-        &[
-            "iam_instance_profile",
-            "image_id",
-            "instance_market_options",
-            "instance_requirements",
-            "instance_type",
-            "metadata_options",
-            "name",
-            "network_interfaces",
-            "user_data",
-        ],
-    ),
-    (
-        "aws_spot_fleet_request",
-        &[
-            "fleet_type",
-            "launch_specification",
-            "launch_template_config",
-            "on_demand_target_capacity",
-            "target_capacity",
-        ],
-    ),
-];
-
-/// [`RESOURCE_ARGUMENTS`] as the loader takes them.
-pub fn load_arguments() -> Vec<(String, Vec<String>)> {
-    RESOURCE_ARGUMENTS
-        .iter()
-        .map(|(kind, names)| {
-            (
-                kind.to_string(),
-                names.iter().map(|n| n.to_string()).collect(),
-            )
-        })
-        .collect()
+/// The resource and data source types the rules read ([`Rule::reads`]), sorted. `check` loads
+/// only these ([`ecs_gpu_model::LoadOptions::only_types`]): evaluating the rest (IAM, S3, VPC...)
+/// costs time and memory for nothing.
+pub fn load_types() -> Vec<String> {
+    load_filters(&every_rule()).0
 }
 
-/// [`RESOURCE_TYPES`] as the loader takes them.
-pub fn load_types() -> Vec<String> {
-    RESOURCE_TYPES.iter().map(|t| t.to_string()).collect()
+/// Of the managed resources of these types, the top-level arguments and nested block types the
+/// rules read ([`Rule::reads`]), sorted. `check` evaluates only these
+/// ([`ecs_gpu_model::LoadOptions::only_arguments`]): tags, networking, IAM roles and the like cost
+/// time and memory for nothing. Another reads as unknown, so no rule can conclude from it.
+pub fn load_arguments() -> Vec<(String, Vec<String>)> {
+    load_filters(&every_rule()).1
+}
+
+fn every_rule() -> Vec<&'static Reads> {
+    RULES.iter().map(|r| &r.reads).collect()
+}
+
+/// What `reads` read together, with their walks, as [`ecs_gpu_model::LoadOptions`] takes it: the
+/// types, and of each type not read whole, the arguments.
+pub fn load_filters(reads: &[&Reads]) -> (Vec<String>, Vec<(String, Vec<String>)>) {
+    // By type, the arguments read; `None` for a type read whole.
+    let mut types: BTreeMap<&str, Option<BTreeSet<&str>>> = BTreeMap::new();
+    let mut todo = reads.to_vec();
+    while let Some(r) = todo.pop() {
+        for kind in r.whole {
+            types.insert(kind, None);
+        }
+        for (kind, names) in r.arguments {
+            if let Some(read) = types.entry(kind).or_insert_with(|| Some(BTreeSet::new())) {
+                read.extend(names.iter().copied());
+            }
+        }
+        todo.extend(r.walks);
+    }
+    let arguments = types
+        .iter()
+        .filter_map(|(kind, names)| {
+            let names = names.as_ref()?.iter().map(|n| n.to_string()).collect();
+            Some((kind.to_string(), names))
+        })
+        .collect();
+    (types.into_keys().map(str::to_string).collect(), arguments)
 }

@@ -30,8 +30,26 @@ pub struct Rule {
     /// The doc comment, as written (each line with its leading space).
     #[doc(hidden)]
     pub doc_source: &'static str,
+    /// What the rule reads of the model: `check` loads no more than its rules read.
+    pub reads: Reads,
     /// Reports every finding of this rule in the model.
     pub check: fn(&Model, &mut Findings<'_>),
+}
+
+/// What a rule reads of the model, or a walk that several rules share, as a tflint rule passes
+/// the `BodySchema` it reads. `check` loads only what its rules read
+/// ([`load_types`](crate::load_types), [`load_arguments`](crate::load_arguments)); the model
+/// panics in a debug build when asked for a type or an argument it did not load, so a rule's tests
+/// catch one its reads forget.
+#[derive(Debug)]
+pub struct Reads {
+    /// Resource and data source types read whole (data sources are always evaluated whole).
+    pub whole: &'static [&'static str],
+    /// Managed resource types, each with the top-level arguments and nested block types read
+    /// (`lifecycle` is always evaluated).
+    pub arguments: &'static [(&'static str, &'static [&'static str])],
+    /// The walks used: what they read is read too.
+    pub walks: &'static [&'static Reads],
 }
 
 impl Rule {
@@ -85,6 +103,7 @@ impl Rule {
 ///         name: "gpu-task-on-fargate",
 ///         severity: Error,
 ///         summary: "a GPU task definition is Fargate-compatible",
+///         reads: { walks: [TASK_DEFINITIONS] },
 ///         check: check,
 ///     }
 /// }
@@ -98,6 +117,7 @@ macro_rules! declare_rule {
             name: $name:literal,
             severity: $severity:ident,
             summary: $summary:literal,
+            reads: $reads:tt,
             check: $check:path $(,)?
         }
     ) => {
@@ -108,8 +128,33 @@ macro_rules! declare_rule {
             severity: $crate::Severity::$severity,
             summary: $summary,
             doc_source: concat!($($doc, "\n"),*),
+            reads: $crate::reads! $reads,
             check: $check,
         };
+    };
+}
+
+/// A [`Reads`], written as a tflint rule's `BodySchema` is. Each part may be left out.
+///
+/// ```ignore
+/// reads! {
+///     whole: ["aws_ami"],
+///     arguments: { "aws_autoscaling_group": ["tags", "warm_pool"] },
+///     walks: [GROUPS, TASK_DEFINITIONS],
+/// }
+/// ```
+#[macro_export]
+macro_rules! reads {
+    (
+        $(whole: [$($whole:literal),* $(,)?] $(,)?)?
+        $(arguments: { $($kind:literal: [$($arg:literal),* $(,)?]),* $(,)? } $(,)?)?
+        $(walks: [$($walk:ident),* $(,)?] $(,)?)?
+    ) => {
+        $crate::Reads {
+            whole: &[$($($whole),*)?],
+            arguments: &[$($(($kind, &[$($arg),*])),*)?],
+            walks: &[$($(&$walk),*)?],
+        }
     };
 }
 
@@ -299,7 +344,7 @@ impl<'m> Findings<'m> {
 
     /// Whether `r` is a GPU service, a GPU task definition or GPU capacity: the only resources the
     /// rules of the 4xx and 5xx ranges speak of (a generic ECS module's services, an Inferentia
-    /// service, are someone else's business).
+    /// service, are someone else's business). Reads [`capacity::GPU_CAPACITY`].
     pub fn is_gpu_resource(&self, r: &Resource) -> bool {
         let model = self.model;
         let gpu = self.gpu_capacity();

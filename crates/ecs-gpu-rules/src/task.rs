@@ -4,8 +4,26 @@
 //! a GPU container here, and is not a non-GPU container either ([`Containers::complete`] says
 //! whether every container could be read).
 
+use crate::{reads, Reads};
 use ecs_gpu_catalog::catalog;
 use ecs_gpu_model::{Model, Node, TaskDefinition, TaskDefinitionOrigin, Value};
+
+/// What the model reads to build [`Model::task_definitions`] from `aws_ecs_task_definition`
+/// resources: a rule that reads task definitions reads these.
+pub const TASK_DEFINITIONS: Reads = reads! {
+    arguments: {
+        "aws_ecs_task_definition": [
+            "container_definitions",
+            "cpu",
+            "family",
+            "memory",
+            "network_mode",
+            "placement_constraints",
+            "requires_compatibilities",
+            "runtime_platform",
+        ],
+    },
+};
 
 /// The task definitions that certainly exist: a resource whose instance count is unknown may have
 /// none, so nothing may be concluded from it.

@@ -73,8 +73,8 @@ fn every_rule_fires_on_its_fires_fixtures_and_not_on_its_clean_ones() {
     assert!(cases > 0 || only.is_some(), "no fixture found");
 }
 
-/// `check` loads only the resource types and arguments the rules read (`RESOURCE_TYPES`,
-/// `RESOURCE_ARGUMENTS`): on every fixture, the findings are the same as with every type and
+/// `check` loads only the resource types and arguments the rules read (`load_types`,
+/// `load_arguments`): on every fixture, the findings are the same as with every type and
 /// argument loaded.
 #[test]
 fn loading_only_what_rules_read_changes_no_finding() {
@@ -85,7 +85,7 @@ fn loading_only_what_rules_read_changes_no_finding() {
             let all = ecs_gpu_rules::check(&common::load_every_type(&path), &Settings::default());
             if some != all {
                 failures.push(format!(
-                    "{}: with RESOURCE_TYPES and RESOURCE_ARGUMENTS {some:#?}\nwith everything {all:#?}",
+                    "{}: with what the rules read {some:#?}\nwith everything {all:#?}",
                     path.display()
                 ));
             }

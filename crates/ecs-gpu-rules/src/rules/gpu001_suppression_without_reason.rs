@@ -37,6 +37,7 @@ declare_rule! {
         name: "suppression-without-reason",
         severity: Warning,
         summary: "a suppression comment gives no reason",
+        reads: {},
         check: check,
     }
 }

@@ -31,6 +31,7 @@ declare_rule! {
         name: "unused-suppression",
         severity: Info,
         summary: "a suppression comment silences nothing",
+        reads: {},
         check: check,
     }
 }

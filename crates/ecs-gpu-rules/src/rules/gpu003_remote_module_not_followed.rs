@@ -49,6 +49,7 @@ declare_rule! {
         name: "remote-module-not-followed",
         severity: Info,
         summary: "a remote module call is not followed",
+        reads: {},
         check: check,
     }
 }

@@ -39,6 +39,7 @@ declare_rule! {
         name: "input-not-followed",
         severity: Info,
         summary: "a local module call or a file the checker could not follow",
+        reads: {},
         check: check,
     }
 }

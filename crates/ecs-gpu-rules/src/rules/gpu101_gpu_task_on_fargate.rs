@@ -1,6 +1,8 @@
 use ecs_gpu_model::Model;
 
-use crate::task::{gpu_containers, is_json, known_strings, task_definitions, task_name};
+use crate::task::{
+    gpu_containers, is_json, known_strings, task_definitions, task_name, TASK_DEFINITIONS,
+};
 use crate::{declare_rule, Findings};
 
 declare_rule! {
@@ -43,6 +45,7 @@ declare_rule! {
         name: "gpu-task-on-fargate",
         severity: Error,
         summary: "a GPU task definition is Fargate-compatible",
+        reads: { walks: [TASK_DEFINITIONS] },
         check: check,
     }
 }

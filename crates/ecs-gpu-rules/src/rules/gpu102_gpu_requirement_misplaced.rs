@@ -1,6 +1,6 @@
 use ecs_gpu_model::{Model, Node, Value};
 
-use crate::task::{containers, is_gpu_requirement, task_definitions, task_name};
+use crate::task::{containers, is_gpu_requirement, task_definitions, task_name, TASK_DEFINITIONS};
 use crate::{declare_rule, Findings};
 
 declare_rule! {
@@ -52,6 +52,7 @@ declare_rule! {
         name: "gpu-requirement-misplaced",
         severity: Error,
         summary: "a GPU requirement is outside a container definition or under a misspelt key",
+        reads: { walks: [TASK_DEFINITIONS] },
         check: check,
     }
 }

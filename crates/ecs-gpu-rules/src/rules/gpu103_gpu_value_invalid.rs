@@ -1,7 +1,10 @@
 use ecs_gpu_catalog::{catalog, GpuValue, GpuValueError, Gpus};
 use ecs_gpu_model::{Model, Node, Value};
 
-use crate::task::{containers, containers_in_json, task_definitions, task_name, Container};
+use crate::capacity::TASK_CAPACITY;
+use crate::task::{
+    containers, containers_in_json, task_definitions, task_name, Container, TASK_DEFINITIONS,
+};
 use crate::{declare_rule, Findings};
 
 declare_rule! {
@@ -49,6 +52,7 @@ declare_rule! {
         name: "gpu-value-invalid",
         severity: Error,
         summary: "a GPU requirement's value is not one ECS accepts",
+        reads: { walks: [TASK_DEFINITIONS, TASK_CAPACITY] },
         check: check,
     }
 }

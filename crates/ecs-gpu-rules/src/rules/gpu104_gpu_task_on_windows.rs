@@ -1,6 +1,6 @@
 use ecs_gpu_model::{Model, Value};
 
-use crate::task::{gpu_containers, task_definitions, task_name};
+use crate::task::{gpu_containers, task_definitions, task_name, TASK_DEFINITIONS};
 use crate::{declare_rule, Findings};
 
 declare_rule! {
@@ -41,6 +41,7 @@ declare_rule! {
         name: "gpu-task-on-windows",
         severity: Error,
         summary: "a GPU task definition runs on Windows",
+        reads: { walks: [TASK_DEFINITIONS] },
         check: check,
     }
 }

@@ -1,13 +1,16 @@
 use ecs_gpu_catalog::{catalog, gpu_base_images};
 use ecs_gpu_model::{Model, Value};
 
-use crate::task::{containers_in_json, gpu_containers, task_definitions, Container};
+use crate::task::{
+    containers_in_json, gpu_containers, task_definitions, Container, TASK_DEFINITIONS,
+};
 use crate::{declare_rule, Findings, Severity};
 
 // The facts in the documentation below, from ../shared/data/ecs-gpu-facts.md: ECS sets only
 // `NVIDIA_VISIBLE_DEVICES`, and its guide says `utility,compute` or `all` (source key ECS-GPU); the
 // capability names and the toolkit's default when the variable is not set, `utility,compute`
 // (source key NCT).
+
 declare_rule! {
     /// ## What it checks
     ///
@@ -72,6 +75,7 @@ declare_rule! {
         name: "nvidia-driver-capabilities",
         severity: Warning,
         summary: "a GPU container's `NVIDIA_DRIVER_CAPABILITIES` names an unknown capability or leaves out `compute`",
+        reads: { walks: [TASK_DEFINITIONS] },
         check: check,
     }
 }

@@ -1,8 +1,8 @@
 use ecs_gpu_catalog::{GpuValue, Gpus};
 use ecs_gpu_model::{Loc, Model, TaskDefinition, Value};
 
-use crate::capacity::service_managed_instances;
-use crate::task::{gpu_containers, task_definitions, task_name};
+use crate::capacity::{service_managed_instances, GPU_SERVICES, MANAGED_INSTANCES, TASK_CAPACITY};
+use crate::task::{gpu_containers, task_definitions, task_name, TASK_DEFINITIONS};
 use crate::{declare_rule, Findings};
 
 declare_rule! {
@@ -72,6 +72,7 @@ declare_rule! {
         name: "gpu-count-exceeds-instance",
         severity: Error,
         summary: "a task asks for more GPUs than any instance type it can be placed on has",
+        reads: { walks: [TASK_DEFINITIONS, TASK_CAPACITY, GPU_SERVICES, MANAGED_INSTANCES] },
         check: check,
     }
 }

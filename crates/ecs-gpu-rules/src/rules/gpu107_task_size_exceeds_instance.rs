@@ -1,8 +1,11 @@
 use ecs_gpu_catalog::catalog;
 use ecs_gpu_model::{Loc, Model, Node, Value};
 
-use crate::capacity::{service_managed_instances, ManagedInstancesLimit, ManagedInstancesLimits};
-use crate::task::{containers, is_gpu_task, task_definitions, task_name};
+use crate::capacity::{
+    service_managed_instances, ManagedInstancesLimit, ManagedInstancesLimits, GPU_SERVICES,
+    MANAGED_INSTANCES, TASK_CAPACITY,
+};
+use crate::task::{containers, is_gpu_task, task_definitions, task_name, TASK_DEFINITIONS};
 use crate::{declare_rule, Findings};
 
 declare_rule! {
@@ -56,6 +59,7 @@ declare_rule! {
         name: "task-size-exceeds-instance",
         severity: Error,
         summary: "a GPU task needs more cpu or memory than any instance type it can be placed on registers",
+        reads: { walks: [TASK_DEFINITIONS, TASK_CAPACITY, GPU_SERVICES, MANAGED_INSTANCES] },
         check: check,
     }
 }

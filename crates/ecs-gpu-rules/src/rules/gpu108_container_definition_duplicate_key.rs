@@ -1,6 +1,6 @@
 use ecs_gpu_model::{Entry, Model, Node, Value};
 
-use crate::task::{containers, is_gpu_requirement, task_definitions};
+use crate::task::{containers, is_gpu_requirement, task_definitions, TASK_DEFINITIONS};
 use crate::{declare_rule, Findings, Severity};
 
 declare_rule! {
@@ -40,6 +40,7 @@ declare_rule! {
         name: "container-definition-duplicate-key",
         severity: Warning,
         summary: "an object in a container definition repeats a key, and Terraform drops the first value",
+        reads: { walks: [TASK_DEFINITIONS] },
         check: check,
     }
 }

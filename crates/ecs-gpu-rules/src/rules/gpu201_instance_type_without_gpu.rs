@@ -1,7 +1,7 @@
 use ecs_gpu_catalog::{catalog, Lookup};
 use ecs_gpu_model::Model;
 
-use crate::capacity::{managed_instances_without_nvidia, GpuReason, Placement};
+use crate::capacity::{managed_instances_without_nvidia, GpuReason, Placement, GPU_CAPACITY};
 use crate::{declare_rule, Findings};
 
 declare_rule! {
@@ -66,6 +66,7 @@ declare_rule! {
         name: "instance-type-without-gpu",
         severity: Error,
         summary: "an instance type of GPU capacity has no NVIDIA GPU",
+        reads: { walks: [GPU_CAPACITY] },
         check: check,
     }
 }

@@ -1,7 +1,7 @@
 use ecs_gpu_catalog::{catalog, EcsStatus, Lookup};
 use ecs_gpu_model::Model;
 
-use crate::capacity::GpuReason;
+use crate::capacity::{GpuReason, GPU_CAPACITY};
 use crate::{declare_rule, Findings, Severity};
 
 declare_rule! {
@@ -41,6 +41,7 @@ declare_rule! {
         name: "gpu-family-unsupported",
         severity: Error,
         summary: "an instance type of GPU capacity is of a family that ECS GPU support does not cover",
+        reads: { walks: [GPU_CAPACITY] },
         check: check,
     }
 }

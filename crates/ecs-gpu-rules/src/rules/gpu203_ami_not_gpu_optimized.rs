@@ -1,7 +1,7 @@
 use ecs_gpu_catalog::catalog;
 use ecs_gpu_model::Model;
 
-use crate::capacity::{ami_source, image_attr, AmiSource};
+use crate::capacity::{ami_source, image_attr, AmiSource, AMI, GPU_CAPACITY};
 use crate::{declare_rule, Findings, Severity};
 
 declare_rule! {
@@ -51,6 +51,7 @@ declare_rule! {
         name: "ami-not-gpu-optimized",
         severity: Error,
         summary: "the image of GPU capacity is not an ECS GPU-optimized AMI",
+        reads: { walks: [GPU_CAPACITY, AMI] },
         check: check,
     }
 }

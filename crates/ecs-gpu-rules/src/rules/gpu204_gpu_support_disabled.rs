@@ -1,7 +1,9 @@
 use ecs_gpu_catalog::catalog;
 use ecs_gpu_model::Model;
 
-use crate::capacity::{ami_source, config_value, fetches_config, image_attr};
+use crate::capacity::{
+    ami_source, config_value, fetches_config, image_attr, AMI, GPU_CAPACITY, USER_DATA,
+};
 use crate::{declare_rule, Findings};
 
 declare_rule! {
@@ -52,6 +54,7 @@ declare_rule! {
         name: "gpu-support-disabled",
         severity: Error,
         summary: "the ECS agent of GPU capacity does not enable GPU support",
+        reads: { walks: [GPU_CAPACITY, USER_DATA, AMI] },
         check: check,
     }
 }

@@ -5,7 +5,7 @@ use ecs_gpu_model::{Model, Resource, ResourceId};
 
 use crate::capacity::{
     ami_source, clusters_by_provider, fetches_config, providers_by_group, GpuCapacity,
-    ProviderClusters,
+    ProviderClusters, AMI, GPU_CAPACITY, USER_DATA,
 };
 use crate::{declare_rule, Findings};
 
@@ -46,6 +46,7 @@ declare_rule! {
         name: "ecs-cluster-not-set",
         severity: Warning,
         summary: "the user data of GPU capacity does not write `ECS_CLUSTER`",
+        reads: { walks: [GPU_CAPACITY, USER_DATA, AMI] },
         check: check,
     }
 }

@@ -1,6 +1,6 @@
 use ecs_gpu_model::Model;
 
-use crate::capacity::GpuReason;
+use crate::capacity::{GpuReason, GPU_CAPACITY, USER_DATA};
 use crate::{declare_rule, Findings};
 
 declare_rule! {
@@ -42,6 +42,7 @@ declare_rule! {
         name: "shared-gpu-runtime-with-reservations",
         severity: Warning,
         summary: "user data makes nvidia the default Docker runtime on capacity where tasks reserve GPUs",
+        reads: { walks: [GPU_CAPACITY, USER_DATA] },
         check: check,
     }
 }

@@ -1,6 +1,6 @@
 use ecs_gpu_model::{Model, Resource, Value};
 
-use crate::capacity::{inline_specification, is_standalone_instance, GpuReason};
+use crate::capacity::{inline_specification, is_standalone_instance, GpuReason, GPU_CAPACITY};
 use crate::{declare_rule, Findings};
 
 declare_rule! {
@@ -38,6 +38,14 @@ declare_rule! {
         name: "instance-profile-missing",
         severity: Error,
         summary: "a launch template or instance of GPU capacity has no IAM instance profile",
+        reads: {
+            arguments: {
+                "aws_instance": ["iam_instance_profile"],
+                "aws_launch_configuration": ["iam_instance_profile"],
+                "aws_launch_template": ["iam_instance_profile"],
+            },
+            walks: [GPU_CAPACITY],
+        },
         check: check,
     }
 }

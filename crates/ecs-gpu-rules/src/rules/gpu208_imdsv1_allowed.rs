@@ -1,5 +1,6 @@
 use ecs_gpu_model::{Model, Node, Value};
 
+use crate::capacity::GPU_CAPACITY;
 use crate::{declare_rule, Findings};
 
 declare_rule! {
@@ -41,6 +42,14 @@ declare_rule! {
         name: "imdsv1-allowed",
         severity: Warning,
         summary: "a launch template or instance of GPU capacity allows IMDSv1",
+        reads: {
+            arguments: {
+                "aws_instance": ["metadata_options"],
+                "aws_launch_configuration": ["metadata_options"],
+                "aws_launch_template": ["metadata_options"],
+            },
+            walks: [GPU_CAPACITY],
+        },
         check: check,
     }
 }

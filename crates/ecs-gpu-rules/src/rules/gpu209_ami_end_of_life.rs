@@ -1,7 +1,7 @@
 use ecs_gpu_catalog::{catalog, AmiClass, AmiNameClass};
 use ecs_gpu_model::Model;
 
-use crate::capacity::{ami_source, image_attr, launch_kind, AmiSource};
+use crate::capacity::{ami_source, image_attr, launch_kind, AmiSource, AMI, GPU_CAPACITY};
 use crate::{declare_rule, Findings};
 
 declare_rule! {
@@ -46,6 +46,7 @@ declare_rule! {
         name: "ami-end-of-life",
         severity: Warning,
         summary: "the image of GPU capacity is an Amazon Linux 2 ECS-optimized AMI, at or near its end of life",
+        reads: { walks: [GPU_CAPACITY, AMI] },
         check: check,
     }
 }

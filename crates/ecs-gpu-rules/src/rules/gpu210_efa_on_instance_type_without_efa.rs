@@ -1,7 +1,7 @@
 use ecs_gpu_catalog::catalog;
 use ecs_gpu_model::{Model, Node, Resource};
 
-use crate::capacity::{string, GroupCapacity};
+use crate::capacity::{string, GroupCapacity, GPU_CAPACITY};
 use crate::{declare_rule, Findings};
 
 declare_rule! {
@@ -44,6 +44,10 @@ declare_rule! {
         name: "efa-on-instance-type-without-efa",
         severity: Error,
         summary: "a launch template requests EFA for an instance type without EFA support",
+        reads: {
+            arguments: { "aws_launch_template": ["network_interfaces"] },
+            walks: [GPU_CAPACITY],
+        },
         check: check,
     }
 }

@@ -1,6 +1,6 @@
 use ecs_gpu_model::{Model, Value};
 
-use crate::capacity::{provider_asg, string};
+use crate::capacity::{provider_asg, string, GROUPS};
 use crate::{declare_rule, Findings};
 
 declare_rule! {
@@ -40,6 +40,10 @@ declare_rule! {
         name: "termination-protection-without-scale-in-protection",
         severity: Error,
         summary: "managed termination protection is on and the group does not protect new instances from scale-in",
+        reads: {
+            arguments: { "aws_autoscaling_group": ["protect_from_scale_in"] },
+            walks: [GROUPS],
+        },
         check: check,
     }
 }

@@ -1,6 +1,6 @@
 use ecs_gpu_model::Model;
 
-use crate::capacity::{replaced_on_new_template_version, string};
+use crate::capacity::{replaced_on_new_template_version, string, GPU_CAPACITY, REPLACEMENT};
 use crate::{declare_rule, Findings};
 
 declare_rule! {
@@ -43,6 +43,10 @@ declare_rule! {
         name: "launch-template-version-not-tracked",
         severity: Warning,
         summary: "the group's launch template version does not change when the template does",
+        reads: {
+            arguments: { "aws_autoscaling_group": ["instance_refresh"] },
+            walks: [GPU_CAPACITY, REPLACEMENT],
+        },
         check: check,
     }
 }

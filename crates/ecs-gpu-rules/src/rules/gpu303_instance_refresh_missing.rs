@@ -1,6 +1,6 @@
 use ecs_gpu_model::Model;
 
-use crate::capacity::{replaced_on_new_template_version, GroupCapacity};
+use crate::capacity::{replaced_on_new_template_version, GroupCapacity, GPU_CAPACITY, REPLACEMENT};
 use crate::task::number;
 use crate::{declare_rule, Findings};
 
@@ -43,6 +43,10 @@ declare_rule! {
         name: "instance-refresh-missing",
         severity: Warning,
         summary: "an Auto Scaling group of GPU capacity has no instance refresh",
+        reads: {
+            arguments: { "aws_autoscaling_group": ["instance_refresh", "max_instance_lifetime"] },
+            walks: [GPU_CAPACITY, REPLACEMENT],
+        },
         check: check,
     }
 }

@@ -1,5 +1,6 @@
 use ecs_gpu_model::{Model, Node, Value};
 
+use crate::capacity::GPU_CAPACITY;
 use crate::{declare_rule, Findings};
 
 declare_rule! {
@@ -38,6 +39,16 @@ declare_rule! {
         name: "instance-warmup-too-short",
         severity: Warning,
         summary: "the instance refresh of GPU capacity has a warmup under 300 seconds",
+        reads: {
+            arguments: {
+                "aws_autoscaling_group": [
+                    "default_instance_warmup",
+                    "health_check_grace_period",
+                    "instance_refresh",
+                ],
+            },
+            walks: [GPU_CAPACITY],
+        },
         check: check,
     }
 }

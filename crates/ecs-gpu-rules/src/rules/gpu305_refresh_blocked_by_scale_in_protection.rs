@@ -1,6 +1,6 @@
 use ecs_gpu_model::{Model, Value};
 
-use crate::capacity::string;
+use crate::capacity::{string, GPU_CAPACITY};
 use crate::{declare_rule, Findings};
 
 declare_rule! {
@@ -41,6 +41,10 @@ declare_rule! {
         name: "refresh-blocked-by-scale-in-protection",
         severity: Warning,
         summary: "an instance refresh waits for scale-in protected instances that never lose their protection",
+        reads: {
+            arguments: { "aws_autoscaling_group": ["instance_refresh", "protect_from_scale_in"] },
+            walks: [GPU_CAPACITY],
+        },
         check: check,
     }
 }

@@ -1,7 +1,7 @@
 use ecs_gpu_catalog::{catalog, Lookup};
 use ecs_gpu_model::Model;
 
-use crate::capacity::{describe_gpus, mixed_gpu_shapes};
+use crate::capacity::{describe_gpus, mixed_gpu_shapes, GROUPS};
 use crate::{declare_rule, Findings, Severity};
 
 declare_rule! {
@@ -44,6 +44,7 @@ declare_rule! {
         name: "mixed-gpu-types-in-capacity-provider",
         severity: Warning,
         summary: "a group behind a capacity provider mixes instance types with different GPUs",
+        reads: { walks: [GROUPS] },
         check: check,
     }
 }

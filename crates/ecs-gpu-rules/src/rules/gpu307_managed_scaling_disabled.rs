@@ -1,6 +1,6 @@
 use ecs_gpu_model::Model;
 
-use crate::capacity::string;
+use crate::capacity::{string, GPU_CAPACITY};
 use crate::{declare_rule, Findings};
 
 declare_rule! {
@@ -34,6 +34,10 @@ declare_rule! {
         name: "managed-scaling-disabled",
         severity: Warning,
         summary: "managed scaling is disabled on a capacity provider of GPU capacity",
+        reads: {
+            arguments: { "aws_autoscaling_group": ["desired_capacity", "max_size", "min_size"] },
+            walks: [GPU_CAPACITY],
+        },
         check: check,
     }
 }

@@ -1,6 +1,6 @@
 use ecs_gpu_model::Model;
 
-use crate::capacity::string;
+use crate::capacity::{string, GROUPS};
 use crate::{declare_rule, Findings};
 
 declare_rule! {
@@ -40,6 +40,7 @@ declare_rule! {
         name: "ecs-managed-tag-missing",
         severity: Warning,
         summary: "a group behind a capacity provider lacks the `AmazonECSManaged` tag",
+        reads: { arguments: { "aws_autoscaling_group": ["tag", "tags"] }, walks: [GROUPS] },
         check: check,
     }
 }

@@ -1,7 +1,9 @@
 use ecs_gpu_catalog::catalog;
 use ecs_gpu_model::Model;
 
-use crate::capacity::{ami_source, config_value, fetches_config, launch_kind, user_data};
+use crate::capacity::{
+    ami_source, config_value, fetches_config, launch_kind, user_data, AMI, GPU_CAPACITY, USER_DATA,
+};
 use crate::{declare_rule, Findings};
 
 declare_rule! {
@@ -52,6 +54,10 @@ declare_rule! {
         name: "warm-pool-without-warm-pools-check",
         severity: Warning,
         summary: "a GPU group has a warm pool and its user data does not set `ECS_WARM_POOLS_CHECK=true`",
+        reads: {
+            arguments: { "aws_autoscaling_group": ["warm_pool"] },
+            walks: [GPU_CAPACITY, USER_DATA, AMI],
+        },
         check: check,
     }
 }

@@ -1,6 +1,6 @@
 use ecs_gpu_model::Model;
 
-use crate::capacity::{describe_gpus, mixed_gpu_shapes, GpuReason, GroupCapacity};
+use crate::capacity::{describe_gpus, mixed_gpu_shapes, GpuReason, GroupCapacity, GPU_CAPACITY};
 use crate::{declare_rule, Findings};
 
 declare_rule! {
@@ -47,6 +47,7 @@ declare_rule! {
         name: "mixed-gpu-types-without-capacity-provider",
         severity: Warning,
         summary: "a fleet or group outside capacity providers mixes instance types with different GPUs",
+        reads: { walks: [GPU_CAPACITY] },
         check: check,
     }
 }

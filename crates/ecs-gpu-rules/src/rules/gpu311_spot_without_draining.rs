@@ -4,7 +4,8 @@ use ecs_gpu_catalog::catalog;
 use ecs_gpu_model::Model;
 
 use crate::capacity::{
-    ami_source, config_value, fetches_config, launch_kind, spot_evidence, user_data,
+    ami_source, config_value, fetches_config, launch_kind, spot_evidence, user_data, AMI,
+    GPU_CAPACITY, SPOT, USER_DATA,
 };
 use crate::{declare_rule, Findings};
 
@@ -51,6 +52,7 @@ declare_rule! {
         name: "spot-without-draining",
         severity: Info,
         summary: "capacity of Spot GPU instances does not drain its tasks on an interruption notice",
+        reads: { walks: [GPU_CAPACITY, USER_DATA, AMI, SPOT] },
         check: check,
     }
 }

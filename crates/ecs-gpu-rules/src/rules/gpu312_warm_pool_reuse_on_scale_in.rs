@@ -1,6 +1,7 @@
 use ecs_gpu_catalog::catalog;
 use ecs_gpu_model::{Model, Value};
 
+use crate::capacity::GPU_CAPACITY;
 use crate::{declare_rule, Findings};
 
 declare_rule! {
@@ -48,6 +49,7 @@ declare_rule! {
         name: "warm-pool-reuse-on-scale-in",
         severity: Warning,
         summary: "a GPU group's warm pool returns instances to the pool on scale in, which ECS does not support",
+        reads: { arguments: { "aws_autoscaling_group": ["warm_pool"] }, walks: [GPU_CAPACITY] },
         check: check,
     }
 }

@@ -1,7 +1,9 @@
 use ecs_gpu_model::Model;
 use ecs_gpu_query::{matches_none, Expression, INSTANCE_TYPE_ATTRIBUTE};
 
-use crate::capacity::{placement_constraints, string};
+use crate::capacity::{
+    placement_constraints, string, GPU_CAPACITY, PLACEMENT_CONSTRAINTS, SERVICE_CAPACITY,
+};
 use crate::{declare_rule, Findings};
 
 declare_rule! {
@@ -45,6 +47,7 @@ declare_rule! {
         name: "placement-constraint-matches-no-instance",
         severity: Error,
         summary: "a `memberOf` expression on `ecs.instance-type` matches none of the service's instance types",
+        reads: { walks: [GPU_CAPACITY, SERVICE_CAPACITY, PLACEMENT_CONSTRAINTS] },
         check: check,
     }
 }

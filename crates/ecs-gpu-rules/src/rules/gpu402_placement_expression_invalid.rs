@@ -1,8 +1,8 @@
 use ecs_gpu_model::{Loc, Model, Node};
 use ecs_gpu_query::Expression;
 
-use crate::capacity::string;
-use crate::task::task_definitions;
+use crate::capacity::{string, GPU_CAPACITY, PLACEMENT_CONSTRAINTS};
+use crate::task::{task_definitions, TASK_DEFINITIONS};
 use crate::{declare_rule, Findings};
 
 declare_rule! {
@@ -45,6 +45,7 @@ declare_rule! {
         name: "placement-expression-invalid",
         severity: Error,
         summary: "a placement constraint expression is invalid",
+        reads: { walks: [TASK_DEFINITIONS, GPU_CAPACITY, PLACEMENT_CONSTRAINTS] },
         check: check,
     }
 }

@@ -1,7 +1,7 @@
 use ecs_gpu_model::Model;
 
-use crate::capacity::Placement;
-use crate::task::gpu_containers;
+use crate::capacity::{Placement, GPU_SERVICES};
+use crate::task::{gpu_containers, TASK_DEFINITIONS};
 use crate::{declare_rule, Findings};
 
 declare_rule! {
@@ -33,6 +33,7 @@ declare_rule! {
         name: "gpu-service-on-fargate",
         severity: Error,
         summary: "a service of a GPU task runs on Fargate",
+        reads: { walks: [TASK_DEFINITIONS, GPU_SERVICES] },
         check: check,
     }
 }

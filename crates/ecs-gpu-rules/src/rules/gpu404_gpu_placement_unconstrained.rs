@@ -1,6 +1,6 @@
 use ecs_gpu_model::Model;
 
-use crate::capacity::{placement_constraints, string};
+use crate::capacity::{placement_constraints, string, GPU_SERVICES, PLACEMENT_CONSTRAINTS};
 use crate::{declare_rule, Findings};
 
 declare_rule! {
@@ -37,6 +37,7 @@ declare_rule! {
         name: "gpu-placement-unconstrained",
         severity: Info,
         summary: "a GPU service has no `memberOf` constraint and its capacity has several instance types",
+        reads: { walks: [GPU_SERVICES, PLACEMENT_CONSTRAINTS] },
         check: check,
     }
 }

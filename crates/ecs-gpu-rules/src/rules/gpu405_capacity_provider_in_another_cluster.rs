@@ -1,6 +1,9 @@
 use ecs_gpu_model::Model;
 
-use crate::capacity::{clusters_by_provider, config_value, service_cluster_name, user_data};
+use crate::capacity::{
+    clusters_by_provider, config_value, service_cluster_name, user_data, GPU_SERVICES,
+    SERVICE_CAPACITY, USER_DATA,
+};
 use crate::{declare_rule, Findings};
 
 declare_rule! {
@@ -52,6 +55,7 @@ declare_rule! {
         name: "capacity-provider-in-another-cluster",
         severity: Error,
         summary: "a GPU service's strategy names a capacity provider of another cluster",
+        reads: { walks: [GPU_SERVICES, SERVICE_CAPACITY, USER_DATA] },
         check: check,
     }
 }

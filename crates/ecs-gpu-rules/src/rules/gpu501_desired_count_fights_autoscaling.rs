@@ -1,6 +1,6 @@
 use ecs_gpu_model::{Mode, Model, Resource};
 
-use crate::capacity::string;
+use crate::capacity::{string, GPU_CAPACITY, SERVICE_CAPACITY};
 use crate::{attribute_site, declare_rule, Findings};
 
 declare_rule! {
@@ -47,6 +47,17 @@ declare_rule! {
         name: "desired-count-fights-autoscaling",
         severity: Warning,
         summary: "an Application Auto Scaling target owns a service's desired count and the service does not ignore it",
+        reads: {
+            arguments: {
+                "aws_appautoscaling_target": [
+                    "resource_id",
+                    "scalable_dimension",
+                    "service_namespace",
+                ],
+                "aws_ecs_service": ["desired_count", "name"],
+            },
+            walks: [GPU_CAPACITY, SERVICE_CAPACITY],
+        },
         check: check,
     }
 }

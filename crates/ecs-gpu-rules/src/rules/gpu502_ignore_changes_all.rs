@@ -1,5 +1,6 @@
 use ecs_gpu_model::{IgnoreChanges, Model};
 
+use crate::capacity::GPU_CAPACITY;
 use crate::{declare_rule, Findings};
 
 declare_rule! {
@@ -35,6 +36,16 @@ declare_rule! {
         name: "ignore-changes-all",
         severity: Warning,
         summary: "`ignore_changes = all` on a service, task definition, launch template, Auto Scaling group or capacity provider",
+        reads: {
+            arguments: {
+                "aws_autoscaling_group": [],
+                "aws_ecs_capacity_provider": [],
+                "aws_ecs_service": [],
+                "aws_ecs_task_definition": [],
+                "aws_launch_template": [],
+            },
+            walks: [GPU_CAPACITY],
+        },
         check: check,
     }
 }

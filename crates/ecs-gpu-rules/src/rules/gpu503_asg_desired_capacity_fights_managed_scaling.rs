@@ -1,6 +1,6 @@
 use ecs_gpu_model::Model;
 
-use crate::capacity::string;
+use crate::capacity::{string, GPU_CAPACITY, GROUPS};
 use crate::{attribute_site, declare_rule, Findings};
 
 declare_rule! {
@@ -38,6 +38,10 @@ declare_rule! {
         name: "asg-desired-capacity-fights-managed-scaling",
         severity: Warning,
         summary: "a group under managed scaling sets `desired_capacity` and does not ignore it",
+        reads: {
+            arguments: { "aws_autoscaling_group": ["desired_capacity", "max_size", "min_size"] },
+            walks: [GROUPS, GPU_CAPACITY],
+        },
         check: check,
     }
 }

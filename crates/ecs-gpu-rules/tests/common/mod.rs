@@ -59,12 +59,33 @@ pub fn load_every_type(path: &Path) -> ecs_gpu_model::Model {
     load_types(path, false)
 }
 
+/// [`load`], with only these types and arguments evaluated.
+pub fn load_only(
+    path: &Path,
+    types: Vec<String>,
+    arguments: Vec<(String, Vec<String>)>,
+) -> ecs_gpu_model::Model {
+    load_with(path, Some(types), Some(arguments))
+}
+
 fn load_types(path: &Path, only: bool) -> ecs_gpu_model::Model {
+    load_with(
+        path,
+        only.then(ecs_gpu_rules::load_types),
+        only.then(ecs_gpu_rules::load_arguments),
+    )
+}
+
+fn load_with(
+    path: &Path,
+    only_types: Option<Vec<String>>,
+    only_arguments: Option<Vec<(String, Vec<String>)>>,
+) -> ecs_gpu_model::Model {
     let _guard = CWD
         .lock()
         .unwrap_or_else(std::sync::PoisonError::into_inner);
     if !path.is_file() {
-        return load_path(path, only);
+        return load_path(path, only_types, only_arguments);
     }
     let root = Path::new(env!("CARGO_TARGET_TMPDIR"))
         .join("fixture-cases")
@@ -75,16 +96,20 @@ fn load_types(path: &Path, only: bool) -> ecs_gpu_model::Model {
     std::fs::copy(path, &copy).unwrap();
     let here = std::env::current_dir().unwrap();
     std::env::set_current_dir(&root).unwrap();
-    let model = load_path(path, only);
+    let model = load_path(path, only_types, only_arguments);
     std::env::set_current_dir(here).unwrap();
     model
 }
 
-fn load_path(path: &Path, only: bool) -> ecs_gpu_model::Model {
+fn load_path(
+    path: &Path,
+    only_types: Option<Vec<String>>,
+    only_arguments: Option<Vec<(String, Vec<String>)>>,
+) -> ecs_gpu_model::Model {
     ecs_gpu_model::load(&ecs_gpu_model::LoadOptions {
         paths: vec![path.to_path_buf()],
-        only_types: only.then(ecs_gpu_rules::load_types),
-        only_arguments: only.then(ecs_gpu_rules::load_arguments),
+        only_types,
+        only_arguments,
         ..Default::default()
     })
 }

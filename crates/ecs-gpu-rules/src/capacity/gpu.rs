@@ -1,0 +1,502 @@
+//! What is GPU capacity: the services whose tasks reserve GPUs, what they reach, and the groups,
+//! fleets and instances known to launch GPU instance types for ECS.
+
+use std::borrow::Cow;
+use std::collections::HashSet;
+
+use ecs_gpu_catalog::{catalog, InstanceType, Lookup};
+use ecs_gpu_model::{Body, Loc, Model, Node, Resource, TaskDefinition};
+
+use super::graph::{
+    fleet_capacity, known_str, service_task, GroupCapacity, Groups, InstanceTypeUse, TemplateUse,
+    FLEETS, GROUPS, INSTANCE, SERVICE_TASK,
+};
+use super::managed_instances::{managed_instances_nvidia, MANAGED_INSTANCES};
+use super::placement::{
+    service_capacity_with, Placement, ProviderUse, ServiceCapacity, SERVICE_CAPACITY,
+};
+use super::user_data::{config_value, user_data, USER_DATA};
+use crate::task::{every_known_string, is_checked, is_gpu_task};
+use crate::{backticked, reads, Reads};
+
+/// What [`gpu_services`] reads.
+pub const GPU_SERVICES: Reads = reads! { walks: [SERVICE_TASK, SERVICE_CAPACITY] };
+
+/// What [`gpu_capacity`] reads (and [`crate::Findings::is_gpu_resource`]): the GPU services, the
+/// capacity they reach, and every group, fleet and standalone instance, with its user data.
+pub const GPU_CAPACITY: Reads = reads! {
+    arguments: { "aws_instance": ["instance_type", "launch_template"] },
+    walks: [GPU_SERVICES, GROUPS, MANAGED_INSTANCES, USER_DATA],
+};
+
+/// A service whose task definition certainly reserves GPUs: with that task definition and the
+/// capacity the service can be placed on.
+#[derive(Debug, Clone)]
+pub struct GpuService<'m> {
+    pub service: &'m Resource,
+    pub task: &'m TaskDefinition,
+    pub capacity: ServiceCapacity<'m>,
+}
+
+/// The services whose task definition certainly reserves GPUs, each with it and its capacity
+/// (the rules read them once per run: [`crate::Findings::gpu_services`]).
+pub fn gpu_services(model: &Model) -> Vec<GpuService<'_>> {
+    gpu_services_with(model, Groups::NONE)
+}
+
+/// [`gpu_services`], with the groups' capacities worked out already.
+pub fn gpu_services_with<'m>(model: &'m Model, groups: Groups<'m>) -> Vec<GpuService<'m>> {
+    model
+        .resources_of("aws_ecs_service")
+        .filter(|svc| !svc.instances_unknown)
+        .filter_map(|svc| {
+            let td = service_task(model, svc)?;
+            (is_checked(model, td) && is_gpu_task(td)).then(|| GpuService {
+                service: svc,
+                task: td,
+                capacity: service_capacity_with(model, groups, svc),
+            })
+        })
+        .collect()
+}
+
+/// Why a piece of capacity is GPU capacity: a GPU service reaches it, it launches GPU instance
+/// types behind an ECS capacity provider, or it launches them as ECS container instances without
+/// one (an Auto Scaling group or a standalone instance whose user data configures the agent: they
+/// join a cluster by themselves, and a service with `launch_type = "EC2"` is placed on them).
+#[derive(Debug, Clone)]
+pub enum GpuReason<'m> {
+    /// A service of a GPU task definition is placed on it.
+    Service(&'m Resource),
+    /// A capacity provider whose group launches instances with NVIDIA GPUs.
+    GpuInstanceType {
+        provider: &'m Resource,
+        /// What it launches: [`NvidiaEvidence::launches`].
+        launches: String,
+    },
+    /// An Auto Scaling group behind no capacity provider, an EC2 Fleet or a Spot Fleet request
+    /// that launches instances with NVIDIA GPUs as ECS container instances.
+    EcsInstances {
+        group: &'m Resource,
+        /// What it launches: [`NvidiaEvidence::launches`].
+        launches: String,
+        /// Where that is written.
+        at: Option<Loc>,
+    },
+    /// A capacity provider of ECS Managed Instances whose `instance_requirements` select only
+    /// instance types with NVIDIA GPUs. It has no group, launch template or user data.
+    ManagedInstances {
+        provider: &'m Resource,
+        /// What it launches: [`NvidiaEvidence::launches`].
+        launches: String,
+        at: Option<Loc>,
+    },
+    /// A standalone `aws_instance` of a GPU instance type that is an ECS container instance.
+    EcsInstance {
+        instance: &'m Resource,
+        instance_type: String,
+        at: Option<Loc>,
+    },
+}
+
+impl GpuReason<'_> {
+    /// A secondary label saying why.
+    pub fn label(&self, model: &Model) -> (Option<Loc>, String) {
+        match self {
+            GpuReason::Service(s) => (
+                Some(s.loc),
+                format!(
+                    "the GPU service `{}` is placed on this capacity",
+                    model.local_address(s)
+                ),
+            ),
+            GpuReason::GpuInstanceType { provider, launches } => (
+                Some(provider.loc),
+                format!("this capacity provider launches {launches}"),
+            ),
+            GpuReason::EcsInstances {
+                group,
+                launches,
+                at,
+            } => (
+                at.or(Some(group.loc)),
+                format!(
+                    "`{}` launches {launches} as ECS container instances",
+                    model.local_address(group)
+                ),
+            ),
+            GpuReason::ManagedInstances {
+                provider,
+                launches,
+                at,
+            } => (
+                at.or(Some(provider.loc)),
+                format!(
+                    "the ECS Managed Instances capacity provider `{}` launches {launches}",
+                    model.local_address(provider)
+                ),
+            ),
+            GpuReason::EcsInstance {
+                instance,
+                instance_type,
+                at,
+            } => (
+                at.or(Some(instance.loc)),
+                format!(
+                    "`{}` is an ECS container instance of the GPU instance type `{instance_type}`",
+                    model.local_address(instance)
+                ),
+            ),
+        }
+    }
+}
+
+/// Everything known to be GPU capacity, each with the first reason found.
+#[derive(Debug, Clone, Default)]
+pub struct GpuCapacity<'m> {
+    pub providers: Vec<(&'m Resource, GpuReason<'m>)>,
+    pub groups: Vec<(Cow<'m, GroupCapacity<'m>>, GpuReason<'m>)>,
+    pub templates: Vec<(TemplateUse<'m>, GpuReason<'m>)>,
+    /// EC2 Fleets and Spot Fleet requests ([`fleet_capacity`]) that launch NVIDIA GPU instance
+    /// types as ECS container instances (their user data configures the agent), each with why.
+    /// Their launch templates are in `templates`.
+    pub fleets: Vec<(GroupCapacity<'m>, GpuReason<'m>)>,
+}
+
+/// The capacity providers, groups and launch templates that are GPU capacity.
+pub fn gpu_capacity(model: &Model) -> GpuCapacity<'_> {
+    gpu_capacity_of(model, &gpu_services(model))
+}
+
+/// [`gpu_capacity`], with the GPU services already found.
+pub fn gpu_capacity_of<'m>(model: &'m Model, services: &[GpuService<'m>]) -> GpuCapacity<'m> {
+    gpu_capacity_with(model, Groups::NONE, services)
+}
+
+/// [`gpu_capacity_of`], with the groups' capacities worked out already.
+pub fn gpu_capacity_with<'m>(
+    model: &'m Model,
+    groups_memo: Groups<'m>,
+    services: &[GpuService<'m>],
+) -> GpuCapacity<'m> {
+    let mut out = GpuCapacity::default();
+    let mut uses: Vec<(Cow<'_, ProviderUse<'m>>, GpuReason<'m>)> = Vec::new();
+    let mut mi_providers = Vec::new();
+    for s in services {
+        // With `launch_type = "EC2"` ECS picks GPU instances among all of the cluster's: its other
+        // capacity providers (CPU ones) are not where the GPU tasks go.
+        if s.capacity.placement == Placement::LaunchTypeEc2 {
+            continue;
+        }
+        for p in &s.capacity.providers {
+            uses.push((Cow::Borrowed(p), GpuReason::Service(s.service)));
+        }
+    }
+    for provider in model.resources_of("aws_ecs_capacity_provider") {
+        let Some(group) = groups_memo.of_provider(model, provider) else {
+            // ECS Managed Instances: no group, no launch template, no user data; GPU capacity
+            // when its instance requirements select only NVIDIA GPU types.
+            if let Some(evidence) = managed_instances_nvidia(provider) {
+                mi_providers.push((provider, evidence));
+            }
+            continue;
+        };
+        if let Some(evidence) = nvidia_evidence(&group) {
+            uses.push((
+                Cow::Owned(ProviderUse {
+                    provider,
+                    named_at: None,
+                    group: Some(group),
+                }),
+                GpuReason::GpuInstanceType {
+                    provider,
+                    launches: evidence.launches,
+                },
+            ));
+        }
+    }
+    // Each provider, group and template once, with its first reason.
+    let (mut providers, mut groups, mut templates) =
+        (HashSet::new(), HashSet::new(), HashSet::new());
+    for (p, reason) in uses {
+        if p.provider.instances_unknown {
+            continue;
+        }
+        if providers.insert(p.provider.id) {
+            out.providers.push((p.provider, reason.clone()));
+        }
+        let Some(group) = &p.group else { continue };
+        // A group that may not exist (`count = var.n`) proves nothing about its templates either.
+        if group.group.instances_unknown {
+            continue;
+        }
+        for t in &group.known_templates {
+            if t.template.instances_unknown {
+                continue;
+            }
+            if templates.insert(t.template.id) {
+                out.templates.push((t.clone(), reason.clone()));
+            }
+        }
+        if groups.insert(group.group.id) {
+            out.groups.push((group.clone(), reason));
+        }
+    }
+    for (provider, evidence) in mi_providers {
+        if !provider.instances_unknown && providers.insert(provider.id) {
+            out.providers.push((
+                provider,
+                GpuReason::ManagedInstances {
+                    provider,
+                    launches: evidence.launches,
+                    at: evidence.at,
+                },
+            ));
+        }
+    }
+    // Groups that no capacity provider above made GPU capacity: those that launch a GPU instance
+    // type as ECS container instances.
+    for group in model.resources_of("aws_autoscaling_group") {
+        if group.instances_unknown || groups.contains(&group.id) {
+            continue;
+        }
+        let cap = groups_memo.of(model, group);
+        let Some(evidence) = nvidia_evidence(&cap) else {
+            continue;
+        };
+        if !cap
+            .known_templates
+            .iter()
+            .any(|t| launches_ecs_instances(t.template))
+        {
+            continue;
+        }
+        let reason = GpuReason::EcsInstances {
+            group,
+            launches: evidence.launches,
+            at: evidence.at,
+        };
+        for t in &cap.known_templates {
+            if !t.template.instances_unknown && templates.insert(t.template.id) {
+                out.templates.push((t.clone(), reason.clone()));
+            }
+        }
+        groups.insert(group.id);
+        out.groups.push((cap, reason));
+    }
+    // Fleets that launch a GPU instance type as ECS container instances (no capacity provider
+    // can point to a fleet).
+    for kind in FLEETS {
+        for fleet in model.resources_of(kind) {
+            if fleet.instances_unknown {
+                continue;
+            }
+            let cap = fleet_capacity(model, fleet);
+            let Some(evidence) = nvidia_evidence(&cap) else {
+                continue;
+            };
+            if !cap
+                .known_templates
+                .iter()
+                .any(|t| launches_ecs_instances(t.template))
+            {
+                continue;
+            }
+            let reason = GpuReason::EcsInstances {
+                group: fleet,
+                launches: evidence.launches,
+                at: evidence.at,
+            };
+            for t in &cap.known_templates {
+                if !t.template.instances_unknown && templates.insert(t.template.id) {
+                    out.templates.push((t.clone(), reason.clone()));
+                }
+            }
+            out.fleets.push((cap, reason));
+        }
+    }
+    // Standalone instances that are ECS container instances of a GPU instance type. One launched
+    // from a launch template takes its arguments from it too, which is not followed here.
+    for instance in model.resources_of(INSTANCE) {
+        let body = &instance.body;
+        if instance.instances_unknown
+            || body.block("launch_template").is_some()
+            || body.may_have_unknown("launch_template")
+        {
+            continue;
+        }
+        let Some(node) = body.attr("instance_type") else {
+            continue;
+        };
+        let Some(instance_type) = known_str(node).filter(|t| is_nvidia_type(t)) else {
+            continue;
+        };
+        if !launches_ecs_instances(instance) {
+            continue;
+        }
+        let reason = GpuReason::EcsInstance {
+            instance,
+            instance_type: instance_type.to_string(),
+            at: node.loc,
+        };
+        if templates.insert(instance.id) {
+            let use_ = TemplateUse {
+                template: instance,
+                version: None,
+                spec: None,
+            };
+            out.templates.push((use_, reason));
+        }
+    }
+    out
+}
+
+/// An instance type where it is written, with its catalog record.
+pub type TypeRecord<'a, 'm> = (&'a InstanceTypeUse<'m>, &'static InstanceType);
+
+/// Two instance types a group or fleet launches from its overrides that have different GPU
+/// counts or GPU models, both known to the catalog: the first override's type, and the first
+/// that differs from it, each with its catalog record. `None` otherwise (types the catalog does
+/// not know are left out).
+pub fn mixed_gpu_shapes<'a, 'm>(
+    cap: &'a GroupCapacity<'m>,
+) -> Option<(TypeRecord<'a, 'm>, TypeRecord<'a, 'm>)> {
+    let known: Vec<_> = cap
+        .known_instance_types
+        .iter()
+        .filter(|t| t.override_block.is_some())
+        .filter_map(|t| match catalog().lookup(&t.name) {
+            Lookup::Known(k) => Some((t, k)),
+            _ => None,
+        })
+        .collect();
+    let first = *known.first()?;
+    let other = known
+        .iter()
+        .find(|(_, k)| k.gpus != first.1.gpus || k.gpu_model != first.1.gpu_model)?;
+    Some((first, *other))
+}
+
+/// "4 × NVIDIA A10G": a type's GPUs, for messages.
+pub fn describe_gpus(k: &InstanceType) -> String {
+    format!(
+        "{} × {}",
+        k.gpus.count().map_or("?".to_string(), |n| n.to_string()),
+        k.gpu_model.as_deref().unwrap_or("unknown GPU")
+    )
+}
+
+/// What shows that an Auto Scaling group launches instances with NVIDIA GPUs.
+#[derive(Debug, Clone)]
+pub struct NvidiaEvidence {
+    /// For a label: "the GPU instance type `g5.xlarge`", or "only instance types with NVIDIA GPUs
+    /// (its `instance_requirements`: `accelerator_manufacturers` `nvidia`)".
+    pub launches: String,
+    /// Where it is written.
+    pub at: Option<Loc>,
+}
+
+/// Whether the group launches instances with NVIDIA GPUs, and why: an instance type it launches
+/// that has them (a launch template's own `instance_type` counts only when no `override` replaces
+/// it), or an `override` whose `instance_requirements` select only such types
+/// ([`selects_only_nvidia_gpus`]; the group then launches one of them when it launches from that
+/// override, whichever the types are).
+pub fn nvidia_evidence(cap: &GroupCapacity<'_>) -> Option<NvidiaEvidence> {
+    if let Some(t) = cap
+        .known_instance_types
+        .iter()
+        .find(|t| is_nvidia_type(&t.name))
+    {
+        return Some(NvidiaEvidence {
+            launches: format!("the GPU instance type `{}`", t.name),
+            at: t.node.loc,
+        });
+    }
+    cap.overrides.as_ref()?.iter().find_map(|o| {
+        if o.body.may_have_unknown("instance_requirements") {
+            return None;
+        }
+        let (node, why) = selects_only_nvidia_gpus(&o.body.block("instance_requirements")?.body)?;
+        Some(NvidiaEvidence {
+            launches: format!(
+                "only instance types with NVIDIA GPUs (its `instance_requirements`: {why})"
+            ),
+            at: node.loc,
+        })
+    })
+}
+
+/// Whether attribute-based `instance_requirements` (of an Auto Scaling group's `override`) are
+/// known to select only instance types with NVIDIA GPUs, and the argument that shows it:
+/// `allowed_instance_types` whose every pattern matches EC2 instance types (source key BOTO) and
+/// only types the catalog knows to have NVIDIA GPUs; or `accelerator_manufacturers` that is
+/// exactly `nvidia` (source keys ECS-MI-GPU and BOTO) with `accelerator_types` exactly `gpu`, or
+/// with `allowed_instance_types` that match only types with GPUs. `None` on anything unknown, an
+/// empty list ([`every_known_string`] has none), or a pattern that matches no EC2 name or a type
+/// the catalog does not know.
+pub(super) fn selects_only_nvidia_gpus(req: &Body) -> Option<(&Node, String)> {
+    type Mi = ecs_gpu_catalog::ManagedInstancesFacts;
+    let cat = catalog();
+    let only = |attr: &str, value: &str| {
+        req.attr(attr)
+            .and_then(every_known_string)
+            .is_some_and(|set| set.iter().all(|v| *v == value))
+    };
+    let allowed = req.attr("allowed_instance_types").and_then(|node| {
+        let patterns = every_known_string(node)?;
+        let mut matched = Vec::new();
+        for p in &patterns {
+            let before = matched.len();
+            matched.extend(cat.ec2_instance_types_matching(p).map(|t| cat.lookup(t)));
+            if matched.len() == before {
+                return None;
+            }
+        }
+        Some((node, patterns, matched))
+    });
+    if let Some((node, patterns, matched)) = &allowed {
+        if matched
+            .iter()
+            .all(|l| matches!(l, Lookup::Known(k) if k.is_nvidia()))
+        {
+            return Some((
+                node,
+                format!("`allowed_instance_types` {}", backticked(patterns)),
+            ));
+        }
+    }
+    if !only("accelerator_manufacturers", Mi::NVIDIA_MANUFACTURER) {
+        return None;
+    }
+    let node = req.attr("accelerator_manufacturers")?;
+    let gpus_only = only("accelerator_types", Mi::GPU_ACCELERATOR_TYPE)
+        || allowed
+            .as_ref()
+            .is_some_and(|(_, _, matched)| matched.iter().all(|l| matches!(l, Lookup::Known(_))));
+    gpus_only.then(|| {
+        (
+            node,
+            format!("`accelerator_manufacturers` `{}`", Mi::NVIDIA_MANUFACTURER),
+        )
+    })
+}
+
+/// Whether the catalog knows the instance type and it has NVIDIA GPUs.
+fn is_nvidia_type(name: &str) -> bool {
+    matches!(catalog().lookup(name), Lookup::Known(k) if k.is_nvidia())
+}
+
+/// Whether a launch template is known to launch ECS container instances: the known part of its
+/// user data configures the ECS agent (assigns `ECS_CLUSTER` or `ECS_ENABLE_GPU_SUPPORT`). The
+/// image alone proves nothing: the ECS GPU-optimized AMI is also used for its NVIDIA driver by
+/// GPU machines that never run the agent (a model server started from user data, a training
+/// fleet), and those are not ECS capacity to the rules.
+fn launches_ecs_instances(template: &Resource) -> bool {
+    let agent = &catalog().agent;
+    let (data, _) = user_data(template);
+    data.known_parts().iter().any(|text| {
+        [&agent.cluster_variable, &agent.gpu_support_variable]
+            .into_iter()
+            .any(|variable| config_value(text, variable).is_some())
+    })
+}
