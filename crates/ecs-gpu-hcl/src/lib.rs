@@ -69,45 +69,6 @@ pub fn parse(text: &str) -> Result<File, ParseError> {
     parser::Parser::new(text).parse_file()
 }
 
-/// What [`parse_selecting`] builds of a top-level block.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Build<'s> {
-    /// All of it.
-    All,
-    /// Its type, labels and spans: its body is only checked, and has no items.
-    Nothing,
-    /// The items of its body with these names (an attribute's name, a nested block's type), whole;
-    /// the others are only checked, and left out.
-    Only(&'s [String]),
-}
-
-/// Parses like [`parse`], but builds of each top-level block only what `select` says, from the
-/// block's type and first label (`resource "aws_s3_bucket" ...`: `"resource"`,
-/// `Some("aws_s3_bucket")`). What is left out is checked as strictly as the rest, so a file
-/// parses, or fails with the same error, exactly as with [`parse`] (a test compares both on every
-/// test file, on mutations of them and on generated expressions); comments are collected from
-/// the whole file, and every span is the one [`parse`] gives. `ecs-gpu check` builds what its
-/// model reads.
-pub fn parse_selecting<'s>(
-    text: &'s str,
-    select: &'s dyn Fn(&str, Option<&str>) -> Build<'s>,
-) -> Result<File, ParseError> {
-    parser::Parser::selecting(text, select).parse_file()
-}
-
-/// [`parse_selecting`] with the bodies of the top-level `resource` blocks whose type `skip`
-/// accepts left out ([`Build::Nothing`]), and everything else built.
-pub fn parse_skipping(text: &str, skip: &dyn Fn(&str) -> bool) -> Result<File, ParseError> {
-    let select = |kind: &str, label: Option<&str>| {
-        if kind == "resource" && label.is_some_and(skip) {
-            Build::Nothing
-        } else {
-            Build::All
-        }
-    };
-    parse_selecting(text, &select)
-}
-
 /// Parses a standalone template (the contents of a `templatefile` file): literal text,
 /// `${...}` interpolations and `%{...}` directives.
 pub fn parse_template(text: &str) -> Result<Template, ParseError> {

@@ -9,11 +9,9 @@
 //! still splits into two items, exactly as Terraform does.
 
 use crate::ast::*;
-use crate::{Build, ParseError};
+use crate::ParseError;
 use std::collections::HashMap;
 use std::mem::size_of;
-
-mod recognize;
 
 /// Deeper nesting than this is refused.
 pub(crate) const MAX_DEPTH: u32 = 256;
@@ -43,29 +41,8 @@ pub(crate) struct Parser<'a> {
     /// Whether a newline ends the current construct (body, object) or is whitespace.
     pub(crate) newlines: bool,
     pub(crate) comments: Vec<Comment>,
-    /// Whether nodes are built. Off inside what [`Parser::select`] leaves out: that
-    /// body is checked as strictly as any other, but nothing of it is kept (see
-    /// [`crate::parse_skipping`]): an expression comes back as a placeholder (`null` with its
-    /// true span), a name with an empty text, a list with no items. Every decision the parser
-    /// makes reads the source text or a span, never a built node, so the same errors come out
-    /// in both modes.
-    build: bool,
-    /// What is built of each top-level block ([`crate::parse_selecting`]).
-    select: Option<Select<'a>>,
-    /// The names of the items the next body builds ([`Build::Only`]), taken by that body.
-    only: Option<&'a [String]>,
     /// What the syntax tree built so far may still take, in bytes ([`crate::tree_budget`]).
     tree_left: usize,
-}
-
-/// The caller's choice of what to build of each top-level block, from its type and first label.
-#[derive(Clone, Copy)]
-struct Select<'a>(&'a dyn Fn(&str, Option<&str>) -> Build<'a>);
-
-impl std::fmt::Debug for Select<'_> {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str("Select(..)")
-    }
 }
 
 /// The bytes of the new buffer `v` allocates on its next push (0 when it has room): what a
@@ -76,14 +53,6 @@ fn grown<T>(v: &Vec<T>) -> usize {
     }
     // A vector's first allocation holds four small items; each growth doubles it.
     (2 * v.capacity()).max(4) * size_of::<T>()
-}
-
-/// An expression that stands for one not built: nothing reads it but its span.
-fn placeholder(span: Span) -> Expr {
-    Expr {
-        kind: ExprKind::Null,
-        span,
-    }
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -176,24 +145,11 @@ impl<'a> Parser<'a> {
             stack_base: stack_addr(),
             newlines: true,
             comments: Vec::new(),
-            build: true,
-            select: None,
-            only: None,
             tree_left: crate::tree_budget(src.len()),
         };
         if src.starts_with('\u{feff}') {
             p.pos = 3;
         }
-        p
-    }
-
-    /// A parser that builds of each top-level block what `select` says ([`crate::parse_selecting`]).
-    pub(crate) fn selecting(
-        src: &'a str,
-        select: &'a dyn Fn(&str, Option<&str>) -> Build<'a>,
-    ) -> Parser<'a> {
-        let mut p = Parser::new(src);
-        p.select = Some(Select(select));
         p
     }
 
@@ -203,19 +159,6 @@ impl<'a> Parser<'a> {
     fn text(&self, span: Span) -> &'a str {
         let src: &'a str = self.src;
         &src[span.start as usize..span.end as usize]
-    }
-
-    /// A name as written: its text when built, else its source text (a name that is not built
-    /// has an empty text; a built one never has).
-    fn written<'s>(&self, id: &'s Ident) -> &'s str
-    where
-        'a: 's,
-    {
-        if id.name.is_empty() {
-            self.text(id.span)
-        } else {
-            &id.name
-        }
     }
 
     fn peek(&self) -> Option<u8> {
@@ -245,8 +188,7 @@ impl<'a> Parser<'a> {
     /// Counts `bytes` of syntax tree against the file's budget: past it, the file is refused
     /// before the tree can take more memory than the budget allows. What the parser keeps is
     /// charged when it is made (a node, a name's text, a comment, a vector's new buffer when it
-    /// grows, a template's pieces); of what is only checked, only the template pieces the scanner
-    /// holds for a moment.
+    /// grows, a template's pieces).
     fn charge(&mut self, bytes: usize) -> PResult<()> {
         match self.tree_left.checked_sub(bytes) {
             Some(left) => {
@@ -267,9 +209,7 @@ impl<'a> Parser<'a> {
 
     /// A built expression node, charged to the budget.
     fn node(&mut self, kind: ExprKind, span: Span) -> PResult<Expr> {
-        if self.build {
-            self.charge(size_of::<Expr>())?;
-        }
+        self.charge(size_of::<Expr>())?;
         Ok(Expr { kind, span })
     }
 
@@ -505,15 +445,9 @@ impl<'a> Parser<'a> {
         let start = self.pos;
         let end = self.ident_end(start);
         self.pos = end;
-        if self.build {
-            self.charge_text(end - start)?;
-        }
+        self.charge_text(end - start)?;
         Ok(Ident {
-            name: if self.build {
-                self.src[start..end].to_string()
-            } else {
-                String::new()
-            },
+            name: self.src[start..end].to_string(),
             span: Span::new(start, end),
         })
     }
@@ -531,14 +465,10 @@ impl<'a> Parser<'a> {
     /// A body: attributes and blocks, one per line. `open` is the block's `{` (None at top level).
     fn parse_body(&mut self, open: Option<usize>) -> PResult<Body> {
         self.enter()?;
-        // The items this body builds, when not all ([`Build::Only`]).
-        let only = self.only.take();
         let saved = self.newlines;
         self.newlines = true;
         let start = self.pos;
         let mut items = Vec::new();
-        // The attribute names of this body when it is not built (when it is, `items` has them).
-        let mut unbuilt_names: Vec<Span> = Vec::new();
         let mut names = HashMap::new();
         let end;
         loop {
@@ -563,35 +493,13 @@ impl<'a> Parser<'a> {
             if !self.at_ident_start() {
                 return self.expected_continuation("an attribute name or a block type");
             }
-            let listed = |p: &Self, built: &[String]| {
-                let name = &p.src[p.pos..p.ident_end(p.pos)];
-                built.iter().any(|n| n == name)
-            };
-            let last_is_block = match only {
-                Some(built) if self.build && !listed(self, built) => {
-                    let attribute = self.unbuilt_item()?;
-                    if let Some(name) = attribute {
-                        self.check_redefined(&items, &unbuilt_names, &mut names, name)?;
-                        unbuilt_names.push(name);
-                    }
-                    attribute.is_none()
-                }
-                _ => {
-                    let item = self.parse_item(open.is_none())?;
-                    if let Item::Attribute(a) = &item {
-                        self.check_redefined(&items, &unbuilt_names, &mut names, a.name.span)?;
-                        if !self.build {
-                            unbuilt_names.push(a.name.span);
-                        }
-                    }
-                    let block = matches!(item, Item::Block(_));
-                    if self.build {
-                        self.charge(grown(&items))?;
-                        items.push(item);
-                    }
-                    block
-                }
-            };
+            let item = self.parse_item()?;
+            if let Item::Attribute(a) = &item {
+                self.check_redefined(&items, &mut names, a.name.span)?;
+            }
+            let last_is_block = matches!(item, Item::Block(_));
+            self.charge(grown(&items))?;
+            items.push(item);
             self.skip_trivia()?;
             match self.peek() {
                 None => {}
@@ -614,64 +522,24 @@ impl<'a> Parser<'a> {
         })
     }
 
-    /// An item of a body that is only checked, not built ([`Build::Only`]): recognized when it can
-    /// be, else parsed with building off. The name of the attribute it is (`None`: a block).
-    fn unbuilt_item(&mut self) -> PResult<Option<Span>> {
-        let start = self.pos;
-        let comments = self.comments.len();
-        if let Some(name) = self.recognize_item() {
-            return Ok(name);
-        }
-        self.pos = start;
-        self.comments.truncate(comments);
-        let build = std::mem::replace(&mut self.build, false);
-        let item = self.parse_item(false);
-        self.build = build;
-        Ok(match item? {
-            Item::Attribute(a) => Some(a.name.span),
-            Item::Block(_) => None,
-        })
-    }
-
-    /// The body of a block that is only checked, not built: recognized (`recognize.rs`) when it
-    /// can be, which takes a fraction of the time, else parsed. Either way the cursor ends on
-    /// the closing `}`, with the same comments collected, and the body has no items.
-    fn checked_body(&mut self, open: usize) -> PResult<Body> {
-        let start = self.pos;
-        let comments = self.comments.len();
-        if self.recognize_body() {
-            return Ok(Body {
-                items: Vec::new(),
-                span: Span::new(start, self.pos),
-            });
-        }
-        self.pos = start;
-        self.comments.truncate(comments);
-        self.parse_body(Some(open))
-    }
-
     /// Terraform refuses a body that sets one argument twice (objects, unlike bodies, may
-    /// repeat keys). The earlier names are the attributes of `items` (a built body) and
-    /// `unbuilt` (one that is not); names compare by their source text.
+    /// repeat keys). The earlier names are the attributes of `items`; names compare by their
+    /// source text.
     ///
     /// A small body is searched; past 32 items the names go into `names`, so that a `.tfvars`
     /// with thousands of arguments stays linear.
     fn check_redefined(
         &self,
         items: &[Item],
-        unbuilt: &[Span],
         names: &mut HashMap<&'a str, Span>,
         attr: Span,
     ) -> PResult<()> {
         let name = self.text(attr);
-        let mut earlier = items
-            .iter()
-            .filter_map(|i| match i {
-                Item::Attribute(a) => Some(a.name.span),
-                Item::Block(_) => None,
-            })
-            .chain(unbuilt.iter().copied());
-        let first = if items.len() + unbuilt.len() < 32 {
+        let mut earlier = items.iter().filter_map(|i| match i {
+            Item::Attribute(a) => Some(a.name.span),
+            Item::Block(_) => None,
+        });
+        let first = if items.len() < 32 {
             earlier.find(|s| self.text(*s) == name)
         } else {
             if names.is_empty() {
@@ -701,8 +569,8 @@ impl<'a> Parser<'a> {
         }
     }
 
-    /// An attribute or a block; `top`: an item of the file's top level.
-    fn parse_item(&mut self, top: bool) -> PResult<Item> {
+    /// An attribute or a block.
+    fn parse_item(&mut self) -> PResult<Item> {
         let name = self.parse_ident("an attribute name or a block type")?;
         self.skip_trivia()?;
         if self.peek() == Some(b'=') && self.peek_at(1) != Some(b'=') {
@@ -719,19 +587,13 @@ impl<'a> Parser<'a> {
                 Some(b'{') => break,
                 Some(b'"') => {
                     let start = self.pos;
-                    // A label is built even where nothing else is: whether it is a literal
-                    // decides an error.
-                    let build = std::mem::replace(&mut self.build, true);
-                    let t = self.parse_quoted();
-                    self.build = build;
-                    let t = t?;
+                    let t = self.parse_quoted()?;
                     let span = Span::new(start, self.pos);
                     match t.as_literal() {
-                        Some(text) if self.build => labels.push(Ident {
+                        Some(text) => labels.push(Ident {
                             name: text.to_string(),
                             span,
                         }),
-                        Some(_) => {}
                         None => {
                             return err(
                                 "a block label must be a literal string, without `${` or `%{`",
@@ -742,13 +604,11 @@ impl<'a> Parser<'a> {
                 }
                 _ if self.at_ident_start() => {
                     let label = self.parse_ident("a block label")?;
-                    if self.build {
-                        labels.push(label);
-                    }
+                    labels.push(label);
                 }
                 _ => {
                     let what = if self.pos == label_start {
-                        format!("`=`, a block label or `{{` after `{}`", self.written(&name))
+                        format!("`=`, a block label or `{{` after `{}`", name.name)
                     } else {
                         "`{` after block labels".to_string()
                     };
@@ -759,27 +619,9 @@ impl<'a> Parser<'a> {
         }
         let open = self.pos;
         self.pos += 1;
-        // What the caller builds of a top-level block: a body left out is only checked.
-        let build = self.build;
-        let what = match self.select {
-            Some(select) if top && build => {
-                (select.0)(&name.name, labels.first().map(|l| l.name.as_str()))
-            }
-            _ => Build::All,
-        };
-        if what == Build::Nothing {
-            self.build = false;
-        }
         self.skip_trivia()?;
         let body = if self.at_newline() {
-            match what {
-                Build::Nothing => self.checked_body(open)?,
-                Build::Only(names) => {
-                    self.only = Some(names);
-                    self.parse_body(Some(open))?
-                }
-                Build::All => self.parse_body(Some(open))?,
-            }
+            self.parse_body(Some(open))?
         } else if self.peek() == Some(b'}') {
             Body {
                 items: Vec::new(),
@@ -797,33 +639,20 @@ impl<'a> Parser<'a> {
             }
             self.pos += 1;
             self.skip_trivia()?;
-            // The one attribute, unless the caller builds only others.
-            let keep = match what {
-                Build::Only(names) => names.iter().any(|n| *n == self.text(attr_name.span)),
-                _ => true,
-            };
-            let outer = self.build;
-            self.build &= keep;
             self.enter()?;
             let value = self.parse_expr()?;
             self.leave();
-            let kept = self.build;
-            self.build = outer;
             let span = attr_name.span.to(value.span);
             self.skip_trivia()?;
             if self.peek() != Some(b'}') {
                 return self.expected("`}` to close the single-line block");
             }
             Body {
-                items: if kept {
-                    vec![Item::Attribute(Attribute {
-                        name: attr_name,
-                        value,
-                        span,
-                    })]
-                } else {
-                    Vec::new()
-                },
+                items: vec![Item::Attribute(Attribute {
+                    name: attr_name,
+                    value,
+                    span,
+                })],
                 span: Span::new(start, self.pos),
             }
         };
@@ -831,7 +660,6 @@ impl<'a> Parser<'a> {
         if self.peek() != Some(b'}') {
             return self.expected("`}` to close the block");
         }
-        self.build = build;
         self.pos += 1;
         let span = name.span.to(Span::new(self.pos - 1, self.pos));
         Ok(Item::Block(Block {
@@ -868,9 +696,6 @@ impl<'a> Parser<'a> {
         self.skip_trivia()?;
         let otherwise = self.parse_expr()?;
         let span = cond.span.to(otherwise.span);
-        if !self.build {
-            return Ok(placeholder(span));
-        }
         self.node(
             ExprKind::Conditional {
                 condition: Box::new(cond),
@@ -926,16 +751,12 @@ impl<'a> Parser<'a> {
                 self.parse_unary()?
             };
             let span = left.span.to(right.span);
-            left = if self.build {
-                let kind = ExprKind::Binary {
-                    op,
-                    left: Box::new(left),
-                    right: Box::new(right),
-                };
-                self.node(kind, span)?
-            } else {
-                placeholder(span)
+            let kind = ExprKind::Binary {
+                op,
+                left: Box::new(left),
+                right: Box::new(right),
             };
+            left = self.node(kind, span)?;
         }
         Ok(left)
     }
@@ -956,15 +777,11 @@ impl<'a> Parser<'a> {
         self.leave_n(ops.len() as u32);
         while let Some((op, start)) = ops.pop() {
             let span = Span::new(start, e.span.end as usize);
-            e = if self.build {
-                let kind = ExprKind::Unary {
-                    op,
-                    operand: Box::new(e),
-                };
-                self.node(kind, span)?
-            } else {
-                placeholder(span)
+            let kind = ExprKind::Unary {
+                op,
+                operand: Box::new(e),
             };
+            e = self.node(kind, span)?;
         }
         Ok(e)
     }
@@ -1035,9 +852,6 @@ impl<'a> Parser<'a> {
                 );
             }
             let span = target.span.to(index.span);
-            if !self.build {
-                return Ok(placeholder(span));
-            }
             return self.node(
                 ExprKind::Index {
                     target: Box::new(target),
@@ -1048,9 +862,6 @@ impl<'a> Parser<'a> {
         }
         let name = self.parse_ident("an attribute name after `.`")?;
         let span = target.span.to(name.span);
-        if !self.build {
-            return Ok(placeholder(span));
-        }
         self.node(
             ExprKind::GetAttr {
                 target: Box::new(target),
@@ -1069,9 +880,6 @@ impl<'a> Parser<'a> {
         }
         self.pos += 1;
         let span = target.span.to(Span::new(self.pos - 1, self.pos));
-        if !self.build {
-            return Ok(placeholder(span));
-        }
         self.node(
             ExprKind::Index {
                 target: Box::new(target),
@@ -1136,9 +944,6 @@ impl<'a> Parser<'a> {
             target.span.start as usize,
             end.max(target.span.end as usize),
         );
-        if !self.build {
-            return Ok(placeholder(span));
-        }
         self.node(
             ExprKind::Splat {
                 target: Box::new(target),
@@ -1165,9 +970,6 @@ impl<'a> Parser<'a> {
                 self.pos += 1;
                 self.newlines = saved;
                 let span = Span::new(start, self.pos);
-                if !self.build {
-                    return Ok(placeholder(span));
-                }
                 self.node(ExprKind::Parens(Box::new(inner)), span)
             }
             Some(b'[') => self.parse_tuple(),
@@ -1208,9 +1010,6 @@ impl<'a> Parser<'a> {
             }
         }
         let span = Span::new(start, self.pos);
-        if !self.build {
-            return Ok(placeholder(span));
-        }
         self.charge_text(self.pos - start)?;
         self.node(
             ExprKind::Number(self.src[start..self.pos].to_string()),
@@ -1240,7 +1039,7 @@ impl<'a> Parser<'a> {
             }
             qualified = true;
             name.name.push_str("::");
-            name.name.push_str(self.written(&next));
+            name.name.push_str(&next.name);
             name.span = name.span.to(next.span);
         }
         let save = self.pos;
@@ -1252,11 +1051,10 @@ impl<'a> Parser<'a> {
         if qualified {
             return self.expected(&format!("`(` after the function name `{}`", name.name));
         }
-        let kind = match self.written(&name) {
+        let kind = match name.name.as_str() {
             "true" => ExprKind::Bool(true),
             "false" => ExprKind::Bool(false),
             "null" => ExprKind::Null,
-            _ if !self.build => ExprKind::Null,
             _ => ExprKind::Variable(name),
         };
         self.node(kind, Span::new(start, self.pos))
@@ -1274,10 +1072,8 @@ impl<'a> Parser<'a> {
                 break;
             }
             let arg = self.parse_expr()?;
-            if self.build {
-                self.charge(grown(&args))?;
-                args.push(arg);
-            }
+            self.charge(grown(&args))?;
+            args.push(arg);
             self.skip_trivia()?;
             if self.at("...") {
                 self.pos += 3;
@@ -1292,19 +1088,14 @@ impl<'a> Parser<'a> {
                 Some(b',') => self.pos += 1,
                 Some(b')') => break,
                 _ => {
-                    return self.expected(&format!(
-                        "`,` or `)` in the arguments of `{}`",
-                        self.written(&name)
-                    ))
+                    return self
+                        .expected(&format!("`,` or `)` in the arguments of `{}`", name.name))
                 }
             }
         }
         self.pos += 1;
         self.newlines = saved;
         let span = name.span.to(Span::new(self.pos - 1, self.pos));
-        if !self.build {
-            return Ok(placeholder(span));
-        }
         args.shrink_to_fit();
         self.node(
             ExprKind::Call {
@@ -1334,10 +1125,8 @@ impl<'a> Parser<'a> {
                 break;
             }
             let item = self.parse_expr()?;
-            if self.build {
-                self.charge(grown(&items))?;
-                items.push(item);
-            }
+            self.charge(grown(&items))?;
+            items.push(item);
             self.skip_trivia()?;
             match self.peek() {
                 Some(b',') => self.pos += 1,
@@ -1383,10 +1172,8 @@ impl<'a> Parser<'a> {
             }
             self.skip_trivia()?;
             let value = self.parse_expr()?;
-            if self.build {
-                self.charge(grown(&items))?;
-                items.push(ObjectItem { key, value });
-            }
+            self.charge(grown(&items))?;
+            items.push(ObjectItem { key, value });
             self.skip_trivia()?;
             match self.peek() {
                 Some(b',') => self.pos += 1,
@@ -1496,9 +1283,6 @@ impl<'a> Parser<'a> {
         self.pos += 1;
         self.leave();
         let span = Span::new(open, self.pos);
-        if !self.build {
-            return Ok(placeholder(span));
-        }
         let collection = Box::new(collection);
         let value = Box::new(value);
         let key_var = key_var.map(Box::new);
@@ -1538,7 +1322,7 @@ impl<'a> Parser<'a> {
             .map(|i| body + i);
         if let Some(end) = plain_end.filter(|&e| self.b[e] == b'"') {
             self.pos = end + 1;
-            let parts = if end == body || !self.build {
+            let parts = if end == body {
                 Vec::new()
             } else {
                 vec![TemplatePart::Literal {
@@ -1603,9 +1387,6 @@ impl<'a> Parser<'a> {
         t.heredoc = true;
         self.pos = after;
         let span = Span::new(start, after);
-        if !self.build {
-            return Ok(placeholder(span));
-        }
         self.node(ExprKind::Template(t), span)
     }
 
@@ -1695,10 +1476,8 @@ impl<'a> Parser<'a> {
                     lit_start = self.pos;
                 }
                 b'$' | b'%' if self.peek_at(1) == Some(c) && self.peek_at(2) == Some(b'{') => {
-                    if self.build {
-                        lit.push(c as char);
-                        lit.push('{');
-                    }
+                    lit.push(c as char);
+                    lit.push('{');
                     self.pos += 3;
                 }
                 b'\\' if mode == TemplateMode::Quoted => self.parse_escape(&mut lit)?,
@@ -1710,9 +1489,7 @@ impl<'a> Parser<'a> {
                     );
                 }
                 b'\r' | b'\n' if mode != TemplateMode::Quoted && self.at_newline() => {
-                    if self.build {
-                        lit.push('\n');
-                    }
+                    lit.push('\n');
                     self.pos += if c == b'\r' { 2 } else { 1 };
                     // Heredoc literals end at each newline, so that `<<-` can find line starts
                     // after strip markers have been applied.
@@ -1735,9 +1512,7 @@ impl<'a> Parser<'a> {
                     while !self.src.is_char_boundary(i) {
                         i += 1;
                     }
-                    if self.build {
-                        lit.push_str(&self.src[run_start..i]);
-                    }
+                    lit.push_str(&self.src[run_start..i]);
                     self.pos = i;
                 }
             }
@@ -1763,9 +1538,7 @@ impl<'a> Parser<'a> {
             _ => None,
         };
         if let Some(ch) = simple {
-            if self.build {
-                lit.push(ch);
-            }
+            lit.push(ch);
             self.pos += 2;
             return Ok(());
         }
@@ -1791,9 +1564,7 @@ impl<'a> Parser<'a> {
             .and_then(char::from_u32);
         match ch {
             Some(ch) => {
-                if self.build {
-                    lit.push(ch);
-                }
+                lit.push(ch);
                 self.pos = hex_start + len;
                 Ok(())
             }
@@ -1930,9 +1701,7 @@ impl<'a> Parser<'a> {
                     }
                 }
                 Piece::Interp { expr, .. } => {
-                    if self.build {
-                        parts.push(TemplatePart::Interpolation(expr));
-                    }
+                    parts.push(TemplatePart::Interpolation(expr));
                 }
                 Piece::Dir { dir, span, .. } => match dir {
                     Directive::Else => {
@@ -1989,9 +1758,6 @@ impl<'a> Parser<'a> {
                                 )
                             }
                         };
-                        if !self.build {
-                            continue;
-                        }
                         parts.push(TemplatePart::If {
                             condition,
                             then,
@@ -2020,9 +1786,6 @@ impl<'a> Parser<'a> {
                                 )
                             }
                         };
-                        if !self.build {
-                            continue;
-                        }
                         parts.push(TemplatePart::For {
                             key_var,
                             value_var,

@@ -133,8 +133,6 @@ pub(crate) struct Shared {
     pub texts: crate::Texts,
     /// [`LoadOptions::only_arguments`], by resource type.
     pub evaluated: FastMap<String, Arc<Evaluated>>,
-    /// What the parser builds of each file ([`crate::parse::Reads`]).
-    pub reads: crate::parse::Reads,
     /// The `TF_VAR_*` environment variables, by variable name, read once.
     pub tf_vars: FastMap<String, String>,
     /// `TF_WORKSPACE`, read once.
@@ -361,7 +359,7 @@ impl Ev {
     /// text (`None` when the text was not kept).
     pub(crate) fn parse_kept(&self, id: FileId, kind: Kind) -> Option<ast::File> {
         let text = self.files.get(id.0 as usize)?.text.as_deref()?;
-        match walk::parse_text(kind, text, Some(&self.shared.reads)) {
+        match walk::parse_text(kind, text) {
             Parsed::Hcl(mut file) => {
                 // As when first read: the comments are in the source file.
                 file.comments = Vec::new();
@@ -385,7 +383,7 @@ impl Ev {
                 Some(file) => file,
                 // Read again (rare: a module folder called again once its declarations were
                 // freed); it was reported, when it had to be, on the first reading.
-                None => match walk::read_one(found, Some(folder), Some(&self.shared.reads)) {
+                None => match walk::read_one(found, Some(folder)) {
                     (_, Parsed::Hcl(mut file)) => {
                         file.comments = Vec::new();
                         file
@@ -396,7 +394,7 @@ impl Ev {
             self.drop_unread_bodies(&mut file);
             return Some((id, file));
         }
-        match walk::read_one(found, Some(folder), Some(&self.shared.reads)) {
+        match walk::read_one(found, Some(folder)) {
             (text, Parsed::Hcl(mut file)) => {
                 // The comments are for suppressions (the source file), not for evaluation.
                 let comments = std::mem::take(&mut file.comments);
@@ -428,8 +426,7 @@ impl Ev {
     /// not evaluated ([`LoadOptions::only_types`]): nothing reads them (a reference to such a
     /// resource only needs to know it is declared, and the block keeps its type and name), and
     /// the unit's other trees then reuse their memory. Data sources keep theirs: an expression
-    /// may read their arguments. A `.tf` file comes with these bodies empty already (the parser
-    /// only checks them, [`walk::parse_text`]); this is for `.tf.json` files.
+    /// may read their arguments.
     fn drop_unread_bodies(&self, file: &mut ast::File) {
         if self.shared.only_types.is_none() {
             return;
@@ -1799,12 +1796,6 @@ pub(crate) fn finish_notes(
     }
     notes
 }
-
-/// The items of a resource block the loader reads from the block itself, besides the arguments
-/// it evaluates: `count` and `for_each` ([`Ev::expand`], [`Ev::instance_binding`]), `lifecycle`
-/// ([`ignore_changes`], [`Ev::eval_body`]) and `dynamic` blocks ([`Ev::expand_dynamic`]).
-/// [`Ev::eval_body`] leaves `depends_on`, `provider`, `provisioner` and `connection` out.
-pub(crate) const META_ARGUMENTS: &[&str] = &["count", "for_each", "lifecycle", "dynamic"];
 
 /// `lifecycle { ignore_changes = ... }` as written.
 fn ignore_changes(body: &ast::Body) -> IgnoreChanges {

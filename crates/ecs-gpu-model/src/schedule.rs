@@ -247,7 +247,6 @@ fn shared(
         var_files: options.var_files.clone(),
         only_types: options.only_types.clone(),
         texts: options.texts,
-        reads: crate::parse::Reads::new(options),
         evaluated: options
             .only_arguments
             .iter()
@@ -1161,7 +1160,7 @@ impl Ev {
     /// Reads one JSON file: a task definition, or nothing.
     fn json_unit(&mut self, f: &Found) -> Partial {
         self.start_unit(1);
-        let (text, parsed) = walk::read_one(f, None, None);
+        let (text, parsed) = walk::read_one(f, None);
         let mut task_definition = None;
         match parsed {
             Parsed::TaskDef(json) => {

@@ -628,19 +628,14 @@ pub(crate) fn problem_at(text: &str, err: &ecs_gpu_hcl::ParseError) -> Parsed {
 }
 
 /// Reads and parses one file found by the walk: its text (empty when unreadable) and what it is.
-/// `reads`: as for [`parse_text`].
-pub(crate) fn read_one(
-    found: &Found,
-    folder: Option<&Folder>,
-    reads: Option<&crate::parse::Reads>,
-) -> (String, Parsed) {
+pub(crate) fn read_one(found: &Found, folder: Option<&Folder>) -> (String, Parsed) {
     let text = match folder {
         Some(folder) => folder.read_text(&found.real),
         None => read_text(&found.real),
     };
     match text {
         Ok(text) => {
-            let parsed = parse_text(found.kind, &text, reads);
+            let parsed = parse_text(found.kind, &text);
             (text, parsed)
         }
         // Unreadable JSON that may not even be a task definition is not a problem.
@@ -664,11 +659,10 @@ pub(crate) fn read_one(
     }
 }
 
-/// Parses a file's text as its kind. `reads`: of a `.tf` file, only what the loader reads is
-/// built, the rest only checked ([`crate::parse::Reads`]; `None`: everything is built).
-pub(crate) fn parse_text(kind: Kind, text: &str, reads: Option<&crate::parse::Reads>) -> Parsed {
+/// Parses a file's text as its kind.
+pub(crate) fn parse_text(kind: Kind, text: &str) -> Parsed {
     match kind {
-        Kind::Tf => match crate::parse::file_reading(text, reads) {
+        Kind::Tf => match crate::parse::file(text) {
             Ok(f) => Parsed::Hcl(f),
             Err(e) => problem_at(text, &e),
         },

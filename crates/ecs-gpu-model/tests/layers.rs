@@ -10,10 +10,6 @@ type Graph = BTreeMap<String, BTreeSet<String>>;
 /// Edges that still close a cycle, each removed by another lane of issue 34; the lead deletes
 /// them here after merging it (the test fails while a listed edge is gone, so none stays).
 const KNOWN: &[(&str, &str)] = &[
-    // `parse::Reads` names the loader's meta-arguments and the model's kept types: lane `parser`
-    // deletes the selective parse modes.
-    ("parse", "loader"),
-    ("parse", "model"),
     // `Ev::finish_unit` returns a `schedule::Partial`: lane `driver` replaces schedule.rs.
     ("loader", "schedule"),
     // The functions take `Ev`, the loader's state: lane `funcs` splits funcs.rs by family.
