@@ -128,8 +128,7 @@ pub(crate) fn path_order(a: &Path, b: &Path) -> std::cmp::Ordering {
 }
 
 /// The order of units: folders by display path ([`path_order`]), the current directory (`.`)
-/// first, as it is above every other folder. That is the order in which a walk lists folders
-/// before the folders below them ([`crate::preorder`]).
+/// first, as it is above every other folder: a folder comes before the folders below it.
 pub(crate) fn unit_order(a: &Path, b: &Path) -> std::cmp::Ordering {
     let here = Path::new(".");
     match (a == here, b == here) {
