@@ -461,10 +461,9 @@ impl Ev {
         let (real, display, found) = (&folder.real, &folder.display, &folder.files);
         self.start_unit(found.len());
         let mut files = Vec::new();
-        let dir = walk::Folder::open(real);
         for f in found {
             self.unit_walked_checked += 1;
-            files.extend(self.module_file(f, &dir, true));
+            files.extend(self.module_file(f, true));
         }
         let files = apply_overrides(files, |id| self.is_override_file(id));
         let decl = Rc::new(crate::loader::ModuleDecl::new(
@@ -479,7 +478,7 @@ impl Ev {
     /// Reads one JSON file: a task definition, or nothing.
     fn json_unit(&mut self, f: &Found) -> Partial {
         self.start_unit(1);
-        let (text, parsed) = walk::read_one(f, None, None);
+        let (text, parsed) = walk::read_one(f, None);
         let mut task_definition = None;
         match parsed {
             Parsed::TaskDef(json) => {

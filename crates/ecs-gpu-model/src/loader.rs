@@ -485,7 +485,6 @@ impl Ev {
     pub(crate) fn module_file(
         &mut self,
         found: &walk::Found,
-        folder: &walk::Folder,
         report: bool,
     ) -> Option<(FileId, ast::File)> {
         if let Some(id) = self.registered(&found.real) {
@@ -493,7 +492,7 @@ impl Ev {
                 Some(file) => file,
                 // Read again (rare: a module folder called again once its declarations were
                 // freed); it was reported, when it had to be, on the first reading.
-                None => match walk::read_one(found, Some(folder), Some(&self.shared.reads)) {
+                None => match walk::read_one(found, Some(&self.shared.reads)) {
                     (_, Parsed::Hcl(mut file)) => {
                         file.comments = Vec::new();
                         file
@@ -504,7 +503,7 @@ impl Ev {
             self.drop_unread_bodies(&mut file);
             return Some((id, file));
         }
-        match walk::read_one(found, Some(folder), Some(&self.shared.reads)) {
+        match walk::read_one(found, Some(&self.shared.reads)) {
             (text, Parsed::Hcl(mut file)) => {
                 // The comments are for suppressions (the source file), not for evaluation.
                 let comments = std::mem::take(&mut file.comments);
@@ -1489,7 +1488,6 @@ impl Ev {
                 .is_some_and(|n| walk::shadowed_by_tofu(n, |twin| names.iter().any(|m| m == twin)))
         });
         let mut files = Vec::new();
-        let folder = walk::Folder::open(real);
         for (p, kind) in entries {
             let Some(name) = p.file_name() else { continue };
             // `real` is a real path already: the file's logical real path is its name under it.
@@ -1507,7 +1505,7 @@ impl Ev {
                 real: real_file,
                 kind,
             };
-            files.extend(self.module_file(&found, &folder, report));
+            files.extend(self.module_file(&found, report));
         }
         self.allow(real);
         let files = apply_overrides(files, |id| self.is_override_file(id));

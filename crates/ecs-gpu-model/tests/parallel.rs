@@ -300,4 +300,3 @@ fn a_call_reads_every_file_of_its_folder_and_the_root_what_the_walk_found() {
         );
     }
 }
-
