@@ -5,9 +5,9 @@
 //! inputs, evaluates each argument, and returns a [`Model`]. What cannot be known before apply is
 //! [`Value::Unknown`], carrying the references it depends on.
 //!
-//! It runs on one worker per core, a folder at a time (read, parse, evaluate, free the syntax
-//! trees), and merges the folders' results in a fixed order: the model is the same whatever the
-//! number of workers. [`LoadOptions::only_types`] limits evaluation to the resource types a caller
+//! It loads the folders in parallel, each on its own (read, parse, evaluate, free the syntax
+//! trees), and merges their results in a fixed order: the model is the same whatever the number
+//! of threads. [`LoadOptions::only_types`] limits evaluation to the resource types a caller
 //! reads.
 //!
 //! Locations: a value points at the expression that wrote it. A value that came through a
@@ -66,6 +66,7 @@
 
 mod budget;
 mod decl;
+mod driver;
 mod eval;
 mod funcs;
 mod installed;
@@ -74,9 +75,7 @@ mod json_holes;
 mod loader;
 mod model;
 mod parse;
-mod preorder;
 mod references;
-mod schedule;
 mod taskdef;
 mod tfjson;
 mod value;
@@ -98,28 +97,9 @@ pub(crate) type FastSet<K> = std::collections::HashSet<K, foldhash::fast::FixedS
 /// Loads everything under the given paths, on every core. Never fails as a whole: unreadable or
 /// unparsable files are in [`Model::problems`], and everything else is loaded.
 pub fn load(options: &LoadOptions) -> Model {
-    match schedule::load(options, None::<&schedule::Nothing>) {
-        schedule::Loaded::Model(model) => model,
-        schedule::Loaded::Output(()) => Model::default(),
-    }
+    driver::load(options)
 }
 
-/// [`load`], then `after`'s work on the model, shared by the calling thread and loading threads,
-/// one per core: they are busy to the end of the load, so they take the work up at once, where
-/// threads started afterwards wait for a core (on the two-core benchmark machine, about 3 ms, a
-/// scheduler tick, in most runs).
-///
-/// The model is not freed: it stays until the process ends. This is for a command that reports
-/// and exits (freeing a model, value by value, takes milliseconds); a long-lived caller should use
-/// [`load`].
-pub fn load_then<A: AfterLoad>(options: &LoadOptions, after: &A) -> A::Output {
-    match schedule::load(options, Some(after)) {
-        schedule::Loaded::Output(output) => output,
-        schedule::Loaded::Model(model) => schedule::after_alone(after, model),
-    }
-}
-
-pub use schedule::AfterLoad;
 pub use walk::{file_kind, ReadError, MAX_FILE_BYTES};
 
 /// Reads a file as UTF-8 text as `check` reads every file: without blocking on a FIFO, refusing

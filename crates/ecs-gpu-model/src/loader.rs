@@ -111,7 +111,7 @@ pub(crate) struct Inst {
     emitted: bool,
 }
 
-/// What every worker of one load shares.
+/// What every unit of one load shares.
 #[derive(Debug, Default)]
 pub(crate) struct Shared {
     pub cwd: PathBuf,
@@ -146,55 +146,39 @@ pub(crate) struct WalkedFolder {
     pub display: PathBuf,
     /// Its Terraform files, in display order.
     pub files: Vec<walk::Found>,
-    /// What its listing says for the root module, when the walk read it (else the folder is
-    /// listed again for it).
-    pub listing: Option<RootListing>,
 }
 
 /// What a root module takes from its folder's listing besides its Terraform files, ignored by
 /// `.gitignore` or not (Terraform reads them either way).
-#[derive(Debug, Default, Clone)]
-pub(crate) struct RootListing {
+#[derive(Debug, Default)]
+struct RootListing {
     /// `terraform.tfvars` and `terraform.tfvars.json` (regular files, or links to one), by real path.
     pub tfvars: Vec<PathBuf>,
     /// `*.auto.tfvars` and `*.auto.tfvars.json`, the same.
     pub auto_tfvars: Vec<PathBuf>,
     /// Whether the folder holds `.terraform`.
     pub dot_terraform: bool,
-    /// Whether the walk found every Terraform file of the folder (`.gitignore` hid none), so that
-    /// the root module's declarations are the ones a module call of the folder reads.
-    pub every_module_file: bool,
 }
 
 impl RootListing {
-    /// Takes note of one entry of the folder (`is_file`: a regular file or a link to one).
-    pub(crate) fn note(
-        &mut self,
-        name: &str,
-        path: impl FnOnce() -> PathBuf,
-        is_file: impl FnOnce() -> bool,
-    ) {
-        if name == ".terraform" {
-            self.dot_terraform = true;
-        } else if name == "terraform.tfvars" || name == "terraform.tfvars.json" {
-            if is_file() {
-                self.tfvars.push(path());
-            }
-        } else if (name.ends_with(".auto.tfvars") || name.ends_with(".auto.tfvars.json"))
-            && is_file()
-        {
-            self.auto_tfvars.push(path());
-        }
-    }
-
     /// The listing of the folder at `real`.
     fn read(real: &Path) -> RootListing {
         let mut listing = RootListing::default();
         if let Ok(rd) = std::fs::read_dir(real) {
             for e in rd.filter_map(Result::ok) {
                 let name = e.file_name();
-                let Some(n) = name.to_str() else { continue };
-                listing.note(n, || e.path(), || is_file(&e));
+                let Some(name) = name.to_str() else { continue };
+                if name == ".terraform" {
+                    listing.dot_terraform = true;
+                } else if name == "terraform.tfvars" || name == "terraform.tfvars.json" {
+                    if is_file(&e) {
+                        listing.tfvars.push(e.path());
+                    }
+                } else if (name.ends_with(".auto.tfvars") || name.ends_with(".auto.tfvars.json"))
+                    && is_file(&e)
+                {
+                    listing.auto_tfvars.push(e.path());
+                }
             }
         }
         listing
@@ -208,16 +192,17 @@ impl Shared {
     }
 }
 
-/// Most source text (bytes) of the module folders whose declarations a worker keeps for later
-/// calls. Syntax trees take about ten times their text: small shared modules stay (many roots
-/// call the same one), a big module called once does not hold its trees for the whole load.
+/// Most source text (bytes) of the module folders whose declarations a unit keeps for later
+/// calls. Syntax trees take about ten times their text: small shared modules stay (a root may
+/// call the same one many times), a big module called once does not hold its trees for the whole
+/// unit.
 const DECL_CACHE_BYTES: usize = 128 << 10;
 
-/// The evaluator of one worker, and what the unit in progress builds.
+/// The evaluator of one unit, and what the unit builds.
 #[derive(Debug, Default)]
 pub(crate) struct Ev {
     pub shared: Arc<Shared>,
-    /// The worker's file table (texts kept for the model); their real paths are the keys of
+    /// The unit's file table (texts kept for the model); their real paths are the keys of
     /// `file_index`.
     pub files: Vec<SourceFile>,
     pub problems: Vec<LoadProblem>,
@@ -245,19 +230,13 @@ pub(crate) struct Ev {
     /// oldest out), with their text sizes in `decl_order`.
     decls: FastMap<OsString, Option<Rc<ModuleDecl>>>,
     decl_order: std::collections::VecDeque<(PathBuf, usize)>,
-    /// Roots whose declarations `decls` keeps for calls from the folders below them, outermost
-    /// first, with their text sizes ([`Ev::keep_root`]).
-    kept_roots: Vec<(PathBuf, usize)>,
     remote_calls: Vec<RemoteCall>,
     failed_calls: Vec<(String, Loc)>,
-    /// Files the unit in progress registered first in this worker, with their real paths.
-    unit_new_files: Vec<(FileId, PathBuf)>,
-    /// Problems of the unit in progress (index in `problems`) that a module call reported for a
-    /// file of the called folder, with the file's real path.
-    unit_call_problems: Vec<(usize, PathBuf)>,
-    /// Walked files the unit in progress checked.
+    /// The real path of each file of `files`, by file id.
+    unit_new_files: Vec<PathBuf>,
+    /// Walked files the unit checked.
     pub unit_walked_checked: usize,
-    /// Files outside the walk the unit in progress read (real paths).
+    /// Files outside the walk the unit read (real paths).
     unit_other_checked: Vec<PathBuf>,
 }
 
@@ -295,14 +274,14 @@ impl Ev {
                 e.insert(id);
                 self.files
                     .push(SourceFile::new(display, text, comments, self.shared.texts));
-                self.unit_new_files.push((id, real));
+                self.unit_new_files.push(real);
                 id
             }
         }
     }
 
-    /// A worker's evaluator.
-    pub(crate) fn worker(shared: Arc<Shared>) -> Ev {
+    /// A unit's evaluator.
+    pub(crate) fn new(shared: Arc<Shared>) -> Ev {
         Ev {
             cwd: shared.cwd.clone(),
             shared,
@@ -316,8 +295,8 @@ impl Ev {
         self.allowed.clear();
     }
 
-    /// The unit's results; the worker keeps its file table and module declarations.
-    pub(crate) fn finish_unit(&mut self) -> crate::schedule::Partial {
+    /// The unit's results, with its file table.
+    pub(crate) fn finish_unit(&mut self) -> crate::driver::Partial {
         self.insts.clear();
         if let Some(loc) = crate::budget::take_budget_spent() {
             self.notes.push(LoadNote {
@@ -326,14 +305,16 @@ impl Ev {
                 loc,
             });
         }
-        crate::schedule::Partial {
-            new_files: std::mem::take(&mut self.unit_new_files),
+        crate::driver::Partial {
+            files: std::mem::take(&mut self.unit_new_files)
+                .into_iter()
+                .zip(std::mem::take(&mut self.files))
+                .collect(),
             walked_checked: std::mem::take(&mut self.unit_walked_checked),
             other_checked: std::mem::take(&mut self.unit_other_checked),
             modules: std::mem::take(&mut self.modules),
             resources: std::mem::take(&mut self.resources),
             problems: std::mem::take(&mut self.problems),
-            call_problems: std::mem::take(&mut self.unit_call_problems),
             notes: std::mem::take(&mut self.notes),
             remote_calls: std::mem::take(&mut self.remote_calls),
             failed_calls: std::mem::take(&mut self.failed_calls),
@@ -345,17 +326,12 @@ impl Ev {
         }
     }
 
-    /// The worker's file table, by worker file id.
-    pub(crate) fn take_table(&mut self) -> Vec<SourceFile> {
-        std::mem::take(&mut self.files)
-    }
-
-    /// The worker file id of a file it has read.
+    /// The file id of a file the unit has read.
     pub(crate) fn registered(&self, real: &Path) -> Option<FileId> {
         self.file_index.get(real.as_os_str()).copied()
     }
 
-    /// Parses again a file this worker has read (its declarations were freed), from its kept
+    /// Parses again a file the unit has read (its declarations were freed), from its kept
     /// text (`None` when the text was not kept).
     pub(crate) fn parse_kept(&self, id: FileId, kind: Kind) -> Option<ast::File> {
         let text = self.files.get(id.0 as usize)?.text.as_deref()?;
@@ -369,13 +345,12 @@ impl Ev {
         }
     }
 
-    /// A Terraform file of a module folder, parsed: from the kept text when this worker has read
+    /// A Terraform file of a module folder, parsed: from the kept text when the unit has read
     /// it already and kept its text, else read now. `report`: say why it cannot be read or parsed
     /// (its own folder's unit does; a module call into a walked folder does not, to say it once).
     pub(crate) fn module_file(
         &mut self,
         found: &walk::Found,
-        folder: &walk::Folder,
         report: bool,
     ) -> Option<(FileId, ast::File)> {
         if let Some(id) = self.registered(&found.real) {
@@ -383,7 +358,7 @@ impl Ev {
                 Some(file) => file,
                 // Read again (rare: a module folder called again once its declarations were
                 // freed); it was reported, when it had to be, on the first reading.
-                None => match walk::read_one(found, Some(folder)) {
+                None => match walk::read_one(found) {
                     (_, Parsed::Hcl(mut file)) => {
                         file.comments = Vec::new();
                         file
@@ -394,7 +369,7 @@ impl Ev {
             self.drop_unread_bodies(&mut file);
             return Some((id, file));
         }
-        match walk::read_one(found, Some(folder)) {
+        match walk::read_one(found) {
             (text, Parsed::Hcl(mut file)) => {
                 // The comments are for suppressions (the source file), not for evaluation.
                 let comments = std::mem::take(&mut file.comments);
@@ -442,64 +417,10 @@ impl Ev {
         }
     }
 
-    /// Evaluates a folder as a root module, with its module calls, then frees what only it used.
-    /// `callable`: the declarations are the ones a module call of the folder would read (every
-    /// Terraform file of the folder), so the folders below it, which the walk hands to the worker
-    /// next, may call them (a module's `examples/` call `../..`): they are kept while this
-    /// worker's units are inside the folder ([`Ev::release_kept_roots`]).
-    pub(crate) fn evaluate_root(
-        &mut self,
-        decl: Rc<ModuleDecl>,
-        listing: Option<&RootListing>,
-        callable: bool,
-    ) {
-        let real = decl.real_dir.clone();
-        let keep = callable.then(|| decl.clone());
-        let inst = self.new_root(decl, listing);
+    /// Evaluates a folder as a root module, with its module calls.
+    pub(crate) fn evaluate_root(&mut self, decl: Rc<ModuleDecl>) {
+        let inst = self.new_root(decl);
         self.emit(inst);
-        // The root's instances (variables, locals, outputs, syntax trees) are done with.
-        self.insts.clear();
-        if let Some(Some(d)) = self.decls.get(real.as_os_str()) {
-            if Rc::strong_count(d) == 1 {
-                self.decls.remove(real.as_os_str());
-                self.decl_order.retain(|(dir, _)| *dir != real);
-            }
-        }
-        if let Some(decl) = keep {
-            self.keep_root(decl);
-        }
-    }
-
-    /// Keeps a root's declarations for calls from the folders below it, within
-    /// [`DECL_CACHE_BYTES`] of text for all the roots kept (the outermost out first).
-    fn keep_root(&mut self, decl: Rc<ModuleDecl>) {
-        let size = self.text_size(&decl);
-        if size > DECL_CACHE_BYTES || self.decls.contains_key(decl.real_dir.as_os_str()) {
-            return;
-        }
-        let mut total: usize = self.kept_roots.iter().map(|k| k.1).sum::<usize>() + size;
-        while total > DECL_CACHE_BYTES && !self.kept_roots.is_empty() {
-            let (old, old_size) = self.kept_roots.remove(0);
-            self.decls.remove(old.as_os_str());
-            total -= old_size;
-        }
-        self.kept_roots.push((decl.real_dir.clone(), size));
-        self.decls
-            .insert(decl.real_dir.as_os_str().to_os_string(), Some(decl));
-    }
-
-    /// Frees the kept roots' declarations ([`Ev::keep_root`]) that the unit of the folder `real`
-    /// cannot call as a folder above it: units come in walk order, so no later unit of this
-    /// worker is below them either.
-    pub(crate) fn release_kept_roots(&mut self, real: &Path) {
-        let decls = &mut self.decls;
-        self.kept_roots.retain(|(dir, _)| {
-            let keep = real.starts_with(dir);
-            if !keep {
-                decls.remove(dir.as_os_str());
-            }
-            keep
-        });
     }
 
     /// The size of the texts of a module folder's declarations.
@@ -509,11 +430,6 @@ impl Ev {
             .filter_map(|(id, _)| self.files.get(id.0 as usize))
             .map(|f| f.lines.text_len())
             .sum()
-    }
-
-    /// The declarations of a module folder this worker keeps from an earlier call.
-    pub(crate) fn cached_decl(&self, real: &Path) -> Option<Rc<ModuleDecl>> {
-        self.decls.get(real.as_os_str()).cloned().flatten()
     }
 
     pub(crate) fn keeps_type(&self, kind: &str) -> bool {
@@ -589,19 +505,15 @@ impl Ev {
         idx
     }
 
-    fn new_root(&mut self, decl: Rc<ModuleDecl>, listing: Option<&RootListing>) -> usize {
+    fn new_root(&mut self, decl: Rc<ModuleDecl>) -> usize {
         let root_dir = decl.real_dir.clone();
-        // The folder's listing, read once (by the walk, or now): its variable files and whether it
+        // The folder's listing, ignored by `.gitignore` or not: its variable files and whether it
         // has `.terraform`.
         let RootListing {
             mut tfvars,
             auto_tfvars: mut auto,
             dot_terraform,
-            ..
-        } = match listing {
-            Some(l) => l.clone(),
-            None => RootListing::read(&decl.real_dir),
-        };
+        } = RootListing::read(&decl.real_dir);
         // The workspace, as Terraform selects it: TF_WORKSPACE, else the one recorded by
         // `terraform workspace select` in .terraform/environment, else "default".
         let workspace = self
@@ -1404,8 +1316,8 @@ impl Ev {
         ))
     }
 
-    /// The declarations of a module folder: kept from an earlier call, or read (the texts this
-    /// worker already has are parsed again, not read again).
+    /// The declarations of a module folder: kept from an earlier call, or read (the texts the
+    /// unit already has are parsed again, not read again).
     fn decl_for(&mut self, real: &Path, display: &Path) -> Option<Rc<ModuleDecl>> {
         if let Some(d) = self.decls.get(real.as_os_str()) {
             let d = d.clone();
@@ -1441,7 +1353,6 @@ impl Ev {
                 .is_some_and(|n| walk::shadowed_by_tofu(n, |twin| names.iter().any(|m| m == twin)))
         });
         let mut files = Vec::new();
-        let folder = walk::Folder::open(real);
         for (p, kind) in entries {
             let Some(name) = p.file_name() else { continue };
             // `real` is a real path already: the file's logical real path is its name under it.
@@ -1459,11 +1370,7 @@ impl Ev {
                 real: real_file,
                 kind,
             };
-            let before = self.problems.len();
-            files.extend(self.module_file(&found, &folder, report));
-            if self.problems.len() > before {
-                self.unit_call_problems.push((before, found.real));
-            }
+            files.extend(self.module_file(&found, report));
         }
         self.allow(real);
         let files = apply_overrides(files, |id| self.is_override_file(id));

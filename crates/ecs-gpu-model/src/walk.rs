@@ -128,8 +128,7 @@ pub(crate) fn path_order(a: &Path, b: &Path) -> std::cmp::Ordering {
 }
 
 /// The order of units: folders by display path ([`path_order`]), the current directory (`.`)
-/// first, as it is above every other folder. That is the order in which a walk lists folders
-/// before the folders below them ([`crate::preorder`]).
+/// first, as it is above every other folder: a folder comes before the folders below it.
 pub(crate) fn unit_order(a: &Path, b: &Path) -> std::cmp::Ordering {
     let here = Path::new(".");
     match (a == here, b == here) {
@@ -435,51 +434,6 @@ impl From<String> for ReadError {
     }
 }
 
-/// A folder whose files are opened relative to it (`openat`): the kernel then looks up only the
-/// file's name, not every folder of its path again (on the benchmark corpus's 4,183 files, 6.3 ms
-/// of opens by path against 4.7 ms relative to an open folder, on one core).
-#[derive(Debug)]
-pub(crate) struct Folder {
-    /// `None` where folders cannot be opened so (not Unix, or the open failed): files are then
-    /// opened by path.
-    #[cfg(unix)]
-    fd: Option<rustix::fd::OwnedFd>,
-}
-
-impl Folder {
-    /// The folder at this (real) path.
-    pub(crate) fn open(path: &Path) -> Folder {
-        #[cfg(unix)]
-        {
-            use rustix::fs::{Mode, OFlags};
-            let flags = OFlags::PATH | OFlags::DIRECTORY | OFlags::CLOEXEC;
-            Folder {
-                fd: rustix::fs::open(path, flags, Mode::empty()).ok(),
-            }
-        }
-        #[cfg(not(unix))]
-        {
-            let _ = path;
-            Folder {}
-        }
-    }
-
-    /// Reads the file at `path`, in this folder, as [`read_text`] does.
-    pub(crate) fn read_text(&self, path: &Path) -> Result<String, ReadError> {
-        #[cfg(unix)]
-        if let (Some(fd), Some(name)) = (&self.fd, path.file_name()) {
-            use rustix::fs::{Mode, OFlags};
-            // Opened without blocking, as `open_text` opens.
-            let flags = OFlags::RDONLY | OFlags::NONBLOCK | OFlags::CLOEXEC;
-            let file = rustix::fs::openat(fd, name, flags, Mode::empty())
-                .map(std::fs::File::from)
-                .map_err(|e| format!("cannot read: {}", std::io::Error::from(e)))?;
-            return read_open(file);
-        }
-        read_text(path)
-    }
-}
-
 /// What a file that is not a regular file is, for a message.
 pub fn file_kind(kind: &std::fs::FileType) -> &'static str {
     #[cfg(unix)]
@@ -568,11 +522,6 @@ fn opened_path(file: &std::fs::File) -> Option<PathBuf> {
     }
 }
 
-/// Reads an open file as UTF-8 text, refusing what is not a regular file, huge and binary files.
-fn read_open(file: std::fs::File) -> Result<String, ReadError> {
-    utf8(read_open_bytes(file)?)
-}
-
 /// Reads an open file, refusing what is not a regular file and huge files. What is checked is the
 /// open file itself, and the read goes through the same handle, bounded: a file swapped or grown
 /// after the check cannot pass the limits.
@@ -628,12 +577,8 @@ pub(crate) fn problem_at(text: &str, err: &ecs_gpu_hcl::ParseError) -> Parsed {
 }
 
 /// Reads and parses one file found by the walk: its text (empty when unreadable) and what it is.
-pub(crate) fn read_one(found: &Found, folder: Option<&Folder>) -> (String, Parsed) {
-    let text = match folder {
-        Some(folder) => folder.read_text(&found.real),
-        None => read_text(&found.real),
-    };
-    match text {
+pub(crate) fn read_one(found: &Found) -> (String, Parsed) {
+    match read_text(&found.real) {
         Ok(text) => {
             let parsed = parse_text(found.kind, &text);
             (text, parsed)
@@ -759,32 +704,6 @@ mod tests {
             err.message,
             "moved outside the checked folders while being read: not read"
         );
-    }
-
-    /// A file read relative to its open folder reads as by its path: the same text, the same
-    /// refusals with the same messages (missing, not text, not a regular file), a link followed;
-    /// a folder that cannot be opened reads by path.
-    #[test]
-    fn a_file_reads_the_same_through_its_folder() {
-        let dir = tempfile::tempdir().unwrap();
-        let at = |name: &str| dir.path().join(name);
-        std::fs::write(at("main.tf"), "x = 1\n").unwrap();
-        std::fs::write(at("binary.tf"), b"x = \"\xff\"\n").unwrap();
-        std::fs::create_dir(at("folder.tf")).unwrap();
-        #[cfg(unix)]
-        std::os::unix::fs::symlink(at("main.tf"), at("link.tf")).unwrap();
-        let folder = Folder::open(dir.path());
-        let gone = Folder::open(&at("no-such-folder"));
-        let show = |r: Result<String, ReadError>| match r {
-            Ok(text) => format!("ok {text:?}"),
-            Err(e) => format!("{} {:?} {:?}", e.message, e.line, e.column),
-        };
-        for name in ["main.tf", "binary.tf", "folder.tf", "link.tf", "missing.tf"] {
-            let by_path = show(read_text(&at(name)));
-            assert_eq!(show(folder.read_text(&at(name))), by_path, "{name}");
-            assert_eq!(show(gone.read_text(&at(name))), by_path, "{name}");
-        }
-        assert_eq!(show(folder.read_text(&at("main.tf"))), "ok \"x = 1\\n\"");
     }
 
     /// The order `path_order` must give: the bytes compared one by one, the separator lowest.

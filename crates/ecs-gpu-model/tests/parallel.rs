@@ -1,4 +1,4 @@
-//! Loading runs on several workers; the model must not depend on how many, nor on which worker
+//! Loading runs on several threads; the model must not depend on how many, nor on which thread
 //! took which folder.
 
 use std::path::PathBuf;
@@ -29,7 +29,7 @@ fn repo(rel: &str) -> PathBuf {
         .join(rel)
 }
 
-/// Loads `paths` with `threads` workers.
+/// Loads `paths` on `threads` threads.
 fn load_with(paths: Vec<PathBuf>, threads: usize) -> ecs_gpu_model::Model {
     load(&LoadOptions {
         paths,
@@ -46,7 +46,7 @@ fn write_under(dir: &std::path::Path, rel: &str, text: &str) {
 }
 
 #[test]
-fn the_model_is_the_same_with_one_worker_or_many() {
+fn the_model_is_the_same_with_one_thread_or_many() {
     // The project's module and examples (module calls across folders, a module folder that is
     // also a root), every rule fixture (hundreds of folders and JSON files), and the evaluator's
     // own test inputs.
@@ -68,13 +68,13 @@ fn the_model_is_the_same_with_one_worker_or_many() {
     assert!(files > 150, "{files} files");
     for threads in [2, 3, 8] {
         let (many, _, _) = with(threads);
-        assert_same_model(&one, &many, &format!("{threads} workers instead of one"));
+        assert_same_model(&one, &many, &format!("{threads} threads instead of one"));
     }
 }
 
 /// Without the texts (`Texts::Drop`, what `check` does for every format but `human`), the model
 /// is the same but for the texts themselves: module folders called again once their declarations
-/// were freed are read again instead of parsed from a kept text, on one worker or several.
+/// were freed are read again instead of parsed from a kept text, on one thread or several.
 #[test]
 fn the_model_is_the_same_without_the_texts() {
     let paths = vec![
@@ -101,43 +101,14 @@ fn the_model_is_the_same_without_the_texts() {
         assert_same_model(
             &format!("{kept:#?}"),
             &format!("{dropped:#?}"),
-            &format!("dropping the texts on {threads} workers"),
+            &format!("dropping the texts on {threads} threads"),
         );
     }
 }
 
-/// One checked folder is loaded while it is walked (units go to the workers as the walk lists
-/// them, before it knows every folder); the same folder given twice is walked first, then loaded
-/// (every unit knows the walked folders). Both must give the same model.
-#[test]
-fn loading_while_walking_gives_the_model_of_walking_first() {
-    for dir in [
-        "terraform",
-        "examples",
-        "crates/ecs-gpu-rules/tests/fixtures",
-        "crates/ecs-gpu-model/tests",
-        "crates/ecs-gpu-model/tests/corpus",
-    ] {
-        let root = repo(dir);
-        let with = |paths: Vec<PathBuf>, threads| {
-            let m = load_with(paths, threads);
-            (format!("{m:#?}"), m.files_checked, m.problems.len())
-        };
-        let (first, files, _) = with(vec![root.clone(), root.clone()], 2);
-        assert!(files > 0, "{dir}: nothing loaded");
-        for threads in [1, 2, 3] {
-            let (streamed, _, _) = with(vec![root.clone()], threads);
-            assert_same_model(
-                &first,
-                &streamed,
-                &format!("{dir}, {threads} workers: loading while walking"),
-            );
-        }
-    }
-}
-
 /// A module call reads a walked folder before its own unit does (or after): its problems are
-/// reported once, by its own unit, and its files counted once, either way.
+/// reported once, by its own unit, and its files counted once, either way, on any number of
+/// threads.
 #[test]
 fn a_called_folder_the_walk_finds_is_reported_by_its_own_unit() {
     let dir = tempfile::tempdir().unwrap();
@@ -161,23 +132,25 @@ fn a_called_folder_the_walk_finds_is_reported_by_its_own_unit() {
     // reported the module's.
     write("b/broken.tf", "locals {\n  x = [\n}\n");
     let root = dir.path().to_path_buf();
-    let first = load_with(vec![root.clone(), root.clone()], 1);
+    let first = load_with(vec![root.clone()], 1);
     assert_eq!(first.problems.len(), 2, "{:?}", first.problems);
     assert!(first.problems[0].path.ends_with("b/broken.tf"));
     assert!(first.problems[1].path.ends_with("mod/bad.tf"));
     assert_eq!(first.files_checked, 5);
-    for threads in [1, 2] {
-        let streamed = load_with(vec![root.clone()], threads);
+    // The folder named twice is walked once.
+    let twice = load_with(vec![root.clone(), root.clone()], 2);
+    assert_eq!(format!("{twice:#?}"), format!("{first:#?}"));
+    for threads in [2, 5] {
+        let many = load_with(vec![root.clone()], threads);
         assert_eq!(
-            format!("{streamed:#?}"),
+            format!("{many:#?}"),
             format!("{first:#?}"),
-            "{threads} workers"
+            "{threads} threads"
         );
     }
 }
 
-/// A symlinked folder stops the walk that loads as it goes: the load starts again with the whole
-/// walk first, which resolves the link and checks the folder once.
+/// A symlinked folder and the folder it points to are one folder, checked once.
 #[cfg(unix)]
 #[test]
 fn a_symlinked_folder_is_checked_once() {
@@ -200,7 +173,7 @@ fn a_symlinked_folder_is_checked_once() {
 }
 
 /// Variable files are read whether `.gitignore` lists them or not (Terraform reads them; they are
-/// often ignored for their secrets), from the listing the walk made or from a listing of its own.
+/// often ignored for their secrets).
 #[test]
 fn ignored_variable_files_still_set_variables() {
     let dir = tempfile::tempdir().unwrap();
@@ -212,17 +185,13 @@ fn ignored_variable_files_still_set_variables() {
     );
     write("terraform.tfvars", "a = \"from-tfvars\"\n");
     write("x.auto.tfvars", "b = \"from-auto\"\n");
-    let root = dir.path().to_path_buf();
-    let streamed = load_with(vec![root.clone()], 2);
-    let name = streamed.resources[0].body.attr("name").unwrap();
+    let m = load_with(vec![dir.path().to_path_buf()], 2);
+    let name = m.resources[0].body.attr("name").unwrap();
     assert_eq!(name.as_str().as_deref(), Some("from-tfvars-from-auto"));
-    let first = load_with(vec![root.clone(), root], 2);
-    assert_eq!(format!("{streamed:#?}"), format!("{first:#?}"));
 }
 
 /// Roots whose remote calls `terraform init` installed (one with a manifest, one whose manifest
-/// names another source, one without): the same model with any number of workers, walked first
-/// or while loading.
+/// names another source, one without): the same model with any number of threads.
 #[test]
 fn installed_module_calls_load_the_same_whichever_way() {
     let dir = tempfile::tempdir().expect("tempdir");
@@ -261,20 +230,19 @@ fn installed_module_calls_load_the_same_whichever_way() {
         (format!("{m:#?}"), followed)
     };
     let root = dir.path().to_path_buf();
-    let (first, followed) = with(vec![root.clone(), root.clone()], 2);
+    let (first, followed) = with(vec![root.clone()], 1);
     assert_eq!(followed, 1, "only root0's call is followed");
-    for threads in [1, 2, 3] {
-        let (streamed, _) = with(vec![root.clone()], threads);
-        assert_same_model(&first, &streamed, &format!("{threads} workers"));
+    for threads in [2, 3] {
+        let (many, _) = with(vec![root.clone()], threads);
+        assert_same_model(&first, &many, &format!("{threads} threads"));
     }
 }
 
-/// A module folder is a root of its own, then its `examples/` call it (`source = "../.."`): the
-/// worker that evaluated the root keeps its declarations for those calls. They serve only when
-/// they are what the call reads, every Terraform file of the folder: a file `.gitignore` hides
-/// from the walk is still read by the call, and not by the root.
+/// A module folder is a root of its own, and its `examples/` call it (`source = "../.."`): the
+/// call reads every Terraform file of the folder, a file `.gitignore` hides from the walk too,
+/// and the root only what the walk found.
 #[test]
-fn a_root_serves_the_calls_below_it_only_with_every_file_of_its_folder() {
+fn a_call_reads_every_file_of_its_folder_and_the_root_what_the_walk_found() {
     let dir = tempfile::tempdir().unwrap();
     let write = |rel: &str, text: &str| write_under(dir.path(), rel, text);
     let cluster = |name: &str| {
@@ -292,23 +260,23 @@ fn a_root_serves_the_calls_below_it_only_with_every_file_of_its_folder() {
     }
     write("hiding/.gitignore", "extra.tf\n");
     let root = dir.path().to_path_buf();
-    let first = load_with(vec![root.clone(), root.clone()], 1);
+    let first = load_with(vec![root.clone()], 1);
     for threads in [1, 2] {
-        let streamed = load_with(vec![root.clone()], threads);
+        let m = load_with(vec![root.clone()], threads);
         assert_same_model(
             &format!("{first:#?}"),
-            &format!("{streamed:#?}"),
-            &format!("{threads} workers"),
+            &format!("{m:#?}"),
+            &format!("{threads} threads"),
         );
         // The seven files the walk found, and the one only the calls read, each once.
-        assert_eq!(streamed.files_checked, 8, "{threads} workers");
+        assert_eq!(m.files_checked, 8, "{threads} threads");
         let clusters = |module: &str, address: Option<&str>| {
-            let mut names: Vec<&str> = streamed
+            let mut names: Vec<&str> = m
                 .resources
                 .iter()
                 .filter(|r| {
-                    let dir = &streamed.modules[r.module.0 as usize].dir;
-                    streamed.module_address(r) == address
+                    let dir = &m.modules[r.module.0 as usize].dir;
+                    m.module_address(r) == address
                         && dir.ends_with(module)
                         && r.kind == "aws_ecs_cluster"
                 })
@@ -328,110 +296,7 @@ fn a_root_serves_the_calls_below_it_only_with_every_file_of_its_folder() {
         assert_eq!(
             clusters("hiding", Some("module.m")),
             ["extra", "extra", "shown", "shown"],
-            "{threads} workers: a call reads the file .gitignore hides from the walk"
+            "{threads} threads: a call reads the file .gitignore hides from the walk"
         );
     }
-}
-
-/// Counts the threads that take part in the work after a load, and what they saw.
-struct Count {
-    helpers: std::sync::atomic::AtomicUsize,
-    panic_at_start: bool,
-}
-
-impl ecs_gpu_model::AfterLoad for Count {
-    type State<'m> = &'m ecs_gpu_model::Model;
-    type Output = (String, usize);
-    fn start<'m>(&'m self, model: &'m ecs_gpu_model::Model) -> &'m ecs_gpu_model::Model {
-        assert!(!self.panic_at_start, "a bug in the work after the load");
-        model
-    }
-    fn help<'m>(&'m self, _: &'m &'m ecs_gpu_model::Model) {
-        self.helpers
-            .fetch_add(1, std::sync::atomic::Ordering::Relaxed);
-    }
-    fn finish<'m>(
-        &'m self,
-        model: &'m ecs_gpu_model::Model,
-        _: &'m &'m ecs_gpu_model::Model,
-    ) -> (String, usize) {
-        (
-            format!("{model:#?}"),
-            self.helpers.load(std::sync::atomic::Ordering::Relaxed),
-        )
-    }
-}
-
-/// The work after a load sees the model `load` gives, and loading threads take part in it with the
-/// calling thread, one per core; when the walk meets a symlinked folder and starts again, the work is
-/// done once, on the model of the second walk.
-#[test]
-fn the_work_after_a_load_sees_the_model_on_every_loading_thread() {
-    let dir = tempfile::tempdir().unwrap();
-    std::fs::create_dir_all(dir.path().join("real")).unwrap();
-    std::fs::write(
-        dir.path().join("real/main.tf"),
-        "resource \"aws_ecs_cluster\" \"c\" {\n  name = \"c\"\n}\n",
-    )
-    .unwrap();
-    // With the folders it walks first, a load starts no more workers than it has units (one here).
-    let mut roots = vec![
-        (repo("terraform"), usize::MAX),
-        (repo("examples"), usize::MAX),
-    ];
-    #[cfg(unix)]
-    {
-        std::os::unix::fs::symlink(dir.path().join("real"), dir.path().join("link")).unwrap();
-        roots.push((dir.path().to_path_buf(), 1));
-    }
-    for (root, units) in roots {
-        for threads in [1, 2, 3] {
-            let options = LoadOptions {
-                paths: vec![root.clone()],
-                threads: Some(threads),
-                ..Default::default()
-            };
-            let after = Count {
-                helpers: Default::default(),
-                panic_at_start: false,
-            };
-            let (seen, helpers) = ecs_gpu_model::load_then(&options, &after);
-            assert_same_model(
-                &format!("{:#?}", load(&options)),
-                &seen,
-                &format!(
-                    "{}, {threads} workers: the work after the load",
-                    root.display()
-                ),
-            );
-            // One helper per core: the calling thread and workers for the other cores.
-            let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
-            assert_eq!(
-                helpers,
-                threads.min(units).min(cores - 1) + 1,
-                "{}: {threads} workers",
-                root.display()
-            );
-        }
-    }
-}
-
-/// A bug in the work after a load is a panic of the caller, not a load that never ends: the
-/// loading threads waiting for the work stop.
-#[test]
-fn a_panic_in_the_work_after_a_load_ends_it() {
-    let options = LoadOptions {
-        paths: vec![repo("examples")],
-        threads: Some(2),
-        ..Default::default()
-    };
-    let after = Count {
-        helpers: Default::default(),
-        panic_at_start: true,
-    };
-    let ended = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
-        ecs_gpu_model::load_then(&options, &after)
-    }));
-    assert!(ended.is_err());
-    assert_eq!(after.helpers.load(std::sync::atomic::Ordering::Relaxed), 0);
 }

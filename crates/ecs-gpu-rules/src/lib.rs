@@ -132,251 +132,102 @@ fn installing_call(model: &Model, f: &Finding) -> Option<Location> {
     }
 }
 
-/// Runs the enabled rules, then applies suppressions (reporting GPU001 and GPU002) and severity
-/// overrides. The diagnostics are sorted by file, line, column and rule.
+/// Runs the enabled rules, in parallel, then applies suppressions (reporting GPU001 and GPU002)
+/// and severity overrides. The diagnostics are sorted by file, line, column and rule.
 pub fn check(model: &Model, settings: &Settings) -> Vec<Diagnostic> {
-    let run = Run::new(model, settings);
-    let threads = std::thread::available_parallelism()
-        .map_or(1, std::num::NonZeroUsize::get)
-        .min(run.rules.len())
-        .max(1);
-    std::thread::scope(|scope| {
-        // The calling thread is one of the helpers.
-        for _ in 1..threads {
-            scope.spawn(|| run.help());
-        }
-        run.help();
-    });
-    run.diagnostics(settings)
-}
-
-/// `ecs-gpu check`'s work after the load ([`ecs_gpu_model::load_then`]): the rules, on the threads
-/// that loaded the model (a thread started after the load waits for a core, about 3 ms on the
-/// benchmark machine in most runs), then the report.
-#[derive(Debug, Clone, Copy)]
-pub struct Check<'a> {
-    pub settings: &'a Settings,
-    /// What the report carries besides the diagnostics.
-    pub parts: ReportParts,
-}
-
-/// What a check gives: the report to render, and the files that could not be read or parsed.
-#[derive(Debug)]
-pub struct Checked {
-    pub report: ecs_gpu_report::Report,
-    pub problems: Vec<ecs_gpu_model::LoadProblem>,
-}
-
-impl ecs_gpu_model::AfterLoad for Check<'_> {
-    type State<'m>
-        = Run<'m>
-    where
-        Self: 'm;
-    type Output = Checked;
-
-    fn start<'m>(&'m self, model: &'m Model) -> Run<'m> {
-        Run::new(model, self.settings)
-    }
-
-    fn help<'m>(&'m self, run: &'m Run<'m>) {
-        run.help();
-    }
-
-    fn finish<'m>(&'m self, model: &'m Model, run: &'m Run<'m>) -> Checked {
-        let diagnostics = run.diagnostics(self.settings);
-        Checked {
-            report: report_with(model, self.settings, diagnostics, self.parts),
-            problems: model.problems.clone(),
-        }
-    }
-}
-
-/// The rules that read none of the walks the rules share ([`Context`]): they run while one thread
-/// does the first walk. A rule missing here only runs later; a rule listed that reads a walk waits
-/// for it.
-const READS_NO_SHARED_WALK: &[&str] = &[
-    "GPU003", "GPU004", "GPU101", "GPU102", "GPU104", "GPU105", "GPU108",
-];
-
-/// A job of a [`Run`].
-#[derive(Debug, Clone, Copy)]
-enum Job {
-    /// A walk several rules share ([`Context::prepare`]).
-    Shared(usize),
-    /// The rule at this index of [`Run::rules`].
-    Rule(usize),
-}
-
-/// One run of the rules over a model, shared by the threads that help ([`Run::help`]): the walks
-/// several rules share ([`Context`]) and one job per enabled rule.
-#[derive(Debug)]
-pub struct Run<'m> {
-    ctx: Context<'m>,
-    rules: Vec<&'static Rule>,
-    /// The jobs, in the order they are taken, and the next one.
-    jobs: Vec<Job>,
-    next: std::sync::atomic::AtomicUsize,
-    /// Each rule's severity from the settings, when they change it.
-    severities: Vec<Option<Severity>>,
-    /// Each rule's findings, in rule order, with their diagnostics (built by the helpers too).
-    found: Vec<std::sync::Mutex<Vec<(Finding, Diagnostic)>>>,
-}
-
-impl<'m> Run<'m> {
-    /// The rules that `settings` enables, over `model`.
-    pub fn new(model: &'m Model, settings: &Settings) -> Run<'m> {
-        let rules: Vec<&'static Rule> = RULES
-            .iter()
-            .copied()
-            .filter(|r| settings.enabled(r))
-            .collect();
-        // The walk of the GPU capacity first (the longest, and most rules need it), then the rules
-        // that need no shared walk, which keep the other threads busy meanwhile, then the other
-        // walks and the other rules.
-        let independent = |r: &Rule| READS_NO_SHARED_WALK.contains(&r.id);
-        let rule_jobs = |first: bool| {
-            rules
-                .iter()
-                .enumerate()
-                .filter(move |(_, r)| independent(r) == first)
-                .map(|(i, _)| Job::Rule(i))
-        };
-        let jobs = std::iter::once(Job::Shared(0))
-            .chain(rule_jobs(true))
-            .chain((1..Context::SHARED_WALKS).map(Job::Shared))
-            .chain(rule_jobs(false))
-            .collect();
-        Run {
-            ctx: Context::new(model),
-            found: rules.iter().map(|_| Default::default()).collect(),
-            severities: rules.iter().map(|r| settings.severity_for(r)).collect(),
-            rules,
-            jobs,
-            next: Default::default(),
-        }
-    }
-
-    /// Takes jobs until none is left. The walks that several rules share are jobs of their own,
-    /// before the rules that need them: such a rule then finds its walk done, instead of waiting
-    /// on another thread that is computing it.
-    pub fn help(&'m self) {
-        use std::sync::atomic::Ordering;
-        loop {
-            let i = self.next.fetch_add(1, Ordering::Relaxed);
-            let i = match self.jobs.get(i) {
-                None => break,
-                Some(Job::Shared(walk)) => {
-                    self.ctx.prepare(*walk);
-                    continue;
-                }
-                Some(Job::Rule(i)) => *i,
-            };
-            let rule = self.rules[i];
-            let mut report = Findings::new(&self.ctx, rule);
-            let model = self.ctx.model();
+    use rayon::prelude::*;
+    // The walks several rules share are computed once, by the first rule that needs each (the
+    // others wait for it).
+    let ctx = Context::new(model);
+    let rules: Vec<&'static Rule> = RULES
+        .iter()
+        .copied()
+        .filter(|r| settings.enabled(r))
+        .collect();
+    // Collected in rule order, whichever thread ran which rule.
+    let mut findings: Vec<(Finding, Diagnostic)> = rules
+        .par_iter()
+        .flat_map_iter(|&rule| {
+            let mut report = Findings::new(&ctx, rule);
             (rule.check)(model, &mut report);
-            let severity = self.severities[i];
-            let done = report
-                .into_findings()
-                .into_iter()
-                .map(|f| {
-                    let d = diagnostic(model, &f, severity.unwrap_or(f.severity));
-                    (f, d)
-                })
-                .collect();
-            if let Ok(mut slot) = self.found[i].lock() {
-                *slot = done;
-            }
-        }
-    }
-
-    /// The diagnostics, once every helper has returned from [`Run::help`]: the rules' findings
-    /// after suppressions (reporting GPU001 and GPU002) and severity overrides, sorted by file,
-    /// line, column and rule.
-    pub fn diagnostics(&'m self, settings: &Settings) -> Vec<Diagnostic> {
-        let model = self.ctx.model();
-        let ctx = &self.ctx;
-        let mut findings: Vec<(Finding, Diagnostic)> = self
-            .found
-            .iter()
-            .flat_map(|m| {
-                m.lock()
-                    .map(|mut f| std::mem::take(&mut *f))
-                    .unwrap_or_default()
+            let severity = settings.severity_for(rule);
+            report.into_findings().into_iter().map(move |f| {
+                let d = diagnostic(model, &f, severity.unwrap_or(f.severity));
+                (f, d)
             })
-            .collect();
-        let suppressions = suppress::collect(model);
-        let mut used = vec![false; suppressions.len()];
-        findings.retain(|(f, _)| {
-            let mut keep = true;
-            for (i, s) in suppressions.iter().enumerate() {
-                if s.covers(model, f) {
-                    used[i] = true;
-                    keep = false;
-                }
-            }
-            keep
-        });
-        let mut meta = Findings::new(ctx, &rules::gpu001_suppression_without_reason::RULE);
-        for s in suppressions.iter().filter(|s| s.reason.is_none()) {
-            meta.add(
-                Some(s.loc),
-                format!(
-                    "the suppression of {} gives no reason",
-                    backticked(&s.codes)
-                ),
-            )
-            .help("write why after the rule IDs: `# ecs-gpu:ignore GPU303 <reason>`");
-        }
-        let mut unused = Findings::new(ctx, &rules::gpu002_unused_suppression::RULE);
-        for (s, used) in suppressions.iter().zip(&used) {
-            if *used {
-                continue;
-            }
-            let unknown: Vec<&String> = s.codes.iter().filter(|c| rule(c).is_none()).collect();
-            if !unknown.is_empty() {
-                unused
-                    .add(
-                        Some(s.loc),
-                        format!(
-                            "the suppression names {}, which is not a rule",
-                            backticked(&unknown)
-                        ),
-                    )
-                    .help("use the rule IDs that `ecs-gpu rules` lists");
-            } else if s.codes.is_empty() {
-                unused
-                    .add(Some(s.loc), "the suppression names no rule")
-                    .help("write the rule IDs to silence: `# ecs-gpu:ignore GPU303 <reason>`");
-            } else if s
-                .codes
-                .iter()
-                .all(|c| rule(c).is_some_and(|r| settings.enabled(r)))
-            {
-                unused
-                    .add(Some(s.loc), format!("the suppression of {} silences nothing", backticked(&s.codes)))
-                    .help("remove it: no finding of these rules is on the next line or in the block below it");
+        })
+        .collect();
+    let suppressions = suppress::collect(model);
+    let mut used = vec![false; suppressions.len()];
+    findings.retain(|(f, _)| {
+        let mut keep = true;
+        for (i, s) in suppressions.iter().enumerate() {
+            if s.covers(model, f) {
+                used[i] = true;
+                keep = false;
             }
         }
-        let mut out: Vec<Diagnostic> = findings.into_iter().map(|(_, d)| d).collect();
-        for (rule, extra) in [
-            (&rules::gpu001_suppression_without_reason::RULE, meta),
-            (&rules::gpu002_unused_suppression::RULE, unused),
-        ] {
-            if settings.enabled(rule) {
-                out.extend(extra.into_findings().iter().map(|f| {
-                    let severity = settings.severity_for(f.rule).unwrap_or(f.severity);
-                    diagnostic(model, f, severity)
-                }));
-            }
-        }
-        redact_sensitive(&mut out, &model.sensitive_texts());
-        out.sort_by(|a, b| a.sort_key().cmp(&b.sort_key()));
-        out.dedup();
-        drop_root_copies_of_module_findings(&mut out);
-        merge_module_instances(&mut out);
-        out
+        keep
+    });
+    let mut meta = Findings::new(&ctx, &rules::gpu001_suppression_without_reason::RULE);
+    for s in suppressions.iter().filter(|s| s.reason.is_none()) {
+        meta.add(
+            Some(s.loc),
+            format!(
+                "the suppression of {} gives no reason",
+                backticked(&s.codes)
+            ),
+        )
+        .help("write why after the rule IDs: `# ecs-gpu:ignore GPU303 <reason>`");
     }
+    let mut unused = Findings::new(&ctx, &rules::gpu002_unused_suppression::RULE);
+    for (s, used) in suppressions.iter().zip(&used) {
+        if *used {
+            continue;
+        }
+        let unknown: Vec<&String> = s.codes.iter().filter(|c| rule(c).is_none()).collect();
+        if !unknown.is_empty() {
+            unused
+                .add(
+                    Some(s.loc),
+                    format!(
+                        "the suppression names {}, which is not a rule",
+                        backticked(&unknown)
+                    ),
+                )
+                .help("use the rule IDs that `ecs-gpu rules` lists");
+        } else if s.codes.is_empty() {
+            unused
+                .add(Some(s.loc), "the suppression names no rule")
+                .help("write the rule IDs to silence: `# ecs-gpu:ignore GPU303 <reason>`");
+        } else if s
+            .codes
+            .iter()
+            .all(|c| rule(c).is_some_and(|r| settings.enabled(r)))
+        {
+            unused
+                .add(Some(s.loc), format!("the suppression of {} silences nothing", backticked(&s.codes)))
+                .help("remove it: no finding of these rules is on the next line or in the block below it");
+        }
+    }
+    let mut out: Vec<Diagnostic> = findings.into_iter().map(|(_, d)| d).collect();
+    for (rule, extra) in [
+        (&rules::gpu001_suppression_without_reason::RULE, meta),
+        (&rules::gpu002_unused_suppression::RULE, unused),
+    ] {
+        if settings.enabled(rule) {
+            out.extend(extra.into_findings().iter().map(|f| {
+                let severity = settings.severity_for(f.rule).unwrap_or(f.severity);
+                diagnostic(model, f, severity)
+            }));
+        }
+    }
+    redact_sensitive(&mut out, &model.sensitive_texts());
+    out.sort_by(|a, b| a.sort_key().cmp(&b.sort_key()));
+    out.dedup();
+    drop_root_copies_of_module_findings(&mut out);
+    merge_module_instances(&mut out);
+    out
 }
 
 /// One place written once but reached through several module instances (two calls of one module

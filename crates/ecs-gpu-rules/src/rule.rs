@@ -210,28 +210,6 @@ impl<'m> Context<'m> {
         }
     }
 
-    /// How many shared walks [`Context::prepare`] knows.
-    pub(crate) const SHARED_WALKS: usize = 4;
-
-    /// Does shared walk `i` (of [`Context::SHARED_WALKS`]) now, so that the rules that need it
-    /// find it done. Each is done once, whoever asks first.
-    pub(crate) fn prepare(&'m self, i: usize) {
-        match i {
-            0 => {
-                self.gpu_capacity();
-            }
-            1 => {
-                self.provider_groups();
-            }
-            2 => {
-                self.services();
-            }
-            _ => {
-                self.gpu_user_data();
-            }
-        }
-    }
-
     fn gpu_user_data(&'m self) -> &'m [(UserData, Option<Loc>)] {
         self.gpu_user_data.get_or_init(|| {
             self.gpu_capacity()

@@ -246,39 +246,30 @@ pub fn run(args: &Args, out: &mut dyn Write) -> Result<Outcome> {
         check_var_file(f)?;
     }
 
-    // The instance catalog the rules read is parsed on the side while the files load (about a
-    // millisecond of one core, otherwise spent by the first rule).
-    std::thread::spawn(|| {
-        ecs_gpu_catalog::catalog();
+    let model = ecs_gpu_model::load(&ecs_gpu_model::LoadOptions {
+        paths,
+        var_files: args.var_files.clone(),
+        vars,
+        only_types: Some(ecs_gpu_rules::load_types()),
+        only_arguments: Some(ecs_gpu_rules::load_arguments()),
+        threads: None,
+        // Only the human format shows source excerpts.
+        texts: if args.format == FormatArg::Human {
+            ecs_gpu_model::Texts::Keep
+        } else {
+            ecs_gpu_model::Texts::Drop
+        },
     });
-    // The rules run on the threads that load, as soon as the model is complete (the model then
-    // stays to the end of the process, which ends next: freeing it value by value would only
-    // delay it).
-    let checked = ecs_gpu_model::load_then(
-        &ecs_gpu_model::LoadOptions {
-            paths,
-            var_files: args.var_files.clone(),
-            vars,
-            only_types: Some(ecs_gpu_rules::load_types()),
-            only_arguments: Some(ecs_gpu_rules::load_arguments()),
-            threads: None,
-            // Only the human format shows source excerpts.
-            texts: if args.format == FormatArg::Human {
-                ecs_gpu_model::Texts::Keep
-            } else {
-                ecs_gpu_model::Texts::Drop
-            },
-        },
-        &ecs_gpu_rules::Check {
-            settings: &settings,
-            parts: ecs_gpu_rules::ReportParts {
-                sources: args.format == FormatArg::Human,
-                // Only SARIF lists the rules (`tool.driver.rules`).
-                rules: args.format == FormatArg::Sarif,
-            },
-        },
-    );
-    let report = checked.report;
+    let diagnostics = ecs_gpu_rules::check(&model, &settings);
+    let parts = ecs_gpu_rules::ReportParts {
+        sources: args.format == FormatArg::Human,
+        // Only SARIF lists the rules (`tool.driver.rules`).
+        rules: args.format == FormatArg::Sarif,
+    };
+    let report = ecs_gpu_rules::report_with(&model, &settings, diagnostics, parts);
+    // The process ends next: freeing the model and the report value by value would only delay it.
+    let model = std::mem::ManuallyDrop::new(model);
+    let report = std::mem::ManuallyDrop::new(report);
     let fails = report.diagnostics.iter().any(|d| d.severity >= fail_on);
     let options = RenderOptions {
         color: args.format == FormatArg::Human && use_color(args.color),
@@ -286,11 +277,11 @@ pub fn run(args: &Args, out: &mut dyn Write) -> Result<Outcome> {
     };
     ecs_gpu_report::render(args.format.into(), &report, &options, out)?;
 
-    if !checked.problems.is_empty() {
+    if !model.problems.is_empty() {
         out.flush()?;
         let stderr = io::stderr();
         let mut err = stderr.lock();
-        for p in &checked.problems {
+        for p in &model.problems {
             // Paths and messages quote the checked files: control characters escaped.
             let path = p.path.display().to_string();
             let path = escape_control(&path);
@@ -301,7 +292,7 @@ pub fn run(args: &Args, out: &mut dyn Write) -> Result<Outcome> {
                 _ => writeln!(err, "{path}: {message}")?,
             }
         }
-        let n = checked.problems.len();
+        let n = model.problems.len();
         if report.files == 0 {
             bail!(
                 "nothing was checked: {n} {} could not be read or checked",
@@ -313,8 +304,6 @@ pub fn run(args: &Args, out: &mut dyn Write) -> Result<Outcome> {
             if n == 1 { "path" } else { "paths" }
         );
     }
-    // The process ends next: freeing the report's values one by one would only delay it.
-    std::mem::forget(report);
     Ok(if fails {
         Outcome::Findings
     } else {
