@@ -21,7 +21,7 @@ use std::sync::Arc;
 use rayon::prelude::*;
 
 use crate::decl::apply_overrides;
-use crate::loader::{finish_notes, Ev, RemoteCall, Shared, WalkedFolder};
+use crate::loader::{finish_notes, Loader, RemoteCall, Shared, WalkedFolder};
 use crate::model::*;
 use crate::taskdef::{json_task_definition, resource_task_definition};
 use crate::value::{Loc, Node, Value};
@@ -107,7 +107,7 @@ pub(crate) fn load(options: &LoadOptions) -> Model {
     let shared = shared(options, cwd, allowed, folders, json);
 
     let units = shared.folders.len() + shared.json.len();
-    let one = |i: usize| Ev::new(shared.clone()).unit(i);
+    let one = |i: usize| Loader::new(shared.clone()).unit(i);
     let partials: Vec<Partial> = match rayon::ThreadPoolBuilder::new()
         .num_threads(options.threads.unwrap_or(0))
         .thread_name(|i| format!("ecs-gpu-load-{i}"))
@@ -419,7 +419,7 @@ impl Remap<'_> {
     }
 }
 
-impl Ev {
+impl Loader {
     /// Does unit `i` (among the folders, then the JSON files, of [`Shared`]). A panic (a bug)
     /// costs that unit only: its results are dropped, and the problem says so.
     fn unit(mut self, i: usize) -> Partial {

@@ -59,7 +59,7 @@ impl<'a> Scope<'a> {
 
 /// Where an expression is evaluated.
 #[derive(Clone, Copy)]
-pub(crate) struct Cx<'a> {
+pub(crate) struct EvalContext<'a> {
     /// Module instance index.
     pub inst: usize,
     pub file: FileId,
@@ -68,12 +68,12 @@ pub(crate) struct Cx<'a> {
     pub closed: bool,
 }
 
-impl<'a> Cx<'a> {
-    pub fn with_scope<'b>(&self, scope: &'b Scope<'b>) -> Cx<'b>
+impl<'a> EvalContext<'a> {
+    pub fn with_scope<'b>(&self, scope: &'b Scope<'b>) -> EvalContext<'b>
     where
         'a: 'b,
     {
-        Cx {
+        EvalContext {
             inst: self.inst,
             file: self.file,
             scope,
@@ -482,11 +482,11 @@ impl TemplateAcc {
 pub(crate) trait Data {
     /// `root` followed by `steps` (`var.x`, `local.y`, `module.m.out`, `data.t.n.a`, `aws_x.y.arn`,
     /// `path.module`...), for a root name the scope does not bind.
-    fn reference(&mut self, cx: &Cx<'_>, root: &Ident, steps: &[Step<'_>]) -> Node;
+    fn reference(&mut self, cx: &EvalContext<'_>, root: &Ident, steps: &[Step<'_>]) -> Node;
     /// A function call with its arguments unevaluated (`try` and `can` evaluate their own).
     fn call_function(
         &mut self,
-        cx: &Cx<'_>,
+        cx: &EvalContext<'_>,
         span: Span,
         name: &Ident,
         args: &[Expr],
@@ -499,7 +499,7 @@ pub(crate) trait Data {
 
 /// Evaluation of expressions and templates, for anything that answers [`Data`].
 pub(crate) trait Evaluate: Data {
-    fn eval(&mut self, cx: &Cx<'_>, e: &Expr) -> Node {
+    fn eval(&mut self, cx: &EvalContext<'_>, e: &Expr) -> Node {
         if *self.depth() >= MAX_DEPTH {
             // Not an error Terraform would make: `try` must not pick its fallback over it.
             return Node::new(
@@ -516,7 +516,7 @@ pub(crate) trait Evaluate: Data {
         n
     }
 
-    fn eval_inner(&mut self, cx: &Cx<'_>, e: &Expr) -> Node {
+    fn eval_inner(&mut self, cx: &EvalContext<'_>, e: &Expr) -> Node {
         let loc = cx.loc(e.span);
         let value = match &e.kind {
             ExprKind::Null => Value::Null,
@@ -719,7 +719,7 @@ pub(crate) trait Evaluate: Data {
 
     /// An operator chain (`a + b + ... + z`, a left-deep tree as long as the chain) in a loop
     /// along its left side: the chain is not nesting, and any length is evaluated.
-    fn eval_chain(&mut self, cx: &Cx<'_>, e: &Expr) -> Node {
+    fn eval_chain(&mut self, cx: &EvalContext<'_>, e: &Expr) -> Node {
         let mut spine: Vec<&Expr> = Vec::new();
         let mut leftmost = e;
         while let ExprKind::Binary { left, .. } = &leftmost.kind {
@@ -745,7 +745,7 @@ pub(crate) trait Evaluate: Data {
     #[allow(clippy::too_many_arguments)]
     fn eval_for(
         &mut self,
-        cx: &Cx<'_>,
+        cx: &EvalContext<'_>,
         loc: Option<Loc>,
         key_var: Option<&Ident>,
         value_var: &Ident,
@@ -774,11 +774,11 @@ pub(crate) trait Evaluate: Data {
         n
     }
 
-    /// [`Ev::eval_for`]'s value; `sensitive` is set when a sensitive value went into it.
+    /// [`Loader::eval_for`]'s value; `sensitive` is set when a sensitive value went into it.
     #[allow(clippy::too_many_arguments)]
     fn eval_for_value(
         &mut self,
-        cx: &Cx<'_>,
+        cx: &EvalContext<'_>,
         key_var: Option<&Ident>,
         value_var: &Ident,
         collection: &Expr,
@@ -903,7 +903,7 @@ pub(crate) trait Evaluate: Data {
         Value::Object(obj)
     }
 
-    fn eval_template(&mut self, cx: &Cx<'_>, t: &Template, span: Span) -> Node {
+    fn eval_template(&mut self, cx: &EvalContext<'_>, t: &Template, span: Span) -> Node {
         if let [TemplatePart::Interpolation(e)] = t.parts.as_slice() {
             return self.eval(cx, e);
         }
@@ -915,7 +915,7 @@ pub(crate) trait Evaluate: Data {
         n
     }
 
-    fn template_parts(&mut self, cx: &Cx<'_>, t: &Template, acc: &mut TemplateAcc) {
+    fn template_parts(&mut self, cx: &EvalContext<'_>, t: &Template, acc: &mut TemplateAcc) {
         if *self.depth() >= MAX_DEPTH {
             acc.push_unknown(
                 Box::new(Unknown {
@@ -1017,7 +1017,7 @@ pub(crate) trait Evaluate: Data {
 
     /// `var.x`, `local.y[0].z`, `aws_instance.web.id`, `module.m.out`, `data.t.n.attr`, or any
     /// attribute/index chain over another expression.
-    fn eval_traversal(&mut self, cx: &Cx<'_>, e: &Expr) -> Node {
+    fn eval_traversal(&mut self, cx: &EvalContext<'_>, e: &Expr) -> Node {
         // Most chains are short (`aws_x.y.arn`, `var.m["k"].v`): no allocation for those.
         let mut chain: SmallVec<[&Expr; 8]> = SmallVec::new();
         let mut cur = e;
@@ -1062,7 +1062,7 @@ pub(crate) trait Evaluate: Data {
         n
     }
 
-    fn eval_root(&mut self, cx: &Cx<'_>, id: &Ident, steps: &[Step<'_>]) -> Node {
+    fn eval_root(&mut self, cx: &EvalContext<'_>, id: &Ident, steps: &[Step<'_>]) -> Node {
         if let Some(v) = cx.scope.lookup(&id.name) {
             return apply_steps_ref(v, steps);
         }

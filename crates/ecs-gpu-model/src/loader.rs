@@ -11,7 +11,7 @@ use ecs_gpu_hcl::ast::{self, Expr, ExprKind, Item};
 use crate::decl::{apply_overrides, attr};
 // The driver names the declarations through the loader.
 pub(crate) use crate::decl::ModuleDecl;
-use crate::eval::{to_str, Cx, Evaluate as _, Scope, EMPTY};
+use crate::eval::{to_str, EvalContext, Evaluate as _, Scope, EMPTY};
 use crate::installed::{self, Installed, Lookup};
 use crate::json::{json_value_to_node, JsonLocs};
 use crate::model::*;
@@ -85,7 +85,7 @@ enum ChildState {
 
 /// A module instance.
 #[derive(Debug)]
-pub(crate) struct Inst {
+pub(crate) struct ModuleInstance {
     pub decl: Rc<ModuleDecl>,
     pub id: ModuleId,
     pub address: Option<String>,
@@ -200,7 +200,7 @@ const DECL_CACHE_BYTES: usize = 128 << 10;
 
 /// The evaluator of one unit, and what the unit builds.
 #[derive(Debug, Default)]
-pub(crate) struct Ev {
+pub(crate) struct Loader {
     pub shared: Arc<Shared>,
     /// The unit's file table (texts kept for the model); their real paths are the keys of
     /// `file_index`.
@@ -209,7 +209,7 @@ pub(crate) struct Ev {
     pub notes: Vec<LoadNote>,
     pub modules: Vec<Module>,
     pub resources: Vec<Resource>,
-    pub insts: Vec<Inst>,
+    pub instances: Vec<ModuleInstance>,
     pub depth: usize,
     pub evaluating_data: Vec<(usize, String, String, Option<InstanceKey>)>,
     pub cwd: PathBuf,
@@ -257,7 +257,7 @@ fn header_span(b: &ast::Block) -> ecs_gpu_hcl::Span {
     s
 }
 
-impl Ev {
+impl Loader {
     pub(crate) fn add_file(
         &mut self,
         real: &Path,
@@ -281,11 +281,11 @@ impl Ev {
     }
 
     /// A unit's evaluator.
-    pub(crate) fn new(shared: Arc<Shared>) -> Ev {
-        Ev {
+    pub(crate) fn new(shared: Arc<Shared>) -> Loader {
+        Loader {
             cwd: shared.cwd.clone(),
             shared,
-            ..Ev::default()
+            ..Loader::default()
         }
     }
 
@@ -297,7 +297,7 @@ impl Ev {
 
     /// The unit's results, with its file table.
     pub(crate) fn finish_unit(&mut self) -> crate::driver::Partial {
-        self.insts.clear();
+        self.instances.clear();
         if let Some(loc) = crate::budget::take_budget_spent() {
             self.notes.push(LoadNote {
                 kind: LoadNoteKind::MemoryBudget,
@@ -468,23 +468,23 @@ impl Ev {
         root_dir: PathBuf,
         chain: Vec<PathBuf>,
     ) -> usize {
-        let idx = self.insts.len();
+        let idx = self.instances.len();
         let id = ModuleId(u32::try_from(idx).unwrap_or(u32::MAX));
         self.modules.push(Module {
             id,
             address: address.clone(),
             dir: decl.display_dir.clone(),
-            parent: parent.map(|p| self.insts[p].id),
+            parent: parent.map(|p| self.instances[p].id),
             call,
         });
-        let depth = parent.map_or(0, |p| self.insts[p].depth + 1);
-        let instances_unknown = parent.is_some_and(|p| self.insts[p].instances_unknown);
+        let depth = parent.map_or(0, |p| self.instances[p].depth + 1);
+        let instances_unknown = parent.is_some_and(|p| self.instances[p].instances_unknown);
         let workspace = parent.map_or_else(
             || "default".to_string(),
-            |p| self.insts[p].workspace.clone(),
+            |p| self.instances[p].workspace.clone(),
         );
-        let installed = parent.and_then(|p| self.insts[p].installed.clone());
-        self.insts.push(Inst {
+        let installed = parent.and_then(|p| self.instances[p].installed.clone());
+        self.instances.push(ModuleInstance {
             decl,
             id,
             address,
@@ -535,8 +535,8 @@ impl Ev {
             None
         };
         let inst = self.new_inst(decl.clone(), None, None, None, ".".into(), root_dir, chain);
-        self.insts[inst].workspace = workspace;
-        self.insts[inst].installed = installed;
+        self.instances[inst].workspace = workspace;
+        self.instances[inst].installed = installed;
         // Terraform's precedence: defaults < TF_VAR_ environment variables < terraform.tfvars <
         // terraform.tfvars.json < *.auto.tfvars(.json) in lexical order < -var-file in order <
         // -var in order.
@@ -567,7 +567,9 @@ impl Ev {
                 Some(v) => VarSource::Value(v),
                 None => VarSource::Default,
             };
-            self.insts[inst].vars.insert(name, Slot::Pending(source));
+            self.instances[inst]
+                .vars
+                .insert(name, Slot::Pending(source));
         }
         inst
     }
@@ -575,7 +577,7 @@ impl Ev {
     /// `-var name=value`: a literal string for primitive-typed (or untyped) variables, otherwise
     /// an HCL expression, as Terraform parses it.
     fn cli_var(&mut self, inst: usize, name: &str, raw: &str) -> Node {
-        let decl = self.insts[inst].decl.clone();
+        let decl = self.instances[inst].decl.clone();
         let complex = decl
             .variables
             .get(name)
@@ -586,7 +588,7 @@ impl Ev {
             });
         if complex {
             if let Some(e) = crate::parse::expression(raw) {
-                let cx = Cx {
+                let cx = EvalContext {
                     inst,
                     file: FileId(u32::MAX),
                     scope: &EMPTY,
@@ -651,7 +653,7 @@ impl Ev {
         match crate::parse::file(&text) {
             Ok(file) => {
                 let fid = self.add_file(&real, display, text, Vec::new());
-                let cx = Cx {
+                let cx = EvalContext {
                     inst,
                     file: fid,
                     scope: &EMPTY,
@@ -679,7 +681,7 @@ impl Ev {
     }
 
     pub(crate) fn get_var(&mut self, inst: usize, name: &str) -> Node {
-        let slot = match self.insts[inst].vars.get_mut(name) {
+        let slot = match self.instances[inst].vars.get_mut(name) {
             None => return Node::new(error_value(), None),
             Some(s) => std::mem::replace(s, Slot::Evaluating),
         };
@@ -690,7 +692,7 @@ impl Ev {
                 } else {
                     Node::new(unknown(UnknownReason::Unsupported, Vec::new()), n.loc)
                 };
-                self.insts[inst]
+                self.instances[inst]
                     .vars
                     .insert(name.to_string(), Slot::Done(n));
                 return copy;
@@ -698,7 +700,7 @@ impl Ev {
             Slot::Evaluating => return Node::new(error_value(), None),
             Slot::Pending(s) => s,
         };
-        let decl = self.insts[inst].decl.clone();
+        let decl = self.instances[inst].decl.clone();
         let var_block = decl.variables.get(name).and_then(|at| decl.block(*at));
         let given = match source {
             VarSource::Value(n) => Some(n),
@@ -708,14 +710,14 @@ impl Ev {
                 call,
                 binds,
             } => {
-                let pdecl = self.insts[parent].decl.clone();
+                let pdecl = self.instances[parent].decl.clone();
                 pdecl.block(call).and_then(|(b, fid)| {
                     attr(&b.body, name).map(|a| {
                         let scope = Scope {
                             vars: binds,
                             parent: None,
                         };
-                        let cx = Cx {
+                        let cx = EvalContext {
                             inst: parent,
                             file: fid,
                             scope: &scope,
@@ -726,10 +728,10 @@ impl Ev {
                 })
             }
         };
-        let default = |ev: &mut Ev| -> Option<Node> {
+        let default = |ev: &mut Loader| -> Option<Node> {
             let (b, fid) = var_block?;
             let d = attr(&b.body, "default")?;
-            let cx = Cx {
+            let cx = EvalContext {
                 inst,
                 file: fid,
                 scope: &EMPTY,
@@ -756,7 +758,7 @@ impl Ev {
                 value.mark_sensitive(true);
             }
         }
-        self.insts[inst]
+        self.instances[inst]
             .vars
             .insert(name.to_string(), Slot::Done(value.clone()));
         value
@@ -869,7 +871,7 @@ impl Ev {
                                 Some(e) if !matches!(e.value.value, Value::Null) => Some(e),
                                 other => match default {
                                     Some(d) => {
-                                        let cx = Cx {
+                                        let cx = EvalContext {
                                             inst,
                                             file,
                                             scope: &EMPTY,
@@ -908,38 +910,41 @@ impl Ev {
 
     /// A local's value, evaluated on first use (`None`: no such local, or it depends on itself).
     pub(crate) fn local_ref(&mut self, inst: usize, name: &str) -> Option<&Node> {
-        if !self.insts[inst].locals.contains_key(name) {
+        if !self.instances[inst].locals.contains_key(name) {
             self.get_local(inst, name);
         }
-        self.insts[inst].locals.get(name).and_then(Option::as_ref)
+        self.instances[inst]
+            .locals
+            .get(name)
+            .and_then(Option::as_ref)
     }
 
     pub(crate) fn get_local(&mut self, inst: usize, name: &str) -> Node {
-        match self.insts[inst].locals.get(name) {
+        match self.instances[inst].locals.get(name) {
             Some(Some(n)) => return n.clone(),
             Some(None) => return Node::new(error_value(), None),
             None => {}
         }
-        let decl = self.insts[inst].decl.clone();
+        let decl = self.instances[inst].decl.clone();
         let Some((a, fid)) = decl.local(name) else {
             return Node::new(error_value(), None);
         };
-        self.insts[inst].locals.insert(name.to_string(), None);
-        let cx = Cx {
+        self.instances[inst].locals.insert(name.to_string(), None);
+        let cx = EvalContext {
             inst,
             file: fid,
             scope: &EMPTY,
             closed: false,
         };
         let v = self.eval(&cx, &a.value);
-        self.insts[inst]
+        self.instances[inst]
             .locals
             .insert(name.to_string(), Some(v.clone()));
         v
     }
 
     pub(crate) fn get_output(&mut self, inst: usize, name: &str) -> Node {
-        match self.insts[inst].outputs.get(name) {
+        match self.instances[inst].outputs.get(name) {
             Some(Some(n)) => {
                 if !crate::budget::charge_copy(n) {
                     return Node::new(unknown(UnknownReason::Unsupported, Vec::new()), n.loc);
@@ -949,22 +954,22 @@ impl Ev {
             Some(None) => return Node::new(error_value(), None),
             None => {}
         }
-        let decl = self.insts[inst].decl.clone();
+        let decl = self.instances[inst].decl.clone();
         let Some((b, fid)) = decl.outputs.get(name).and_then(|at| decl.block(*at)) else {
             return Node::new(error_value(), None);
         };
         let Some(a) = attr(&b.body, "value") else {
             return Node::new(error_value(), None);
         };
-        self.insts[inst].outputs.insert(name.to_string(), None);
-        let cx = Cx {
+        self.instances[inst].outputs.insert(name.to_string(), None);
+        let cx = EvalContext {
             inst,
             file: fid,
             scope: &EMPTY,
             closed: false,
         };
         let v = self.eval(&cx, &a.value);
-        self.insts[inst]
+        self.instances[inst]
             .outputs
             .insert(name.to_string(), Some(v.clone()));
         v
@@ -993,7 +998,7 @@ impl Ev {
     /// The instances (and their keys) of a resource block, evaluating `count` / `for_each`.
     /// `None` for the key list means the instances are unknown.
     fn expand(&mut self, inst: usize, body: &ast::Body, file: FileId) -> Option<Vec<Instance>> {
-        let cx = Cx {
+        let cx = EvalContext {
             inst,
             file,
             scope: &EMPTY,
@@ -1118,23 +1123,23 @@ impl Ev {
 
     /// The instances of a module call, created on first use.
     pub(crate) fn ensure_children(&mut self, inst: usize, name: &str) -> Children {
-        match self.insts[inst].children.get(name) {
+        match self.instances[inst].children.get(name) {
             Some(ChildState::Ready(c)) => return c.clone(),
             Some(ChildState::Creating) => return Children::Failed,
             None => {}
         }
-        let decl = self.insts[inst].decl.clone();
+        let decl = self.instances[inst].decl.clone();
         let Some(at) = decl.call_index.get(name).map(|i| decl.calls[*i]) else {
             return Children::Missing;
         };
         let Some((block, fid)) = decl.block(at) else {
             return Children::Missing;
         };
-        self.insts[inst]
+        self.instances[inst]
             .children
             .insert(name.to_string(), ChildState::Creating);
         let children = self.create_children(inst, name, at, block, fid);
-        self.insts[inst]
+        self.instances[inst]
             .children
             .insert(name.to_string(), ChildState::Ready(children.clone()));
         children
@@ -1152,7 +1157,7 @@ impl Ev {
             file: fid,
             span: header_span(block),
         };
-        let address = match &self.insts[inst].address {
+        let address = match &self.instances[inst].address {
             Some(a) => format!("{a}.module.{name}"),
             None => format!("module.{name}"),
         };
@@ -1164,7 +1169,7 @@ impl Ev {
             self.failed_calls.push((address, call_loc));
             return Children::Failed;
         };
-        let module_key = match self.insts[inst].key.as_str() {
+        let module_key = match self.instances[inst].key.as_str() {
             "" => name.to_string(),
             parent => format!("{parent}.{name}"),
         };
@@ -1173,13 +1178,13 @@ impl Ev {
         // as shown and `path.module`.
         let local = source.starts_with("./") || source.starts_with("../");
         let (child_real, display, rel_dir) = if local {
-            let parent_real = self.insts[inst].decl.real_dir.clone();
+            let parent_real = self.instances[inst].decl.real_dir.clone();
             let Ok(child_real) = std::fs::canonicalize(parent_real.join(&source)) else {
                 self.failed_calls.push((address, call_loc));
                 return Children::Failed;
             };
-            let display = self.insts[inst].decl.display_dir.join(&source);
-            let rel_dir = walk::normalize(&Path::new(&self.insts[inst].rel_dir).join(&source));
+            let display = self.instances[inst].decl.display_dir.join(&source);
+            let rel_dir = walk::normalize(&Path::new(&self.instances[inst].rel_dir).join(&source));
             (child_real, display, rel_dir)
         } else {
             match self.installed_copy(inst, &module_key, &source, &block.body) {
@@ -1195,9 +1200,9 @@ impl Ev {
                 }
             }
         };
-        if self.insts[inst].depth + 1 > MAX_MODULE_DEPTH
-            || self.insts[inst].chain.contains(&child_real)
-            || self.insts.len() >= MAX_MODULE_INSTANCES
+        if self.instances[inst].depth + 1 > MAX_MODULE_DEPTH
+            || self.instances[inst].chain.contains(&child_real)
+            || self.instances.len() >= MAX_MODULE_INSTANCES
         {
             self.failed_calls.push((address, call_loc));
             return Children::Failed;
@@ -1207,8 +1212,8 @@ impl Ev {
             return Children::Failed;
         };
         let rel_dir = rel_dir.to_string_lossy().into_owned();
-        let root_dir = self.insts[inst].root_dir.clone();
-        let mut chain = self.insts[inst].chain.clone();
+        let root_dir = self.instances[inst].root_dir.clone();
+        let mut chain = self.instances[inst].chain.clone();
         chain.push(child_real);
         let repeated =
             attr(&block.body, "count").is_some() || attr(&block.body, "for_each").is_some();
@@ -1233,9 +1238,9 @@ impl Ev {
                 chain.clone(),
             );
             if unknown_instances {
-                self.insts[child].instances_unknown = true;
+                self.instances[child].instances_unknown = true;
             }
-            self.insts[child].key.clone_from(&module_key);
+            self.instances[child].key.clone_from(&module_key);
             let binds: Vec<(String, Node)> = binding.into_iter().collect();
             for var in child_decl.variable_order.clone() {
                 let source = if attr(&block.body, &var).is_some() {
@@ -1247,7 +1252,9 @@ impl Ev {
                 } else {
                     VarSource::Default
                 };
-                self.insts[child].vars.insert(var, Slot::Pending(source));
+                self.instances[child]
+                    .vars
+                    .insert(var, Slot::Pending(source));
             }
             out.push((key, child));
         }
@@ -1268,7 +1275,7 @@ impl Ev {
         source: &str,
         call: &ast::Body,
     ) -> Result<(PathBuf, PathBuf, PathBuf), Option<String>> {
-        let Some(manifest) = self.insts[inst].installed.as_deref() else {
+        let Some(manifest) = self.instances[inst].installed.as_deref() else {
             return Err(None);
         };
         let version = match call_version(call) {
@@ -1300,7 +1307,7 @@ impl Ev {
             }
         };
         // The copy is inside the root module's folder, or it is not used.
-        let root_real = &self.insts[inst].root_dir;
+        let root_real = &self.instances[inst].root_dir;
         let real = std::fs::canonicalize(root_real.join(dir))
             .ok()
             .filter(|real| real.starts_with(root_real) && real.is_dir())
@@ -1398,11 +1405,11 @@ impl Ev {
 
     /// Creates the resources of a module instance and of the module instances it calls.
     fn emit(&mut self, inst: usize) {
-        if self.insts[inst].emitted {
+        if self.instances[inst].emitted {
             return;
         }
-        self.insts[inst].emitted = true;
-        let decl = self.insts[inst].decl.clone();
+        self.instances[inst].emitted = true;
+        let decl = self.instances[inst].decl.clone();
         for at in decl.resources.clone() {
             let Some((block, fid)) = decl.block(at) else {
                 continue;
@@ -1440,14 +1447,14 @@ impl Ev {
             Some(l) => (l, false),
             None => (vec![(None, Self::unknown_binding(&block.body))], true),
         };
-        instances_unknown |= self.insts[inst].instances_unknown;
+        instances_unknown |= self.instances[inst].instances_unknown;
         let ignore_changes = ignore_changes(&block.body);
         for (key, binding) in list {
             let scope = Scope {
                 vars: binding.into_iter().collect(),
                 parent: None,
             };
-            let cx = Cx {
+            let cx = EvalContext {
                 inst,
                 file: fid,
                 scope: &scope,
@@ -1461,7 +1468,7 @@ impl Ev {
             let id = ResourceId(u32::try_from(self.resources.len()).unwrap_or(u32::MAX));
             self.resources.push(Resource {
                 id,
-                module: self.insts[inst].id,
+                module: self.instances[inst].id,
                 mode,
                 kind: kind.name.clone(),
                 name: name.name.clone(),
@@ -1481,7 +1488,7 @@ impl Ev {
     /// (a resource's body only): the arguments and block types to evaluate, the others left out.
     pub(crate) fn eval_body(
         &mut self,
-        cx: &Cx<'_>,
+        cx: &EvalContext<'_>,
         body: &ast::Body,
         top: bool,
         evaluated: Option<Arc<Evaluated>>,
@@ -1575,7 +1582,7 @@ impl Ev {
         out
     }
 
-    fn expand_dynamic(&mut self, cx: &Cx<'_>, b: &ast::Block, out: &mut Body) {
+    fn expand_dynamic(&mut self, cx: &EvalContext<'_>, b: &ast::Block, out: &mut Body) {
         let Some(kind) = b.labels.first() else { return };
         let iterator = attr(&b.body, "iterator")
             .and_then(|a| match &a.value.kind {

@@ -5,16 +5,17 @@
 use ecs_gpu_hcl::ast::{Expr, Ident, Span};
 
 use crate::eval::{
-    apply_steps, apply_steps_ref, instance_key, to_str, Cx, Data, Evaluate as _, Fail, Scope, Step,
+    apply_steps, apply_steps_ref, instance_key, to_str, Data, EvalContext, Evaluate as _, Fail,
+    Scope, Step,
 };
-use crate::loader::{Children, Ev};
+use crate::loader::{Children, Loader};
 use crate::value::{
     add_fragments, error_value, merge_refs, unknown, Entry, InstanceKey, Node, Object, Reference,
     Unknown, UnknownReason, Value,
 };
 
-impl Data for Ev {
-    fn reference(&mut self, cx: &Cx<'_>, id: &Ident, steps: &[Step<'_>]) -> Node {
+impl Data for Loader {
+    fn reference(&mut self, cx: &EvalContext<'_>, id: &Ident, steps: &[Step<'_>]) -> Node {
         let attr = |i: usize| match steps.get(i) {
             Some(Step::Attr(a)) => Some(*a),
             _ => None,
@@ -41,11 +42,15 @@ impl Data for Ev {
             },
             "path" => {
                 let v = match attr(0) {
-                    Some("module") => Value::String(self.insts[cx.inst].rel_dir.clone().into()),
+                    Some("module") => Value::String(self.instances[cx.inst].rel_dir.clone().into()),
                     Some("root") => Value::String(".".into()),
-                    Some("cwd") => {
-                        Value::String(self.insts[cx.inst].root_dir.display().to_string().into())
-                    }
+                    Some("cwd") => Value::String(
+                        self.instances[cx.inst]
+                            .root_dir
+                            .display()
+                            .to_string()
+                            .into(),
+                    ),
                     _ => error_value(),
                 };
                 apply_steps(Node::new(v, None), steps.get(1..).unwrap_or(&[]))
@@ -53,7 +58,7 @@ impl Data for Ev {
             "terraform" => match attr(0) {
                 Some("workspace") => apply_steps(
                     Node::new(
-                        Value::String(self.insts[cx.inst].workspace.clone().into()),
+                        Value::String(self.instances[cx.inst].workspace.clone().into()),
                         None,
                     ),
                     &steps[1..],
@@ -70,7 +75,7 @@ impl Data for Ev {
                         address: format!("ephemeral.{t}.{n}"),
                         key,
                         attribute: attribute_path(rest),
-                        module: self.insts[cx.inst].id,
+                        module: self.instances[cx.inst].id,
                     };
                     Node::new(unknown(UnknownReason::DataSource, vec![reference]), None)
                 }
@@ -87,13 +92,13 @@ impl Data for Ev {
             kind => match attr(0) {
                 Some(name) => {
                     let address = format!("{kind}.{name}");
-                    let declared = self.insts[cx.inst].decl.has_resource(&address);
+                    let declared = self.instances[cx.inst].decl.has_resource(&address);
                     let (key, rest) = split_key(&steps[1..]);
                     let reference = Reference {
                         address,
                         key,
                         attribute: attribute_path(rest),
-                        module: self.insts[cx.inst].id,
+                        module: self.instances[cx.inst].id,
                     };
                     let reason = if declared {
                         UnknownReason::AfterApply
@@ -109,7 +114,7 @@ impl Data for Ev {
 
     fn call_function(
         &mut self,
-        cx: &Cx<'_>,
+        cx: &EvalContext<'_>,
         span: Span,
         name: &Ident,
         args: &[Expr],
@@ -123,18 +128,24 @@ impl Data for Ev {
     }
 }
 
-impl Ev {
-    fn data_ref(&mut self, cx: &Cx<'_>, kind: &str, name: &str, steps: &[Step<'_>]) -> Node {
+impl Loader {
+    fn data_ref(
+        &mut self,
+        cx: &EvalContext<'_>,
+        kind: &str,
+        name: &str,
+        steps: &[Step<'_>],
+    ) -> Node {
         let address = format!("data.{kind}.{name}");
         let (key, rest) = split_key(steps);
         let reference = Reference {
             address: address.clone(),
             key: key.clone(),
             attribute: attribute_path(rest),
-            module: self.insts[cx.inst].id,
+            module: self.instances[cx.inst].id,
         };
         let unknown_node = |reason| Node::new(unknown(reason, vec![reference.clone()]), None);
-        let decl = self.insts[cx.inst].decl.clone();
+        let decl = self.instances[cx.inst].decl.clone();
         let Some(block) = decl.resource_block(&address) else {
             return unknown_node(UnknownReason::Error);
         };
@@ -187,7 +198,7 @@ impl Ev {
             vars: binding.into_iter().collect(),
             parent: None,
         };
-        let cx2 = Cx {
+        let cx2 = EvalContext {
             inst: cx.inst,
             file: block.file,
             scope: &scope,
@@ -248,7 +259,7 @@ impl Ev {
     /// `data "template_file"`'s `rendered`: its `template` evaluated with its `vars`.
     fn render_template_file(
         &mut self,
-        cx: &Cx<'_>,
+        cx: &EvalContext<'_>,
         template: Option<(Node, Span)>,
         vars: Option<Node>,
         reference: &Reference,
@@ -283,7 +294,7 @@ impl Ev {
             vars: vars.entries.into_iter().map(|e| (e.key, e.value)).collect(),
             parent: None,
         };
-        let tcx = Cx {
+        let tcx = EvalContext {
             inst: cx.inst,
             file: cx.file,
             scope: &scope,
@@ -292,13 +303,13 @@ impl Ev {
         self.eval_template(&tcx, &t, span)
     }
 
-    fn module_ref(&mut self, cx: &Cx<'_>, name: &str, steps: &[Step<'_>]) -> Node {
+    fn module_ref(&mut self, cx: &EvalContext<'_>, name: &str, steps: &[Step<'_>]) -> Node {
         let (key, rest) = split_key(steps);
         let reference = Reference {
             address: format!("module.{name}"),
             key: key.clone(),
             attribute: attribute_path(rest),
-            module: self.insts[cx.inst].id,
+            module: self.instances[cx.inst].id,
         };
         let children = self.ensure_children(cx.inst, name);
         let fail = |reason| Node::new(unknown(reason, vec![reference.clone()]), None);
@@ -366,7 +377,7 @@ impl Ev {
     fn outputs_through(&mut self, child: usize, rest: &[Step<'_>], reference: &Reference) -> Node {
         match rest.first() {
             Some(Step::Attr(out)) => {
-                if !self.insts[child].decl.outputs.contains_key(*out) {
+                if !self.instances[child].decl.outputs.contains_key(*out) {
                     return Node::new(unknown(UnknownReason::Error, vec![reference.clone()]), None);
                 }
                 let v = self.get_output(child, out);
@@ -378,7 +389,7 @@ impl Ev {
     }
 
     fn all_outputs(&mut self, child: usize) -> Node {
-        let mut names: Vec<String> = self.insts[child].decl.outputs.keys().cloned().collect();
+        let mut names: Vec<String> = self.instances[child].decl.outputs.keys().cloned().collect();
         names.sort();
         let mut obj = Object::default();
         for n in names {

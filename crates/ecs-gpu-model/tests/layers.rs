@@ -10,9 +10,9 @@ type Graph = BTreeMap<String, BTreeSet<String>>;
 /// Edges that still close a cycle, each removed by another lane of issue 34; the lead deletes
 /// them here after merging it (the test fails while a listed edge is gone, so none stays).
 const KNOWN: &[(&str, &str)] = &[
-    // `Ev::finish_unit` returns a `driver::Partial`: the driver should build it from the unit.
+    // `Loader::finish_unit` returns a `driver::Partial`: the driver should build it from the unit.
     ("loader", "driver"),
-    // The functions take `Ev`, the loader's state: lane `funcs` splits funcs.rs by family.
+    // The functions take `Loader`, the loader's state: lane `funcs` splits funcs.rs by family.
     ("funcs", "loader"),
 ];
 
@@ -177,6 +177,7 @@ fn a_cycle_is_found_and_printed_in_order() {
 
 #[test]
 fn grouped_and_nested_crate_paths_are_read() {
-    let code = "use crate::{budget, eval::{Cx, Scope}, value::Node};\nlet x = crate::json::f();";
+    let code =
+        "use crate::{budget, eval::{EvalContext, Scope}, value::Node};\nlet x = crate::json::f();";
     assert_eq!(crate_paths(code), ["budget", "eval", "value", "json"]);
 }

@@ -9,27 +9,42 @@ use base64::Engine as _;
 use super::*;
 use crate::eval::{Evaluate as _, Scope};
 
-pub(super) fn file(ev: &mut Ev, cx: &Cx<'_>, loc: Option<Loc>, args: &[Node]) -> Outcome {
+pub(super) fn file(
+    ev: &mut Loader,
+    cx: &EvalContext<'_>,
+    loc: Option<Loc>,
+    args: &[Node],
+) -> Outcome {
     let real = resolve_argument(ev, cx, loc, args)?;
     let bytes = ev.read_by_function(&real)?;
     new_string(String::from_utf8(bytes).map_err(|_| Fail::Error)?)
 }
 
-pub(super) fn filebase64(ev: &mut Ev, cx: &Cx<'_>, loc: Option<Loc>, args: &[Node]) -> Outcome {
+pub(super) fn filebase64(
+    ev: &mut Loader,
+    cx: &EvalContext<'_>,
+    loc: Option<Loc>,
+    args: &[Node],
+) -> Outcome {
     let real = resolve_argument(ev, cx, loc, args)?;
     let bytes = ev.read_by_function(&real)?;
     new_string(BASE64.encode(&bytes))
 }
 
-pub(super) fn fileexists(ev: &mut Ev, cx: &Cx<'_>, loc: Option<Loc>, args: &[Node]) -> Outcome {
+pub(super) fn fileexists(
+    ev: &mut Loader,
+    cx: &EvalContext<'_>,
+    loc: Option<Loc>,
+    args: &[Node],
+) -> Outcome {
     let real = resolve_argument(ev, cx, loc, args)?;
     new_value(Value::Bool(real.is_file()))
 }
 
 /// The real path of a function's one argument, a file path.
 fn resolve_argument(
-    ev: &mut Ev,
-    cx: &Cx<'_>,
+    ev: &mut Loader,
+    cx: &EvalContext<'_>,
     loc: Option<Loc>,
     args: &[Node],
 ) -> Result<PathBuf, Fail> {
@@ -38,7 +53,12 @@ fn resolve_argument(
 }
 
 /// `templatefile(path, vars)`: the template rendered with `vars` as its only names.
-pub(super) fn templatefile(ev: &mut Ev, cx: &Cx<'_>, loc: Option<Loc>, args: &[Node]) -> Outcome {
+pub(super) fn templatefile(
+    ev: &mut Loader,
+    cx: &EvalContext<'_>,
+    loc: Option<Loc>,
+    args: &[Node],
+) -> Outcome {
     let [path, vars] = exactly(args)?;
     if let Value::Unknown(u) = &path.value {
         return Err(Fail::Unknown(u.clone()));
@@ -77,7 +97,7 @@ fn root_or_dot(path: &str) -> String {
     if path.starts_with('/') { "/" } else { "." }.into()
 }
 
-impl Ev {
+impl Loader {
     /// The bytes of a file `file()` or `filebase64()` reads, opened once and checked on that
     /// handle (a regular file, at most [`crate::MAX_FILE_BYTES`]) as every file is
     /// ([`crate::walk::read_bytes`]). A file that cannot be read is a problem with its place,
@@ -102,8 +122,13 @@ impl Ev {
 
     /// A `file()` path: relative to the root module's folder (where Terraform runs), and only
     /// inside the checked tree.
-    fn resolve_file(&mut self, cx: &Cx<'_>, path: &str, loc: Option<Loc>) -> Result<PathBuf, Fail> {
-        let base = match self.insts.get(cx.inst) {
+    fn resolve_file(
+        &mut self,
+        cx: &EvalContext<'_>,
+        path: &str,
+        loc: Option<Loc>,
+    ) -> Result<PathBuf, Fail> {
+        let base = match self.instances.get(cx.inst) {
             Some(inst) => inst.root_dir.clone(),
             None => self.cwd.clone(),
         };
@@ -124,7 +149,7 @@ impl Ev {
     /// The `templatefile` template at `path`, read and parsed once, evaluated with `vars`.
     fn render_template(
         &mut self,
-        cx: &Cx<'_>,
+        cx: &EvalContext<'_>,
         path: &str,
         vars: Object,
         loc: Option<Loc>,
@@ -168,7 +193,7 @@ impl Ev {
             vars: vars.entries.into_iter().map(|e| (e.key, e.value)).collect(),
             parent: None,
         };
-        let template_cx = Cx {
+        let template_cx = EvalContext {
             inst: cx.inst,
             file: fid,
             scope: &scope,

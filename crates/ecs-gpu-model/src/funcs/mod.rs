@@ -16,10 +16,10 @@ use std::cmp::Ordering;
 use ecs_gpu_hcl::ast::{Expr, Ident, Span};
 
 use crate::eval::{
-    deep_refs, deep_unknown, has_error, merge_refs, to_num, to_str, values_equal, Cx,
+    deep_refs, deep_unknown, has_error, merge_refs, to_num, to_str, values_equal, EvalContext,
     Evaluate as _, Fail,
 };
-use crate::loader::Ev;
+use crate::loader::Loader;
 use crate::value::{Loc, Node, Object, Unknown, UnknownReason, Value};
 use Arguments::{Known, Partial};
 use Body::{Files, Lazy, Placed, Values, Whole};
@@ -40,7 +40,7 @@ enum Arguments {
 #[derive(Clone, Copy)]
 enum Body {
     /// The argument expressions, to evaluate itself and see their errors (`try`, `can`).
-    Lazy(fn(&mut Ev, &Cx<'_>, Option<Loc>, &[Expr]) -> Node),
+    Lazy(fn(&mut Loader, &EvalContext<'_>, Option<Loc>, &[Expr]) -> Node),
     /// The argument values, to move the one argument into the result, with any error inside it
     /// (`jsonencode`).
     Whole(fn(&mut Vec<Node>) -> Outcome),
@@ -49,7 +49,7 @@ enum Body {
     /// The argument values and the call's place, for the values it builds (`jsondecode`).
     Placed(fn(&[Node], Option<Loc>) -> Outcome),
     /// The argument values and the evaluator, to read files.
-    Files(fn(&mut Ev, &Cx<'_>, Option<Loc>, &[Node]) -> Outcome),
+    Files(fn(&mut Loader, &EvalContext<'_>, Option<Loc>, &[Node]) -> Outcome),
 }
 
 /// Every function the evaluator knows, sorted by name.
@@ -283,8 +283,8 @@ fn refs_of(args: &[Node]) -> Vec<crate::value::Reference> {
 }
 
 pub(crate) fn call(
-    ev: &mut Ev,
-    cx: &Cx<'_>,
+    ev: &mut Loader,
+    cx: &EvalContext<'_>,
     span: Span,
     name: &Ident,
     args: &[Expr],
