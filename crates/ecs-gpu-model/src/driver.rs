@@ -21,7 +21,7 @@ use std::sync::Arc;
 use rayon::prelude::*;
 
 use crate::decl::apply_overrides;
-use crate::loader::{finish_notes, Loader, RemoteCall, Shared, WalkedFolder};
+use crate::loader::{finish_notes, Loader, Partial, RemoteCall, Shared, WalkedFolder};
 use crate::model::*;
 use crate::taskdef::{json_task_definition, resource_task_definition};
 use crate::value::{Loc, Node, Value};
@@ -31,27 +31,6 @@ use crate::{FastMap, FastSet};
 /// Stack of a loading thread: deep but legal nesting must not overflow it while parsing or
 /// evaluating (the parser and the evaluator recurse, up to their own depth limits).
 const STACK: usize = 512 << 20;
-
-/// What one unit produced, in its own file, module and resource ids.
-#[derive(Debug, Default)]
-pub(crate) struct Partial {
-    /// The files this unit read, by its file id, with their real paths.
-    pub files: Vec<(PathBuf, SourceFile)>,
-    /// Files of the walk this unit checked (each walked file belongs to one unit).
-    pub walked_checked: usize,
-    /// Real paths of the files outside the walk this unit read (module folders elsewhere): other
-    /// units may read them too, they count once.
-    pub other_checked: Vec<PathBuf>,
-    pub modules: Vec<Module>,
-    pub resources: Vec<Resource>,
-    pub problems: Vec<LoadProblem>,
-    pub notes: Vec<LoadNote>,
-    pub remote_calls: Vec<RemoteCall>,
-    pub failed_calls: Vec<(String, Loc)>,
-    pub read_by_functions: Vec<PathBuf>,
-    /// A JSON unit's task definition, with the file's real path.
-    pub task_definition: Option<(TaskDefinition, PathBuf)>,
-}
 
 /// Loads everything (see the module documentation).
 pub(crate) fn load(options: &LoadOptions) -> Model {

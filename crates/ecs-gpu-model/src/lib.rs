@@ -68,6 +68,7 @@ mod budget;
 mod decl;
 mod driver;
 mod eval;
+mod files;
 mod funcs;
 mod installed;
 mod json;

@@ -240,6 +240,27 @@ pub(crate) struct Loader {
     unit_other_checked: Vec<PathBuf>,
 }
 
+/// What one unit produced, in its own file, module and resource ids.
+#[derive(Debug, Default)]
+pub(crate) struct Partial {
+    /// The files this unit read, by its file id, with their real paths.
+    pub files: Vec<(PathBuf, SourceFile)>,
+    /// Files of the walk this unit checked (each walked file belongs to one unit).
+    pub walked_checked: usize,
+    /// Real paths of the files outside the walk this unit read (module folders elsewhere): other
+    /// units may read them too, they count once.
+    pub other_checked: Vec<PathBuf>,
+    pub modules: Vec<Module>,
+    pub resources: Vec<Resource>,
+    pub problems: Vec<LoadProblem>,
+    pub notes: Vec<LoadNote>,
+    pub remote_calls: Vec<RemoteCall>,
+    pub failed_calls: Vec<(String, Loc)>,
+    pub read_by_functions: Vec<PathBuf>,
+    /// A JSON unit's task definition, with the file's real path.
+    pub task_definition: Option<(TaskDefinition, PathBuf)>,
+}
+
 /// Whether a folder entry is a regular file (or a link to one), without a `stat` for the others.
 pub(crate) fn is_file(e: &std::fs::DirEntry) -> bool {
     match e.file_type() {
@@ -296,7 +317,7 @@ impl Loader {
     }
 
     /// The unit's results, with its file table.
-    pub(crate) fn finish_unit(&mut self) -> crate::driver::Partial {
+    pub(crate) fn finish_unit(&mut self) -> Partial {
         self.instances.clear();
         if let Some(loc) = crate::budget::take_budget_spent() {
             self.notes.push(LoadNote {
@@ -305,7 +326,7 @@ impl Loader {
                 loc,
             });
         }
-        crate::driver::Partial {
+        Partial {
             files: std::mem::take(&mut self.unit_new_files)
                 .into_iter()
                 .zip(std::mem::take(&mut self.files))

@@ -2,11 +2,16 @@
 //! and `type`.
 
 use super::*;
-use crate::eval::{error_value, to_bool, Evaluate as _};
+use crate::eval::{error_value, to_bool};
 use crate::value::Entry;
 
 /// `try(...)`: the first argument that evaluates without an error.
-pub(super) fn try_(ev: &mut Loader, cx: &EvalContext<'_>, loc: Option<Loc>, args: &[Expr]) -> Node {
+pub(super) fn try_(
+    ev: &mut dyn Filesystem,
+    cx: &EvalContext<'_>,
+    loc: Option<Loc>,
+    args: &[Expr],
+) -> Node {
     for arg in args {
         let value = ev.eval(cx, arg);
         if has_error(&value) {
@@ -22,7 +27,12 @@ pub(super) fn try_(ev: &mut Loader, cx: &EvalContext<'_>, loc: Option<Loc>, args
 }
 
 /// `can(x)`: whether `x` evaluates without an error.
-pub(super) fn can(ev: &mut Loader, cx: &EvalContext<'_>, loc: Option<Loc>, args: &[Expr]) -> Node {
+pub(super) fn can(
+    ev: &mut dyn Filesystem,
+    cx: &EvalContext<'_>,
+    loc: Option<Loc>,
+    args: &[Expr],
+) -> Node {
     let Some(arg) = args.first() else {
         return Node::new(error_value(), loc);
     };

@@ -17,15 +17,37 @@ use ecs_gpu_hcl::ast::{Expr, Ident, Span};
 
 use crate::eval::{
     deep_refs, deep_unknown, has_error, merge_refs, to_num, to_str, values_equal, EvalContext,
-    Evaluate as _, Fail,
+    Evaluate, Fail,
 };
-use crate::loader::Loader;
 use crate::value::{Loc, Node, Object, Unknown, UnknownReason, Value};
 use Arguments::{Known, Partial};
 use Body::{Files, Lazy, Placed, Values, Whole};
 
 /// What a function gives: a value, or why there is none.
-type Outcome = Result<Node, Fail>;
+pub(crate) type Outcome = Result<Node, Fail>;
+
+/// What the filesystem functions need of the evaluator besides evaluation: the files they read,
+/// inside the checked tree, and the templates they render. The loader answers it
+/// ([`crate::files`]).
+pub(crate) trait Filesystem: Evaluate {
+    /// The bytes of a file `file()` or `filebase64()` reads (at its real path).
+    fn read_by_function(&mut self, real: &std::path::Path) -> Result<Vec<u8>, Fail>;
+    /// The real path a `file()` argument names, relative to the root module's folder.
+    fn resolve_file(
+        &mut self,
+        cx: &EvalContext<'_>,
+        path: &str,
+        loc: Option<Loc>,
+    ) -> Result<std::path::PathBuf, Fail>;
+    /// The `templatefile` template at `path`, evaluated with `vars`.
+    fn render_template(
+        &mut self,
+        cx: &EvalContext<'_>,
+        path: &str,
+        vars: Object,
+        loc: Option<Loc>,
+    ) -> Outcome;
+}
 
 /// Whether a function is called when its arguments are not all known.
 #[derive(Clone, Copy, PartialEq, Eq)]
@@ -40,7 +62,7 @@ enum Arguments {
 #[derive(Clone, Copy)]
 enum Body {
     /// The argument expressions, to evaluate itself and see their errors (`try`, `can`).
-    Lazy(fn(&mut Loader, &EvalContext<'_>, Option<Loc>, &[Expr]) -> Node),
+    Lazy(fn(&mut dyn Filesystem, &EvalContext<'_>, Option<Loc>, &[Expr]) -> Node),
     /// The argument values, to move the one argument into the result, with any error inside it
     /// (`jsonencode`).
     Whole(fn(&mut Vec<Node>) -> Outcome),
@@ -49,7 +71,7 @@ enum Body {
     /// The argument values and the call's place, for the values it builds (`jsondecode`).
     Placed(fn(&[Node], Option<Loc>) -> Outcome),
     /// The argument values and the evaluator, to read files.
-    Files(fn(&mut Loader, &EvalContext<'_>, Option<Loc>, &[Node]) -> Outcome),
+    Files(fn(&mut dyn Filesystem, &EvalContext<'_>, Option<Loc>, &[Node]) -> Outcome),
 }
 
 /// Every function the evaluator knows, sorted by name.
@@ -154,7 +176,7 @@ fn string_node(text: String) -> Node {
 }
 
 /// The failure of what the evaluator does not model: the result is unknown, not an error.
-fn unsupported() -> Fail {
+pub(crate) fn unsupported() -> Fail {
     Fail::Unknown(Box::new(Unknown {
         reason: UnknownReason::Unsupported,
         ..Unknown::default()
@@ -283,7 +305,7 @@ fn refs_of(args: &[Node]) -> Vec<crate::value::Reference> {
 }
 
 pub(crate) fn call(
-    ev: &mut Loader,
+    ev: &mut dyn Filesystem,
     cx: &EvalContext<'_>,
     span: Span,
     name: &Ident,
