@@ -11,29 +11,30 @@ fn ts(t: Option<&DateTime>) -> Option<cli::Timestamp> {
         .map(cli::Timestamp::Text)
 }
 
-fn s(v: Option<&str>) -> Option<String> {
+/// An owned copy of an optional string field of an AWS SDK type.
+fn owned(v: Option<&str>) -> Option<String> {
     v.map(str::to_string)
 }
 
 pub(crate) fn failure(f: &ecs::Failure) -> cli::Failure {
     cli::Failure {
-        arn: s(f.arn()),
-        reason: s(f.reason()),
-        detail: s(f.detail()),
+        arn: owned(f.arn()),
+        reason: owned(f.reason()),
+        detail: owned(f.detail()),
     }
 }
 
 fn constraint(c: &ecs::PlacementConstraint) -> cli::PlacementConstraint {
     cli::PlacementConstraint {
         type_: c.r#type().map(|t| t.as_str().to_string()),
-        expression: s(c.expression()),
+        expression: owned(c.expression()),
     }
 }
 
 fn td_constraint(c: &ecs::TaskDefinitionPlacementConstraint) -> cli::PlacementConstraint {
     cli::PlacementConstraint {
         type_: c.r#type().map(|t| t.as_str().to_string()),
-        expression: s(c.expression()),
+        expression: owned(c.expression()),
     }
 }
 
@@ -47,10 +48,10 @@ fn strategy(c: &ecs::CapacityProviderStrategyItem) -> cli::CapacityProviderStrat
 
 pub(crate) fn service(v: &ecs::Service) -> cli::Service {
     cli::Service {
-        service_arn: s(v.service_arn()),
+        service_arn: owned(v.service_arn()),
         service_name: v.service_name().unwrap_or_default().to_string(),
-        cluster_arn: s(v.cluster_arn()),
-        status: s(v.status()),
+        cluster_arn: owned(v.cluster_arn()),
+        status: owned(v.status()),
         desired_count: i64::from(v.desired_count()),
         running_count: i64::from(v.running_count()),
         pending_count: i64::from(v.pending_count()),
@@ -60,7 +61,7 @@ pub(crate) fn service(v: &ecs::Service) -> cli::Service {
             .iter()
             .map(strategy)
             .collect(),
-        task_definition: s(v.task_definition()),
+        task_definition: owned(v.task_definition()),
         deployment_configuration: v.deployment_configuration().map(|c| {
             cli::DeploymentConfiguration {
                 maximum_percent: c.maximum_percent().map(i64::from),
@@ -71,21 +72,21 @@ pub(crate) fn service(v: &ecs::Service) -> cli::Service {
             .deployments()
             .iter()
             .map(|d| cli::Deployment {
-                id: s(d.id()),
-                status: s(d.status()),
-                task_definition: s(d.task_definition()),
+                id: owned(d.id()),
+                status: owned(d.status()),
+                task_definition: owned(d.task_definition()),
                 desired_count: i64::from(d.desired_count()),
                 running_count: i64::from(d.running_count()),
                 pending_count: i64::from(d.pending_count()),
                 rollout_state: d.rollout_state().map(|r| r.as_str().to_string()),
-                rollout_state_reason: s(d.rollout_state_reason()),
+                rollout_state_reason: owned(d.rollout_state_reason()),
             })
             .collect(),
         events: v
             .events()
             .iter()
             .map(|e| cli::ServiceEvent {
-                id: s(e.id()),
+                id: owned(e.id()),
                 created_at: ts(e.created_at()),
                 message: e.message().unwrap_or_default().to_string(),
             })
@@ -103,7 +104,7 @@ fn requirement(r: &ecs::ResourceRequirement) -> cli::ResourceRequirement {
 
 pub(crate) fn task_definition(t: &ecs::TaskDefinition) -> cli::TaskDefinition {
     cli::TaskDefinition {
-        task_definition_arn: s(t.task_definition_arn()),
+        task_definition_arn: owned(t.task_definition_arn()),
         family: t.family().unwrap_or_default().to_string(),
         revision: Some(i64::from(t.revision())),
         status: t.status().map(|x| x.as_str().to_string()),
@@ -118,8 +119,8 @@ pub(crate) fn task_definition(t: &ecs::TaskDefinition) -> cli::TaskDefinition {
             .iter()
             .map(|c| c.as_str().to_string())
             .collect(),
-        cpu: s(t.cpu()),
-        memory: s(t.memory()),
+        cpu: owned(t.cpu()),
+        memory: owned(t.memory()),
         runtime_platform: t.runtime_platform().map(|p| cli::RuntimePlatform {
             operating_system_family: p.operating_system_family().map(|x| x.as_str().to_string()),
             cpu_architecture: p.cpu_architecture().map(|x| x.as_str().to_string()),
@@ -147,7 +148,7 @@ pub(crate) fn task_definition(t: &ecs::TaskDefinition) -> cli::TaskDefinition {
 fn resource(r: &ecs::Resource) -> cli::Resource {
     cli::Resource {
         name: r.name().unwrap_or_default().to_string(),
-        type_: s(r.r#type()),
+        type_: owned(r.r#type()),
         double_value: Some(r.double_value()),
         long_value: Some(r.long_value()),
         integer_value: Some(i64::from(r.integer_value())),
@@ -157,18 +158,18 @@ fn resource(r: &ecs::Resource) -> cli::Resource {
 
 pub(crate) fn container_instance(c: &ecs::ContainerInstance) -> cli::ContainerInstance {
     cli::ContainerInstance {
-        container_instance_arn: s(c.container_instance_arn()),
-        ec2_instance_id: s(c.ec2_instance_id()),
-        capacity_provider_name: s(c.capacity_provider_name()),
+        container_instance_arn: owned(c.container_instance_arn()),
+        ec2_instance_id: owned(c.ec2_instance_id()),
+        capacity_provider_name: owned(c.capacity_provider_name()),
         version_info: c.version_info().map(|v| cli::VersionInfo {
-            agent_version: s(v.agent_version()),
-            agent_hash: s(v.agent_hash()),
-            docker_version: s(v.docker_version()),
+            agent_version: owned(v.agent_version()),
+            agent_hash: owned(v.agent_hash()),
+            docker_version: owned(v.docker_version()),
         }),
         remaining_resources: c.remaining_resources().iter().map(resource).collect(),
         registered_resources: c.registered_resources().iter().map(resource).collect(),
-        status: s(c.status()),
-        status_reason: s(c.status_reason()),
+        status: owned(c.status()),
+        status_reason: owned(c.status_reason()),
         agent_connected: c.agent_connected(),
         running_tasks_count: i64::from(c.running_tasks_count()),
         pending_tasks_count: i64::from(c.pending_tasks_count()),
@@ -177,7 +178,7 @@ pub(crate) fn container_instance(c: &ecs::ContainerInstance) -> cli::ContainerIn
             .iter()
             .map(|a| cli::Attribute {
                 name: a.name().to_string(),
-                value: s(a.value()),
+                value: owned(a.value()),
             })
             .collect(),
         registered_at: ts(c.registered_at()),
@@ -186,22 +187,22 @@ pub(crate) fn container_instance(c: &ecs::ContainerInstance) -> cli::ContainerIn
 
 pub(crate) fn task(t: &ecs::Task) -> cli::Task {
     cli::Task {
-        task_arn: s(t.task_arn()),
-        task_definition_arn: s(t.task_definition_arn()),
-        container_instance_arn: s(t.container_instance_arn()),
-        group: s(t.group()),
-        last_status: s(t.last_status()),
-        desired_status: s(t.desired_status()),
+        task_arn: owned(t.task_arn()),
+        task_definition_arn: owned(t.task_definition_arn()),
+        container_instance_arn: owned(t.container_instance_arn()),
+        group: owned(t.group()),
+        last_status: owned(t.last_status()),
+        desired_status: owned(t.desired_status()),
         stop_code: t.stop_code().map(|x| x.as_str().to_string()),
-        stopped_reason: s(t.stopped_reason()),
+        stopped_reason: owned(t.stopped_reason()),
         containers: t
             .containers()
             .iter()
             .map(|c| cli::Container {
                 name: c.name().unwrap_or_default().to_string(),
-                last_status: s(c.last_status()),
+                last_status: owned(c.last_status()),
                 exit_code: c.exit_code().map(i64::from),
-                reason: s(c.reason()),
+                reason: owned(c.reason()),
                 gpu_ids: c.gpu_ids().to_vec(),
             })
             .collect(),
@@ -210,7 +211,7 @@ pub(crate) fn task(t: &ecs::Task) -> cli::Task {
 
 pub(crate) fn capacity_provider(c: &ecs::CapacityProvider) -> cli::CapacityProvider {
     cli::CapacityProvider {
-        capacity_provider_arn: s(c.capacity_provider_arn()),
+        capacity_provider_arn: owned(c.capacity_provider_arn()),
         name: c.name().unwrap_or_default().to_string(),
         status: c.status().map(|x| x.as_str().to_string()),
         auto_scaling_group_provider: c.auto_scaling_group_provider().map(|p| {
@@ -231,7 +232,7 @@ pub(crate) fn capacity_provider(c: &ecs::CapacityProvider) -> cli::CapacityProvi
 pub(crate) fn auto_scaling_group(g: &asg::AutoScalingGroup) -> cli::AutoScalingGroup {
     cli::AutoScalingGroup {
         auto_scaling_group_name: g.auto_scaling_group_name().unwrap_or_default().to_string(),
-        auto_scaling_group_arn: s(g.auto_scaling_group_arn()),
+        auto_scaling_group_arn: owned(g.auto_scaling_group_arn()),
         min_size: g.min_size().map_or(0, i64::from),
         max_size: g.max_size().map_or(0, i64::from),
         desired_capacity: g.desired_capacity().map_or(0, i64::from),
@@ -241,29 +242,29 @@ pub(crate) fn auto_scaling_group(g: &asg::AutoScalingGroup) -> cli::AutoScalingG
             .iter()
             .map(|i| cli::AsgInstance {
                 instance_id: i.instance_id().unwrap_or_default().to_string(),
-                instance_type: s(i.instance_type()),
-                availability_zone: s(i.availability_zone()),
+                instance_type: owned(i.instance_type()),
+                availability_zone: owned(i.availability_zone()),
                 lifecycle_state: i.lifecycle_state().map(|x| x.as_str().to_string()),
-                health_status: s(i.health_status()),
+                health_status: owned(i.health_status()),
             })
             .collect(),
         launch_template: g.launch_template().map(|l| cli::LaunchTemplateSpec {
-            launch_template_id: s(l.launch_template_id()),
-            launch_template_name: s(l.launch_template_name()),
-            version: s(l.version()),
+            launch_template_id: owned(l.launch_template_id()),
+            launch_template_name: owned(l.launch_template_name()),
+            version: owned(l.version()),
         }),
-        status: s(g.status()),
+        status: owned(g.status()),
     }
 }
 
 pub(crate) fn activity(a: &asg::Activity) -> cli::Activity {
     cli::Activity {
-        activity_id: s(a.activity_id()),
+        activity_id: owned(a.activity_id()),
         auto_scaling_group_name: a.auto_scaling_group_name().unwrap_or_default().to_string(),
-        description: s(a.description()),
-        cause: s(a.cause()),
+        description: owned(a.description()),
+        cause: owned(a.cause()),
         start_time: ts(a.start_time()),
         status_code: a.status_code().map(|x| x.as_str().to_string()),
-        status_message: s(a.status_message()),
+        status_message: owned(a.status_message()),
     }
 }

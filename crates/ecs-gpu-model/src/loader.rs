@@ -222,8 +222,7 @@ pub(crate) struct Loader {
     /// Templates being evaluated (a template that includes itself stops).
     pub template_stack: Vec<PathBuf>,
     /// By real path. The loader's maps of real paths are keyed by the paths' bytes (`OsString`):
-    /// `Path`'s own hash parses them component by component, which cost 13 M instructions on the
-    /// benchmark corpus; a real path (canonical, or a canonical folder joined with a name) has one
+    /// `Path`'s own hash parses them component by component; a real path (canonical, or a canonical folder joined with a name) has one
     /// spelling, so comparing bytes is comparing paths.
     pub file_index: FastMap<OsString, FileId>,
     /// Module folders' declarations, kept for later calls (at most [`DECL_CACHE_BYTES`] of text,

@@ -334,7 +334,7 @@ pub fn report(
 }
 
 /// What a report carries besides the diagnostics and problems: only some formats show them, and
-/// building them takes time (the rules' documentation, about 0.2 ms; copies of the texts).
+/// building them takes time (the rules' documentation, copies of the texts).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
 pub struct ReportParts {
     /// The texts of the files the diagnostics point into.
