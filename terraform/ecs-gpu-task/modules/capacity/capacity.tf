@@ -32,6 +32,7 @@ locals {
     ${join("\n", local.ecs_config_lines)}
     ECSCONFIG
     ${local.model_cache_user_data}
+    ${local.gpu_metrics_user_data}
     ${var.extra_user_data}
   EOT
 }
