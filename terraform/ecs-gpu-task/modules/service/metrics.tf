@@ -108,14 +108,13 @@ resource "aws_cloudwatch_dashboard" "gpu" {
         {
           type = "metric", x = 0, y = 0, width = 12, height = 6
           properties = {
-            title  = "GPU utilization (%): the group's average, and each GPU"
+            title  = "GPU utilization of the group (%)"
             region = local.region
             period = local.gpu_metrics_period
             stat   = "Average"
             yAxis  = { left = { min = 0, max = 100 } }
             metrics = [
               [var.gpu_metrics.namespace, "nvidia_smi_utilization_gpu", "AutoScalingGroupName", local.gpu_metrics_group_label, { label = "group average" }],
-              [{ expression = "SEARCH('{${var.gpu_metrics.namespace},AutoScalingGroupName,InstanceId,InstanceType,host,index,name} MetricName=\"nvidia_smi_utilization_gpu\" AutoScalingGroupName=\"${local.gpu_metrics_group_label}\"', 'Average', ${local.gpu_metrics_period})", id = "per_gpu", label = "" }],
             ]
           }
         },
