@@ -86,6 +86,12 @@ run "off_by_default_installs_nothing" {
     condition     = output.gpu_metrics == null
     error_message = "the gpu_metrics output is null when off"
   }
+  # Byte for byte the user data of the module before gpu_metrics: turned off, it adds not even an
+  # empty line (a changed user data is a new launch template version and a refresh of every instance).
+  assert {
+    condition     = output.user_data == "#!/bin/bash\nset -euo pipefail\nmkdir -p /etc/ecs\ncat >> /etc/ecs/ecs.config <<'ECSCONFIG'\nECS_CLUSTER=gpu\nECS_ENABLE_GPU_SUPPORT=true\nECSCONFIG\n\n\n"
+    error_message = "without gpu_metrics the user data must stay as it was"
+  }
 }
 
 run "off_by_default_creates_no_alarm_nor_dashboard" {
