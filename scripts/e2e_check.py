@@ -5,6 +5,8 @@
     e2e_check.py effects <effects.json> <kind>  # `ecs-gpu plan --format json` reports <kind>
     e2e_check.py diagnose <diagnose.json> <status>
     e2e_check.py moves <plan.json>            # a plan of the old layout's state only moves resources
+    e2e_check.py gpu-metrics <outputs>        # the agent in the user data, its policy, the scaling
+                                              # policy's metric math, the idle alarm, the dashboard
     e2e_check.py empty                        # nothing of the module is left after destroy
 
 Talks only to the moto server at $ECS_GPU_E2E_ENDPOINT. Exits non-zero with one line per failed
@@ -143,6 +145,8 @@ EXAMPLES = {
         "warm_pool": {"PoolState": "Stopped", "MinSize": 1},
         "ecs_config": ["ECS_WARM_POOLS_CHECK=true"],
     },
+    # GPU metrics: the agent, target tracking on GPU utilization, the idle alarm, the dashboard.
+    "gpu-metrics": {"cluster": "gpu-scaled", "service": "gpu-scaled", "gpus": {"app": "1"}, "type": "g6.xlarge"},
 }
 
 
@@ -289,6 +293,69 @@ def check(example, outputs_path):
         expect(outputs["task_gpus"]["value"] == want["task_gpus"], f"the task's GPUs are {want['task_gpus']}")
 
 
+def gpu_metrics(outputs_path):
+    """What `gpu_metrics` and `autoscaling.gpu_metric` created, read back from moto."""
+    print("checks of examples/gpu-metrics' GPU metrics through the API")
+    outputs = json.load(open(outputs_path))
+    metrics = outputs["gpu_metrics"]["value"]
+    group_name = outputs["autoscaling_group_name"]["value"]
+    expect(metrics["autoscaling_group_name"] == group_name, f"the metrics are published for the group {group_name}")
+
+    # The agent: its configuration in the launch template's user data, and the role's policy.
+    asg, ec2, iam = client("autoscaling"), client("ec2"), client("iam")
+    group = asg.describe_auto_scaling_groups(AutoScalingGroupNames=[group_name])["AutoScalingGroups"][0]
+    template_id = group["LaunchTemplate"]["LaunchTemplateId"]
+    data = ec2.describe_launch_template_versions(LaunchTemplateId=template_id, Versions=["$Latest"])["LaunchTemplateVersions"][0]["LaunchTemplateData"]
+    user_data = base64.b64decode(data["UserData"]).decode()
+    config = json.loads(metrics["agent_config"])
+    expect(metrics["agent_config"] in user_data.splitlines(), "the user data writes the agent configuration")
+    expect(
+        config["metrics"]["metrics_collected"]["nvidia_gpu"]["measurement"] == ["utilization_gpu", "utilization_memory", "memory_used", "memory_total"],
+        "the agent collects the nvidia_gpu measurements",
+    )
+    expect(config["metrics"]["aggregation_dimensions"] == [["AutoScalingGroupName"]], "the agent aggregates over the group")
+    expect("amazon-cloudwatch-agent-ctl -a fetch-config -m ec2 -s" in user_data, "the user data starts the agent")
+    profile_arn = data["IamInstanceProfile"]["Arn"]
+    profiles = iam.list_instance_profiles()["InstanceProfiles"]
+    role = next((p["Roles"][0]["RoleName"] for p in profiles if p["Arn"] == profile_arn and p["Roles"]), None)
+    attached = [a["PolicyName"] for a in iam.list_attached_role_policies(RoleName=role)["AttachedPolicies"]] if role else []
+    expect("CloudWatchAgentServerPolicy" in attached, f"the instance role has CloudWatchAgentServerPolicy: {attached}")
+
+    # The target tracking policy: Application Auto Scaling keeps the metric math as sent.
+    aas = client("application-autoscaling")
+    policies = aas.describe_scaling_policies(ServiceNamespace="ecs", ResourceId="service/gpu-scaled/gpu-scaled")["ScalingPolicies"]
+    expect(len(policies) == 1, f"one scaling policy on the service: {[p['PolicyName'] for p in policies]}")
+    spec = policies[0].get("TargetTrackingScalingPolicyConfiguration", {}).get("CustomizedMetricSpecification", {}) if policies else {}
+    queries = spec.get("Metrics", [])
+    stat = queries[0].get("MetricStat", {}) if len(queries) == 1 else {}
+    expect(
+        stat.get("Metric", {}).get("MetricName") == "nvidia_smi_utilization_gpu"
+        and stat.get("Stat") == "Average"
+        and stat.get("Metric", {}).get("Dimensions") == [{"Name": "AutoScalingGroupName", "Value": group_name}]
+        and queries[0].get("ReturnData") is True,
+        f"the policy tracks the group's average GPU utilization: {queries}",
+    )
+
+    # The alarm: GPUs idle while tasks pend.
+    cloudwatch = client("cloudwatch")
+    alarms = cloudwatch.describe_alarms(AlarmNamePrefix=metrics["idle_alarm_arn"].split(":alarm:")[-1])["MetricAlarms"]
+    expect(len(alarms) == 1, f"the idle alarm exists: {[a['AlarmName'] for a in alarms]}")
+    alarm = alarms[0] if alarms else {}
+    by_id = {q["Id"]: q for q in alarm.get("Metrics", [])}
+    expect(by_id.get("idle_while_pending", {}).get("Expression") == "IF(pending > 0 AND utilization < 10, 1, 0)", f"the alarm's expression: {by_id.get('idle_while_pending')}")
+    pending = by_id.get("pending", {}).get("MetricStat", {}).get("Metric", {})
+    expect(
+        pending.get("Namespace") == "ECS/ContainerInsights" and pending.get("MetricName") == "PendingTaskCount"
+        and sorted((d["Name"], d["Value"]) for d in pending.get("Dimensions", [])) == [("ClusterName", "gpu-scaled"), ("ServiceName", "gpu-scaled")],
+        f"the alarm reads the service's PendingTaskCount: {pending}",
+    )
+    expect(alarm.get("AlarmActions") == ["arn:aws:sns:us-east-1:123456789012:gpu-oncall"], f"the alarm notifies the topic: {alarm.get('AlarmActions')}")
+
+    # The dashboard.
+    body = json.loads(cloudwatch.get_dashboard(DashboardName=metrics["dashboard_name"])["DashboardBody"])
+    expect(len(body.get("widgets", [])) == 4, f"the dashboard has its 4 widgets: {len(body.get('widgets', []))}")
+
+
 def mps(family_prefix, apply_status, apply_log):
     """examples/mps: a provider whose AWS SDK knows `sharingStrategy` sends it, and the apply
     succeeds; one that does not (5.100.0) drops it already in the plan, and the module's
@@ -364,6 +431,11 @@ def empty():
     expect(left == [], f"no cluster of the examples is left: {left}")
     groups = client("autoscaling").describe_auto_scaling_groups()["AutoScalingGroups"]
     expect(groups == [], f"no Auto Scaling group is left: {[g['AutoScalingGroupName'] for g in groups]}")
+    cloudwatch = client("cloudwatch")
+    alarms = [a["AlarmName"] for a in cloudwatch.describe_alarms()["MetricAlarms"]]
+    expect(alarms == [], f"no alarm is left: {alarms}")
+    dashboards = [d["DashboardName"] for d in cloudwatch.list_dashboards()["DashboardEntries"]]
+    expect(dashboards == [], f"no dashboard is left: {dashboards}")
 
 
 def serve(port):
@@ -424,7 +496,7 @@ def main():
     if command == "seed":
         seed()
         return
-    {"check": check, "effects": effects, "diagnose": diagnose, "moves": moves, "mps": mps}.get(command, lambda *a: empty())(*sys.argv[2:])
+    {"check": check, "effects": effects, "diagnose": diagnose, "moves": moves, "mps": mps, "gpu-metrics": gpu_metrics}.get(command, lambda *a: empty())(*sys.argv[2:])
     if failures:
         sys.exit(f"{len(failures)} check(s) failed")
 

@@ -7,11 +7,12 @@
 #      /opt/tf-plugins, else a search) and points terraform at it with its own CLI config
 #      (TF_CLI_CONFIG_FILE, filesystem_mirror only: no registry);
 #   3. applies examples/basic, autoscaling, vllm, existing-cluster, mixed-spot, capacity-block,
-#      warm-pool and mps (each copied to a scratch folder with an override file that sends the provider to
-#      moto);
+#      warm-pool, mps and gpu-metrics (each copied to a scratch folder with an override file that
+#      sends the provider to moto);
 #   4. checks the launch template's user data, the group's protection and refresh settings, the
 #      capacity provider, the task definition's GPU resourceRequirements, the service's strategy
-#      and constraint (scripts/e2e_check.py, boto3 from the venv);
+#      and constraint, and gpu-metrics' agent, policy metric math, alarm and dashboard
+#      (scripts/e2e_check.py, boto3 from the venv);
 #   5. bumps the AMI and then the image, saves `terraform show -json` of each plan and asserts
 #      what `ecs-gpu plan` reports (instance replacement, deployment);
 #   6. runs `ecs-gpu diagnose --endpoint-url` against the live stack;
@@ -151,6 +152,7 @@ provider "aws" {
   endpoints {
     applicationautoscaling = "$ENDPOINT"
     autoscaling            = "$ENDPOINT"
+    cloudwatch             = "$ENDPOINT"
     ec2                    = "$ENDPOINT"
     ecs                    = "$ENDPOINT"
     elbv2                  = "$ENDPOINT"
@@ -328,9 +330,24 @@ tf mps apply -auto-approve -input=false >"$work/mps/apply.log" 2>&1 || mps_statu
 tail -n 3 "$work/mps/apply.log"
 "$py" "$root/scripts/e2e_check.py" mps embeddings "$mps_status" "$work/mps/apply.log"
 
+# --- GPU metrics: the agent, target tracking on GPU utilization, the idle alarm, a dashboard ------
+mkdir -p "$work/gpu-metrics"
+{
+  common_vars
+  echo "image           = \"123456789012.dkr.ecr.us-east-1.amazonaws.com/inference:1\""
+  echo "alarm_topic_arn = \"arn:aws:sns:us-east-1:123456789012:gpu-oncall\""
+  # moto never runs a task: waiting for a steady state would wait forever.
+  echo "wait_for_steady_state = false"
+} >"$work/gpu-metrics/terraform.tfvars"
+prepare gpu-metrics
+override_ami gpu-metrics inference "$(seed ami_1)"
+apply_example gpu-metrics
+"$py" "$root/scripts/e2e_check.py" check gpu-metrics "$work/gpu-metrics/outputs.json"
+"$py" "$root/scripts/e2e_check.py" gpu-metrics "$work/gpu-metrics/outputs.json"
+
 echo
 echo "=== destroy"
-for example in mps warm-pool capacity-block mixed-spot existing-cluster vllm autoscaling basic; do
+for example in gpu-metrics mps warm-pool capacity-block mixed-spot existing-cluster vllm autoscaling basic; do
   tf "$example" destroy -auto-approve -input=false >"$work/$example/destroy.log" 2>&1 || { tail -n 40 "$work/$example/destroy.log" >&2; exit 1; }
   echo "destroyed examples/$example"
 done

@@ -16,6 +16,16 @@ resource "aws_ecs_cluster" "this" {
     name  = "containerInsights"
     value = var.cluster_container_insights
   }
+
+  lifecycle {
+    # The idle alarm reads PendingTaskCount, which only Container Insights publishes
+    # (https://docs.aws.amazon.com/AmazonCloudWatch/latest/monitoring/Container-Insights-metrics-ECS.html).
+    # For a cluster the module does not create, whether Container Insights is on is not known here.
+    precondition {
+      condition     = !(var.gpu_metrics.enabled && try(var.gpu_metrics.idle_alarm.enabled, false)) || var.cluster_container_insights != "disabled"
+      error_message = "gpu_metrics.idle_alarm reads Container Insights' PendingTaskCount, and cluster_container_insights is \"disabled\": set it to \"enabled\" (or \"enhanced\"), or set gpu_metrics.idle_alarm = { enabled = false }."
+    }
+  }
 }
 
 locals {
@@ -70,6 +80,11 @@ module "capacity" {
   capacity_reservation                    = var.capacity_reservation
   warm_pool                               = var.warm_pool
   efa                                     = var.efa
+  gpu_metrics = {
+    enabled   = var.gpu_metrics.enabled
+    interval  = var.gpu_metrics.interval
+    namespace = var.gpu_metrics.namespace
+  }
 }
 
 module "service" {
@@ -136,4 +151,12 @@ module "service" {
   create_task_role                   = var.create_task_role
   task_role_arn                      = var.task_role_arn
   additional_instance_types          = module.capacity.additional_instance_types
+  gpu_metrics = {
+    enabled                = var.gpu_metrics.enabled
+    interval               = var.gpu_metrics.interval
+    namespace              = var.gpu_metrics.namespace
+    autoscaling_group_name = module.capacity.autoscaling_group_name
+    dashboard              = var.gpu_metrics.dashboard
+    idle_alarm             = var.gpu_metrics.idle_alarm
+  }
 }

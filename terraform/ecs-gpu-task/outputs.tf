@@ -152,3 +152,11 @@ output "placement_group_name" {
   description = "The cluster placement group of the EFA instances (null without `efa`)."
   value       = module.capacity.placement_group_name
 }
+
+output "gpu_metrics" {
+  description = "GPU metrics (`gpu_metrics`): the namespace, the agent's interval, the Auto Scaling group whose aggregate the policy and alarm read, the agent configuration written to each instance (JSON) and its path, the idle alarm's ARN and the dashboard's name. null when off."
+  value = module.capacity.gpu_metrics == null ? null : merge(module.capacity.gpu_metrics, {
+    idle_alarm_arn = module.service.gpu_idle_alarm_arn
+    dashboard_name = module.service.gpu_dashboard_name
+  })
+}

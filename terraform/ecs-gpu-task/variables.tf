@@ -526,8 +526,12 @@ variable "autoscaling" {
     Application Auto Scaling of the task count with a target tracking policy. When set, the auto scaler owns
     `desired_count` (the service is created with `min_capacity` tasks and Terraform then ignores the count).
     `predefined_metric_type` is ECSServiceAverageCPUUtilization, ECSServiceAverageMemoryUtilization or
-    ALBRequestCountPerTarget (which needs `resource_label`); `customized_metric` tracks any CloudWatch
-    metric instead, for example GPU utilization published by the CloudWatch agent or DCGM.
+    ALBRequestCountPerTarget (which needs `resource_label`). `gpu_metric` tracks the GPUs of the service's
+    Auto Scaling group instead, from the metrics `gpu_metrics` publishes (it needs `gpu_metrics.enabled`):
+    "utilization" (the average nvidia_smi_utilization_gpu over every GPU of the group, in percent) or
+    "memory" (100 x the group's GPU memory used / total, metric math); `target_value` is then a percentage
+    (1 to 100). `customized_metric` tracks any other CloudWatch metric (a DCGM exporter's...); a
+    nvidia_smi_* metric there is refused unless `gpu_metrics` publishes it.
   EOT
   type = object({
     min_capacity           = number
@@ -535,6 +539,7 @@ variable "autoscaling" {
     target_value           = number
     predefined_metric_type = optional(string, "ECSServiceAverageCPUUtilization")
     resource_label         = optional(string)
+    gpu_metric             = optional(string)
     customized_metric = optional(object({
       metric_name = string
       namespace   = string
@@ -547,6 +552,37 @@ variable "autoscaling" {
     disable_scale_in   = optional(bool, false)
   })
   default = null
+}
+
+variable "gpu_metrics" {
+  description = <<-EOT
+    GPU metrics, opt-in (`enabled = true`). Each instance's user data installs the CloudWatch agent
+    (package `amazon-cloudwatch-agent`: the instances must reach the Amazon Linux package repository and
+    CloudWatch, through a NAT gateway or VPC endpoints) and starts it with the module's configuration: the
+    `nvidia_gpu` input publishes nvidia_smi_utilization_gpu, nvidia_smi_utilization_memory,
+    nvidia_smi_memory_used and nvidia_smi_memory_total per GPU, plus an aggregate over the Auto Scaling
+    group, every `interval` seconds (10, 20, 30 or a multiple of 60 up to 3600) in `namespace`. The
+    instance role the module creates gets CloudWatchAgentServerPolicy (with `instance_profile_arn`, give
+    your role the same). Then: `autoscaling.gpu_metric` can track the GPUs; `dashboard` creates a
+    CloudWatch dashboard; `idle_alarm` (on by default) creates an alarm for GPUs idle while the service's
+    tasks pend: the group's GPU utilization under `utilization_threshold` percent while Container
+    Insights' PendingTaskCount is above 0, for `evaluation_periods` periods, notifying `alarm_topic_arn`
+    (an SNS topic) when set. PendingTaskCount needs Container Insights on the cluster.
+  EOT
+  type = object({
+    enabled   = optional(bool, false)
+    interval  = optional(number, 60)
+    namespace = optional(string, "CWAgent")
+    dashboard = optional(bool, true)
+    idle_alarm = optional(object({
+      enabled               = optional(bool, true)
+      utilization_threshold = optional(number, 10)
+      evaluation_periods    = optional(number, 5)
+      alarm_topic_arn       = optional(string)
+    }), {})
+  })
+  default  = {}
+  nullable = false
 }
 
 variable "placement_constraint_instance_type" {

@@ -37,6 +37,9 @@ mock_provider "aws" {
   mock_resource "aws_ecs_service" {
     defaults = { id = "arn:aws:ecs:us-east-1:123456789012:service/gpu/infer" }
   }
+  mock_resource "aws_cloudwatch_metric_alarm" {
+    defaults = { arn = "arn:aws:cloudwatch:us-east-1:123456789012:alarm:gpu-scaled-gpus-idle-while-tasks-pend" }
+  }
 }
 
 run "basic_example_plans_one_g5_xlarge_service" {
@@ -218,5 +221,30 @@ run "mps_example_shares_one_l40s_between_four_tasks" {
   assert {
     condition     = jsondecode(output.container_definitions)[0].resourceRequirements == [{ type = "GPU", sharingStrategy = { nvidiaMps = { memory = 11264, maxComputePercent = 25 } } }]
     error_message = "the mps example's task must ask for an MPS share and no GPU count"
+  }
+}
+
+run "gpu_metrics_example_scales_on_gpu_utilization" {
+  command = plan
+
+  module {
+    source = "./examples/gpu-metrics"
+  }
+
+  variables {
+    vpc_id             = "vpc-0123456789abcdef0"
+    vpc_cidr           = "10.0.0.0/16"
+    private_subnet_ids = ["subnet-0123456789abcdef0", "subnet-0123456789abcdef1"]
+    image              = "123456789012.dkr.ecr.us-east-1.amazonaws.com/inference:1"
+    alarm_topic_arn    = "arn:aws:sns:us-east-1:123456789012:gpu-oncall"
+  }
+
+  assert {
+    condition     = jsondecode(output.gpu_metrics.agent_config).metrics.metrics_collected.nvidia_gpu.metrics_collection_interval == 60 && output.gpu_metrics.namespace == "CWAgent"
+    error_message = "the example publishes the GPU metrics every minute in CWAgent"
+  }
+  assert {
+    condition     = output.gpu_metrics.idle_alarm_arn == "arn:aws:cloudwatch:us-east-1:123456789012:alarm:gpu-scaled-gpus-idle-while-tasks-pend" && output.gpu_metrics.dashboard_name == "gpu-scaled-ffe04d-gpu"
+    error_message = "the example has the idle alarm and the dashboard"
   }
 }

@@ -24,6 +24,8 @@ locals {
   spot           = var.mixed_instances != null && try(var.mixed_instances.on_demand_percentage_above_base_capacity < 100, false)
   instance_types = concat([var.instance_type], var.mixed_instances == null ? [] : var.mixed_instances.additional_instance_types)
 
+  # The optional parts join on one line: an option that is off adds no line, so that upgrading the
+  # module does not change the user data (a new launch template version refreshes every instance).
   user_data = <<-EOT
     #!/bin/bash
     set -euo pipefail
@@ -31,7 +33,7 @@ locals {
     cat >> /etc/ecs/ecs.config <<'ECSCONFIG'
     ${join("\n", local.ecs_config_lines)}
     ECSCONFIG
-    ${local.model_cache_user_data}
+    ${local.model_cache_user_data}${local.gpu_metrics_user_data}
     ${var.extra_user_data}
   EOT
 }

@@ -7,6 +7,11 @@ locals {
     ["arn:${local.partition}:iam::aws:policy/service-role/AmazonEC2ContainerServiceforEC2Role"],
     var.enable_ssm ? ["arn:${local.partition}:iam::aws:policy/AmazonSSMManagedInstanceCore"] : [],
     var.instance_role_policy_arns,
+    # The CloudWatch agent's permissions (cloudwatch:PutMetricData among them): "make sure that the
+    # IAM role attached to the instance has the CloudWatchAgentServerPolicy attached"
+    # (https://docs.aws.amazon.com/AmazonCloudWatch/latest/monitoring/install-CloudWatch-Agent-commandline-fleet.html).
+    # Last in the list, so that turning it on shifts no other attachment.
+    local.gpu_metrics ? ["arn:${local.partition}:iam::aws:policy/CloudWatchAgentServerPolicy"] : [],
   ) : []
 
   instance_profile_arn = var.create_instance_profile ? aws_iam_instance_profile.instance[0].arn : var.instance_profile_arn

@@ -106,3 +106,14 @@ output "placement_group_name" {
   description = "The cluster placement group of the EFA instances (null without `efa`)."
   value       = try(aws_placement_group.efa[0].name, null)
 }
+
+output "gpu_metrics" {
+  description = "GPU metrics (`gpu_metrics`): whether the agent publishes them, its namespace and interval, the Auto Scaling group the aggregate is published for, and the agent configuration written to each instance (JSON). null when off."
+  value = local.gpu_metrics ? {
+    namespace              = var.gpu_metrics.namespace
+    interval               = var.gpu_metrics.interval
+    autoscaling_group_name = aws_autoscaling_group.this.name
+    agent_config           = local.cloudwatch_agent_config
+    agent_config_path      = local.cloudwatch_agent_config_path
+  } : null
+}

@@ -475,3 +475,36 @@ variable "efa" {
   default     = false
   nullable    = false
 }
+
+variable "gpu_metrics" {
+  description = <<-EOT
+    Publish per-GPU utilization and memory from every instance with the CloudWatch agent's `nvidia_gpu`
+    input: the user data installs the agent (`amazon-cloudwatch-agent` from the Amazon Linux package
+    repository), writes the module's agent configuration and starts it; the instance role gets the
+    CloudWatchAgentServerPolicy managed policy. `interval` is the agent's collection interval in seconds
+    (10, 20, 30, or a multiple of 60 up to 3600); `namespace` the CloudWatch namespace (CWAgent, the
+    agent's default).
+  EOT
+  type = object({
+    enabled   = optional(bool, false)
+    interval  = optional(number, 60)
+    namespace = optional(string, "CWAgent")
+  })
+  default  = {}
+  nullable = false
+
+  # A CloudWatch alarm's period is 10, 20, 30 or a multiple of 60 seconds (PutMetricAlarm,
+  # https://docs.aws.amazon.com/AmazonCloudWatch/latest/APIReference/API_PutMetricAlarm.html); the
+  # module's alarm and policy evaluate whole intervals.
+  validation {
+    condition     = try(contains([10, 20, 30], var.gpu_metrics.interval) || (var.gpu_metrics.interval % 60 == 0 && var.gpu_metrics.interval >= 60 && var.gpu_metrics.interval <= 3600), false)
+    error_message = "`gpu_metrics.interval` must be 10, 20, 30, or a multiple of 60 up to 3600 (seconds): the periods a CloudWatch alarm evaluates."
+  }
+
+  # "The maximum length is 255 characters" (CloudWatch agent configuration file, metrics section,
+  # https://docs.aws.amazon.com/AmazonCloudWatch/latest/monitoring/CloudWatch-Agent-Configuration-File-Details.html).
+  validation {
+    condition     = try(length(var.gpu_metrics.namespace) >= 1 && length(var.gpu_metrics.namespace) <= 255 && !startswith(var.gpu_metrics.namespace, "AWS/"), false)
+    error_message = "`gpu_metrics.namespace` must be 1 to 255 characters and not an AWS/ namespace."
+  }
+}

@@ -82,3 +82,13 @@ output "max_task_memory_mib" {
   description = "Most task memory the module accepts on the instance type (the catalog's max_task_memory_mib minus the memory margin)."
   value       = local.max_task_memory
 }
+
+output "gpu_idle_alarm_arn" {
+  description = "ARN of the alarm for GPUs idle while the service's tasks pend (`gpu_metrics.idle_alarm`); null without it."
+  value       = try(aws_cloudwatch_metric_alarm.gpus_idle_while_tasks_pend[0].arn, null)
+}
+
+output "gpu_dashboard_name" {
+  description = "Name of the CloudWatch dashboard of the service's GPUs (`gpu_metrics.dashboard`); null without it."
+  value       = try(aws_cloudwatch_dashboard.gpu[0].dashboard_name, null)
+}

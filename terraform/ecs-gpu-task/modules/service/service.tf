@@ -216,7 +216,7 @@ resource "aws_appautoscaling_policy" "this" {
     disable_scale_in   = var.autoscaling.disable_scale_in
 
     dynamic "predefined_metric_specification" {
-      for_each = var.autoscaling.customized_metric == null ? [1] : []
+      for_each = var.autoscaling.customized_metric == null && local.gpu_policy_metric == null ? [1] : []
       content {
         predefined_metric_type = var.autoscaling.predefined_metric_type
         resource_label         = var.autoscaling.resource_label
@@ -239,6 +239,57 @@ resource "aws_appautoscaling_policy" "this" {
           }
         }
       }
+    }
+
+    # `gpu_metric`: the GPUs of the service's group, as metric math over the agent's aggregate
+    # (metrics.tf: local.gpu_policy_queries).
+    dynamic "customized_metric_specification" {
+      for_each = local.gpu_policy_metric == null ? [] : [local.gpu_policy_queries[local.gpu_policy_metric]]
+      content {
+        dynamic "metrics" {
+          for_each = customized_metric_specification.value
+          content {
+            id          = metrics.value.id
+            expression  = metrics.value.expression
+            label       = metrics.value.label
+            return_data = metrics.value.return_data
+
+            dynamic "metric_stat" {
+              for_each = metrics.value.metric_name == null ? [] : [metrics.value]
+              content {
+                stat = metric_stat.value.stat
+                metric {
+                  namespace   = var.gpu_metrics.namespace
+                  metric_name = metric_stat.value.metric_name
+                  dimensions {
+                    name  = "AutoScalingGroupName"
+                    value = local.gpu_metrics_group_label
+                  }
+                }
+              }
+            }
+          }
+        }
+      }
+    }
+  }
+
+  lifecycle {
+    # Tracking a GPU metric nothing publishes would never scale: refuse it.
+    precondition {
+      condition     = local.gpu_policy_metric == null || local.gpu_metrics
+      error_message = "autoscaling.gpu_metric = \"${coalesce(local.gpu_policy_metric, "-")}\" tracks the GPU metrics of the CloudWatch agent, which nothing publishes: set gpu_metrics = { enabled = true }."
+    }
+    precondition {
+      condition     = local.gpu_policy_metric == null || local.gpu_metrics_group != null
+      error_message = "autoscaling.gpu_metric needs gpu_metrics.autoscaling_group_name: the policy tracks the agent's aggregate over that group (the capacity's autoscaling_group_name output)."
+    }
+    # The agent's nvidia_gpu metrics are named nvidia_smi_* (CloudWatch-Agent-NVIDIA-GPU page, see
+    # metrics.tf): a customized metric of that name, with the module's agent off, is one nothing
+    # publishes unless you run an agent yourself.
+    precondition {
+      condition     = !startswith(try(var.autoscaling.customized_metric.metric_name, ""), "nvidia_smi_") || local.gpu_metrics
+      error_message = "autoscaling.customized_metric tracks ${try(var.autoscaling.customized_metric.metric_name, "")}, a CloudWatch agent nvidia_gpu metric, but gpu_metrics is off and nothing publishes it: set gpu_metrics = { enabled = true } and autoscaling.gpu_metric = \"utilization\" (or \"memory\") instead."
     }
   }
 }

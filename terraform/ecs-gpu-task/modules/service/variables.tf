@@ -553,8 +553,12 @@ variable "autoscaling" {
     Application Auto Scaling of the task count with a target tracking policy. When set, the auto scaler owns
     `desired_count` (the service is created with `min_capacity` tasks and Terraform then ignores the count).
     `predefined_metric_type` is ECSServiceAverageCPUUtilization, ECSServiceAverageMemoryUtilization or
-    ALBRequestCountPerTarget (which needs `resource_label`); `customized_metric` tracks any CloudWatch
-    metric instead, for example GPU utilization published by the CloudWatch agent or DCGM.
+    ALBRequestCountPerTarget (which needs `resource_label`). `gpu_metric` tracks the GPUs of the service's
+    Auto Scaling group instead, from the metrics `gpu_metrics` publishes (it needs `gpu_metrics.enabled`):
+    "utilization" (the average nvidia_smi_utilization_gpu over every GPU of the group, in percent) or
+    "memory" (100 x the group's GPU memory used / total, metric math); `target_value` is then a percentage
+    (1 to 100). `customized_metric` tracks any other CloudWatch metric (a DCGM exporter's...); a
+    nvidia_smi_* metric there is refused unless `gpu_metrics` publishes it.
   EOT
   type = object({
     min_capacity           = number
@@ -562,6 +566,7 @@ variable "autoscaling" {
     target_value           = number
     predefined_metric_type = optional(string, "ECSServiceAverageCPUUtilization")
     resource_label         = optional(string)
+    gpu_metric             = optional(string)
     customized_metric = optional(object({
       metric_name = string
       namespace   = string
@@ -588,6 +593,23 @@ variable "autoscaling" {
   validation {
     condition     = var.autoscaling == null || try(var.autoscaling.predefined_metric_type != "ALBRequestCountPerTarget" || var.autoscaling.customized_metric != null || var.autoscaling.resource_label != null, false)
     error_message = "`autoscaling.resource_label` (app/<lb>/<id>/targetgroup/<tg>/<id>) is required with ALBRequestCountPerTarget."
+  }
+
+  validation {
+    condition     = var.autoscaling == null || try(var.autoscaling.gpu_metric == null ? true : contains(["utilization", "memory"], var.autoscaling.gpu_metric), false)
+    error_message = "`autoscaling.gpu_metric` must be \"utilization\" or \"memory\"."
+  }
+
+  validation {
+    condition     = var.autoscaling == null || try(var.autoscaling.gpu_metric == null || var.autoscaling.customized_metric == null, false)
+    error_message = "Set `autoscaling.gpu_metric` or `autoscaling.customized_metric`, not both: a policy tracks one metric."
+  }
+
+  # Both GPU metrics are percentages: a target outside 1..100 is never reached, and the policy would
+  # keep scaling one way.
+  validation {
+    condition     = var.autoscaling == null || try(var.autoscaling.gpu_metric == null ? true : var.autoscaling.target_value >= 1 && var.autoscaling.target_value <= 100, false)
+    error_message = "`autoscaling.target_value` must be a percentage from 1 to 100 with `autoscaling.gpu_metric` (GPU utilization or memory used, in percent)."
   }
 }
 
@@ -794,4 +816,51 @@ variable "efa" {
   type        = bool
   default     = false
   nullable    = false
+}
+
+variable "gpu_metrics" {
+  description = <<-EOT
+    The GPU metrics the capacity publishes (modules/capacity `gpu_metrics`), for `autoscaling.gpu_metric`,
+    the dashboard and the idle alarm: `enabled`, the agent's `interval` (seconds) and `namespace`, and the
+    `autoscaling_group_name` whose aggregate they read. `dashboard` creates a CloudWatch dashboard;
+    `idle_alarm` (on by default) an alarm for GPUs idle while the service's tasks pend (see the README):
+    the group's GPU utilization under `utilization_threshold` percent while Container Insights'
+    PendingTaskCount is above 0, for `evaluation_periods` periods, notifying the SNS topic
+    `alarm_topic_arn` when set.
+  EOT
+  type = object({
+    enabled                = optional(bool, false)
+    interval               = optional(number, 60)
+    namespace              = optional(string, "CWAgent")
+    autoscaling_group_name = optional(string)
+    dashboard              = optional(bool, true)
+    idle_alarm = optional(object({
+      enabled               = optional(bool, true)
+      utilization_threshold = optional(number, 10)
+      evaluation_periods    = optional(number, 5)
+      alarm_topic_arn       = optional(string)
+    }), {})
+  })
+  default  = {}
+  nullable = false
+
+  validation {
+    condition     = try(contains([10, 20, 30], var.gpu_metrics.interval) || (var.gpu_metrics.interval % 60 == 0 && var.gpu_metrics.interval >= 60 && var.gpu_metrics.interval <= 3600), false)
+    error_message = "`gpu_metrics.interval` must be 10, 20, 30, or a multiple of 60 up to 3600 (seconds): the periods a CloudWatch alarm evaluates."
+  }
+
+  validation {
+    condition     = try(var.gpu_metrics.idle_alarm == null ? true : var.gpu_metrics.idle_alarm.utilization_threshold > 0 && var.gpu_metrics.idle_alarm.utilization_threshold <= 100, false)
+    error_message = "`gpu_metrics.idle_alarm.utilization_threshold` must be a percentage above 0 and at most 100."
+  }
+
+  validation {
+    condition     = try(var.gpu_metrics.idle_alarm == null ? true : var.gpu_metrics.idle_alarm.evaluation_periods >= 1 && floor(var.gpu_metrics.idle_alarm.evaluation_periods) == var.gpu_metrics.idle_alarm.evaluation_periods, false)
+    error_message = "`gpu_metrics.idle_alarm.evaluation_periods` must be a whole number, 1 or more."
+  }
+
+  validation {
+    condition     = try(var.gpu_metrics.idle_alarm == null ? true : var.gpu_metrics.idle_alarm.alarm_topic_arn == null ? true : can(regex("^arn:aws[a-z-]*:sns:[a-z0-9-]+:[0-9]{12}:[A-Za-z0-9_-]+(\\.fifo)?$", var.gpu_metrics.idle_alarm.alarm_topic_arn)), false)
+    error_message = "`gpu_metrics.idle_alarm.alarm_topic_arn` must be an SNS topic ARN (arn:aws:sns:<region>:<account>:<topic>)."
+  }
 }
