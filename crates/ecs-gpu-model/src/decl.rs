@@ -3,6 +3,7 @@
 //! merged in. Pure: no evaluation, no file system.
 
 use std::path::PathBuf;
+use std::sync::Arc;
 
 use ecs_gpu_hcl::ast::{self, Item};
 
@@ -13,7 +14,7 @@ use crate::{FastMap, FileId};
 pub(crate) struct ModuleDecl {
     pub real_dir: PathBuf,
     pub display_dir: PathBuf,
-    pub files: Vec<(FileId, ast::File)>,
+    pub files: Vec<(FileId, Arc<ast::File>)>,
     pub variables: FastMap<String, (usize, usize)>,
     pub variable_order: Vec<String>,
     pub locals: FastMap<String, (usize, usize, usize)>,
@@ -44,7 +45,7 @@ impl ModuleDecl {
     pub(crate) fn new(
         real_dir: PathBuf,
         display_dir: PathBuf,
-        files: Vec<(FileId, ast::File)>,
+        files: Vec<(FileId, Arc<ast::File>)>,
     ) -> ModuleDecl {
         let mut d = ModuleDecl {
             real_dir,
@@ -150,13 +151,15 @@ impl ModuleDecl {
 /// replaced as a whole, `lifecycle` merged argument by argument); `locals` entries and blocks
 /// without a counterpart simply come last, so they win.
 pub(crate) fn apply_overrides(
-    files: Vec<(FileId, ast::File)>,
+    files: Vec<(FileId, Arc<ast::File>)>,
     is_override: impl Fn(FileId) -> bool,
-) -> Vec<(FileId, ast::File)> {
+) -> Vec<(FileId, Arc<ast::File>)> {
     let (mut base, overrides): (Vec<_>, Vec<_>) =
         files.into_iter().partition(|(id, _)| !is_override(*id));
     let mut rest = Vec::new();
-    for (id, mut file) in overrides {
+    for (id, mut shared) in overrides {
+        // A parsed file may be shared with other units (`Shared::parsed`): merged into a copy.
+        let file = Arc::make_mut(&mut shared);
         let items = std::mem::take(&mut file.body.items);
         for item in items {
             let Item::Block(ob) = item else {
@@ -169,19 +172,23 @@ pub(crate) fn apply_overrides(
             );
             let target = if mergeable {
                 base.iter_mut().find_map(|(_, f)| {
-                    f.body.items.iter_mut().find_map(|i| match i {
-                        Item::Block(b)
-                            if b.kind.name == ob.kind.name
-                                && b.labels.len() == ob.labels.len()
-                                && b.labels
-                                    .iter()
-                                    .zip(&ob.labels)
-                                    .all(|(x, y)| x.name == y.name) =>
-                        {
-                            Some(b)
-                        }
-                        _ => None,
-                    })
+                    Arc::make_mut(f)
+                        .body
+                        .items
+                        .iter_mut()
+                        .find_map(|i| match i {
+                            Item::Block(b)
+                                if b.kind.name == ob.kind.name
+                                    && b.labels.len() == ob.labels.len()
+                                    && b.labels
+                                        .iter()
+                                        .zip(&ob.labels)
+                                        .all(|(x, y)| x.name == y.name) =>
+                            {
+                                Some(b)
+                            }
+                            _ => None,
+                        })
                 })
             } else {
                 None
@@ -191,7 +198,7 @@ pub(crate) fn apply_overrides(
                 None => file.body.items.push(Item::Block(ob)),
             }
         }
-        rest.push((id, file));
+        rest.push((id, shared));
     }
     base.extend(rest);
     base

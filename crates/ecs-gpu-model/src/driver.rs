@@ -4,8 +4,11 @@
 //! of Terraform files (a root module) and one per JSON file, folders first, each list in display
 //! order. Units are loaded in parallel (rayon), each by an evaluator of its own that reads, parses
 //! and evaluates it, following its module calls, and frees its syntax trees when it is done: only
-//! the units in progress hold trees. A unit knows every walked folder, so a module call into one
-//! leaves its problems and its file count to that folder's own unit.
+//! the units in progress hold trees, besides the module files a unit parsed for a module call,
+//! which it shares with the units that call the same folder (a module's examples, the roots that
+//! call one module), up to a bound ([`crate::loader::Shared::parsed`]). A unit knows every walked
+//! folder, so a module call into one leaves its problems and its file count to that folder's own
+//! unit.
 //!
 //! Each unit's results use file ids of its own and ids that start at zero for its module
 //! instances and resources. The merge owns the model's file table: it takes the results in unit
@@ -157,6 +160,7 @@ fn shared(
                 Some((name, v.into_string().ok()?))
             })
             .collect(),
+        parsed: Default::default(),
         tf_workspace: std::env::var("TF_WORKSPACE").ok(),
     })
 }
@@ -440,7 +444,7 @@ impl Loader {
         let mut files = Vec::new();
         for f in found {
             self.unit_walked_checked += 1;
-            files.extend(self.module_file(f, true));
+            files.extend(self.module_file(f, true, false));
         }
         let files = apply_overrides(files, |id| self.is_override_file(id));
         let decl = Rc::new(crate::loader::ModuleDecl::new(

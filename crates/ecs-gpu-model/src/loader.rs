@@ -4,7 +4,7 @@
 use std::ffi::OsString;
 use std::path::{Path, PathBuf};
 use std::rc::Rc;
-use std::sync::Arc;
+use std::sync::{Arc, Mutex};
 
 use ecs_gpu_hcl::ast::{self, Expr, ExprKind, Item};
 
@@ -137,6 +137,62 @@ pub(crate) struct Shared {
     pub tf_vars: FastMap<String, String>,
     /// `TF_WORKSPACE`, read once.
     pub tf_workspace: Option<String>,
+    /// Module files parsed by a unit for a module call, for the other units that call the same
+    /// folder (many roots call one module; each example of a module calls it).
+    pub parsed: Mutex<ParsedFiles>,
+}
+
+/// Most source text of the module files [`Shared::parsed`] keeps: their syntax trees stay until
+/// the load ends, so a bound keeps memory near the size of the checked files.
+const PARSED_FILES_BYTES: usize = 1 << 20;
+
+/// Parsed module files, by real path ([`Shared::parsed`]).
+#[derive(Debug, Default)]
+pub(crate) struct ParsedFiles {
+    files: FastMap<OsString, Arc<ParsedFile>>,
+    text_bytes: usize,
+}
+
+/// A module file as a unit parsed it: its text and comments (for the unit's file table) and its
+/// syntax tree, with the bodies nothing reads already freed.
+#[derive(Debug)]
+pub(crate) struct ParsedFile {
+    text: String,
+    comments: Vec<ecs_gpu_hcl::Comment>,
+    file: Arc<ast::File>,
+}
+
+impl Shared {
+    /// The module file at this real path, if a unit shared its parse.
+    fn parsed(&self, real: &Path) -> Option<Arc<ParsedFile>> {
+        let parsed = self.parsed.lock().ok()?;
+        parsed.files.get(real.as_os_str()).cloned()
+    }
+
+    /// Shares a module file's parse with the other units, while the bound allows.
+    fn share_parsed(
+        &self,
+        real: &Path,
+        text: &str,
+        comments: &[ecs_gpu_hcl::Comment],
+        file: &Arc<ast::File>,
+    ) {
+        let Ok(mut parsed) = self.parsed.lock() else {
+            return;
+        };
+        if parsed.text_bytes + text.len() > PARSED_FILES_BYTES {
+            return;
+        }
+        parsed.text_bytes += text.len();
+        let shared = ParsedFile {
+            text: text.to_string(),
+            comments: comments.to_vec(),
+            file: file.clone(),
+        };
+        parsed
+            .files
+            .insert(real.as_os_str().to_os_string(), Arc::new(shared));
+    }
 }
 
 /// A folder of Terraform files found by the walk.
@@ -365,15 +421,22 @@ impl Loader {
         }
     }
 
-    /// A Terraform file of a module folder, parsed: from the kept text when the unit has read
-    /// it already and kept its text, else read now. `report`: say why it cannot be read or parsed
-    /// (its own folder's unit does; a module call into a walked folder does not, to say it once).
+    /// A Terraform file of a module folder, parsed: the copy another unit shared
+    /// ([`Shared::parsed`]), from the kept text when the unit has read it already and kept its
+    /// text, else read now. `report`: say why it cannot be read or parsed (its own folder's unit
+    /// does; a module call into a walked folder does not, to say it once). `called`: read for a
+    /// module call, so other units may call the same folder: its parse is shared.
     pub(crate) fn module_file(
         &mut self,
         found: &walk::Found,
         report: bool,
-    ) -> Option<(FileId, ast::File)> {
+        called: bool,
+    ) -> Option<(FileId, Arc<ast::File>)> {
+        let shared = self.shared.parsed(&found.real);
         if let Some(id) = self.registered(&found.real) {
+            if let Some(parsed) = shared {
+                return Some((id, parsed.file.clone()));
+            }
             let mut file = match self.parse_kept(id, found.kind) {
                 Some(file) => file,
                 // Read again (rare: a module folder called again once its declarations were
@@ -387,14 +450,28 @@ impl Loader {
                 },
             };
             self.drop_unread_bodies(&mut file);
-            return Some((id, file));
+            return Some((id, Arc::new(file)));
+        }
+        if let Some(parsed) = shared {
+            let id = self.add_file(
+                &found.real,
+                found.display.clone(),
+                parsed.text.clone(),
+                parsed.comments.clone(),
+            );
+            return Some((id, parsed.file.clone()));
         }
         match walk::read_one(found) {
             (text, Parsed::Hcl(mut file)) => {
                 // The comments are for suppressions (the source file), not for evaluation.
                 let comments = std::mem::take(&mut file.comments);
-                let id = self.add_file(&found.real, found.display.clone(), text, comments);
                 self.drop_unread_bodies(&mut file);
+                let file = Arc::new(file);
+                if called {
+                    self.shared
+                        .share_parsed(&found.real, &text, &comments, &file);
+                }
+                let id = self.add_file(&found.real, found.display.clone(), text, comments);
                 Some((id, file))
             }
             (
@@ -1397,7 +1474,7 @@ impl Loader {
                 real: real_file,
                 kind,
             };
-            files.extend(self.module_file(&found, report));
+            files.extend(self.module_file(&found, report, true));
         }
         self.allow(real);
         let files = apply_overrides(files, |id| self.is_override_file(id));
