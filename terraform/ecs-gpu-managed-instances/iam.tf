@@ -9,30 +9,34 @@
 # https://docs.aws.amazon.com/AmazonECS/latest/developerguide/managed-instances-instance-profile.html.
 
 locals {
-  partition = data.aws_partition.current.partition
+  # A real partition is aws or aws-<name>; only a caller's bare mock provider yields anything else
+  # (a random string), which the provider would refuse in every ARN: the plan then goes on in "aws".
+  partition = can(regex("^aws(-[a-z]+)*$", data.aws_partition.current.partition)) ? data.aws_partition.current.partition : "aws"
   # AmazonECSInfrastructureRolePolicyForManagedInstances lets ECS pass only roles named
   # ecsInstanceRole* (the instance profile page): the instance role's name starts with it, and the
   # infrastructure role also may pass exactly this role (below), whatever its name.
   instance_role_prefix = "ecsInstanceRole-${substr(var.name, 0, 20)}-"
+
+  # Policies are written with jsonencode rather than aws_iam_policy_document: the JSON is then known
+  # at plan time under any provider, a caller's mock provider included (hashicorp/aws validates
+  # assume_role_policy as JSON when it plans).
+  infrastructure_assume_policy = jsonencode({
+    Version   = "2012-10-17"
+    Statement = [{ Effect = "Allow", Action = "sts:AssumeRole", Principal = { Service = "ecs.amazonaws.com" } }]
+  })
+  instance_assume_policy = jsonencode({
+    Version   = "2012-10-17"
+    Statement = [{ Effect = "Allow", Action = "sts:AssumeRole", Principal = { Service = "ec2.amazonaws.com" } }]
+  })
 }
 
 # --- infrastructure role ---------------------------------------------------------------------------
-
-data "aws_iam_policy_document" "infrastructure_assume" {
-  statement {
-    actions = ["sts:AssumeRole"]
-    principals {
-      type        = "Service"
-      identifiers = ["ecs.amazonaws.com"]
-    }
-  }
-}
 
 resource "aws_iam_role" "infrastructure" {
   name_prefix          = "${var.name}-infra-"
   permissions_boundary = var.iam_permissions_boundary
   description          = "ECS Managed Instances infrastructure role of ${var.name}: launches and terminates the GPU instances"
-  assume_role_policy   = data.aws_iam_policy_document.infrastructure_assume.json
+  assume_role_policy   = local.infrastructure_assume_policy
   tags                 = local.tags
 }
 
@@ -41,42 +45,28 @@ resource "aws_iam_role_policy_attachment" "infrastructure" {
   policy_arn = "arn:${local.partition}:iam::aws:policy/AmazonECSInfrastructureRolePolicyForManagedInstances"
 }
 
-data "aws_iam_policy_document" "infrastructure_pass_instance_role" {
-  statement {
-    sid       = "PassTheInstanceRole"
-    actions   = ["iam:PassRole"]
-    resources = [aws_iam_role.instance.arn]
-    condition {
-      test     = "StringEquals"
-      variable = "iam:PassedToService"
-      values   = ["ec2.amazonaws.com"]
-    }
-  }
-}
-
 resource "aws_iam_role_policy" "infrastructure_pass_instance_role" {
-  name   = "pass-instance-role"
-  role   = aws_iam_role.infrastructure.id
-  policy = data.aws_iam_policy_document.infrastructure_pass_instance_role.json
+  name = "pass-instance-role"
+  role = aws_iam_role.infrastructure.id
+  policy = jsonencode({
+    Version = "2012-10-17"
+    Statement = [{
+      Sid       = "PassTheInstanceRole"
+      Effect    = "Allow"
+      Action    = "iam:PassRole"
+      Resource  = aws_iam_role.instance.arn
+      Condition = { StringEquals = { "iam:PassedToService" = "ec2.amazonaws.com" } }
+    }]
+  })
 }
 
 # --- instance role and profile ---------------------------------------------------------------------
-
-data "aws_iam_policy_document" "instance_assume" {
-  statement {
-    actions = ["sts:AssumeRole"]
-    principals {
-      type        = "Service"
-      identifiers = ["ec2.amazonaws.com"]
-    }
-  }
-}
 
 resource "aws_iam_role" "instance" {
   name_prefix          = local.instance_role_prefix
   permissions_boundary = var.iam_permissions_boundary
   description          = "ECS Managed Instances of ${var.name} (GPU): the ECS agent"
-  assume_role_policy   = data.aws_iam_policy_document.instance_assume.json
+  assume_role_policy   = local.instance_assume_policy
   tags                 = local.tags
 }
 

@@ -413,10 +413,10 @@ run "sidecars_secrets_and_configuration" {
   }
   assert {
     condition = (
-      data.aws_iam_policy_document.execution_secrets[0].statement[0].actions == toset(["ssm:GetParameters"]) &&
-      data.aws_iam_policy_document.execution_secrets[0].statement[0].resources == toset(["arn:aws:ssm:us-east-1:123456789012:parameter/infer/db-url"]) &&
-      data.aws_iam_policy_document.execution_secrets[0].statement[1].actions == toset(["secretsmanager:GetSecretValue"]) &&
-      data.aws_iam_policy_document.execution_secrets[0].statement[1].resources == toset(["arn:aws:secretsmanager:us-east-1:123456789012:secret:hf-token-AbCdEf"])
+      jsondecode(aws_iam_role_policy.execution_secrets[0].policy).Statement[0].Action == ["ssm:GetParameters"] &&
+      jsondecode(aws_iam_role_policy.execution_secrets[0].policy).Statement[0].Resource == ["arn:aws:ssm:us-east-1:123456789012:parameter/infer/db-url"] &&
+      jsondecode(aws_iam_role_policy.execution_secrets[0].policy).Statement[1].Action == ["secretsmanager:GetSecretValue"] &&
+      jsondecode(aws_iam_role_policy.execution_secrets[0].policy).Statement[1].Resource == ["arn:aws:secretsmanager:us-east-1:123456789012:secret:hf-token-AbCdEf"]
     )
     error_message = "the execution role may read exactly the named parameter and secret (without the JSON key suffix)"
   }

@@ -15,18 +15,18 @@ locals {
   ) : []
 
   instance_profile_arn = var.create_instance_profile ? aws_iam_instance_profile.instance[0].arn : var.instance_profile_arn
-}
 
-data "aws_iam_policy_document" "instance_assume" {
-  count = var.create_instance_profile ? 1 : 0
-
-  statement {
-    actions = ["sts:AssumeRole"]
-    principals {
-      type        = "Service"
-      identifiers = ["ec2.amazonaws.com"]
-    }
-  }
+  # Policies are written with jsonencode rather than aws_iam_policy_document: the JSON is then known
+  # at plan time under any provider, a caller's mock provider included (hashicorp/aws validates
+  # assume_role_policy as JSON when it plans).
+  instance_assume_policy = jsonencode({
+    Version = "2012-10-17"
+    Statement = [{
+      Effect    = "Allow"
+      Action    = "sts:AssumeRole"
+      Principal = { Service = "ec2.amazonaws.com" }
+    }]
+  })
 }
 
 resource "aws_iam_role" "instance" {
@@ -36,7 +36,7 @@ resource "aws_iam_role" "instance" {
   path                 = var.iam_role_path
   permissions_boundary = var.iam_permissions_boundary
   description          = "ECS container instances of ${var.name} (GPU)"
-  assume_role_policy   = data.aws_iam_policy_document.instance_assume[0].json
+  assume_role_policy   = local.instance_assume_policy
   tags                 = local.tags
 }
 

@@ -29,8 +29,10 @@ data "aws_ssm_parameter" "ami" {
 }
 
 locals {
-  instance  = module.facts.instance
-  partition = data.aws_partition.current.partition
+  instance = module.facts.instance
+  # A real partition is aws or aws-<name>; only a caller's bare mock provider yields anything else
+  # (a random string), which the provider would refuse in every ARN: the plan then goes on in "aws".
+  partition = can(regex("^aws(-[a-z]+)*$", data.aws_partition.current.partition)) ? data.aws_partition.current.partition : "aws"
   tags      = merge(var.tags, { "ecs-gpu-task" = var.name })
   # The groups of the instances: on the template, or on its EFA interface with `efa`.
   instance_security_group_ids = concat([aws_security_group.instance.id], var.instance_security_group_ids)

@@ -16,27 +16,63 @@ locals {
 
   execution_role_arn = var.create_execution_role ? aws_iam_role.execution[0].arn : var.execution_role_arn
   task_role_arn      = var.create_task_role ? aws_iam_role.task[0].arn : var.task_role_arn
+
+  # Policies are written with jsonencode rather than aws_iam_policy_document: the JSON is then known
+  # at plan time under any provider, a caller's mock provider included (hashicorp/aws validates
+  # assume_role_policy as JSON when it plans).
+  # Only tasks of this account may assume the roles (confused-deputy protection).
+  tasks_assume_policy = jsonencode({
+    Version = "2012-10-17"
+    Statement = [{
+      Effect    = "Allow"
+      Action    = "sts:AssumeRole"
+      Principal = { Service = "ecs-tasks.amazonaws.com" }
+      Condition = { StringEquals = { "aws:SourceAccount" = local.account_id } }
+    }]
+  })
+
+  # AmazonECSTaskExecutionRolePolicy does not cover secrets: allow exactly the ones the task names.
+  execution_secrets_statements = concat(
+    length(local.ssm_secret_arns) == 0 ? [] : [{
+      Sid      = "ReadSsmParameters"
+      Effect   = "Allow"
+      Action   = ["ssm:GetParameters"]
+      Resource = local.ssm_secret_arns
+    }],
+    length(local.manager_secret_arns) == 0 ? [] : [{
+      Sid      = "ReadSecrets"
+      Effect   = "Allow"
+      Action   = ["secretsmanager:GetSecretValue"]
+      Resource = local.manager_secret_arns
+    }],
+    length(var.secrets_kms_key_arns) == 0 ? [] : [{
+      Sid      = "DecryptSecrets"
+      Effect   = "Allow"
+      Action   = ["kms:Decrypt"]
+      Resource = var.secrets_kms_key_arns
+    }],
+  )
+
+  # ECS Exec: the SSM agent the ECS agent injects into the containers opens its channels with the
+  # task role's credentials. The ssmmessages channel actions support no resource-level
+  # permissions, so the resource is "*".
+  task_exec_policy = jsonencode({
+    Version = "2012-10-17"
+    Statement = [{
+      Sid    = "EcsExec"
+      Effect = "Allow"
+      Action = [
+        "ssmmessages:CreateControlChannel",
+        "ssmmessages:CreateDataChannel",
+        "ssmmessages:OpenControlChannel",
+        "ssmmessages:OpenDataChannel",
+      ]
+      Resource = "*"
+    }]
+  })
 }
 
 # --- task execution role -------------------------------------------------------------------------
-
-data "aws_iam_policy_document" "tasks_assume" {
-  count = var.create_execution_role || var.create_task_role ? 1 : 0
-
-  statement {
-    actions = ["sts:AssumeRole"]
-    principals {
-      type        = "Service"
-      identifiers = ["ecs-tasks.amazonaws.com"]
-    }
-    # Only tasks of this account may assume the roles (confused-deputy protection).
-    condition {
-      test     = "StringEquals"
-      variable = "aws:SourceAccount"
-      values   = [local.account_id]
-    }
-  }
-}
 
 resource "aws_iam_role" "execution" {
   count = var.create_execution_role ? 1 : 0
@@ -45,7 +81,7 @@ resource "aws_iam_role" "execution" {
   path                 = var.iam_role_path
   permissions_boundary = var.iam_permissions_boundary
   description          = "ECS task execution role of ${var.name}: image pull, logs, secrets"
-  assume_role_policy   = data.aws_iam_policy_document.tasks_assume[0].json
+  assume_role_policy   = local.tasks_assume_policy
   tags                 = local.tags
 }
 
@@ -56,44 +92,12 @@ resource "aws_iam_role_policy_attachment" "execution" {
   policy_arn = "arn:${local.partition}:iam::aws:policy/service-role/AmazonECSTaskExecutionRolePolicy"
 }
 
-# AmazonECSTaskExecutionRolePolicy does not cover secrets: allow exactly the ones the task names.
-data "aws_iam_policy_document" "execution_secrets" {
-  count = var.create_execution_role && length(local.secret_resource_arns) > 0 ? 1 : 0
-
-  dynamic "statement" {
-    for_each = length(local.ssm_secret_arns) > 0 ? [1] : []
-    content {
-      sid       = "ReadSsmParameters"
-      actions   = ["ssm:GetParameters"]
-      resources = local.ssm_secret_arns
-    }
-  }
-
-  dynamic "statement" {
-    for_each = length(local.manager_secret_arns) > 0 ? [1] : []
-    content {
-      sid       = "ReadSecrets"
-      actions   = ["secretsmanager:GetSecretValue"]
-      resources = local.manager_secret_arns
-    }
-  }
-
-  dynamic "statement" {
-    for_each = length(var.secrets_kms_key_arns) > 0 ? [1] : []
-    content {
-      sid       = "DecryptSecrets"
-      actions   = ["kms:Decrypt"]
-      resources = var.secrets_kms_key_arns
-    }
-  }
-}
-
 resource "aws_iam_role_policy" "execution_secrets" {
   count = var.create_execution_role && length(local.secret_resource_arns) > 0 ? 1 : 0
 
   name   = "secrets"
   role   = aws_iam_role.execution[0].id
-  policy = data.aws_iam_policy_document.execution_secrets[0].json
+  policy = jsonencode({ Version = "2012-10-17", Statement = local.execution_secrets_statements })
 }
 
 # --- task role ------------------------------------------------------------------------------------
@@ -105,7 +109,7 @@ resource "aws_iam_role" "task" {
   path                 = var.iam_role_path
   permissions_boundary = var.iam_permissions_boundary
   description          = "ECS task role of ${var.name}: the application's AWS permissions"
-  assume_role_policy   = data.aws_iam_policy_document.tasks_assume[0].json
+  assume_role_policy   = local.tasks_assume_policy
   tags                 = local.tags
 }
 
@@ -116,29 +120,12 @@ resource "aws_iam_role_policy_attachment" "task" {
   policy_arn = var.task_role_policy_arns[count.index]
 }
 
-# ECS Exec: the SSM agent the ECS agent injects into the containers opens its channels with the
-# task role's credentials.
-data "aws_iam_policy_document" "task_exec" {
-  #checkov:skip=CKV_AWS_111:the ssmmessages channel actions support no resource-level permissions; granted to this task role only with enable_execute_command
-  #checkov:skip=CKV_AWS_356:the ssmmessages channel actions support no resource-level permissions, so the resource must be "*"
-  count = var.create_task_role && var.enable_execute_command ? 1 : 0
-
-  statement {
-    sid = "EcsExec"
-    actions = [
-      "ssmmessages:CreateControlChannel",
-      "ssmmessages:CreateDataChannel",
-      "ssmmessages:OpenControlChannel",
-      "ssmmessages:OpenDataChannel",
-    ]
-    resources = ["*"]
-  }
-}
-
 resource "aws_iam_role_policy" "task_exec" {
+  #checkov:skip=CKV_AWS_290:the ssmmessages channel actions support no resource-level permissions; granted to this task role only with enable_execute_command
+  #checkov:skip=CKV_AWS_355:the ssmmessages channel actions support no resource-level permissions, so the resource must be "*"
   count = var.create_task_role && var.enable_execute_command ? 1 : 0
 
   name   = "ecs-exec"
   role   = aws_iam_role.task[0].id
-  policy = data.aws_iam_policy_document.task_exec[0].json
+  policy = local.task_exec_policy
 }

@@ -25,7 +25,9 @@ data "aws_region" "current" {}
 data "aws_caller_identity" "current" {}
 
 locals {
-  partition  = data.aws_partition.current.partition
+  # A real partition is aws or aws-<name>; only a caller's bare mock provider yields anything else
+  # (a random string), which the provider would refuse in every ARN: the plan then goes on in "aws".
+  partition  = can(regex("^aws(-[a-z]+)*$", data.aws_partition.current.partition)) ? data.aws_partition.current.partition : "aws"
   account_id = data.aws_caller_identity.current.account_id
   tags       = merge(var.tags, { "ecs-gpu-task" = var.name })
 

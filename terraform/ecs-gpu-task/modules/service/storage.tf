@@ -38,32 +38,27 @@ locals {
   efs_writable_file_systems = distinct([
     for v in values(var.efs_volumes) : v.file_system_id if v.iam && !v.read_only
   ])
+  efs_policy_statements = concat(
+    [{
+      Sid      = "MountEfs"
+      Effect   = "Allow"
+      Action   = ["elasticfilesystem:ClientMount"]
+      Resource = [for id in local.efs_iam_file_systems : "arn:${local.partition}:elasticfilesystem:${local.region}:${local.account_id}:file-system/${id}"]
+    }],
+    length(local.efs_writable_file_systems) == 0 ? [] : [{
+      Sid      = "WriteEfs"
+      Effect   = "Allow"
+      Action   = ["elasticfilesystem:ClientWrite"]
+      Resource = [for id in local.efs_writable_file_systems : "arn:${local.partition}:elasticfilesystem:${local.region}:${local.account_id}:file-system/${id}"]
+    }],
+  )
 }
 
 # The task role mounts (and writes) exactly the EFS file systems mounted with IAM authorization.
-data "aws_iam_policy_document" "task_efs" {
-  count = var.create_task_role && length(local.efs_iam_file_systems) > 0 ? 1 : 0
-
-  statement {
-    sid       = "MountEfs"
-    actions   = ["elasticfilesystem:ClientMount"]
-    resources = [for id in local.efs_iam_file_systems : "arn:${local.partition}:elasticfilesystem:${local.region}:${local.account_id}:file-system/${id}"]
-  }
-
-  dynamic "statement" {
-    for_each = length(local.efs_writable_file_systems) > 0 ? [1] : []
-    content {
-      sid       = "WriteEfs"
-      actions   = ["elasticfilesystem:ClientWrite"]
-      resources = [for id in local.efs_writable_file_systems : "arn:${local.partition}:elasticfilesystem:${local.region}:${local.account_id}:file-system/${id}"]
-    }
-  }
-}
-
 resource "aws_iam_role_policy" "task_efs" {
   count = var.create_task_role && length(local.efs_iam_file_systems) > 0 ? 1 : 0
 
   name   = "efs"
   role   = aws_iam_role.task[0].id
-  policy = data.aws_iam_policy_document.task_efs[0].json
+  policy = jsonencode({ Version = "2012-10-17", Statement = local.efs_policy_statements })
 }
