@@ -3,8 +3,9 @@
 #   with the cluster;
 # - modules/service: task definition, service, Application Auto Scaling.
 # The service reads the capacity provider's name from the capacity's output, which comes from the
-# cluster association: the reference orders the service after the association. A caller with its
-# own cluster can call the submodules directly (examples/existing-cluster).
+# cluster association, or from the caller's association (`cluster_capacity_providers`): the reference
+# orders the service after the association. A caller with its own cluster can also call the
+# submodules directly (examples/existing-cluster).
 
 resource "aws_ecs_cluster" "this" {
   count = var.create_cluster ? 1 : 0
@@ -30,6 +31,15 @@ resource "aws_ecs_cluster" "this" {
 
 locals {
   cluster_name = var.create_cluster ? aws_ecs_cluster.this[0].name : var.cluster_name
+  # With the caller's association (associate_capacity_provider = false), the service takes its
+  # provider's name from the caller's list, read from that association: the reference orders the
+  # service after it. Without the list, or with a list that lacks it, the plan is refused (the
+  # capacity_provider_name output's precondition).
+  listed_capacity_provider = try(one([for p in var.cluster_capacity_providers : p if p == module.capacity.capacity_provider_name]), null)
+  service_capacity_provider_name = (
+    local.associate_capacity_provider == false && local.listed_capacity_provider != null
+    ? local.listed_capacity_provider : module.capacity.capacity_provider_name
+  )
   # null for an existing cluster: the capacity refuses it, to make the choice explicit (see the README).
   associate_capacity_provider = (
     var.associate_capacity_provider != null ? var.associate_capacity_provider :
@@ -68,6 +78,7 @@ module "capacity" {
   force_delete                            = var.force_delete
   instance_warmup                         = var.instance_warmup
   instance_refresh_min_healthy_percentage = var.instance_refresh_min_healthy_percentage
+  instance_refresh_max_healthy_percentage = var.instance_refresh_max_healthy_percentage
   target_capacity                         = var.target_capacity
   minimum_scaling_step_size               = var.minimum_scaling_step_size
   maximum_scaling_step_size               = var.maximum_scaling_step_size
@@ -138,14 +149,22 @@ module "service" {
   deployment_minimum_healthy_percent = var.deployment_minimum_healthy_percent
   deployment_maximum_percent         = var.deployment_maximum_percent
   load_balancer                      = var.load_balancer
+  load_balancers                     = var.load_balancers
   health_check_grace_period_seconds  = var.health_check_grace_period_seconds
+  deployment_circuit_breaker         = var.deployment_circuit_breaker
+  deployment_alarms                  = var.deployment_alarms
+  force_new_deployment               = var.force_new_deployment
+  deployment_triggers                = var.deployment_triggers
+  deployment_strategy                = var.deployment_strategy
+  service_connect                    = var.service_connect
   enable_execute_command             = var.enable_execute_command
   wait_for_steady_state              = var.wait_for_steady_state
   model_cache                        = var.model_cache
   efs_volumes                        = var.efs_volumes
   ebs_volume                         = var.ebs_volume
-  capacity_provider_name             = module.capacity.capacity_provider_name
+  capacity_provider_name             = local.service_capacity_provider_name
   max_size                           = module.capacity.max_size
+  capacity_availability_zones        = module.capacity.availability_zones
   create_execution_role              = var.create_execution_role
   execution_role_arn                 = var.execution_role_arn
   create_task_role                   = var.create_task_role

@@ -34,8 +34,15 @@ output "cluster_name" {
 }
 
 output "capacity_provider_name" {
-  description = "Name of the capacity provider. With associate_capacity_provider = false, add it to the cluster's aws_ecs_cluster_capacity_providers yourself."
+  description = "Name of the capacity provider. With associate_capacity_provider = false, add it to the cluster's aws_ecs_cluster_capacity_providers yourself (modules/cluster's `capacity_providers`), and give this module that list as `cluster_capacity_providers`."
   value       = module.capacity.capacity_provider_name
+
+  # Without the caller's list, the service would be created as soon as the provider exists, racing
+  # the caller's association: ECS refuses a service whose provider is not on the cluster yet.
+  precondition {
+    condition     = local.associate_capacity_provider != false || local.listed_capacity_provider != null
+    error_message = "With associate_capacity_provider = false, set cluster_capacity_providers to the capacity provider list read from your aws_ecs_cluster_capacity_providers (or modules/cluster's capacity_providers output), and list this module's capacity_provider_name output (${module.capacity.capacity_provider_name}) in it: the service then waits for the provider to be on the cluster."
+  }
 }
 
 output "autoscaling_group_name" {

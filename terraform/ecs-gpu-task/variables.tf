@@ -79,6 +79,12 @@ variable "default_capacity_provider_strategy" {
   default = []
 }
 
+variable "cluster_capacity_providers" {
+  description = "With `associate_capacity_provider = false` (required then): the cluster's capacity provider list as read from the `aws_ecs_cluster_capacity_providers` you manage, for example modules/cluster's `capacity_providers` output. It must name this module's provider (its `capacity_provider_name` output); the service takes the name from this list, so that Terraform creates the service only once the provider is on the cluster, with no depends_on (which would be a cycle)."
+  type        = list(string)
+  default     = null
+}
+
 variable "vpc_id" {
   description = "VPC of the subnets; the module's security groups are created in it."
   type        = string
@@ -253,6 +259,12 @@ variable "instance_refresh_min_healthy_percentage" {
   description = "Share of the Auto Scaling group that must stay in service during an instance refresh (rolling replacement after a launch template change)."
   type        = number
   default     = 90
+}
+
+variable "instance_refresh_max_healthy_percentage" {
+  description = "Upper bound of the Auto Scaling group during an instance refresh, in percent of its size (100 to 200). null (100) terminates an instance before its replacement is launched; above 100 the refresh launches replacements first (launch before terminate), so the group keeps its GPUs during the refresh at the price of the extra instances, within max_size."
+  type        = number
+  default     = null
 }
 
 variable "target_capacity" {
@@ -604,7 +616,7 @@ variable "deployment_maximum_percent" {
 }
 
 variable "load_balancer" {
-  description = "Attach the service to a load balancer target group (ip target type in awsvpc mode, instance in bridge mode). `container_name` defaults to the GPU container."
+  description = "One load balancer target group (the shorthand of `load_balancers` for one; both may be set). `container_name` defaults to the GPU container."
   type = object({
     target_group_arn = string
     container_port   = number
@@ -614,9 +626,125 @@ variable "load_balancer" {
 }
 
 variable "health_check_grace_period_seconds" {
-  description = "Seconds the service ignores load balancer health checks after a task starts (model loading); used only with `load_balancer`."
+  description = "Seconds the service ignores load balancer and container health checks after a task starts, used only with a load balancer. A GPU server downloads and loads its model before it answers a health check, which takes minutes for large models: a grace period shorter than that makes ECS stop every new task as unhealthy, and the deployment never ends. Size it to your model's cold start."
   type        = number
-  default     = 300
+  default     = 600
+}
+
+variable "load_balancers" {
+  description = <<-EOT
+    Load balancer target groups the service registers its tasks with (name => settings): ip target type in awsvpc
+    mode, instance in bridge mode. `container_name` (default: the GPU container) and `container_port` must be a
+    port mapping of the task, or the plan is refused. `listener_arns`: the listeners or listener rules that forward
+    to the target group; the service is created after them by reference (ECS refuses a target group that no load
+    balancer uses), so the module call needs no `depends_on`, which would defer every data source of the module to
+    the apply and turn an unrelated listener edit into a new task definition and an instance refresh.
+    `security_group_ids`: the load balancer's security groups, each allowed into the tasks' security group on
+    `container_port` (awsvpc only). `advanced_configuration`: the alternate target group, production and test
+    listener rules and the role ECS shifts traffic with, for `deployment_strategy` BLUE_GREEN, LINEAR or CANARY
+    (hashicorp/aws 6.x, modules/service-v6).
+  EOT
+  type = map(object({
+    target_group_arn   = string
+    container_port     = number
+    container_name     = optional(string)
+    listener_arns      = optional(list(string), [])
+    security_group_ids = optional(list(string), [])
+    advanced_configuration = optional(object({
+      alternate_target_group_arn = string
+      production_listener_rule   = string
+      test_listener_rule         = optional(string)
+      role_arn                   = string
+    }))
+  }))
+  default  = {}
+  nullable = false
+}
+
+variable "deployment_circuit_breaker" {
+  description = "The deployment circuit breaker (rolling deployments): `enable` stops a deployment whose tasks keep failing to start, `rollback` then returns to the last deployment that completed. Both on by default."
+  type = object({
+    enable   = optional(bool, true)
+    rollback = optional(bool, true)
+  })
+  default  = {}
+  nullable = false
+}
+
+variable "deployment_alarms" {
+  description = "CloudWatch alarms that fail a deployment while they are in ALARM (`alarm_names`, the alarms' names), and roll it back with `rollback` (default true). null watches none."
+  type = object({
+    alarm_names = list(string)
+    rollback    = optional(bool, true)
+  })
+  default = null
+}
+
+variable "force_new_deployment" {
+  description = "Start a new deployment on every apply that changes the service, even with the same task definition (for example to pull a mutable image tag again), and whenever `deployment_triggers` change."
+  type        = bool
+  default     = false
+  nullable    = false
+}
+
+variable "deployment_triggers" {
+  description = "Values (name => value) whose change starts a new deployment in place; needs `force_new_deployment = true`. For example `{ model = var.model_revision }`."
+  type        = map(string)
+  default     = {}
+  nullable    = false
+}
+
+variable "deployment_strategy" {
+  description = <<-EOT
+    How ECS replaces the tasks on a deployment. `strategy` "ROLLING" (the default) replaces them within
+    `deployment_minimum_healthy_percent`/`deployment_maximum_percent`. "BLUE_GREEN", "LINEAR" and "CANARY" are
+    ECS native deployments: ECS starts the new revision at full size beside the old one, shifts traffic (all at once,
+    in `linear.step_percent` steps, or `canary.percent` first) and keeps the old one through `bake_time_in_minutes`
+    (0 to 1440), so the capacity must hold both revisions at once: twice the service's GPUs. They need the
+    `deployment_configuration` block of hashicorp/aws 6.x (BLUE_GREEN from 6.4.0, LINEAR and CANARY from 6.21.0),
+    which this module does not write so that it plans with 5.x: use modules/service-v6, the same module for 6.x.
+    With a load balancer, each of `load_balancers` needs its `advanced_configuration`.
+  EOT
+  type = object({
+    strategy             = optional(string, "ROLLING")
+    bake_time_in_minutes = optional(number)
+    canary = optional(object({
+      percent              = number
+      bake_time_in_minutes = optional(number)
+    }))
+    linear = optional(object({
+      step_percent              = number
+      step_bake_time_in_minutes = optional(number)
+    }))
+  })
+  default  = {}
+  nullable = false
+}
+
+variable "service_connect" {
+  description = <<-EOT
+    ECS Service Connect. `namespace`: the Cloud Map namespace (name or ARN; null takes the cluster's default).
+    `services`: the ports this service offers to the others, each a port mapping `port_name` (its `name`), with an
+    optional `discovery_name` and `client_aliases` (`port`, `dns_name`). Without `services` the service is a client
+    only. Service Connect's proxy ends a request after 15 seconds by default, which cuts a long LLM generation:
+    `per_request_timeout_seconds` (default 600; 0 turns it off) and `idle_timeout_seconds` (default 600; the
+    connection closes at the shorter of the two) raise it, for port mappings whose `app_protocol` is http, http2 or
+    grpc (a TCP port takes the idle timeout only). Logs go to the module's log group.
+  EOT
+  type = object({
+    namespace = optional(string)
+    services = optional(list(object({
+      port_name      = string
+      discovery_name = optional(string)
+      client_aliases = optional(list(object({
+        port     = number
+        dns_name = optional(string)
+      })), [])
+      per_request_timeout_seconds = optional(number)
+      idle_timeout_seconds        = optional(number)
+    })), [])
+  })
+  default = null
 }
 
 variable "enable_execute_command" {
@@ -728,22 +856,29 @@ variable "task_role_arn" {
 
 variable "mixed_instances" {
   description = <<-EOT
-    Several GPU instance types in one group (a mixed instances policy): `instance_type` first, then
-    `additional_instance_types`, each in the catalog with the same GPU count and model (a task sized for one must
-    fit any instance the group launches; the fit checks use the least vCPUs and memory over the types). The
-    On-Demand/Spot split: `on_demand_base_capacity` instances On-Demand, then `on_demand_percentage_above_base_capacity`
-    percent of the rest (100, the default, is all On-Demand). `on_demand_allocation_strategy` "prioritized" (the
-    types in the order given: the next one is tried when EC2 has no capacity for the first) or "lowest-price";
-    `spot_allocation_strategy` "price-capacity-optimized" (the default), "capacity-optimized",
-    "capacity-optimized-prioritized" or "lowest-price". With Spot, the user data sets
-    ECS_ENABLE_SPOT_INSTANCE_DRAINING=true so the agent drains an instance on its interruption notice.
+    Spot, and several GPU instance types in one group (a mixed instances policy): `instance_type` first, then
+    `additional_instance_types` (none: Spot on `instance_type` alone). Each other type must be in the catalog with
+    the same GPU count (and fraction) and at least the GPU memory per GPU of `instance_type`: a task sized for one
+    must fit any instance the group launches, and ECS managed scaling counts instances as if they were alike. The
+    fit checks use the least vCPUs and memory over the types. A type with another GPU model (g5.12xlarge's A10G
+    beside g6.12xlarge's L4) is refused unless `allow_other_gpu_models = true`: the task's image must run on both
+    (CUDA kernels built for one architecture, FP8 only on Ada and newer...). The On-Demand/Spot split:
+    `on_demand_base_capacity` instances On-Demand, then `on_demand_percentage_above_base_capacity` percent of the
+    rest (100, the default, is all On-Demand). `on_demand_allocation_strategy` "prioritized" (the types in the order
+    given) or "lowest-price"; `spot_allocation_strategy` "price-capacity-optimized" (the default),
+    "capacity-optimized", "capacity-optimized-prioritized" or "lowest-price". With Spot, the user data sets
+    ECS_ENABLE_SPOT_INSTANCE_DRAINING=true (the agent drains an instance on its interruption notice), and
+    `capacity_rebalance` (default true with Spot) lets Auto Scaling launch a replacement when EC2 signals that a
+    Spot instance is at elevated risk of interruption, before the notice.
   EOT
   type = object({
-    additional_instance_types                = list(string)
+    additional_instance_types                = optional(list(string), [])
+    allow_other_gpu_models                   = optional(bool, false)
     on_demand_base_capacity                  = optional(number, 0)
     on_demand_percentage_above_base_capacity = optional(number, 100)
     on_demand_allocation_strategy            = optional(string, "prioritized")
     spot_allocation_strategy                 = optional(string, "price-capacity-optimized")
+    capacity_rebalance                       = optional(bool)
   })
   default = null
 }

@@ -214,7 +214,7 @@ run "instance_type_is_not_repeated_in_the_additional_types" {
   expect_failures = [aws_autoscaling_group.this]
 }
 
-run "mixed_instances_needs_another_type" {
+run "spot_on_one_type_above_an_on_demand_base" {
   command = plan
 
   module {
@@ -222,10 +222,178 @@ run "mixed_instances_needs_another_type" {
   }
 
   variables {
-    mixed_instances = { additional_instance_types = [] }
+    mixed_instances = { on_demand_base_capacity = 1, on_demand_percentage_above_base_capacity = 0 }
   }
 
-  expect_failures = [var.mixed_instances]
+  assert {
+    condition     = [for o in aws_autoscaling_group.this.mixed_instances_policy[0].launch_template[0].override : o.instance_type] == ["g5.xlarge"]
+    error_message = "Spot on instance_type alone: one override"
+  }
+  assert {
+    condition     = aws_autoscaling_group.this.mixed_instances_policy[0].instances_distribution[0].on_demand_base_capacity == 1 && aws_autoscaling_group.this.mixed_instances_policy[0].instances_distribution[0].on_demand_percentage_above_base_capacity == 0
+    error_message = "one On-Demand instance, Spot above it"
+  }
+  assert {
+    condition     = aws_autoscaling_group.this.capacity_rebalance == true
+    error_message = "with Spot, Capacity Rebalancing replaces an at-risk Spot instance before its interruption notice"
+  }
+  assert {
+    condition     = contains(split("\n", base64decode(aws_launch_template.this.user_data)), "ECS_ENABLE_SPOT_INSTANCE_DRAINING=true")
+    error_message = "with Spot the agent drains an instance on its interruption notice"
+  }
+}
+
+run "capacity_rebalance_can_be_turned_off_and_is_unset_without_spot" {
+  command = plan
+
+  module {
+    source = "./modules/capacity"
+  }
+
+  variables {
+    mixed_instances = { on_demand_percentage_above_base_capacity = 0, capacity_rebalance = false }
+  }
+
+  assert {
+    condition     = aws_autoscaling_group.this.capacity_rebalance == false
+    error_message = "capacity_rebalance = false is kept"
+  }
+}
+
+# --- the issue's fallback pair: 4 x L4 with 4 x A10G, both 22888 MiB per GPU ------------------------
+
+run "another_gpu_model_with_the_same_count_and_memory_is_refused_without_the_opt_in" {
+  command = plan
+
+  module {
+    source = "./modules/capacity"
+  }
+
+  variables {
+    instance_type   = "g6.12xlarge"
+    mixed_instances = { additional_instance_types = ["g5.12xlarge"] }
+  }
+
+  expect_failures = [aws_autoscaling_group.this]
+}
+
+run "another_gpu_model_with_the_same_count_and_memory_is_allowed_with_the_opt_in" {
+  command = plan
+
+  module {
+    source = "./modules/capacity"
+  }
+
+  variables {
+    instance_type = "g6.12xlarge"
+    mixed_instances = {
+      additional_instance_types                = ["g5.12xlarge"]
+      allow_other_gpu_models                   = true
+      on_demand_base_capacity                  = 1
+      on_demand_percentage_above_base_capacity = 0
+    }
+  }
+
+  assert {
+    condition     = [for o in aws_autoscaling_group.this.mixed_instances_policy[0].launch_template[0].override : o.instance_type] == ["g6.12xlarge", "g5.12xlarge"]
+    error_message = "both 4-GPU types are in the group"
+  }
+}
+
+run "less_gpu_memory_per_gpu_is_refused_even_with_the_opt_in" {
+  command = plan
+
+  module {
+    source = "./modules/capacity"
+  }
+
+  variables {
+    instance_type = "g6e.12xlarge" # 4 x L40S, 45776 MiB each
+    mixed_instances = {
+      additional_instance_types = ["g6.12xlarge"] # 4 x L4, 22888 MiB each: the model may not fit
+      allow_other_gpu_models    = true
+    }
+  }
+
+  expect_failures = [aws_autoscaling_group.this]
+}
+
+# --- instance refresh: launch before terminate ---------------------------------------------------
+
+run "instance_refresh_launches_before_it_terminates" {
+  command = plan
+
+  module {
+    source = "./modules/capacity"
+  }
+
+  variables {
+    instance_refresh_min_healthy_percentage = 100
+    instance_refresh_max_healthy_percentage = 200
+  }
+
+  assert {
+    condition     = aws_autoscaling_group.this.instance_refresh[0].preferences[0].min_healthy_percentage == 100 && aws_autoscaling_group.this.instance_refresh[0].preferences[0].max_healthy_percentage == 200
+    error_message = "min 100 / max 200: each replacement is launched before its instance is terminated"
+  }
+}
+
+run "instance_refresh_percentages_more_than_100_apart" {
+  command = plan
+
+  module {
+    source = "./modules/capacity"
+  }
+
+  variables {
+    instance_refresh_min_healthy_percentage = 90
+    instance_refresh_max_healthy_percentage = 200
+  }
+
+  expect_failures = [aws_autoscaling_group.this]
+}
+
+# --- instance types EC2 does not offer in the subnets' zones ------------------------------------
+
+run "a_type_the_zones_do_not_offer_is_refused" {
+  command = plan
+
+  module {
+    source = "./modules/capacity"
+  }
+
+  override_data {
+    target = data.aws_subnet.instances
+    values = { availability_zone = "us-east-1e" }
+  }
+  override_data {
+    target = data.aws_ec2_instance_type_offerings.zones
+    values = { instance_types = ["g4dn.xlarge", "m5.large"], locations = ["us-east-1e", "us-east-1e"] }
+  }
+
+  expect_failures = [aws_autoscaling_group.this]
+}
+
+run "a_type_the_zones_offer_is_accepted" {
+  command = plan
+
+  module {
+    source = "./modules/capacity"
+  }
+
+  override_data {
+    target = data.aws_subnet.instances
+    values = { availability_zone = "us-east-1a" }
+  }
+  override_data {
+    target = data.aws_ec2_instance_type_offerings.zones
+    values = { instance_types = ["g5.xlarge", "m5.large"], locations = ["us-east-1a", "us-east-1a"] }
+  }
+
+  assert {
+    condition     = output.availability_zones == tolist(["us-east-1a"])
+    error_message = "the capacity's zones are its subnets'"
+  }
 }
 
 run "on_demand_percentage_range" {

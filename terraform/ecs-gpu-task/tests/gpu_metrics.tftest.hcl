@@ -55,7 +55,7 @@ variables {
   # Inputs of the submodules, for the runs that plan modules/capacity or modules/service alone.
   associate_capacity_provider = true
   capacity_provider_name      = "infer-gpu"
-  max_size                    = 4
+  max_size                    = 5 # autoscaling.max_capacity 4, plus one for a rolling deployment
   vpc_id                      = "vpc-0123456789abcdef0"
   subnet_ids                  = ["subnet-0123456789abcdef0"]
   instance_type               = "g5.xlarge"

@@ -202,12 +202,43 @@ run "existing_cluster_left_to_the_caller" {
   variables {
     create_cluster              = false
     associate_capacity_provider = false
+    # As read from the caller's association (modules/cluster's capacity_providers output).
+    cluster_capacity_providers = ["FARGATE", "infer-778642"]
   }
 
   assert {
     condition     = length(aws_ecs_cluster.this) == 0 && output.cluster_name == "gpu" && output.capacity_provider_name == "infer-778642"
     error_message = "with associate_capacity_provider = false the module creates no cluster and names its capacity provider"
   }
+  assert {
+    condition     = local.service_capacity_provider_name == "infer-778642"
+    error_message = "the service takes its provider's name from the caller's association list"
+  }
+}
+
+run "existing_cluster_left_to_the_caller_needs_the_list" {
+  command = plan
+
+  variables {
+    create_cluster              = false
+    associate_capacity_provider = false
+  }
+
+  # The service would otherwise race the caller's association (created 10 s before the provider joined
+  # the cluster, against a real cluster): the root passes null, which the service refuses.
+  expect_failures = [output.capacity_provider_name]
+}
+
+run "existing_cluster_list_without_the_provider_is_refused" {
+  command = plan
+
+  variables {
+    create_cluster              = false
+    associate_capacity_provider = false
+    cluster_capacity_providers  = ["FARGATE"]
+  }
+
+  expect_failures = [output.capacity_provider_name]
 }
 
 run "existing_cluster_left_to_the_caller_capacity" {
@@ -495,8 +526,8 @@ run "load_balancer_and_no_placement_constraint" {
     error_message = "the load balancer must target the GPU container's port"
   }
   assert {
-    condition     = aws_ecs_service.this[0].health_check_grace_period_seconds == 300
-    error_message = "a load balancer gets a 300 s health check grace period"
+    condition     = aws_ecs_service.this[0].health_check_grace_period_seconds == 600
+    error_message = "a load balancer gets a 600 s health check grace period by default"
   }
   assert {
     condition     = aws_vpc_security_group_ingress_rule.task["lb"].referenced_security_group_id == "sg-0aaaaaaaaaaaaaaaa" && aws_vpc_security_group_ingress_rule.task["lb"].from_port == 8080

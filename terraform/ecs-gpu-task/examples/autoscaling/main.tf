@@ -2,6 +2,11 @@
 # service's average CPU), behind an existing Application Load Balancer, in an existing cluster.
 # Terraform creates the service with `min_capacity` tasks and then ignores desired_count; ECS
 # managed scaling adds and removes g6.xlarge instances to fit the tasks.
+#
+# The module call has no depends_on: the service waits for the listener rule through
+# `load_balancers.listener_arns`, by reference. A depends_on on the module would defer every data
+# source inside it whenever the rule changes, so that adding a tag to the rule would plan a new task
+# definition (a model reload) and an instance refresh.
 
 terraform {
   required_version = ">= 1.6"
@@ -9,7 +14,7 @@ terraform {
   required_providers {
     aws = {
       source  = "hashicorp/aws"
-      version = ">= 5.16.2, < 7.0"
+      version = ">= 5.100.0, < 7.0"
     }
   }
 }
@@ -25,6 +30,7 @@ resource "aws_lb_target_group" "inference" {
   protocol    = "HTTP"
   target_type = "ip" # awsvpc tasks register by IP
   vpc_id      = var.vpc_id
+  tags        = var.load_balancer_tags
 
   health_check {
     path    = "/health"
@@ -46,6 +52,8 @@ resource "aws_lb_listener_rule" "inference" {
       values = ["/v1/*"]
     }
   }
+
+  tags = var.load_balancer_tags
 }
 
 module "inference" {
@@ -70,12 +78,15 @@ module "inference" {
   container_port_mappings = [{ container_port = 8080 }]
   container_secrets       = var.secrets
 
-  ingress_rules = {
-    alb = { description = "HTTP from the load balancer", from_port = 8080, to_port = 8080, referenced_security_group_id = var.alb_security_group_id }
-  }
-  load_balancer = {
-    target_group_arn = aws_lb_target_group.inference.arn
-    container_port   = 8080
+  # The target group, the rule that forwards to it (the service waits for it), and the load
+  # balancer's security group, allowed into the tasks on 8080.
+  load_balancers = {
+    inference = {
+      target_group_arn   = aws_lb_target_group.inference.arn
+      container_port     = 8080
+      listener_arns      = [aws_lb_listener_rule.inference.arn]
+      security_group_ids = [var.alb_security_group_id]
+    }
   }
 
   # Application Auto Scaling owns desired_count: 1 to 4 tasks, aiming at 60% average CPU.
@@ -90,6 +101,4 @@ module "inference" {
   max_size = 5
 
   wait_for_steady_state = true
-
-  depends_on = [aws_lb_listener_rule.inference]
 }

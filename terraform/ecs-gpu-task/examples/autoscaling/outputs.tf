@@ -17,3 +17,18 @@ output "autoscaling_group_name" {
   description = "Auto Scaling group of the g6.xlarge instances."
   value       = module.inference.autoscaling_group_name
 }
+
+output "task_definition_arn" {
+  description = "The task definition the service runs."
+  value       = module.inference.task_definition_arn
+}
+
+output "ami_id" {
+  description = "The GPU AMI of the launch template (read from SSM at plan time)."
+  value       = module.inference.ami_id
+}
+
+output "container_definitions" {
+  description = "The task's container definitions as rendered (JSON)."
+  value       = module.inference.container_definitions
+}

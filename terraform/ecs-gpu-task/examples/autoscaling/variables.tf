@@ -45,3 +45,9 @@ variable "secrets" {
   type        = map(string)
   default     = {}
 }
+
+variable "load_balancer_tags" {
+  description = "Tags of the target group and the listener rule."
+  type        = map(string)
+  default     = {}
+}

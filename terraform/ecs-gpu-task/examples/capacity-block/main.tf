@@ -10,7 +10,7 @@ terraform {
   required_providers {
     aws = {
       source  = "hashicorp/aws"
-      version = ">= 5.16.2, < 7.0"
+      version = ">= 5.100.0, < 7.0"
     }
   }
 }
@@ -47,4 +47,9 @@ module "train" {
 
   desired_count = var.block_instance_count
   max_size      = var.block_instance_count # the block holds no more
+
+  # No room for a new task beside the old ones in a full block: a deployment stops the old tasks
+  # first (the module refuses 100 %, which could never start a new task).
+  deployment_minimum_healthy_percent = 0
+  deployment_maximum_percent         = 100
 }

@@ -10,7 +10,7 @@ terraform {
   required_providers {
     aws = {
       source  = "hashicorp/aws"
-      version = ">= 5.16.2, < 7.0"
+      version = ">= 5.100.0, < 7.0"
     }
   }
 }

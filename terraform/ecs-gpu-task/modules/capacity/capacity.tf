@@ -23,6 +23,10 @@ locals {
   # Spot instances are possible when anything above the On-Demand base is not all On-Demand.
   spot           = var.mixed_instances != null && try(var.mixed_instances.on_demand_percentage_above_base_capacity < 100, false)
   instance_types = concat([var.instance_type], var.mixed_instances == null ? [] : var.mixed_instances.additional_instance_types)
+  # Capacity Rebalancing: Auto Scaling launches a Spot replacement when EC2 signals an elevated risk of
+  # interruption, then terminates the old instance (Auto Scaling API, CreateAutoScalingGroup
+  # CapacityRebalance), which ECS managed instance draining (on by default since 2024-01) drains first.
+  capacity_rebalance = local.spot ? coalesce(try(var.mixed_instances.capacity_rebalance, null), true) : null
 
   # The optional parts join on one line: an option that is off adds no line, so that upgrading the
   # module does not change the user data (a new launch template version refreshes every instance).
@@ -186,6 +190,7 @@ resource "aws_autoscaling_group" "this" {
 
   health_check_type         = "EC2"
   health_check_grace_period = var.instance_warmup
+  capacity_rebalance        = local.capacity_rebalance
 
   # EFA instances talk to each other through a cluster placement group (one Availability Zone).
   placement_group = var.efa ? aws_placement_group.efa[0].name : null
@@ -242,6 +247,7 @@ resource "aws_autoscaling_group" "this" {
     strategy = "Rolling"
     preferences {
       min_healthy_percentage = var.instance_refresh_min_healthy_percentage
+      max_healthy_percentage = var.instance_refresh_max_healthy_percentage
       instance_warmup        = tostring(var.instance_warmup)
       skip_matching          = true
       # The instances are scale-in protected; without "Refresh" a refresh waits an hour on them
@@ -291,7 +297,19 @@ resource "aws_autoscaling_group" "this" {
     }
     precondition {
       condition     = length(local.instance.mismatched_additional_types) == 0
-      error_message = "mixed_instances: every type must have the GPUs of ${var.instance_type} (${coalesce(local.instance.gpus, 0)} x ${coalesce(local.instance.gpu_model, "unknown model")}) and run ECS GPU tasks, or a task sized for one would not fit the other; these differ: ${join(", ", local.instance.mismatched_additional_types)}."
+      error_message = "mixed_instances: every type must have the GPU count of ${var.instance_type} (${coalesce(local.instance.gpus, 0)} x ${coalesce(local.instance.gpu_model, "unknown model")}, ${coalesce(local.instance.gpu_memory_mib, 0)} MiB each), at least its memory per GPU, and run ECS GPU tasks, or a task sized for one would not fit the other and managed scaling would size the group on the wrong one; these differ: ${join(", ", local.instance.mismatched_additional_types)}."
+    }
+    precondition {
+      condition     = length(local.instance.other_model_additional_types) == 0 || try(var.mixed_instances.allow_other_gpu_models, false)
+      error_message = "mixed_instances: ${join(", ", local.instance.other_model_additional_types)} have another GPU model than ${var.instance_type} (${coalesce(local.instance.gpu_model, "unknown model")}), with the same GPU count and enough memory per GPU. If the task's image runs on both (CUDA kernels for both architectures, no FP8 on an Ampere GPU...), set mixed_instances.allow_other_gpu_models = true; otherwise remove them."
+    }
+    precondition {
+      condition     = var.instance_refresh_max_healthy_percentage == null || coalesce(var.instance_refresh_max_healthy_percentage, 100) - var.instance_refresh_min_healthy_percentage <= 100
+      error_message = "instance_refresh_max_healthy_percentage ${coalesce(var.instance_refresh_max_healthy_percentage, 100)} and instance_refresh_min_healthy_percentage ${var.instance_refresh_min_healthy_percentage} must be at most 100 apart (Auto Scaling API, RefreshPreferences)."
+    }
+    precondition {
+      condition     = length(local.types_not_offered) == 0
+      error_message = "instance type(s) ${join(", ", local.types_not_offered)} not offered in the Availability Zones of subnet_ids (${join(", ", distinct(local.subnet_zones))}), per EC2 DescribeInstanceTypeOfferings: the group could never launch them. Choose subnets in zones that offer them, or another type (aws ec2 describe-instance-type-offerings --location-type availability-zone --filters Name=instance-type,Values=<type>)."
     }
     # PutWarmPool "cannot be called on an Auto Scaling group that has a mixed instances policy or a
     # launch template or launch configuration that requests Spot Instances" (Auto Scaling API).
@@ -312,8 +330,9 @@ resource "aws_autoscaling_group" "this" {
     }
   }
 
-  # The instances register with ECS at boot: the role must have its policies by then.
-  depends_on = [aws_iam_role_policy_attachment.instance]
+  # The instances register with ECS at boot: the role must have its policies, and the cluster must
+  # exist, by then.
+  depends_on = [aws_iam_role_policy_attachment.instance, data.aws_ecs_clusters.all]
 }
 
 resource "aws_ecs_capacity_provider" "this" {

@@ -117,3 +117,8 @@ output "gpu_metrics" {
     agent_config_path      = local.cloudwatch_agent_config_path
   } : null
 }
+
+output "availability_zones" {
+  description = "Availability Zones of subnet_ids, where the instances run (give them to the service's `capacity_availability_zones`: awsvpc tasks' subnets must be in them)."
+  value       = distinct(data.aws_subnet.instances[*].availability_zone)
+}

@@ -257,6 +257,17 @@ variable "instance_refresh_min_healthy_percentage" {
   }
 }
 
+variable "instance_refresh_max_healthy_percentage" {
+  description = "Upper bound of the Auto Scaling group during an instance refresh, in percent of its size (100 to 200). null (100) terminates an instance before its replacement is launched; above 100 the refresh launches replacements first (launch before terminate), so the group keeps its GPUs during the refresh at the price of the extra instances, within max_size."
+  type        = number
+  default     = null
+
+  validation {
+    condition     = var.instance_refresh_max_healthy_percentage == null || try(var.instance_refresh_max_healthy_percentage >= 100 && var.instance_refresh_max_healthy_percentage <= 200 && floor(var.instance_refresh_max_healthy_percentage) == var.instance_refresh_max_healthy_percentage, false)
+    error_message = "`instance_refresh_max_healthy_percentage` must be a whole number from 100 to 200."
+  }
+}
+
 variable "target_capacity" {
   description = "ECS managed scaling target, in percent of the instances running tasks. 100: no idle GPU instance, but a new task waits for an instance to boot. Below 100: ECS keeps spare instances warm, at their price."
   type        = number
@@ -345,29 +356,31 @@ variable "instance_profile_arn" {
 
 variable "mixed_instances" {
   description = <<-EOT
-    Several GPU instance types in one group (a mixed instances policy): `instance_type` first, then
-    `additional_instance_types`, each in the catalog with the same GPU count and model (a task sized for one must
-    fit any instance the group launches; the fit checks use the least vCPUs and memory over the types). The
-    On-Demand/Spot split: `on_demand_base_capacity` instances On-Demand, then `on_demand_percentage_above_base_capacity`
-    percent of the rest (100, the default, is all On-Demand). `on_demand_allocation_strategy` "prioritized" (the
-    types in the order given: the next one is tried when EC2 has no capacity for the first) or "lowest-price";
-    `spot_allocation_strategy` "price-capacity-optimized" (the default), "capacity-optimized",
-    "capacity-optimized-prioritized" or "lowest-price". With Spot, the user data sets
-    ECS_ENABLE_SPOT_INSTANCE_DRAINING=true so the agent drains an instance on its interruption notice.
+    Spot, and several GPU instance types in one group (a mixed instances policy): `instance_type` first, then
+    `additional_instance_types` (none: Spot on `instance_type` alone). Each other type must be in the catalog with
+    the same GPU count (and fraction) and at least the GPU memory per GPU of `instance_type`: a task sized for one
+    must fit any instance the group launches, and ECS managed scaling counts instances as if they were alike. The
+    fit checks use the least vCPUs and memory over the types. A type with another GPU model (g5.12xlarge's A10G
+    beside g6.12xlarge's L4) is refused unless `allow_other_gpu_models = true`: the task's image must run on both
+    (CUDA kernels built for one architecture, FP8 only on Ada and newer...). The On-Demand/Spot split:
+    `on_demand_base_capacity` instances On-Demand, then `on_demand_percentage_above_base_capacity` percent of the
+    rest (100, the default, is all On-Demand). `on_demand_allocation_strategy` "prioritized" (the types in the order
+    given) or "lowest-price"; `spot_allocation_strategy` "price-capacity-optimized" (the default),
+    "capacity-optimized", "capacity-optimized-prioritized" or "lowest-price". With Spot, the user data sets
+    ECS_ENABLE_SPOT_INSTANCE_DRAINING=true (the agent drains an instance on its interruption notice), and
+    `capacity_rebalance` (default true with Spot) lets Auto Scaling launch a replacement when EC2 signals that a
+    Spot instance is at elevated risk of interruption, before the notice.
   EOT
   type = object({
-    additional_instance_types                = list(string)
+    additional_instance_types                = optional(list(string), [])
+    allow_other_gpu_models                   = optional(bool, false)
     on_demand_base_capacity                  = optional(number, 0)
     on_demand_percentage_above_base_capacity = optional(number, 100)
     on_demand_allocation_strategy            = optional(string, "prioritized")
     spot_allocation_strategy                 = optional(string, "price-capacity-optimized")
+    capacity_rebalance                       = optional(bool)
   })
   default = null
-
-  validation {
-    condition     = var.mixed_instances == null || try(length(var.mixed_instances.additional_instance_types) >= 1, false)
-    error_message = "`mixed_instances.additional_instance_types` must name at least one type besides `instance_type`."
-  }
 
   validation {
     condition = var.mixed_instances == null || try(

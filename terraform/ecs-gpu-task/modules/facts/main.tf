@@ -50,22 +50,29 @@ locals {
   )
 
   # --- several types in one group (mixed instances) ------------------------------------------
-  # Every other type must be in the catalog with the primary type's GPU count, fraction and model:
-  # a task sized for one type must be placeable on any instance the group launches. The fit checks
-  # use the least vCPUs and memory over all the types (the smallest type).
+  # Every other type must be in the catalog with the primary type's GPU count and fraction, and at
+  # least its GPU memory per GPU: a task sized for one type must be placeable on any instance the
+  # group launches, and managed scaling counts instances as if they were alike. Another GPU model
+  # (g5.12xlarge's A10G beside g6.12xlarge's L4) is listed apart: the task must run on both, which
+  # the caller says (modules/capacity `mixed_instances.allow_other_gpu_models`). The fit checks use
+  # the least vCPUs and memory over all the types (the smallest type).
   other_types = [for t in var.additional_instance_types : {
     instance_type = t
     facts         = lookup(local.ecs_gpu_instance_types, t, null)
   }]
   unknown_other_types = [for o in local.other_types : o.instance_type if o.facts == null]
   mismatched_other_types = [
-    for o in local.other_types : "${o.instance_type} (${o.facts.gpus} x ${o.facts.gpu_model}${o.facts.gpu_fraction == null ? "" : ", fraction ${o.facts.gpu_fraction}"})"
+    for o in local.other_types : "${o.instance_type} (${o.facts.gpus} x ${o.facts.gpu_model}${o.facts.gpu_fraction == null ? "" : ", fraction ${o.facts.gpu_fraction}"}, ${o.facts.gpu_memory_mib} MiB each)"
     if o.facts != null && (
       try(o.facts.gpus != local.instance_gpus, true) ||
       try(o.facts.gpu_fraction != local.instance_gpu_fraction, true) ||
-      try(o.facts.gpu_model != local.instance.gpu_model, true) ||
+      try(local.instance.gpu_memory_mib != null && o.facts.gpu_memory_mib < tonumber(local.instance.gpu_memory_mib), true) ||
       try(o.facts.ecs_status != "supported", true)
     )
+  ]
+  other_model_types = [
+    for o in local.other_types : "${o.instance_type} (${o.facts.gpu_model})"
+    if o.facts != null && try(o.facts.gpu_model != local.instance.gpu_model, true)
   ]
   known_other_facts = [for o in local.other_types : o.facts if o.facts != null]
   # Other types the catalog says have no EFA (karpenter-preview-efa, BOTO): null is unknown, not false.

@@ -4,11 +4,13 @@ output "instance" {
     instance_type = var.instance_type
     # The group's other types (mixed instances); the figures below are the least over all of them.
     additional_instance_types = var.additional_instance_types
-    # Other types the catalog does not know, or whose GPUs differ from the primary type's.
-    unknown_additional_types    = local.unknown_other_types
-    mismatched_additional_types = local.mismatched_other_types
-    gpu_model                   = try(local.instance.gpu_model, null)
-    known                       = local.instance != null
+    # Other types the catalog does not know; whose GPU count, fraction or per-GPU memory differ from
+    # the primary type's (less memory); whose GPU model differs.
+    unknown_additional_types     = local.unknown_other_types
+    mismatched_additional_types  = local.mismatched_other_types
+    other_model_additional_types = local.other_model_types
+    gpu_model                    = try(local.instance.gpu_model, null)
+    known                        = local.instance != null
     # "supported", or why the type cannot run ECS GPU tasks (restricted, not-nvidia, no-ecs-gpu-ami,
     # deprecated, unverified), or "unknown".
     status        = local.instance_status

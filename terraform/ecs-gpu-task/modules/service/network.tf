@@ -40,3 +40,16 @@ resource "aws_vpc_security_group_egress_rule" "task" {
   referenced_security_group_id = each.value.referenced_security_group_id
   tags                         = local.tags
 }
+
+# The load balancers' security groups into the tasks, on each target group's container port.
+resource "aws_vpc_security_group_ingress_rule" "load_balancer" {
+  for_each = local.is_awsvpc ? local.load_balancer_ingress : {}
+
+  security_group_id            = aws_security_group.task[0].id
+  description                  = "From load balancer ${each.value.load_balancer} to the tasks of ${var.name}"
+  ip_protocol                  = "tcp"
+  from_port                    = each.value.port
+  to_port                      = each.value.port
+  referenced_security_group_id = each.value.security_group_id
+  tags                         = local.tags
+}

@@ -92,3 +92,15 @@ output "gpu_dashboard_name" {
   description = "Name of the CloudWatch dashboard of the service's GPUs (`gpu_metrics.dashboard`); null without it."
   value       = try(aws_cloudwatch_dashboard.gpu[0].dashboard_name, null)
 }
+
+output "deployment_capacity" {
+  description = "What a deployment needs of the capacity, in tasks: `deploy_count` (desired_count, or autoscaling.max_capacity), `needed_tasks` (the least the deployment needs at once to make progress: one task more than it keeps running in a rolling deployment at a minimum of 100 %, twice the count for BLUE_GREEN, LINEAR and CANARY), `peak_tasks` (at full speed), and `capacity_tasks` (max_size x tasks per instance; null without a group size). The plan is refused when `needed_tasks` exceeds `capacity_tasks`."
+  value = {
+    strategy       = local.strategy
+    deploy_count   = local.deploy_count
+    needed_tasks   = local.deploy_needed_tasks
+    peak_tasks     = local.deploy_peak_tasks
+    capacity_tasks = local.capacity_tasks
+    task_gpus      = local.task_gpus
+  }
+}

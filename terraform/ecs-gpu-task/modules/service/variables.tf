@@ -190,6 +190,12 @@ variable "container_name" {
 variable "container_image" {
   description = "Image of the GPU container (for example an ECR image built on an nvidia/cuda base)."
   type        = string
+
+  # ECS registers a task definition with an empty image, and every task then fails to pull.
+  validation {
+    condition     = length(trimspace(var.container_image)) > 0
+    error_message = "`container_image` is empty: give the GPU container's image, such as 123456789012.dkr.ecr.us-east-1.amazonaws.com/inference:1."
+  }
 }
 
 variable "container_command" {
@@ -452,6 +458,11 @@ variable "additional_containers" {
   }
 
   validation {
+    condition     = alltrue([for c in values(var.additional_containers) : length(trimspace(c.image)) > 0])
+    error_message = "Each of `additional_containers` needs an `image`: ECS registers an empty one, and every task then fails to pull."
+  }
+
+  validation {
     condition     = alltrue([for c in values(var.additional_containers) : c.gpu_count >= 0 && (floor(c.gpu_count) == c.gpu_count || contains([0.125, 0.25, 0.5], c.gpu_count))])
     error_message = "`gpu_count` of each of `additional_containers` must be 0 (no GPU), a whole number, or a GPU fraction (0.125, 0.25 or 0.5) on g6f/gr6f types."
   }
@@ -632,7 +643,7 @@ variable "deployment_maximum_percent" {
 }
 
 variable "load_balancer" {
-  description = "Attach the service to a load balancer target group (ip target type in awsvpc mode, instance in bridge mode). `container_name` defaults to the GPU container."
+  description = "One load balancer target group (the shorthand of `load_balancers` for one; both may be set). `container_name` defaults to the GPU container."
   type = object({
     target_group_arn = string
     container_port   = number
@@ -641,10 +652,181 @@ variable "load_balancer" {
   default = null
 }
 
+variable "load_balancers" {
+  description = <<-EOT
+    Load balancer target groups the service registers its tasks with (name => settings): ip target type in awsvpc
+    mode, instance in bridge mode. `container_name` (default: the GPU container) and `container_port` must be a
+    port mapping of the task, or the plan is refused. `listener_arns`: the listeners or listener rules that forward
+    to the target group; the service is created after them by reference (ECS refuses a target group that no load
+    balancer uses), so the module call needs no `depends_on`, which would defer every data source of the module to
+    the apply and turn an unrelated listener edit into a new task definition and an instance refresh.
+    `security_group_ids`: the load balancer's security groups, each allowed into the tasks' security group on
+    `container_port` (awsvpc only). `advanced_configuration`: the alternate target group, production and test
+    listener rules and the role ECS shifts traffic with, for `deployment_strategy` BLUE_GREEN, LINEAR or CANARY
+    (hashicorp/aws 6.x, modules/service-v6).
+  EOT
+  type = map(object({
+    target_group_arn   = string
+    container_port     = number
+    container_name     = optional(string)
+    listener_arns      = optional(list(string), [])
+    security_group_ids = optional(list(string), [])
+    advanced_configuration = optional(object({
+      alternate_target_group_arn = string
+      production_listener_rule   = string
+      test_listener_rule         = optional(string)
+      role_arn                   = string
+    }))
+  }))
+  default  = {}
+  nullable = false
+
+  validation {
+    condition     = alltrue([for k in keys(var.load_balancers) : can(regex("^[a-zA-Z0-9_-]{1,64}$", k))])
+    error_message = "Each key of `load_balancers` must have 1 to 64 letters, digits, hyphens and underscores."
+  }
+}
+
 variable "health_check_grace_period_seconds" {
-  description = "Seconds the service ignores load balancer health checks after a task starts (model loading); used only with `load_balancer`."
+  description = "Seconds the service ignores load balancer and container health checks after a task starts, used only with a load balancer. A GPU server downloads and loads its model before it answers a health check, which takes minutes for large models: a grace period shorter than that makes ECS stop every new task as unhealthy, and the deployment never ends. Size it to your model's cold start."
   type        = number
-  default     = 300
+  default     = 600
+
+  validation {
+    condition     = var.health_check_grace_period_seconds >= 0 && var.health_check_grace_period_seconds <= 2147483647 && floor(var.health_check_grace_period_seconds) == var.health_check_grace_period_seconds
+    error_message = "`health_check_grace_period_seconds` must be a whole number of seconds from 0 to 2147483647."
+  }
+}
+
+variable "deployment_circuit_breaker" {
+  description = "The deployment circuit breaker (rolling deployments): `enable` stops a deployment whose tasks keep failing to start, `rollback` then returns to the last deployment that completed. Both on by default."
+  type = object({
+    enable   = optional(bool, true)
+    rollback = optional(bool, true)
+  })
+  default  = {}
+  nullable = false
+}
+
+variable "deployment_alarms" {
+  description = "CloudWatch alarms that fail a deployment while they are in ALARM (`alarm_names`, the alarms' names), and roll it back with `rollback` (default true). null watches none."
+  type = object({
+    alarm_names = list(string)
+    rollback    = optional(bool, true)
+  })
+  default = null
+
+  validation {
+    condition     = var.deployment_alarms == null || try(length(var.deployment_alarms.alarm_names) > 0, false)
+    error_message = "`deployment_alarms.alarm_names` must name at least one alarm (or set `deployment_alarms = null`)."
+  }
+}
+
+variable "force_new_deployment" {
+  description = "Start a new deployment on every apply that changes the service, even with the same task definition (for example to pull a mutable image tag again), and whenever `deployment_triggers` change."
+  type        = bool
+  default     = false
+  nullable    = false
+}
+
+variable "deployment_triggers" {
+  description = "Values (name => value) whose change starts a new deployment in place; needs `force_new_deployment = true`. For example `{ model = var.model_revision }`."
+  type        = map(string)
+  default     = {}
+  nullable    = false
+}
+
+variable "deployment_strategy" {
+  description = <<-EOT
+    How ECS replaces the tasks on a deployment. `strategy` "ROLLING" (the default) replaces them within
+    `deployment_minimum_healthy_percent`/`deployment_maximum_percent`. "BLUE_GREEN", "LINEAR" and "CANARY" are
+    ECS native deployments: ECS starts the new revision at full size beside the old one, shifts traffic (all at once,
+    in `linear.step_percent` steps, or `canary.percent` first) and keeps the old one through `bake_time_in_minutes`
+    (0 to 1440), so the capacity must hold both revisions at once: twice the service's GPUs. They need the
+    `deployment_configuration` block of hashicorp/aws 6.x (BLUE_GREEN from 6.4.0, LINEAR and CANARY from 6.21.0),
+    which this module does not write so that it plans with 5.x: use modules/service-v6, the same module for 6.x.
+    With a load balancer, each of `load_balancers` needs its `advanced_configuration`.
+  EOT
+  type = object({
+    strategy             = optional(string, "ROLLING")
+    bake_time_in_minutes = optional(number)
+    canary = optional(object({
+      percent              = number
+      bake_time_in_minutes = optional(number)
+    }))
+    linear = optional(object({
+      step_percent              = number
+      step_bake_time_in_minutes = optional(number)
+    }))
+  })
+  default  = {}
+  nullable = false
+
+  validation {
+    condition     = contains(["ROLLING", "BLUE_GREEN", "LINEAR", "CANARY"], var.deployment_strategy.strategy)
+    error_message = "`deployment_strategy.strategy` must be \"ROLLING\", \"BLUE_GREEN\", \"LINEAR\" or \"CANARY\"."
+  }
+
+  validation {
+    condition = (
+      (var.deployment_strategy.strategy == "CANARY") == (var.deployment_strategy.canary != null) &&
+      (var.deployment_strategy.strategy == "LINEAR") == (var.deployment_strategy.linear != null)
+    )
+    error_message = "`deployment_strategy.canary` goes with strategy \"CANARY\" only, and is required there; `linear` goes with \"LINEAR\" only, and is required there."
+  }
+
+  # ECS API LinearConfiguration: stepPercent 3.0 to 100; bake times up to 1440 minutes (botocore 1.44.8
+  # ecs 2014-11-13, ECS blue/green pages; /work/shared/data/ecs-gpu-2026-updates.md 1.1 and 1.5).
+  validation {
+    condition = alltrue([
+      for m in [var.deployment_strategy.bake_time_in_minutes, try(var.deployment_strategy.canary.bake_time_in_minutes, null), try(var.deployment_strategy.linear.step_bake_time_in_minutes, null)] :
+      m == null ? true : m >= 0 && m <= 1440 && floor(m) == m
+    ])
+    error_message = "The bake times of `deployment_strategy` must be whole minutes from 0 to 1440."
+  }
+
+  validation {
+    condition = (
+      (var.deployment_strategy.canary == null ? true : try(var.deployment_strategy.canary.percent > 0 && var.deployment_strategy.canary.percent <= 100, false)) &&
+      (var.deployment_strategy.linear == null ? true : try(var.deployment_strategy.linear.step_percent >= 3 && var.deployment_strategy.linear.step_percent <= 100, false))
+    )
+    error_message = "`deployment_strategy.canary.percent` must be above 0 and at most 100, and `linear.step_percent` from 3 to 100."
+  }
+}
+
+variable "service_connect" {
+  description = <<-EOT
+    ECS Service Connect. `namespace`: the Cloud Map namespace (name or ARN; null takes the cluster's default).
+    `services`: the ports this service offers to the others, each a port mapping `port_name` (its `name`), with an
+    optional `discovery_name` and `client_aliases` (`port`, `dns_name`). Without `services` the service is a client
+    only. Service Connect's proxy ends a request after 15 seconds by default, which cuts a long LLM generation:
+    `per_request_timeout_seconds` (default 600; 0 turns it off) and `idle_timeout_seconds` (default 600; the
+    connection closes at the shorter of the two) raise it, for port mappings whose `app_protocol` is http, http2 or
+    grpc (a TCP port takes the idle timeout only). Logs go to the module's log group.
+  EOT
+  type = object({
+    namespace = optional(string)
+    services = optional(list(object({
+      port_name      = string
+      discovery_name = optional(string)
+      client_aliases = optional(list(object({
+        port     = number
+        dns_name = optional(string)
+      })), [])
+      per_request_timeout_seconds = optional(number)
+      idle_timeout_seconds        = optional(number)
+    })), [])
+  })
+  default = null
+
+  validation {
+    condition = var.service_connect == null || try(alltrue([
+      for s in var.service_connect.services : alltrue([
+        for t in [s.per_request_timeout_seconds, s.idle_timeout_seconds] : t == null ? true : t >= 0 && floor(t) == t
+      ])
+    ]), false)
+    error_message = "The timeouts of `service_connect.services` must be whole seconds, 0 or more (0 turns a timeout off)."
+  }
 }
 
 variable "enable_execute_command" {
@@ -746,7 +928,7 @@ variable "capacity_provider_name" {
   type        = string
 
   validation {
-    condition     = length(var.capacity_provider_name) > 0
+    condition     = try(length(var.capacity_provider_name) > 0, false)
     error_message = "`capacity_provider_name` must name the capacity provider of the GPU instances."
   }
 }
@@ -754,6 +936,12 @@ variable "capacity_provider_name" {
 variable "max_size" {
   description = "Maximum number of instances of the capacity's Auto Scaling group (`module.capacity.max_size`): `desired_count` and `autoscaling.max_capacity` are checked against `max_size` x the tasks one instance holds. null: the capacity has no such bound (ECS Managed Instances), and neither is checked."
   type        = number
+  default     = null
+}
+
+variable "capacity_availability_zones" {
+  description = "Availability Zones of the capacity's instances (`module.capacity.availability_zones`): in awsvpc mode the tasks' `subnet_ids` must be in them, or a task has no instance to run on. null skips the check."
+  type        = list(string)
   default     = null
 }
 

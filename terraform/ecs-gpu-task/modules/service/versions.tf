@@ -7,9 +7,10 @@ terraform {
   required_providers {
     aws = {
       source = "hashicorp/aws"
-      # 5.16.2: instance_refresh.preferences.scale_in_protected_instances (added in 5.16.0, whose
-      # empty default broke every refresh until 5.16.2).
-      version = ">= 5.16.2, < 7.0"
+      # 5.100.0, the last 5.x release: the oldest this module is tested with (scripts/test-terraform.sh
+      # runs its tests with it). It uses arguments added during 5.x, such as the instance refresh's
+      # max_healthy_percentage (5.32.0) and the service's ECS managed EBS volume_configuration.
+      version = ">= 5.100.0, < 7.0"
     }
   }
 }
