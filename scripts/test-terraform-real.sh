@@ -64,9 +64,13 @@ run_tests() {
 ran=0
 for version_dir in "$mirror"/registry.terraform.io/hashicorp/aws/*/; do
   version=$(basename "$version_dir")
-  # A mirror of this one version, so that init cannot pick another.
-  mkdir -p "$work/$version/mirror/registry.terraform.io/hashicorp/aws"
-  ln -s "${version_dir%/}" "$work/$version/mirror/registry.terraform.io/hashicorp/aws/$version"
+  # A mirror of this one version, so that init cannot pick another (its files linked, not copied:
+  # terraform does not follow a linked directory).
+  for platform_dir in "$version_dir"*/; do
+    platform=$(basename "$platform_dir")
+    mkdir -p "$work/$version/mirror/registry.terraform.io/hashicorp/aws/$version/$platform"
+    ln -s "$platform_dir"* "$work/$version/mirror/registry.terraform.io/hashicorp/aws/$version/$platform/"
+  done
   cat >"$work/$version/terraformrc" <<RC
 provider_installation {
   filesystem_mirror {
@@ -76,7 +80,8 @@ provider_installation {
 }
 RC
   cp -r "$root/terraform" "$work/$version/"
-  find "$work/$version/terraform" \( -name .terraform -type d -prune -exec rm -rf {} + \) -o \( -name .terraform.lock.hcl -delete \)
+  find "$work/$version/terraform" -name .terraform -type d -prune -exec rm -rf {} +
+  find "$work/$version/terraform" -name .terraform.lock.hcl -exec rm -f {} +
 
   if version_ge "$version" 5.16.2 && ! version_ge "$version" 7.0.0; then
     run_tests "$version" ecs-gpu-task

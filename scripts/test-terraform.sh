@@ -1,16 +1,21 @@
 #!/usr/bin/env bash
 # Test the Terraform modules terraform/ecs-gpu-task and terraform/ecs-gpu-managed-instances, offline:
 #   1. terraform fmt -check -recursive terraform/
-#   2. init (or get) + validate on the module, each of its submodules (modules/) and each example
-#   3. terraform test in the module (mock aws provider, command = plan; needs Terraform >= 1.11)
-#   4. the module README names every input and output
-#   5. checkov on the module, from PyPI into .venv/checkov: no failed check unless skipped inline
+#   2. the generated parts are up to date (scripts/gen-terraform.py --check): each module README's
+#      input and output tables, and modules/service-v6's copies of modules/service
+#   3. init (or get) + validate on each module, submodule (modules/) and example
+#   4. terraform test (mock aws provider; needs Terraform >= 1.11) with the 6.x schema of
+#      terraform-offline: terraform/ecs-gpu-task, its modules/service-v6, the Managed Instances module
+#   5. terraform test again with the real hashicorp/aws provider from a filesystem mirror
+#      (scripts/test-terraform-real.sh: 5.x runs terraform/ecs-gpu-task; the modules that need 6.x
+#      run only with a 6.x provider; one line says what was skipped)
+#   6. checkov on both modules, from PyPI into .venv/checkov: no failed check unless skipped inline
 #      with `#checkov:skip=CKV_...:<reason>`
 #
 # Which terraform: ../shared/tools/terraform-offline/terraform-offline (relative to the repository
-# root) when it exists — the real terraform CLI serving the hashicorp/aws schema with no registry —
-# else `terraform` from PATH (which then needs registry access for `init`). Without any terraform
-# CLI, one line says the Terraform tests did not run and the checkov scan still runs.
+# root) when it exists — the real terraform CLI serving the hashicorp/aws schema (6.66.0) with no
+# registry — else `terraform` from PATH (which then needs registry access for `init`). Without any
+# terraform CLI, one line says the Terraform tests did not run and the checkov scan still runs.
 #
 # Usage: scripts/test-terraform.sh   (from anywhere)
 set -euo pipefail
@@ -47,9 +52,11 @@ if ! command -v terraform >/dev/null 2>&1; then
 elif [ -x "$offline" ]; then
   tf=$offline
   mode=offline
+  schema="the hashicorp/aws 6.66.0 schema of terraform-offline's stand-in"
 else
   tf=terraform
   mode=registry
+  schema="hashicorp/aws from the registry"
 fi
 
 if [ -n "$tf" ]; then
@@ -70,7 +77,13 @@ if [ -n "$tf" ]; then
   section "terraform fmt -check -recursive terraform/"
   tf_quiet fmt -check -recursive -diff terraform/
   echo "formatted"
+fi
 
+section "generated parts are up to date (scripts/gen-terraform.py --check)"
+python3 scripts/gen-terraform.py --check
+echo "up to date"
+
+if [ -n "$tf" ]; then
   # Prepare a root: offline, `get` installs the local child modules (the provider is served by the
   # stand-in, and `init` would ask the registry); with a registry, a normal `init`.
   prepare() {
@@ -88,24 +101,12 @@ if [ -n "$tf" ]; then
     (cd "$dir" && tf_quiet validate -no-color)
   done
 
-  section "terraform test ($module)"
+  section "terraform test ($module, with $schema)"
   (cd "$module" && tf_quiet test -no-color)
-fi
 
-section "README lists every input and output ($module)"
-missing=0
-for kind in variable output; do
-  file=$module/variables.tf
-  [ "$kind" = output ] && file=$module/outputs.tf
-  for name in $(sed -nE "s/^$kind \"([^\"]+)\" \{/\1/p" "$file"); do
-    if ! grep -qF "| \`$name\` |" "$module/README.md"; then
-      echo "$kind \`$name\` ($file) is missing from $module/README.md" >&2
-      missing=1
-    fi
-  done
-done
-[ "$missing" -eq 0 ] || exit 1
-echo "complete"
+  section "terraform test ($module/modules/service-v6, with $schema)"
+  (cd "$module/modules/service-v6" && tf_quiet test -no-color)
+fi
 
 section "checkov $checkov_version ($module)"
 if [ ! -x "$venv/bin/checkov" ] || ! "$venv/bin/checkov" --version 2>/dev/null | grep -qx "$checkov_version"; then
@@ -135,24 +136,9 @@ if [ -n "$tf" ]; then
     (cd "$dir" && tf_quiet validate -no-color)
   done
 
-  section "terraform test ($mi)"
+  section "terraform test ($mi, with $schema)"
   (cd "$mi" && tf_quiet test -no-color)
 fi
-
-section "README lists every input and output ($mi)"
-missing=0
-for kind in variable output; do
-  file=$mi/variables.tf
-  [ "$kind" = output ] && file=$mi/outputs.tf
-  for name in $(sed -nE "s/^$kind \"([^\"]+)\" \{/\1/p" "$file"); do
-    if ! grep -qF "| \`$name\` |" "$mi/README.md"; then
-      echo "$kind \`$name\` ($file) is missing from $mi/README.md" >&2
-      missing=1
-    fi
-  done
-done
-[ "$missing" -eq 0 ] || exit 1
-echo "complete"
 
 section "checkov $checkov_version ($mi)"
 bad_skips=$(grep -rnE --include='*.tf' 'checkov:skip=' "$mi" | grep -vE 'checkov:skip=CKV2?_[A-Z0-9_]+:[^ ].{15,}' || true)
@@ -162,6 +148,9 @@ if [ -n "$bad_skips" ]; then
   exit 1
 fi
 "$venv/bin/checkov" -d "$mi" --framework terraform --quiet --compact --skip-download
+
+section "terraform test with the real hashicorp/aws provider"
+scripts/test-terraform-real.sh
 
 echo
 echo "terraform module checks passed"

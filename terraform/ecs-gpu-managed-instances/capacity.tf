@@ -28,6 +28,15 @@ resource "aws_ecs_capacity_provider" "this" {
 
     instance_launch_template {
       ec2_instance_profile_arn = aws_iam_instance_profile.instance.arn
+      capacity_option_type     = var.capacity_option_type
+
+      dynamic "capacity_reservations" {
+        for_each = var.capacity_reservations == null ? [] : [var.capacity_reservations]
+        content {
+          reservation_group_arn  = capacity_reservations.value.reservation_group_arn
+          reservation_preference = capacity_reservations.value.reservation_preference
+        }
+      }
 
       network_configuration {
         subnets         = var.subnet_ids
@@ -114,14 +123,37 @@ resource "aws_ecs_capacity_provider" "this" {
       error_message = "task_memory ${var.task_memory} MiB is more than the module allows on ${join(", ", [for t in local.memory_misfits : "${t} (${local.known_types[t].max_task_memory} MiB: the ${local.known_types[t].max_task_memory_mib} MiB the agent can register at most, minus a margin of ${local.known_types[t].memory_margin_mib} MiB; see memory_margin_mib)"])}."
     }
     precondition {
+      condition     = (var.capacity_option_type == "RESERVED") == (var.capacity_reservations != null)
+      error_message = var.capacity_option_type == "RESERVED" ? "capacity_option_type \"RESERVED\" launches into Capacity Reservations: set capacity_reservations (the reservations' resource group)." : "capacity_reservations are used with capacity_option_type \"RESERVED\" only (it is \"${var.capacity_option_type}\")."
+    }
+    precondition {
       condition     = length(local.gpu_memory_misfits) == 0
       error_message = "gpu_memory_min_mib ${coalesce(var.gpu_memory_min_mib, 0)} is more than the GPU memory of ${join(", ", local.gpu_memory_misfits)}: EC2 would never choose them; remove those from instance_types."
     }
   }
 
   depends_on = [
+    data.aws_ecs_clusters.all,
     aws_iam_role_policy_attachment.infrastructure,
     aws_iam_role_policy.infrastructure_pass_instance_role,
     aws_iam_role_policy_attachment.instance,
   ]
+}
+
+# The cluster must exist before a capacity provider is created in it. The list is read once the gate
+# exists, so that a cluster created in the same apply (here, or by the caller, whose name then flows
+# in by reference) is read after its creation; later plans read it at plan time.
+resource "terraform_data" "cluster" {
+  input = local.cluster_name
+}
+
+data "aws_ecs_clusters" "all" {
+  depends_on = [terraform_data.cluster]
+
+  lifecycle {
+    postcondition {
+      condition     = contains([for arn in self.cluster_arns : element(split("/", arn), length(split("/", arn)) - 1)], var.cluster_name)
+      error_message = "ECS cluster `${var.cluster_name}` does not exist in this account and region (ListClusters): the capacity provider and the service could not be created in it. Fix cluster_name, create the cluster first, or let this module create it (create_cluster = true)."
+    }
+  }
 }

@@ -1,10 +1,11 @@
 # The facts of each listed type, and the task and service, come from terraform/ecs-gpu-task's
-# submodules, so that the catalog, the fit rules and the task definition live once:
+# submodules, so that the catalog, the fit rules, the task definition and the service live once:
 # - ../ecs-gpu-task/modules/facts, once per type: the generated catalog (catalog.tf), the memory
 #   margin rule, the nearest names of an unknown type;
-# - ../ecs-gpu-task/modules/service: the task definition (requires_compatibilities
-#   MANAGED_INSTANCES), its roles, log group and security group, and the service on this module's
-#   capacity provider.
+# - ../ecs-gpu-task/modules/service-v6 (modules/service with the blocks of hashicorp/aws 6.x): the task
+#   definition (requires_compatibilities MANAGED_INSTANCES), its roles, log group and security group,
+#   the service on this module's capacity provider, load balancers, Service Connect, deployments
+#   (native blue/green, linear and canary included) and Application Auto Scaling.
 
 module "facts" {
   source   = "../ecs-gpu-task/modules/facts"
@@ -18,7 +19,7 @@ module "facts" {
 }
 
 module "service" {
-  source = "../ecs-gpu-task/modules/service"
+  source = "../ecs-gpu-task/modules/service-v6"
 
   name          = var.name
   tags          = var.tags
@@ -36,28 +37,63 @@ module "service" {
   placement_constraint_instance_type = false
   max_size                           = null
 
-  vpc_id             = var.vpc_id
-  subnet_ids         = var.subnet_ids
-  security_group_ids = var.security_group_ids
-  ingress_rules      = var.ingress_rules
-  network_mode       = "awsvpc"
+  vpc_id       = var.vpc_id
+  subnet_ids   = var.subnet_ids
+  network_mode = "awsvpc"
 
-  gpu_count                  = var.gpu_count
-  mps                        = var.mps
-  task_cpu                   = var.task_cpu
-  task_memory                = var.task_memory
-  container_name             = var.container_name
-  container_image            = var.container_image
-  container_command          = var.container_command
-  container_environment      = var.container_environment
-  container_port_mappings    = var.container_port_mappings
-  nvidia_driver_capabilities = var.nvidia_driver_capabilities
-
+  gpu_count                = var.gpu_count
+  mps                      = var.mps
+  task_cpu                 = var.task_cpu
+  task_memory              = var.task_memory
   iam_permissions_boundary = var.iam_permissions_boundary
-  task_role_policy_arns    = var.task_role_policy_arns
-  log_retention_days       = var.log_retention_days
-  log_group_kms_key_arn    = var.log_group_kms_key_arn
 
-  desired_count         = var.desired_count
-  wait_for_steady_state = var.wait_for_steady_state
+  # Passed through (variables_service.tf, generated from modules/service; scripts/gen-terraform.py
+  # --check fails when one is missing here).
+  security_group_ids                 = var.security_group_ids
+  ingress_rules                      = var.ingress_rules
+  egress_rules                       = var.egress_rules
+  container_name                     = var.container_name
+  container_image                    = var.container_image
+  container_command                  = var.container_command
+  container_entry_point              = var.container_entry_point
+  container_port_mappings            = var.container_port_mappings
+  container_environment              = var.container_environment
+  container_secrets                  = var.container_secrets
+  secrets_kms_key_arns               = var.secrets_kms_key_arns
+  container_health_check             = var.container_health_check
+  nvidia_driver_capabilities         = var.nvidia_driver_capabilities
+  readonly_root_filesystem           = var.readonly_root_filesystem
+  sidecar_containers                 = var.sidecar_containers
+  linux_parameters                   = var.linux_parameters
+  ulimits                            = var.ulimits
+  ipc_mode                           = var.ipc_mode
+  stop_timeout                       = var.stop_timeout
+  docker_labels                      = var.docker_labels
+  repository_credentials             = var.repository_credentials
+  additional_containers              = var.additional_containers
+  iam_role_path                      = var.iam_role_path
+  task_role_policy_arns              = var.task_role_policy_arns
+  log_retention_days                 = var.log_retention_days
+  log_group_kms_key_arn              = var.log_group_kms_key_arn
+  desired_count                      = var.desired_count
+  autoscaling                        = var.autoscaling
+  deployment_minimum_healthy_percent = var.deployment_minimum_healthy_percent
+  deployment_maximum_percent         = var.deployment_maximum_percent
+  load_balancer                      = var.load_balancer
+  load_balancers                     = var.load_balancers
+  health_check_grace_period_seconds  = var.health_check_grace_period_seconds
+  deployment_circuit_breaker         = var.deployment_circuit_breaker
+  deployment_alarms                  = var.deployment_alarms
+  force_new_deployment               = var.force_new_deployment
+  deployment_triggers                = var.deployment_triggers
+  deployment_strategy                = var.deployment_strategy
+  service_connect                    = var.service_connect
+  enable_execute_command             = var.enable_execute_command
+  wait_for_steady_state              = var.wait_for_steady_state
+  efs_volumes                        = var.efs_volumes
+  ebs_volume                         = var.ebs_volume
+  create_execution_role              = var.create_execution_role
+  execution_role_arn                 = var.execution_role_arn
+  create_task_role                   = var.create_task_role
+  task_role_arn                      = var.task_role_arn
 }

@@ -13,6 +13,21 @@ output "service_name" {
   value       = module.service.service_name
 }
 
+output "service_id" {
+  description = "ID (ARN) of the ECS service."
+  value       = module.service.service_id
+}
+
+output "desired_count_owner" {
+  description = "Who owns the service's desired_count: \"terraform\" or \"application-autoscaling\"."
+  value       = module.service.desired_count_owner
+}
+
+output "deployment_capacity" {
+  description = "What a deployment needs, in tasks (modules/service's output of the same name). Managed Instances has no group size to check it against: ECS launches the instances a deployment needs, within the account's quotas."
+  value       = module.service.deployment_capacity
+}
+
 output "task_definition_arn" {
   description = "ARN of the task definition (with its revision)."
   value       = module.service.task_definition_arn

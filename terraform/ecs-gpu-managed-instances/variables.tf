@@ -1,6 +1,7 @@
-# Inputs. Checks on one input are validation blocks here; checks that need another input or the
-# instance types' facts (../ecs-gpu-task/modules/facts) are preconditions on the capacity provider
-# (capacity.tf), so that `terraform plan` fails on them.
+# Inputs of the capacity and the GPU task. Checks on one input are validation blocks here; checks
+# that need another input or the instance types' facts (../ecs-gpu-task/modules/facts) are
+# preconditions on the capacity provider (capacity.tf), so that `terraform plan` fails on them. The
+# service's other inputs are in variables_service.tf, generated from modules/service.
 
 # ----------------------------------------------------------------------------------------------
 # Naming and tags
@@ -66,30 +67,6 @@ variable "subnet_ids" {
   }
 }
 
-variable "security_group_ids" {
-  description = "Extra security groups for the tasks' network interfaces, besides the module's own group."
-  type        = list(string)
-  default     = []
-}
-
-variable "ingress_rules" {
-  description = "Ingress rules of the tasks' security group. Empty by default: no inbound traffic. Each rule takes one source: `cidr_ipv4` or `referenced_security_group_id` (for example the load balancer's group)."
-  type = map(object({
-    description                  = string
-    from_port                    = number
-    to_port                      = number
-    ip_protocol                  = optional(string, "tcp")
-    cidr_ipv4                    = optional(string)
-    referenced_security_group_id = optional(string)
-  }))
-  default = {}
-
-  validation {
-    condition     = alltrue([for r in values(var.ingress_rules) : (r.cidr_ipv4 == null) != (r.referenced_security_group_id == null)])
-    error_message = "Each rule in `ingress_rules` must set exactly one of `cidr_ipv4` and `referenced_security_group_id`."
-  }
-}
-
 # ----------------------------------------------------------------------------------------------
 # GPU capacity: the Managed Instances capacity provider
 # ----------------------------------------------------------------------------------------------
@@ -147,6 +124,32 @@ variable "storage_size_gib" {
   }
 }
 
+variable "capacity_option_type" {
+  description = "How ECS Managed Instances buys the instances (`capacity_option_type`): \"ON_DEMAND\" (the default), \"SPOT\" (interrupted when EC2 needs the capacity back: for batch and retryable work, not for a server with a long model load) or \"RESERVED\" (On-Demand Capacity Reservations, with `capacity_reservations`)."
+  type        = string
+  default     = "ON_DEMAND"
+  nullable    = false
+
+  validation {
+    condition     = contains(["ON_DEMAND", "SPOT", "RESERVED"], var.capacity_option_type)
+    error_message = "`capacity_option_type` must be \"ON_DEMAND\", \"SPOT\" or \"RESERVED\"."
+  }
+}
+
+variable "capacity_reservations" {
+  description = "The On-Demand Capacity Reservations the instances launch into, with `capacity_option_type = \"RESERVED\"`: `reservation_group_arn`, a Capacity Reservation resource group, and `reservation_preference`, \"RESERVATIONS_ONLY\" (the default: launch into the reservations or not at all), \"RESERVATIONS_FIRST\" or \"RESERVATIONS_EXCLUDED\". The reservations must be of instance types in `instance_types`."
+  type = object({
+    reservation_group_arn  = string
+    reservation_preference = optional(string, "RESERVATIONS_ONLY")
+  })
+  default = null
+
+  validation {
+    condition     = var.capacity_reservations == null || try(can(regex("^arn:[^:]+:resource-groups:[^:]+:[0-9]{12}:group/.+$", var.capacity_reservations.reservation_group_arn)) && contains(["RESERVATIONS_ONLY", "RESERVATIONS_FIRST", "RESERVATIONS_EXCLUDED"], var.capacity_reservations.reservation_preference), false)
+    error_message = "`capacity_reservations` needs a resource group ARN (arn:aws:resource-groups:<region>:<account>:group/<name>) and a `reservation_preference` of \"RESERVATIONS_ONLY\", \"RESERVATIONS_FIRST\" or \"RESERVATIONS_EXCLUDED\"."
+  }
+}
+
 variable "iam_permissions_boundary" {
   description = "ARN of a managed policy set as the permissions boundary of the four IAM roles the module creates; null sets none."
   type        = string
@@ -156,12 +159,6 @@ variable "iam_permissions_boundary" {
     condition     = var.iam_permissions_boundary == null || can(regex("^arn:[^:]+:iam::([0-9]{12}|aws):policy/.+$", coalesce(var.iam_permissions_boundary, "-")))
     error_message = "`iam_permissions_boundary` must be an IAM policy ARN (arn:aws:iam::<account>:policy/<name>)."
   }
-}
-
-variable "task_role_policy_arns" {
-  description = "IAM policy ARNs attached to the task role (the role the application's AWS calls use). The task role has no permissions by default."
-  type        = list(string)
-  default     = []
 }
 
 # ----------------------------------------------------------------------------------------------
@@ -226,91 +223,4 @@ variable "memory_margin_mib" {
     condition     = var.memory_margin_mib == null || try(var.memory_margin_mib >= 0 && floor(var.memory_margin_mib) == var.memory_margin_mib, false)
     error_message = "`memory_margin_mib` must be a whole number of MiB, 0 or more."
   }
-}
-
-variable "container_name" {
-  description = "Name of the GPU container."
-  type        = string
-  default     = "app"
-
-  validation {
-    condition     = can(regex("^[a-zA-Z0-9_-]{1,255}$", var.container_name))
-    error_message = "`container_name` must have 1 to 255 letters, digits, hyphens and underscores."
-  }
-}
-
-variable "container_image" {
-  description = "Image of the GPU container (a CUDA image, or one built on it)."
-  type        = string
-}
-
-variable "container_command" {
-  description = "Command of the GPU container; null keeps the image's."
-  type        = list(string)
-  default     = null
-}
-
-variable "container_environment" {
-  description = "Environment of the GPU container (name => value). NVIDIA_VISIBLE_DEVICES is set by the ECS agent and must not be set here."
-  type        = map(string)
-  default     = {}
-
-  validation {
-    condition     = !contains(keys(var.container_environment), "NVIDIA_VISIBLE_DEVICES")
-    error_message = "NVIDIA_VISIBLE_DEVICES is set by the ECS agent to the GPUs it assigns and must not be set in `container_environment`."
-  }
-}
-
-variable "container_port_mappings" {
-  description = "Ports of the GPU container (awsvpc: the host port is the container port)."
-  type = list(object({
-    container_port = number
-    protocol       = optional(string, "tcp")
-    name           = optional(string)
-  }))
-  default = []
-}
-
-variable "nvidia_driver_capabilities" {
-  description = "NVIDIA_DRIVER_CAPABILITIES of the GPU container unless `container_environment` sets it: images not built on NVIDIA's CUDA images need it to see the driver."
-  type        = string
-  default     = "compute,utility"
-}
-
-variable "log_retention_days" {
-  description = "Retention of the task log group, in days."
-  type        = number
-  default     = 30
-
-  validation {
-    condition     = contains([1, 3, 5, 7, 14, 30, 60, 90, 120, 150, 180, 365, 400, 545, 731, 1096, 1827, 2192, 2557, 2922, 3288, 3653], var.log_retention_days)
-    error_message = "`log_retention_days` must be a CloudWatch Logs retention value (1, 3, 5, 7, 14, 30, 60, 90, 120, 150, 180, 365, 400, 545, 731, 1096, 1827, 2192, 2557, 2922, 3288 or 3653)."
-  }
-}
-
-variable "log_group_kms_key_arn" {
-  description = "KMS key ARN that encrypts the task log group; null uses CloudWatch Logs' own encryption."
-  type        = string
-  default     = null
-}
-
-# ----------------------------------------------------------------------------------------------
-# Service
-# ----------------------------------------------------------------------------------------------
-
-variable "desired_count" {
-  description = "Number of tasks. ECS Managed Instances launches the instances they need."
-  type        = number
-  default     = 1
-
-  validation {
-    condition     = var.desired_count >= 0 && floor(var.desired_count) == var.desired_count
-    error_message = "`desired_count` must be a whole number, 0 or more."
-  }
-}
-
-variable "wait_for_steady_state" {
-  description = "Make `terraform apply` wait until the service reaches a steady state. A GPU task that never starts then fails the apply instead of passing silently."
-  type        = bool
-  default     = false
 }

@@ -701,9 +701,10 @@ variable "deployment_strategy" {
     ECS native deployments: ECS starts the new revision at full size beside the old one, shifts traffic (all at once,
     in `linear.step_percent` steps, or `canary.percent` first) and keeps the old one through `bake_time_in_minutes`
     (0 to 1440), so the capacity must hold both revisions at once: twice the service's GPUs. They need the
-    `deployment_configuration` block of hashicorp/aws 6.x (BLUE_GREEN from 6.4.0, LINEAR and CANARY from 6.21.0),
-    which this module does not write so that it plans with 5.x: use modules/service-v6, the same module for 6.x.
-    With a load balancer, each of `load_balancers` needs its `advanced_configuration`.
+    `deployment_configuration` block of hashicorp/aws 6.x (BLUE_GREEN from 6.4.0, LINEAR and CANARY from 6.21.0):
+    modules/service-v6 and the Managed Instances module write it; modules/service and the root module, which must
+    plan with 5.x too, refuse these strategies with the reason. With a load balancer, each of `load_balancers`
+    needs its `advanced_configuration`.
   EOT
   type = object({
     strategy             = optional(string, "ROLLING")

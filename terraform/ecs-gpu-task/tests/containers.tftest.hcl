@@ -180,6 +180,25 @@ run "two_plus_two_gpus_fit_a_four_gpu_type" {
   }
 }
 
+run "an_additional_container_with_linux_parameters_and_no_shared_memory_size" {
+  # Regression: the validation compared a null size with || (which evaluates both sides) and refused it.
+  command = plan
+
+  module {
+    source = "./modules/service"
+  }
+
+  variables {
+    linux_parameters      = { shared_memory_size = 4096 }
+    additional_containers = { exporter = { image = "exporter:1", memory = 512, linux_parameters = { init_process_enabled = false } } }
+  }
+
+  assert {
+    condition     = !can(jsondecode(aws_ecs_task_definition.this.container_definitions)[1].linuxParameters.sharedMemorySize) && jsondecode(aws_ecs_task_definition.this.container_definitions)[1].linuxParameters.initProcessEnabled == false
+    error_message = "the exporter keeps its own Linux parameters, without the GPU container's /dev/shm"
+  }
+}
+
 run "tasks_per_instance_is_the_least_over_gpus_cpu_and_memory" {
   command = plan
 

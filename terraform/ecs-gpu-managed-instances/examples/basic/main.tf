@@ -8,7 +8,7 @@ terraform {
   required_providers {
     aws = {
       source  = "hashicorp/aws"
-      version = ">= 6.15.0, < 7.0"
+      version = ">= 6.66.0, < 7.0"
     }
   }
 }
