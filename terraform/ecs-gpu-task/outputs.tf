@@ -16,6 +16,14 @@ output "task_definition_revision" {
 output "service_name" {
   description = "Name of the ECS service."
   value       = module.service.service_name
+
+  # Without the caller's list, the service would be created as soon as the provider exists, racing
+  # the caller's association: ECS refuses a service whose provider is not on the cluster yet. (On
+  # this output, not on capacity_provider_name: the caller's list is made from that one.)
+  precondition {
+    condition     = local.associate_capacity_provider != false || local.listed_capacity_provider != null
+    error_message = "With associate_capacity_provider = false, set cluster_capacity_providers to the capacity provider list read from your aws_ecs_cluster_capacity_providers (or modules/cluster's capacity_providers output), and list this module's capacity_provider_name output (${module.capacity.capacity_provider_name}) in it: the service then waits for the provider to be on the cluster."
+  }
 }
 
 output "service_id" {
@@ -36,13 +44,6 @@ output "cluster_name" {
 output "capacity_provider_name" {
   description = "Name of the capacity provider. With associate_capacity_provider = false, add it to the cluster's aws_ecs_cluster_capacity_providers yourself (modules/cluster's `capacity_providers`), and give this module that list as `cluster_capacity_providers`."
   value       = module.capacity.capacity_provider_name
-
-  # Without the caller's list, the service would be created as soon as the provider exists, racing
-  # the caller's association: ECS refuses a service whose provider is not on the cluster yet.
-  precondition {
-    condition     = local.associate_capacity_provider != false || local.listed_capacity_provider != null
-    error_message = "With associate_capacity_provider = false, set cluster_capacity_providers to the capacity provider list read from your aws_ecs_cluster_capacity_providers (or modules/cluster's capacity_providers output), and list this module's capacity_provider_name output (${module.capacity.capacity_provider_name}) in it: the service then waits for the provider to be on the cluster."
-  }
 }
 
 output "autoscaling_group_name" {
@@ -166,4 +167,14 @@ output "gpu_metrics" {
     idle_alarm_arn = module.service.gpu_idle_alarm_arn
     dashboard_name = module.service.gpu_dashboard_name
   })
+}
+
+output "deployment_capacity" {
+  description = "What a deployment needs of the capacity, in tasks: `deploy_count` (desired_count, or autoscaling.max_capacity), `needed_tasks` (the least it needs at once to make progress), `peak_tasks` (at full speed) and `capacity_tasks` (max_size x tasks per instance). The plan is refused when `needed_tasks` exceeds `capacity_tasks`."
+  value       = module.service.deployment_capacity
+}
+
+output "availability_zones" {
+  description = "Availability Zones of the GPU instances' subnets."
+  value       = module.capacity.availability_zones
 }

@@ -248,3 +248,41 @@ run "gpu_metrics_example_scales_on_gpu_utilization" {
     error_message = "the example has the idle alarm and the dashboard"
   }
 }
+
+run "production_example_two_gpu_services_on_one_cluster" {
+  command = plan
+
+  module {
+    source = "./examples/production"
+  }
+
+  variables {
+    vpc_id                   = "vpc-0123456789abcdef0"
+    vpc_cidr                 = "10.0.0.0/16"
+    private_subnet_ids       = ["subnet-0123456789abcdef0", "subnet-0123456789abcdef1"]
+    listener_arn             = "arn:aws:elasticloadbalancing:us-east-1:123456789012:listener/app/web/0123456789abcdef/0123456789abcdef"
+    load_balancer_arn_suffix = "app/web/0123456789abcdef"
+    alb_security_group_id    = "sg-0aaaaaaaaaaaaaaaa"
+    vllm_image               = "123456789012.dkr.ecr.us-east-1.amazonaws.com/vllm-openai:v0.9"
+    embed_image              = "123456789012.dkr.ecr.us-east-1.amazonaws.com/embed:1"
+  }
+
+  assert {
+    condition     = output.capacity_providers == toset(["vllm-93f0e8", "embed-93f0e8"])
+    error_message = "one list names both services' capacity providers"
+  }
+  assert {
+    # The autoscaler's 3 tasks at 100/150 %: 3 keep serving and the first new one needs a 4th
+    # instance, which max_size 4 holds.
+    condition     = output.vllm_deployment_capacity == { strategy = "ROLLING", deploy_count = 3, needed_tasks = 4, peak_tasks = 4, capacity_tasks = 4, task_gpus = 4 }
+    error_message = "the rolling deployment fits the capacity"
+  }
+  assert {
+    condition     = output.embed_placement_expression == "attribute:ecs.instance-type in [g6.xlarge, g6.2xlarge]"
+    error_message = "the embedding tasks run on both L4 types"
+  }
+  assert {
+    condition     = output.vllm_gpu_metrics.namespace == "CWAgent" && output.vllm_gpu_metrics.dashboard_name == "vllm-93f0e8-gpu"
+    error_message = "vLLM publishes GPU metrics and has its dashboard"
+  }
+}

@@ -226,7 +226,7 @@ run "existing_cluster_left_to_the_caller_needs_the_list" {
 
   # The service would otherwise race the caller's association (created 10 s before the provider joined
   # the cluster, against a real cluster): the root passes null, which the service refuses.
-  expect_failures = [output.capacity_provider_name]
+  expect_failures = [output.service_name]
 }
 
 run "existing_cluster_list_without_the_provider_is_refused" {
@@ -238,7 +238,7 @@ run "existing_cluster_list_without_the_provider_is_refused" {
     cluster_capacity_providers  = ["FARGATE"]
   }
 
-  expect_failures = [output.capacity_provider_name]
+  expect_failures = [output.service_name]
 }
 
 run "existing_cluster_left_to_the_caller_capacity" {
