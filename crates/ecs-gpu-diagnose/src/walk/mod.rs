@@ -55,17 +55,9 @@ fn list(v: &[String]) -> String {
     }
 }
 
-/// Control characters of an input value as escapes, for messages that end up on one line.
+/// An input value for a message that ends up on one line: the report crate's escaper.
 fn escape(s: &str) -> String {
-    let mut out = String::with_capacity(s.len());
-    for c in s.chars() {
-        if c.is_control() {
-            out.extend(c.escape_default());
-        } else {
-            out.push(c);
-        }
-    }
-    out
+    ecs_gpu_report::escape_control(s).into_owned()
 }
 
 /// How many GPUs one task needs.

@@ -2,6 +2,8 @@
 
 use std::io::{self, Write};
 
+use ecs_gpu_report::escape_control as escape;
+
 use crate::{Effect, EffectKind, Plan};
 
 /// The human format: a summary line, then the effects grouped by kind, most disruptive first.
@@ -70,21 +72,4 @@ fn summary_line(plan: &Plan, effects: &[Effect]) -> String {
         if effects.len() == 1 { "" } else { "s" },
         counts.join(", ")
     )
-}
-
-/// Control characters (a newline or an ESC in an AMI value or an address) as escapes: one effect
-/// stays on its lines, and nothing reaches the terminal as a control sequence.
-pub(crate) fn escape(s: &str) -> std::borrow::Cow<'_, str> {
-    if !s.chars().any(char::is_control) {
-        return std::borrow::Cow::Borrowed(s);
-    }
-    let mut out = String::with_capacity(s.len() + 8);
-    for c in s.chars() {
-        if c.is_control() {
-            out.extend(c.escape_default());
-        } else {
-            out.push(c);
-        }
-    }
-    std::borrow::Cow::Owned(out)
 }

@@ -158,18 +158,10 @@ fn mark(s: Status) -> &'static str {
     }
 }
 
-/// Control characters from the input (a constraint, an event, an AMI value) as escapes, so a value
-/// can neither forge a line nor send a terminal sequence.
-fn esc(s: &str) -> String {
-    let mut out = String::with_capacity(s.len());
-    for c in s.chars() {
-        if c.is_control() {
-            out.extend(c.escape_default());
-        } else {
-            out.push(c);
-        }
-    }
-    out
+/// Control characters and line-reordering characters from the input (a constraint, an event, an
+/// AMI value) as escapes, so a value can neither forge a line nor send a terminal sequence.
+fn esc(s: &str) -> std::borrow::Cow<'_, str> {
+    ecs_gpu_report::escape_control(s)
 }
 
 fn write_human(out: &mut dyn Write, report: &Report, source: &str) -> io::Result<()> {
