@@ -11,14 +11,19 @@ use crate::{Effect, EffectKind, Plan};
 /// # Errors
 /// Writing to `out` fails.
 pub fn human(out: &mut dyn Write, plan: &Plan, effects: &[Effect]) -> io::Result<()> {
-    if !plan.is_applyable() {
+    if plan.is_errored() {
         writeln!(
             out,
-            "the plan cannot be applied: Terraform stopped planning at an error (`errored` or `applyable: false`), so the changes below are only those planned before it"
+            "the plan cannot be applied: Terraform stopped planning at an error (`errored: true`), so the changes below are only those planned before it"
         )?;
         writeln!(
             out,
             "help: fix the errors `terraform plan` printed (a failed precondition, a provider error) and plan again"
+        )?;
+    } else if !plan.is_applyable() {
+        writeln!(
+            out,
+            "the plan has nothing to apply (`applyable: false`, no error): applying it changes nothing"
         )?;
     } else if !plan.is_complete() {
         writeln!(
