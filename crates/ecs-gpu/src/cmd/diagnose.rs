@@ -122,9 +122,10 @@ fn live(args: &Args) -> Result<(Inputs, String)> {
         .build()
         .context("could not start the async runtime")?;
     let collected = runtime.block_on(ecs_gpu_aws::collect(&opts))?;
-    // Each call that failed, with its AWS error; the walk goes on with the others.
+    // Each call that failed, with its AWS error (escaped: an endpoint's message is anything it
+    // says); the walk goes on with the others.
     for e in &collected.inputs.errors {
-        let _ = writeln!(io::stderr(), "ecs-gpu: warning: {e}");
+        let _ = writeln!(io::stderr(), "ecs-gpu: warning: {}", esc(&e.to_string()));
     }
     // For tests and the curious: the operations that were sent, one a line.
     if let Some(path) = std::env::var_os("ECS_GPU_OPERATIONS_LOG") {
@@ -138,7 +139,7 @@ fn live(args: &Args) -> Result<(Inputs, String)> {
             "ecs-gpu: saved {} file{} to {}",
             written.len(),
             if written.len() == 1 { "" } else { "s" },
-            dir.display()
+            esc(&dir.display().to_string())
         );
     }
     let source = match what {
