@@ -4,12 +4,10 @@ use std::fs::File;
 use std::io::{self, BufRead, BufReader, Read, Write};
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
-use std::sync::atomic::{AtomicBool, Ordering};
-use std::sync::mpsc::{self, RecvTimeoutError};
-use std::sync::{Arc, Mutex};
+use std::sync::mpsc;
 use std::time::Duration;
 
-use anyhow::{anyhow, bail, Context, Result};
+use anyhow::{bail, Context, Result};
 use ecs_gpu_plan::{is_binary_plan, render, EffectKind, Plan};
 
 use crate::Outcome;
@@ -92,10 +90,10 @@ fn read(path: &Path, stdin: bool) -> Result<Plan> {
                 kind_of(&meta)
             );
         }
-        if meta.len() > MAX_PLAN_BYTES {
+        if meta.len() > max_plan_bytes() {
             bail!(
-                "larger than {} GiB ({} bytes), more than a plan ecs-gpu reads",
-                MAX_PLAN_BYTES >> 30,
+                "larger than {} ({} bytes), more than a plan ecs-gpu reads",
+                size_text(max_plan_bytes()),
                 meta.len()
             );
         }
@@ -128,10 +126,28 @@ fn kind_of(meta: &std::fs::Metadata) -> &'static str {
     }
 }
 
-/// A reader that fails once more than [`MAX_PLAN_BYTES`] have been read from it.
+/// The bound in force: [`MAX_PLAN_BYTES`], or less when `ECS_GPU_MAX_PLAN_BYTES` says (for tests).
+fn max_plan_bytes() -> u64 {
+    std::env::var("ECS_GPU_MAX_PLAN_BYTES")
+        .ok()
+        .and_then(|v| v.parse().ok())
+        .map_or(MAX_PLAN_BYTES, |n: u64| n.min(MAX_PLAN_BYTES))
+}
+
+/// A size in words: `2 GiB`, `16 MiB`.
+fn size_text(bytes: u64) -> String {
+    if bytes >= 1 << 30 && bytes % (1 << 30) == 0 {
+        format!("{} GiB", bytes >> 30)
+    } else {
+        format!("{} MiB", bytes >> 20)
+    }
+}
+
+/// A reader that fails once more than [`max_plan_bytes`] have been read from it.
 struct Bounded<R> {
     inner: R,
     read: u64,
+    max: u64,
     what: &'static str,
 }
 
@@ -140,6 +156,7 @@ impl<R> Bounded<R> {
         Bounded {
             inner,
             read: 0,
+            max: max_plan_bytes(),
             what,
         }
     }
@@ -149,11 +166,11 @@ impl<R: Read> Read for Bounded<R> {
     fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
         let n = self.inner.read(buf)?;
         self.read += n as u64;
-        if self.read > MAX_PLAN_BYTES {
+        if self.read > self.max {
             return Err(io::Error::other(format!(
-                "{} gave more than {} GiB, more than a plan ecs-gpu reads",
+                "{} gave more than {}, more than a plan ecs-gpu reads",
                 self.what,
-                MAX_PLAN_BYTES >> 30
+                size_text(self.max)
             )));
         }
         Ok(n)
@@ -208,14 +225,9 @@ fn terraform_show(path: &Path, shown: &str) -> Result<Plan> {
         ),
         Err(e) => return Err(e).context("cannot run `terraform show -json`"),
     };
-    let child = Arc::new(Mutex::new(child));
-    let (stdout, stderr) = {
-        let mut c = child.lock().map_err(|_| anyhow!("`terraform show` lock"))?;
-        (
-            c.stdout.take().context("terraform's standard output")?,
-            c.stderr.take().context("terraform's standard error")?,
-        )
-    };
+    let mut child = child;
+    let stdout = child.stdout.take().context("terraform's standard output")?;
+    let stderr = child.stderr.take().context("terraform's standard error")?;
     // Only the start of what it says on stderr is kept: its first error.
     let errors = std::thread::spawn(move || {
         let mut s = String::new();
@@ -225,50 +237,35 @@ fn terraform_show(path: &Path, shown: &str) -> Result<Plan> {
     let timeout = std::env::var("ECS_GPU_TERRAFORM_TIMEOUT")
         .ok()
         .and_then(|v| v.parse().ok())
-        .map_or(TERRAFORM_TIMEOUT, Duration::from_secs);
-    let (done, finished) = mpsc::channel::<()>();
-    let timed_out = Arc::new(AtomicBool::new(false));
-    let watchdog = {
-        let (child, timed_out) = (child.clone(), timed_out.clone());
-        std::thread::spawn(move || {
-            if finished.recv_timeout(timeout) == Err(RecvTimeoutError::Timeout) {
-                timed_out.store(true, Ordering::SeqCst);
-                if let Ok(mut c) = child.lock() {
-                    let _ = c.kill();
-                }
-            }
-        })
+        .map_or(TERRAFORM_TIMEOUT, |s: u64| {
+            Duration::from_secs(s).min(TERRAFORM_TIMEOUT)
+        });
+    // The parse runs beside this thread, which waits for it at most `timeout`: a terraform that
+    // hangs (or a process it started that keeps the pipe open) cannot hold the command.
+    let (sent, parsed) = mpsc::channel();
+    std::thread::spawn(move || {
+        let plan = ecs_gpu_plan::read(BufReader::with_capacity(
+            1 << 16,
+            Bounded::new(stdout, "`terraform show -json`"),
+        ));
+        let _ = sent.send(plan);
+    });
+    let parsed = match parsed.recv_timeout(timeout) {
+        Ok(p) => p,
+        Err(_) => {
+            let _ = child.kill();
+            let _ = child.wait();
+            bail!(
+                "`terraform show -json {shown}` did not finish within {} s and was stopped: run it yourself (`terraform show -json {shown} > plan.json`) to see what it waits for",
+                timeout.as_secs()
+            );
+        }
     };
-    // The reader is dropped when the parse ends, so terraform is never left blocked on a full pipe.
-    let parsed = ecs_gpu_plan::read(BufReader::with_capacity(
-        1 << 16,
-        Bounded::new(stdout, "`terraform show -json`"),
-    ));
     if parsed.is_err() {
         // A parse that stopped early (too much output, not JSON) leaves terraform writing.
-        if let Ok(mut c) = child.lock() {
-            let _ = c.kill();
-        }
+        let _ = child.kill();
     }
-    let status = loop {
-        let polled = child
-            .lock()
-            .map_err(|_| anyhow!("`terraform show` lock"))?
-            .try_wait()
-            .context("waiting for `terraform show -json`")?;
-        if let Some(status) = polled {
-            break status;
-        }
-        std::thread::sleep(Duration::from_millis(20));
-    };
-    let _ = done.send(());
-    let _ = watchdog.join();
-    if timed_out.load(Ordering::SeqCst) {
-        bail!(
-            "`terraform show -json {shown}` did not finish within {} s and was stopped: run it yourself (`terraform show -json {shown} > plan.json`) to see what it waits for",
-            timeout.as_secs()
-        );
-    }
+    let status = child.wait().context("waiting for `terraform show -json`")?;
     let errors = errors.join().unwrap_or_default();
     // Terraform's own error explains a failed run better than what its output lacked; a run this
     // command stopped because the output was unreadable says nothing on stderr.
