@@ -878,6 +878,7 @@ def install():
             params = {
                 k: self._get_param(k)
                 for k in (
+                    "launchType",
                     "capacityProviderStrategy",
                     "placementConstraints",
                     "placementStrategy",
@@ -897,6 +898,11 @@ def install():
                 with _LOCK:
                     if __name == "delete_service":
                         service.desired_count = 0
+                    if __name == "create_service" and not params["launchType"] and not params["capacityProviderStrategy"]:
+                        # Neither given: the cluster's default capacity provider strategy, if it has one.
+                        default = backend.clusters[service.cluster_name].default_capacity_provider_strategy
+                        if default:
+                            params["capacityProviderStrategy"] = default
                     if params["taskDefinition"]:
                         # ECS answers with the revision's ARN, whatever form it was given in.
                         service.task_definition = backend.describe_task_definition(params["taskDefinition"]).arn
