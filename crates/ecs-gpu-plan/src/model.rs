@@ -148,10 +148,13 @@ pub(crate) struct Resource {
     pub prior: Option<(Value, Value)>,
     /// Resource addresses (configuration form, module-relative) its expressions reference.
     pub references: Vec<String>,
-    /// The arguments its configuration sets (dotted paths without block indexes), each with the
-    /// variables of its module that the expression references.
-    pub args: Vec<(String, Vec<String>)>,
+    /// The arguments its configuration sets.
+    pub args: Vec<Argument>,
 }
+
+/// An argument a resource's configuration sets: its dotted path without block indexes, and the
+/// variables of its module that the expression references.
+pub(crate) type Argument = (String, Vec<String>);
 
 impl Resource {
     /// The values before the apply: the change's `before`, else the prior state.
@@ -308,7 +311,7 @@ impl Model {
                 }
             }
         }
-        let mut refs: HashMap<String, (Vec<String>, Vec<(String, Vec<String>)>)> = HashMap::new();
+        let mut refs: HashMap<String, (Vec<String>, Vec<Argument>)> = HashMap::new();
         for (path, obj) in &raw.config {
             if !Resource::is_managed_mode(obj) {
                 continue;
