@@ -65,6 +65,8 @@ import math
 import re
 import sys
 import threading
+import traceback
+import types
 import uuid
 from pathlib import Path
 
@@ -498,22 +500,24 @@ def _start(ecs, cluster, ci, task_def, service, deployment_id):
 
     cpu, memory, gpus, ports = _needs(task_def)
     free = _free(ci, "GPU") or []
-    network = None
-    if task_def.network_mode == "awsvpc":
-        network = json.loads(json.dumps(service.network_configuration or {}))
-        network.setdefault("awsvpcConfiguration", {}).setdefault("securityGroups", [])
+    # moto's own awsvpc path fails on a VPC without DNS host names: the task is made as a bridge
+    # task and given its network interface here.
+    as_bridge = types.SimpleNamespace(
+        arn=task_def.arn, network_mode="bridge", container_definitions=task_def.container_definitions
+    )
     task = Task(
         cluster,
-        task_def,
+        as_bridge,
         ci.container_instance_arn,
         {"CPU": cpu, "MEMORY": memory, "PORTS": ports, "PORTS_UDP": []},
         backend=ecs,
         group=f"service:{service.name}",
         launch_type=service.launch_type or "",
         started_by=deployment_id,
-        networking_configuration=network,
         capacity_provider_name=ci.capacity_provider_name,
     )
+    if task_def.network_mode == "awsvpc":
+        _attach_interface(ecs, task, service)
     # A placed task stays RUNNING: moto advances a task's status each time it is described.
     task._transitions = [("RUNNING", "RUNNING")]
     task.status = "RUNNING"
@@ -529,6 +533,36 @@ def _start(ecs, cluster, ci, task_def, service, deployment_id):
     _take(ci, cpu, memory, held, ports, +1)
     ecs.tasks.setdefault(cluster.name, {})[task.task_arn] = task
     return task
+
+
+def _attach_interface(ecs, task, service):
+    """An awsvpc task's network interface, in the first subnet of the service's configuration."""
+    config = (service.network_configuration or {}).get("awsvpcConfiguration") or {}
+    subnets = config.get("subnets") or []
+    if not subnets:
+        return
+    ec2, _ = _backends(ecs)
+    try:
+        eni = ec2.create_network_interface(
+            subnet=subnets[0], private_ip_address=None, group_ids=config.get("securityGroups") or [], description="moto ECS"
+        )
+    except Exception:
+        return
+    eni.status = "in-use"
+    task.network_configuration = {"awsvpcConfiguration": config}
+    task.attachments = [
+        {
+            "id": str(uuid.uuid4()),
+            "type": "ElasticNetworkInterface",
+            "status": "ATTACHED",
+            "details": [
+                {"name": "subnetId", "value": subnets[0]},
+                {"name": "networkInterfaceId", "value": eni.id},
+                {"name": "macAddress", "value": eni.mac_address},
+                {"name": "privateIPv4Address", "value": eni.private_ip_address},
+            ],
+        }
+    ]
 
 
 def _stop(ecs, task, reason, free=True):
@@ -757,10 +791,15 @@ def reconcile(ecs):
             _sync_instances(ecs)
             grew = False
             for service in list(ecs.services.values()):
-                if not hasattr(service, "deployment_configuration") or not isinstance(service.deployment_configuration, dict):
-                    _adopt(service, {})
-                unplaced = _schedule(ecs, service)
-                grew = _managed_scaling(ecs, service, unplaced) or grew
+                # One service the emulator cannot schedule must not fail the API call that
+                # triggered the pass: it is logged, and the others are scheduled.
+                try:
+                    if not isinstance(getattr(service, "deployment_configuration", None), dict):
+                        _adopt(service, {})
+                    unplaced = _schedule(ecs, service)
+                    grew = _managed_scaling(ecs, service, unplaced) or grew
+                except Exception:
+                    sys.stderr.write(f"ecs_gpu_emulator: service {service.name}: {traceback.format_exc()}")
             _termination_protection(ecs)
             if not grew:
                 break

@@ -4,8 +4,10 @@
 //! later). [`read`] makes one streaming pass over it that keeps only the GPU-stack resources
 //! ([`GPU_STACK_TYPES`]) of `resource_changes`, `resource_drift`, `planned_values`, `prior_state` and
 //! `configuration`; [`Plan::effects`] says, per changed resource, what the apply does in ECS terms:
-//! a deployment, a replaced service, a launch template version no running instance gets, an
-//! instance refresh, a drift set back, capacity destroyed, a deregistered revision, or nothing.
+//! an apply that fails or waits out a timeout, capacity destroyed, a replaced or moved service, an
+//! instance refresh, a deployment, tasks stopped or instances terminated by a lower count, a drift
+//! set back, scale-in protection removed, new tasks or instances, a launch template version no
+//! running instance gets, a deregistered revision, or nothing.
 //!
 //! Values the plan marks sensitive never appear in an effect's message, and values known only after
 //! apply are never guessed.

@@ -408,6 +408,11 @@ fn capacity_change(
 pub(super) fn instances(side: &Side<'_>, attr: &str, owner: &str) -> String {
     match side.get(&[attr]) {
         v @ Val::Known(_) => match v.as_f64() {
+            // Zero in the plan is the state's count when something outside Terraform (managed
+            // scaling) owns it under `ignore_changes`: no number is better than a wrong one.
+            Some(n) if n.abs() < f64::EPSILON => {
+                format!("{owner} GPU instances (desired capacity 0 in the plan)")
+            }
             Some(n) => format!("{owner} {} GPU instance{}", v.show(), plural(n)),
             None => format!("{owner} GPU instances"),
         },
