@@ -74,12 +74,15 @@ work=$(mktemp -d -t ecs-gpu-e2e.XXXXXX)
 PORT=$("$py" -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
 ENDPOINT="http://127.0.0.1:$PORT"
 # moto loads the AWS managed policies (AmazonECSTaskExecutionRolePolicy...) only when asked. Its
-# recorder keeps every request: moto's CreateService drops the capacity provider strategy and the
-# placement constraints, so the checks read them from the request the provider sent.
+# recorder keeps every request, so the checks can read what the provider sent.
 export ECS_GPU_E2E_RECORDING=$work/recording.jsonl
-# e2e_check.py serve: moto_server with Application Auto Scaling's ListTagsForResource answered.
+# The GPU-faithful emulator (scripts/ecs_gpu_emulator.py: GPUs registered from the catalog, the
+# agent joining from user data, service tasks placed by ECS's rules, the strategy and constraints
+# kept), then e2e_check.py serve: moto_server with Application Auto Scaling's ListTagsForResource
+# answered and placement groups.
 MOTO_IAM_LOAD_MANAGED_POLICIES=true MOTO_ENABLE_RECORDING=true MOTO_RECORDER_FILEPATH=$ECS_GPU_E2E_RECORDING \
-  "$VENV/bin/python" "$root/scripts/e2e_check.py" serve "$PORT" >"$work/moto.log" 2>&1 &
+  "$VENV/bin/python" -c "import sys; sys.path[:0] = [sys.argv[1]]; import ecs_gpu_emulator, e2e_check; ecs_gpu_emulator.install(); e2e_check.serve(sys.argv[2])" \
+  "$root/scripts" "$PORT" >"$work/moto.log" 2>&1 &
 MOTO_PID=$!
 stop() {
   status=$?

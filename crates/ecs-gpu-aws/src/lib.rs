@@ -36,6 +36,7 @@ use aws_config::timeout::TimeoutConfig;
 use aws_config::{BehaviorVersion, Region};
 use aws_sdk_ecs::error::{ProvideErrorMetadata, SdkError};
 use aws_sdk_ecs::types::DesiredStatus;
+use aws_smithy_runtime_api::client::orchestrator::HttpResponse;
 use ecs_gpu_diagnose::input::{
     Call, CallError, DescribeAutoScalingGroupsOutput, DescribeCapacityProvidersOutput,
     DescribeContainerInstancesOutput, DescribeScalingActivitiesOutput, DescribeServicesOutput,
@@ -129,6 +130,12 @@ pub enum AwsError {
         variable: &'static str,
         problem: &'static str,
     },
+    #[error("`{variable}` names `{path}`, which {problem}: point it at the file it should name, or unset it")]
+    BadFile {
+        variable: &'static str,
+        path: String,
+        problem: String,
+    },
     #[error("--timeout of {seconds} s is more than the {} s this command waits at most", MAX_TIMEOUT.as_secs())]
     TimeoutTooLong { seconds: u64 },
     #[error("service `{service}` not found in cluster `{cluster}` (DescribeServices: {reason})")]
@@ -137,6 +144,33 @@ pub enum AwsError {
         service: String,
         reason: String,
     },
+}
+
+/// At most this many items are read from one list (container instance ARNs, task ARNs, pages of
+/// groups would be fewer): far above a cluster's usual size, and a bound that keeps an endpoint
+/// that pages without end from filling memory. Past it the call fails with `TooManyResults`.
+pub const MAX_LISTED: usize = 10_000;
+
+/// At most this many instances whose GPUs are held get their tasks listed to name the holders.
+const MAX_HOLDER_INSTANCES: usize = 10;
+
+/// At most this many pages are read of a call paged by hand (DescribeCapacityProviders).
+const MAX_PAGES: usize = 100;
+
+/// Collects a paginated stream, stopping once it holds more than `max` items: the caller turns
+/// that into a `TooManyResults` failure.
+async fn at_most<T, E>(
+    mut stream: aws_smithy_async::future::pagination_stream::PaginationStream<Result<T, E>>,
+    max: usize,
+) -> Result<Vec<T>, E> {
+    let mut out = Vec::new();
+    while let Some(item) = stream.next().await {
+        out.push(item?);
+        if out.len() > max {
+            break;
+        }
+    }
+    Ok(out)
 }
 
 /// At most this many ARNs per Describe call (the ECS API limit).
@@ -181,6 +215,49 @@ pub fn check_credential_variables(
     Ok(())
 }
 
+/// The files named by the environment that the SDK and its TLS stack read, with the most each may
+/// hold: shared config and credential files and tokens are small; a CA bundle is larger.
+pub const FILE_VARIABLES: [(&str, u64); 5] = [
+    ("AWS_CONFIG_FILE", 1 << 20),
+    ("AWS_SHARED_CREDENTIALS_FILE", 1 << 20),
+    ("AWS_WEB_IDENTITY_TOKEN_FILE", 1 << 20),
+    ("AWS_CONTAINER_AUTHORIZATION_TOKEN_FILE", 1 << 20),
+    ("SSL_CERT_FILE", 16 << 20),
+];
+
+/// Refuses a file named by [`FILE_VARIABLES`] that is not a regular file (a FIFO would block the
+/// SDK, `/dev/zero` would fill memory) or is larger than its bound, before the SDK reads it. A
+/// file that does not exist is left to the SDK, which treats a missing shared file as empty.
+pub fn check_file_variables(
+    get: impl Fn(&str) -> Option<std::ffi::OsString>,
+) -> Result<(), AwsError> {
+    for (variable, max) in FILE_VARIABLES {
+        let Some(value) = get(variable).filter(|v| !v.is_empty()) else {
+            continue;
+        };
+        let path = std::path::PathBuf::from(value);
+        let problem = match std::fs::metadata(&path) {
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => continue,
+            Err(e) => format!("cannot be read ({})", e.kind()),
+            Ok(m) if !m.is_file() => {
+                "is not a regular file (a FIFO, a device or a folder)".to_string()
+            }
+            Ok(m) if m.len() > max => format!(
+                "is larger than {} MiB ({} bytes), more than such a file holds",
+                max >> 20,
+                m.len()
+            ),
+            Ok(_) => continue,
+        };
+        return Err(AwsError::BadFile {
+            variable,
+            path: path.display().to_string(),
+            problem,
+        });
+    }
+    Ok(())
+}
+
 /// Reads everything the walk uses, read-only.
 pub async fn collect(opts: &Options) -> Result<Collected, AwsError> {
     if opts.timeout > MAX_TIMEOUT {
@@ -189,6 +266,7 @@ pub async fn collect(opts: &Options) -> Result<Collected, AwsError> {
         });
     }
     check_credential_variables(|v| std::env::var_os(v))?;
+    check_file_variables(|v| std::env::var_os(v))?;
     let mut loader = aws_config::defaults(BehaviorVersion::latest())
         // Throttling and transient errors: the standard mode's exponential backoff with jitter.
         .retry_config(
@@ -221,16 +299,18 @@ pub async fn collect(opts: &Options) -> Result<Collected, AwsError> {
         return Err(AwsError::NoRegion);
     }
     let guard = readonly::ReadOnly::default();
+    // One budget for the responses of both clients.
+    let limit = readonly::BodyLimit::default();
     let ecs = aws_sdk_ecs::Client::from_conf(
         aws_sdk_ecs::config::Builder::from(&sdk)
             .interceptor(guard.clone())
-            .interceptor(readonly::BodyLimit)
+            .interceptor(limit.clone())
             .build(),
     );
     let autoscaling = aws_sdk_autoscaling::Client::from_conf(
         aws_sdk_autoscaling::config::Builder::from(&sdk)
             .interceptor(guard.clone())
-            .interceptor(readonly::BodyLimit)
+            .interceptor(limit)
             .build(),
     );
     let mut run = Run {
@@ -339,6 +419,49 @@ fn profile_exists(name: &str) -> bool {
     in_config || credentials.iter().any(|s| s == name)
 }
 
+/// What was wrong with an answer the SDK could not read: its parser's words and, when the field is
+/// one the walk reads, where it is (`tasks[0].containers`), found by reading the answer again into
+/// the AWS CLI shape of the call.
+fn unreadable<E>(call: Call, e: &SdkError<E, HttpResponse>) -> String
+where
+    E: std::error::Error + 'static,
+{
+    let text = chain(e);
+    let text = text.strip_prefix("response error: ").unwrap_or(&text);
+    let place = e
+        .raw_response()
+        .and_then(|r| r.body().bytes())
+        .and_then(|body| place_in(call, body));
+    match place {
+        Some(path) => format!("the answer could not be read at `{path}`: {text}"),
+        None => format!("the answer could not be read: {text}"),
+    }
+}
+
+/// The path of the first field of `body` that does not have the shape of the call's answer.
+fn place_in(call: Call, body: &[u8]) -> Option<String> {
+    fn path_of<T: serde::de::DeserializeOwned>(body: &[u8]) -> Option<String> {
+        let de = &mut serde_json::Deserializer::from_slice(body);
+        serde_path_to_error::deserialize::<_, T>(de)
+            .err()
+            .map(|e| e.path().to_string())
+            .filter(|p| p != ".")
+    }
+    use ecs_gpu_diagnose::input as cli;
+    match call {
+        Call::DescribeServices => path_of::<cli::DescribeServicesOutput>(body),
+        Call::DescribeTaskDefinition => path_of::<cli::DescribeTaskDefinitionOutput>(body),
+        Call::DescribeContainerInstances => path_of::<cli::DescribeContainerInstancesOutput>(body),
+        Call::DescribeTasks => path_of::<cli::DescribeTasksOutput>(body),
+        Call::DescribeCapacityProviders => path_of::<cli::DescribeCapacityProvidersOutput>(body),
+        Call::ListContainerInstances => path_of::<cli::ListContainerInstancesOutput>(body),
+        Call::DescribeAutoScalingGroups
+        | Call::DescribeScalingActivities
+        | Call::DescribeClusters
+        | Call::ListTasks => None,
+    }
+}
+
 /// The code of a call that could not be signed: no credentials anywhere in the chain.
 const NO_CREDENTIALS: &str = "NoCredentials";
 
@@ -367,14 +490,13 @@ struct Run {
 
 impl Run {
     /// Runs one call within the deadline; a failure is recorded and `None` returned.
-    async fn call<T, E, R>(
+    async fn call<T, E>(
         &mut self,
         call: Call,
-        fut: impl Future<Output = Result<T, SdkError<E, R>>>,
+        fut: impl Future<Output = Result<T, SdkError<E, HttpResponse>>>,
     ) -> Option<T>
     where
         E: ProvideErrorMetadata + std::error::Error + Send + Sync + 'static,
-        R: std::fmt::Debug + Send + Sync + 'static,
     {
         match tokio::time::timeout_at(self.deadline, fut).await {
             Ok(Ok(v)) => {
@@ -383,6 +505,17 @@ impl Run {
             }
             Ok(Err(e)) => {
                 let error = match &e {
+                    _ if chain(&e).contains(readonly::TOTAL_LIMIT) => {
+                        self.answered = true;
+                        CallError {
+                            call,
+                            code: "ResponseTooLarge".to_string(),
+                            message: format!(
+                                "the answers of this run passed {} MiB, the most ecs-gpu reads in one run",
+                                readonly::MAX_TOTAL_RESPONSE_BYTES / (1024 * 1024)
+                            ),
+                        }
+                    }
                     _ if chain(&e).contains(readonly::LENGTH_LIMIT) => {
                         self.answered = true;
                         CallError {
@@ -396,10 +529,18 @@ impl Run {
                     }
                     SdkError::ServiceError(_) | SdkError::ResponseError(_) => {
                         self.answered = true;
-                        CallError {
-                            call,
-                            code: e.code().unwrap_or("UnknownError").to_string(),
-                            message: e.message().unwrap_or_default().to_string(),
+                        match e.code() {
+                            Some(code) => CallError {
+                                call,
+                                code: code.to_string(),
+                                message: e.message().unwrap_or_default().to_string(),
+                            },
+                            // No AWS error code: an answer the SDK could not read.
+                            None => CallError {
+                                call,
+                                code: "InvalidResponse".to_string(),
+                                message: unreadable(call, &e),
+                            },
                         }
                     }
                     SdkError::TimeoutError(_) => CallError {
@@ -452,6 +593,114 @@ impl Run {
                 None
             }
         }
+    }
+
+    /// The running tasks of other groups on the instances whose GPUs are held, so the walk can name
+    /// who holds them: for at most [`MAX_HOLDER_INSTANCES`] instances whose running tasks the tasks
+    /// read so far do not account for.
+    async fn read_gpu_holders(&mut self, ecs: &aws_sdk_ecs::Client, cluster: &str) {
+        let (Some(tasks), Some(instances)) = (&self.inputs.tasks, &self.inputs.container_instances)
+        else {
+            return;
+        };
+        let gpu = ecs_gpu_catalog::catalog().gpu_requirement.type_.as_str();
+        let known: std::collections::HashSet<String> = tasks
+            .tasks
+            .iter()
+            .filter_map(|t| t.task_arn.clone())
+            .collect();
+        let held: Vec<String> = instances
+            .container_instances
+            .iter()
+            .filter(|i| {
+                let registered = i.registered(gpu).map_or(0, |r| r.amount());
+                let free = i.remaining(gpu).map_or(registered, |r| r.amount());
+                let listed = tasks
+                    .tasks
+                    .iter()
+                    .filter(|t| {
+                        t.container_instance_arn.is_some()
+                            && t.container_instance_arn == i.container_instance_arn
+                            && t.desired_status.as_deref() == Some("RUNNING")
+                    })
+                    .count();
+                free < registered
+                    && i64::try_from(listed).unwrap_or(i64::MAX) < i.running_tasks_count
+            })
+            .filter_map(|i| i.container_instance_arn.clone())
+            .take(MAX_HOLDER_INSTANCES)
+            .collect();
+        let mut more: Vec<String> = Vec::new();
+        for arn in held {
+            let Some(arns) = self
+                .call(
+                    Call::ListTasks,
+                    at_most(
+                        ecs.list_tasks()
+                            .cluster(cluster)
+                            .container_instance(arn)
+                            .desired_status(DesiredStatus::Running)
+                            .into_paginator()
+                            .items()
+                            .send(),
+                        MAX_LISTED,
+                    ),
+                )
+                .await
+                .and_then(|arns| self.within(Call::ListTasks, arns))
+            else {
+                continue;
+            };
+            more.extend(arns.into_iter().filter(|a| !known.contains(a)));
+        }
+        more.sort();
+        more.dedup();
+        let mut found = Vec::new();
+        for batch in more.chunks(DESCRIBE_BATCH) {
+            if let Some(page) = self
+                .call(
+                    Call::DescribeTasks,
+                    ecs.describe_tasks()
+                        .cluster(cluster)
+                        .set_tasks(Some(batch.to_vec()))
+                        .send(),
+                )
+                .await
+            {
+                found.extend(page.tasks().iter().map(map::task));
+            }
+        }
+        if let Some(tasks) = &mut self.inputs.tasks {
+            tasks.tasks.extend(found);
+        }
+    }
+
+    /// `items` when a bounded list stayed within its bound, else a `TooManyResults` failure.
+    fn within<T>(&mut self, call: Call, items: Vec<T>) -> Option<Vec<T>> {
+        let max = match call {
+            Call::DescribeAutoScalingGroups => MAX_PAGES,
+            _ => MAX_LISTED,
+        };
+        if items.len() > max {
+            self.too_many(call, if max == MAX_PAGES { "pages" } else { "items" });
+            return None;
+        }
+        Some(items)
+    }
+
+    fn too_many(&mut self, call: Call, what: &str) {
+        let max = if what == "pages" {
+            MAX_PAGES
+        } else {
+            MAX_LISTED
+        };
+        self.inputs.errors.push(CallError {
+            call,
+            code: "TooManyResults".to_string(),
+            message: format!(
+                "the answer went on past {max} {what}, the most ecs-gpu reads from one call"
+            ),
+        });
     }
 
     fn cluster_missing(&self, cluster: &str) -> Result<(), AwsError> {
@@ -593,15 +842,18 @@ impl Run {
         let arns = self
             .call(
                 Call::ListContainerInstances,
-                ecs.list_container_instances()
-                    .cluster(cluster)
-                    .max_results(page)
-                    .into_paginator()
-                    .items()
-                    .send()
-                    .try_collect(),
+                at_most(
+                    ecs.list_container_instances()
+                        .cluster(cluster)
+                        .max_results(page)
+                        .into_paginator()
+                        .items()
+                        .send(),
+                    MAX_LISTED,
+                ),
             )
-            .await;
+            .await
+            .and_then(|arns| self.within(Call::ListContainerInstances, arns));
         self.cluster_missing(cluster)?;
         if let Some(arns) = arns {
             let mut out = DescribeContainerInstancesOutput::default();
@@ -652,9 +904,10 @@ impl Run {
             if let Some(arns) = self
                 .call(
                     Call::ListTasks,
-                    req.into_paginator().items().send().try_collect(),
+                    at_most(req.into_paginator().items().send(), MAX_LISTED),
                 )
                 .await
+                .and_then(|arns| self.within(Call::ListTasks, arns))
             {
                 listed = true;
                 task_arns.extend(arns);
@@ -686,6 +939,7 @@ impl Run {
                 self.inputs.tasks = Some(out);
             }
         }
+        self.read_gpu_holders(ecs, cluster).await;
 
         // Capacity providers: those of the service's strategy, else those the instances belong to.
         let mut names: Vec<String> = self
@@ -720,7 +974,12 @@ impl Run {
             let mut out = DescribeCapacityProvidersOutput::default();
             let mut token: Option<String> = None;
             let mut ok = true;
-            loop {
+            for n in 0.. {
+                if n == MAX_PAGES {
+                    self.too_many(Call::DescribeCapacityProviders, "pages");
+                    ok = false;
+                    break;
+                }
                 let Some(page) = self
                     .call(
                         Call::DescribeCapacityProviders,
@@ -768,14 +1027,17 @@ impl Run {
             if let Some(pages) = self
                 .call(
                     Call::DescribeAutoScalingGroups,
-                    autoscaling
-                        .describe_auto_scaling_groups()
-                        .set_auto_scaling_group_names(Some(groups.clone()))
-                        .into_paginator()
-                        .send()
-                        .try_collect(),
+                    at_most(
+                        autoscaling
+                            .describe_auto_scaling_groups()
+                            .set_auto_scaling_group_names(Some(groups.clone()))
+                            .into_paginator()
+                            .send(),
+                        MAX_PAGES,
+                    ),
                 )
                 .await
+                .and_then(|pages| self.within(Call::DescribeAutoScalingGroups, pages))
             {
                 self.inputs.auto_scaling_groups = Some(DescribeAutoScalingGroupsOutput {
                     auto_scaling_groups: pages

@@ -1,7 +1,10 @@
 //! The read-only guard: an SDK interceptor that records every operation the clients send and refuses
 //! any that is not a Describe, List or Get.
 
+use std::pin::Pin;
+use std::sync::atomic::{AtomicU64, Ordering as AtomicOrdering};
 use std::sync::{Arc, Mutex};
+use std::task::{Context, Poll};
 
 use aws_smithy_runtime_api::box_error::BoxError;
 use aws_smithy_runtime_api::client::interceptors::context::{
@@ -119,13 +122,31 @@ mod tests {
 /// under a megabyte; an endpoint that streams without end must not fill memory.
 pub const MAX_RESPONSE_BYTES: usize = 64 * 1024 * 1024;
 
+/// The most all the responses of one run may hold together: an endpoint that answers page after
+/// page must not fill memory either.
+pub const MAX_TOTAL_RESPONSE_BYTES: u64 = 256 * 1024 * 1024;
+
 /// The text of the error a response past [`MAX_RESPONSE_BYTES`] fails with (http-body-util's
 /// `Limited`).
 pub(crate) const LENGTH_LIMIT: &str = "length limit exceeded";
 
-/// Bounds every response body to [`MAX_RESPONSE_BYTES`] before the SDK reads it whole.
-#[derive(Debug, Clone, Default)]
-pub(crate) struct BodyLimit;
+/// The text of the error a response fails with once the run has read [`MAX_TOTAL_RESPONSE_BYTES`].
+pub(crate) const TOTAL_LIMIT: &str = "total response limit exceeded";
+
+/// Bounds every response body to [`MAX_RESPONSE_BYTES`], and all of them together to what is left
+/// of [`MAX_TOTAL_RESPONSE_BYTES`], before the SDK reads them whole.
+#[derive(Debug, Clone)]
+pub(crate) struct BodyLimit {
+    left: Arc<AtomicU64>,
+}
+
+impl Default for BodyLimit {
+    fn default() -> Self {
+        BodyLimit {
+            left: Arc::new(AtomicU64::new(MAX_TOTAL_RESPONSE_BYTES)),
+        }
+    }
+}
 
 impl Intercept for BodyLimit {
     fn name(&self) -> &'static str {
@@ -139,8 +160,57 @@ impl Intercept for BodyLimit {
         _cfg: &mut ConfigBag,
     ) -> Result<(), BoxError> {
         let body = std::mem::replace(context.response_mut().body_mut(), SdkBody::taken());
-        *context.response_mut().body_mut() =
-            SdkBody::from_body_1_x(http_body_util::Limited::new(body, MAX_RESPONSE_BYTES));
+        *context.response_mut().body_mut() = SdkBody::from_body_1_x(Metered {
+            inner: http_body_util::Limited::new(body, MAX_RESPONSE_BYTES),
+            left: self.left.clone(),
+        });
         Ok(())
+    }
+}
+
+/// A body that takes what it yields from a budget shared by every response of the run.
+struct Metered<B> {
+    inner: B,
+    left: Arc<AtomicU64>,
+}
+
+impl<B> http_body::Body for Metered<B>
+where
+    B: http_body::Body<Data = bytes::Bytes> + Unpin,
+    B::Error: Into<BoxError>,
+{
+    type Data = bytes::Bytes;
+    type Error = BoxError;
+
+    fn poll_frame(
+        mut self: Pin<&mut Self>,
+        cx: &mut Context<'_>,
+    ) -> Poll<Option<Result<http_body::Frame<Self::Data>, Self::Error>>> {
+        match Pin::new(&mut self.inner).poll_frame(cx) {
+            Poll::Ready(Some(Ok(frame))) => {
+                let n = frame.data_ref().map_or(0, |d| d.len() as u64);
+                let taken = self.left.fetch_update(
+                    AtomicOrdering::SeqCst,
+                    AtomicOrdering::SeqCst,
+                    |left| left.checked_sub(n),
+                );
+                if taken.is_err() {
+                    self.left.store(0, AtomicOrdering::SeqCst);
+                    return Poll::Ready(Some(Err(TOTAL_LIMIT.into())));
+                }
+                Poll::Ready(Some(Ok(frame)))
+            }
+            Poll::Ready(Some(Err(e))) => Poll::Ready(Some(Err(e.into()))),
+            Poll::Ready(None) => Poll::Ready(None),
+            Poll::Pending => Poll::Pending,
+        }
+    }
+
+    fn is_end_stream(&self) -> bool {
+        self.inner.is_end_stream()
+    }
+
+    fn size_hint(&self) -> http_body::SizeHint {
+        self.inner.size_hint()
     }
 }

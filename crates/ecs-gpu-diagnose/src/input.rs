@@ -64,11 +64,14 @@ impl Call {
         format!("{service}:{}", self.operation())
     }
 
-    /// The file a saved output of this call lives in, named after the AWS CLI command. The List calls
-    /// and DescribeClusters have none: their answer only says what the calls that follow ask for (the
-    /// cluster's capacity providers and default strategy).
+    /// The file a saved output of this call lives in, named after the AWS CLI command.
+    /// ListContainerInstances has one because an empty list is the only way the AWS CLI can say
+    /// that a cluster has no container instance (DescribeContainerInstances needs at least one ARN);
+    /// ListTasks and DescribeClusters have none: their answer only says what the calls that follow
+    /// ask for.
     pub fn file_name(self) -> Option<&'static str> {
         Some(match self {
+            Call::ListContainerInstances => "list-container-instances.json",
             Call::DescribeServices => "describe-services.json",
             Call::DescribeTaskDefinition => "describe-task-definition.json",
             Call::DescribeContainerInstances => "describe-container-instances.json",
@@ -76,7 +79,7 @@ impl Call {
             Call::DescribeCapacityProviders => "describe-capacity-providers.json",
             Call::DescribeAutoScalingGroups => "describe-auto-scaling-groups.json",
             Call::DescribeScalingActivities => "describe-scaling-activities.json",
-            Call::DescribeClusters | Call::ListContainerInstances | Call::ListTasks => return None,
+            Call::DescribeClusters | Call::ListTasks => return None,
         })
     }
 }
@@ -327,6 +330,14 @@ pub struct ResourceRequirement {
     pub type_: String,
     #[serde(default)]
     pub value: String,
+}
+
+/// `aws ecs list-container-instances` (the AWS CLI prints every page as one list).
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct ListContainerInstancesOutput {
+    #[serde(default)]
+    pub container_instance_arns: Vec<String>,
 }
 
 /// `aws ecs describe-container-instances`.

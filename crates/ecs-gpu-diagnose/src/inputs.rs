@@ -10,7 +10,7 @@ use serde::Serialize;
 use crate::input::{
     Call, CallError, DescribeAutoScalingGroupsOutput, DescribeCapacityProvidersOutput,
     DescribeContainerInstancesOutput, DescribeScalingActivitiesOutput, DescribeServicesOutput,
-    DescribeTaskDefinitionOutput, DescribeTasksOutput,
+    DescribeTaskDefinitionOutput, DescribeTasksOutput, ListContainerInstancesOutput,
 };
 
 /// What the walk reads. Every part is optional: a step whose inputs are missing is `unknown`.
@@ -23,6 +23,12 @@ pub struct Inputs {
     pub capacity_providers: Option<DescribeCapacityProvidersOutput>,
     pub auto_scaling_groups: Option<DescribeAutoScalingGroupsOutput>,
     pub scaling_activities: Option<DescribeScalingActivitiesOutput>,
+    /// The ARNs ListContainerInstances gave, when a saved `list-container-instances.json` holds
+    /// them: the only AWS CLI output that can say a cluster has no container instance.
+    pub container_instance_arns: Option<ListContainerInstancesOutput>,
+    /// How `container_instances` came to be known empty without a DescribeContainerInstances answer
+    /// (an empty list, an empty file), for the evidence.
+    pub no_instances_because: Option<String>,
     /// Calls that did not answer (live mode), so the steps that need them can say why they are unknown.
     pub errors: Vec<CallError>,
 }
@@ -48,6 +54,10 @@ pub enum FilesError {
     },
     #[error("{}: not JSON (YAML or text output?): run the AWS CLI with `--output json`", path.display())]
     NotJson { path: PathBuf },
+    /// An empty describe-container-instances file where the other files show instances: a call
+    /// that failed, not an empty cluster.
+    #[error("{}: empty, but {why}: it holds no instance because the call that wrote it failed; save it again (docs/diagnose.md has the commands)", path.display())]
+    EmptyButInstances { path: PathBuf, why: String },
 }
 
 impl Inputs {
@@ -60,6 +70,7 @@ impl Inputs {
             && self.capacity_providers.is_none()
             && self.auto_scaling_groups.is_none()
             && self.scaling_activities.is_none()
+            && self.container_instance_arns.is_none()
     }
 
     /// The error of a call that did not answer, if it failed.
@@ -88,17 +99,26 @@ impl Inputs {
             .collect();
         names.sort();
         let mut inputs = Inputs::default();
+        let mut empty_files = Vec::new();
         for name in names
             .iter()
             .filter(|n| n.to_ascii_lowercase().ends_with(".json"))
         {
             let path = dir.join(name);
             let text = read_bounded(&path).map_err(|e| io(&path, e))?;
-            let Some(call) = call_by_name(name).or_else(|| call_by_content(&text)) else {
+            let call = call_by_name(name).or_else(|| call_by_content(&text));
+            // `aws ecs describe-container-instances` cannot be called with no instance: on an empty
+            // cluster a script that saves its output leaves an empty file.
+            if call == Some(Call::DescribeContainerInstances) && text.trim().is_empty() {
+                empty_files.push(path);
+                continue;
+            }
+            let Some(call) = call else {
                 continue;
             };
             inputs.add(call, &path, &text)?;
         }
+        inputs.settle_instances(&empty_files)?;
         if inputs.is_empty() {
             let expected: Vec<&str> = Call::ALL.iter().filter_map(|c| c.file_name()).collect();
             let shown: Vec<&str> = names.iter().take(10).map(String::as_str).collect();
@@ -202,7 +222,81 @@ impl Inputs {
                 let out = self.scaling_activities.get_or_insert_with(Default::default);
                 out.activities.extend(v.activities);
             }
-            Call::DescribeClusters | Call::ListContainerInstances | Call::ListTasks => {}
+            Call::ListContainerInstances => {
+                let v: ListContainerInstancesOutput = parse(path, call, text)?;
+                let out = self
+                    .container_instance_arns
+                    .get_or_insert_with(Default::default);
+                out.container_instance_arns
+                    .extend(v.container_instance_arns);
+            }
+            Call::DescribeClusters | Call::ListTasks => {}
+        }
+        Ok(())
+    }
+
+    /// What the container instances are when no DescribeContainerInstances answer says: none, when
+    /// an empty `list-container-instances.json` or an empty describe file says so and nothing else
+    /// contradicts it.
+    fn settle_instances(&mut self, empty_files: &[PathBuf]) -> Result<(), FilesError> {
+        let running_tasks = self
+            .services
+            .iter()
+            .flat_map(|s| &s.services)
+            .map(|s| s.running_count)
+            .sum::<i64>()
+            + self
+                .tasks
+                .iter()
+                .flat_map(|t| &t.tasks)
+                .filter(|t| {
+                    t.container_instance_arn.is_some()
+                        && t.last_status.as_deref() == Some("RUNNING")
+                })
+                .count() as i64;
+        let listed = self
+            .container_instance_arns
+            .as_ref()
+            .map(|l| l.container_instance_arns.len());
+        if let Some(path) = empty_files.first() {
+            let why = if self.container_instances.is_some() {
+                Some("other files describe container instances".to_string())
+            } else if let Some(n) = listed.filter(|n| *n > 0) {
+                Some(format!(
+                    "list-container-instances.json lists {n} container instance{}",
+                    if n == 1 { "" } else { "s" }
+                ))
+            } else if running_tasks > 0 {
+                Some(format!(
+                    "the other files show {running_tasks} running task{}",
+                    if running_tasks == 1 { "" } else { "s" }
+                ))
+            } else {
+                None
+            };
+            if let Some(why) = why {
+                return Err(FilesError::EmptyButInstances {
+                    path: path.clone(),
+                    why,
+                });
+            }
+        }
+        if self.container_instances.is_some() {
+            return Ok(());
+        }
+        if listed == Some(0) {
+            self.container_instances = Some(DescribeContainerInstancesOutput::default());
+            self.no_instances_because =
+                Some("list-container-instances.json lists no container instance".to_string());
+        } else if let Some(path) = empty_files.first() {
+            self.container_instances = Some(DescribeContainerInstancesOutput::default());
+            self.no_instances_because = Some(format!(
+                "{} is empty: read as no container instance (the AWS CLI cannot describe zero instances)",
+                path.file_name().map_or_else(
+                    || path.display().to_string(),
+                    |n| n.to_string_lossy().into_owned()
+                )
+            ));
         }
         Ok(())
     }
@@ -221,6 +315,12 @@ impl Inputs {
             dir,
             Call::DescribeTaskDefinition,
             &self.task_definition,
+            &mut written,
+        )?;
+        write(
+            dir,
+            Call::ListContainerInstances,
+            &self.container_instance_arns,
             &mut written,
         )?;
         write(
@@ -297,6 +397,8 @@ fn call_by_content(text: &str) -> Option<Call> {
         Call::DescribeTaskDefinition
     } else if has("containerInstances") {
         Call::DescribeContainerInstances
+    } else if has("containerInstanceArns") {
+        Call::ListContainerInstances
     } else if has("tasks") {
         Call::DescribeTasks
     } else if has("capacityProviders") {

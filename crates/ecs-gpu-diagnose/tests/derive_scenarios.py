@@ -17,6 +17,7 @@ FILES = [
     "describe-capacity-providers.json",
     "describe-auto-scaling-groups.json",
     "describe-scaling-activities.json",
+    "list-container-instances.json",
 ]
 
 
@@ -35,8 +36,14 @@ def save(name, files):
     os.makedirs(d, exist_ok=True)
     for f, v in files.items():
         with open(os.path.join(d, f), "w") as fh:
+            if v is EMPTY:
+                continue
             json.dump(v, fh, indent=4)
             fh.write("\n")
+
+
+# A file saved empty: what `aws ... > file` leaves when the call fails before printing.
+EMPTY = object()
 
 
 def res(items, name):
@@ -160,9 +167,51 @@ def desired_zero_managed_scaling():
     save("capacity-desired-zero-managed-scaling", s)
 
 
+def empty_cluster():
+    """The stock-out scenario as the documented recipe saves it on a cluster with no container
+    instance: DescribeContainerInstances cannot be called, so `list-container-instances.json` (an
+    empty list) says there is none; and the same with the empty file an older recipe left."""
+    s = load("capacity-stockout")
+    del s["describe-container-instances.json"]
+    s["list-container-instances.json"] = {"containerInstanceArns": []}
+    save("capacity-empty-cluster-listed", s)
+    s = load("capacity-stockout")
+    s["describe-container-instances.json"] = EMPTY
+    save("capacity-empty-cluster-empty-file", s)
+
+
+def held_by_another_service():
+    """The one GPU is held by a task of another service; this service runs none of its one task,
+    and its group is at its max size."""
+    s = load("gpus-available-pinned")
+    svc = s["describe-services.json"]["services"][0]
+    svc["desiredCount"] = 1
+    svc["runningCount"] = 0
+    for d in svc["deployments"]:
+        d["desiredCount"] = 1
+        d["runningCount"] = 0
+    task = s["describe-tasks.json"]["tasks"][0]
+    task["group"] = "service:embed"
+    task["taskDefinitionArn"] = "arn:aws:ecs:us-east-1:123456789012:task-definition/embed:7"
+    task["startedBy"] = "ecs-svc/9876543210987654321"
+    save("gpus-available-held-by-another-service", s)
+
+
+def managed_scaling_adds():
+    """Every GPU taken, the group below its max size, managed scaling ENABLED at target capacity
+    100 on the capacity provider the service places through: the group will grow."""
+    s = load("gpus-available-pinned")
+    g = s["describe-auto-scaling-groups.json"]["AutoScalingGroups"][0]
+    g["MaxSize"] = 3
+    save("gpus-available-managed-scaling-adds", s)
+
+
 if __name__ == "__main__":
     desired_zero_managed_scaling()
     packed_one_instance()
     packed_g5_12xlarge()
     mixed_cluster()
     valid_type_not_a_typo()
+    empty_cluster()
+    held_by_another_service()
+    managed_scaling_adds()

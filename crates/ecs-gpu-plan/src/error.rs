@@ -71,7 +71,10 @@ impl Error {
                 Error::WrongShape {
                     line: e.line(),
                     column: e.column(),
-                    message: escape(&text[crate::parse::WRONG_SHAPE.len()..]),
+                    message: ecs_gpu_report::escape_control(
+                        &text[crate::parse::WRONG_SHAPE.len()..],
+                    )
+                    .into_owned(),
                 }
             }
             Category::Data => Error::Malformed {
@@ -81,19 +84,6 @@ impl Error {
             },
         }
     }
-}
-
-/// Control characters (from an address) as escapes, so an error is one line and forges nothing.
-fn escape(s: &str) -> String {
-    let mut out = String::with_capacity(s.len());
-    for c in s.chars() {
-        if c.is_control() {
-            out.extend(c.escape_default());
-        } else {
-            out.push(c);
-        }
-    }
-    out
 }
 
 /// serde_json appends " at line L column C"; the error carries them as fields.

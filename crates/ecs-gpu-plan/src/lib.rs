@@ -4,8 +4,10 @@
 //! later). [`read`] makes one streaming pass over it that keeps only the GPU-stack resources
 //! ([`GPU_STACK_TYPES`]) of `resource_changes`, `resource_drift`, `planned_values`, `prior_state` and
 //! `configuration`; [`Plan::effects`] says, per changed resource, what the apply does in ECS terms:
-//! a deployment, a replaced service, a launch template version no running instance gets, an
-//! instance refresh, a drift set back, capacity destroyed, a deregistered revision, or nothing.
+//! an apply that fails or waits out a timeout, capacity destroyed, a replaced or moved service, an
+//! instance refresh, a deployment, tasks stopped or instances terminated by a lower count, a drift
+//! set back, scale-in protection removed, new tasks or instances, a launch template version no
+//! running instance gets, a deregistered revision, or nothing.
 //!
 //! Values the plan marks sensitive never appear in an effect's message, and values known only after
 //! apply are never guessed.
@@ -51,6 +53,8 @@ pub use parse::GPU_STACK_TYPES;
 /// most disruptive first.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
 pub enum EffectKind {
+    /// The apply fails or waits until a timeout: an order AWS refuses, a wait that never ends.
+    ApplyFails,
     /// An Auto Scaling group, capacity provider or cluster is destroyed or replaced.
     CapacityDestroyed,
     /// The service is destroyed (and created again): its tasks stop.
@@ -59,24 +63,35 @@ pub enum EffectKind {
     InstanceReplacement,
     /// The service starts a new deployment that replaces its tasks.
     Deployment,
+    /// A lower count in the code: running tasks stop, or GPU instances are terminated.
+    ScaleIn,
     /// The plan sets back a value that was changed outside Terraform.
     DriftRevert,
+    /// Scale-in protection of the instances that run tasks is turned off.
+    ProtectionRemoved,
+    /// A higher count in the code: new tasks that need free GPUs, or new GPU instances.
+    ScaleOut,
     /// A new launch template version that nothing rolls out to running instances.
     NotReachingRunningInstances,
     /// An old task definition revision is deregistered.
     RevisionDeregistered,
-    /// Only metadata (tags, descriptions) changes.
+    /// Nothing reaches a running task or instance (metadata, a reference that names the same
+    /// revision).
     NoEffect,
 }
 
 impl EffectKind {
     /// Every kind, most disruptive first.
-    pub const ALL: [EffectKind; 8] = [
+    pub const ALL: [EffectKind; 12] = [
+        EffectKind::ApplyFails,
         EffectKind::CapacityDestroyed,
         EffectKind::ServiceReplaced,
         EffectKind::InstanceReplacement,
         EffectKind::Deployment,
+        EffectKind::ScaleIn,
         EffectKind::DriftRevert,
+        EffectKind::ProtectionRemoved,
+        EffectKind::ScaleOut,
         EffectKind::NotReachingRunningInstances,
         EffectKind::RevisionDeregistered,
         EffectKind::NoEffect,
@@ -85,11 +100,15 @@ impl EffectKind {
     /// The kebab-case name used in output and in `--fail-on`.
     pub fn as_str(self) -> &'static str {
         match self {
+            EffectKind::ApplyFails => "apply-fails",
             EffectKind::CapacityDestroyed => "capacity-destroyed",
             EffectKind::ServiceReplaced => "service-replaced",
             EffectKind::InstanceReplacement => "instance-replacement",
             EffectKind::Deployment => "deployment",
+            EffectKind::ScaleIn => "scale-in",
             EffectKind::DriftRevert => "drift-revert",
+            EffectKind::ProtectionRemoved => "protection-removed",
+            EffectKind::ScaleOut => "scale-out",
             EffectKind::NotReachingRunningInstances => "not-reaching-running-instances",
             EffectKind::RevisionDeregistered => "revision-deregistered",
             EffectKind::NoEffect => "no-effect",
@@ -105,7 +124,7 @@ impl fmt::Display for EffectKind {
 
 /// A name that is not an effect kind.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
-#[error("unknown effect kind `{0}`; known kinds: capacity-destroyed, service-replaced, instance-replacement, deployment, drift-revert, not-reaching-running-instances, revision-deregistered, no-effect")]
+#[error("unknown effect kind `{0}`; known kinds: apply-fails, capacity-destroyed, service-replaced, instance-replacement, deployment, scale-in, drift-revert, protection-removed, scale-out, not-reaching-running-instances, revision-deregistered, no-effect")]
 pub struct UnknownKind(pub String);
 
 impl FromStr for EffectKind {
@@ -142,7 +161,8 @@ pub struct Plan {
     pub format_version: String,
     /// The Terraform version that made the plan, when it says.
     pub terraform_version: Option<String>,
-    /// Every entry of `resource_changes`, GPU stack or not.
+    /// The entries of `resource_changes`, GPU stack or not, that change something: the ones
+    /// Terraform's own summary counts (not `no-op`, not a data source's `read`).
     pub resource_changes: usize,
 }
 
@@ -154,15 +174,24 @@ impl Plan {
         effects
     }
 
-    /// Whether Terraform can apply the plan: `false` when planning stopped at an error (`errored:
-    /// true` or `applyable: false`, which Terraform 1.11 still writes when a precondition fails).
-    /// The changes of such a plan are the ones planned before the error: partial.
+    /// Whether planning stopped at an error (`errored: true`, plan format 1.2, Terraform 1.5 and
+    /// later). The changes of such a plan are the ones planned before the error: partial.
+    pub fn is_errored(&self) -> bool {
+        self.model.errored
+    }
+
+    /// Terraform's `applyable`: the plan succeeded and makes some change. `false` for an errored
+    /// plan and for a plan with nothing to apply (Terraform 1.8 and later write it; for an older
+    /// plan it is derived the same way from `errored` and the changes).
     pub fn is_applyable(&self) -> bool {
-        self.model.completeness != model::Completeness::Errored
+        self.model
+            .applyable
+            .unwrap_or(!self.model.errored && self.resource_changes > 0)
     }
 
     /// Whether the plan holds every change the configuration needs: `false` for a `-target` plan
-    /// (`complete: false`) and for a plan that stopped at an error.
+    /// (`complete: false`) and for a plan that stopped at an error. A plan with nothing to apply is
+    /// complete.
     pub fn is_complete(&self) -> bool {
         self.model.completeness == model::Completeness::Complete
     }
@@ -281,13 +310,18 @@ fn from_raw(raw: parse::Raw) -> Result<Plan, Error> {
         };
         return Err(Error::NotAPlan { what });
     }
-    let format_version = raw.format_version.clone().unwrap_or_default();
-    // Only a version-shaped value is ever quoted back: anything else may be anything.
+    // The format's documentation makes `format_version` a version string; only a version-shaped
+    // value is ever quoted back: anything else may be anything.
+    let format_version = match &raw.format_version {
+        parse::FormatVersion::Absent => String::new(),
+        parse::FormatVersion::NotText => return Err(Error::BadFormatVersion),
+        parse::FormatVersion::Text(v) => v.clone(),
+    };
     let version_like = format_version.len() <= 16
         && format_version
             .split('.')
             .all(|p| !p.is_empty() && p.bytes().all(|b| b.is_ascii_digit()));
-    if !format_version.is_empty() && !version_like {
+    if raw.format_version != parse::FormatVersion::Absent && !version_like {
         return Err(Error::BadFormatVersion);
     }
     if !format_version.is_empty() && format_version.split('.').next() != Some("1") {
@@ -296,7 +330,7 @@ fn from_raw(raw: parse::Raw) -> Result<Plan, Error> {
         });
     }
     let terraform_version = raw.terraform_version.clone();
-    let resource_changes = raw.resource_change_count;
+    let resource_changes = raw.resource_changes_changing;
     Ok(Plan {
         model: model::Model::build(raw),
         format_version,

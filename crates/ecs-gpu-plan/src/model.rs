@@ -4,7 +4,7 @@
 use std::collections::{BTreeSet, HashMap};
 
 use crate::json::{Map, Value};
-use crate::parse::{Object, Raw};
+use crate::parse::{ModuleCallInfo, Object, Raw};
 use crate::value::Side;
 
 static NULL: Value = Value::Null;
@@ -148,7 +148,13 @@ pub(crate) struct Resource {
     pub prior: Option<(Value, Value)>,
     /// Resource addresses (configuration form, module-relative) its expressions reference.
     pub references: Vec<String>,
+    /// The arguments its configuration sets.
+    pub args: Vec<Argument>,
 }
+
+/// An argument a resource's configuration sets: its dotted path without block indexes, and the
+/// variables of its module that the expression references.
+pub(crate) type Argument = (String, Vec<String>);
 
 impl Resource {
     /// The values before the apply: the change's `before`, else the prior state.
@@ -211,6 +217,24 @@ pub(crate) struct Model {
     pub relations: crate::effects::Relations,
     /// Whether the plan holds every change the configuration needs.
     pub completeness: Completeness,
+    /// `errored: true`: planning stopped at an error.
+    pub errored: bool,
+    /// `applyable`, when the plan says (Terraform 1.8 and later).
+    pub applyable: Option<bool>,
+    /// The module calls of the configuration, by the path of the module they call.
+    pub calls: HashMap<String, ModuleCallInfo>,
+}
+
+/// Where a help line can set an argument of a resource.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) enum Setting {
+    /// The resource is in the root module: on the resource itself.
+    Root,
+    /// Through `input` of the module call `call` (in the root module).
+    Input { call: String, input: String },
+    /// The resource is in the module of `call`, which sets the argument (or leaves it unset) with
+    /// no input the caller can change.
+    NotExposed { call: String },
 }
 
 /// Whether a plan holds every change: a resource missing from `resource_changes` is unchanged only
@@ -219,7 +243,7 @@ pub(crate) struct Model {
 pub(crate) enum Completeness {
     #[default]
     Complete,
-    /// `errored: true` or `applyable: false`: Terraform stopped planning at an error.
+    /// `errored: true`: Terraform stopped planning at an error.
     Errored,
     /// `complete: false` (a `-target` plan, or deferred changes).
     Partial,
@@ -227,14 +251,20 @@ pub(crate) enum Completeness {
 
 impl Model {
     pub fn build(raw: Raw) -> Self {
+        // Only `errored` says planning failed: `applyable: false` alone is a plan with nothing
+        // to apply (Terraform's internal/plans/plan.go; the JSON format's documentation).
+        let errored = raw.errored == Some(true);
         let mut m = Model {
-            completeness: if raw.errored == Some(true) || raw.applyable == Some(false) {
+            completeness: if errored {
                 Completeness::Errored
             } else if raw.complete == Some(false) {
                 Completeness::Partial
             } else {
                 Completeness::Complete
             },
+            errored,
+            applyable: raw.applyable,
+            calls: raw.calls.into_iter().map(|c| (c.path.clone(), c)).collect(),
             ..Model::default()
         };
         for mut obj in raw.resource_changes {
@@ -281,7 +311,7 @@ impl Model {
                 }
             }
         }
-        let mut refs: HashMap<String, Vec<String>> = HashMap::new();
+        let mut refs: HashMap<String, (Vec<String>, Vec<Argument>)> = HashMap::new();
         for (path, obj) in &raw.config {
             if !Resource::is_managed_mode(obj) {
                 continue;
@@ -302,11 +332,29 @@ impl Model {
                 .iter()
                 .filter_map(|r| r.as_str().map(str::to_string))
                 .collect();
-            refs.insert(full, found);
+            let args = obj
+                .get("args")
+                .and_then(Value::as_object)
+                .map(|a| {
+                    a.iter()
+                        .map(|(path, vars)| {
+                            let vars = vars
+                                .as_array()
+                                .unwrap_or_default()
+                                .iter()
+                                .filter_map(|v| v.as_str().map(str::to_string))
+                                .collect();
+                            (path.to_string(), vars)
+                        })
+                        .collect()
+                })
+                .unwrap_or_default();
+            refs.insert(full, (found, args));
         }
         for r in &mut m.resources {
-            if let Some(found) = refs.get(&r.config_address) {
+            if let Some((found, args)) = refs.get(&r.config_address) {
                 r.references.clone_from(found);
+                r.args.clone_from(args);
             }
         }
         for (i, r) in m.resources.iter().enumerate() {
@@ -352,6 +400,7 @@ impl Model {
             planned: None,
             prior: None,
             references: Vec::new(),
+            args: Vec::new(),
         });
         let i = self.resources.len() - 1;
         self.by_address.insert(address.to_string(), i);
@@ -363,6 +412,7 @@ impl Model {
     pub fn referenced(&self, from: usize, type_: &str) -> Vec<usize> {
         let r = &self.resources[from];
         let mut out = Vec::new();
+        let mut seen = std::collections::HashSet::new();
         for a in self.references_of_type(from, type_) {
             // `aws_ecs_task_definition.app.arn` -> `aws_ecs_task_definition.app`
             let base: String = a.splitn(3, '.').take(2).collect::<Vec<_>>().join(".");
@@ -372,7 +422,7 @@ impl Model {
                 format!("{}.{base}", r.module)
             };
             for &t in self.by_base.get(&full).into_iter().flatten() {
-                if !out.contains(&t) {
+                if seen.insert(t) {
                     out.push(t);
                 }
             }
@@ -408,12 +458,81 @@ impl Model {
             .find_map(|a| a.strip_prefix(&prefix).map(str::to_string))
     }
 
+    /// Where the argument at `path` (dotted, without block indexes) of resource `i` can be set.
+    pub fn setting(&self, i: usize, path: &str) -> Setting {
+        let r = &self.resources[i];
+        let module = config_module(&r.config_address);
+        if module.is_empty() {
+            return Setting::Root;
+        }
+        let top = top_call(module).to_string();
+        let Some(vars) = r.args.iter().find(|(p, _)| p == path).map(|(_, v)| v) else {
+            return Setting::NotExposed { call: top };
+        };
+        let Some(mut input) = single(vars) else {
+            return Setting::NotExposed { call: top };
+        };
+        let mut module = module.to_string();
+        loop {
+            let parent = parent_module(&module).to_string();
+            let set_by_caller = self.calls.get(&module).and_then(|c| c.inputs.get(&input));
+            if parent.is_empty() {
+                // The root module calls this one: its input is the user's to set.
+                return Setting::Input {
+                    call: module,
+                    input,
+                };
+            }
+            match set_by_caller.and_then(|vars| single(vars)) {
+                Some(outer) => {
+                    input = outer;
+                    module = parent;
+                }
+                None => return Setting::NotExposed { call: top },
+            }
+        }
+    }
+
     pub fn of_type<'m>(&'m self, type_: &'m str) -> impl Iterator<Item = usize> + 'm {
         self.resources
             .iter()
             .enumerate()
             .filter(move |(_, r)| r.type_ == type_)
             .map(|(i, _)| i)
+    }
+}
+
+/// The one variable an expression references, when it references exactly one.
+fn single(vars: &[String]) -> Option<String> {
+    match vars {
+        [one] => Some(one.clone()),
+        _ => None,
+    }
+}
+
+/// `module.a.module.b.aws_x.y` -> `module.a.module.b`; a root resource -> "".
+fn config_module(config_address: &str) -> &str {
+    let mut dots = config_address.rmatch_indices('.').map(|(i, _)| i);
+    let _name = dots.next();
+    match dots.next() {
+        Some(i) => &config_address[..i],
+        None => "",
+    }
+}
+
+/// `module.a.module.b` -> `module.a`.
+fn top_call(module: &str) -> &str {
+    match module.match_indices(".module.").next() {
+        Some((i, _)) => &module[..i],
+        None => module,
+    }
+}
+
+/// `module.a.module.b` -> `module.a`; `module.a` -> "".
+fn parent_module(module: &str) -> &str {
+    match module.rfind(".module.") {
+        Some(i) => &module[..i],
+        None => "",
     }
 }
 

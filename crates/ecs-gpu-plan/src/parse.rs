@@ -4,7 +4,7 @@
 //! visited key by key: once its `type` is known and is not one of [`GPU_STACK_TYPES`], the rest of
 //! the object is skipped with [`IgnoredAny`], which never builds a value.
 
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, HashSet};
 use std::fmt;
 
 use crate::json::{Map, Str, Value};
@@ -34,7 +34,8 @@ pub(crate) struct Raw {
     pub not_object: Option<&'static str>,
     /// Top-level keys, in order, for saying what a non-plan document is.
     pub keys: Vec<String>,
-    pub format_version: Option<String>,
+    /// `format_version`: absent, a string, or present with a value that is not a string.
+    pub format_version: FormatVersion,
     pub terraform_version: Option<String>,
     /// `errored`, `applyable` and `complete` (plan format 1.2, Terraform 1.5 and 1.8 on), when
     /// present and boolean.
@@ -44,11 +45,36 @@ pub(crate) struct Raw {
     pub resource_changes: Vec<Object>,
     /// Every entry of `resource_changes`, GPU stack or not.
     pub resource_change_count: usize,
+    /// The entries of `resource_changes`, GPU stack or not, whose actions change something: not
+    /// `["no-op"]` and not `["read"]`, the entries Terraform's own summary does not count.
+    pub resource_changes_changing: usize,
     pub resource_drift: Vec<Object>,
     pub planned: Vec<Object>,
     pub prior: Vec<Object>,
     /// Configuration resources, each with the module path it is declared in (`module.gpu`, or "").
     pub config: Vec<(String, Object)>,
+    /// The module calls of the configuration, by the path of the module they call.
+    pub calls: Vec<ModuleCallInfo>,
+}
+
+/// `format_version` as found.
+#[derive(Debug, Default, Clone, PartialEq, Eq)]
+pub(crate) enum FormatVersion {
+    #[default]
+    Absent,
+    Text(String),
+    /// A number, `null`, or any other value that is not a string.
+    NotText,
+}
+
+/// One module call of the configuration: what it calls, and the references of each input's
+/// expression (only `var.` references are kept: they say which input of the caller sets it).
+#[derive(Debug, Clone, Default)]
+pub(crate) struct ModuleCallInfo {
+    /// The configuration path of the called module (`module.gpu.module.service`).
+    pub path: String,
+    /// Input name -> the `var.` references of its expression (empty: a constant or other references).
+    pub inputs: BTreeMap<String, Vec<String>>,
 }
 
 impl Raw {
@@ -70,7 +96,10 @@ impl TopVisitor {
         while let Some(key) = map.next_key::<String>()? {
             match key.as_str() {
                 "format_version" => {
-                    raw.format_version = map.next_value::<Option<Scalar>>()?.map(|s| s.0)
+                    raw.format_version = match map.next_value::<Value>()? {
+                        Value::String(s) => FormatVersion::Text(s.to_string()),
+                        _ => FormatVersion::NotText,
+                    }
                 }
                 "terraform_version" => {
                     raw.terraform_version = map.next_value::<Option<Scalar>>()?.map(|s| s.0);
@@ -85,6 +114,7 @@ impl TopVisitor {
                         })?
                         .unwrap_or_default();
                     raw.resource_change_count = list.total;
+                    raw.resource_changes_changing = list.changing;
                     raw.resource_changes = list.kept;
                     // Memory: a resource whose change gives both sides never reads its planned
                     // values (read before, in Terraform's order) or its prior state (read after).
@@ -121,7 +151,7 @@ impl TopVisitor {
                 "configuration" => {
                     if let Some(c) = map.next_value::<Option<Configuration>>()? {
                         if let Some(m) = c.root_module {
-                            m.flatten_into("", &mut raw.config);
+                            m.flatten_into("", &mut raw.config, &mut raw.calls);
                         }
                     }
                 }
@@ -280,7 +310,7 @@ impl<'de> Visitor<'de> for OptionalList {
     }
 }
 
-/// A version string; a number (`"format_version": 1.2` in a hand-edited file) is accepted too.
+/// A version string; a number (`"terraform_version": 1.11` in a hand-edited file) is accepted too.
 struct Scalar(String);
 
 impl<'de> Deserialize<'de> for Scalar {
@@ -298,6 +328,8 @@ impl<'de> Deserialize<'de> for Scalar {
 struct GpuObjects {
     kept: Vec<Object>,
     total: usize,
+    /// Entries (GPU stack or not) whose `change.actions` change something.
+    changing: usize,
 }
 
 impl<'de> Deserialize<'de> for GpuObjects {
@@ -367,7 +399,10 @@ impl<'de> Visitor<'de> for GpuList {
             kind: self.kind,
         })? {
             list.total += 1;
-            if let Some(obj) = obj {
+            if obj.changing {
+                list.changing += 1;
+            }
+            if let Some(obj) = obj.kept {
                 list.kept.push(obj);
             }
         }
@@ -435,8 +470,76 @@ struct GpuObjectSeed {
     kind: Kind,
 }
 
+/// What the pass keeps of one resource object.
+struct Seen {
+    /// The object, when its type is in the GPU stack.
+    kept: Option<Object>,
+    /// Whether its `change.actions` change something (a change entry only).
+    changing: bool,
+}
+
+/// Whether a `change` of an entry of another type changes something: only its `actions` are read,
+/// the rest is skipped unread, and a shape this crate does not read is not an error (the entry is
+/// not counted).
+struct ChangesSomething(bool);
+
+impl<'de> Deserialize<'de> for ChangesSomething {
+    fn deserialize<D: Deserializer<'de>>(de: D) -> Result<Self, D::Error> {
+        struct V;
+        impl<'de> Visitor<'de> for V {
+            type Value = ChangesSomething;
+            fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+                f.write_str("a change")
+            }
+            fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Self::Value, A::Error> {
+                let mut changing = false;
+                while let Some(key) = map.next_key::<Str>()? {
+                    if &*key == "actions" {
+                        let actions: Value = map.next_value()?;
+                        changing = actions.as_array().is_some_and(changes_something);
+                    } else {
+                        map.next_value::<IgnoredAny>()?;
+                    }
+                }
+                Ok(ChangesSomething(changing))
+            }
+            fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<Self::Value, A::Error> {
+                while seq.next_element::<IgnoredAny>()?.is_some() {}
+                Ok(ChangesSomething(false))
+            }
+            fn visit_bool<E: de::Error>(self, _: bool) -> Result<Self::Value, E> {
+                Ok(ChangesSomething(false))
+            }
+            fn visit_i64<E: de::Error>(self, _: i64) -> Result<Self::Value, E> {
+                Ok(ChangesSomething(false))
+            }
+            fn visit_u64<E: de::Error>(self, _: u64) -> Result<Self::Value, E> {
+                Ok(ChangesSomething(false))
+            }
+            fn visit_f64<E: de::Error>(self, _: f64) -> Result<Self::Value, E> {
+                Ok(ChangesSomething(false))
+            }
+            fn visit_str<E: de::Error>(self, _: &str) -> Result<Self::Value, E> {
+                Ok(ChangesSomething(false))
+            }
+            fn visit_unit<E: de::Error>(self) -> Result<Self::Value, E> {
+                Ok(ChangesSomething(false))
+            }
+        }
+        de.deserialize_any(V)
+    }
+}
+
+/// Whether a list of actions changes something: Terraform counts neither `no-op` nor `read`.
+fn changes_something(actions: &[Value]) -> bool {
+    !actions.is_empty()
+        && !actions
+            .iter()
+            .all(|a| matches!(a.as_str(), Some("no-op" | "read")))
+}
+
 impl<'de> DeserializeSeed<'de> for GpuObjectSeed {
-    type Value = Option<Object>;
+    type Value = Seen;
 
     fn deserialize<D: Deserializer<'de>>(self, de: D) -> Result<Self::Value, D::Error> {
         de.deserialize_map(self)
@@ -444,7 +547,7 @@ impl<'de> DeserializeSeed<'de> for GpuObjectSeed {
 }
 
 impl<'de> Visitor<'de> for GpuObjectSeed {
-    type Value = Option<Object>;
+    type Value = Seen;
 
     fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.write_str("a resource object")
@@ -456,6 +559,7 @@ impl<'de> Visitor<'de> for GpuObjectSeed {
         let mut keep: Option<bool> = None;
         let mut fields: Vec<(Str, Value)> = Vec::new();
         let mut address: Option<String> = None;
+        let mut changing = false;
         while let Some(key) = map.next_key::<Str>()? {
             if &*key == "type" {
                 // A second `type` would make the resource whichever type came last: refuse it.
@@ -484,7 +588,11 @@ impl<'de> Visitor<'de> for GpuObjectSeed {
                 continue;
             }
             if keep == Some(false) {
-                map.next_value::<IgnoredAny>()?;
+                if self.kind == Kind::Change && &*key == "change" {
+                    changing = map.next_value::<ChangesSomething>()?.0;
+                } else {
+                    map.next_value::<IgnoredAny>()?;
+                }
                 continue;
             }
             if self.kind == Kind::Config && &*key == "references" {
@@ -492,14 +600,32 @@ impl<'de> Visitor<'de> for GpuObjectSeed {
                 map.next_value::<IgnoredAny>()?;
                 continue;
             }
+            if self.kind == Kind::Config && &*key == "args" {
+                // Not a field of the format either: the name holds the arguments of `expressions`.
+                map.next_value::<IgnoredAny>()?;
+                continue;
+            }
             if self.kind == Kind::Config && &*key == "expressions" {
                 // One resource's expressions are built, read and dropped: all of them at once cost
                 // several times the configuration's text.
                 let expressions: serde_json::Value = map.next_value()?;
-                let mut found = Vec::new();
+                let mut found = References::default();
                 collect_references(&expressions, &mut found);
-                let found = found.into_iter().map(|r| Value::String(r.as_str().into()));
+                let found = found
+                    .list
+                    .into_iter()
+                    .map(|r| Value::String(r.as_str().into()));
                 fields.push(("references".into(), Value::Array(found.collect())));
+                let mut args = Vec::new();
+                collect_arguments(&expressions, "", &mut args);
+                let args = args.into_iter().map(|(path, vars)| {
+                    let vars = vars.into_iter().map(|v| Value::String(v.as_str().into()));
+                    (Str::from(path.as_str()), Value::Array(vars.collect()))
+                });
+                fields.push((
+                    "args".into(),
+                    Value::Object(Map::from_entries(args.collect())),
+                ));
                 continue;
             }
             let state_values =
@@ -526,7 +652,17 @@ impl<'de> Visitor<'de> for GpuObjectSeed {
             fields.push((key, value));
         }
         if keep != Some(true) {
-            return Ok(None);
+            // A reordered entry whose `type` came after its `change`: the change was kept until then.
+            if let Some((_, c)) = fields.iter().find(|(k, _)| &**k == "change") {
+                changing = c
+                    .get("actions")
+                    .and_then(Value::as_array)
+                    .is_some_and(changes_something);
+            }
+            return Ok(Seen {
+                kept: None,
+                changing,
+            });
         }
         let obj = Object::from_entries(fields);
         if obj.get("address").is_some_and(|a| !a.is_string()) {
@@ -539,8 +675,15 @@ impl<'de> Visitor<'de> for GpuObjectSeed {
         if self.kind == Kind::Change {
             let change = obj.get("change").unwrap_or(&Value::Null);
             check_change((self.section, self.index), address.as_deref(), change)?;
+            changing = change
+                .get("actions")
+                .and_then(Value::as_array)
+                .is_some_and(changes_something);
         }
-        Ok(Some(obj))
+        Ok(Seen {
+            kept: Some(obj),
+            changing,
+        })
     }
 }
 
@@ -600,31 +743,103 @@ struct ConfigModule {
 
 #[derive(Debug, Deserialize)]
 struct ModuleCall {
+    /// Each input's expression, reduced to its `var.` references as it is read.
+    #[serde(default)]
+    expressions: Option<CallInputs>,
     #[serde(default)]
     module: Option<ConfigModule>,
 }
 
+/// The inputs of a module call: name -> the `var.` references of its expression.
+#[derive(Debug, Default)]
+struct CallInputs(BTreeMap<String, Vec<String>>);
+
+impl<'de> Deserialize<'de> for CallInputs {
+    fn deserialize<D: Deserializer<'de>>(de: D) -> Result<Self, D::Error> {
+        let raw: BTreeMap<String, serde_json::Value> = BTreeMap::deserialize(de)?;
+        Ok(CallInputs(
+            raw.into_iter()
+                .map(|(name, expr)| {
+                    let mut refs = References::default();
+                    collect_references(&expr, &mut refs);
+                    (name, refs.vars)
+                })
+                .collect(),
+        ))
+    }
+}
+
 impl ConfigModule {
-    fn flatten_into(self, path: &str, out: &mut Vec<(String, Object)>) {
+    fn flatten_into(
+        self,
+        path: &str,
+        out: &mut Vec<(String, Object)>,
+        calls: &mut Vec<ModuleCallInfo>,
+    ) {
         if let Some(r) = self.resources {
             out.extend(r.0.kept.into_iter().map(|o| (path.to_string(), o)));
         }
         for (name, call) in self.module_calls.unwrap_or_default() {
+            let child = if path.is_empty() {
+                format!("module.{name}")
+            } else {
+                format!("{path}.module.{name}")
+            };
+            calls.push(ModuleCallInfo {
+                path: child.clone(),
+                inputs: call.expressions.unwrap_or_default().0,
+            });
             if let Some(m) = call.module {
-                let child = if path.is_empty() {
-                    format!("module.{name}")
-                } else {
-                    format!("{path}.module.{name}")
-                };
-                m.flatten_into(&child, out);
+                m.flatten_into(&child, out, calls);
             }
         }
     }
 }
 
+/// The references of an expression tree: resource addresses (indexes dropped) and `var.` names.
+#[derive(Debug, Default)]
+struct References {
+    /// Resource addresses, in order of first appearance, each once.
+    list: Vec<String>,
+    seen: HashSet<String>,
+    /// The `var.NAME` references, as `NAME`, each once.
+    vars: Vec<String>,
+}
+
+impl References {
+    fn add(&mut self, r: &str) {
+        let first = r.split('.').next().unwrap_or("");
+        if first == "var" {
+            let name = strip_indexes(r.split('.').nth(1).unwrap_or(""));
+            if !name.is_empty() && !self.vars.contains(&name) {
+                self.vars.push(name);
+            }
+            return;
+        }
+        let skip = [
+            "local",
+            "module",
+            "data",
+            "each",
+            "count",
+            "path",
+            "terraform",
+            "self",
+        ];
+        if skip.contains(&first) {
+            return;
+        }
+        let r = strip_indexes(r);
+        // A set, not a scan of the list: a configuration may hold a hundred thousand references.
+        if self.seen.insert(r.clone()) {
+            self.list.push(r);
+        }
+    }
+}
+
 /// Every resource address in `references` lists (`aws_ecs_task_definition.app.arn` →
-/// `aws_ecs_task_definition.app.arn` kept whole; the caller matches by prefix).
-fn collect_references(v: &serde_json::Value, out: &mut Vec<String>) {
+/// `aws_ecs_task_definition.app.arn` kept whole; the caller matches by prefix), and the variables.
+fn collect_references(v: &serde_json::Value, out: &mut References) {
     match v {
         serde_json::Value::Object(o) => {
             for (k, v) in o {
@@ -632,24 +847,7 @@ fn collect_references(v: &serde_json::Value, out: &mut Vec<String>) {
                     ("constant_value", _) => {}
                     ("references", serde_json::Value::Array(refs)) => {
                         for r in refs.iter().filter_map(serde_json::Value::as_str) {
-                            let first = r.split('.').next().unwrap_or("");
-                            let skip = [
-                                "var",
-                                "local",
-                                "module",
-                                "data",
-                                "each",
-                                "count",
-                                "path",
-                                "terraform",
-                                "self",
-                            ];
-                            if !skip.contains(&first) {
-                                let r = strip_indexes(r);
-                                if !out.contains(&r) {
-                                    out.push(r);
-                                }
-                            }
+                            out.add(r);
                         }
                     }
                     _ => collect_references(v, out),
@@ -662,6 +860,41 @@ fn collect_references(v: &serde_json::Value, out: &mut Vec<String>) {
             }
         }
         _ => {}
+    }
+}
+
+/// Every argument of a resource's `expressions`, as a dotted path without block indexes
+/// (`instance_refresh.preferences.min_healthy_percentage`), with the variables its expression
+/// references. An argument the configuration does not set is not in the list.
+fn collect_arguments(v: &serde_json::Value, prefix: &str, out: &mut Vec<(String, Vec<String>)>) {
+    let serde_json::Value::Object(o) = v else {
+        return;
+    };
+    for (k, v) in o {
+        let path = if prefix.is_empty() {
+            k.clone()
+        } else {
+            format!("{prefix}.{k}")
+        };
+        let is_expression = |x: &serde_json::Value| {
+            x.get("references").is_some() || x.get("constant_value").is_some()
+        };
+        match v {
+            serde_json::Value::Object(_) if is_expression(v) => {
+                let mut refs = References::default();
+                collect_references(v, &mut refs);
+                out.push((path, refs.vars));
+            }
+            serde_json::Value::Object(_) => collect_arguments(v, &path, out),
+            serde_json::Value::Array(blocks) => {
+                // A block appears as a list of objects; its arguments are merged under one path.
+                out.push((path.clone(), Vec::new()));
+                for b in blocks {
+                    collect_arguments(b, &path, out);
+                }
+            }
+            _ => {}
+        }
     }
 }
 
@@ -724,11 +957,12 @@ mod tests {
             "name": {"references": ["var.name"]},
             "tags": {"constant_value": {"references": ["aws_x.y"]}}
         });
-        let mut out = Vec::new();
+        let mut out = References::default();
         collect_references(&e, &mut out);
         assert_eq!(
-            out,
+            out.list,
             ["aws_launch_template.gpu.id", "aws_launch_template.gpu"]
         );
+        assert_eq!(out.vars, ["name"]);
     }
 }

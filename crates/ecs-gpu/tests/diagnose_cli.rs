@@ -197,7 +197,8 @@ fn a_subset_of_files_leaves_the_other_steps_unknown() {
     let out = stdout(&o);
     assert!(out.contains("[ ?? ] capacity"), "{out}");
     assert!(
-        out.contains("no DescribeContainerInstances output (`describe-container-instances.json`)")
+        out.contains("no DescribeContainerInstances output (`describe-container-instances.json`"),
+        "{out}"
     );
     assert!(out.contains("verdict: healthy: service `infer` runs 1 of 1 desired tasks"));
 }
@@ -708,4 +709,52 @@ fn a_refused_metadata_endpoint_means_no_credentials() {
         err.starts_with("ecs-gpu: error: no AWS credentials: set AWS_ACCESS_KEY_ID and AWS_SECRET_ACCESS_KEY, pass --profile, or run with a task or instance role"),
         "{err}"
     );
+}
+
+/// Issue 40.15: an empty cluster from saved files. The documented recipe saves
+/// `list-container-instances.json`; an empty list (or the empty describe file an older recipe
+/// left) means no instances, and the scaling activities name the stock-out.
+#[test]
+fn an_empty_cluster_is_diagnosed_from_saved_files() {
+    for dir in [
+        "capacity-empty-cluster-listed",
+        "capacity-empty-cluster-empty-file",
+    ] {
+        let o = run(&["diagnose", "--from", dir]);
+        let out = stdout(&o);
+        assert_eq!(code(&o), 1, "{dir}: {out}{}", stderr(&o));
+        assert!(
+            out.contains("no container instance is registered in the cluster"),
+            "{out}"
+        );
+        assert!(
+            out.contains("verdict: capacity fails: EC2 has no capacity"),
+            "{out}"
+        );
+    }
+}
+
+/// An empty describe file where the other files show running tasks is a call that failed, not an
+/// empty cluster: exit 2, naming the file, instead of a false "no instance".
+#[test]
+fn an_empty_instances_file_contradicted_by_running_tasks_is_refused() {
+    let dir = std::env::temp_dir().join(format!("ecs-gpu-empty-file-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    let healthy =
+        Path::new(env!("CARGO_MANIFEST_DIR")).join("../ecs-gpu-diagnose/tests/scenarios/healthy");
+    for e in std::fs::read_dir(healthy).unwrap() {
+        let e = e.unwrap();
+        std::fs::copy(e.path(), dir.join(e.file_name())).unwrap();
+    }
+    std::fs::write(dir.join("describe-container-instances.json"), "").unwrap();
+    let o = run(&["diagnose", "--from", dir.to_str().unwrap()]);
+    assert_eq!(code(&o), 2, "{}", stdout(&o));
+    let err = stderr(&o);
+    assert!(
+        err.contains("describe-container-instances.json: empty, but"),
+        "{err}"
+    );
+    assert!(err.contains("save it again"), "{err}");
+    let _ = std::fs::remove_dir_all(&dir);
 }

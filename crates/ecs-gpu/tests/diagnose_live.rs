@@ -1,12 +1,14 @@
 //! `ecs-gpu diagnose` live, through the real AWS SDK path, against moto's server on 127.0.0.1.
 //!
-//! `scripts/test-live.sh` installs moto into `.venv/moto`, starts it on a free loopback port, seeds
-//! it (cluster `gpu` with a capacity provider and Auto Scaling group, 120 container instances,
-//! service `train`, task definition `train`), exports `ECS_GPU_TEST_ENDPOINT` and runs these tests.
-//! In a plain `cargo test` the variable is unset and each test says it is skipped and passes.
+//! `scripts/test-live.sh` installs moto into `.venv/moto`, starts the GPU-faithful emulator
+//! (`scripts/ecs_gpu_emulator.py`) on a free loopback port, seeds it with one cluster per case (the
+//! script lists them), exports `ECS_GPU_TEST_ENDPOINT` and runs these tests. In a plain `cargo test`
+//! the variable is unset and each test says it is skipped and passes.
 //!
-//! moto registers no GPUs, so the verdict here is always `gpu-registration`; the GPU logic is
-//! covered by the saved-output scenarios of `ecs-gpu-diagnose`.
+//! Cluster `gpu` has 120 instances registered without GPU support: its verdict is
+//! `gpu-registration`. Clusters `healthy`, `packed`, `stuck` and `scaling` have instances launched
+//! by an Auto Scaling group that join with their GPUs, and services whose tasks the emulator places
+//! by ECS's rules.
 
 use std::io::Write;
 use std::path::{Path, PathBuf};
@@ -301,4 +303,99 @@ fn live_missing_task_definition_exits_2() {
     );
     assert!(!err.contains("warning"), "{err}");
     assert!(o.stdout.is_empty());
+}
+
+/// A healthy GPU service with a GPU to spare: every step passes, its task holds a GPU by ID.
+#[test]
+fn live_a_healthy_gpu_service() {
+    let Some(url) = endpoint("live_a_healthy_gpu_service") else {
+        return;
+    };
+    let dir = scratch("healthy");
+    let o = live(&dir, &url, &["--cluster", "healthy", "--service", "infer"]);
+    let out = text(&o.stdout);
+    assert_eq!(o.status.code(), Some(0), "{out}\n{}", text(&o.stderr));
+    assert!(
+        out.contains("verdict: healthy: service `infer` runs 1 of 1 desired tasks"),
+        "{out}"
+    );
+    assert!(
+        out.contains("1 GPU registered (g5.xlarge has 1 GPU)"),
+        "{out}"
+    );
+    assert!(out.contains("enough free GPUs on"), "{out}");
+    assert!(!out.contains("[FAIL]"), "{out}");
+}
+
+/// A healthy, fully packed service: every GPU held by its own task, the group at its max size; the
+/// notes say there is no headroom.
+#[test]
+fn live_a_packed_gpu_service() {
+    let Some(url) = endpoint("live_a_packed_gpu_service") else {
+        return;
+    };
+    let dir = scratch("packed");
+    let o = live(&dir, &url, &["--cluster", "packed", "--service", "infer"]);
+    let out = text(&o.stdout);
+    assert_eq!(o.status.code(), Some(0), "{out}\n{}", text(&o.stderr));
+    assert!(out.contains("the cluster is fully packed"), "{out}");
+    assert!(out.contains("note: no headroom"), "{out}");
+    assert!(out.contains("is at its max size (1)"), "{out}");
+}
+
+/// A stuck service: its GPU is held by another service's task, the group is at its max size; the
+/// verdict names both.
+#[test]
+fn live_a_stuck_gpu_service() {
+    let Some(url) = endpoint("live_a_stuck_gpu_service") else {
+        return;
+    };
+    let dir = scratch("stuck");
+    let o = live(&dir, &url, &["--cluster", "stuck", "--service", "train"]);
+    let out = text(&o.stdout);
+    assert_eq!(o.status.code(), Some(1), "{out}\n{}", text(&o.stderr));
+    assert!(
+        out.contains(
+            "verdict: gpus-available fails: every GPU is taken, held by `service:embed` (1 task)"
+        ),
+        "{out}"
+    );
+    assert!(
+        out.contains("raise the max size of Auto Scaling group `stuck-asg` (now 1)"),
+        "{out}"
+    );
+    assert!(
+        out.contains("insufficient GPU available"),
+        "a service event from the emulator: {out}"
+    );
+    // Only reads, the holders' ListTasks by container instance included.
+    for op in operations(&dir) {
+        assert!(
+            ["Describe", "List", "Get"]
+                .iter()
+                .any(|p| op.starts_with(p)),
+            "{op}"
+        );
+    }
+}
+
+/// Managed scaling grows a group from zero for a service's task, which then runs.
+#[test]
+fn live_managed_scaling_adds_an_instance() {
+    let Some(url) = endpoint("live_managed_scaling_adds_an_instance") else {
+        return;
+    };
+    let dir = scratch("scaling");
+    let o = live(&dir, &url, &["--cluster", "scaling", "--service", "grow"]);
+    let out = text(&o.stdout);
+    assert_eq!(o.status.code(), Some(0), "{out}\n{}", text(&o.stderr));
+    assert!(
+        out.contains("Auto Scaling group `scaling-asg`: desired 1, min 0, max 2")
+            || out.contains("ACTIVE with a connected agent: 1 of 1"),
+        "{out}"
+    );
+    assert!(
+        out.contains("verdict: healthy: service `grow` runs 1 of 1 desired tasks"),
+        "{out}"
+    );
 }

@@ -19,6 +19,12 @@ struct Script {
     throttle: HashMap<&'static str, usize>,
     /// Answer every request of these operations with AccessDeniedException.
     deny: Vec<&'static str>,
+    /// The message of the AccessDeniedException, when not the usual one.
+    deny_message: Option<String>,
+    /// Answer these operations with this body as it is (200 OK).
+    raw: HashMap<&'static str, String>,
+    /// Answer ListContainerInstances with a next token on every page, without end.
+    endless: bool,
 }
 
 struct Fake {
@@ -133,10 +139,27 @@ fn serve(stream: TcpStream, script: Arc<Mutex<Script>>, seen: Arc<Mutex<Vec<Stri
         let (status, payload) = {
             let mut s = script.lock().unwrap();
             if s.deny.contains(&op.as_str()) {
+                let message = s.deny_message.clone().unwrap_or_else(|| {
+                    format!("User: arn:aws:iam::123456789012:user/dev is not authorized to perform: ecs:{op}")
+                });
                 (
                     400,
-                    json!({"__type": "AccessDeniedException",
-                    "message": format!("User: arn:aws:iam::123456789012:user/dev is not authorized to perform: ecs:{op}")}),
+                    json!({"__type": "AccessDeniedException", "message": message}),
+                )
+            } else if let Some(text) = s.raw.get(op.as_str()) {
+                (200, Value::String(text.clone()))
+            } else if s.endless && op == "ListContainerInstances" {
+                let from: u64 = body["nextToken"].as_str().map_or(0, |t| t.parse().unwrap());
+                let arns: Vec<String> = (from..from + 100)
+                    .map(|n| {
+                        format!(
+                            "arn:aws:ecs:us-east-1:123456789012:container-instance/gpu/endless{n}"
+                        )
+                    })
+                    .collect();
+                (
+                    200,
+                    json!({"containerInstanceArns": arns, "nextToken": (from + 100).to_string()}),
                 )
             } else if let Some(n) = s.throttle.get_mut(op.as_str()).filter(|n| **n > 0) {
                 *n -= 1;
@@ -148,7 +171,11 @@ fn serve(stream: TcpStream, script: Arc<Mutex<Script>>, seen: Arc<Mutex<Vec<Stri
                 (200, answer(&op, &body))
             }
         };
-        let text = payload.to_string();
+        // A raw answer is sent as it is, not as a JSON string.
+        let text = match payload {
+            Value::String(raw) => raw,
+            other => other.to_string(),
+        };
         let reason = if status == 200 { "OK" } else { "Bad Request" };
         let head = format!(
             "HTTP/1.1 {status} {reason}\r\nContent-Type: application/x-amz-json-1.1\r\nx-amzn-RequestId: test\r\nContent-Length: {}\r\n\r\n",
@@ -303,5 +330,96 @@ fn access_denied_names_the_action_and_the_other_steps_still_run() {
     assert!(
         seen.contains(&"ListTasks".to_string()),
         "later calls still run: {seen:?}"
+    );
+}
+
+/// An answer the SDK cannot read (a field of the wrong type) names the call, what was wrong and
+/// where, instead of a bare `UnknownError`.
+#[test]
+fn an_unreadable_answer_names_what_was_wrong() {
+    let fake = start(Script {
+        raw: HashMap::from([
+            (
+                "ListTasks",
+                r#"{"taskArns": ["arn:aws:ecs:us-east-1:123456789012:task/gpu/t1"]}"#.to_string(),
+            ),
+            (
+                "DescribeTasks",
+                r#"{"tasks": [{"taskArn": "arn:aws:ecs:us-east-1:123456789012:task/gpu/t1", "containers": "not a list"}], "failures": []}"#
+                    .to_string(),
+            ),
+        ]),
+        ..Script::default()
+    });
+    let dir = scratch("unreadable");
+    let o = run(&fake, &dir, "100", &["--service", "train"]);
+    let err = text(&o.stderr);
+    assert!(err.contains("DescribeTasks failed"), "{err}");
+    assert!(!err.contains("UnknownError"), "{err}");
+    assert!(err.contains("at `tasks[0].containers`"), "{err}");
+}
+
+/// Hostile (issue 44.5): an endpoint's error message with a newline, ESC, an OSC sequence and a
+/// carriage return is printed escaped, on one line.
+#[test]
+fn hostile_aws_error_messages_are_escaped() {
+    let fake = start(Script {
+        deny: vec!["ListContainerInstances"],
+        deny_message: Some(
+            "denied\nerror: forged line\u{1b}[31m red \u{1b}]0;title\u{7}\rback".to_string(),
+        ),
+        ..Script::default()
+    });
+    let dir = scratch("escaped");
+    let o = run(&fake, &dir, "100", &["--service", "train"]);
+    let err = text(&o.stderr);
+    assert!(
+        !err.contains('\u{1b}') && !err.contains('\r') && !err.contains('\u{7}'),
+        "{err:?}"
+    );
+    let warnings: Vec<&str> = err.lines().filter(|l| l.contains("warning")).collect();
+    assert_eq!(warnings.len(), 1, "{err}");
+    assert!(
+        warnings[0].contains("denied\\nerror: forged line\\u{1b}[31m"),
+        "{err}"
+    );
+    assert!(
+        !err.lines().any(|l| l.starts_with("error: forged")),
+        "{err}"
+    );
+}
+
+/// Hostile (issue 44.6): an endpoint that pages without end is read up to a bound, then the call
+/// fails with a clear error and the walk goes on, within time and memory.
+#[test]
+fn hostile_an_endless_paginator_is_cut_off() {
+    let fake = start(Script {
+        endless: true,
+        ..Script::default()
+    });
+    let dir = scratch("endless");
+    let started = std::time::Instant::now();
+    let o = run(&fake, &dir, "100", &["--service", "train"]);
+    let err = text(&o.stderr);
+    assert!(
+        err.contains(
+            "ListContainerInstances failed: TooManyResults: the answer went on past 10000 items"
+        ),
+        "{err}"
+    );
+    assert!(
+        started.elapsed() < std::time::Duration::from_secs(100),
+        "{:?}",
+        started.elapsed()
+    );
+    let seen = fake.seen.lock().unwrap().clone();
+    let pages = seen
+        .iter()
+        .filter(|o| *o == "ListContainerInstances")
+        .count();
+    assert!(pages <= 101, "{pages} pages read");
+    assert!(
+        !seen.contains(&"DescribeContainerInstances".to_string()),
+        "{seen:?}"
     );
 }

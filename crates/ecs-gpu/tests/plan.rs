@@ -83,7 +83,11 @@ fn fail_on_a_present_kind_exits_1() {
         "capacity-destroyed,service-replaced",
     ]);
     assert_eq!(o.status.code(), Some(1), "{}", stderr(&o));
-    assert!(stdout(&o).contains("capacity-destroyed (5)"));
+    assert!(
+        stdout(&o).contains("capacity-destroyed (3)"),
+        "{}",
+        stdout(&o)
+    );
     let o = run(&[
         "plan",
         &path("deployment.json"),
@@ -123,8 +127,9 @@ fn json_format_is_the_documented_shape() {
     let v: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
     assert_eq!(v["version"], 1);
     assert_eq!(v["summary"]["drift-revert"], 5);
-    assert_eq!(v["effects"][0]["kind"], "drift-revert");
-    assert_eq!(v["effects"][0]["address"], "aws_ecs_service.app");
+    assert_eq!(v["summary"]["apply-fails"], 1);
+    assert_eq!(v["effects"][1]["kind"], "drift-revert");
+    assert_eq!(v["effects"][1]["address"], "aws_ecs_service.app");
 }
 
 #[test]
@@ -316,4 +321,21 @@ fn an_errored_plan_exits_1() {
     assert!(stdout(&o).starts_with("the plan cannot be applied"));
     let o = run(&["plan", &path("real/targeted.json")]);
     assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+}
+
+/// A plan with nothing to apply (Terraform 1.8+: `applyable: false`, `errored: false`) is no error:
+/// exit 0 whatever `--fail-on` lists, and the JSON says `errored: false`, `complete: true`, so the
+/// CI recipe in docs/plan.md passes a no-op run.
+#[test]
+fn a_plan_with_no_changes_exits_0() {
+    let all = "apply-fails,capacity-destroyed,service-replaced,instance-replacement,deployment,scale-in,drift-revert,protection-removed,scale-out,not-reaching-running-instances,revision-deregistered,no-effect";
+    let o = run(&["plan", &path("real/noop.json"), "--fail-on", all]);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    assert!(stdout(&o).starts_with("the plan has nothing to apply"));
+    let o = run(&["plan", &path("real/noop.json"), "--format", "json"]);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    let v: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
+    assert_eq!(v["errored"], false);
+    assert_eq!(v["applyable"], false);
+    assert_eq!(v["complete"], true);
 }

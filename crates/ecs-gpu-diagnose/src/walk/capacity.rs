@@ -83,6 +83,9 @@ impl Walk<'_> {
         }
         if all.is_empty() {
             ev.push("no container instance is registered in the cluster".to_string());
+            if let Some(why) = &self.inputs.no_instances_because {
+                ev.push(why.clone());
+            }
         } else {
             ev.push(format!(
                 "no {} can take tasks ({} registered)",

@@ -59,10 +59,16 @@ impl Walk<'_> {
                 largest_n = registered;
                 largest = Some(i);
             }
+            let held = if need.fits(registered, free) {
+                String::new()
+            } else {
+                self.holders_text(&[*i])
+                    .map_or(String::new(), |h| format!(", held by {h}"))
+            };
             lines.push((
                 *i,
                 format!(
-                    "{free} of {registered} GPUs free, {} running",
+                    "{free} of {registered} GPUs free, {} running{held}",
                     plural(
                         usize::try_from(i.running_tasks_count).unwrap_or(0),
                         "task",
@@ -130,42 +136,175 @@ impl Walk<'_> {
             return pass(id, ev);
         }
         let deploying = self.service.is_some_and(|s| s.deployments.len() > 1);
-        let at_max: Vec<(&str, i64)> = self
-            .inputs
-            .auto_scaling_groups
-            .iter()
-            .flat_map(|g| &g.auto_scaling_groups)
-            .filter(|g| g.max_size > 0 && g.desired_capacity >= g.max_size)
-            .map(|g| (g.auto_scaling_group_name.as_str(), g.max_size))
-            .collect();
-        for (g, max) in &at_max {
-            ev.push(format!(
-                "Auto Scaling group `{g}` is at its max size ({max}), so it cannot add an instance"
-            ));
+        let groups = self.linked_groups();
+        for (g, _) in &groups {
+            if g.max_size > 0 && g.desired_capacity >= g.max_size {
+                ev.push(format!(
+                    "Auto Scaling group `{}` is at its max size ({}), so it cannot add an instance",
+                    g.auto_scaling_group_name, g.max_size
+                ));
+            }
         }
-        let mut fix = match at_max.as_slice() {
-            [] => "add GPU instances (raise the capacity provider's target capacity or the Auto Scaling group's desired capacity), stop tasks that hold GPUs, or use an instance type with more GPUs".to_string(),
-            groups => format!(
-                "raise the max size of Auto Scaling group {} so the capacity provider can add an instance, stop tasks that hold GPUs, or use an instance type with more GPUs",
-                groups
-                    .iter()
-                    .map(|(g, max)| format!("`{g}` (now {max})"))
-                    .collect::<Vec<_>>()
-                    .join(", ")
-            ),
-        };
+        let mut fix = self.more_gpus_fix(&groups);
+        fix.push_str("; or stop tasks that hold GPUs, or use an instance type with more GPUs");
         if deploying {
             fix.push_str("; during this deployment the old tasks hold the GPUs: lower the service's `minimumHealthyPercent` (or raise the max size) so ECS can stop one before it starts its replacement");
         }
+        let held = self
+            .holders_text(&self.gpu_instances)
+            .map_or(String::new(), |h| format!(", held by {h}"));
         fail(
             id,
             ev,
             format!(
-                "every GPU is taken: no instance has {} free; ECS pins whole GPUs to a task, so free CPU and memory on the instance do not help",
+                "every GPU is taken{held}: no instance has {} free; ECS pins whole GPUs to a task, so free CPU and memory on the instance do not help",
                 need.describe()
             ),
             fix,
         )
+    }
+
+    /// What adds an instance with free GPUs, from each Auto Scaling group behind the service's
+    /// capacity providers: a group at its max size needs a higher one; managed scaling ENABLED on
+    /// a capacity provider the service places through adds instances for the tasks it cannot place
+    /// (they wait in PROVISIONING), so the group grows unless a scaling activity fails; a service
+    /// that does not place through that capacity provider gets no instance from it; without
+    /// managed scaling nothing adds one by itself. Raising `targetCapacity` never helps: 100 is its
+    /// maximum (API ManagedScaling), and a lower value only keeps spare instances.
+    fn more_gpus_fix(
+        &self,
+        groups: &[(
+            &crate::input::AutoScalingGroup,
+            Option<&crate::input::CapacityProvider>,
+        )],
+    ) -> String {
+        if groups.is_empty() {
+            return "add GPU instances (raise the desired capacity of the Auto Scaling group that launches them)".to_string();
+        }
+        let strategy: Vec<&str> = self
+            .service
+            .map(|s| {
+                s.capacity_provider_strategy
+                    .iter()
+                    .map(|c| c.capacity_provider.as_str())
+                    .collect()
+            })
+            .unwrap_or_default();
+        let launch_type = self.service.and_then(|s| s.launch_type.as_deref());
+        let activity = self.asg_evidence().1;
+        let mut parts = Vec::new();
+        for (g, cp) in groups {
+            let name = &g.auto_scaling_group_name;
+            if g.max_size > 0 && g.desired_capacity >= g.max_size {
+                parts.push(format!(
+                    "raise the max size of Auto Scaling group `{name}` (now {}) so an instance can be added",
+                    g.max_size
+                ));
+                continue;
+            }
+            let managed = cp.and_then(|c| {
+                c.auto_scaling_group_provider
+                    .as_ref()?
+                    .managed_scaling
+                    .as_ref()?
+                    .status
+                    .as_deref()
+            });
+            let room = format!("{} of at most {}", g.desired_capacity, g.max_size);
+            match (cp, managed) {
+                (Some(cp), Some("ENABLED")) if strategy.contains(&cp.name.as_str()) => {
+                    parts.push(match &activity {
+                        Some((why, what)) => format!(
+                            "managed scaling of capacity provider `{}` tries to add instances for the tasks it cannot place (`{name}` runs {room}), but the group does not grow: {why}; {what}",
+                            cp.name
+                        ),
+                        None => format!(
+                            "wait for the instance that managed scaling of capacity provider `{}` adds for the tasks it cannot place (they wait in PROVISIONING; `{name}` runs {room}); if the group does not grow, read its scaling activities",
+                            cp.name
+                        ),
+                    });
+                }
+                (Some(cp), Some("ENABLED")) if !strategy.is_empty() || launch_type.is_some() => {
+                    parts.push(format!(
+                        "the service does not place its tasks through capacity provider `{}`{}, so its managed scaling adds no instance for them: put the service on `{}` in its capacity provider strategy, or raise the desired capacity of `{name}` ({room})",
+                        cp.name,
+                        launch_type.map_or(String::new(), |l| format!(" (launch type {l})")),
+                        cp.name
+                    ));
+                }
+                (Some(cp), Some(status)) if status != "ENABLED" => parts.push(format!(
+                    "raise the desired capacity of Auto Scaling group `{name}` ({room}): managed scaling of capacity provider `{}` is {status}, so nothing adds an instance by itself",
+                    cp.name
+                )),
+                _ => parts.push(format!(
+                    "raise the desired capacity of Auto Scaling group `{name}` ({room})"
+                )),
+            }
+        }
+        parts.join("; ")
+    }
+
+    /// Who holds the GPUs of these instances: the groups of the tasks the input lists on them
+    /// (`service:other (2 tasks)`), and how many more tasks they run that the input does not list.
+    pub(super) fn holders_text(&self, instances: &[&ContainerInstance]) -> Option<String> {
+        let tasks = self.inputs.tasks.as_ref().map(|t| t.tasks.as_slice())?;
+        let mut groups: Vec<(String, usize)> = Vec::new();
+        let mut unlisted: i64 = 0;
+        for i in instances {
+            let on: Vec<&Task> = tasks
+                .iter()
+                .filter(|t| {
+                    t.container_instance_arn.is_some()
+                        && t.container_instance_arn == i.container_instance_arn
+                        && match t.desired_status.as_deref() {
+                            Some(d) => d == "RUNNING",
+                            None => matches!(t.last_status.as_deref(), Some("PENDING" | "RUNNING")),
+                        }
+                })
+                .collect();
+            // The tasks that hold GPUs when the input says (`gpuIds`), else every task on it.
+            let with_ids: Vec<&Task> = on
+                .iter()
+                .copied()
+                .filter(|t| t.containers.iter().any(|c| !c.gpu_ids.is_empty()))
+                .collect();
+            let holding = if with_ids.is_empty() {
+                on.clone()
+            } else {
+                with_ids
+            };
+            for t in holding {
+                let g = t
+                    .group
+                    .clone()
+                    .unwrap_or_else(|| "a task with no group".to_string());
+                match groups.iter_mut().find(|(x, _)| *x == g) {
+                    Some((_, n)) => *n += 1,
+                    None => groups.push((g, 1)),
+                }
+            }
+            unlisted +=
+                (i.running_tasks_count - i64::try_from(on.len()).unwrap_or(i64::MAX)).max(0);
+        }
+        if groups.is_empty() {
+            return None;
+        }
+        let mut parts: Vec<String> = groups
+            .iter()
+            .take(LIST_MAX)
+            .map(|(g, n)| format!("`{g}` ({})", plural(*n, "task", "tasks")))
+            .collect();
+        if unlisted > 0 {
+            parts.push(format!(
+                "{} the input does not list",
+                plural(
+                    usize::try_from(unlisted).unwrap_or(0),
+                    "more task",
+                    "more tasks"
+                )
+            ));
+        }
+        Some(parts.join(", "))
     }
 }
 

@@ -55,17 +55,9 @@ fn list(v: &[String]) -> String {
     }
 }
 
-/// Control characters of an input value as escapes, for messages that end up on one line.
+/// An input value for a message that ends up on one line: the report crate's escaper.
 fn escape(s: &str) -> String {
-    let mut out = String::with_capacity(s.len());
-    for c in s.chars() {
-        if c.is_control() {
-            out.extend(c.escape_default());
-        } else {
-            out.push(c);
-        }
-    }
-    out
+    ecs_gpu_report::escape_control(s).into_owned()
 }
 
 /// How many GPUs one task needs.
@@ -334,10 +326,27 @@ impl<'a> Walk<'a> {
             .or_else(|| list.and_then(|l| self.inputs.error(l)))
         {
             Some(e) => e.to_string(),
-            None => match call.file_name() {
-                Some(f) => format!("no {call} output (`{f}`)"),
-                None => format!("no {call} output"),
-            },
+            None => {
+                if call == Call::DescribeContainerInstances {
+                    if let Some(n) = self
+                        .inputs
+                        .container_instance_arns
+                        .as_ref()
+                        .map(|l| l.container_instance_arns.len())
+                        .filter(|n| *n > 0)
+                    {
+                        return format!(
+                            "`list-container-instances.json` lists {}, but no `describe-container-instances.json` describes them",
+                            plural(n, "container instance", "container instances")
+                        );
+                    }
+                    return "no DescribeContainerInstances output (`describe-container-instances.json`; for a cluster with no instance, `list-container-instances.json` says so)".to_string();
+                }
+                match call.file_name() {
+                    Some(f) => format!("no {call} output (`{f}`)"),
+                    None => format!("no {call} output"),
+                }
+            }
         }
     }
 

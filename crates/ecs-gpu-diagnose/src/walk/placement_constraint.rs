@@ -369,11 +369,21 @@ fn join_seen(seen: &[String]) -> String {
     }
 }
 
+/// The longest attribute name or value a "did you mean" is looked for, in characters: ECS takes
+/// attribute names and values of at most 128 characters (PutAttributes), and the comparison costs
+/// the product of the two lengths, so a longer text is no typo of an attribute and is not compared.
+pub(crate) const NEAREST_MAX_CHARS: usize = 128;
+
 /// The closest of `options` to `s` when it is close enough to be a typo (and not `s` itself).
 fn nearest<'o>(s: &str, options: &[&'o str]) -> Option<&'o str> {
+    let short =
+        |t: &str| t.len() <= 4 * NEAREST_MAX_CHARS && t.chars().count() <= NEAREST_MAX_CHARS;
+    if !short(s) {
+        return None;
+    }
     options
         .iter()
-        .filter(|o| **o != s)
+        .filter(|o| **o != s && short(o))
         .map(|o| (strsim::jaro_winkler(s, o), *o))
         .filter(|(score, _)| *score >= 0.85)
         .max_by(|a, b| a.0.total_cmp(&b.0))

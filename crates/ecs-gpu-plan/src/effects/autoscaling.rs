@@ -22,45 +22,13 @@ pub(super) fn effects(m: &Model, i: usize, c: &Change, out: &mut Vec<Effect>) {
     relate(&mut related, m, &cps);
 
     if c.has("delete") {
-        // The services placed through its capacity providers lose their tasks too.
-        for &cp in &cps {
-            relate(&mut related, m, &capacity_provider_services(m, cp));
-        }
-        let before = c.before();
-        let mut message = format!(
-            "the Auto Scaling group {}{}: {} are terminated and the GPU tasks on them stop",
-            destroy_phrase(c),
-            reason(c),
-            instances(&before, "desired_capacity", "its")
-        );
-        let protected: Vec<&str> = cps
-            .iter()
-            .filter(|&&cp| {
-                m.resources[cp].before().str(&[
-                    "auto_scaling_group_provider",
-                    "0",
-                    "managed_termination_protection",
-                ]) == Some("ENABLED")
-            })
-            .map(|&cp| m.resources[cp].address.as_str())
-            .collect();
-        let mut help = None;
-        if !protected.is_empty() || before.bool(&["protect_from_scale_in"]) == Some(true) {
-            message.push_str("; with managed termination protection, instances that run tasks are protected from scale-in, so the destroy can hang while tasks run");
-            help = Some("scale the GPU services on it to zero (or move them) before the apply, or expect the destroy to wait for their tasks".to_string());
-        }
-        out.push(Effect {
-            kind: EffectKind::CapacityDestroyed,
-            address: r.address.clone(),
-            related,
-            message,
-            help,
-        });
+        destroyed(m, i, c, &cps, related, out);
         return;
     }
     if !c.is_update() {
         return;
     }
+    capacity_change(m, i, c, &cps, &related, out);
     let after = c.after();
     let mut why: Vec<String> = Vec::new();
     let changed_templates: Vec<usize> = templates
@@ -147,7 +115,23 @@ pub(super) fn effects(m: &Model, i: usize, c: &Change, out: &mut Vec<Effect>) {
         let min_n = p("min_healthy_percentage").as_f64();
         let mut helps = Vec::new();
         if min_n.is_none_or(|n| n < 100.0) {
-            helps.push("while instances are replaced, the remaining ones need free GPUs for the rescheduled tasks: `min_healthy_percentage = 100` with `max_healthy_percentage` above 100 launches new instances before terminating old ones".to_string());
+            helps.push(format!(
+                "while instances are replaced, the remaining ones need free GPUs for the rescheduled tasks; for new instances to launch before old ones terminate, {}",
+                super::args_help(
+                    m,
+                    i,
+                    &[
+                        (
+                            "instance_refresh.preferences.min_healthy_percentage",
+                            "set `min_healthy_percentage = 100`"
+                        ),
+                        (
+                            "instance_refresh.preferences.max_healthy_percentage",
+                            "`max_healthy_percentage` above 100"
+                        )
+                    ]
+                )
+            ));
         }
         // ECS managed termination protection marks the instances that run tasks as protected from
         // scale-in, and a refresh skips protected instances unless told otherwise.
@@ -174,7 +158,15 @@ pub(super) fn effects(m: &Model, i: usize, c: &Change, out: &mut Vec<Effect>) {
             _ => (String::new(), false),
         };
         if kept_old {
-            helps.push("set `scale_in_protected_instances = \"Refresh\"` in the refresh preferences so the instances that run GPU tasks are replaced too".to_string());
+            helps.push(format!(
+                "for the instances that run GPU tasks to be replaced too, {}",
+                super::arg_help(
+                    m,
+                    i,
+                    "instance_refresh.preferences.scale_in_protected_instances",
+                    "set `scale_in_protected_instances = \"Refresh\"` in the refresh preferences"
+                )
+            ));
         }
         out.push(Effect {
             kind: EffectKind::InstanceReplacement,
@@ -213,10 +205,214 @@ pub(super) fn effects(m: &Model, i: usize, c: &Change, out: &mut Vec<Effect>) {
     }
 }
 
+/// The group is destroyed. What the provider does: with `force_delete`, DeleteAutoScalingGroup
+/// with ForceDelete, without waiting; without it, it first sets the desired, min and max size to
+/// 0, removes the scale-in protection of the instances, and waits (the delete timeout, 10 minutes
+/// by default) for them to terminate (hashicorp/terraform-provider-aws
+/// internal/service/autoscaling/group.go, resourceGroupDelete and drainGroup).
+fn destroyed(
+    m: &Model,
+    i: usize,
+    c: &Change,
+    cps: &[usize],
+    mut related: Vec<String>,
+    out: &mut Vec<Effect>,
+) {
+    let r = &m.resources[i];
+    let mut services = Vec::new();
+    for &cp in cps {
+        services.extend(capacity_provider_services(m, cp));
+    }
+    relate(&mut related, m, &services);
+    let before = c.before();
+    let what = instances(&before, "desired_capacity", "its");
+    let message = if before.bool(&["force_delete"]) == Some(true) {
+        format!(
+            "the Auto Scaling group {}{}: with `force_delete`, the provider deletes it without waiting and {what} are terminated with it; the GPU tasks on them stop",
+            destroy_phrase(c),
+            reason(c)
+        )
+    } else {
+        let timeout = match before.get(&["timeouts", "delete"]) {
+            v @ Val::Known(_) => format!("`timeouts.delete` ({})", v.show()),
+            _ => "the delete timeout (10 minutes by default)".to_string(),
+        };
+        format!(
+            "the Auto Scaling group {}{}: the provider first sets its desired, min and max size to 0 and removes the scale-in protection of its instances, so neither `protect_from_scale_in` nor managed termination protection keeps them; {what} are terminated and the GPU tasks on them stop, and the provider waits up to {timeout} for them to be gone before it deletes the group",
+            destroy_phrase(c),
+            reason(c)
+        )
+    };
+    // Services that keep placing through the group's capacity providers after this apply.
+    let staying: Vec<&str> = services
+        .iter()
+        .filter(|&&s| {
+            m.resources[s]
+                .change
+                .as_ref()
+                .is_none_or(|sc| !sc.has("delete"))
+        })
+        .map(|&s| m.resources[s].address.as_str())
+        .collect();
+    let help = (!staying.is_empty()).then(|| {
+        format!(
+            "{} still place their GPU tasks through this capacity: move them to other capacity (or scale them to 0) in an earlier apply, so their tasks are replaced elsewhere before the instances go",
+            super::list(staying)
+        )
+    });
+    out.push(Effect {
+        kind: EffectKind::CapacityDestroyed,
+        address: r.address.clone(),
+        related,
+        message,
+        help,
+    });
+}
+
+/// A desired capacity set in the code or set back after drift. A higher one launches GPU
+/// instances (`scale-out`); a lower one terminates them (`scale-in`), unless the instances are
+/// protected from scale-in: then Auto Scaling terminates none, and the provider, which waits for
+/// the group to reach its desired capacity after an update (`wait_for_capacity_timeout`), fails
+/// when the wait runs out (group.go, resourceGroupUpdate).
+fn capacity_change(
+    m: &Model,
+    i: usize,
+    c: &Change,
+    cps: &[usize],
+    related: &[String],
+    out: &mut Vec<Effect>,
+) {
+    let r = &m.resources[i];
+    let path = ["desired_capacity"];
+    let (b, a) = (c.before().get(&path), c.after().get(&path));
+    let (Some(before), Some(after)) = (b.as_f64(), a.as_f64()) else {
+        return;
+    };
+    if (after - before).abs() < f64::EPSILON {
+        return;
+    }
+    // A value changed outside Terraform and set back is `drift-revert`'s to report.
+    let reverted = r
+        .drift
+        .as_ref()
+        .is_some_and(|d| d.before().raw(&path) != d.after().raw(&path));
+    let diff = (after - before).abs();
+    let n = format!("{diff}");
+    let per_instance = super::gpus::per_instance(m, i);
+    let managed: Vec<&str> = cps
+        .iter()
+        .filter(|&&cp| {
+            m.resources[cp].current().str(&[
+                "auto_scaling_group_provider",
+                "0",
+                "managed_scaling",
+                "0",
+                "status",
+            ]) == Some("ENABLED")
+        })
+        .map(|&cp| m.resources[cp].address.as_str())
+        .collect();
+    if after > before {
+        if reverted {
+            return;
+        }
+        let gpus = match &per_instance {
+            Some((itype, g)) => format!(
+                " of {itype} ({} each, {} in all)",
+                super::gpus::count(*g),
+                super::gpus::count((f64::from(*g) * diff) as u32)
+            ),
+            None => String::new(),
+        };
+        let owner = if managed.is_empty() {
+            String::new()
+        } else {
+            format!(
+                "; managed scaling of {} sets the desired capacity too, and can take it back down when the tasks do not need the instances",
+                super::list(managed)
+            )
+        };
+        out.push(Effect {
+            kind: EffectKind::ScaleOut,
+            address: r.address.clone(),
+            related: related.to_vec(),
+            message: format!(
+                "`desired_capacity` goes from {} to {}: the group launches {n} more GPU instance{}{gpus}{owner}",
+                b.show(),
+                a.show(),
+                plural(diff)
+            ),
+            help: None,
+        });
+        return;
+    }
+    let after_side = c.after();
+    let protected = after_side.bool(&["protect_from_scale_in"]) == Some(true)
+        || c.before().bool(&["protect_from_scale_in"]) == Some(true);
+    let terminated_by_ecs = cps.iter().any(|&cp| {
+        m.resources[cp].current().str(&[
+            "auto_scaling_group_provider",
+            "0",
+            "managed_termination_protection",
+        ]) == Some("ENABLED")
+    });
+    let wait = after_side.get(&["wait_for_capacity_timeout"]);
+    let no_wait = matches!(wait, Val::Known(v) if v.as_str() == Some("0"));
+    if protected && !no_wait {
+        let held = if terminated_by_ecs {
+            "managed termination protection keeps every instance that runs a task protected from scale-in, so unless enough of them run no task, the group terminates none"
+        } else {
+            "its instances are launched protected from scale-in (`protect_from_scale_in`), so the group terminates none of them"
+        };
+        let timeout = match wait {
+            v @ Val::Known(_) => format!("`wait_for_capacity_timeout` ({})", v.show()),
+            _ => "`wait_for_capacity_timeout`".to_string(),
+        };
+        out.push(Effect {
+            kind: EffectKind::ApplyFails,
+            address: r.address.clone(),
+            related: related.to_vec(),
+            message: format!(
+                "`desired_capacity` goes from {} to {}, but {held}: after the update the provider waits for the group to have exactly {} healthy instance{} until {timeout} runs out, and the apply fails",
+                b.show(),
+                a.show(),
+                a.show(),
+                plural(after)
+            ),
+            help: Some(if reverted {
+                "the desired capacity was raised outside Terraform (by ECS managed scaling or a person): if something outside Terraform owns it, add `lifecycle { ignore_changes = [desired_capacity] }`; otherwise stop the tasks on the instances to remove first".to_string()
+            } else {
+                "remove the scale-in protection of the instances to terminate first (stop their tasks, or `aws autoscaling set-instance-protection --no-protected-from-scale-in`), or lower the count through ECS (the services' desired counts) and let managed scaling shrink the group".to_string()
+            }),
+        });
+        return;
+    }
+    if reverted {
+        return;
+    }
+    out.push(Effect {
+        kind: EffectKind::ScaleIn,
+        address: r.address.clone(),
+        related: related.to_vec(),
+        message: format!(
+            "`desired_capacity` goes from {} to {}: the group terminates {n} GPU instance{}, and the GPU tasks on them stop",
+            b.show(),
+            a.show(),
+            plural(diff)
+        ),
+        help: None,
+    });
+}
+
 /// "its 4 GPU instances", from the group's desired capacity.
 pub(super) fn instances(side: &Side<'_>, attr: &str, owner: &str) -> String {
     match side.get(&[attr]) {
         v @ Val::Known(_) => match v.as_f64() {
+            // Zero in the plan is the state's count when something outside Terraform (managed
+            // scaling) owns it under `ignore_changes`: no number is better than a wrong one.
+            Some(n) if n.abs() < f64::EPSILON => {
+                format!("{owner} GPU instances (desired capacity 0 in the plan)")
+            }
             Some(n) => format!("{owner} {} GPU instance{}", v.show(), plural(n)),
             None => format!("{owner} GPU instances"),
         },

@@ -58,7 +58,9 @@ pub(super) fn effects(m: &Model, out: &mut Vec<Effect>) {
                     == Some(&crate::json::Value::Bool(true));
             let effect = if protected && name == "desired_capacity" {
                 match (d.after().get(path).as_f64(), plan.as_f64()) {
-                    (Some(now), Some(planned)) if planned < now => ", but the group's instances are protected from scale-in (`protect_from_scale_in`), so none is terminated while protected".to_string(),
+                    // The group cannot shrink while its instances are protected: the
+                    // `apply-fails` entry of the group says what the apply does then.
+                    (Some(now), Some(planned)) if planned < now => ", but the group's instances are protected from scale-in, so Auto Scaling terminates none of those that are protected".to_string(),
                     (now, planned) => consequence(r.type_.as_str(), name, now, planned),
                 }
             } else {

@@ -3,6 +3,7 @@
 mod autoscaling;
 mod capacity;
 mod drift;
+mod gpus;
 mod launch_template;
 mod relations;
 mod service;
@@ -10,7 +11,7 @@ mod task_definition;
 
 use std::collections::BTreeSet;
 
-use crate::model::{Change, Model};
+use crate::model::{Change, Model, Setting};
 use crate::{Effect, EffectKind};
 
 pub(crate) use relations::Relations;
@@ -79,6 +80,46 @@ pub(super) fn metadata_only(m: &Model, i: usize, c: &Change) -> Option<Effect> {
         message: format!("{what}: no running task or instance is affected"),
         help: None,
     })
+}
+
+/// A help that asks for `action` (`set \`skip_destroy = true\``) on the argument at `path` (dotted,
+/// without block indexes) of resource `i`: on the resource when it is in the root module, else
+/// through the module input that sets it, or saying that the module has none.
+pub(super) fn arg_help(m: &Model, i: usize, path: &str, action: &str) -> String {
+    let address = &m.resources[i].address;
+    match m.setting(i, path) {
+        Setting::Root => format!("{action} on `{address}`"),
+        Setting::Input { call, input } => format!(
+            "{action} through the input `{input}` of `{call}`, which sets `{path}` on `{address}`"
+        ),
+        Setting::NotExposed { call } => format!(
+            "{action} on `{address}` (`{call}` has no input for `{path}`: it takes a change in the module)"
+        ),
+    }
+}
+
+/// [`arg_help`] for several arguments of one resource, in one sentence when they are set the same
+/// way.
+pub(super) fn args_help(m: &Model, i: usize, args: &[(&str, &str)]) -> String {
+    let address = &m.resources[i].address;
+    let settings: Vec<Setting> = args.iter().map(|(path, _)| m.setting(i, path)).collect();
+    let actions: Vec<&str> = args.iter().map(|(_, action)| *action).collect();
+    match settings.first() {
+        Some(Setting::Root) if settings.iter().all(|s| *s == Setting::Root) => {
+            format!("{} on `{address}`", actions.join(" and "))
+        }
+        Some(first @ Setting::NotExposed { call }) if settings.iter().all(|s| s == first) => {
+            format!(
+                "{} on `{address}` (`{call}` has no input for them: it takes a change in the module)",
+                actions.join(" and ")
+            )
+        }
+        _ => args
+            .iter()
+            .map(|(path, action)| arg_help(m, i, path, action))
+            .collect::<Vec<_>>()
+            .join(", and "),
+    }
 }
 
 /// `a`, `b` and `c`, each in backticks.

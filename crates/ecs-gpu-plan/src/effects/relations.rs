@@ -106,6 +106,20 @@ const RULES: &[Rule] = &[
         keys: |s| strings(s, &["arn"]),
     },
     Rule {
+        from: "aws_ecs_cluster_capacity_providers",
+        to: "aws_ecs_capacity_provider",
+        carried: |s| {
+            let mut k = list_strings(s, "capacity_providers", &[]);
+            k.extend(list_strings(
+                s,
+                "default_capacity_provider_strategy",
+                &["capacity_provider"],
+            ));
+            k
+        },
+        keys: |s| strings(s, &["name"]),
+    },
+    Rule {
         from: "aws_appautoscaling_target",
         to: "aws_ecs_service",
         carried: |s| strings(s, &["resource_id"]),
@@ -280,6 +294,12 @@ pub(crate) fn service_capacity_providers(m: &Model, svc: usize) -> Vec<usize> {
 /// The services whose capacity provider strategy names a capacity provider.
 pub(crate) fn capacity_provider_services(m: &Model, cp: usize) -> Vec<usize> {
     m.relations.used_by(m, cp, "aws_ecs_service")
+}
+
+/// The cluster associations (`aws_ecs_cluster_capacity_providers`) that list a capacity provider.
+pub(crate) fn capacity_provider_associations(m: &Model, cp: usize) -> Vec<usize> {
+    m.relations
+        .used_by(m, cp, "aws_ecs_cluster_capacity_providers")
 }
 
 /// The services in a cluster.

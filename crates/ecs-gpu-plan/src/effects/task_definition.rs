@@ -18,6 +18,9 @@ pub(super) fn effects(m: &Model, i: usize, c: &Change, out: &mut Vec<Effect>) {
     if before.bool(&["skip_destroy"]) == Some(true) {
         return;
     }
+    // The delete reads `skip_destroy` from the state, the value before this plan: set in the same
+    // plan as the change that replaces the revision, it does not keep that revision.
+    let set_now = c.after().bool(&["skip_destroy"]) == Some(true);
     let services = task_definition_services(m, i);
     let mut related = Vec::new();
     relate(&mut related, m, &services);
@@ -82,9 +85,13 @@ pub(super) fn effects(m: &Model, i: usize, c: &Change, out: &mut Vec<Effect>) {
         address: r.address.clone(),
         related,
         message,
-        help: Some(
-            "set `skip_destroy = true` to keep old revisions ACTIVE: ECS cannot move a service back to an INACTIVE revision"
-                .to_string(),
-        ),
+        help: Some(if set_now {
+            "`skip_destroy = true` is set in this same plan, but the delete of the old revision reads the value in the state (not set), so this apply still deregisters it: apply `skip_destroy = true` on its own first, then the change".to_string()
+        } else {
+            format!(
+                "to keep old revisions ACTIVE (ECS cannot move a service back to an INACTIVE revision), {}",
+                super::arg_help(m, i, "skip_destroy", "set `skip_destroy = true`")
+            )
+        }),
     });
 }

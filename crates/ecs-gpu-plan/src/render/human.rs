@@ -2,6 +2,8 @@
 
 use std::io::{self, Write};
 
+use ecs_gpu_report::escape_control as escape;
+
 use crate::{Effect, EffectKind, Plan};
 
 /// The human format: a summary line, then the effects grouped by kind, most disruptive first.
@@ -9,14 +11,19 @@ use crate::{Effect, EffectKind, Plan};
 /// # Errors
 /// Writing to `out` fails.
 pub fn human(out: &mut dyn Write, plan: &Plan, effects: &[Effect]) -> io::Result<()> {
-    if !plan.is_applyable() {
+    if plan.is_errored() {
         writeln!(
             out,
-            "the plan cannot be applied: Terraform stopped planning at an error (`errored` or `applyable: false`), so the changes below are only those planned before it"
+            "the plan cannot be applied: Terraform stopped planning at an error (`errored: true`), so the changes below are only those planned before it"
         )?;
         writeln!(
             out,
             "help: fix the errors `terraform plan` printed (a failed precondition, a provider error) and plan again"
+        )?;
+    } else if !plan.is_applyable() {
+        writeln!(
+            out,
+            "the plan has nothing to apply (`applyable: false`, no error): applying it changes nothing"
         )?;
     } else if !plan.is_complete() {
         writeln!(
@@ -70,21 +77,4 @@ fn summary_line(plan: &Plan, effects: &[Effect]) -> String {
         if effects.len() == 1 { "" } else { "s" },
         counts.join(", ")
     )
-}
-
-/// Control characters (a newline or an ESC in an AMI value or an address) as escapes: one effect
-/// stays on its lines, and nothing reaches the terminal as a control sequence.
-pub(crate) fn escape(s: &str) -> std::borrow::Cow<'_, str> {
-    if !s.chars().any(char::is_control) {
-        return std::borrow::Cow::Borrowed(s);
-    }
-    let mut out = String::with_capacity(s.len() + 8);
-    for c in s.chars() {
-        if c.is_control() {
-            out.extend(c.escape_default());
-        } else {
-            out.push(c);
-        }
-    }
-    std::borrow::Cow::Owned(out)
 }

@@ -9,9 +9,11 @@ use crate::{Effect, EffectKind, Plan};
 #[derive(Debug, Serialize)]
 struct JsonReport<'a> {
     version: u32,
-    /// `false` when Terraform stopped planning at an error: the effects are partial.
+    /// Terraform's `errored`: planning stopped at an error, the effects are partial.
+    errored: bool,
+    /// Terraform's `applyable`: `false` for an errored plan and for a plan with nothing to apply.
     applyable: bool,
-    /// `false` for a `-target` plan or a plan that stopped at an error.
+    /// Terraform's `complete`: `false` for a `-target` plan or a plan that stopped at an error.
     complete: bool,
     effects: Vec<JsonEffect<'a>>,
     summary: serde_json::Map<String, serde_json::Value>,
@@ -25,8 +27,8 @@ struct JsonEffect<'a> {
     message: String,
 }
 
-/// The JSON format: `{"version": 1, "applyable", "complete", "effects": [{"kind", "address",
-/// "related", "message"}],
+/// The JSON format: `{"version": 1, "errored", "applyable", "complete", "effects": [{"kind",
+/// "address", "related", "message"}],
 /// "summary": {kind: count}}`, with every kind in `summary` (0 when absent). The help, when there
 /// is one, ends the message after `; help: `.
 ///
@@ -40,6 +42,7 @@ pub fn json(out: &mut dyn Write, plan: &Plan, effects: &[Effect]) -> io::Result<
     }
     let report = JsonReport {
         version: 1,
+        errored: plan.is_errored(),
         applyable: plan.is_applyable(),
         complete: plan.is_complete(),
         effects: effects

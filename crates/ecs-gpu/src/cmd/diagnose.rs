@@ -122,9 +122,10 @@ fn live(args: &Args) -> Result<(Inputs, String)> {
         .build()
         .context("could not start the async runtime")?;
     let collected = runtime.block_on(ecs_gpu_aws::collect(&opts))?;
-    // Each call that failed, with its AWS error; the walk goes on with the others.
+    // Each call that failed, with its AWS error (escaped: an endpoint's message is anything it
+    // says); the walk goes on with the others.
     for e in &collected.inputs.errors {
-        let _ = writeln!(io::stderr(), "ecs-gpu: warning: {e}");
+        let _ = writeln!(io::stderr(), "ecs-gpu: warning: {}", esc(&e.to_string()));
     }
     // For tests and the curious: the operations that were sent, one a line.
     if let Some(path) = std::env::var_os("ECS_GPU_OPERATIONS_LOG") {
@@ -138,7 +139,7 @@ fn live(args: &Args) -> Result<(Inputs, String)> {
             "ecs-gpu: saved {} file{} to {}",
             written.len(),
             if written.len() == 1 { "" } else { "s" },
-            dir.display()
+            esc(&dir.display().to_string())
         );
     }
     let source = match what {
@@ -158,18 +159,10 @@ fn mark(s: Status) -> &'static str {
     }
 }
 
-/// Control characters from the input (a constraint, an event, an AMI value) as escapes, so a value
-/// can neither forge a line nor send a terminal sequence.
-fn esc(s: &str) -> String {
-    let mut out = String::with_capacity(s.len());
-    for c in s.chars() {
-        if c.is_control() {
-            out.extend(c.escape_default());
-        } else {
-            out.push(c);
-        }
-    }
-    out
+/// Control characters and line-reordering characters from the input (a constraint, an event, an
+/// AMI value) as escapes, so a value can neither forge a line nor send a terminal sequence.
+fn esc(s: &str) -> std::borrow::Cow<'_, str> {
+    ecs_gpu_report::escape_control(s)
 }
 
 fn write_human(out: &mut dyn Write, report: &Report, source: &str) -> io::Result<()> {

@@ -4,6 +4,8 @@ use std::fs::File;
 use std::io::{self, BufRead, BufReader, Read, Write};
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
+use std::sync::mpsc;
+use std::time::Duration;
 
 use anyhow::{bail, Context, Result};
 use ecs_gpu_plan::{is_binary_plan, render, EffectKind, Plan};
@@ -12,7 +14,7 @@ use crate::Outcome;
 
 #[derive(Debug, clap::Args)]
 #[command(
-    after_help = "Examples:\n  terraform plan -out tfplan && terraform show -json tfplan > plan.json\n  ecs-gpu plan plan.json\n  ecs-gpu plan tfplan                     # runs `terraform show -json tfplan` itself\n  terraform show -json tfplan | ecs-gpu plan - --format json\n  ecs-gpu plan plan.json --fail-on capacity-destroyed,service-replaced\n\nEffect kinds, most disruptive first: capacity-destroyed, service-replaced, instance-replacement, deployment, drift-revert, not-reaching-running-instances, revision-deregistered, no-effect.\n\nValues the plan marks sensitive are shown as (sensitive), never as themselves."
+    after_help = "Examples:\n  terraform plan -out tfplan && terraform show -json tfplan > plan.json\n  ecs-gpu plan plan.json\n  ecs-gpu plan tfplan                     # runs `terraform show -json tfplan` itself\n  terraform show -json tfplan | ecs-gpu plan - --format json\n  ecs-gpu plan plan.json --fail-on capacity-destroyed,service-replaced\n\nEffect kinds, most disruptive first: apply-fails, capacity-destroyed, service-replaced, instance-replacement, deployment, scale-in, drift-revert, protection-removed, scale-out, not-reaching-running-instances, revision-deregistered, no-effect.\n\nValues the plan marks sensitive are shown as (sensitive), never as themselves."
 )]
 pub struct Args {
     /// The plan: the JSON of `terraform show -json tfplan`, a binary plan file (read through
@@ -52,9 +54,10 @@ pub fn run(args: &Args, out: &mut dyn Write) -> Result<Outcome> {
         Format::Human => render::human(out, &plan, &effects)?,
         Format::Json => render::json(out, &plan, &effects)?,
     }
-    // A plan Terraform cannot apply is a finding whatever --fail-on says: its effects are partial,
-    // and a CI gate must not pass it (docs/plan.md, exit statuses).
-    let failing = !plan.is_applyable() || effects.iter().any(|e| args.fail_on.contains(&e.kind));
+    // A plan that stopped at an error is a finding whatever --fail-on says: its effects are partial,
+    // and a CI gate must not pass it (docs/plan.md, exit statuses). A plan with nothing to apply
+    // (`applyable: false` without `errored`) is not.
+    let failing = plan.is_errored() || effects.iter().any(|e| args.fail_on.contains(&e.kind));
     Ok(if failing {
         Outcome::Findings
     } else {
@@ -62,14 +65,115 @@ pub fn run(args: &Args, out: &mut dyn Write) -> Result<Outcome> {
     })
 }
 
+/// The most a plan may be, from a file, standard input or `terraform show -json`: more than ten
+/// times the largest plans measured (bench/README.md), and a bound that turns an endless input
+/// into an error instead of a run that never ends.
+pub const MAX_PLAN_BYTES: u64 = 2 << 30;
+
+/// How long `terraform show -json` may take before it is stopped (`ECS_GPU_TERRAFORM_TIMEOUT`,
+/// seconds, overrides it for tests).
+const TERRAFORM_TIMEOUT: Duration = Duration::from_secs(600);
+
 fn read(path: &Path, stdin: bool) -> Result<Plan> {
     // The parse streams from the reader, so a 100 MB plan is never held whole in memory. The reader
     // stays a concrete type: behind `dyn BufRead`, serde_json's byte-at-a-time reads cost 2x.
     if stdin {
-        read_from(BufReader::with_capacity(1 << 16, io::stdin().lock()), None)
+        let input = Bounded::new(io::stdin().lock(), "standard input");
+        read_from(BufReader::with_capacity(1 << 16, input), None)
     } else {
+        // The kind is checked before opening: opening a FIFO waits for a writer, and a device
+        // (`/dev/zero`) never ends.
+        let meta = std::fs::metadata(path).context("cannot open the plan")?;
+        if !meta.is_file() {
+            bail!(
+                "not a regular file ({}): pass the plan as a file, or on standard input with `-` (`terraform show -json tfplan | ecs-gpu plan -`)",
+                kind_of(&meta)
+            );
+        }
+        if meta.len() > max_plan_bytes() {
+            bail!(
+                "larger than {} ({} bytes), more than a plan ecs-gpu reads",
+                size_text(max_plan_bytes()),
+                meta.len()
+            );
+        }
         let file = File::open(path).context("cannot open the plan")?;
-        read_from(BufReader::with_capacity(1 << 16, file), Some(path))
+        let input = Bounded::new(file, "the file");
+        read_from(BufReader::with_capacity(1 << 16, input), Some(path))
+    }
+}
+
+/// What a file that is not a regular file is, in words.
+fn kind_of(meta: &std::fs::Metadata) -> &'static str {
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::FileTypeExt;
+        let t = meta.file_type();
+        if t.is_fifo() {
+            return "a FIFO or pipe";
+        }
+        if t.is_char_device() || t.is_block_device() {
+            return "a device";
+        }
+        if t.is_socket() {
+            return "a socket";
+        }
+    }
+    if meta.is_dir() {
+        "a folder"
+    } else {
+        "not a regular file"
+    }
+}
+
+/// The bound in force: [`MAX_PLAN_BYTES`], or less when `ECS_GPU_MAX_PLAN_BYTES` says (for tests).
+fn max_plan_bytes() -> u64 {
+    std::env::var("ECS_GPU_MAX_PLAN_BYTES")
+        .ok()
+        .and_then(|v| v.parse().ok())
+        .map_or(MAX_PLAN_BYTES, |n: u64| n.min(MAX_PLAN_BYTES))
+}
+
+/// A size in words: `2 GiB`, `16 MiB`.
+fn size_text(bytes: u64) -> String {
+    if bytes >= 1 << 30 && bytes % (1 << 30) == 0 {
+        format!("{} GiB", bytes >> 30)
+    } else {
+        format!("{} MiB", bytes >> 20)
+    }
+}
+
+/// A reader that fails once more than [`max_plan_bytes`] have been read from it.
+struct Bounded<R> {
+    inner: R,
+    read: u64,
+    max: u64,
+    what: &'static str,
+}
+
+impl<R> Bounded<R> {
+    fn new(inner: R, what: &'static str) -> Self {
+        Bounded {
+            inner,
+            read: 0,
+            max: max_plan_bytes(),
+            what,
+        }
+    }
+}
+
+impl<R: Read> Read for Bounded<R> {
+    fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
+        let n = self.inner.read(buf)?;
+        self.read += n as u64;
+        if self.read > self.max {
+            return Err(io::Error::other(format!(
+                "{} gave more than {}, more than a plan ecs-gpu reads",
+                self.what,
+                size_text(self.max)
+            )));
+        }
+        Ok(n)
     }
 }
 
@@ -102,8 +206,10 @@ fn read_from<R: Read>(mut reader: BufReader<R>, path: Option<&Path>) -> Result<P
 }
 
 /// Reads a binary plan file through `terraform show -json`, streaming its output into the parser.
+/// The child is stopped when it runs past [`TERRAFORM_TIMEOUT`] or writes more than
+/// [`MAX_PLAN_BYTES`], and the error says which.
 fn terraform_show(path: &Path, shown: &str) -> Result<Plan> {
-    let mut child = match Command::new("terraform")
+    let child = match Command::new("terraform")
         .arg("show")
         .arg("-no-color")
         .arg("-json")
@@ -119,18 +225,51 @@ fn terraform_show(path: &Path, shown: &str) -> Result<Plan> {
         ),
         Err(e) => return Err(e).context("cannot run `terraform show -json`"),
     };
-    let mut stderr = child.stderr.take().context("terraform's standard error")?;
+    let mut child = child;
+    let stdout = child.stdout.take().context("terraform's standard output")?;
+    let stderr = child.stderr.take().context("terraform's standard error")?;
+    // Only the start of what it says on stderr is kept: its first error.
     let errors = std::thread::spawn(move || {
         let mut s = String::new();
-        let _ = stderr.read_to_string(&mut s);
+        let _ = stderr.take(64 * 1024).read_to_string(&mut s);
         s
     });
-    let stdout = child.stdout.take().context("terraform's standard output")?;
-    // The reader is dropped when the parse ends, so terraform is never left blocked on a full pipe.
-    let parsed = ecs_gpu_plan::read(BufReader::with_capacity(1 << 16, stdout));
+    let timeout = std::env::var("ECS_GPU_TERRAFORM_TIMEOUT")
+        .ok()
+        .and_then(|v| v.parse().ok())
+        .map_or(TERRAFORM_TIMEOUT, |s: u64| {
+            Duration::from_secs(s).min(TERRAFORM_TIMEOUT)
+        });
+    // The parse runs beside this thread, which waits for it at most `timeout`: a terraform that
+    // hangs (or a process it started that keeps the pipe open) cannot hold the command.
+    let (sent, parsed) = mpsc::channel();
+    std::thread::spawn(move || {
+        let plan = ecs_gpu_plan::read(BufReader::with_capacity(
+            1 << 16,
+            Bounded::new(stdout, "`terraform show -json`"),
+        ));
+        let _ = sent.send(plan);
+    });
+    let parsed = match parsed.recv_timeout(timeout) {
+        Ok(p) => p,
+        Err(_) => {
+            let _ = child.kill();
+            let _ = child.wait();
+            bail!(
+                "`terraform show -json {shown}` did not finish within {} s and was stopped: run it yourself (`terraform show -json {shown} > plan.json`) to see what it waits for",
+                timeout.as_secs()
+            );
+        }
+    };
+    if parsed.is_err() {
+        // A parse that stopped early (too much output, not JSON) leaves terraform writing.
+        let _ = child.kill();
+    }
     let status = child.wait().context("waiting for `terraform show -json`")?;
     let errors = errors.join().unwrap_or_default();
-    if !status.success() {
+    // Terraform's own error explains a failed run better than what its output lacked; a run this
+    // command stopped because the output was unreadable says nothing on stderr.
+    if !status.success() && (parsed.is_ok() || !errors.trim().is_empty()) {
         bail!(
             "`terraform show -json {shown}` failed ({status}){}",
             terraform_error(&errors)

@@ -1,0 +1,401 @@
+//! Hostile and unlucky input to `plan` and `diagnose` (issue 44, the items of those commands): each
+//! case builds its input at test time, runs the binary under a memory limit (`prlimit --as`) and a
+//! wall-clock limit, and asserts the exit status, what stderr says, and that nothing hangs, panics
+//! or prints a control character raw. Each test names the behaviour it protects.
+
+use std::io::{Read, Write};
+use std::path::{Path, PathBuf};
+use std::process::{Command, Stdio};
+use std::time::{Duration, Instant};
+
+/// The virtual memory a run may take: far above what any case needs when the code is right.
+const MEMORY: u64 = 3 << 30;
+
+struct Run {
+    code: Option<i32>,
+    stdout: String,
+    stderr: String,
+    timed_out: bool,
+    took: Duration,
+}
+
+impl Run {
+    fn code(&self) -> i32 {
+        assert!(
+            !self.timed_out,
+            "timed out after {:?}: {}",
+            self.took, self.stderr
+        );
+        self.code
+            .unwrap_or_else(|| panic!("killed (memory limit?): {}", self.stderr))
+    }
+
+    /// No panic, and no raw escape character or bidirectional override anywhere.
+    fn assert_sane(&self) {
+        assert!(
+            !self.stderr.contains("panicked") && self.code != Some(101),
+            "panic: {}",
+            self.stderr
+        );
+        for out in [&self.stdout, &self.stderr] {
+            for c in ['\u{1b}', '\u{202e}', '\u{2028}', '\r'] {
+                assert!(!out.contains(c), "{c:?} printed raw: {out:?}");
+            }
+        }
+    }
+
+    /// Exit 2 with one error line that contains `want`.
+    fn assert_refused(&self, want: &str) {
+        self.assert_sane();
+        assert_eq!(self.code(), 2, "{}\n{}", self.stdout, self.stderr);
+        assert_eq!(self.stderr.lines().count(), 1, "{}", self.stderr);
+        assert!(
+            self.stderr.contains(want),
+            "{want:?} not in {}",
+            self.stderr
+        );
+    }
+}
+
+/// Where the run's standard input comes from.
+enum Input {
+    Null,
+    /// Written by a thread: `head`, then `tail` repeated until the reader goes away.
+    Endless {
+        head: Vec<u8>,
+        tail: Vec<u8>,
+    },
+}
+
+fn run_with(dir: &Path, args: &[&str], env: &[(&str, &str)], input: Input, limit: Duration) -> Run {
+    let mut cmd = Command::new("prlimit");
+    cmd.arg(format!("--as={MEMORY}"))
+        .arg("--core=0")
+        .arg("--")
+        .arg(env!("CARGO_BIN_EXE_ecs-gpu"))
+        .args(args)
+        .current_dir(dir)
+        .env("NO_COLOR", "1")
+        .env("AWS_EC2_METADATA_DISABLED", "true")
+        .env("AWS_ACCESS_KEY_ID", "testing")
+        .env("AWS_SECRET_ACCESS_KEY", "testing")
+        .env_remove("AWS_PROFILE")
+        .stdin(match input {
+            Input::Null => Stdio::null(),
+            Input::Endless { .. } => Stdio::piped(),
+        })
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped());
+    for (k, v) in env {
+        cmd.env(k, v);
+    }
+    let start = Instant::now();
+    let mut child = cmd.spawn().expect("prlimit and the binary run");
+    if let Input::Endless { head, tail } = input {
+        let mut stdin = child.stdin.take().unwrap();
+        std::thread::spawn(move || {
+            if stdin.write_all(&head).is_err() {
+                return;
+            }
+            while stdin.write_all(&tail).is_ok() {}
+        });
+    }
+    let drain = |mut r: Box<dyn Read + Send>| {
+        std::thread::spawn(move || {
+            let mut kept = Vec::new();
+            let _ = r.by_ref().take(1 << 20).read_to_end(&mut kept);
+            let _ = std::io::copy(&mut r, &mut std::io::sink());
+            String::from_utf8_lossy(&kept).into_owned()
+        })
+    };
+    let out = drain(Box::new(child.stdout.take().unwrap()));
+    let err = drain(Box::new(child.stderr.take().unwrap()));
+    let mut timed_out = false;
+    let status = loop {
+        if let Some(status) = child.try_wait().unwrap() {
+            break status;
+        }
+        if start.elapsed() > limit {
+            timed_out = true;
+            let _ = child.kill();
+            break child.wait().unwrap();
+        }
+        std::thread::sleep(Duration::from_millis(20));
+    };
+    Run {
+        code: status.code(),
+        stdout: out.join().unwrap(),
+        stderr: err.join().unwrap(),
+        timed_out,
+        took: start.elapsed(),
+    }
+}
+
+fn run(dir: &Path, args: &[&str]) -> Run {
+    run_with(dir, args, &[], Input::Null, Duration::from_secs(60))
+}
+
+fn scratch(name: &str) -> PathBuf {
+    let dir = Path::new(env!("CARGO_TARGET_TMPDIR"))
+        .join("hostile_plan_diagnose")
+        .join(name);
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    dir
+}
+
+fn mkfifo(path: &Path) {
+    let ok = Command::new("mkfifo").arg(path).status().unwrap().success();
+    assert!(ok, "mkfifo {}", path.display());
+}
+
+fn scenario(name: &str) -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("../ecs-gpu-diagnose/tests/scenarios")
+        .join(name)
+}
+
+/// A copy of a saved-output scenario, to change.
+fn copy_scenario(name: &str, to: &Path) {
+    for e in std::fs::read_dir(scenario(name)).unwrap() {
+        let e = e.unwrap();
+        std::fs::copy(e.path(), to.join(e.file_name())).unwrap();
+    }
+}
+
+// ---------------------------------------------------------------------------------------------
+// 44.9: `plan` on a FIFO, a device, a hung `terraform show`, an endless standard input.
+
+/// A FIFO nobody writes to is refused at once, with what it is and how to pass a plan instead.
+#[test]
+fn a_plan_path_that_is_a_fifo_is_refused_without_blocking() {
+    let dir = scratch("plan-fifo");
+    mkfifo(&dir.join("plan.json"));
+    let r = run(&dir, &["plan", "plan.json"]);
+    r.assert_refused("not a regular file (a FIFO or pipe)");
+    assert!(r.stderr.contains("ecs-gpu plan -"), "{}", r.stderr);
+    assert!(r.took < Duration::from_secs(10), "{:?}", r.took);
+}
+
+/// `/dev/zero` is a device, never read.
+#[test]
+fn a_plan_path_at_dev_zero_is_refused() {
+    let dir = scratch("plan-zero");
+    run(&dir, &["plan", "/dev/zero"]).assert_refused("not a regular file (a device)");
+}
+
+/// A `terraform show -json` that never finishes is stopped after the timeout, and the error says
+/// so.
+#[test]
+fn a_hung_terraform_show_is_stopped_and_said() {
+    let dir = scratch("plan-hung-terraform");
+    let bin = dir.join("bin");
+    std::fs::create_dir_all(&bin).unwrap();
+    let fake = bin.join("terraform");
+    // `exec`: the sleep is the child itself; a script's own children would keep the pipe open,
+    // which the command must survive too (the second case).
+    std::fs::write(&fake, "#!/bin/sh\nexec sleep 600\n").unwrap();
+    let wrapped = bin.join("terraform-wrapped");
+    std::fs::write(&wrapped, "#!/bin/sh\nsleep 600\n").unwrap();
+    for f in [&fake, &wrapped] {
+        Command::new("chmod").arg("+x").arg(f).status().unwrap();
+    }
+    std::fs::write(dir.join("tfplan"), b"PK\x03\x04 a binary plan").unwrap();
+    let path = format!("{}:{}", bin.display(), std::env::var("PATH").unwrap());
+    let r = run_with(
+        &dir,
+        &["plan", "tfplan"],
+        &[("PATH", &path), ("ECS_GPU_TERRAFORM_TIMEOUT", "2")],
+        Input::Null,
+        Duration::from_secs(30),
+    );
+    r.assert_refused("`terraform show -json tfplan` did not finish within 2 s and was stopped");
+    std::fs::rename(&wrapped, &fake).unwrap();
+    let r = run_with(
+        &dir,
+        &["plan", "tfplan"],
+        &[("PATH", &path), ("ECS_GPU_TERRAFORM_TIMEOUT", "2")],
+        Input::Null,
+        Duration::from_secs(30),
+    );
+    r.assert_refused("did not finish within 2 s and was stopped");
+}
+
+/// Standard input that never ends is read up to the bound, then refused with the bound named;
+/// memory stays within the limit.
+#[test]
+fn an_endless_standard_input_is_cut_off() {
+    let dir = scratch("plan-endless-stdin");
+    let r = run_with(
+        &dir,
+        &["plan", "-"],
+        &[("ECS_GPU_MAX_PLAN_BYTES", &(16u64 << 20).to_string())],
+        Input::Endless {
+            head: br#"{"format_version":"1.2","resource_changes":[{"type":"aws_ecs_service","address":""#
+                .to_vec(),
+            tail: vec![b'a'; 1 << 16],
+        },
+        Duration::from_secs(60),
+    );
+    r.assert_refused("standard input gave more than 16 MiB, more than a plan ecs-gpu reads");
+}
+
+// ---------------------------------------------------------------------------------------------
+// 44.11, 44.14: plan JSON that is slow or wrong.
+
+/// 100,000 references from one resource's configuration are matched in linear time.
+#[test]
+fn a_hundred_thousand_references_are_matched_in_linear_time() {
+    let dir = scratch("plan-references");
+    let refs: Vec<String> = (0..100_000)
+        .map(|n| format!("\"aws_ecs_task_definition.t{n}.arn\""))
+        .collect();
+    let plan = format!(
+        r#"{{"format_version":"1.2","resource_changes":[{{"address":"aws_ecs_service.app","mode":"managed","type":"aws_ecs_service","name":"app","change":{{"actions":["update"],"before":{{"desired_count":1}},"after":{{"desired_count":2}},"after_unknown":{{}},"before_sensitive":{{}},"after_sensitive":{{}}}}}}],
+"configuration":{{"root_module":{{"resources":[{{"address":"aws_ecs_service.app","mode":"managed","type":"aws_ecs_service","name":"app","expressions":{{"task_definition":{{"references":[{}]}}}}}}]}}}}}}"#,
+        refs.join(",")
+    );
+    std::fs::write(dir.join("plan.json"), plan).unwrap();
+    let r = run_with(
+        &dir,
+        &["plan", "plan.json"],
+        &[],
+        Input::Null,
+        Duration::from_secs(30),
+    );
+    r.assert_sane();
+    assert_eq!(r.code(), 0, "{}", r.stderr);
+    assert!(r.stdout.contains("scale-out"), "{}", r.stdout);
+}
+
+/// A `format_version` of "", a number or null is an error that names the field, as documented.
+#[test]
+fn a_format_version_that_is_not_a_version_string_is_refused() {
+    let dir = scratch("plan-format-version");
+    for value in [r#""""#, "1.2", "null", "[]"] {
+        std::fs::write(
+            dir.join("plan.json"),
+            format!(r#"{{"format_version":{value},"resource_changes":[]}}"#),
+        )
+        .unwrap();
+        run(&dir, &["plan", "plan.json"])
+            .assert_refused("`format_version` must be a version string such as \"1.2\"");
+    }
+}
+
+// ---------------------------------------------------------------------------------------------
+// 44.10: a did-you-mean on huge values.
+
+/// Two 200 KB attribute values (a constraint's and an instance's) give a verdict in seconds: no
+/// "did you mean" is looked for past 128 characters.
+#[test]
+fn a_did_you_mean_on_huge_values_is_skipped() {
+    let dir = scratch("diagnose-huge-attribute");
+    copy_scenario("placement-constraint-typo", &dir);
+    let services = dir.join("describe-services.json");
+    let mut v: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(&services).unwrap()).unwrap();
+    let expression = format!("attribute:ecs.instance-type == {}", "g".repeat(200_000));
+    v["services"][0]["placementConstraints"] =
+        serde_json::json!([{"type": "memberOf", "expression": expression}]);
+    std::fs::write(&services, v.to_string()).unwrap();
+    let instances = dir.join("describe-container-instances.json");
+    let text = std::fs::read_to_string(&instances)
+        .unwrap()
+        .replace("\"g5.xlarge\"", &format!("\"{}\"", "h".repeat(200_000)));
+    std::fs::write(&instances, text).unwrap();
+    let r = run_with(
+        &dir,
+        &["diagnose", "--from", ".", "--format", "json"],
+        &[],
+        Input::Null,
+        Duration::from_secs(20),
+    );
+    r.assert_sane();
+    assert_eq!(r.code(), 1, "{}", r.stderr);
+    assert!(!r.stdout.contains("did you mean"), "a suggestion was made");
+}
+
+// ---------------------------------------------------------------------------------------------
+// 44.12: files named by the environment.
+
+/// `/dev/zero` or a FIFO named by a variable the SDK reads is refused before the SDK reads it,
+/// naming the variable; nothing is sent.
+#[test]
+fn files_named_by_the_environment_are_checked_before_the_sdk_reads_them() {
+    let dir = scratch("diagnose-env-files");
+    mkfifo(&dir.join("fifo"));
+    let fifo = dir.join("fifo").display().to_string();
+    for (variable, value) in [
+        ("AWS_CONFIG_FILE", "/dev/zero"),
+        ("AWS_SHARED_CREDENTIALS_FILE", fifo.as_str()),
+        ("AWS_WEB_IDENTITY_TOKEN_FILE", "/dev/zero"),
+        ("AWS_CONTAINER_AUTHORIZATION_TOKEN_FILE", fifo.as_str()),
+        ("SSL_CERT_FILE", "/dev/zero"),
+    ] {
+        let r = run_with(
+            &dir,
+            &[
+                "diagnose",
+                "--cluster",
+                "gpu",
+                "--service",
+                "train",
+                "--region",
+                "us-east-1",
+                "--endpoint-url",
+                "http://127.0.0.1:1",
+            ],
+            &[(variable, value)],
+            Input::Null,
+            Duration::from_secs(20),
+        );
+        r.assert_refused(&format!(
+            "`{variable}` names `{value}`, which is not a regular file"
+        ));
+    }
+}
+
+// ---------------------------------------------------------------------------------------------
+// 40.19 / 43.4: one escaper, the report crate's, for `plan` and `diagnose` too.
+
+/// A right-to-left override and a line separator in a plan's address and a service event are
+/// escaped as `check` escapes them.
+#[test]
+fn bidirectional_overrides_and_line_separators_are_escaped() {
+    let dir = scratch("escaper");
+    let address = "aws_ecs_service.app\u{202e}txt.exe\u{2028}x";
+    let plan = serde_json::json!({
+        "format_version": "1.2",
+        "resource_changes": [{
+            "address": address, "mode": "managed", "type": "aws_ecs_service", "name": "app",
+            "change": {"actions": ["delete"], "before": {"name": "app", "desired_count": 1},
+                       "after": null, "after_unknown": {}, "before_sensitive": {}, "after_sensitive": false}
+        }]
+    });
+    std::fs::write(dir.join("plan.json"), plan.to_string()).unwrap();
+    let r = run(&dir, &["plan", "plan.json"]);
+    r.assert_sane();
+    assert!(
+        r.stdout
+            .contains("aws_ecs_service.app\\u{202e}txt.exe\\u{2028}x"),
+        "{}",
+        r.stdout
+    );
+    copy_scenario("gpus-available-pinned", &dir);
+    let services = dir.join("describe-services.json");
+    let text = std::fs::read_to_string(&services).unwrap().replacen(
+        "(service train) was unable",
+        "(service train)\u{202e} was\u{2028} unable",
+        1,
+    );
+    std::fs::write(&services, text).unwrap();
+    std::fs::remove_file(dir.join("plan.json")).unwrap();
+    let r = run(&dir, &["diagnose", "--from", "."]);
+    r.assert_sane();
+    assert!(
+        r.stdout.contains("\\u{202e} was\\u{2028} unable"),
+        "{}",
+        r.stdout
+    );
+}
