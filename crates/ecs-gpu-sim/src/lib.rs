@@ -1,0 +1,348 @@
+//! The model of Amazon ECS GPU placement and scaling: will the GPUs be there for this deployment,
+//! this scale-out, this instance refresh?
+//!
+//! Pure: no I/O. The input is a [`Scenario`] (Auto Scaling groups behind capacity providers, and
+//! services with what their tasks reserve and how they deploy) that adapters build from a Terraform
+//! root (`ecs-gpu-rules`), a plan (`ecs-gpu-plan`) or a cluster's AWS CLI output
+//! (`ecs-gpu-diagnose`). [`simulate`] answers each [`Event`] from the steady state: whether it
+//! completes, is stuck or needs more than the group's `max_size`, the peak against that maximum, the
+//! time line in steps, the GPUs left stranded and, with [`Prices`], the cost per hour. Every rule of
+//! the model cites the AWS documentation it comes from ([`facts::RULES`]); an input that is not
+//! known makes the answers that need it unknown, with the reason.
+//!
+//! ```
+//! use ecs_gpu_sim::*;
+//!
+//! let mut group = Group::new("gpu");
+//! group.launches = InstanceShape::from_catalog("g5.xlarge");
+//! group.min_size = Known::Known(0);
+//! group.max_size = Known::Known(1);
+//! group.managed_scaling = Known::Known(Some(ManagedScaling {
+//!     target_capacity: 100, min_step: 1, max_step: 10_000, warmup: 300,
+//! }));
+//! let mut svc = Service::new("infer");
+//! svc.group = Known::Known("gpu".into());
+//! svc.desired = Known::Known(1);
+//! svc.task = Known::Known(TaskShape {
+//!     family: "infer".into(), gpus: 1, cpu: 1024, memory: 8192, host_ports: vec![],
+//! });
+//! let scenario = Scenario { groups: vec![group], services: vec![svc] };
+//!
+//! // Rolling, 100% minimum healthy: the new task needs a second GPU, and `max_size` is 1.
+//! let report = simulate(&scenario, &[Event::Deploy { service: "infer".into(), task: None }], None);
+//! assert_eq!(report.answers[0].verdict.as_str(), "over-max");
+//! ```
+
+mod answer;
+mod engine;
+pub mod facts;
+mod fleet;
+pub mod render;
+mod scenario;
+
+use std::collections::BTreeMap;
+
+pub use answer::{Answer, Cost, Event, GroupPeak, Report, Step, Stranded, Verdict};
+pub use scenario::{
+    Constraint, Deployment, Group, Instance, InstanceShape, Known, ManagedScaling, Memory,
+    OnDemandShare, ProtectedInstances, Refresh, Scenario, Service, Strategy, TaskShape,
+};
+
+/// Simulates each event from the scenario's steady state.
+pub fn simulate(scenario: &Scenario, events: &[Event], prices: Option<&Prices>) -> Report {
+    let mut sim = engine::Sim::new(scenario, prices);
+    Report {
+        answers: events.iter().map(|e| sim.answer(e)).collect(),
+    }
+}
+
+/// Prices per hour, by instance type.
+pub type Prices = BTreeMap<String, Price>;
+
+/// An instance type's price per hour, in dollars.
+#[derive(Debug, Clone, Copy, PartialEq, serde::Deserialize, serde::Serialize)]
+#[serde(deny_unknown_fields)]
+pub struct Price {
+    pub on_demand: f64,
+    #[serde(default)]
+    pub spot: Option<f64>,
+}
+
+/// Why a prices file cannot be read.
+#[derive(Debug)]
+pub struct PricesError(pub String);
+
+impl std::fmt::Display for PricesError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(&self.0)
+    }
+}
+
+impl std::error::Error for PricesError {}
+
+/// Reads prices: `{"g5.xlarge": {"on_demand": 1.006, "spot": 0.45}, ...}`.
+///
+/// # Errors
+/// Not that JSON shape, or a price that is negative or not finite.
+pub fn parse_prices(json: &str) -> Result<Prices, PricesError> {
+    let prices: Prices = serde_json::from_str(json).map_err(|e| {
+        PricesError(format!(
+            "line {}: {e}; expected {{\"g5.xlarge\": {{\"on_demand\": 1.006, \"spot\": 0.45}}}}",
+            e.line()
+        ))
+    })?;
+    for (t, p) in &prices {
+        let ok = |x: f64| x.is_finite() && x >= 0.0;
+        if !ok(p.on_demand) || !p.spot.is_none_or(ok) {
+            return Err(PricesError(format!(
+                "`{t}`: a price must be a number of dollars per hour, 0 or more"
+            )));
+        }
+    }
+    Ok(prices)
+}
+
+/// The cost per hour of `n` instances at `price` with an On-Demand share, as a range: Auto Scaling
+/// rounds the split between On-Demand and Spot in a way its documentation does not give.
+pub(crate) fn cost_range(n: u32, share: OnDemandShare, price: &Price) -> Option<(f64, f64)> {
+    let n = u64::from(n);
+    let base = u64::from(share.base).min(n);
+    let above = n - base;
+    let pct = u64::from(share.percent_above_base.min(100));
+    let od_lo = base + above * pct / 100;
+    let od_hi = base + (above * pct).div_ceil(100);
+    let cost = |od: u64| -> Option<f64> {
+        let spot = n - od;
+        let spot_cost = if spot == 0 {
+            0.0
+        } else {
+            price.spot? * spot as f64
+        };
+        Some(od as f64 * price.on_demand + spot_cost)
+    };
+    let (a, b) = (cost(od_lo)?, cost(od_hi)?);
+    Some((a.min(b), a.max(b)))
+}
+
+/// The arithmetic of a deployment against the most its group can hold: what `check` (GPU406) and
+/// `plan` say without simulating time.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct DeploymentNeed {
+    pub service: String,
+    pub group: String,
+    pub instance_type: String,
+    pub desired: u32,
+    pub deployment: Deployment,
+    /// Tasks that must run at once for the deployment to finish: with a rolling deployment the
+    /// desired count, plus one when the minimum healthy percent keeps every old task running; with
+    /// blue/green, linear and canary both revisions at full size.
+    pub tasks_at_once: u32,
+    /// GPUs of one task.
+    pub gpus_per_task: u32,
+    /// Tasks of this service one empty instance holds (by GPUs, CPU, memory, ports,
+    /// `distinctInstance`).
+    pub tasks_per_instance: u32,
+    pub gpus_per_instance: u32,
+    pub max_size: u32,
+    /// Tasks of other known services on the same group, and the instances they fill at least.
+    pub other_tasks: Vec<(String, u32)>,
+    pub instances_for_others: u32,
+    /// Instances the deployment needs at its peak (with the other services' tasks).
+    pub instances_needed: u32,
+}
+
+impl DeploymentNeed {
+    /// Whether the group can ever hold the deployment's peak.
+    pub fn holds(&self) -> bool {
+        self.instances_needed <= self.max_size
+    }
+
+    /// The arithmetic, in one lowercase sentence.
+    pub fn arithmetic(&self) -> String {
+        let kind = match self.deployment {
+            Deployment::Rolling {
+                minimum_healthy_percent,
+                maximum_percent,
+            } => format!(
+                "a rolling deployment (minimum healthy {minimum_healthy_percent}%, maximum {maximum_percent}%)"
+            ),
+            d => format!("a {} deployment (both revisions at full size)", d.name()),
+        };
+        let others = if self.other_tasks.is_empty() {
+            String::new()
+        } else {
+            format!(
+                ", besides {} for {}",
+                plural(self.instances_for_others, "instance", "instances"),
+                self.other_tasks
+                    .iter()
+                    .map(|(s, n)| format!("{n} of `{s}`"))
+                    .collect::<Vec<_>>()
+                    .join(", ")
+            )
+        };
+        format!(
+            "{kind} of {} needs {} at once = {} GPUs; a `{}` ({} GPUs) holds {} of them, so {} are needed{others}; `max_size` is {} = {} GPUs",
+            plural(self.desired, "task", "tasks"),
+            plural(self.tasks_at_once, "task", "tasks"),
+            u64::from(self.tasks_at_once) * u64::from(self.gpus_per_task),
+            self.instance_type,
+            self.gpus_per_instance,
+            self.tasks_per_instance,
+            plural(self.instances_needed, "instance", "instances"),
+            self.max_size,
+            u64::from(self.max_size) * u64::from(self.gpus_per_instance),
+        )
+    }
+}
+
+fn plural(n: u32, one: &str, many: &str) -> String {
+    format!("{n} {}", if n == 1 { one } else { many })
+}
+
+use serde::Serialize;
+
+/// The arithmetic of deploying `service`: `None` unless every input is known (the group's
+/// `max_size` and instance type, the service's desired count, deployment configuration, task and
+/// placement constraints, and the same for the other services on the group).
+pub fn deployment_need(scenario: &Scenario, service: &str) -> Option<DeploymentNeed> {
+    let s = scenario.service(service)?;
+    let svc = &scenario.services[s];
+    let g = scenario.group(svc.group.known()?)?;
+    let group = &scenario.groups[g];
+    let shape = group.launches.known()?;
+    let max_size = *group.max_size.known()?;
+    let desired = *svc.desired.known()?;
+    let deployment = *svc.deployment.known()?;
+    let task = svc.task.known()?;
+    if task.gpus == 0 || desired == 0 {
+        return None;
+    }
+    let per = tasks_per_instance(shape, task, svc)?;
+    if per == 0 {
+        // No instance fits one task: GPU106/GPU107's finding, not this one.
+        return None;
+    }
+    let tasks_at_once = match deployment {
+        Deployment::Rolling {
+            minimum_healthy_percent,
+            maximum_percent,
+        } => {
+            let d = u64::from(desired);
+            let lower = (d * u64::from(minimum_healthy_percent)).div_ceil(100);
+            let upper = d * u64::from(maximum_percent) / 100;
+            if upper <= lower {
+                return None;
+            }
+            u32::try_from(d.max(lower + 1)).ok()?
+        }
+        _ => desired.checked_mul(2)?,
+    };
+    let mut other_tasks = Vec::new();
+    let mut instances_for_others = 0u32;
+    for (i, o) in scenario.services.iter().enumerate() {
+        if i == s || o.group.known().and_then(|n| scenario.group(n)) != Some(g) {
+            continue;
+        }
+        let (Some(t), Some(&d)) = (o.task.known(), o.desired.known()) else {
+            continue;
+        };
+        if d == 0 {
+            continue;
+        }
+        // Tasks of another shape share instances in ways this arithmetic does not count: only
+        // same-size tasks of services without their own constraints are added.
+        if t.gpus != task.gpus
+            || t.cpu != task.cpu
+            || t.memory != task.memory
+            || !t.host_ports.is_empty()
+            || o.constraints.known().is_none_or(|c| !c.is_empty())
+        {
+            continue;
+        }
+        other_tasks.push((o.name.clone(), d));
+    }
+    let others: u32 = other_tasks.iter().map(|(_, n)| n).sum();
+    if svc.constraints.known().is_some_and(|c| c.is_empty()) && task.host_ports.is_empty() {
+        // Same-size tasks pack together.
+        let total = u64::from(tasks_at_once) + u64::from(others);
+        let needed = u32::try_from(total.div_ceil(u64::from(per))).ok()?;
+        instances_for_others = u32::try_from(u64::from(others).div_ceil(u64::from(per))).ok()?;
+        return Some(DeploymentNeed {
+            service: svc.name.clone(),
+            group: group.name.clone(),
+            instance_type: shape.instance_type.clone(),
+            desired,
+            deployment,
+            tasks_at_once,
+            gpus_per_task: task.gpus,
+            tasks_per_instance: per,
+            gpus_per_instance: shape.gpus,
+            max_size,
+            other_tasks,
+            instances_for_others,
+            instances_needed: needed,
+        });
+    }
+    let needed = u32::try_from(u64::from(tasks_at_once).div_ceil(u64::from(per))).ok()?;
+    other_tasks.clear();
+    Some(DeploymentNeed {
+        service: svc.name.clone(),
+        group: group.name.clone(),
+        instance_type: shape.instance_type.clone(),
+        desired,
+        deployment,
+        tasks_at_once,
+        gpus_per_task: task.gpus,
+        tasks_per_instance: per,
+        gpus_per_instance: shape.gpus,
+        max_size,
+        other_tasks,
+        instances_for_others,
+        instances_needed: needed,
+    })
+}
+
+/// Tasks of a service one empty instance holds, by the placement rules of the model (the same
+/// arithmetic the simulation places with).
+fn tasks_per_instance(shape: &InstanceShape, task: &TaskShape, svc: &Service) -> Option<u32> {
+    let constraints = svc.constraints.known()?;
+    let mut kind_ports = 0u64;
+    if !task.host_ports.is_empty() {
+        kind_ports = 1;
+    }
+    let caps = [fleet::Cap {
+        instance_type: shape.instance_type.clone(),
+        gpus: shape.gpus,
+        cpu: shape.cpu,
+        memory: shape.memory.mib(),
+        memory_exact: matches!(shape.memory, Memory::Registered(_)),
+    }];
+    let kinds = [fleet::Kind {
+        service: 0,
+        new: false,
+        gpus: task.gpus,
+        cpu: task.cpu,
+        memory: task.memory,
+        ports: kind_ports,
+        distinct: constraints.contains(&Constraint::DistinctInstance),
+    }];
+    for c in constraints {
+        if let Constraint::MemberOf(e) = c {
+            let expr = ecs_gpu_query::Expression::parse(e).ok()?;
+            let m = ecs_gpu_query::matching_instance_types(&expr, &[shape.instance_type.as_str()]);
+            if m.first()?.result != ecs_gpu_query::Truth::True {
+                return None;
+            }
+        }
+    }
+    Some(fleet::fits(
+        &caps,
+        &kinds,
+        &fleet::Slot {
+            cap: 0,
+            comp: Vec::new(),
+        },
+        0,
+    ))
+}

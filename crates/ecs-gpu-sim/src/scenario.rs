@@ -1,0 +1,383 @@
+//! What the model reads: capacity (Auto Scaling groups behind capacity providers), services with
+//! their tasks, and what each knows. Every input that a source may not give is a [`Known`]; an
+//! unknown carries the reason, which reaches the answer that needed it.
+
+use serde::Serialize;
+
+/// A value, or why it is not known.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[serde(untagged)]
+pub enum Known<T> {
+    Known(T),
+    Unknown { unknown: String },
+}
+
+impl<T> Known<T> {
+    /// An unknown, with the reason.
+    pub fn unknown(reason: impl Into<String>) -> Known<T> {
+        Known::Unknown {
+            unknown: reason.into(),
+        }
+    }
+
+    pub fn as_ref(&self) -> Known<&T> {
+        match self {
+            Known::Known(v) => Known::Known(v),
+            Known::Unknown { unknown } => Known::Unknown {
+                unknown: unknown.clone(),
+            },
+        }
+    }
+
+    /// The value, or the reason it is not known.
+    pub fn get(&self) -> Result<&T, &str> {
+        match self {
+            Known::Known(v) => Ok(v),
+            Known::Unknown { unknown } => Err(unknown),
+        }
+    }
+
+    pub fn known(&self) -> Option<&T> {
+        self.get().ok()
+    }
+
+    pub fn map<U>(self, f: impl FnOnce(T) -> U) -> Known<U> {
+        match self {
+            Known::Known(v) => Known::Known(f(v)),
+            Known::Unknown { unknown } => Known::Unknown { unknown },
+        }
+    }
+}
+
+impl<T> From<T> for Known<T> {
+    fn from(v: T) -> Known<T> {
+        Known::Known(v)
+    }
+}
+
+/// Everything the model reads.
+#[derive(Debug, Clone, Default)]
+pub struct Scenario {
+    pub groups: Vec<Group>,
+    pub services: Vec<Service>,
+}
+
+impl Scenario {
+    pub fn group(&self, name: &str) -> Option<usize> {
+        self.groups
+            .iter()
+            .position(|g| g.name == name || g.provider.as_deref() == Some(name))
+    }
+
+    pub fn service(&self, name: &str) -> Option<usize> {
+        self.services.iter().position(|s| s.name == name)
+    }
+}
+
+/// What one instance offers to tasks.
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Serialize)]
+pub struct InstanceShape {
+    /// The instance type (`g5.12xlarge`).
+    pub instance_type: String,
+    /// Whole GPUs.
+    pub gpus: u32,
+    /// CPU units (vCPUs × 1024).
+    pub cpu: u32,
+    pub memory: Memory,
+}
+
+/// The memory an instance registers for tasks, MiB.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Memory {
+    /// What the agent registered (`describe-container-instances`).
+    Registered(u64),
+    /// The EC2 memory less the least the kernel keeps: the agent registers less, by an amount the
+    /// AWS documentation does not give.
+    AtMost(u64),
+}
+
+impl Memory {
+    pub fn mib(self) -> u64 {
+        match self {
+            Memory::Registered(m) | Memory::AtMost(m) => m,
+        }
+    }
+}
+
+impl InstanceShape {
+    /// The shape of a GPU instance type from the catalog, or why there is none.
+    pub fn from_catalog(name: &str) -> Known<InstanceShape> {
+        use ecs_gpu_catalog::{catalog, Gpus, Lookup};
+        let t = match catalog().lookup(name) {
+            Lookup::Known(t) => t,
+            Lookup::NoGpu => {
+                return Known::unknown(format!("`{name}` has no GPU"));
+            }
+            Lookup::Unknown { .. } => {
+                return Known::unknown(format!("`{name}` is not in the GPU catalog"));
+            }
+        };
+        let gpus = match t.gpus {
+            Gpus::Whole(n) => n,
+            Gpus::Fraction(_) => {
+                return Known::unknown(format!(
+                    "`{name}` offers a GPU fraction: fractional GPUs are not modelled"
+                ))
+            }
+            Gpus::Unknown => {
+                return Known::unknown(format!("the GPUs of `{name}` are not verified"))
+            }
+        };
+        let (Some(cpu), Some(memory)) = (t.cpu_units(), t.max_registrable_memory_mib()) else {
+            return Known::unknown(format!("the vCPUs or memory of `{name}` are not verified"));
+        };
+        Known::Known(InstanceShape {
+            instance_type: name.to_string(),
+            gpus,
+            cpu,
+            memory: Memory::AtMost(memory),
+        })
+    }
+}
+
+/// An Auto Scaling group behind a capacity provider.
+#[derive(Debug, Clone)]
+pub struct Group {
+    /// The group's name or address.
+    pub name: String,
+    /// The capacity provider over it.
+    pub provider: Option<String>,
+    /// What a new instance of the group offers: known when the group launches one instance shape.
+    pub launches: Known<InstanceShape>,
+    pub min_size: Known<u32>,
+    pub max_size: Known<u32>,
+    /// The instances now, each with the tasks it runs. Unknown for code (nothing runs yet): the
+    /// model then starts from the steady state, the services' tasks placed on as few instances as
+    /// hold them (at least `min_size`).
+    pub instances: Known<Vec<Instance>>,
+    /// `None`: managed scaling is off.
+    pub managed_scaling: Known<Option<ManagedScaling>>,
+    /// Availability Zones it launches in (the scale-out step depends on whether there are several).
+    pub zones: Known<u32>,
+    /// Instances kept in a warm pool (they count towards no limit here; they only start faster).
+    pub warm_pool: Known<u32>,
+    /// The On-Demand share: base capacity and percentage above it (100: no Spot).
+    pub on_demand: Known<OnDemandShare>,
+    /// New instances are protected from scale-in (managed termination protection needs it).
+    pub protected: Known<bool>,
+    pub refresh: Refresh,
+}
+
+impl Group {
+    /// A group with every optional input unknown, for adapters to fill.
+    pub fn new(name: impl Into<String>) -> Group {
+        let unknown = || "not given".to_string();
+        Group {
+            name: name.into(),
+            provider: None,
+            launches: Known::unknown(unknown()),
+            min_size: Known::unknown(unknown()),
+            max_size: Known::unknown(unknown()),
+            instances: Known::unknown(unknown()),
+            managed_scaling: Known::unknown(unknown()),
+            zones: Known::unknown(unknown()),
+            warm_pool: Known::Known(0),
+            on_demand: Known::Known(OnDemandShare::ALL),
+            protected: Known::unknown(unknown()),
+            refresh: Refresh::default(),
+        }
+    }
+}
+
+/// A running instance and what it runs.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Instance {
+    pub id: String,
+    /// What it offers when empty: its registered resources, less what tasks of no modelled service
+    /// reserve on it.
+    pub shape: InstanceShape,
+    /// Tasks of modelled services: (service index, tasks).
+    pub tasks: Vec<(usize, u32)>,
+    /// Protected from scale-in now.
+    pub protected: Known<bool>,
+}
+
+/// Capacity provider managed scaling.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct ManagedScaling {
+    /// Percent.
+    pub target_capacity: u32,
+    pub min_step: u32,
+    pub max_step: u32,
+    /// Seconds.
+    pub warmup: u32,
+}
+
+/// The On-Demand share of a group with a mixed instances policy.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+pub struct OnDemandShare {
+    pub base: u32,
+    pub percent_above_base: u32,
+}
+
+impl OnDemandShare {
+    /// Every instance On-Demand.
+    pub const ALL: OnDemandShare = OnDemandShare {
+        base: 0,
+        percent_above_base: 100,
+    };
+}
+
+/// Instance refresh preferences.
+#[derive(Debug, Clone)]
+pub struct Refresh {
+    /// Percent of the desired capacity.
+    pub min_healthy: Known<u32>,
+    pub max_healthy: Known<u32>,
+    /// Seconds.
+    pub warmup: Known<u32>,
+    pub skip_matching: Known<bool>,
+    pub protected_instances: Known<ProtectedInstances>,
+}
+
+impl Default for Refresh {
+    fn default() -> Refresh {
+        Refresh {
+            min_healthy: Known::unknown("not given"),
+            max_healthy: Known::unknown("not given"),
+            warmup: Known::unknown("not given"),
+            skip_matching: Known::unknown("not given"),
+            protected_instances: Known::unknown("not given"),
+        }
+    }
+}
+
+/// What an instance refresh does with instances protected from scale-in.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+pub enum ProtectedInstances {
+    Refresh,
+    Ignore,
+    Wait,
+}
+
+impl ProtectedInstances {
+    pub fn parse(s: &str) -> Option<ProtectedInstances> {
+        match s {
+            "Refresh" => Some(ProtectedInstances::Refresh),
+            "Ignore" => Some(ProtectedInstances::Ignore),
+            "Wait" => Some(ProtectedInstances::Wait),
+            _ => None,
+        }
+    }
+}
+
+/// A service: its tasks, where they run, how it deploys.
+#[derive(Debug, Clone)]
+pub struct Service {
+    /// The service's name or address.
+    pub name: String,
+    /// The group its tasks run on (by [`Group::name`] or capacity provider name).
+    pub group: Known<String>,
+    pub desired: Known<u32>,
+    pub task: Known<TaskShape>,
+    pub deployment: Known<Deployment>,
+    pub constraints: Known<Vec<Constraint>>,
+    pub strategy: Known<Strategy>,
+}
+
+impl Service {
+    pub fn new(name: impl Into<String>) -> Service {
+        let unknown = || "not given".to_string();
+        Service {
+            name: name.into(),
+            group: Known::unknown(unknown()),
+            desired: Known::unknown(unknown()),
+            task: Known::unknown(unknown()),
+            deployment: Known::Known(Deployment::default()),
+            constraints: Known::Known(Vec::new()),
+            strategy: Known::Known(Strategy::Spread),
+        }
+    }
+}
+
+/// What one task reserves.
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Serialize)]
+pub struct TaskShape {
+    /// Its family or name, for messages.
+    pub family: String,
+    /// Whole GPUs (the sum over its containers).
+    pub gpus: u32,
+    /// CPU units.
+    pub cpu: u32,
+    /// MiB.
+    pub memory: u64,
+    /// Static host ports (bridge or host network mode).
+    pub host_ports: Vec<u16>,
+}
+
+/// How a service deploys a new revision.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "snake_case", tag = "type")]
+pub enum Deployment {
+    Rolling {
+        minimum_healthy_percent: u32,
+        maximum_percent: u32,
+    },
+    BlueGreen {
+        bake_minutes: Option<u32>,
+    },
+    Linear {
+        step_percent: Option<u32>,
+        bake_minutes: Option<u32>,
+    },
+    Canary {
+        canary_percent: Option<u32>,
+        bake_minutes: Option<u32>,
+    },
+}
+
+impl Default for Deployment {
+    fn default() -> Deployment {
+        Deployment::Rolling {
+            minimum_healthy_percent: crate::facts::DEFAULT_MIN_HEALTHY,
+            maximum_percent: crate::facts::DEFAULT_MAX_PERCENT,
+        }
+    }
+}
+
+impl Deployment {
+    /// Whether both revisions run at full size before the old one stops.
+    pub fn doubles(&self) -> bool {
+        !matches!(self, Deployment::Rolling { .. })
+    }
+
+    pub fn name(&self) -> &'static str {
+        match self {
+            Deployment::Rolling { .. } => "rolling",
+            Deployment::BlueGreen { .. } => "blue/green",
+            Deployment::Linear { .. } => "linear",
+            Deployment::Canary { .. } => "canary",
+        }
+    }
+}
+
+/// A placement constraint.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Constraint {
+    DistinctInstance,
+    /// A `memberOf` expression.
+    MemberOf(String),
+}
+
+/// The placement strategy that decides among instances that fit (the first of the service's list).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Strategy {
+    /// `binpack` on cpu or memory: the fullest instance that fits.
+    Binpack,
+    /// `spread`, on `instanceId` or an attribute: the emptiest instance that fits.
+    Spread,
+    /// `random`: any instance that fits.
+    Random,
+}
