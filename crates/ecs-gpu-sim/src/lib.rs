@@ -182,12 +182,12 @@ impl DeploymentNeed {
             )
         };
         format!(
-            "{kind} of {} needs {} at once = {} GPUs; a `{}` ({} GPUs) holds {} of them, so {} are needed{others}; `max_size` is {} = {} GPUs",
+            "{kind} of {} needs {} at once = {} GPUs; a `{}` ({}) holds {} of them, so {} are needed{others}; `max_size` is {} = {} GPUs",
             plural(self.desired, "task", "tasks"),
             plural(self.tasks_at_once, "task", "tasks"),
             u64::from(self.tasks_at_once) * u64::from(self.gpus_per_task),
             self.instance_type,
-            self.gpus_per_instance,
+            plural(self.gpus_per_instance, "GPU", "GPUs"),
             self.tasks_per_instance,
             plural(self.instances_needed, "instance", "instances"),
             self.max_size,
