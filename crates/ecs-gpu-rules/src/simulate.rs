@@ -60,6 +60,15 @@ pub fn scenario(model: &Model) -> (Scenario, Vec<ResourceId>) {
     (sc, ids)
 }
 
+/// A resource's address with its module path (`module.gpu.aws_ecs_service.this[0]`).
+pub fn address(model: &Model, r: &Resource) -> String {
+    let local = model.local_address(r);
+    match model.module_address(r) {
+        Some(m) if !m.is_empty() => format!("{m}.{local}"),
+        _ => local,
+    }
+}
+
 fn whole(node: Option<&Node>) -> Option<u32> {
     let n = number(node?)?;
     (n >= 0.0 && n.fract() == 0.0 && n <= f64::from(u32::MAX)).then_some(n as u32)
@@ -82,10 +91,9 @@ fn known_u32(node: Option<&Node>, what: &str, default: Option<u32>) -> Known<u32
 
 fn group(model: &Model, provider: &Resource, cap: &crate::capacity::GroupCapacity<'_>) -> Group {
     let asg = cap.group;
-    let mut g = Group::new(model.local_address(asg));
+    let mut g = Group::new(address(model, asg));
     g.provider = Some(
-        string(provider.body.attr("name"))
-            .map_or_else(|| model.local_address(provider), str::to_string),
+        string(provider.body.attr("name")).map_or_else(|| address(model, provider), str::to_string),
     );
     g.launches = match &cap.instance_types {
         None => Known::unknown("its instance types are not known in full"),
@@ -254,7 +262,7 @@ fn refresh(asg: &Resource) -> Refresh {
 }
 
 fn service(model: &Model, svc: &Resource, sc: &Scenario) -> Service {
-    let mut s = Service::new(model.local_address(svc));
+    let mut s = Service::new(address(model, svc));
     let cap = service_capacity(model, svc);
     s.group = if !cap.complete {
         Known::unknown("its capacity providers are not known in full")
@@ -262,7 +270,7 @@ fn service(model: &Model, svc: &Resource, sc: &Scenario) -> Service {
         match cap.providers.as_slice() {
             [one] => match &one.group {
                 Some(g) => {
-                    let name = model.local_address(g.group);
+                    let name = address(model, g.group);
                     if sc.group(&name).is_some() {
                         Known::Known(name)
                     } else {

@@ -381,3 +381,93 @@ pub enum Strategy {
     /// `random`: any instance that fits.
     Random,
 }
+
+impl TaskShape {
+    /// What one task of an ECS task definition reserves, from its JSON as the ECS API and
+    /// Terraform's `container_definitions` write it: whole GPUs summed over the containers, the
+    /// task-level `cpu` and `memory` (else the containers' `cpu`, and `memoryReservation` or
+    /// `memory`), and the static host ports of the network mode (`hostPort` in bridge mode,
+    /// `containerPort` in host mode, none in awsvpc).
+    pub fn from_ecs_json(
+        family: &str,
+        containers: &serde_json::Value,
+        cpu: Option<&str>,
+        memory: Option<&str>,
+        network_mode: Option<&str>,
+    ) -> Known<TaskShape> {
+        use ecs_gpu_catalog::GpuValue;
+        let Some(list) = containers.as_array() else {
+            return Known::unknown("the container definitions are not a list");
+        };
+        let num = |v: Option<&serde_json::Value>| -> Option<u64> {
+            let v = v?;
+            v.as_u64()
+                .or_else(|| v.as_str().and_then(|s| s.trim().parse().ok()))
+        };
+        let (mut gpus, mut cpu_sum, mut mem_sum) = (0u32, 0u64, Some(0u64));
+        let mut ports = Vec::new();
+        for c in list {
+            for r in c
+                .get("resourceRequirements")
+                .and_then(|r| r.as_array())
+                .into_iter()
+                .flatten()
+            {
+                if r.get("type").and_then(|t| t.as_str()) != Some("GPU") {
+                    continue;
+                }
+                match r.get("value").and_then(|v| v.as_str()).map(GpuValue::parse) {
+                    Some(Ok(GpuValue::Whole(n))) => gpus += n,
+                    Some(Ok(GpuValue::Fraction(_))) => {
+                        return Known::unknown("a GPU fraction: fractions are not modelled")
+                    }
+                    _ => return Known::unknown("a GPU value is not a whole number"),
+                }
+            }
+            cpu_sum += num(c.get("cpu")).unwrap_or(0);
+            let mem = num(c.get("memoryReservation")).or_else(|| num(c.get("memory")));
+            mem_sum = mem_sum.zip(mem).map(|(a, b)| a + b);
+            for pm in c
+                .get("portMappings")
+                .and_then(|p| p.as_array())
+                .into_iter()
+                .flatten()
+            {
+                let port = match network_mode.unwrap_or("bridge") {
+                    "host" => num(pm.get("containerPort")),
+                    "bridge" => num(pm.get("hostPort")),
+                    _ => None,
+                };
+                if let Some(p) = port.and_then(|p| u16::try_from(p).ok()).filter(|p| *p > 0) {
+                    ports.push(p);
+                }
+            }
+        }
+        let cpu = match cpu {
+            Some(s) => match ecs_gpu_catalog::task_cpu_units(s) {
+                Some(c) => c as u64,
+                None => return Known::unknown(format!("the task's `cpu` `{s}` is not read")),
+            },
+            None => cpu_sum,
+        };
+        let memory = match (memory, mem_sum) {
+            (Some(s), _) => match ecs_gpu_catalog::task_memory_mib(s) {
+                Some(m) => m as u64,
+                None => return Known::unknown(format!("the task's `memory` `{s}` is not read")),
+            },
+            (None, Some(m)) => m,
+            (None, None) => {
+                return Known::unknown("a container sets neither `memory` nor `memoryReservation`")
+            }
+        };
+        ports.sort_unstable();
+        ports.dedup();
+        Known::Known(TaskShape {
+            family: family.to_string(),
+            gpus,
+            cpu: u32::try_from(cpu).unwrap_or(u32::MAX),
+            memory,
+            host_ports: ports,
+        })
+    }
+}

@@ -4,7 +4,7 @@ mod autoscaling;
 mod capacity;
 mod drift;
 mod launch_template;
-mod relations;
+pub(crate) mod relations;
 mod service;
 mod task_definition;
 

@@ -1,7 +1,7 @@
 use ecs_gpu_model::Model;
 use ecs_gpu_sim::Deployment;
 
-use crate::simulate::{scenario, SCENARIO};
+use crate::simulate::{address, scenario, SCENARIO};
 use crate::{declare_rule, Findings};
 
 declare_rule! {
@@ -67,7 +67,7 @@ fn check(model: &Model, report: &mut Findings<'_>) {
         let r = model.resource(id);
         let group = model
             .resources_of("aws_autoscaling_group")
-            .find(|g| model.local_address(g) == need.group);
+            .find(|g| address(model, g) == need.group);
         let loc = r
             .body
             .attr("desired_count")
