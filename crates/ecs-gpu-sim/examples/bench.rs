@@ -7,6 +7,8 @@ use std::time::Instant;
 
 use ecs_gpu_sim::*;
 
+// A benchmark prints its figures.
+#[allow(clippy::print_stdout)]
 fn main() {
     let args: Vec<u64> = std::env::args()
         .skip(1)
