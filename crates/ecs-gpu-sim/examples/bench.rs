@@ -1,30 +1,67 @@
-//! The benchmark of `bench/simulate/run.sh`: one rolling deployment on a fleet of `INSTANCES`
-//! p4d.24xlarge running `TASKS` tasks of ten services (eight of one-GPU tasks, two of CPU-only
-//! tasks), simulated with the model, beside the same steady-state placement done one instance
-//! record at a time (the straightforward way).
+//! The benchmark of `bench/simulate/run.sh`: one deployment on a fleet of `INSTANCES` running
+//! `TASKS` tasks, simulated with the model.
+//!
+//! `uniform`: p4d.24xlarge instances, the tasks of ten services (eight of one-GPU tasks, two of
+//! CPU-only tasks) placed by the model itself from Terraform-like inputs (the steady state of code),
+//! beside the same placement done one instance record at a time (the straightforward way). Every
+//! instance runs the same tasks: the grouping's best case.
+//!
+//! `varied`: a cluster as `describe-container-instances` gives it: instances of four GPU types,
+//! each filled part-way with tasks of ten services of different sizes (1, 2 and 4 GPUs; some
+//! CPU-only; one with `distinctInstance`, one with a `memberOf`), so that thousands of instances
+//! differ. The deployment of the largest service (maximum 101%: the most steps a rolling
+//! deployment takes) is simulated from what runs.
 
-use std::time::Instant;
+use std::time::{Duration, Instant};
 
 use ecs_gpu_sim::*;
 
-// A benchmark prints its figures.
-#[allow(clippy::print_stdout)]
-fn main() {
-    let args: Vec<u64> = std::env::args()
-        .skip(1)
-        .map(|a| a.parse().expect("numbers"))
-        .collect();
-    let (instances, tasks, services) = (args[0], args[1], args.get(2).copied().unwrap_or(10));
+/// A deterministic generator (SplitMix64), so every run builds the same fleet.
+struct Rng(u64);
+
+impl Rng {
+    fn next(&mut self) -> u64 {
+        self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
+        let mut z = self.0;
+        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+        z ^ (z >> 31)
+    }
+
+    fn below(&mut self, n: u64) -> u64 {
+        self.next() % n
+    }
+}
+
+/// A fleet to simulate, and the service whose deployment is timed.
+struct Case {
+    sc: Scenario,
+    service: String,
+    /// The steady state placed one instance record at a time, for comparison.
+    straightforward: Option<Duration>,
+    /// Distinct instance states (type and tasks) before the deployment, when the case builds them.
+    distinct: Option<usize>,
+}
+
+fn managed(max: u64) -> Group {
     let mut g = Group::new("gpu");
-    g.launches = InstanceShape::from_catalog("p4d.24xlarge");
+    g.provider = Some("gpu-cp".into());
     g.min_size = Known::Known(0);
-    g.max_size = Known::Known(u32::try_from(instances * 2).unwrap());
+    g.max_size = Known::Known(u32::try_from(max).expect("max"));
     g.managed_scaling = Known::Known(Some(ManagedScaling {
         target_capacity: 100,
         min_step: 1,
         max_step: 10_000,
         warmup: 300,
     }));
+    g.zones = Known::Known(1);
+    g
+}
+
+fn uniform(instances: u64, tasks: u64) -> Case {
+    let services = 10;
+    let mut g = managed(instances * 2);
+    g.launches = InstanceShape::from_catalog("p4d.24xlarge");
     let mut sc = Scenario {
         groups: vec![g],
         services: Vec::new(),
@@ -32,7 +69,7 @@ fn main() {
     for i in 0..services {
         let mut s = Service::new(format!("svc{i}"));
         s.group = Known::Known("gpu".into());
-        s.desired = Known::Known(u32::try_from(tasks / services).unwrap());
+        s.desired = Known::Known(u32::try_from(tasks / services).expect("tasks"));
         s.task = Known::Known(TaskShape {
             family: format!("svc{i}"),
             gpus: u32::from(i < services * 8 / 10),
@@ -42,20 +79,9 @@ fn main() {
         });
         sc.services.push(s);
     }
-    let start = Instant::now();
-    let report = simulate(
-        &sc,
-        &[Event::Deploy {
-            service: "svc0".into(),
-            task: None,
-        }],
-        None,
-    );
-    let model = start.elapsed();
     // The straightforward way: one record per instance, each task placed by a scan of the fleet.
     let start = Instant::now();
     let mut free: Vec<(u32, u32)> = Vec::new();
-    let mut placed = 0u64;
     for t in 0..tasks {
         let gpus = u32::from(t < tasks * 8 / 10);
         match free.iter_mut().find(|f| f.0 >= gpus && f.1 >= 1024) {
@@ -65,14 +91,189 @@ fn main() {
             }
             None => free.push((8 - gpus, 96 * 1024 - 1024)),
         }
-        placed += 1;
     }
     let naive = start.elapsed();
-    println!(
-        "instances {} tasks {placed} verdict {} model {:.3} ms, straightforward placement only {:.1} ms",
-        report.answers[0].groups[0].instances_before,
-        report.answers[0].verdict.as_str(),
-        model.as_secs_f64() * 1e3,
-        naive.as_secs_f64() * 1e3
+    Case {
+        sc,
+        service: "svc0".into(),
+        straightforward: Some(naive),
+        distinct: None,
+    }
+}
+
+fn varied(instances: u64, tasks: u64) -> Case {
+    let mut rng = Rng(42);
+    let types = ["g5.2xlarge", "g5.12xlarge", "g6e.12xlarge", "p4d.24xlarge"];
+    let shapes: Vec<InstanceShape> = types
+        .iter()
+        .map(|t| {
+            let mut s = InstanceShape::from_catalog(t)
+                .known()
+                .cloned()
+                .expect("catalog");
+            // Registered memory, as `describe-container-instances` gives it.
+            s.memory = Memory::Registered(s.memory.mib() * 95 / 100);
+            s
+        })
+        .collect();
+    // (gpus, cpu, memory, distinct, memberOf)
+    let sizes: [(u32, u32, u64, bool, Option<&str>); 10] = [
+        (1, 4096, 16_384, false, None),
+        (1, 2048, 8192, false, None),
+        (2, 8192, 32_768, false, None),
+        (4, 16_384, 65_536, false, None),
+        (1, 1024, 4096, true, None),
+        (
+            2,
+            4096,
+            24_576,
+            false,
+            Some("attribute:ecs.instance-type =~ g6e.*"),
+        ),
+        (0, 1024, 2048, false, None),
+        (0, 512, 1024, false, None),
+        (1, 8192, 30_000, false, None),
+        (1, 3072, 12_288, false, None),
+    ];
+    let mut g = managed(instances + instances / 10);
+    g.launches = Known::Known(shapes[1].clone());
+    let mut counts = [0u32; 10];
+    let mut list = Vec::new();
+    let mut placed = 0u64;
+    for i in 0..instances {
+        let shape = shapes[usize::try_from(rng.below(4)).expect("type")].clone();
+        let (mut gpus, mut cpu, mut mem) = (shape.gpus, shape.cpu, shape.memory.mib());
+        let mut on: Vec<(usize, u32)> = Vec::new();
+        // Fill part-way: a random number of attempts, each a random service that fits.
+        let left = instances - i;
+        let want = (tasks - placed).div_ceil(left);
+        let attempts = rng.below(want * 2 + 1);
+        for _ in 0..attempts {
+            let s = usize::try_from(rng.below(10)).expect("service");
+            let (g_, c, m, distinct, member) = sizes[s];
+            if g_ > gpus || c > cpu || m > mem || placed >= tasks {
+                continue;
+            }
+            if member.is_some() && !shape.instance_type.starts_with("g6e") {
+                continue;
+            }
+            if distinct && on.iter().any(|(o, _)| *o == s) {
+                continue;
+            }
+            gpus -= g_;
+            cpu -= c;
+            mem -= m;
+            match on.iter_mut().find(|(o, _)| *o == s) {
+                Some(e) => e.1 += 1,
+                None => on.push((s, 1)),
+            }
+            counts[s] += 1;
+            placed += 1;
+        }
+        list.push(Instance {
+            id: format!("i-{i:08x}"),
+            shape,
+            tasks: on,
+            protected: Known::unknown("not read"),
+        });
+    }
+    let mut states: Vec<(String, Vec<(usize, u32)>)> = list
+        .iter()
+        .map(|i| {
+            let mut t = i.tasks.clone();
+            t.sort_unstable();
+            (i.shape.instance_type.clone(), t)
+        })
+        .collect();
+    states.sort_unstable();
+    states.dedup();
+    g.instances = Known::Known(list);
+    let mut sc = Scenario {
+        groups: vec![g],
+        services: Vec::new(),
+    };
+    for (i, (gpus, cpu, memory, distinct, member)) in sizes.iter().enumerate() {
+        let mut s = Service::new(format!("svc{i}"));
+        s.group = Known::Known("gpu-cp".into());
+        s.desired = Known::Known(counts[i]);
+        s.task = Known::Known(TaskShape {
+            family: format!("svc{i}"),
+            gpus: *gpus,
+            cpu: *cpu,
+            memory: *memory,
+            host_ports: vec![],
+        });
+        let mut c = Vec::new();
+        if *distinct {
+            c.push(Constraint::DistinctInstance);
+        }
+        if let Some(e) = member {
+            c.push(Constraint::MemberOf((*e).to_string()));
+        }
+        s.constraints = Known::Known(c);
+        s.deployment = Known::Known(Deployment::Rolling {
+            minimum_healthy_percent: 100,
+            maximum_percent: 101,
+        });
+        if i % 2 == 1 {
+            s.strategy = Known::Known(Strategy::Binpack);
+        }
+        sc.services.push(s);
+    }
+    let largest = (0..10)
+        .filter(|&i| sizes[i].0 > 0)
+        .max_by_key(|&i| counts[i])
+        .expect("services");
+    Case {
+        sc,
+        service: format!("svc{largest}"),
+        straightforward: None,
+        distinct: Some(states.len()),
+    }
+}
+
+// A benchmark prints its figures.
+#[allow(clippy::print_stdout)]
+fn main() {
+    let args: Vec<String> = std::env::args().skip(1).collect();
+    let case = args.first().map_or("uniform", String::as_str);
+    let num = |i: usize, d: u64| args.get(i).map_or(d, |a| a.parse().expect("a number"));
+    let (instances, tasks) = (num(1, 10_000), num(2, 100_000));
+    let Case {
+        sc,
+        service,
+        straightforward,
+        distinct,
+    } = match case {
+        "uniform" => uniform(instances, tasks),
+        "varied" => varied(instances, tasks),
+        other => panic!("unknown case `{other}`: uniform or varied"),
+    };
+    let start = Instant::now();
+    let report = simulate(
+        &sc,
+        &[Event::Deploy {
+            service: service.clone(),
+            task: None,
+        }],
+        None,
     );
+    let model = start.elapsed();
+    let a = &report.answers[0];
+    let g = &a.groups[0];
+    let mut line = format!(
+        "{case}: instances {}{} tasks {tasks} deploy `{service}` {} in {} steps, model {:.1} ms",
+        g.instances_before,
+        distinct.map_or(String::new(), |d| format!(" ({d} distinct)")),
+        a.verdict.as_str(),
+        a.timeline.len(),
+        model.as_secs_f64() * 1e3,
+    );
+    if let Some(t) = straightforward {
+        line.push_str(&format!(
+            ", straightforward placement alone {:.1} ms",
+            t.as_secs_f64() * 1e3
+        ));
+    }
+    println!("{line}");
 }

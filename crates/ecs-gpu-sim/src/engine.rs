@@ -1269,27 +1269,39 @@ impl Run {
                 .max(u32::try_from(reserved + pending).unwrap_or(u32::MAX));
             p.instances_after = instances;
         }
+        let name = |c: usize| {
+            w.caps[c]
+                .instance_type
+                .trim_end_matches(" (new)")
+                .to_string()
+        };
         let mut by_type: BTreeMap<String, u32> = BTreeMap::new();
-        for (s, n) in &f.slots {
-            let c = &w.caps[s.cap];
-            let t = c.instance_type.trim_end_matches(" (new)").to_string();
-            *by_type.entry(t.clone()).or_default() += n;
-            if !c.memory_exact && !s.comp.is_empty() {
+        for (c, &n) in f.by_cap().iter().enumerate() {
+            if n > 0 {
+                *by_type.entry(name(c)).or_default() += n;
+            }
+        }
+        if w.caps.iter().any(|c| !c.memory_exact) {
+            let mut most: BTreeMap<usize, u64> = BTreeMap::new();
+            for s in f.slots.keys() {
+                if w.caps[s.cap].memory_exact || s.comp.is_empty() {
+                    continue;
+                }
                 let used: u64 = s
                     .comp
                     .iter()
                     .map(|&(k, n)| w.kinds[k].memory * u64::from(n))
                     .sum();
-                let e = self.memory.entry(t).or_insert((0, c.memory));
+                let e = most.entry(s.cap).or_default();
+                *e = (*e).max(used);
+            }
+            for (c, used) in most {
+                let e = self.memory.entry(name(c)).or_insert((0, w.caps[c].memory));
                 e.0 = e.0.max(used);
             }
         }
         if let Some(c) = w.launch_cap[g] {
-            let t = w.caps[c]
-                .instance_type
-                .trim_end_matches(" (new)")
-                .to_string();
-            *by_type.entry(t).or_default() += f.launching;
+            *by_type.entry(name(c)).or_default() += f.launching;
         }
         let total: u32 = by_type.values().sum();
         if total >= self.peak_by_type.values().sum::<u32>() {

@@ -3,7 +3,8 @@
 //! between entries, so the cost grows with the number of distinct entries (a few dozen for a
 //! service on identical instances), not with the number of instances.
 
-use std::collections::BTreeMap;
+use std::cmp::Reverse;
+use std::collections::{BTreeMap, BinaryHeap};
 
 /// A task kind: one service's revision, with what one task reserves.
 #[derive(Debug, Clone)]
@@ -55,9 +56,14 @@ type Rank = (i64, i64, i64, i64);
 /// The instances of a group.
 #[derive(Debug, Clone, Default)]
 pub(crate) struct Fleet {
+    /// Read-only outside: [`Fleet::add`] and [`Fleet::take`] keep the totals below in step.
     pub slots: BTreeMap<Slot, u32>,
     /// Instances launched and not yet in service.
     pub launching: u32,
+    /// Tasks, by kind.
+    totals: Vec<u64>,
+    /// Instances in service, by cap.
+    by_cap: Vec<u32>,
 }
 
 pub(crate) fn free(caps: &[Cap], kinds: &[Kind], slot: &Slot) -> Free {
@@ -132,188 +138,245 @@ pub(crate) fn with(comp: &Comp, kind: usize, n: i64) -> Comp {
 
 impl Fleet {
     pub fn instances(&self) -> u32 {
-        self.slots.values().sum::<u32>()
+        self.by_cap.iter().sum()
+    }
+
+    /// Instances in service, by cap index.
+    pub fn by_cap(&self) -> &[u32] {
+        &self.by_cap
     }
 
     pub fn add(&mut self, slot: Slot, n: u32) {
-        if n > 0 {
-            *self.slots.entry(slot).or_default() += n;
+        if n == 0 {
+            return;
         }
+        self.count(&slot, i64::from(n));
+        *self.slots.entry(slot).or_default() += n;
     }
 
     pub fn take(&mut self, slot: &Slot, n: u32) {
         if let Some(c) = self.slots.get_mut(slot) {
-            *c -= n.min(*c);
+            let n = n.min(*c);
+            *c -= n;
             if *c == 0 {
                 self.slots.remove(slot);
             }
+            self.count(slot, -i64::from(n));
+        }
+    }
+
+    fn count(&mut self, slot: &Slot, n: i64) {
+        if self.by_cap.len() <= slot.cap {
+            self.by_cap.resize(slot.cap + 1, 0);
+        }
+        let c = &mut self.by_cap[slot.cap];
+        *c = u32::try_from(i64::from(*c) + n).unwrap_or(0);
+        for &(k, t) in &slot.comp {
+            if self.totals.len() <= k {
+                self.totals.resize(k + 1, 0);
+            }
+            let e = &mut self.totals[k];
+            *e = u64::try_from(i128::from(*e) + i128::from(n) * i128::from(t)).unwrap_or(0);
         }
     }
 
     /// Tasks of `kind`.
     pub fn tasks(&self, kind: usize) -> u64 {
-        self.slots
-            .iter()
-            .map(|(s, &n)| {
-                u64::from(n)
-                    * s.comp
-                        .iter()
-                        .find(|&&(k, _)| k == kind)
-                        .map_or(0, |&(_, c)| u64::from(c))
-            })
-            .sum()
+        self.totals.get(kind).copied().unwrap_or(0)
     }
 
     /// GPUs reserved by tasks, and GPUs of the instances in service.
     pub fn gpus(&self, caps: &[Cap], kinds: &[Kind]) -> (u64, u64) {
-        let mut reserved = 0u64;
-        let mut total = 0u64;
-        for (s, &n) in &self.slots {
-            total += u64::from(caps[s.cap].gpus) * u64::from(n);
-            for &(k, c) in &s.comp {
-                reserved += u64::from(kinds[k].gpus) * u64::from(c) * u64::from(n);
-            }
-        }
+        let reserved = self
+            .totals
+            .iter()
+            .enumerate()
+            .map(|(k, &n)| u64::from(kinds[k].gpus) * n)
+            .sum();
+        let total = self
+            .by_cap
+            .iter()
+            .enumerate()
+            .map(|(c, &n)| u64::from(caps[c].gpus) * u64::from(n))
+            .sum();
         (reserved, total)
     }
 
     /// Places up to `n` tasks of `kind` where `allowed` says the instance shape may take them,
     /// choosing among the instances that fit as the strategy does: binpack the fullest, spread and
     /// random the emptiest. Returns how many were placed.
+    ///
+    /// One pass over the entries, in the strategy's order: binpack fills every instance of an entry
+    /// as far as the kind fits before the next entry (a filled entry never fits the kind again),
+    /// and spread gives one task to each instance of the emptiest entry, whose successor re-enters
+    /// the order. The cost follows the entries and the tasks placed, never their product.
     pub fn place(
         &mut self,
         caps: &[Cap],
         kinds: &[Kind],
         kind: usize,
-        mut n: u64,
+        n: u64,
         binpack: bool,
         allowed: &dyn Fn(usize) -> bool,
     ) -> u64 {
         let service = kinds[kind].service;
-        let mut placed = 0;
-        while n > 0 {
-            // (key, slot, fit): binpack the least free; spread the fewest tasks of the service.
-            let mut best: Option<(Rank, Slot, u32)> = None;
-            for slot in self.slots.keys() {
-                if !allowed(slot.cap) {
-                    continue;
-                }
-                let fit = fits(caps, kinds, slot, kind);
-                if fit == 0 {
-                    continue;
-                }
-                let f = free(caps, kinds, slot);
+        let rank = |slot: &Slot| -> Rank {
+            let f = free(caps, kinds, slot);
+            if binpack {
+                (f.memory, f.cpu, f.gpus, 0)
+            } else {
                 let mine: i64 = slot
                     .comp
                     .iter()
                     .filter(|&&(k, _)| kinds[k].service == service)
                     .map(|&(_, c)| i64::from(c))
                     .sum();
-                let key = if binpack {
-                    (f.memory, f.cpu, f.gpus, 0)
-                } else {
-                    (mine, -f.gpus, -f.cpu, -f.memory)
-                };
-                if best.as_ref().is_none_or(|(b, _, _)| key < *b) {
-                    best = Some((key, slot.clone(), fit));
+                (mine, -f.gpus, -f.cpu, -f.memory)
+            }
+        };
+        let candidate = |slot: &Slot| allowed(slot.cap) && fits(caps, kinds, slot, kind) > 0;
+        let mut order: Vec<(Rank, Slot)> = self
+            .slots
+            .keys()
+            .filter(|s| candidate(s))
+            .map(|s| (rank(s), s.clone()))
+            .collect();
+        let mut left = n;
+        if binpack {
+            order.sort_unstable();
+            for (_, slot) in order {
+                if left == 0 {
+                    break;
                 }
+                left -= self.fill(caps, kinds, &slot, kind, left);
             }
-            let Some((_, slot, fit)) = best else { break };
-            let count = u64::from(self.slots[&slot]);
-            // Binpack fills one instance before the next; spread gives each instance one task a
-            // round.
-            let per = if binpack { u64::from(fit).min(n) } else { 1 };
-            let full = (n / per).min(count);
-            if full > 0 {
-                let moved = u32::try_from(full).unwrap_or(u32::MAX);
-                self.take(&slot, moved);
-                self.add(
-                    Slot {
-                        cap: slot.cap,
-                        comp: with(&slot.comp, kind, i64::try_from(per).unwrap_or(0)),
-                    },
-                    moved,
-                );
-                n -= full * per;
-                placed += full * per;
-            } else {
-                // Fewer tasks left than one instance takes.
-                self.take(&slot, 1);
-                self.add(
-                    Slot {
-                        cap: slot.cap,
-                        comp: with(&slot.comp, kind, i64::try_from(n).unwrap_or(0)),
-                    },
-                    1,
-                );
-                placed += n;
-                n = 0;
+            return n - left;
+        }
+        let mut heap: BinaryHeap<Reverse<(Rank, Slot)>> = order.into_iter().map(Reverse).collect();
+        while left > 0 {
+            let Some(Reverse((_, slot))) = heap.pop() else {
+                break;
+            };
+            // An entry pushed twice, or emptied since it was pushed.
+            let Some(&count) = self.slots.get(&slot) else {
+                continue;
+            };
+            let moved = u32::try_from(left.min(u64::from(count))).unwrap_or(u32::MAX);
+            self.take(&slot, moved);
+            let next = Slot {
+                cap: slot.cap,
+                comp: with(&slot.comp, kind, 1),
+            };
+            self.add(next.clone(), moved);
+            left -= u64::from(moved);
+            if candidate(&next) {
+                heap.push(Reverse((rank(&next), next)));
             }
+        }
+        n - left
+    }
+
+    /// Fills the instances of `slot` with up to `n` tasks of `kind`, each instance as far as the
+    /// kind fits, and returns how many were placed.
+    fn fill(&mut self, caps: &[Cap], kinds: &[Kind], slot: &Slot, kind: usize, n: u64) -> u64 {
+        let Some(&count) = self.slots.get(slot) else {
+            return 0;
+        };
+        let per = u64::from(fits(caps, kinds, slot, kind)).min(n);
+        if per == 0 {
+            return 0;
+        }
+        let full = (n / per).min(u64::from(count));
+        let moved = u32::try_from(full).unwrap_or(u32::MAX);
+        self.take(slot, moved);
+        self.add(
+            Slot {
+                cap: slot.cap,
+                comp: with(&slot.comp, kind, i64::try_from(per).unwrap_or(0)),
+            },
+            moved,
+        );
+        let mut placed = full * per;
+        let rest = n - placed;
+        if rest > 0 && full < u64::from(count) {
+            // Fewer tasks left than one instance takes.
+            self.take(slot, 1);
+            self.add(
+                Slot {
+                    cap: slot.cap,
+                    comp: with(&slot.comp, kind, i64::try_from(rest).unwrap_or(0)),
+                },
+                1,
+            );
+            placed += rest;
         }
         placed
     }
 
-    /// Stops up to `n` tasks of `kind`, from the instances that run the most of them first.
-    pub fn stop(&mut self, kind: usize, mut n: u64) -> u64 {
-        let mut stopped = 0;
-        while n > 0 {
-            let best = self
-                .slots
-                .keys()
-                .filter_map(|s| {
-                    s.comp
-                        .iter()
-                        .find(|&&(k, _)| k == kind)
-                        .map(|&(_, c)| (c, s.clone()))
-                })
-                .max_by_key(|(c, s)| (*c, std::cmp::Reverse(s.clone())));
-            let Some((per, slot)) = best else { break };
+    /// Stops up to `n` tasks of `kind`, from the instances that run the most of them first (one
+    /// pass: an entry left without the kind never comes back into the order).
+    pub fn stop(&mut self, kind: usize, n: u64) -> u64 {
+        let mut order: Vec<(Reverse<u32>, Slot)> = self
+            .slots
+            .keys()
+            .filter_map(|s| {
+                s.comp
+                    .iter()
+                    .find(|&&(k, _)| k == kind)
+                    .map(|&(_, c)| (Reverse(c), s.clone()))
+            })
+            .collect();
+        order.sort_unstable();
+        let mut left = n;
+        for (Reverse(per), slot) in order {
+            if left == 0 {
+                break;
+            }
             let per = u64::from(per);
             let count = u64::from(self.slots[&slot]);
-            let whole = (n / per).min(count);
-            if whole > 0 {
-                let moved = u32::try_from(whole).unwrap_or(u32::MAX);
-                self.take(&slot, moved);
-                self.add(
-                    Slot {
-                        cap: slot.cap,
-                        comp: with(&slot.comp, kind, -i64::try_from(per).unwrap_or(0)),
-                    },
-                    moved,
-                );
-                n -= whole * per;
-                stopped += whole * per;
-            } else {
+            let whole = (left / per).min(count);
+            let moved = u32::try_from(whole).unwrap_or(u32::MAX);
+            self.take(&slot, moved);
+            self.add(
+                Slot {
+                    cap: slot.cap,
+                    comp: with(&slot.comp, kind, -i64::try_from(per).unwrap_or(0)),
+                },
+                moved,
+            );
+            left -= whole * per;
+            if left > 0 && whole < count {
                 self.take(&slot, 1);
                 self.add(
                     Slot {
                         cap: slot.cap,
-                        comp: with(&slot.comp, kind, -i64::try_from(n).unwrap_or(0)),
+                        comp: with(&slot.comp, kind, -i64::try_from(left).unwrap_or(0)),
                     },
                     1,
                 );
-                stopped += n;
-                n = 0;
+                left = 0;
             }
         }
-        stopped
+        n - left
     }
 
     /// Removes `n` instances that are not `exempt`, those running the fewest tasks first, and
     /// returns the tasks they ran, by kind.
-    pub fn terminate(&mut self, mut n: u32, exempt: &dyn Fn(&Slot) -> bool) -> Vec<(usize, u64)> {
+    pub fn terminate(&mut self, n: u32, exempt: &dyn Fn(&Slot) -> bool) -> Vec<(usize, u64)> {
+        let mut order: Vec<(u32, Slot)> = self
+            .slots
+            .keys()
+            .filter(|s| !exempt(s))
+            .map(|s| (s.comp.iter().map(|&(_, c)| c).sum::<u32>(), s.clone()))
+            .collect();
+        order.sort_unstable();
         let mut out: Vec<(usize, u64)> = Vec::new();
-        while n > 0 {
-            let Some(slot) = self
-                .slots
-                .keys()
-                .filter(|s| !exempt(s))
-                .min_by_key(|s| (s.comp.iter().map(|&(_, c)| c).sum::<u32>(), (*s).clone()))
-                .cloned()
-            else {
+        let mut left = n;
+        for (_, slot) in order {
+            if left == 0 {
                 break;
-            };
-            let take = n.min(self.slots[&slot]);
+            }
+            let take = left.min(self.slots[&slot]);
             self.take(&slot, take);
             for &(k, c) in &slot.comp {
                 let tasks = u64::from(c) * u64::from(take);
@@ -322,7 +385,7 @@ impl Fleet {
                     None => out.push((k, tasks)),
                 }
             }
-            n -= take;
+            left -= take;
         }
         out
     }
