@@ -3,14 +3,15 @@
 //! instance's registered and remaining resources and the tasks of each service on it.
 //!
 //! The typed inputs keep only what the diagnosis walk reads; the few fields the simulation needs
-//! besides (managed scaling step sizes and warmup, the deployment strategy, placement strategies)
-//! are read from the saved files as [`Extras`]. Live, they are unknown.
+//! besides (managed scaling step sizes and warmup, the deployment strategy, placement strategies,
+//! a group's mixed instances policy and warm pool) are read from the saved files as [`Extras`].
+//! Live, they are unknown.
 
 use std::path::Path;
 
 use ecs_gpu_sim::{
     Constraint, Deployment, Group, Instance, InstanceShape, Known, ManagedScaling, Memory,
-    Scenario, Service, Strategy, TaskShape,
+    OnDemandShare, PoolState, Scenario, Service, Strategy, TaskShape, WarmPool,
 };
 use serde_json::Value;
 
@@ -24,6 +25,8 @@ pub struct Extras {
     pub capacity_providers: Option<Value>,
     /// `describe-services.json`.
     pub services: Option<Value>,
+    /// `describe-auto-scaling-groups.json`.
+    pub auto_scaling_groups: Option<Value>,
 }
 
 impl Extras {
@@ -44,6 +47,7 @@ impl Extras {
         Ok(Extras {
             capacity_providers: read("describe-capacity-providers.json")?,
             services: read("describe-services.json")?,
+            auto_scaling_groups: read("describe-auto-scaling-groups.json")?,
         })
     }
 
@@ -54,6 +58,15 @@ impl Extras {
             .as_array()?
             .iter()
             .find(|p| p.get("name").and_then(Value::as_str) == Some(name))
+    }
+
+    fn group(&self, name: &str) -> Option<&Value> {
+        self.auto_scaling_groups
+            .as_ref()?
+            .get("AutoScalingGroups")?
+            .as_array()?
+            .iter()
+            .find(|g| g.get("AutoScalingGroupName").and_then(Value::as_str) == Some(name))
     }
 
     fn service(&self, name: &str) -> Option<&Value> {
@@ -229,17 +242,11 @@ pub fn scenario(inputs: &Inputs, extras: &Extras) -> Scenario {
             g.min_size = Known::Known(u32::try_from(asg.min_size.max(0)).unwrap_or(0));
             g.max_size = Known::Known(u32::try_from(asg.max_size.max(0)).unwrap_or(0));
             g.zones = Known::Known(u32::try_from(asg.availability_zones.len()).unwrap_or(0));
-            let mut types: Vec<&str> = asg
-                .instances
-                .iter()
-                .filter_map(|i| i.instance_type.as_deref())
-                .collect();
-            types.sort_unstable();
-            types.dedup();
-            g.launches = match types.as_slice() {
-                [one] => InstanceShape::from_catalog(one),
-                _ => Known::unknown("the group's instance type is not known from its instances"),
-            };
+            let extra = extras.group(&asg.auto_scaling_group_name);
+            let mixed = extra.and_then(|e| e.get("MixedInstancesPolicy"));
+            g.launches = launches(mixed, &asg.instances);
+            g.on_demand = on_demand(mixed);
+            g.warm_pool = warm_pool(extra);
         }
         g.instances = Known::Known(list);
         let refresh = &mut g.refresh;
@@ -252,6 +259,108 @@ pub fn scenario(inputs: &Inputs, extras: &Extras) -> Scenario {
         sc.groups.push(g);
     }
     sc
+}
+
+/// The instance types a group launches: its mixed instances policy's overrides, else the one type
+/// its instances run (the launch template is not in the saved output).
+fn launches(
+    mixed: Option<&Value>,
+    instances: &[crate::input::AsgInstance],
+) -> Known<Vec<InstanceShape>> {
+    if let Some(overrides) = mixed
+        .and_then(|m| m.pointer("/LaunchTemplate/Overrides"))
+        .and_then(Value::as_array)
+        .filter(|o| !o.is_empty())
+    {
+        if overrides
+            .iter()
+            .any(|o| o.get("WeightedCapacity").is_some())
+        {
+            return Known::unknown(
+                "its overrides set `WeightedCapacity`, so its sizes count capacity units: not modelled",
+            );
+        }
+        let types: Option<Vec<&str>> = overrides
+            .iter()
+            .map(|o| o.get("InstanceType").and_then(Value::as_str))
+            .collect();
+        return match types {
+            Some(t) => InstanceShape::from_catalog_all(&t),
+            None => Known::unknown(
+                "an override names no instance type (instance requirements are not modelled)",
+            ),
+        };
+    }
+    let mut types: Vec<&str> = instances
+        .iter()
+        .filter_map(|i| i.instance_type.as_deref())
+        .collect();
+    types.sort_unstable();
+    types.dedup();
+    match types.as_slice() {
+        [one] => InstanceShape::from_catalog_all(&[*one]),
+        _ => Known::unknown("the group's instance type is not known from its instances"),
+    }
+}
+
+/// The On-Demand share of a mixed instances policy, with the API's defaults (base 0, 100% above
+/// it). Without one, the launch template decides, and it is not in the saved output.
+fn on_demand(mixed: Option<&Value>) -> Known<OnDemandShare> {
+    let Some(m) = mixed else {
+        return Known::unknown(
+            "whether its launch template buys Spot Instances is not in the saved output",
+        );
+    };
+    let dist = m.get("InstancesDistribution");
+    let get = |k: &str| dist.and_then(|d| d.get(k));
+    let num = |k: &str, default: u32| match get(k) {
+        None => Some(default),
+        Some(v) => int(Some(v)),
+    };
+    match (
+        num("OnDemandBaseCapacity", 0),
+        num(
+            "OnDemandPercentageAboveBaseCapacity",
+            ecs_gpu_catalog::catalog()
+                .market
+                .on_demand_percentage_default,
+        ),
+    ) {
+        (Some(base), Some(percent_above_base)) => Known::Known(OnDemandShare {
+            base,
+            percent_above_base,
+        }),
+        _ => Known::unknown("its instances distribution is not read"),
+    }
+}
+
+/// A group's warm pool (`WarmPoolConfiguration`); the user data, and so `ECS_WARM_POOLS_CHECK`, is
+/// not in the saved output.
+fn warm_pool(group: Option<&Value>) -> Known<Option<WarmPool>> {
+    let Some(group) = group else {
+        return Known::unknown("the group is not in `describe-auto-scaling-groups.json`");
+    };
+    let Some(c) = group.get("WarmPoolConfiguration") else {
+        return Known::Known(None);
+    };
+    let state = match c.get("PoolState").and_then(Value::as_str) {
+        None => PoolState::Stopped,
+        Some(s) => match PoolState::parse(s) {
+            Some(p) => p,
+            None => return Known::unknown(format!("the warm pool state `{s}` is not read")),
+        },
+    };
+    let max_prepared = match c.get("MaxGroupPreparedCapacity").and_then(Value::as_i64) {
+        None => None,
+        Some(v) if v < 0 => None,
+        Some(v) => Some(u32::try_from(v).unwrap_or(u32::MAX)),
+    };
+    Known::Known(Some(WarmPool {
+        state,
+        min_size: int(c.get("MinSize")).unwrap_or(0),
+        max_prepared,
+        warm_pools_check: Known::unknown("the user data is not in the saved output"),
+    }))
 }
 
 /// Whether a service's `taskDefinition` (an ARN or `family:revision`) is this task definition.

@@ -3,8 +3,8 @@
 //! in a plan: the simulation starts from the steady state of the planned configuration.
 
 use ecs_gpu_sim::{
-    Answer, Deployment, Event, Group, InstanceShape, Known, ManagedScaling, ProtectedInstances,
-    Refresh, Scenario, Service, TaskShape,
+    Answer, Deployment, Event, Group, InstanceShape, Known, ManagedScaling, OnDemandShare,
+    PoolState, ProtectedInstances, Refresh, Scenario, Service, TaskShape, WarmPool,
 };
 
 use crate::effects::relations::{
@@ -76,6 +76,103 @@ fn known_num(side: &Side<'_>, path: &[&str], default: Option<u32>) -> Known<u32>
     }
 }
 
+/// A group's warm pool from its planned `warm_pool` block (the provider writes -1 for a
+/// `max_group_prepared_capacity` left to the group's `max_size`). The user data is not read from
+/// plans, so whether it sets `ECS_WARM_POOLS_CHECK` is unknown.
+fn warm_pool(after: &Side<'_>) -> Known<Option<WarmPool>> {
+    if after.is_unknown(&["warm_pool"]) {
+        return Known::unknown("its `warm_pool` is known only after apply");
+    }
+    let present = after
+        .raw(&["warm_pool"])
+        .and_then(Value::as_array)
+        .is_some_and(|a| !a.is_empty());
+    if !present {
+        return Known::Known(None);
+    }
+    let at = |k: &'static str| ["warm_pool", "0", k];
+    let state = match after.str(&at("pool_state")) {
+        None => PoolState::Stopped,
+        Some(s) => match PoolState::parse(s) {
+            Some(p) => p,
+            None => return Known::unknown(format!("the warm pool state `{s}` is not read")),
+        },
+    };
+    let Known::Known(min_size) = known_num(after, &at("min_size"), Some(0)) else {
+        return Known::unknown("the warm pool's `min_size` is not known");
+    };
+    let max_prepared = match after
+        .raw(&at("max_group_prepared_capacity"))
+        .and_then(Value::as_f64)
+    {
+        None => None,
+        Some(v) if v < 0.0 => None,
+        Some(v) if v.fract() == 0.0 && v <= f64::from(u32::MAX) => Some(v as u32),
+        Some(_) => return Known::unknown("the warm pool's prepared capacity is not read"),
+    };
+    Known::Known(Some(WarmPool {
+        state,
+        min_size,
+        max_prepared,
+        warm_pools_check: Known::unknown("the user data is not read from plans"),
+    }))
+}
+
+/// The preferences of an instance refresh as the plan has them: the provider fills in its
+/// schema's defaults when a `preferences` block is written; without one the API's defaults apply
+/// (the maintenance policy is not read from plans: only its absence gives 90 and 100).
+fn refresh(after: &Side<'_>) -> Refresh {
+    let prefs = ["instance_refresh", "0", "preferences", "0"];
+    let p = |k: &'static str| {
+        let mut v = prefs.to_vec();
+        v.push(k);
+        v
+    };
+    let facts = &ecs_gpu_catalog::catalog().autoscaling;
+    let has_prefs = after
+        .raw(&["instance_refresh", "0", "preferences"])
+        .and_then(Value::as_array)
+        .is_some_and(|a| !a.is_empty());
+    let policy = after
+        .raw(&["instance_maintenance_policy"])
+        .and_then(Value::as_array)
+        .is_some_and(|a| !a.is_empty());
+    let healthy = |k: &'static str, d: u32| {
+        if has_prefs {
+            known_num(after, &p(k), Some(d))
+        } else if policy {
+            known_num(after, &["instance_maintenance_policy", "0", k], None)
+        } else {
+            Known::Known(d)
+        }
+    };
+    Refresh {
+        min_healthy: healthy(
+            "min_healthy_percentage",
+            facts.instance_refresh_min_healthy_percentage_default,
+        ),
+        max_healthy: healthy(
+            "max_healthy_percentage",
+            ecs_gpu_sim::facts::DEFAULT_REFRESH_MAX_HEALTHY,
+        ),
+        warmup: Known::unknown("not read from plans"),
+        skip_matching: Known::Known(after.bool(&p("skip_matching")).unwrap_or(false)),
+        protected_instances: if !has_prefs {
+            Known::Known(ecs_gpu_sim::facts::API_SCALE_IN_PROTECTED_DEFAULT)
+        } else {
+            match after.str(&p("scale_in_protected_instances")) {
+                None => Known::Known(ecs_gpu_sim::facts::PROVIDER_SCALE_IN_PROTECTED_DEFAULT),
+                Some(s) => match ProtectedInstances::parse(s) {
+                    Some(x) => Known::Known(x),
+                    None => {
+                        Known::unknown(format!("`scale_in_protected_instances` `{s}` is not read"))
+                    }
+                },
+            }
+        },
+    }
+}
+
 /// The scenario of a plan.
 pub fn scenario(plan: &Plan) -> PlanScenario {
     let m = &plan.model;
@@ -131,68 +228,87 @@ pub fn scenario(plan: &Plan) -> PlanScenario {
                 None => Known::unknown("`protect_from_scale_in` is not in the plan"),
             };
         }
-        let mut types: Vec<String> = group_templates(m, i)
-            .iter()
-            .filter_map(|&t| {
-                m.resources[t]
-                    .current()
-                    .str(&["instance_type"])
-                    .map(str::to_string)
-            })
-            .collect();
-        if let Some(overrides) = after
-            .raw(&[
-                "mixed_instances_policy",
-                "0",
-                "launch_template",
-                "0",
-                "override",
-            ])
+        let templates = group_templates(m, i);
+        let mixed = ["mixed_instances_policy", "0"];
+        let at = |rest: &[&'static str]| -> Vec<&'static str> {
+            mixed.iter().chain(rest).copied().collect()
+        };
+        let overrides = after
+            .raw(&at(&["launch_template", "0", "override"]))
             .and_then(Value::as_array)
-        {
-            for o in overrides {
-                if let Some(t) = o.get("instance_type").and_then(Value::as_str) {
-                    types.push(t.to_string());
+            .filter(|o| !o.is_empty());
+        g.launches = match overrides {
+            // Weights make the group's sizes count capacity units, not instances.
+            Some(o)
+                if o.iter().any(|o| {
+                    o.get("weighted_capacity")
+                        .is_some_and(|w| !matches!(w, Value::Null))
+                }) =>
+            {
+                Known::unknown("its overrides set `weighted_capacity`: not modelled")
+            }
+            Some(o) => {
+                let types: Option<Vec<&str>> = o
+                    .iter()
+                    .map(|o| o.get("instance_type").and_then(Value::as_str))
+                    .collect();
+                match types {
+                    Some(t) => InstanceShape::from_catalog_all(&t),
+                    None => Known::unknown("an override's instance type is not in the plan"),
                 }
             }
-        }
-        types.sort();
-        types.dedup();
-        g.launches = match types.as_slice() {
-            [one] => InstanceShape::from_catalog(one),
-            [] => Known::unknown("its instance type is not in the plan"),
-            _ => Known::unknown("it launches several instance types"),
+            None => {
+                let types: Vec<&str> = templates
+                    .iter()
+                    .filter_map(|&t| m.resources[t].current().str(&["instance_type"]))
+                    .collect();
+                if types.is_empty() {
+                    Known::unknown("its instance type is not in the plan")
+                } else {
+                    InstanceShape::from_catalog_all(&types)
+                }
+            }
         };
+        let has_mixed = after
+            .raw(&["mixed_instances_policy"])
+            .and_then(Value::as_array)
+            .is_some_and(|a| !a.is_empty());
+        let spot_template = templates.iter().any(|&t| {
+            m.resources[t]
+                .current()
+                .str(&["instance_market_options", "0", "market_type"])
+                == Some("spot")
+        });
+        g.on_demand = if has_mixed {
+            let dist = |k: &'static str, d: u32| {
+                known_num(&after, &at(&["instances_distribution", "0", k]), Some(d))
+            };
+            match (
+                dist("on_demand_base_capacity", 0),
+                dist(
+                    "on_demand_percentage_above_base_capacity",
+                    ecs_gpu_catalog::catalog()
+                        .market
+                        .on_demand_percentage_default,
+                ),
+            ) {
+                (Known::Known(base), Known::Known(percent_above_base)) => {
+                    Known::Known(OnDemandShare {
+                        base,
+                        percent_above_base,
+                    })
+                }
+                _ => Known::unknown("its instances distribution is not known"),
+            }
+        } else if spot_template {
+            Known::Known(OnDemandShare::NONE)
+        } else {
+            Known::Known(OnDemandShare::ALL)
+        };
+        g.warm_pool = warm_pool(&after);
         g.min_size = known_num(&after, &["min_size"], None);
         g.max_size = known_num(&after, &["max_size"], None);
-        let prefs = ["instance_refresh", "0", "preferences", "0"];
-        let p = |k: &'static str| {
-            let mut v = prefs.to_vec();
-            v.push(k);
-            v
-        };
-        let facts = &ecs_gpu_catalog::catalog().autoscaling;
-        g.refresh = Refresh {
-            min_healthy: known_num(
-                &after,
-                &p("min_healthy_percentage"),
-                Some(facts.instance_refresh_min_healthy_percentage_default),
-            ),
-            max_healthy: known_num(
-                &after,
-                &p("max_healthy_percentage"),
-                Some(ecs_gpu_sim::facts::DEFAULT_REFRESH_MAX_HEALTHY),
-            ),
-            warmup: Known::unknown("not read from plans"),
-            skip_matching: Known::Known(after.bool(&p("skip_matching")).unwrap_or(false)),
-            protected_instances: match after
-                .str(&p("scale_in_protected_instances"))
-                .and_then(ProtectedInstances::parse)
-            {
-                Some(x) => Known::Known(x),
-                None => Known::unknown("`scale_in_protected_instances` is not in the plan"),
-            },
-        };
+        g.refresh = refresh(&after);
         sc.groups.push(g);
     }
     let mut events = Vec::new();

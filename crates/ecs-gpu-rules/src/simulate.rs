@@ -6,13 +6,14 @@
 use ecs_gpu_catalog::{catalog, GpuValue};
 use ecs_gpu_model::{Model, Node, Resource, ResourceId, TaskDefinition, Value};
 use ecs_gpu_sim::{
-    Constraint, Deployment, Group, InstanceShape, Known, ManagedScaling, OnDemandShare,
-    ProtectedInstances, Refresh, Scenario, Service, Strategy, TaskShape,
+    Constraint, Deployment, Group, InstanceShape, Known, ManagedScaling, OnDemandShare, PoolState,
+    ProtectedInstances, Refresh, Scenario, Service, Strategy, TaskShape, WarmPool,
 };
 
 use crate::capacity::{
-    placement_constraints, provider_groups, service_capacity, service_task, string, GROUPS,
-    PLACEMENT_CONSTRAINTS, SERVICE_CAPACITY, SERVICE_TASK,
+    ami_source, config_value, fetches_config, placement_constraints, provider_groups,
+    service_capacity, service_task, string, template_market_type, user_data, GroupCapacity, AMI,
+    GROUPS, PLACEMENT_CONSTRAINTS, SERVICE_CAPACITY, SERVICE_TASK, SPOT, USER_DATA,
 };
 use crate::task::{containers, number, TASK_DEFINITIONS};
 use crate::{reads, Reads};
@@ -23,11 +24,13 @@ pub const SCENARIO: Reads = reads! {
         "aws_autoscaling_group": [
             "availability_zones",
             "desired_capacity",
+            "instance_maintenance_policy",
             "instance_refresh",
             "max_size",
             "min_size",
             "mixed_instances_policy",
             "protect_from_scale_in",
+            "warm_pool",
         ],
         "aws_ecs_capacity_provider": ["auto_scaling_group_provider", "name"],
         "aws_ecs_service": [
@@ -40,7 +43,16 @@ pub const SCENARIO: Reads = reads! {
             "ordered_placement_strategy",
         ],
     },
-    walks: [GROUPS, SERVICE_CAPACITY, SERVICE_TASK, PLACEMENT_CONSTRAINTS, TASK_DEFINITIONS],
+    walks: [
+        GROUPS,
+        SERVICE_CAPACITY,
+        SERVICE_TASK,
+        PLACEMENT_CONSTRAINTS,
+        TASK_DEFINITIONS,
+        SPOT,
+        USER_DATA,
+        AMI,
+    ],
 };
 
 /// The scenario of a Terraform root, and the resource of each of its services (same order).
@@ -89,28 +101,13 @@ fn known_u32(node: Option<&Node>, what: &str, default: Option<u32>) -> Known<u32
     }
 }
 
-fn group(model: &Model, provider: &Resource, cap: &crate::capacity::GroupCapacity<'_>) -> Group {
+fn group(model: &Model, provider: &Resource, cap: &GroupCapacity<'_>) -> Group {
     let asg = cap.group;
     let mut g = Group::new(address(model, asg));
     g.provider = Some(
         string(provider.body.attr("name")).map_or_else(|| address(model, provider), str::to_string),
     );
-    g.launches = match &cap.instance_types {
-        None => Known::unknown("its instance types are not known in full"),
-        Some(types) => {
-            let mut names: Vec<&str> = types.iter().map(|t| t.name.as_str()).collect();
-            names.sort_unstable();
-            names.dedup();
-            match names.as_slice() {
-                [one] => InstanceShape::from_catalog(one),
-                [] => Known::unknown("it names no instance type"),
-                _ => Known::unknown(format!(
-                    "it launches several instance types ({}): which one a scale-out gets depends on the allocation strategy",
-                    names.join(", ")
-                )),
-            }
-        }
-    };
+    g.launches = launches(cap);
     let body = &asg.body;
     g.min_size = known_u32(body.attr("min_size"), "min_size", None);
     g.max_size = known_u32(body.attr("max_size"), "max_size", None);
@@ -128,12 +125,48 @@ fn group(model: &Model, provider: &Resource, cap: &crate::capacity::GroupCapacit
         },
     };
     g.on_demand = on_demand(cap);
+    g.warm_pool = warm_pool(model, cap);
     g.managed_scaling = managed_scaling(provider);
     g.refresh = refresh(asg);
     g
 }
 
-fn on_demand(cap: &crate::capacity::GroupCapacity<'_>) -> Known<OnDemandShare> {
+/// The instance types a group launches, each once, in the order written (a mixed instances
+/// policy's overrides, else its launch template's type).
+fn launches(cap: &GroupCapacity<'_>) -> Known<Vec<InstanceShape>> {
+    let Some(types) = &cap.instance_types else {
+        return Known::unknown("its instance types are not known in full");
+    };
+    // Weights make `max_size` and the desired capacity count capacity units, not instances.
+    let weighted = cap
+        .overrides
+        .iter()
+        .flatten()
+        .any(|o| o.body.attr("weighted_capacity").is_some());
+    if weighted {
+        return Known::unknown(
+            "its overrides set `weighted_capacity`, so its sizes count capacity units: not modelled",
+        );
+    }
+    let names: Vec<&str> = types.iter().map(|t| t.name.as_str()).collect();
+    InstanceShape::from_catalog_all(&names)
+}
+
+fn on_demand(cap: &GroupCapacity<'_>) -> Known<OnDemandShare> {
+    // A launch template that buys Spot Instances makes every instance Spot.
+    if cap.mixed.is_none() {
+        let spot = cap
+            .known_templates
+            .iter()
+            .filter_map(|t| template_market_type(t.template))
+            .any(|(kind, _)| kind == catalog().market.spot_market_type);
+        if spot {
+            return Known::Known(OnDemandShare::NONE);
+        }
+        if cap.templates.is_none() {
+            return Known::unknown("its launch templates are not known in full");
+        }
+    }
     let Some(mixed) = cap.mixed else {
         return Known::Known(OnDemandShare::ALL);
     };
@@ -165,6 +198,79 @@ fn on_demand(cap: &crate::capacity::GroupCapacity<'_>) -> Known<OnDemandShare> {
             Known::Unknown { unknown }
         }
     }
+}
+
+/// The warm pool: the `warm_pool` block with the API's defaults (`Stopped`, no minimum, the
+/// group's `max_size` for the prepared capacity; the provider's -1 is that default), and whether
+/// the user data of every template sets `ECS_WARM_POOLS_CHECK=true`.
+fn warm_pool(model: &Model, cap: &GroupCapacity<'_>) -> Known<Option<WarmPool>> {
+    let body = &cap.group.body;
+    if body.may_have_unknown("warm_pool") {
+        return Known::unknown("its `warm_pool` is not known");
+    }
+    let Some(pool) = body.block("warm_pool") else {
+        return Known::Known(None);
+    };
+    let state = match pool.body.attr("pool_state") {
+        None => PoolState::Stopped,
+        Some(n) => match n.as_str().as_deref().and_then(PoolState::parse) {
+            Some(s) => s,
+            None => return Known::unknown("the `pool_state` of its warm pool is not known"),
+        },
+    };
+    let min_size = match known_u32(pool.body.attr("min_size"), "warm_pool.min_size", Some(0)) {
+        Known::Known(v) => v,
+        Known::Unknown { unknown } => return Known::Unknown { unknown },
+    };
+    let max_prepared = match pool.body.attr("max_group_prepared_capacity") {
+        None => None,
+        Some(n) => match number(n) {
+            Some(v) if v < 0.0 => None,
+            Some(v) if v.fract() == 0.0 && v <= f64::from(u32::MAX) => Some(v as u32),
+            _ => {
+                return Known::unknown(
+                    "the `max_group_prepared_capacity` of its warm pool is not known",
+                )
+            }
+        },
+    };
+    Known::Known(Some(WarmPool {
+        state,
+        min_size,
+        max_prepared,
+        warm_pools_check: warm_pools_check(model, cap),
+    }))
+}
+
+/// Whether every launch template of the group sets `ECS_WARM_POOLS_CHECK=true` in its user data:
+/// unknown where the text is not known in full, fetches its configuration at boot, or leaves it to
+/// an image that is not known to be ECS-optimized (which may set it in its own `ecs.config`).
+fn warm_pools_check(model: &Model, cap: &GroupCapacity<'_>) -> Known<bool> {
+    let var = &catalog().agent.warm_pools_check_variable;
+    let unknown = || Known::unknown(format!("whether the user data sets `{var}` is not known"));
+    let Some(templates) = &cap.templates else {
+        return unknown();
+    };
+    if templates.is_empty() {
+        return unknown();
+    }
+    for t in templates {
+        let (data, _) = user_data(t.template);
+        let Some(text) = data.full() else {
+            return unknown();
+        };
+        if fetches_config(text) {
+            return unknown();
+        }
+        match config_value(text, var) {
+            Some(v) if v.eq_ignore_ascii_case("true") => {}
+            Some(v) if v.contains('$') => return unknown(),
+            Some(_) => return Known::Known(false),
+            None if !ami_source(model, t.template).is_ecs_optimized() => return unknown(),
+            None => return Known::Known(false),
+        }
+    }
+    Known::Known(true)
 }
 
 /// Managed scaling, with the API's documented defaults for what is not set.
@@ -219,25 +325,47 @@ fn managed_scaling(provider: &Resource) -> Known<Option<ManagedScaling>> {
     }
 }
 
-/// The preferences of an instance refresh: the group's `instance_refresh`, else the API's defaults
-/// (a refresh started by hand).
+/// The preferences of an instance refresh. hashicorp/aws sends a `preferences` block with its
+/// schema's defaults filled in (minimum healthy 90, maximum 100, `scale_in_protected_instances`
+/// `Ignore`); an `instance_refresh` without one, or a refresh started by hand, takes the API's
+/// defaults (the group's instance maintenance policy, else 90 and 100; `Wait` for protected
+/// instances: the API reference and the user guide's table for the AWS CLI and SDKs).
 fn refresh(asg: &Resource) -> Refresh {
     let facts = &catalog().autoscaling;
-    let prefs = asg
-        .body
-        .block("instance_refresh")
-        .and_then(|r| r.body.block("preferences"));
+    let block = asg.body.block("instance_refresh");
+    if asg.body.may_have_unknown("instance_refresh")
+        || block.is_some_and(|b| b.body.may_have_unknown("preferences"))
+    {
+        let why = "its `instance_refresh` is not known";
+        return Refresh {
+            min_healthy: Known::unknown(why),
+            max_healthy: Known::unknown(why),
+            warmup: Known::unknown(why),
+            skip_matching: Known::unknown(why),
+            protected_instances: Known::unknown(why),
+        };
+    }
+    let prefs = block.and_then(|r| r.body.block("preferences"));
     let attr = |name: &str| prefs.and_then(|p| p.body.attr(name));
+    // Without preferences the API falls back on the group's instance maintenance policy.
+    let policy = if prefs.is_none() {
+        asg.body.block("instance_maintenance_policy")
+    } else {
+        None
+    };
+    let healthy = |name: &str, default: u32| match (prefs, policy) {
+        (Some(_), _) => known_u32(attr(name), name, Some(default)),
+        (None, Some(p)) => known_u32(p.body.attr(name), name, None),
+        (None, None) => Known::Known(default),
+    };
     Refresh {
-        min_healthy: known_u32(
-            attr("min_healthy_percentage"),
+        min_healthy: healthy(
             "min_healthy_percentage",
-            Some(facts.instance_refresh_min_healthy_percentage_default),
+            facts.instance_refresh_min_healthy_percentage_default,
         ),
-        max_healthy: known_u32(
-            attr("max_healthy_percentage"),
+        max_healthy: healthy(
             "max_healthy_percentage",
-            Some(ecs_gpu_sim::facts::DEFAULT_REFRESH_MAX_HEALTHY),
+            ecs_gpu_sim::facts::DEFAULT_REFRESH_MAX_HEALTHY,
         ),
         warmup: match attr("instance_warmup") {
             None => Known::unknown("`instance_warmup` is not set"),
@@ -248,12 +376,12 @@ fn refresh(asg: &Resource) -> Refresh {
             Some(Value::Bool(b)) => Known::Known(*b),
             Some(_) => Known::unknown("`skip_matching` is not known"),
         },
-        protected_instances: match attr("scale_in_protected_instances") {
-            // The API reference and the user guide's table of defaults disagree on the default.
-            None => Known::unknown(
-                "`scale_in_protected_instances` is not set, and the AWS documentation gives two different defaults",
-            ),
-            Some(n) => match n.as_str().as_deref().and_then(ProtectedInstances::parse) {
+        protected_instances: match (prefs, attr("scale_in_protected_instances")) {
+            (None, _) => Known::Known(ecs_gpu_sim::facts::API_SCALE_IN_PROTECTED_DEFAULT),
+            (Some(_), None) => {
+                Known::Known(ecs_gpu_sim::facts::PROVIDER_SCALE_IN_PROTECTED_DEFAULT)
+            }
+            (Some(_), Some(n)) => match n.as_str().as_deref().and_then(ProtectedInstances::parse) {
                 Some(p) => Known::Known(p),
                 None => Known::unknown("`scale_in_protected_instances` is not known"),
             },

@@ -55,13 +55,15 @@ fn managed(max: u64) -> Group {
         warmup: 300,
     }));
     g.zones = Known::Known(1);
+    g.on_demand = Known::Known(OnDemandShare::ALL);
+    g.warm_pool = Known::Known(None);
     g
 }
 
 fn uniform(instances: u64, tasks: u64) -> Case {
     let services = 10;
     let mut g = managed(instances * 2);
-    g.launches = InstanceShape::from_catalog("p4d.24xlarge");
+    g.launches = InstanceShape::from_catalog_all(&["p4d.24xlarge"]);
     let mut sc = Scenario {
         groups: vec![g],
         services: Vec::new(),
@@ -136,7 +138,7 @@ fn varied(instances: u64, tasks: u64) -> Case {
         (1, 3072, 12_288, false, None),
     ];
     let mut g = managed(instances + instances / 10);
-    g.launches = Known::Known(shapes[1].clone());
+    g.launches = Known::Known(vec![shapes[1].clone()]);
     let mut counts = [0u32; 10];
     let mut list = Vec::new();
     let mut placed = 0u64;

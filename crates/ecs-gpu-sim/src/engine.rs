@@ -7,12 +7,13 @@ use std::collections::BTreeMap;
 
 use ecs_gpu_query::{Expression, Truth};
 
-use crate::answer::{Answer, Cost, Event, GroupPeak, Step, Stranded, Verdict};
+use crate::answer::Bound;
+use crate::answer::{Answer, Cost, DeploymentGpus, Event, GroupPeak, Step, Stranded, Verdict};
 use crate::facts::{self, RuleId};
 use crate::fleet::{fits, free, Cap, Fleet, Kind, Slot};
 use crate::scenario::{
-    Constraint, Deployment, InstanceShape, Known, Memory, ProtectedInstances, Scenario, Strategy,
-    TaskShape,
+    Constraint, Deployment, InstanceShape, Known, Memory, PoolState, ProtectedInstances, Scenario,
+    Strategy, TaskShape,
 };
 use crate::Prices;
 
@@ -30,8 +31,13 @@ struct World {
     caps: Vec<Cap>,
     kinds: Vec<Kind>,
     fleets: Vec<Fleet>,
-    /// The cap new instances of each group get (None: unknown).
+    /// The cap new instances of each group get (None: unknown): with several instance types, the
+    /// bound this simulation assumes.
     launch_cap: Vec<Option<usize>>,
+    /// The caps of every instance type each group may launch.
+    launch_all: Vec<Vec<usize>>,
+    /// Instances in each group's warm pool.
+    pool: Vec<u32>,
     /// Tasks started and not placed (PROVISIONING), by kind.
     pending: BTreeMap<usize, u64>,
 }
@@ -39,6 +45,8 @@ struct World {
 pub(crate) struct Sim<'a> {
     sc: &'a Scenario,
     prices: Option<&'a Prices>,
+    /// Which instance type a group with several launches.
+    bound: Bound,
     /// The steady state, or why it is not known, per group.
     base: Result<World, String>,
     /// Per group: why its steady state is over its maximum.
@@ -70,10 +78,11 @@ fn percent_down(d: u64, p: u32) -> u64 {
 }
 
 impl<'a> Sim<'a> {
-    pub fn new(sc: &'a Scenario, prices: Option<&'a Prices>) -> Sim<'a> {
+    pub fn new(sc: &'a Scenario, prices: Option<&'a Prices>, bound: Bound) -> Sim<'a> {
         let mut sim = Sim {
             sc,
             prices,
+            bound,
             base: Err(String::new()),
             over_max: vec![None; sc.groups.len()],
             ports: Vec::new(),
@@ -134,6 +143,17 @@ impl<'a> Sim<'a> {
     }
 
     fn cap(w: &mut World, shape: &InstanceShape, new_config: bool) -> usize {
+        Self::cap_of(
+            w,
+            shape,
+            std::slice::from_ref(&shape.instance_type),
+            new_config,
+        )
+    }
+
+    /// The cap of `shape`, which stands for the instance types `of` (several for a bound of a group
+    /// with several types that is none of them).
+    fn cap_of(w: &mut World, shape: &InstanceShape, of: &[String], new_config: bool) -> usize {
         let (memory, exact) = match shape.memory {
             Memory::Registered(m) => (m, true),
             Memory::AtMost(m) => (m, false),
@@ -148,6 +168,7 @@ impl<'a> Sim<'a> {
             cpu: shape.cpu,
             memory,
             memory_exact: exact,
+            of: of.to_vec(),
         };
         match w.caps.iter().position(|c| *c == cap) {
             Some(i) => i,
@@ -163,13 +184,17 @@ impl<'a> Sim<'a> {
         if let Some(t) = self.allowed.get(&(service, cap)) {
             return *t;
         }
-        let mut t = Truth::True;
-        if let Some(cs) = self.sc.services[service].constraints.known() {
-            let name = w.caps[cap]
-                .instance_type
-                .trim_end_matches(" (new)")
-                .to_string();
-            for c in cs {
+        // A cap that stands for several types is allowed when the constraint allows each of
+        // them, and not when it allows none.
+        let mut all: Option<Truth> = None;
+        for name in &w.caps[cap].of {
+            let mut t = Truth::True;
+            for c in self.sc.services[service]
+                .constraints
+                .known()
+                .into_iter()
+                .flatten()
+            {
                 if let Constraint::MemberOf(e) = c {
                     t = t.and(match Expression::parse(e) {
                         Ok(expr) => ecs_gpu_query::matching_instance_types(&expr, &[name.as_str()])
@@ -179,7 +204,13 @@ impl<'a> Sim<'a> {
                     });
                 }
             }
+            all = Some(match all {
+                None => t,
+                Some(a) if a == t => a,
+                Some(_) => Truth::Unknown,
+            });
         }
+        let t = all.unwrap_or(Truth::Unknown);
         self.allowed.insert((service, cap), t);
         t
     }
@@ -208,12 +239,20 @@ impl<'a> Sim<'a> {
             kinds: Vec::new(),
             fleets: vec![Fleet::default(); self.sc.groups.len()],
             launch_cap: vec![None; self.sc.groups.len()],
+            launch_all: vec![Vec::new(); self.sc.groups.len()],
+            pool: vec![0; self.sc.groups.len()],
             pending: BTreeMap::new(),
         };
         for g in 0..self.sc.groups.len() {
             let group = &self.sc.groups[g];
-            if let Known::Known(shape) = &group.launches {
-                w.launch_cap[g] = Some(Self::cap(&mut w, shape, false));
+            if let Known::Known(shapes) = &group.launches {
+                for shape in shapes {
+                    let c = Self::cap(&mut w, shape, false);
+                    w.launch_all[g].push(c);
+                }
+                if let Some((shape, of)) = crate::scenario::bound_shape(shapes, self.bound) {
+                    w.launch_cap[g] = Some(Self::cap_of(&mut w, &shape, &of, false));
+                }
             }
             let services = self.services_on(g);
             let mut olds = Vec::new();
@@ -330,6 +369,11 @@ impl<'a> Sim<'a> {
                     }
                 }
             }
+            if let (Known::Known(Some(pool)), Known::Known(max)) =
+                (&group.warm_pool, &group.max_size)
+            {
+                w.pool[g] = pool.size(w.fleets[g].instances(), *max);
+            }
         }
         Ok(w)
     }
@@ -351,6 +395,7 @@ impl<'a> Sim<'a> {
             groups: run.peaks,
             timeline: run.steps,
             stranded: run.stranded,
+            deployment: run.deployment,
             cost: run.cost,
             notes: run.notes,
         }
@@ -394,17 +439,27 @@ impl<'a> Sim<'a> {
                     ),
                     _ => (d, 2 * d, true),
                 };
-                run.notes.push(match deployment {
-                    Deployment::Rolling { minimum_healthy_percent, maximum_percent } => format!(
-                        "rolling deployment of {}: at least {lower} running (minimum healthy {minimum_healthy_percent}%), at most {upper} (maximum {maximum_percent}%)",
-                        plural(d, "task", "tasks")
-                    ),
-                    other => format!(
-                        "{} deployment: {} of the new revision start beside the {d} old ones, which stop after the bake time",
-                        other.name(),
-                        plural(d, "task", "tasks")
-                    ),
-                });
+                let reserved = w.fleets[g].gpus(&w.caps, &w.kinds).0;
+                let mine = w.fleets[g].tasks(old) * u64::from(old_task.gpus);
+                if let Some(bounds) =
+                    crate::deployment_tasks(u32::try_from(d).unwrap_or(u32::MAX), deployment)
+                {
+                    let (least_gpus, most_gpus) = crate::deployment_gpus(
+                        u32::try_from(d).unwrap_or(u32::MAX),
+                        bounds,
+                        old_task.gpus,
+                        new_task.gpus,
+                    );
+                    run.deployment = Some(DeploymentGpus {
+                        desired: u32::try_from(d).unwrap_or(u32::MAX),
+                        deployment,
+                        least_tasks: bounds.0,
+                        least_gpus,
+                        most_tasks: bounds.1,
+                        most_gpus,
+                        other_gpus: reserved.saturating_sub(mine),
+                    });
+                }
                 if d > 0 && upper < lower + 1 {
                     return Ok(Verdict::Stuck {
                         reason: format!(
@@ -585,24 +640,24 @@ impl<'a> Sim<'a> {
     }
 
     /// Managed scaling for the pending tasks of `kinds`: instances launched, or why none.
-    fn scale_out(
-        &mut self,
-        w: &mut World,
-        g: usize,
-        kinds: &[usize],
-    ) -> Result<(u64, Option<String>, Vec<RuleId>), Unknown> {
+    fn scale_out(&mut self, w: &mut World, g: usize, kinds: &[usize]) -> Result<Launch, Unknown> {
         let group = &self.sc.groups[g];
         let pending: Vec<(usize, u64)> = kinds
             .iter()
             .filter_map(|&k| w.pending.get(&k).filter(|&&n| n > 0).map(|&n| (k, n)))
             .collect();
         if pending.is_empty() {
-            return Ok((0, None, vec![]));
+            return Ok(Launch::default());
         }
+        let blocked = |why: String, rules: Vec<RuleId>| Launch {
+            blocked: Some(why),
+            rules,
+            ..Launch::default()
+        };
         let ms = match &group.managed_scaling {
             Known::Known(Some(ms)) => *ms,
             Known::Known(None) => {
-                return Ok((0, Some(format!("managed scaling is off on `{}`: nothing launches instances for the waiting tasks", group.name)), vec![]))
+                return Ok(blocked(format!("managed scaling is off on `{}`: nothing launches instances for the waiting tasks", group.name), vec![]))
             }
             Known::Unknown { unknown } => {
                 return Err(Unknown(format!("whether `{}` scales out is not known: {unknown}", group.name)))
@@ -614,21 +669,56 @@ impl<'a> Sim<'a> {
                 group.name
             )));
         };
-        let empty = Slot {
+        let empty = |cap: usize| Slot {
             cap,
             comp: Vec::new(),
         };
+        let several = w.launch_all[g].len() > 1;
         let mut needed = 0u64;
         for &(k, n) in &pending {
             let s = w.kinds[k].service;
-            let per = u64::from(fits(&w.caps, &w.kinds, &empty, k));
+            let describe = |k: &Kind| {
+                format!(
+                    "a task of `{}` ({}, {} CPU units, {} MiB)",
+                    self.sc.services[s].name,
+                    plural(u64::from(k.gpus), "GPU", "GPUs"),
+                    k.cpu,
+                    k.memory
+                )
+            };
+            if several {
+                // ECS sizes a scale-out against the smallest of the group's types in each resource:
+                // a task that one of the types cannot hold is left out of the count.
+                if let Some(&c) = w.launch_all[g]
+                    .iter()
+                    .find(|&&c| fits(&w.caps, &w.kinds, &empty(c), k) == 0)
+                {
+                    let t = &w.caps[c];
+                    return Ok(blocked(
+                        format!(
+                            "{} does not fit an empty `{}` ({}, {} CPU units, {} MiB), one of the instance types of `{}`: with several types, the capacity provider scales out only for tasks that fit the smallest of them in each resource",
+                            describe(&w.kinds[k]),
+                            t.instance_type,
+                            plural(u64::from(t.gpus), "GPU", "GPUs"),
+                            t.cpu,
+                            t.memory,
+                            group.name
+                        ),
+                        vec![RuleId::ManagedScalingSmallestType],
+                    ));
+                }
+            }
+            let per = u64::from(fits(&w.caps, &w.kinds, &empty(cap), k));
             if per == 0 || self.allowed(w, s, cap) != Truth::True {
                 let why = if per == 0 {
-                    let k = &w.kinds[k];
                     let c = &w.caps[cap];
                     format!(
-                        "a task of `{}` ({} GPUs, {} CPU units, {} MiB) does not fit an empty `{}` ({} GPUs, {} CPU units, {} MiB): the capacity provider never scales out for it",
-                        self.sc.services[s].name, k.gpus, k.cpu, k.memory, c.instance_type, c.gpus, c.cpu, c.memory
+                        "{} does not fit an empty `{}` ({}, {} CPU units, {} MiB): the capacity provider never scales out for it",
+                        describe(&w.kinds[k]),
+                        c.instance_type,
+                        plural(u64::from(c.gpus), "GPU", "GPUs"),
+                        c.cpu,
+                        c.memory
                     )
                 } else {
                     format!(
@@ -636,7 +726,7 @@ impl<'a> Sim<'a> {
                         self.sc.services[s].name, w.caps[cap].instance_type
                     )
                 };
-                return Ok((0, Some(why), vec![RuleId::ManagedScalingSmallestType]));
+                return Ok(blocked(why, vec![RuleId::ManagedScalingSmallestType]));
             }
             needed = needed.max(div_ceil(n, per));
         }
@@ -656,7 +746,7 @@ impl<'a> Sim<'a> {
         } else {
             needed.min(u64::from(ms.max_step))
         };
-        if have > 0 && group.zones.known().is_some_and(|z| *z > 1) {
+        if have > 0 && (several || group.zones.known().is_some_and(|z| *z > 1)) {
             step = u64::from(ms.min_step);
         }
         let max = match &group.max_size {
@@ -671,15 +761,35 @@ impl<'a> Sim<'a> {
         let room = max.saturating_sub(have);
         if room == 0 {
             rules.push(RuleId::GroupMax);
-            return Ok((
-                0,
-                Some(format!("`{}` is at its `max_size` of {max}", group.name)),
+            return Ok(blocked(
+                format!("`{}` is at its `max_size` of {max}", group.name),
                 rules,
             ));
         }
         let launch = step.min(room);
         w.fleets[g].launching += u32::try_from(launch).unwrap_or(0);
-        Ok((launch, None, rules))
+        // Instances leave the warm pool first; the pool then keeps the size its settings give it
+        // for the new desired capacity.
+        let mut from_pool = 0;
+        let mut refill = 0;
+        if let Known::Known(Some(pool)) = &group.warm_pool {
+            from_pool = launch.min(u64::from(w.pool[g]));
+            w.pool[g] -= u32::try_from(from_pool).unwrap_or(0);
+            let target = pool.size(
+                u32::try_from(have + launch).unwrap_or(u32::MAX),
+                u32::try_from(max).unwrap_or(u32::MAX),
+            );
+            refill = u64::from(target.saturating_sub(w.pool[g]));
+            w.pool[g] = w.pool[g].max(target);
+            rules.push(RuleId::WarmPool);
+        }
+        Ok(Launch {
+            n: launch,
+            from_pool,
+            refill,
+            blocked: None,
+            rules,
+        })
     }
 
     /// Lets instances join, places and scales until nothing waits or nothing moves.
@@ -696,9 +806,10 @@ impl<'a> Sim<'a> {
             let arrived = self.arrive(w, g, &mut actions, &mut rules);
             let placed = self.place_pending(w, g, kinds);
             self.describe_placed(w, &placed, &mut actions);
-            let (launched, blocked, r) = self.scale_out(w, g, kinds)?;
-            rules.extend(r);
-            self.describe_launch(g, launched, &mut actions);
+            let launch = self.scale_out(w, g, kinds)?;
+            let (launched, blocked) = (launch.n, launch.blocked.clone());
+            rules.extend(launch.rules.iter().copied());
+            self.describe_launch(g, &launch, &mut actions);
             let waiting: u64 = kinds
                 .iter()
                 .map(|k| w.pending.get(k).copied().unwrap_or(0))
@@ -788,12 +899,34 @@ impl<'a> Sim<'a> {
         }
     }
 
-    fn describe_launch(&self, g: usize, launched: u64, actions: &mut Vec<String>) {
-        if launched > 0 {
+    fn describe_launch(&self, g: usize, launch: &Launch, actions: &mut Vec<String>) {
+        if launch.n == 0 {
+            return;
+        }
+        let group = &self.sc.groups[g];
+        let mut line = format!(
+            "managed scaling launches {} in `{}`",
+            plural(launch.n, "instance", "instances"),
+            group.name
+        );
+        if let Known::Known(Some(pool)) = &group.warm_pool {
+            let state = match pool.state {
+                PoolState::Stopped => "started",
+                PoolState::Running => "already running",
+                PoolState::Hibernated => "resumed",
+            };
+            line.push_str(&match (launch.from_pool, launch.n - launch.from_pool) {
+                (0, _) => " (its warm pool is empty: new instances)".to_string(),
+                (_, 0) => format!(" from its warm pool ({state})"),
+                (p, new) => format!(" ({} from its warm pool, {state}; {} new)", p, new),
+            });
+        }
+        actions.push(line);
+        if launch.refill > 0 {
             actions.push(format!(
-                "managed scaling launches {} in `{}`",
-                plural(launched, "instance", "instances"),
-                self.sc.groups[g].name
+                "{} into the warm pool of `{}` to keep its `min_size`",
+                plural(launch.refill, "instance launches", "instances launch"),
+                group.name
             ));
         }
     }
@@ -879,9 +1012,10 @@ impl<'a> Sim<'a> {
             }
             let placed = self.place_pending(w, g, &[new]);
             self.describe_placed(w, &placed, &mut actions);
-            let (launched, blocked, r) = self.scale_out(w, g, &[new])?;
-            rules.extend(r);
-            self.describe_launch(g, launched, &mut actions);
+            let launch = self.scale_out(w, g, &[new])?;
+            let (launched, blocked) = (launch.n, launch.blocked.clone());
+            rules.extend(launch.rules.iter().copied());
+            self.describe_launch(g, &launch, &mut actions);
             let waiting = w.pending.get(&new).copied().unwrap_or(0);
             if waiting > 0 && launched == 0 {
                 actions.push(format!(
@@ -953,13 +1087,13 @@ impl<'a> Sim<'a> {
                 Ok(ProtectedInstances::Wait) => {
                     run.step(vec![format!("the refresh waits for the {} protected from scale-in", plural(total, "instance", "instances"))], vec![RuleId::RefreshProtected]);
                     return Ok(Verdict::Stuck {
-                        reason: format!("the instances of `{name}` are protected from scale-in and the refresh waits for protected instances (`Wait`): it replaces none"),
+                        reason: format!("the instances of `{name}` are protected from scale-in and the refresh waits for protected instances (`Wait`, the API's default when no preference is sent): it replaces none and fails after an hour"),
                     });
                 }
                 Ok(ProtectedInstances::Ignore) => {
                     run.step(vec![format!("the refresh skips the {} protected from scale-in", plural(total, "instance", "instances"))], vec![RuleId::RefreshProtected]);
                     return Ok(Verdict::Stuck {
-                        reason: format!("the instances of `{name}` are protected from scale-in and the refresh skips protected instances (`Ignore`): none gets the new configuration"),
+                        reason: format!("the instances of `{name}` are protected from scale-in and the refresh skips protected instances (`Ignore`, hashicorp/aws's default in a `preferences` block): none gets the new configuration"),
                     });
                 }
                 Err(e) => {
@@ -985,7 +1119,7 @@ impl<'a> Sim<'a> {
                     Memory::AtMost(c.memory)
                 },
             };
-            Self::cap(w, &shape, true)
+            Self::cap_of(w, &shape, &c.of, true)
         };
         w.launch_cap[g] = Some(new_cap);
         let keep = percent_up(total, p);
@@ -1076,9 +1210,11 @@ impl<'a> Sim<'a> {
                         *starved.pending.entry(k).or_default() += n;
                     }
                 }
-                let (launched, blocked, rules) = self.scale_out(&mut starved, g, &kinds)?;
+                let launch = self.scale_out(&mut starved, g, &kinds)?;
+                let (launched, blocked, rules) = (launch.n, launch.blocked, launch.rules);
                 if launched > 0 {
                     w.fleets[g].launching += u32::try_from(launched).unwrap_or(0);
+                    w.pool[g] = starved.pool[g];
                     let mut actions = vec![format!(
                         "draining starts replacement tasks first; managed scaling launches {} in `{name}` for them",
                         plural(launched, "instance", "instances")
@@ -1116,8 +1252,9 @@ impl<'a> Sim<'a> {
             }
             *w = moved;
             let mut actions = vec![format!(
-                "terminate {} (their tasks drain to other instances or wait)",
-                plural(b, "instance", "instances")
+                "terminate {} ({} tasks drain to other instances or wait)",
+                plural(b, "instance", "instances"),
+                if b == 1 { "its" } else { "their" }
             )];
             let waiting: u64 = kinds
                 .iter()
@@ -1145,6 +1282,11 @@ impl<'a> Sim<'a> {
                 Verdict::Completes { .. } => {}
                 other => return Ok(other),
             }
+        }
+        if replaced < total {
+            return Err(Unknown(format!(
+                "no answer after {MAX_STEPS} batches of the refresh"
+            )));
         }
         Ok(Verdict::Completes {
             assumptions: Vec::new(),
@@ -1178,6 +1320,20 @@ fn bake(d: Deployment) -> String {
     }
 }
 
+/// What one round of managed scaling does.
+#[derive(Debug, Default)]
+struct Launch {
+    /// Instances it launches, from the warm pool and new.
+    n: u64,
+    /// Of them, instances that leave the warm pool.
+    from_pool: u64,
+    /// Instances launched into the warm pool to keep its minimum size.
+    refill: u64,
+    /// Why nothing launches, when tasks wait.
+    blocked: Option<String>,
+    rules: Vec<RuleId>,
+}
+
 /// What one event's simulation gathers.
 #[derive(Debug, Default)]
 struct Run {
@@ -1185,17 +1341,33 @@ struct Run {
     peaks: Vec<GroupPeak>,
     stranded: Vec<crate::answer::Stranded>,
     cost: Option<Cost>,
+    deployment: Option<DeploymentGpus>,
     notes: Vec<String>,
     assumptions: Vec<String>,
     /// Most memory reserved on one instance, per instance type whose memory is an upper bound.
     memory: BTreeMap<String, (u64, u64)>,
     steady_instances: u32,
+    steady_by_type: BTreeMap<String, u32>,
     peak_by_type: BTreeMap<String, u32>,
+    /// The warm pool at the start and when the group is at its peak.
+    steady_pool: u32,
+    peak_pool: u32,
 }
 
 impl Run {
+    /// Adds a step, or counts it once more when it repeats the last one.
     fn step(&mut self, actions: Vec<String>, rules: Vec<RuleId>) {
-        self.steps.push(Step { actions, rules });
+        if let Some(last) = self.steps.last_mut() {
+            if last.actions == actions && last.rules == rules {
+                last.times += 1;
+                return;
+            }
+        }
+        self.steps.push(Step {
+            actions,
+            rules,
+            times: 1,
+        });
     }
 
     fn start(&mut self, sim: &Sim<'_>, w: &World, g: usize) {
@@ -1216,11 +1388,12 @@ impl Run {
         self.peaks.push(GroupPeak {
             group: group.name.clone(),
             instance_type: cap.map(|c| c.instance_type.clone()),
+            assuming: (w.launch_all[g].len() > 1).then_some(sim.bound),
             instances_before: f.instances(),
             peak_instances: f.instances(),
             peak_gpus_reserved: u32::try_from(reserved).unwrap_or(u32::MAX),
             peak_gpus: u32::try_from(gpus).unwrap_or(u32::MAX),
-            gpus_needed: u32::try_from(reserved + pending).unwrap_or(u32::MAX),
+            gpus_asked: u32::try_from(reserved + pending).unwrap_or(u32::MAX),
             max_instances: group.max_size.clone(),
             max_gpus,
             instances_after: f.instances(),
@@ -1241,7 +1414,17 @@ impl Run {
                 plural(others as u64, "service", "services")
             ));
         }
+        if let Known::Known(Some(pool)) = &group.warm_pool {
+            if pool.warm_pools_check == Known::Known(false) {
+                self.notes.push(format!(
+                    "`{}` has a warm pool and its agent configuration does not set `ECS_WARM_POOLS_CHECK=true`, which ECS asks for: its instances register with the cluster while they are prepared, which is not modelled",
+                    group.name
+                ));
+            }
+        }
+        self.steady_pool = w.pool[g];
         self.record(sim, w, g);
+        self.steady_by_type = self.peak_by_type.clone();
     }
 
     fn record(&mut self, _sim: &Sim<'_>, w: &World, g: usize) {
@@ -1264,8 +1447,8 @@ impl Run {
             p.peak_gpus_reserved = p
                 .peak_gpus_reserved
                 .max(u32::try_from(reserved).unwrap_or(u32::MAX));
-            p.gpus_needed = p
-                .gpus_needed
+            p.gpus_asked = p
+                .gpus_asked
                 .max(u32::try_from(reserved + pending).unwrap_or(u32::MAX));
             p.instances_after = instances;
         }
@@ -1306,6 +1489,7 @@ impl Run {
         let total: u32 = by_type.values().sum();
         if total >= self.peak_by_type.values().sum::<u32>() {
             self.peak_by_type = by_type;
+            self.peak_pool = w.pool[g];
         }
     }
 
@@ -1403,9 +1587,53 @@ impl Run {
                 why,
             })
             .collect();
+        let group = &sim.sc.groups[g];
+        // Spot capacity is not known before launch: an answer that launches Spot Instances holds
+        // only if EC2 has them.
+        if let Some(p) = self.peaks.last() {
+            let launched = p.peak_instances.saturating_sub(p.instances_before);
+            match group.on_demand.known() {
+                _ if launched == 0 => {}
+                Some(share) => {
+                    let spot = share
+                        .spot(p.peak_instances)
+                        .1
+                        .saturating_sub(share.spot(p.instances_before).0)
+                        .min(launched);
+                    if spot > 0 {
+                        self.assumptions.push(format!(
+                            "EC2 has Spot capacity for {} of the {} it launches in `{}` (On-Demand: the first {}, then {}% of the rest; Spot capacity is not known before launch)",
+                            if spot == launched { "each".to_string() } else { format!("up to {spot}") },
+                            plural(u64::from(launched), "instance", "instances"),
+                            group.name,
+                            share.base,
+                            share.percent_above_base
+                        ));
+                    }
+                }
+                None => {
+                    if let Known::Unknown { unknown } = &group.on_demand {
+                        self.assumptions.push(format!(
+                            "the {} it launches in `{}` can be had ({unknown}; Spot capacity is not known before launch)",
+                            plural(u64::from(launched), "instance", "instances"),
+                            group.name
+                        ));
+                    }
+                }
+            }
+        }
+        if let Known::Known(Some(pool)) = &group.warm_pool {
+            if pool.state != PoolState::Running && self.steady_pool.max(self.peak_pool) > 0 {
+                self.notes.push(format!(
+                    "the warm pool of `{}` keeps {} {} (billed for their volumes, which prices do not cover)",
+                    group.name,
+                    plural(u64::from(self.steady_pool), "instance", "instances"),
+                    pool.state.as_str()
+                ));
+            }
+        }
         // Cost: the steady state's instances and the peak's, when every type has a price.
         if let Some(prices) = sim.prices {
-            let group = &sim.sc.groups[g];
             let share = group.on_demand.known().copied();
             let per = |types: &BTreeMap<String, u32>| -> Option<(f64, f64)> {
                 let mut lo = 0.0;
@@ -1418,20 +1646,29 @@ impl Run {
                 }
                 Some((lo, hi))
             };
-            let mut steady = BTreeMap::new();
-            if let Some(c) = w.launch_cap[g] {
-                steady.insert(
-                    w.caps[c]
-                        .instance_type
-                        .trim_end_matches(" (new)")
-                        .to_string(),
-                    self.steady_instances,
-                );
-            }
-            if let (Some(s), Some(p)) = (per(&steady), per(&self.peak_by_type)) {
+            // A Running warm pool is billed as running On-Demand instances (a warm pool refuses
+            // Spot), of the type the group launches.
+            let pool = |n: u32| -> Option<f64> {
+                match group.warm_pool.known()? {
+                    Some(p) if p.state == PoolState::Running && n > 0 => {
+                        let c = w.launch_cap[g]?;
+                        let t = w.caps[c].instance_type.trim_end_matches(" (new)");
+                        Some(prices.get(t)?.on_demand * f64::from(n))
+                    }
+                    _ => Some(0.0),
+                }
+            };
+            let with_pool = |c: Option<(f64, f64)>, n: u32| -> Option<(f64, f64)> {
+                let (lo, hi) = c?;
+                let p = pool(n)?;
+                Some((lo + p, hi + p))
+            };
+            let steady = with_pool(per(&self.steady_by_type), self.steady_pool);
+            let peak = with_pool(per(&self.peak_by_type), self.peak_pool);
+            if let (Some(s), Some(p)) = (steady, peak) {
                 self.cost = Some(Cost { steady: s, peak: p });
             } else {
-                self.notes.push("no cost: a price is missing for an instance type, or the On-Demand share is not known".to_string());
+                self.notes.push("no cost: a price is missing for an instance type, or the On-Demand share or the warm pool is not known".to_string());
             }
         }
     }

@@ -37,6 +37,10 @@ pub enum RuleId {
     RefreshProtected,
     RefreshSkipMatching,
     Draining,
+    AllocationStrategy,
+    WarmPool,
+    WarmPoolsCheck,
+    SpotShare,
 }
 
 impl RuleId {
@@ -60,6 +64,10 @@ impl RuleId {
             RuleId::RefreshProtected => "refresh-protected",
             RuleId::RefreshSkipMatching => "refresh-skip-matching",
             RuleId::Draining => "draining",
+            RuleId::AllocationStrategy => "allocation-strategy",
+            RuleId::WarmPool => "warm-pool",
+            RuleId::WarmPoolsCheck => "warm-pools-check",
+            RuleId::SpotShare => "spot-share",
         }
     }
 
@@ -91,11 +99,17 @@ const CLUSTER_AUTO_SCALING: &str =
 const SCALE_FROM_ZERO: &str = "https://github.com/aws/containers-roadmap/issues/1716 (and the ECS team's answer in issue 961: the 200% is only for the first scale-out from zero)";
 const REFRESH: &str =
     "https://docs.aws.amazon.com/autoscaling/ec2/APIReference/API_RefreshPreferences.html";
-const REFRESH_DEFAULTS: &str = "https://docs.aws.amazon.com/autoscaling/ec2/userguide/understand-instance-refresh-default-values.html";
+/// The API reference's `ScaleInProtectedInstances` ("Wait (default)"), the user guide's table of
+/// defaults (CLI or SDK: Wait; console: Ignore), and the provider's schema default and request.
+const REFRESH_PROTECTED_SOURCES: &str = "https://docs.aws.amazon.com/autoscaling/ec2/APIReference/API_RefreshPreferences.html, https://docs.aws.amazon.com/autoscaling/ec2/userguide/understand-instance-refresh-default-values.html, hashicorp/terraform-provider-aws internal/service/autoscaling/group.go (`scale_in_protected_instances` Default Ignore; `expandStartInstanceRefreshInput` sends Preferences only with a `preferences` block)";
 const REFRESH_HOW: &str =
     "https://docs.aws.amazon.com/autoscaling/ec2/userguide/instance-refresh-overview.html";
 const DRAINING: &str =
     "https://docs.aws.amazon.com/AmazonECS/latest/developerguide/managed-instance-draining.html";
+const DISTRIBUTION: &str =
+    "https://docs.aws.amazon.com/autoscaling/ec2/APIReference/API_InstancesDistribution.html";
+const WARM_POOLS: &str =
+    "https://docs.aws.amazon.com/autoscaling/ec2/userguide/ec2-auto-scaling-warm-pools.html";
 
 /// Every rule of the model.
 pub static RULES: &[Rule] = &[
@@ -146,7 +160,7 @@ pub static RULES: &[Rule] = &[
     },
     Rule {
         id: RuleId::ManagedScalingSmallestType,
-        text: "provisioning tasks that do not fit the smallest instance type of the group never make the capacity provider scale out: they stay in PROVISIONING",
+        text: "provisioning tasks that do not fit the smallest instance type of the group never make the capacity provider scale out: they stay in PROVISIONING; with several instance types the smallest is taken in each resource (vCPU, memory, GPUs), so a task that one of the types cannot hold never makes it scale out",
         source: MANAGED_SCALING,
     },
     Rule {
@@ -171,13 +185,13 @@ pub static RULES: &[Rule] = &[
     },
     Rule {
         id: RuleId::RefreshHealthy,
-        text: "an instance refresh keeps at least MinHealthyPercentage of the desired capacity in service (rounded up; default 90) and at most MaxHealthyPercentage (default 100: it terminates before it launches), waiting InstanceWarmup after each new instance",
+        text: "an instance refresh keeps at least MinHealthyPercentage of the desired capacity in service (rounded up; default 90) and at most MaxHealthyPercentage (default 100: it terminates before it launches), waiting InstanceWarmup after each new instance; 100% replaces one instance at a time",
         source: REFRESH,
     },
     Rule {
         id: RuleId::RefreshProtected,
-        text: "instances protected from scale-in are replaced (`Refresh`), skipped (`Ignore`) or waited for (`Wait`) by an instance refresh",
-        source: REFRESH_DEFAULTS,
+        text: "instances protected from scale-in are replaced (`Refresh`), skipped (`Ignore`) or waited for an hour, then the refresh fails (`Wait`); the API's default, for a refresh started from the AWS CLI or an SDK without it, is `Wait` (the console's is `Ignore`); hashicorp/aws sends `Ignore` when an `instance_refresh` has a `preferences` block without it, and no preferences (so `Wait`) without the block",
+        source: REFRESH_PROTECTED_SOURCES,
     },
     Rule {
         id: RuleId::RefreshSkipMatching,
@@ -189,7 +203,29 @@ pub static RULES: &[Rule] = &[
         text: "managed instance draining stops the tasks of a terminating instance only as the services' minimumHealthyPercent allows, starting their replacements elsewhere first; the termination waits until then",
         source: DRAINING,
     },
+    Rule {
+        id: RuleId::AllocationStrategy,
+        text: "which of several instance types a group launches is its allocation strategy's choice (On-Demand: `prioritized`, the first type first, or `lowest-price`; Spot: by price and capacity) against EC2 capacity at the time; no input shows it, so the model answers for a group launching only its smallest type and only its largest, and unknown where they differ",
+        source: DISTRIBUTION,
+    },
+    Rule {
+        id: RuleId::WarmPool,
+        text: "a scale-out takes pre-initialized instances from the warm pool before it launches new ones; the pool holds MaxGroupPreparedCapacity (default: the group's max size) less the desired capacity, at least MinSize; instances that leave it count towards the desired capacity, which max_size still bounds; Stopped and Hibernated instances are billed for their volumes, Running ones as running instances",
+        source: WARM_POOLS,
+    },
+    Rule {
+        id: RuleId::WarmPoolsCheck,
+        text: "ECS supports warm pools when the agent configuration of the launch template sets ECS_WARM_POOLS_CHECK=true, and not with ReuseOnScaleIn; the pool size rules are PutWarmPool's",
+        source: ECS_WARM_POOL_SOURCES,
+    },
+    Rule {
+        id: RuleId::SpotShare,
+        text: "a group with a mixed instances policy launches OnDemandBaseCapacity On-Demand Instances first, then OnDemandPercentageAboveBaseCapacity percent of the rest On-Demand (default 100) and the others Spot; whether EC2 has Spot capacity when the group launches is not known before",
+        source: DISTRIBUTION,
+    },
 ];
+
+const ECS_WARM_POOL_SOURCES: &str = "https://docs.aws.amazon.com/AmazonECS/latest/developerguide/using-warm-pool.html, https://docs.aws.amazon.com/autoscaling/ec2/APIReference/API_PutWarmPool.html";
 
 /// The instance warmup of managed scaling when the capacity provider does not set it, in seconds.
 pub const DEFAULT_INSTANCE_WARMUP: u32 = 300;
@@ -203,6 +239,16 @@ pub const SCALE_FROM_ZERO_INSTANCES: u32 = 2;
 /// An instance refresh's maximum healthy percentage when none is given (no instance maintenance
 /// policy).
 pub const DEFAULT_REFRESH_MAX_HEALTHY: u32 = 100;
+/// What an instance refresh does with instances protected from scale-in when nothing sets it: the
+/// API's default (`RefreshPreferences`: "Wait (default)"; the user guide's table of defaults for
+/// the AWS CLI and SDKs), which a refresh started without preferences gets. The console's default
+/// is `Ignore`.
+pub const API_SCALE_IN_PROTECTED_DEFAULT: crate::ProtectedInstances =
+    crate::ProtectedInstances::Wait;
+/// hashicorp/aws's schema default for `scale_in_protected_instances`, which it sends whenever an
+/// `instance_refresh` has a `preferences` block (internal/service/autoscaling/group.go).
+pub const PROVIDER_SCALE_IN_PROTECTED_DEFAULT: crate::ProtectedInstances =
+    crate::ProtectedInstances::Ignore;
 /// A rolling deployment's bounds when the service does not set them (percent of the desired
 /// count).
 pub const DEFAULT_MIN_HEALTHY: u32 = 100;

@@ -29,6 +29,9 @@ pub(crate) struct Cap {
     pub memory: u64,
     /// Whether `memory` is what the agent registered (else an upper bound).
     pub memory_exact: bool,
+    /// The instance types it stands for: one, or several for the smallest or largest of a group's
+    /// types when no one type is.
+    pub of: Vec<String>,
 }
 
 /// The tasks on an instance: (kind, count), sorted by kind.

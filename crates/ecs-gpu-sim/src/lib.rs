@@ -14,7 +14,7 @@
 //! use ecs_gpu_sim::*;
 //!
 //! let mut group = Group::new("gpu");
-//! group.launches = InstanceShape::from_catalog("g5.xlarge");
+//! group.launches = InstanceShape::from_catalog_all(&["g5.xlarge"]);
 //! group.min_size = Known::Known(0);
 //! group.max_size = Known::Known(1);
 //! group.managed_scaling = Known::Known(Some(ManagedScaling {
@@ -42,18 +42,91 @@ mod scenario;
 
 use std::collections::BTreeMap;
 
-pub use answer::{Answer, Cost, Event, GroupPeak, Report, Step, Stranded, Verdict};
+pub use answer::{
+    Answer, Bound, Cost, DeploymentGpus, Event, GroupPeak, Report, Step, Stranded, Verdict,
+};
 pub use scenario::{
     Constraint, Deployment, Group, Instance, InstanceShape, Known, ManagedScaling, Memory,
-    OnDemandShare, ProtectedInstances, Refresh, Scenario, Service, Strategy, TaskShape,
+    OnDemandShare, PoolState, ProtectedInstances, Refresh, Scenario, Service, Strategy, TaskShape,
+    WarmPool,
 };
 
 /// Simulates each event from the scenario's steady state.
+///
+/// A group with several instance types launches whichever its allocation strategy picks, which no
+/// input shows: such a scenario is simulated twice, every new instance the smallest type and
+/// every new instance the largest, and an answer holds when both agree (else it is unknown, with
+/// both outcomes).
 pub fn simulate(scenario: &Scenario, events: &[Event], prices: Option<&Prices>) -> Report {
-    let mut sim = engine::Sim::new(scenario, prices);
+    let several = scenario
+        .groups
+        .iter()
+        .any(|g| g.launches.known().is_some_and(|l| l.len() > 1));
+    let mut small = engine::Sim::new(scenario, prices, Bound::Smallest);
+    let mut large = several.then(|| engine::Sim::new(scenario, prices, Bound::Largest));
     Report {
-        answers: events.iter().map(|e| sim.answer(e)).collect(),
+        answers: events
+            .iter()
+            .map(|e| {
+                let a = small.answer(e);
+                match &mut large {
+                    Some(l) => answer::merge_bounds(a, l.answer(e)),
+                    None => a,
+                }
+            })
+            .collect(),
     }
+}
+
+/// The tasks of a service a deployment of `desired` runs at once: the fewest it needs to finish
+/// (a rolling deployment whose minimum healthy percent keeps every old task running needs one
+/// more; blue/green, linear and canary run both revisions at full size) and the most its bounds
+/// let it start (the maximum percent). `None` when the bounds leave no room to start or stop a
+/// task.
+pub fn deployment_tasks(desired: u32, deployment: Deployment) -> Option<(u32, u32)> {
+    let d = u64::from(desired);
+    match deployment {
+        Deployment::Rolling {
+            minimum_healthy_percent,
+            maximum_percent,
+        } => {
+            let lower = (d * u64::from(minimum_healthy_percent)).div_ceil(100);
+            let upper = d * u64::from(maximum_percent) / 100;
+            if d > 0 && upper <= lower {
+                return None;
+            }
+            let least = d.max(lower + u64::from(d > 0));
+            let most = upper.max(least);
+            Some((u32::try_from(least).ok()?, u32::try_from(most).ok()?))
+        }
+        _ => {
+            let both = desired.checked_mul(2)?;
+            Some((both, both))
+        }
+    }
+}
+
+/// The GPUs of [`deployment_tasks`], when an old task reserves `old` GPUs and a new one `new`:
+/// the fewest at once to finish and the most the bounds let it reserve.
+pub(crate) fn deployment_gpus(
+    desired: u32,
+    (least, most): (u32, u32),
+    old: u32,
+    new: u32,
+) -> (u64, u64) {
+    let (d, old, new) = (u64::from(desired), u64::from(old), u64::from(new));
+    let (big, small) = (old.max(new), old.min(new));
+    // Old tasks stop and new ones start one for one: at any time the running tasks are some old
+    // and some new, the larger size counting for all but the tasks beyond `desired`.
+    let at = |tasks: u64| -> u64 {
+        let extra = tasks.saturating_sub(d);
+        if extra >= d {
+            d * (old + new)
+        } else {
+            d * big + extra * small
+        }
+    };
+    (at(u64::from(least)), at(u64::from(most)))
 }
 
 /// Prices per hour, by instance type.
@@ -105,20 +178,15 @@ pub fn parse_prices(json: &str) -> Result<Prices, PricesError> {
 /// The cost per hour of `n` instances at `price` with an On-Demand share, as a range: Auto Scaling
 /// rounds the split between On-Demand and Spot in a way its documentation does not give.
 pub(crate) fn cost_range(n: u32, share: OnDemandShare, price: &Price) -> Option<(f64, f64)> {
-    let n = u64::from(n);
-    let base = u64::from(share.base).min(n);
-    let above = n - base;
-    let pct = u64::from(share.percent_above_base.min(100));
-    let od_lo = base + above * pct / 100;
-    let od_hi = base + (above * pct).div_ceil(100);
-    let cost = |od: u64| -> Option<f64> {
+    let (od_lo, od_hi) = share.on_demand(n);
+    let cost = |od: u32| -> Option<f64> {
         let spot = n - od;
         let spot_cost = if spot == 0 {
             0.0
         } else {
-            price.spot? * spot as f64
+            price.spot? * f64::from(spot)
         };
-        Some(od as f64 * price.on_demand + spot_cost)
+        Some(f64::from(od) * price.on_demand + spot_cost)
     };
     let (a, b) = (cost(od_lo)?, cost(od_hi)?);
     Some((a.min(b), a.max(b)))
@@ -130,13 +198,17 @@ pub(crate) fn cost_range(n: u32, share: OnDemandShare, price: &Price) -> Option<
 pub struct DeploymentNeed {
     pub service: String,
     pub group: String,
+    /// The instance type the arithmetic counts with: the group's, or with several types the one
+    /// that holds the most tasks of the service (no mix of them needs fewer instances).
     pub instance_type: String,
+    /// Whether the group launches several instance types.
+    pub several_types: bool,
     pub desired: u32,
     pub deployment: Deployment,
-    /// Tasks that must run at once for the deployment to finish: with a rolling deployment the
-    /// desired count, plus one when the minimum healthy percent keeps every old task running; with
-    /// blue/green, linear and canary both revisions at full size.
+    /// Tasks that must run at once for the deployment to finish ([`deployment_tasks`]).
     pub tasks_at_once: u32,
+    /// Tasks the deployment bounds let run at once (the maximum percent).
+    pub tasks_at_most: u32,
     /// GPUs of one task.
     pub gpus_per_task: u32,
     /// Tasks of this service one empty instance holds (by GPUs, CPU, memory, ports,
@@ -181,14 +253,26 @@ impl DeploymentNeed {
                     .join(", ")
             )
         };
+        let holder = if self.several_types {
+            format!(
+                "even the group's largest type for it, a `{}` ({}), holds {}",
+                self.instance_type,
+                plural(self.gpus_per_instance, "GPU", "GPUs"),
+                self.tasks_per_instance
+            )
+        } else {
+            format!(
+                "a `{}` ({}) holds {}",
+                self.instance_type,
+                plural(self.gpus_per_instance, "GPU", "GPUs"),
+                self.tasks_per_instance
+            )
+        };
         format!(
-            "{kind} of {} needs {} at once = {} GPUs; a `{}` ({}) holds {} of them, so {} are needed{others}; `max_size` is {} = {} GPUs",
+            "{kind} of {} needs at least {} at once ({} GPUs) to finish; {holder} of them, so at least {} are needed{others}; `max_size` is {} ({} GPUs)",
             plural(self.desired, "task", "tasks"),
             plural(self.tasks_at_once, "task", "tasks"),
             u64::from(self.tasks_at_once) * u64::from(self.gpus_per_task),
-            self.instance_type,
-            plural(self.gpus_per_instance, "GPU", "GPUs"),
-            self.tasks_per_instance,
             plural(self.instances_needed, "instance", "instances"),
             self.max_size,
             u64::from(self.max_size) * u64::from(self.gpus_per_instance),
@@ -203,14 +287,14 @@ fn plural(n: u32, one: &str, many: &str) -> String {
 use serde::Serialize;
 
 /// The arithmetic of deploying `service`: `None` unless every input is known (the group's
-/// `max_size` and instance type, the service's desired count, deployment configuration, task and
+/// `max_size` and instance types, the service's desired count, deployment configuration, task and
 /// placement constraints, and the same for the other services on the group).
 pub fn deployment_need(scenario: &Scenario, service: &str) -> Option<DeploymentNeed> {
     let s = scenario.service(service)?;
     let svc = &scenario.services[s];
     let g = scenario.group(svc.group.known()?)?;
     let group = &scenario.groups[g];
-    let shape = group.launches.known()?;
+    let shapes = group.launches.known()?;
     let max_size = *group.max_size.known()?;
     let desired = *svc.desired.known()?;
     let deployment = *svc.deployment.known()?;
@@ -218,28 +302,22 @@ pub fn deployment_need(scenario: &Scenario, service: &str) -> Option<DeploymentN
     if task.gpus == 0 || desired == 0 {
         return None;
     }
-    let per = tasks_per_instance(shape, task, svc)?;
+    // With several types the largest holder counts: whatever mix launches needs at least as many
+    // instances as that type alone.
+    let mut best: Option<(&InstanceShape, u32)> = None;
+    for shape in shapes {
+        let per = tasks_per_instance(shape, task, svc)?;
+        if best.is_none_or(|(_, b)| per > b) {
+            best = Some((shape, per));
+        }
+    }
+    let (shape, per) = best?;
     if per == 0 {
         // No instance fits one task: GPU106/GPU107's finding, not this one.
         return None;
     }
-    let tasks_at_once = match deployment {
-        Deployment::Rolling {
-            minimum_healthy_percent,
-            maximum_percent,
-        } => {
-            let d = u64::from(desired);
-            let lower = (d * u64::from(minimum_healthy_percent)).div_ceil(100);
-            let upper = d * u64::from(maximum_percent) / 100;
-            if upper <= lower {
-                return None;
-            }
-            u32::try_from(d.max(lower + 1)).ok()?
-        }
-        _ => desired.checked_mul(2)?,
-    };
+    let (tasks_at_once, tasks_at_most) = deployment_tasks(desired, deployment)?;
     let mut other_tasks = Vec::new();
-    let mut instances_for_others = 0u32;
     for (i, o) in scenario.services.iter().enumerate() {
         if i == s || o.group.known().and_then(|n| scenario.group(n)) != Some(g) {
             continue;
@@ -262,61 +340,45 @@ pub fn deployment_need(scenario: &Scenario, service: &str) -> Option<DeploymentN
         }
         other_tasks.push((o.name.clone(), d));
     }
-    let others: u32 = other_tasks.iter().map(|(_, n)| n).sum();
-    if svc.constraints.known().is_some_and(|c| c.is_empty()) && task.host_ports.is_empty() {
-        // Same-size tasks pack together.
-        let total = u64::from(tasks_at_once) + u64::from(others);
-        let needed = u32::try_from(total.div_ceil(u64::from(per))).ok()?;
-        instances_for_others = u32::try_from(u64::from(others).div_ceil(u64::from(per))).ok()?;
-        return Some(DeploymentNeed {
-            service: svc.name.clone(),
-            group: group.name.clone(),
-            instance_type: shape.instance_type.clone(),
-            desired,
-            deployment,
-            tasks_at_once,
-            gpus_per_task: task.gpus,
-            tasks_per_instance: per,
-            gpus_per_instance: shape.gpus,
-            max_size,
-            other_tasks,
-            instances_for_others,
-            instances_needed: needed,
-        });
+    // Same-size tasks pack together only without constraints or ports of this service's own.
+    if !(svc.constraints.known().is_some_and(|c| c.is_empty()) && task.host_ports.is_empty()) {
+        other_tasks.clear();
     }
-    let needed = u32::try_from(u64::from(tasks_at_once).div_ceil(u64::from(per))).ok()?;
-    other_tasks.clear();
+    let others: u64 = other_tasks.iter().map(|(_, n)| u64::from(*n)).sum();
+    let total = u64::from(tasks_at_once) + others;
+    let instances_needed = u32::try_from(total.div_ceil(u64::from(per))).ok()?;
+    let instances_for_others = u32::try_from(others.div_ceil(u64::from(per))).ok()?;
     Some(DeploymentNeed {
         service: svc.name.clone(),
         group: group.name.clone(),
         instance_type: shape.instance_type.clone(),
+        several_types: shapes.len() > 1,
         desired,
         deployment,
         tasks_at_once,
+        tasks_at_most,
         gpus_per_task: task.gpus,
         tasks_per_instance: per,
         gpus_per_instance: shape.gpus,
         max_size,
         other_tasks,
         instances_for_others,
-        instances_needed: needed,
+        instances_needed,
     })
 }
 
 /// Tasks of a service one empty instance holds, by the placement rules of the model (the same
-/// arithmetic the simulation places with).
+/// arithmetic the simulation places with): 0 where a `memberOf` excludes the type, `None` where it
+/// may or may not.
 fn tasks_per_instance(shape: &InstanceShape, task: &TaskShape, svc: &Service) -> Option<u32> {
     let constraints = svc.constraints.known()?;
-    let mut kind_ports = 0u64;
-    if !task.host_ports.is_empty() {
-        kind_ports = 1;
-    }
     let caps = [fleet::Cap {
         instance_type: shape.instance_type.clone(),
         gpus: shape.gpus,
         cpu: shape.cpu,
         memory: shape.memory.mib(),
         memory_exact: matches!(shape.memory, Memory::Registered(_)),
+        of: vec![shape.instance_type.clone()],
     }];
     let kinds = [fleet::Kind {
         service: 0,
@@ -324,15 +386,17 @@ fn tasks_per_instance(shape: &InstanceShape, task: &TaskShape, svc: &Service) ->
         gpus: task.gpus,
         cpu: task.cpu,
         memory: task.memory,
-        ports: kind_ports,
+        ports: u64::from(!task.host_ports.is_empty()),
         distinct: constraints.contains(&Constraint::DistinctInstance),
     }];
     for c in constraints {
         if let Constraint::MemberOf(e) = c {
             let expr = ecs_gpu_query::Expression::parse(e).ok()?;
             let m = ecs_gpu_query::matching_instance_types(&expr, &[shape.instance_type.as_str()]);
-            if m.first()?.result != ecs_gpu_query::Truth::True {
-                return None;
+            match m.first()?.result {
+                ecs_gpu_query::Truth::True => {}
+                ecs_gpu_query::Truth::False => return Some(0),
+                ecs_gpu_query::Truth::Unknown => return None,
             }
         }
     }

@@ -106,6 +106,31 @@ impl Memory {
 }
 
 impl InstanceShape {
+    /// The shapes of the instance types a group launches, from the catalog: known when every type
+    /// is (each once, in the order given).
+    pub fn from_catalog_all<S: AsRef<str>>(names: &[S]) -> Known<Vec<InstanceShape>> {
+        let mut out: Vec<InstanceShape> = Vec::new();
+        for n in names {
+            match InstanceShape::from_catalog(n.as_ref()) {
+                Known::Known(s) => {
+                    if !out.contains(&s) {
+                        out.push(s);
+                    }
+                }
+                Known::Unknown { unknown } => return Known::Unknown { unknown },
+            }
+        }
+        if out.is_empty() {
+            return Known::unknown("it names no instance type");
+        }
+        Known::Known(out)
+    }
+
+    /// Whether `self` offers at least what `other` does, in every resource.
+    pub fn covers(&self, other: &InstanceShape) -> bool {
+        self.gpus >= other.gpus && self.cpu >= other.cpu && self.memory.mib() >= other.memory.mib()
+    }
+
     /// The shape of a GPU instance type from the catalog, or why there is none.
     pub fn from_catalog(name: &str) -> Known<InstanceShape> {
         use ecs_gpu_catalog::{catalog, Gpus, Lookup};
@@ -141,6 +166,56 @@ impl InstanceShape {
     }
 }
 
+/// The smallest (or largest) of a group's instance shapes, and the types it stands for: the one
+/// type that is smallest (largest) in every resource, or else a shape with the least (most) of
+/// each, named after the types. `None` for no shape.
+pub(crate) fn bound_shape(
+    shapes: &[InstanceShape],
+    bound: crate::answer::Bound,
+) -> Option<(InstanceShape, Vec<String>)> {
+    use crate::answer::Bound;
+    let first = shapes.first()?;
+    let pick = |a: u64, b: u64| match bound {
+        Bound::Smallest => a.min(b),
+        Bound::Largest => a.max(b),
+    };
+    let (mut gpus, mut cpu, mut memory) = (first.gpus, first.cpu, first.memory);
+    for s in &shapes[1..] {
+        gpus = u32::try_from(pick(u64::from(gpus), u64::from(s.gpus))).unwrap_or(u32::MAX);
+        cpu = u32::try_from(pick(u64::from(cpu), u64::from(s.cpu))).unwrap_or(u32::MAX);
+        let m = pick(memory.mib(), s.memory.mib());
+        memory = match (memory, s.memory) {
+            (Memory::Registered(_), Memory::Registered(_)) => Memory::Registered(m),
+            _ => Memory::AtMost(m),
+        };
+    }
+    // Types alike in every resource are one bound; a `memberOf` must allow each of them.
+    let alike: Vec<&InstanceShape> = shapes
+        .iter()
+        .filter(|s| s.gpus == gpus && s.cpu == cpu && s.memory.mib() == memory.mib())
+        .collect();
+    if let Some(first) = alike.first() {
+        let of: Vec<String> = alike.iter().map(|s| s.instance_type.clone()).collect();
+        let mut shape = (*first).clone();
+        shape.instance_type = of.join(" or ");
+        return Some((shape, of));
+    }
+    let names: Vec<String> = shapes.iter().map(|s| s.instance_type.clone()).collect();
+    let word = match bound {
+        Bound::Smallest => "least",
+        Bound::Largest => "most",
+    };
+    Some((
+        InstanceShape {
+            instance_type: format!("the {word} of {} in each resource", names.join(", ")),
+            gpus,
+            cpu,
+            memory,
+        },
+        names,
+    ))
+}
+
 /// An Auto Scaling group behind a capacity provider.
 #[derive(Debug, Clone)]
 pub struct Group {
@@ -148,8 +223,10 @@ pub struct Group {
     pub name: String,
     /// The capacity provider over it.
     pub provider: Option<String>,
-    /// What a new instance of the group offers: known when the group launches one instance shape.
-    pub launches: Known<InstanceShape>,
+    /// What a new instance of the group may be: one shape, or several with a mixed instances
+    /// policy (which of them launches is the allocation strategy's choice, which no input shows:
+    /// the answers then hold for the smallest and the largest, or say unknown).
+    pub launches: Known<Vec<InstanceShape>>,
     pub min_size: Known<u32>,
     pub max_size: Known<u32>,
     /// The instances now, each with the tasks it runs. Unknown for code (nothing runs yet): the
@@ -160,8 +237,8 @@ pub struct Group {
     pub managed_scaling: Known<Option<ManagedScaling>>,
     /// Availability Zones it launches in (the scale-out step depends on whether there are several).
     pub zones: Known<u32>,
-    /// Instances kept in a warm pool (they count towards no limit here; they only start faster).
-    pub warm_pool: Known<u32>,
+    /// The warm pool, `None` without one.
+    pub warm_pool: Known<Option<WarmPool>>,
     /// The On-Demand share: base capacity and percentage above it (100: no Spot).
     pub on_demand: Known<OnDemandShare>,
     /// New instances are protected from scale-in (managed termination protection needs it).
@@ -182,8 +259,8 @@ impl Group {
             instances: Known::unknown(unknown()),
             managed_scaling: Known::unknown(unknown()),
             zones: Known::unknown(unknown()),
-            warm_pool: Known::Known(0),
-            on_demand: Known::Known(OnDemandShare::ALL),
+            warm_pool: Known::unknown(unknown()),
+            on_demand: Known::unknown(unknown()),
             protected: Known::unknown(unknown()),
             refresh: Refresh::default(),
         }
@@ -214,6 +291,62 @@ pub struct ManagedScaling {
     pub warmup: u32,
 }
 
+/// A warm pool of pre-initialized instances beside the group (EC2 Auto Scaling `PutWarmPool`).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct WarmPool {
+    /// The state instances wait in.
+    pub state: PoolState,
+    /// Instances kept in the pool however large the group is (`MinSize`, default 0).
+    pub min_size: u32,
+    /// The most instances of the group and its pool together (`MaxGroupPreparedCapacity`); `None`:
+    /// the group's `max_size`.
+    pub max_prepared: Option<u32>,
+    /// Whether the agent configuration sets `ECS_WARM_POOLS_CHECK=true`, which the ECS guide asks
+    /// for before a warm pool serves a cluster.
+    pub warm_pools_check: Known<bool>,
+}
+
+impl WarmPool {
+    /// Instances the pool holds while the group has `desired` in service and at most `max_size`:
+    /// `max_prepared` (else `max_size`) less `desired`, at least `min_size`.
+    pub fn size(&self, desired: u32, max_size: u32) -> u32 {
+        self.max_prepared
+            .unwrap_or(max_size)
+            .saturating_sub(desired)
+            .max(self.min_size)
+    }
+}
+
+/// The state of an instance in a warm pool.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+pub enum PoolState {
+    /// Billed for its volumes only; it starts when it leaves the pool.
+    Stopped,
+    /// Billed as a running instance.
+    Running,
+    /// Stopped with its memory saved to its root volume; it resumes when it leaves the pool.
+    Hibernated,
+}
+
+impl PoolState {
+    pub fn parse(s: &str) -> Option<PoolState> {
+        match s {
+            "Stopped" => Some(PoolState::Stopped),
+            "Running" => Some(PoolState::Running),
+            "Hibernated" => Some(PoolState::Hibernated),
+            _ => None,
+        }
+    }
+
+    pub fn as_str(self) -> &'static str {
+        match self {
+            PoolState::Stopped => "Stopped",
+            PoolState::Running => "Running",
+            PoolState::Hibernated => "Hibernated",
+        }
+    }
+}
+
 /// The On-Demand share of a group with a mixed instances policy.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
 pub struct OnDemandShare {
@@ -227,6 +360,33 @@ impl OnDemandShare {
         base: 0,
         percent_above_base: 100,
     };
+
+    /// Every instance Spot (a launch template that buys Spot Instances).
+    pub const NONE: OnDemandShare = OnDemandShare {
+        base: 0,
+        percent_above_base: 0,
+    };
+
+    /// The On-Demand instances among `n`, as a range: the base first, then the percentage of the
+    /// rest, rounded in a way the documentation does not give.
+    pub fn on_demand(self, n: u32) -> (u32, u32) {
+        let n = u64::from(n);
+        let base = u64::from(self.base).min(n);
+        let above = n - base;
+        let pct = u64::from(self.percent_above_base.min(100));
+        let lo = base + above * pct / 100;
+        let hi = base + (above * pct).div_ceil(100);
+        (
+            u32::try_from(lo).unwrap_or(u32::MAX),
+            u32::try_from(hi).unwrap_or(u32::MAX),
+        )
+    }
+
+    /// The Spot Instances among `n`, as a range.
+    pub fn spot(self, n: u32) -> (u32, u32) {
+        let (lo, hi) = self.on_demand(n);
+        (n - hi, n - lo)
+    }
 }
 
 /// Instance refresh preferences.

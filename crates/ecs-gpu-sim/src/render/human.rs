@@ -4,7 +4,7 @@
 use std::io::{self, Write};
 
 use super::escape;
-use crate::{Answer, Known, Report, Verdict};
+use crate::{Answer, Deployment, DeploymentGpus, Known, Report, Verdict};
 
 /// Writes the report for a reader.
 ///
@@ -55,39 +55,64 @@ fn answer(out: &mut dyn Write, a: &Answer) -> io::Result<()> {
         }
     }
     for g in &a.groups {
-        let max = match &g.max_instances {
-            Known::Known(m) => m.to_string(),
-            Known::Unknown { .. } => "unknown".to_string(),
+        let assuming = match (g.assuming, &g.instance_type) {
+            (Some(b), Some(t)) => {
+                format!(" if it launches only `{}`, its {}", escape(t), b.as_str())
+            }
+            (None, Some(t)) => format!(" ({})", escape(t)),
+            _ => String::new(),
         };
-        let max_gpus = g.max_gpus.map_or(String::new(), |m| format!(" ({m} GPUs)"));
+        let max = match &g.max_instances {
+            Known::Known(m) => {
+                let gpus = g.max_gpus.map_or(String::new(), |x| {
+                    format!(" ({})", plural(x as usize, "GPU", "GPUs"))
+                });
+                format!("`max_size` {m}{gpus}")
+            }
+            Known::Unknown { .. } => "`max_size` unknown".to_string(),
+        };
         writeln!(
             out,
-            "  `{}`{}: {} before, peak {} of max {max}{max_gpus}; peak {} GPUs reserved of {}; {} GPUs needed; {} after",
+            "  `{}`{assuming}: {} before, {} at the peak, {} after; {max}",
             escape(&g.group),
-            g.instance_type
-                .as_deref()
-                .map_or(String::new(), |t| format!(" ({})", escape(t))),
             plural(g.instances_before as usize, "instance", "instances"),
             g.peak_instances,
-            g.peak_gpus_reserved,
-            g.peak_gpus,
-            g.gpus_needed,
-            g.instances_after
+            g.instances_after,
         )?;
+        let asked = if a.deployment.is_some() || g.gpus_asked <= g.peak_gpus_reserved {
+            String::new()
+        } else {
+            format!("; its tasks ask for {} at once", g.gpus_asked)
+        };
+        writeln!(
+            out,
+            "    GPUs: {} reserved at the peak, of {} in service{asked}",
+            g.peak_gpus_reserved, g.peak_gpus
+        )?;
+    }
+    if let Some(d) = &a.deployment {
+        writeln!(out, "  {}", need(d))?;
     }
     if !a.timeline.is_empty() {
         writeln!(out, "  time line:")?;
-        for (i, s) in a.timeline.iter().enumerate() {
+        let mut n = 0;
+        for s in &a.timeline {
             let rules: Vec<&str> = s.rules.iter().map(|r| r.as_str()).collect();
             let cite = if rules.is_empty() {
                 String::new()
             } else {
                 format!("  [{}]", rules.join(", "))
             };
+            // A step that repeats is numbered with the range of steps it stands for.
+            let number = if s.times > 1 {
+                format!("{}-{}", n + 1, n + s.times as usize)
+            } else {
+                (n + 1).to_string()
+            };
+            n += s.times as usize;
             writeln!(
                 out,
-                "    {:>2}. {}{cite}",
-                i + 1,
+                "    {number:>2}. {}{cite}",
                 escape(&s.actions.join("; "))
             )?;
         }
@@ -116,6 +141,55 @@ fn answer(out: &mut dyn Write, a: &Answer) -> io::Result<()> {
         writeln!(out, "  note: {}", escape(n))?;
     }
     Ok(())
+}
+
+/// The least a deployment needs at once and the most it may take, in one sentence.
+fn need(d: &DeploymentGpus) -> String {
+    let others = if d.other_gpus > 0 {
+        format!(
+            ", besides the {} other tasks reserve",
+            plural(d.other_gpus as usize, "GPU", "GPUs")
+        )
+    } else {
+        String::new()
+    };
+    match d.deployment {
+        Deployment::Rolling {
+            minimum_healthy_percent,
+            maximum_percent,
+        } => {
+            let why = if d.least_tasks > d.desired {
+                format!(
+                    "minimum healthy {minimum_healthy_percent}% keeps the {} old tasks running until a new one is healthy",
+                    d.desired
+                )
+            } else {
+                format!(
+                    "minimum healthy {minimum_healthy_percent}% lets old tasks stop before new ones start"
+                )
+            };
+            let most = if d.most_gpus > d.least_gpus {
+                format!(
+                    "; it starts up to {} at once when they fit ({}: maximum {maximum_percent}%)",
+                    plural(d.most_gpus as usize, "GPU", "GPUs"),
+                    plural(d.most_tasks as usize, "task", "tasks")
+                )
+            } else {
+                String::new()
+            };
+            format!(
+                "the deployment needs at least {} at once to finish ({}: {why}){most}{others}",
+                plural(d.least_gpus as usize, "GPU", "GPUs"),
+                plural(d.least_tasks as usize, "task", "tasks")
+            )
+        }
+        other => format!(
+            "the {} deployment needs {} at once ({} of each revision, side by side until the bake time ends){others}",
+            other.name(),
+            plural(d.least_gpus as usize, "GPU", "GPUs"),
+            plural(d.desired as usize, "task", "tasks")
+        ),
+    }
 }
 
 fn dollars((lo, hi): (f64, f64)) -> String {
