@@ -1601,10 +1601,13 @@ impl Run {
                         .saturating_sub(share.spot(p.instances_before).0)
                         .min(launched);
                     if spot > 0 {
+                        let which = match (spot == launched, launched) {
+                            (true, 1) => "the instance".to_string(),
+                            (true, n) => format!("each of the {n} instances"),
+                            (false, n) => format!("up to {spot} of the {n} instances"),
+                        };
                         self.assumptions.push(format!(
-                            "EC2 has Spot capacity for {} of the {} it launches in `{}` (On-Demand: the first {}, then {}% of the rest; Spot capacity is not known before launch)",
-                            if spot == launched { "each".to_string() } else { format!("up to {spot}") },
-                            plural(u64::from(launched), "instance", "instances"),
+                            "EC2 has Spot capacity for {which} it launches in `{}` (On-Demand: the first {}, then {}% of the rest; Spot capacity is not known before launch)",
                             group.name,
                             share.base,
                             share.percent_above_base

@@ -77,3 +77,32 @@ fn bad_input_is_a_usage_error_naming_what_is_wrong() {
     assert_eq!(code, 2);
     assert!(err.contains("expected SERVICE=N"), "{err}");
 }
+
+const OWN: &str = "crates/ecs-gpu/tests/simulate";
+
+#[test]
+fn hand_written_stack_warm_pool_running_is_billed_and_refresh_waits_by_default() {
+    let prices = std::env::temp_dir().join(format!("ecs-gpu-prices-{}.json", std::process::id()));
+    std::fs::write(&prices, r#"{"g5.xlarge": {"on_demand": 1.006}}"#).unwrap();
+    let (code, out, err) = simulate(&[
+        &format!("{OWN}/warm-pool"),
+        "--scale",
+        "aws_ecs_service.infer=4",
+        "--refresh",
+        "aws_autoscaling_group.gpu",
+        "--prices",
+        prices.to_str().unwrap(),
+        "--fail-on",
+        "stuck",
+    ]);
+    std::fs::remove_file(&prices).unwrap();
+    assert_eq!(code, 1, "{err}");
+    insta::assert_snapshot!(out);
+}
+
+#[test]
+fn hand_written_stack_several_types_with_spot_above_an_on_demand_base() {
+    let (code, out, err) = simulate(&[&format!("{OWN}/mixed-spot")]);
+    assert_eq!(code, 0, "{err}");
+    insta::assert_snapshot!(out);
+}
