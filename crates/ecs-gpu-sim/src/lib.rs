@@ -255,21 +255,21 @@ impl DeploymentNeed {
         };
         let holder = if self.several_types {
             format!(
-                "even the group's largest type for it, a `{}` ({}), holds {}",
+                "of the group's instance types, a `{}` ({}) holds the most of them, {}",
                 self.instance_type,
                 plural(self.gpus_per_instance, "GPU", "GPUs"),
                 self.tasks_per_instance
             )
         } else {
             format!(
-                "a `{}` ({}) holds {}",
+                "a `{}` ({}) holds {} of them",
                 self.instance_type,
                 plural(self.gpus_per_instance, "GPU", "GPUs"),
                 self.tasks_per_instance
             )
         };
         format!(
-            "{kind} of {} needs at least {} at once ({} GPUs) to finish; {holder} of them, so at least {} are needed{others}; `max_size` is {} ({} GPUs)",
+            "{kind} of {} needs at least {} at once ({} GPUs) to finish; {holder}, so at least {} are needed{others}; `max_size` is {} ({} GPUs)",
             plural(self.desired, "task", "tasks"),
             plural(self.tasks_at_once, "task", "tasks"),
             u64::from(self.tasks_at_once) * u64::from(self.gpus_per_task),
@@ -307,7 +307,9 @@ pub fn deployment_need(scenario: &Scenario, service: &str) -> Option<DeploymentN
     let mut best: Option<(&InstanceShape, u32)> = None;
     for shape in shapes {
         let per = tasks_per_instance(shape, task, svc)?;
-        if best.is_none_or(|(_, b)| per > b) {
+        // Among types that hold as many, the largest is named.
+        let key = |s: &InstanceShape, per: u32| (per, s.gpus, s.cpu, s.memory.mib());
+        if best.is_none_or(|(b, bp)| key(shape, per) > key(b, bp)) {
             best = Some((shape, per));
         }
     }

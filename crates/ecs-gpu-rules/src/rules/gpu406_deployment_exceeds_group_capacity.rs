@@ -14,10 +14,14 @@ declare_rule! {
     /// it needs one more task's worth of room than the desired count (the maximum percent allows
     /// more, which only makes it faster); ECS native blue/green, linear and canary deployments run
     /// both revisions at full size through the bake time, so they need twice the desired count.
-    /// Other services of the same size on the group count too. It fires only when every input is
-    /// known: the group's `max_size` and one instance type from the catalog, the service's desired
-    /// count, deployment configuration, task size and placement constraints. The arithmetic comes
-    /// from the simulation model (`ecs-gpu simulate`, `docs/simulate.md`).
+    /// Other services of the same size on the group count too. A group with several instance types
+    /// (a mixed instances policy) is counted with the type that holds the most tasks of the
+    /// service: whichever types its allocation strategy launches, it needs at least that many
+    /// instances. It fires only when every input is known: the group's `max_size` and instance
+    /// types from the catalog, the service's desired count, deployment configuration, task size
+    /// and placement constraints. The arithmetic comes from the simulation model
+    /// (`ecs-gpu simulate`, `docs/simulate.md`), which also says how many GPUs the deployment
+    /// reserves at most (the maximum percent).
     ///
     /// ## Why it matters
     ///
