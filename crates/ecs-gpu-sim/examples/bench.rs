@@ -8,9 +8,13 @@
 //!
 //! `varied`: a cluster as `describe-container-instances` gives it: instances of four GPU types,
 //! each filled part-way with tasks of ten services of different sizes (1, 2 and 4 GPUs; some
-//! CPU-only; one with `distinctInstance`, one with a `memberOf`), so that thousands of instances
-//! differ. The deployment of the largest service (maximum 101%: the most steps a rolling
-//! deployment takes) is simulated from what runs.
+//! CPU-only; one with `distinctInstance`, one with a `memberOf`; half binpack, half spread), so
+//! that thousands of instances differ, in a group that launches either of two types (so the
+//! model simulates both). The deployment of the largest GPU service is simulated from what runs,
+//! with a maximum of `MAX_PERCENT` (default 101: about a hundred batches, the most a rolling
+//! deployment takes).
+//!
+//! Usage: `bench uniform|varied [INSTANCES] [TASKS] [MAX_PERCENT]`.
 
 use std::time::{Duration, Instant};
 
@@ -103,7 +107,7 @@ fn uniform(instances: u64, tasks: u64) -> Case {
     }
 }
 
-fn varied(instances: u64, tasks: u64) -> Case {
+fn varied(instances: u64, tasks: u64, maximum_percent: u32) -> Case {
     let mut rng = Rng(42);
     let types = ["g5.2xlarge", "g5.12xlarge", "g6e.12xlarge", "p4d.24xlarge"];
     let shapes: Vec<InstanceShape> = types
@@ -138,7 +142,8 @@ fn varied(instances: u64, tasks: u64) -> Case {
         (1, 3072, 12_288, false, None),
     ];
     let mut g = managed(instances + instances / 10);
-    g.launches = Known::Known(vec![shapes[1].clone()]);
+    // New instances: either of two 4-GPU types, so the model answers for both.
+    g.launches = Known::Known(vec![shapes[1].clone(), shapes[2].clone()]);
     let mut counts = [0u32; 10];
     let mut list = Vec::new();
     let mut placed = 0u64;
@@ -215,7 +220,7 @@ fn varied(instances: u64, tasks: u64) -> Case {
         s.constraints = Known::Known(c);
         s.deployment = Known::Known(Deployment::Rolling {
             minimum_healthy_percent: 100,
-            maximum_percent: 101,
+            maximum_percent,
         });
         if i % 2 == 1 {
             s.strategy = Known::Known(Strategy::Binpack);
@@ -248,7 +253,11 @@ fn main() {
         distinct,
     } = match case {
         "uniform" => uniform(instances, tasks),
-        "varied" => varied(instances, tasks),
+        "varied" => varied(
+            instances,
+            tasks,
+            u32::try_from(num(3, 101)).expect("a percentage"),
+        ),
         other => panic!("unknown case `{other}`: uniform or varied"),
     };
     let start = Instant::now();
@@ -268,7 +277,7 @@ fn main() {
         g.instances_before,
         distinct.map_or(String::new(), |d| format!(" ({d} distinct)")),
         a.verdict.as_str(),
-        a.timeline.len(),
+        a.timeline.iter().map(|s| s.times).sum::<u32>(),
         model.as_secs_f64() * 1e3,
     );
     if let Some(t) = straightforward {

@@ -374,6 +374,9 @@ impl<'a> Sim<'a> {
             {
                 w.pool[g] = pool.size(w.fleets[g].instances(), *max);
             }
+            // Every event starts from a clone of this state, which need not carry the indexes
+            // its placements built.
+            w.fleets[g].forget_indexes();
         }
         Ok(w)
     }

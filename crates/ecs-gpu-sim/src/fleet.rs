@@ -1,10 +1,10 @@
 //! The instances of one group, grouped by what they run: every instance of one shape with the same
 //! tasks is one entry with a count. Placing, stopping, launching and terminating move counts
-//! between entries, so the cost grows with the number of distinct entries (a few dozen for a
-//! service on identical instances), not with the number of instances.
+//! between entries, so the cost grows with the number of distinct entries, not with the number of
+//! instances; and the order in which a kind is placed or stopped is kept from one step to the next
+//! (an entry never changes), so a step costs the entries it changes, not every entry.
 
-use std::cmp::Reverse;
-use std::collections::{BTreeMap, BinaryHeap};
+use std::collections::{BTreeMap, BTreeSet};
 
 /// A task kind: one service's revision, with what one task reserves.
 #[derive(Debug, Clone)]
@@ -67,6 +67,33 @@ pub(crate) struct Fleet {
     totals: Vec<u64>,
     /// Instances in service, by cap.
     by_cap: Vec<u32>,
+    /// The entries instances moved into, in order, since the oldest index was brought up to
+    /// date.
+    log: Vec<Slot>,
+    /// Orders kept from one call to the next, so that a step costs what changed in it rather than
+    /// the whole fleet.
+    indexes: BTreeMap<(usize, Use), Index>,
+    /// An index is out of `indexes` while it is in use, and what moves meanwhile is logged too.
+    in_use: bool,
+}
+
+/// What an [`Index`] orders entries for.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
+enum Use {
+    /// Placing a kind: the entries with room for it, in the strategy's order.
+    Place,
+    /// Stopping a kind: the entries that run it, the most first.
+    Stop,
+}
+
+/// Entries in the order a placement or a stop takes them, as of the log's position `at`. An
+/// entry never changes (its tasks are its key), so what it offers a kind holds as long as it
+/// exists: the entries logged since `at` are added when the index is next used, and entries that
+/// no longer exist are dropped as they come up.
+#[derive(Debug, Clone, Default)]
+struct Index {
+    at: usize,
+    order: BTreeSet<(Rank, Slot)>,
 }
 
 pub(crate) fn free(caps: &[Cap], kinds: &[Kind], slot: &Slot) -> Free {
@@ -154,6 +181,9 @@ impl Fleet {
             return;
         }
         self.count(&slot, i64::from(n));
+        if self.in_use || !self.indexes.is_empty() {
+            self.log.push(slot.clone());
+        }
         *self.slots.entry(slot).or_default() += n;
     }
 
@@ -238,45 +268,90 @@ impl Fleet {
             }
         };
         let candidate = |slot: &Slot| allowed(slot.cap) && fits(caps, kinds, slot, kind) > 0;
-        let mut order: Vec<(Rank, Slot)> = self
-            .slots
-            .keys()
-            .filter(|s| candidate(s))
-            .map(|s| (rank(s), s.clone()))
-            .collect();
+        let mut index = self.index((kind, Use::Place), &|s| candidate(s).then(|| rank(s)));
         let mut left = n;
-        if binpack {
-            order.sort_unstable();
-            for (_, slot) in order {
-                if left == 0 {
-                    break;
-                }
-                left -= self.fill(caps, kinds, &slot, kind, left);
-            }
-            return n - left;
-        }
-        let mut heap: BinaryHeap<Reverse<(Rank, Slot)>> = order.into_iter().map(Reverse).collect();
         while left > 0 {
-            let Some(Reverse((_, slot))) = heap.pop() else {
+            let Some((r, slot)) = index.order.pop_first() else {
                 break;
             };
-            // An entry pushed twice, or emptied since it was pushed.
             let Some(&count) = self.slots.get(&slot) else {
                 continue;
             };
-            let moved = u32::try_from(left.min(u64::from(count))).unwrap_or(u32::MAX);
-            self.take(&slot, moved);
-            let next = Slot {
-                cap: slot.cap,
-                comp: with(&slot.comp, kind, 1),
-            };
-            self.add(next.clone(), moved);
-            left -= u64::from(moved);
-            if candidate(&next) {
-                heap.push(Reverse((rank(&next), next)));
+            if binpack {
+                left -= self.fill(caps, kinds, &slot, kind, left);
+            } else {
+                // Spread: one task to each instance of the emptiest entry.
+                let moved = u32::try_from(left.min(u64::from(count))).unwrap_or(u32::MAX);
+                self.take(&slot, moved);
+                let next = Slot {
+                    cap: slot.cap,
+                    comp: with(&slot.comp, kind, 1),
+                };
+                if candidate(&next) {
+                    index.order.insert((rank(&next), next.clone()));
+                }
+                self.add(next, moved);
+                left -= u64::from(moved);
+            }
+            if self.slots.contains_key(&slot) {
+                index.order.insert((r, slot));
             }
         }
+        self.keep(kind, Use::Place, index);
         n - left
+    }
+
+    /// The index for `key`, brought up to date with the entries logged since it was last used
+    /// (`rank` is `None` for an entry that does not belong in it), or built from every entry.
+    fn index(&mut self, key: (usize, Use), rank: &dyn Fn(&Slot) -> Option<Rank>) -> Index {
+        self.in_use = true;
+        let mut index = match self.indexes.remove(&key) {
+            Some(mut index) => {
+                for s in &self.log[index.at..] {
+                    if self.slots.contains_key(s) {
+                        if let Some(r) = rank(s) {
+                            index.order.insert((r, s.clone()));
+                        }
+                    }
+                }
+                index
+            }
+            None => Index {
+                at: 0,
+                order: self
+                    .slots
+                    .keys()
+                    .filter_map(|s| rank(s).map(|r| (r, s.clone())))
+                    .collect(),
+            },
+        };
+        index.at = self.log.len();
+        index
+    }
+
+    /// Keeps an index for the next call, and the log only as far back as an index needs it.
+    fn keep(&mut self, kind: usize, purpose: Use, index: Index) {
+        // Entries logged during this call are looked at again next time (a set keeps one of each).
+        self.in_use = false;
+        self.indexes.insert((kind, purpose), index);
+        let oldest = self
+            .indexes
+            .values()
+            .map(|i| i.at)
+            .min()
+            .unwrap_or(self.log.len());
+        if oldest > 0 {
+            self.log.drain(..oldest);
+            for i in self.indexes.values_mut() {
+                i.at -= oldest;
+            }
+        }
+    }
+
+    /// Drops the indexes: a fleet kept as the start of many events should not carry them.
+    pub fn forget_indexes(&mut self) {
+        self.indexes.clear();
+        self.log.clear();
     }
 
     /// Fills the instances of `slot` with up to `n` tasks of `kind`, each instance as far as the
@@ -316,27 +391,25 @@ impl Fleet {
         placed
     }
 
-    /// Stops up to `n` tasks of `kind`, from the instances that run the most of them first (one
-    /// pass: an entry left without the kind never comes back into the order).
+    /// Stops up to `n` tasks of `kind`, from the instances that run the most of them first.
     pub fn stop(&mut self, kind: usize, n: u64) -> u64 {
-        let mut order: Vec<(Reverse<u32>, Slot)> = self
-            .slots
-            .keys()
-            .filter_map(|s| {
-                s.comp
-                    .iter()
-                    .find(|&&(k, _)| k == kind)
-                    .map(|&(_, c)| (Reverse(c), s.clone()))
-            })
-            .collect();
-        order.sort_unstable();
+        let count_of = |s: &Slot| {
+            s.comp
+                .iter()
+                .find(|&&(k, _)| k == kind)
+                .map(|&(_, c)| (-i64::from(c), 0, 0, 0))
+        };
+        let mut index = self.index((kind, Use::Stop), &count_of);
         let mut left = n;
-        for (Reverse(per), slot) in order {
-            if left == 0 {
+        while left > 0 {
+            let Some((r, slot)) = index.order.pop_first() else {
                 break;
-            }
-            let per = u64::from(per);
-            let count = u64::from(self.slots[&slot]);
+            };
+            let Some(&count) = self.slots.get(&slot) else {
+                continue;
+            };
+            let per = u64::try_from(-r.0).unwrap_or(0);
+            let count = u64::from(count);
             let whole = (left / per).min(count);
             let moved = u32::try_from(whole).unwrap_or(u32::MAX);
             self.take(&slot, moved);
@@ -349,17 +422,23 @@ impl Fleet {
             );
             left -= whole * per;
             if left > 0 && whole < count {
+                // Fewer tasks left to stop than one instance runs.
+                let rest = Slot {
+                    cap: slot.cap,
+                    comp: with(&slot.comp, kind, -i64::try_from(left).unwrap_or(0)),
+                };
                 self.take(&slot, 1);
-                self.add(
-                    Slot {
-                        cap: slot.cap,
-                        comp: with(&slot.comp, kind, -i64::try_from(left).unwrap_or(0)),
-                    },
-                    1,
-                );
+                index
+                    .order
+                    .insert((count_of(&rest).unwrap_or_default(), rest.clone()));
+                self.add(rest, 1);
                 left = 0;
             }
+            if self.slots.contains_key(&slot) {
+                index.order.insert((r, slot));
+            }
         }
+        self.keep(kind, Use::Stop, index);
         n - left
     }
 
@@ -391,5 +470,97 @@ impl Fleet {
             left -= take;
         }
         out
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The indexes kept from one call to the next change nothing: a fleet that keeps them and one
+    /// that forgets them before every call end in the same state, over random placements, stops
+    /// and arrivals of several kinds on several instance shapes.
+    #[test]
+    fn kept_indexes_place_and_stop_as_a_fresh_scan_does() {
+        let caps: Vec<Cap> = [
+            (1, 4096, 16_000),
+            (4, 49_152, 190_000),
+            (8, 98_304, 760_000),
+        ]
+        .iter()
+        .map(|&(gpus, cpu, memory)| Cap {
+            instance_type: format!("t{gpus}"),
+            gpus,
+            cpu,
+            memory,
+            memory_exact: true,
+            of: vec![format!("t{gpus}")],
+        })
+        .collect();
+        let kinds: Vec<Kind> = [
+            (0, 1, 2048, 8000, false),
+            (1, 2, 8192, 30_000, false),
+            (2, 1, 1024, 4000, true),
+            (3, 0, 512, 1000, false),
+            (0, 4, 4096, 16_000, false),
+        ]
+        .iter()
+        .map(|&(service, gpus, cpu, memory, distinct)| Kind {
+            service,
+            new: false,
+            gpus,
+            cpu,
+            memory,
+            ports: 0,
+            distinct,
+        })
+        .collect();
+        let mut seed = 7u64;
+        let mut next = move |n: u64| {
+            seed = seed
+                .wrapping_mul(6_364_136_223_846_793_005)
+                .wrapping_add(1_442_695_040_888_963_407);
+            (seed >> 33) % n
+        };
+        for round in 0..200 {
+            let mut kept = Fleet::default();
+            for cap in 0..caps.len() {
+                kept.add(
+                    Slot {
+                        cap,
+                        comp: Vec::new(),
+                    },
+                    u32::try_from(next(30) + 1).unwrap(),
+                );
+            }
+            let mut fresh = kept.clone();
+            for op in 0..60 {
+                let kind = usize::try_from(next(kinds.len() as u64)).unwrap();
+                let n = next(40);
+                // A service has one strategy and one set of constraints, as in the engine.
+                let service = kinds[kind].service;
+                let binpack = service % 2 == 0;
+                let allowed = |c: usize| !(service == 1 && c == 2);
+                fresh.forget_indexes();
+                let (a, b) = match next(4) {
+                    0 => (kept.stop(kind, n), fresh.stop(kind, n)),
+                    1 => {
+                        let slot = Slot {
+                            cap: usize::try_from(next(3)).unwrap(),
+                            comp: Vec::new(),
+                        };
+                        kept.add(slot.clone(), 2);
+                        fresh.add(slot, 2);
+                        (0, 0)
+                    }
+                    _ => (
+                        kept.place(&caps, &kinds, kind, n, binpack, &allowed),
+                        fresh.place(&caps, &kinds, kind, n, binpack, &allowed),
+                    ),
+                };
+                assert_eq!(a, b, "round {round}, operation {op}");
+                assert_eq!(kept.slots, fresh.slots, "round {round}, operation {op}");
+            }
+        }
     }
 }
