@@ -14,7 +14,12 @@
 //! with a maximum of `MAX_PERCENT` (default 101: about a hundred batches, the most a rolling
 //! deployment takes).
 //!
-//! Usage: `bench uniform|varied [INSTANCES] [TASKS] [MAX_PERCENT]`.
+//! `stepwise`: a group of two one-GPU types (g6.xlarge, g6.2xlarge) with `max_size` `INSTANCES`
+//! scales a service of one-GPU tasks from a tenth of `INSTANCES` to `INSTANCES`: with several types
+//! managed scaling adds exactly its minimum step, one instance, per round, so the scale-out takes
+//! a step per instance.
+//!
+//! Usage: `bench uniform|varied|stepwise [INSTANCES] [TASKS] [MAX_PERCENT]`.
 
 use std::time::{Duration, Instant};
 
@@ -37,10 +42,10 @@ impl Rng {
     }
 }
 
-/// A fleet to simulate, and the service whose deployment is timed.
+/// A fleet to simulate, and the event that is timed.
 struct Case {
     sc: Scenario,
-    service: String,
+    event: Event,
     /// The steady state placed one instance record at a time, for comparison.
     straightforward: Option<Duration>,
     /// Distinct instance states (type and tasks) before the deployment, when the case builds them.
@@ -101,7 +106,7 @@ fn uniform(instances: u64, tasks: u64) -> Case {
     let naive = start.elapsed();
     Case {
         sc,
-        service: "svc0".into(),
+        event: deploy("svc0"),
         straightforward: Some(naive),
         distinct: None,
     }
@@ -233,9 +238,43 @@ fn varied(instances: u64, tasks: u64, maximum_percent: u32) -> Case {
         .expect("services");
     Case {
         sc,
-        service: format!("svc{largest}"),
+        event: deploy(&format!("svc{largest}")),
         straightforward: None,
         distinct: Some(states.len()),
+    }
+}
+
+fn deploy(service: &str) -> Event {
+    Event::Deploy {
+        service: service.into(),
+        task: None,
+    }
+}
+
+fn stepwise(instances: u64) -> Case {
+    let mut g = managed(instances);
+    g.launches = InstanceShape::from_catalog_all(&["g6.xlarge", "g6.2xlarge"]);
+    let mut s = Service::new("embed");
+    s.group = Known::Known("gpu".into());
+    s.desired = Known::Known(u32::try_from(instances / 10).expect("instances"));
+    s.task = Known::Known(TaskShape {
+        family: "embed".into(),
+        gpus: 1,
+        cpu: 2048,
+        memory: 8192,
+        host_ports: vec![],
+    });
+    Case {
+        sc: Scenario {
+            groups: vec![g],
+            services: vec![s],
+        },
+        event: Event::Scale {
+            service: "embed".into(),
+            to: u32::try_from(instances).expect("instances"),
+        },
+        straightforward: None,
+        distinct: None,
     }
 }
 
@@ -248,7 +287,7 @@ fn main() {
     let (instances, tasks) = (num(1, 10_000), num(2, 100_000));
     let Case {
         sc,
-        service,
+        event,
         straightforward,
         distinct,
     } = match case {
@@ -258,24 +297,24 @@ fn main() {
             tasks,
             u32::try_from(num(3, 101)).expect("a percentage"),
         ),
-        other => panic!("unknown case `{other}`: uniform or varied"),
+        "stepwise" => stepwise(instances),
+        other => panic!("unknown case `{other}`: uniform, varied or stepwise"),
     };
     let start = Instant::now();
-    let report = simulate(
-        &sc,
-        &[Event::Deploy {
-            service: service.clone(),
-            task: None,
-        }],
-        None,
-    );
+    let report = simulate(&sc, std::slice::from_ref(&event), None);
     let model = start.elapsed();
     let a = &report.answers[0];
     let g = &a.groups[0];
     let mut line = format!(
-        "{case}: instances {}{} tasks {tasks} deploy `{service}` {} in {} steps, model {:.1} ms",
+        "{case}: instances {}{} tasks {} {} {} in {} steps, model {:.1} ms",
         g.instances_before,
         distinct.map_or(String::new(), |d| format!(" ({d} distinct)")),
+        sc.services
+            .iter()
+            .filter_map(|s| s.desired.known())
+            .map(|&d| u64::from(d))
+            .sum::<u64>(),
+        event.title(),
         a.verdict.as_str(),
         a.timeline.iter().map(|s| s.times).sum::<u32>(),
         model.as_secs_f64() * 1e3,

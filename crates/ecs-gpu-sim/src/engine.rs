@@ -17,9 +17,10 @@ use crate::scenario::{
 };
 use crate::Prices;
 
-/// Steps after which a simulation gives up (each step makes progress, so this is far beyond any
-/// real event).
-const MAX_STEPS: usize = 10_000;
+/// Steps after which a simulation gives up and answers unknown (docs/limits.md). Each step makes
+/// progress; the most a real event takes is one per instance, when a group of several instance
+/// types scales out by its minimum step.
+const MAX_STEPS: usize = 1_000_000;
 
 /// Why a simulation cannot answer.
 #[derive(Debug)]
