@@ -19,8 +19,11 @@
 //! managed scaling adds exactly its minimum step, one instance, per round, so the scale-out takes
 //! a step per instance.
 //!
-//! Usage: `bench uniform|varied|stepwise [INSTANCES] [TASKS] [MAX_PERCENT] [TYPES]` (`TYPES`: the
-//! varied group launches 1 or 2 types, default 2).
+//! `refresh`: the `varied` cluster refreshed with a minimum healthy percentage of `MIN_HEALTHY`
+//! (default 90: ten batches; 100 replaces one instance at a time).
+//!
+//! Usage: `bench uniform|varied|stepwise|refresh [INSTANCES] [TASKS] [MAX_PERCENT|MIN_HEALTHY]
+//! [TYPES]` (`TYPES`: the varied group launches 1 or 2 types, default 2).
 
 use std::time::{Duration, Instant};
 
@@ -305,7 +308,23 @@ fn main() {
             usize::try_from(num(4, 2)).expect("1 or 2"),
         ),
         "stepwise" => stepwise(instances),
-        other => panic!("unknown case `{other}`: uniform, varied or stepwise"),
+        "refresh" => {
+            let mut c = varied(instances, tasks, 100, 2);
+            let g = &mut c.sc.groups[0];
+            g.protected = Known::Known(false);
+            g.refresh = Refresh {
+                min_healthy: Known::Known(u32::try_from(num(3, 90)).expect("a percentage")),
+                max_healthy: Known::Known(100),
+                warmup: Known::Known(300),
+                skip_matching: Known::Known(false),
+                protected_instances: Known::Known(ProtectedInstances::Refresh),
+            };
+            c.event = Event::Refresh {
+                group: "gpu".into(),
+            };
+            c
+        }
+        other => panic!("unknown case `{other}`: uniform, varied, stepwise or refresh"),
     };
     // The best of five runs: the machine is shared, and the model is pure.
     let mut model = Duration::MAX;

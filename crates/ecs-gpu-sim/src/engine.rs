@@ -39,6 +39,9 @@ struct World {
     launch_all: Vec<Vec<usize>>,
     /// Instances in each group's warm pool.
     pool: Vec<u32>,
+    /// Instances of each group that drain before they terminate: out of the fleet, still counted
+    /// against `max_size`.
+    draining: Vec<u32>,
     /// Tasks started and not placed (PROVISIONING), by kind.
     pending: BTreeMap<usize, u64>,
 }
@@ -160,11 +163,8 @@ impl<'a> Sim<'a> {
             Memory::AtMost(m) => (m, false),
         };
         let cap = Cap {
-            instance_type: if new_config {
-                format!("{} (new)", shape.instance_type)
-            } else {
-                shape.instance_type.clone()
-            },
+            instance_type: shape.instance_type.clone(),
+            refreshed: new_config,
             gpus: shape.gpus,
             cpu: shape.cpu,
             memory,
@@ -242,6 +242,7 @@ impl<'a> Sim<'a> {
             launch_cap: vec![None; self.sc.groups.len()],
             launch_all: vec![Vec::new(); self.sc.groups.len()],
             pool: vec![0; self.sc.groups.len()],
+            draining: vec![0; self.sc.groups.len()],
             pending: BTreeMap::new(),
         };
         for g in 0..self.sc.groups.len() {
@@ -734,7 +735,7 @@ impl<'a> Sim<'a> {
             }
             needed = needed.max(div_ceil(n, per));
         }
-        let have = u64::from(w.fleets[g].instances() + w.fleets[g].launching);
+        let have = u64::from(w.fleets[g].instances() + w.fleets[g].launching + w.draining[g]);
         let mut rules = vec![RuleId::ManagedScalingStep];
         let mut step = if have == 0 {
             rules.push(RuleId::ScaleFromZero);
@@ -877,18 +878,23 @@ impl<'a> Sim<'a> {
                     n,
                 );
             }
-            let warmup = match self.sc.groups[g].managed_scaling.known() {
-                Some(Some(ms)) => format!(" after the instance warmup ({} s)", ms.warmup),
-                _ => String::new(),
-            };
-            actions.push(format!(
-                "{} `{}`{warmup}",
-                plural(u64::from(n), "instance joins", "instances join"),
-                self.sc.groups[g].name
-            ));
+            actions.push(self.joins(g, u64::from(n)));
             rules.push(RuleId::InstanceWarmup);
         }
         n
+    }
+
+    /// "2 instances join `gpu` after the instance warmup (300 s)".
+    fn joins(&self, g: usize, n: u64) -> String {
+        let warmup = match self.sc.groups[g].managed_scaling.known() {
+            Some(Some(ms)) => format!(" after the instance warmup ({} s)", ms.warmup),
+            _ => String::new(),
+        };
+        format!(
+            "{} `{}`{warmup}",
+            plural(n, "instance joins", "instances join"),
+            self.sc.groups[g].name
+        )
     }
 
     fn describe_placed(&self, w: &World, placed: &[(usize, u64)], actions: &mut Vec<String>) {
@@ -1054,6 +1060,42 @@ impl<'a> Sim<'a> {
         Err(Unknown(format!("no answer after {MAX_STEPS} steps")))
     }
 
+    /// Why draining cannot stop the tasks of a terminated batch yet: a service whose running
+    /// tasks, with its displaced ones not yet placed elsewhere, fall below its minimum healthy
+    /// count.
+    fn draining_stuck(&self, moved: &World, displaced: &[(usize, u64)]) -> Option<String> {
+        for &(k, n) in displaced {
+            if moved.pending.get(&k).copied().unwrap_or(0) == 0 {
+                continue;
+            }
+            let s = moved.kinds[k].service;
+            let svc = &self.sc.services[s];
+            let d = u64::from(*svc.desired.known().unwrap_or(&0));
+            let lower = match svc.deployment.known() {
+                Some(Deployment::Rolling {
+                    minimum_healthy_percent,
+                    ..
+                }) => percent_up(d, *minimum_healthy_percent),
+                _ => d,
+            };
+            let running: u64 = moved
+                .kinds
+                .iter()
+                .enumerate()
+                .filter(|(_, kk)| kk.service == s)
+                .map(|(i, _)| moved.fleets.iter().map(|f| f.tasks(i)).sum::<u64>())
+                .sum();
+            if running < lower {
+                return Some(format!(
+                    "draining cannot stop the {} of `{}` on the instances it terminates: the service must keep {lower} running (minimum healthy) and no free GPU is left for their replacements, so the termination waits and the refresh cannot keep going",
+                    plural(n, "task", "tasks"),
+                    svc.name
+                ));
+            }
+        }
+        None
+    }
+
     fn refresh(&mut self, w: &mut World, run: &mut Run, g: usize) -> Result<Verdict, Unknown> {
         let group = &self.sc.groups[g];
         let name = group.name.clone();
@@ -1165,96 +1207,92 @@ impl<'a> Sim<'a> {
                 run.record(self, w, g);
             }
             // Terminate a batch: draining moves their tasks first, as far as the services allow.
-            let mut trial = w.fleets[g].clone();
-            let displaced = trial.terminate(b32, &|s| s.cap == new_cap);
-            let mut moved = w.clone();
-            moved.fleets[g] = trial;
+            // A trial, undone if draining cannot: the batch then keeps running.
+            let saved_pending = w.pending.clone();
+            let saved_launching = w.fleets[g].launching;
+            w.fleets[g].begin();
+            let displaced = w.fleets[g].terminate(b32, new_cap);
             for &(k, n) in &displaced {
-                *moved.pending.entry(k).or_default() += n;
+                *w.pending.entry(k).or_default() += n;
             }
-            let _ = self.place_pending(&mut moved, g, &kinds);
-            let mut stuck = None;
-            for &(k, n) in &displaced {
-                let left = moved.pending.get(&k).copied().unwrap_or(0);
-                if left == 0 {
-                    continue;
-                }
-                let s = moved.kinds[k].service;
-                let svc = &self.sc.services[s];
-                let d = u64::from(*svc.desired.known().unwrap_or(&0));
-                let lower = match svc.deployment.known() {
-                    Some(Deployment::Rolling {
-                        minimum_healthy_percent,
-                        ..
-                    }) => percent_up(d, *minimum_healthy_percent),
-                    _ => d,
-                };
-                let running: u64 = moved
-                    .kinds
-                    .iter()
-                    .enumerate()
-                    .filter(|(_, kk)| kk.service == s)
-                    .map(|(i, _)| moved.fleets[g].tasks(i))
-                    .sum();
-                if running < lower {
-                    stuck = Some(format!(
-                        "draining cannot stop the {} of `{}` on the instances it terminates: the service must keep {lower} running (minimum healthy) and no free GPU is left for their replacements, so the termination waits and the refresh cannot keep going",
-                        plural(n, "task", "tasks"),
-                        svc.name
-                    ));
-                    break;
-                }
-            }
-            if let Some(reason) = stuck {
-                // Draining starts the replacements first, while the instance still runs: managed
-                // scaling may launch instances for them, within `max_size`.
-                let mut starved = w.clone();
-                for (&k, &n) in &moved.pending {
-                    if n > 0 {
-                        *starved.pending.entry(k).or_default() += n;
+            let _ = self.place_pending(w, g, &kinds);
+            let mut stuck = self.draining_stuck(w, &displaced);
+            if stuck.is_some() {
+                // Draining starts the replacements while the batch still runs: managed scaling
+                // launches for them round after round (one minimum step a round with several
+                // instance types) until the services keep their minimum healthy or nothing more
+                // launches.
+                let (mut launched, mut rounds, mut rules) = (0u64, 0u32, Vec::new());
+                let mut blocked = None;
+                w.draining[g] = b32;
+                while stuck.is_some() && (rounds as usize) < MAX_STEPS {
+                    let launch = self.scale_out(w, g, &kinds)?;
+                    if launch.n == 0 {
+                        blocked = launch.blocked;
+                        if rules.is_empty() {
+                            rules = launch.rules;
+                        }
+                        break;
                     }
+                    launched += launch.n;
+                    rounds += 1;
+                    rules = launch.rules;
+                    self.arrive(w, g, &mut Vec::new(), &mut Vec::new());
+                    self.place_pending(w, g, &kinds);
+                    stuck = self.draining_stuck(w, &displaced);
                 }
-                let launch = self.scale_out(&mut starved, g, &kinds)?;
-                let (launched, blocked, rules) = (launch.n, launch.blocked, launch.rules);
                 if launched > 0 {
-                    w.fleets[g].launching += u32::try_from(launched).unwrap_or(0);
-                    w.pool[g] = starved.pool[g];
-                    let mut actions = vec![format!(
-                        "draining starts replacement tasks first; managed scaling launches {} in `{name}` for them",
-                        plural(launched, "instance", "instances")
-                    )];
-                    let mut r = rules;
+                    let rounds = if rounds > 1 {
+                        format!(" ({rounds} rounds)")
+                    } else {
+                        String::new()
+                    };
+                    let mut r = rules.clone();
                     r.push(RuleId::Draining);
-                    run.step(std::mem::take(&mut actions), r);
-                    let mut r = Vec::new();
-                    self.arrive(w, g, &mut actions, &mut r);
-                    run.step(actions, r);
-                    run.record(self, w, g);
-                    continue;
+                    run.step(
+                        vec![format!(
+                            "draining starts replacement tasks first; managed scaling launches {} in `{name}` for them{rounds}",
+                            plural(launched, "instance", "instances")
+                        )],
+                        r,
+                    );
                 }
-                run.step(
-                    vec![format!(
-                        "terminating {} waits on draining",
-                        plural(b, "instance", "instances")
-                    )],
-                    vec![RuleId::Draining, RuleId::RefreshHealthy],
-                );
-                run.finish(self, w, g);
-                let reason = match blocked {
-                    Some(why) => format!("{reason}; {why}"),
-                    None => reason,
-                };
-                let at_max = self.sc.groups[g]
-                    .max_size
-                    .known()
-                    .is_some_and(|m| w.fleets[g].instances() + w.fleets[g].launching >= *m);
-                return Ok(if at_max {
-                    Verdict::OverMax { reason }
-                } else {
-                    Verdict::Stuck { reason }
-                });
+                if let Some(reason) = stuck {
+                    // The batch keeps running; the instances launched for it wait to join.
+                    w.draining[g] = 0;
+                    w.fleets[g].rollback();
+                    w.pending = saved_pending;
+                    w.fleets[g].launching =
+                        saved_launching + u32::try_from(launched).unwrap_or(u32::MAX);
+                    run.record(self, w, g);
+                    run.step(
+                        vec![format!(
+                            "terminating {} waits on draining",
+                            plural(b, "instance", "instances")
+                        )],
+                        vec![RuleId::Draining, RuleId::RefreshHealthy],
+                    );
+                    run.finish(self, w, g);
+                    let reason = match blocked {
+                        Some(why) => format!("{reason}; {why}"),
+                        None => reason,
+                    };
+                    let at_max = self.sc.groups[g]
+                        .max_size
+                        .known()
+                        .is_some_and(|m| w.fleets[g].instances() + w.fleets[g].launching >= *m);
+                    return Ok(if at_max {
+                        Verdict::OverMax { reason }
+                    } else {
+                        Verdict::Stuck { reason }
+                    });
+                }
+                // The batch ran until its tasks were replaced: the group peaked with both.
+                run.record(self, w, g);
+                w.draining[g] = 0;
+                run.step(vec![self.joins(g, launched)], vec![RuleId::InstanceWarmup]);
             }
-            *w = moved;
+            w.fleets[g].commit();
             let mut actions = vec![format!(
                 "terminate {} ({} tasks drain to other instances or wait)",
                 plural(b, "instance", "instances"),
@@ -1434,7 +1472,7 @@ impl Run {
     fn record(&mut self, _sim: &Sim<'_>, w: &World, g: usize) {
         let f = &w.fleets[g];
         let (reserved, _) = f.gpus(&w.caps, &w.kinds);
-        let instances = f.instances() + f.launching;
+        let instances = f.instances() + f.launching + w.draining[g];
         let launching_gpus =
             w.launch_cap[g].map_or(0, |c| u64::from(w.caps[c].gpus) * u64::from(f.launching));
         let pending: u64 = w
@@ -1456,12 +1494,7 @@ impl Run {
                 .max(u32::try_from(reserved + pending).unwrap_or(u32::MAX));
             p.instances_after = instances;
         }
-        let name = |c: usize| {
-            w.caps[c]
-                .instance_type
-                .trim_end_matches(" (new)")
-                .to_string()
-        };
+        let name = |c: usize| w.caps[c].instance_type.clone();
         let mut by_type: BTreeMap<String, u32> = BTreeMap::new();
         for (c, &n) in f.by_cap().iter().enumerate() {
             if n > 0 {
@@ -1575,10 +1608,7 @@ impl Run {
             } else {
                 format!("{} MiB of memory left, less than a task reserves, or a port or placement constraint", f.memory.max(0))
             };
-            let t = w.caps[slot.cap]
-                .instance_type
-                .trim_end_matches(" (new)")
-                .to_string();
+            let t = w.caps[slot.cap].instance_type.clone();
             *stranded.entry((t, gpus, why)).or_default() += n;
         }
         self.stranded = stranded
@@ -1659,7 +1689,7 @@ impl Run {
                 match group.warm_pool.known()? {
                     Some(p) if p.state == PoolState::Running && n > 0 => {
                         let c = w.launch_cap[g]?;
-                        let t = w.caps[c].instance_type.trim_end_matches(" (new)");
+                        let t = w.caps[c].instance_type.as_str();
                         Some(prices.get(t)?.on_demand * f64::from(n))
                     }
                     _ => Some(0.0),

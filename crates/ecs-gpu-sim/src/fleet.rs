@@ -24,6 +24,9 @@ pub(crate) struct Kind {
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub(crate) struct Cap {
     pub instance_type: String,
+    /// Launched by an instance refresh with the new configuration: apart from the instances it
+    /// replaces, however alike.
+    pub refreshed: bool,
     pub gpus: u32,
     pub cpu: u32,
     pub memory: u64,
@@ -75,6 +78,8 @@ pub(crate) struct Fleet {
     indexes: BTreeMap<(usize, Use), Index>,
     /// An index is out of `indexes` while it is in use, and what moves meanwhile is logged too.
     in_use: bool,
+    /// While a trial runs ([`Fleet::begin`]): every move, to undo it.
+    undo: Option<Vec<(Slot, i64)>>,
 }
 
 /// What an [`Index`] orders entries for.
@@ -84,6 +89,8 @@ enum Use {
     Place,
     /// Stopping a kind: the entries that run it, the most first.
     Stop,
+    /// Terminating instances, but not those of one cap: the fewest tasks first.
+    Terminate,
 }
 
 /// Entries in the order a placement or a stop takes them, as of the log's position `at`. An
@@ -181,6 +188,9 @@ impl Fleet {
             return;
         }
         self.count(&slot, i64::from(n));
+        if let Some(u) = &mut self.undo {
+            u.push((slot.clone(), i64::from(n)));
+        }
         if self.in_use || !self.indexes.is_empty() {
             self.log.push(slot.clone());
         }
@@ -195,6 +205,35 @@ impl Fleet {
                 self.slots.remove(slot);
             }
             self.count(slot, -i64::from(n));
+            if let Some(u) = &mut self.undo {
+                u.push((slot.clone(), -i64::from(n)));
+            }
+        }
+    }
+
+    /// Starts a trial: what moves from now on can be undone. Cheaper than a copy of the fleet
+    /// when a trial moves few instances of many.
+    pub fn begin(&mut self) {
+        self.undo = Some(Vec::new());
+    }
+
+    /// Keeps what the trial moved.
+    pub fn commit(&mut self) {
+        self.undo = None;
+    }
+
+    /// Undoes what moved since [`Fleet::begin`].
+    pub fn rollback(&mut self) {
+        let Some(moves) = self.undo.take() else {
+            return;
+        };
+        for (slot, n) in moves.into_iter().rev() {
+            let count = u32::try_from(n.unsigned_abs()).unwrap_or(u32::MAX);
+            if n > 0 {
+                self.take(&slot, count);
+            } else {
+                self.add(slot, count);
+            }
         }
     }
 
@@ -442,23 +481,30 @@ impl Fleet {
         n - left
     }
 
-    /// Removes `n` instances that are not `exempt`, those running the fewest tasks first, and
-    /// returns the tasks they ran, by kind.
-    pub fn terminate(&mut self, n: u32, exempt: &dyn Fn(&Slot) -> bool) -> Vec<(usize, u64)> {
-        let mut order: Vec<(u32, Slot)> = self
-            .slots
-            .keys()
-            .filter(|s| !exempt(s))
-            .map(|s| (s.comp.iter().map(|&(_, c)| c).sum::<u32>(), s.clone()))
-            .collect();
-        order.sort_unstable();
+    /// Removes `n` instances that are not of the cap `keep`, those running the fewest tasks
+    /// first, and returns the tasks they ran, by kind.
+    pub fn terminate(&mut self, n: u32, keep: usize) -> Vec<(usize, u64)> {
+        let tasks = |s: &Slot| {
+            (s.cap != keep).then(|| {
+                (
+                    i64::from(s.comp.iter().map(|&(_, c)| c).sum::<u32>()),
+                    0,
+                    0,
+                    0,
+                )
+            })
+        };
+        let mut index = self.index((keep, Use::Terminate), &tasks);
         let mut out: Vec<(usize, u64)> = Vec::new();
         let mut left = n;
-        for (_, slot) in order {
-            if left == 0 {
+        while left > 0 {
+            let Some((r, slot)) = index.order.pop_first() else {
                 break;
-            }
-            let take = left.min(self.slots[&slot]);
+            };
+            let Some(&count) = self.slots.get(&slot) else {
+                continue;
+            };
+            let take = left.min(count);
             self.take(&slot, take);
             for &(k, c) in &slot.comp {
                 let tasks = u64::from(c) * u64::from(take);
@@ -468,7 +514,11 @@ impl Fleet {
                 }
             }
             left -= take;
+            if self.slots.contains_key(&slot) {
+                index.order.insert((r, slot));
+            }
         }
+        self.keep(keep, Use::Terminate, index);
         out
     }
 }
@@ -490,6 +540,7 @@ mod tests {
         .iter()
         .map(|&(gpus, cpu, memory)| Cap {
             instance_type: format!("t{gpus}"),
+            refreshed: false,
             gpus,
             cpu,
             memory,

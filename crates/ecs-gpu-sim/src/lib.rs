@@ -376,6 +376,7 @@ fn tasks_per_instance(shape: &InstanceShape, task: &TaskShape, svc: &Service) ->
     let constraints = svc.constraints.known()?;
     let caps = [fleet::Cap {
         instance_type: shape.instance_type.clone(),
+        refreshed: false,
         gpus: shape.gpus,
         cpu: shape.cpu,
         memory: shape.memory.mib(),
