@@ -26,6 +26,7 @@
 pub mod input;
 mod inputs;
 mod report;
+pub mod simulate;
 mod walk;
 
 pub use inputs::{FilesError, Inputs};

@@ -40,6 +40,7 @@ mod json;
 mod model;
 mod parse;
 pub mod render;
+pub mod simulate;
 mod value;
 
 use std::fmt;

@@ -784,3 +784,24 @@ fn skipping_unread_values_leaves_nothing_behind_between_reads() {
         assert_eq!(effects(name), fresh, "{name}");
     }
 }
+
+#[test]
+fn deployment_capacity_answers_each_deployment_from_the_simulation() {
+    let text = std::fs::read_to_string("tests/fixtures/deployment.json").unwrap();
+    let plan = ecs_gpu_plan::read_slice(text.as_bytes()).unwrap();
+    let lines = ecs_gpu_plan::simulate::deployment_capacity(&plan);
+    let deployments = plan
+        .effects()
+        .iter()
+        .filter(|e| e.kind == ecs_gpu_plan::EffectKind::Deployment)
+        .count();
+    assert_eq!(lines.len(), deployments);
+    for l in &lines {
+        assert!(l.line().starts_with("capacity: "), "{}", l.line());
+    }
+    insta::assert_snapshot!(lines
+        .iter()
+        .map(|l| format!("{}: {}", l.address, l.line()))
+        .collect::<Vec<_>>()
+        .join("\n"));
+}

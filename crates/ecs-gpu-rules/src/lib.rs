@@ -21,6 +21,7 @@ pub mod docs;
 mod registry;
 mod rule;
 pub mod rules;
+pub mod simulate;
 pub mod suppress;
 pub mod task;
 

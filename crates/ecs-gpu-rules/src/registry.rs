@@ -47,6 +47,7 @@ pub static RULES: &[&Rule] = &[
     &gpu403_gpu_service_on_fargate::RULE,
     &gpu404_gpu_placement_unconstrained::RULE,
     &gpu405_capacity_provider_in_another_cluster::RULE,
+    &gpu406_deployment_exceeds_group_capacity::RULE,
     &gpu501_desired_count_fights_autoscaling::RULE,
     &gpu502_ignore_changes_all::RULE,
     &gpu503_asg_desired_capacity_fights_managed_scaling::RULE,

@@ -33,6 +33,7 @@ const ARGUMENTS: &[(&str, &[&str])] = &[
     (
         "aws_autoscaling_group",
         &[
+            "availability_zones",
             "default_instance_warmup",
             "desired_capacity",
             "health_check_grace_period",
@@ -83,9 +84,14 @@ const ARGUMENTS: &[(&str, &[&str])] = &[
         &[
             "capacity_provider_strategy",
             "cluster",
+            "deployment_configuration",
+            "deployment_controller",
+            "deployment_maximum_percent",
+            "deployment_minimum_healthy_percent",
             "desired_count",
             "launch_type",
             "name",
+            "ordered_placement_strategy",
             "placement_constraints",
             "task_definition",
         ],

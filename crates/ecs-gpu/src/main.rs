@@ -44,6 +44,8 @@ enum Command {
     Plan(cmd::plan::Args),
     /// Walk the chain for a GPU task that never starts, live (read-only AWS calls) or from saved AWS CLI output.
     Diagnose(cmd::diagnose::Args),
+    /// Simulate a deployment, a scale-out or an instance refresh: will the GPUs be there?
+    Simulate(cmd::simulate::Args),
 }
 
 /// What a command that ran to the end found.
@@ -86,6 +88,7 @@ fn main() -> ExitCode {
         Command::Rule(args) => cmd::check::run_rule(&args, &mut out),
         Command::Plan(args) => cmd::plan::run(&args, &mut out),
         Command::Diagnose(args) => cmd::diagnose::run(&args, &mut out),
+        Command::Simulate(args) => cmd::simulate::run(&args, &mut out),
     };
     let flushed = out.flush();
     let result = result.and_then(|o| flushed.map(|()| o).map_err(Into::into));

@@ -5,7 +5,7 @@ mod capacity;
 mod drift;
 mod gpus;
 mod launch_template;
-mod relations;
+pub(crate) mod relations;
 mod service;
 mod task_definition;
 

@@ -39,6 +39,7 @@ pub mod gpu402_placement_expression_invalid;
 pub mod gpu403_gpu_service_on_fargate;
 pub mod gpu404_gpu_placement_unconstrained;
 pub mod gpu405_capacity_provider_in_another_cluster;
+pub mod gpu406_deployment_exceeds_group_capacity;
 pub mod gpu501_desired_count_fights_autoscaling;
 pub mod gpu502_ignore_changes_all;
 pub mod gpu503_asg_desired_capacity_fights_managed_scaling;

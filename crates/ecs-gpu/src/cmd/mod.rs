@@ -5,4 +5,5 @@ pub mod check;
 pub mod diagnose;
 pub mod plan;
 pub mod route;
+pub mod simulate;
 pub mod types;

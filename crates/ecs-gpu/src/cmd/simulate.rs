@@ -1,0 +1,227 @@
+//! `ecs-gpu simulate`: will the GPUs be there for this deployment, this scale-out, this instance
+//! refresh? Reads a Terraform root (as `check` does), a plan JSON (as `plan` does) or a saved
+//! cluster (as `diagnose --from` does), builds the simulation's scenario through the adapter of the
+//! crate that owns each input, and renders the answers.
+
+use std::fs::File;
+use std::io::{BufReader, Write};
+use std::path::PathBuf;
+
+use anyhow::{anyhow, bail, Context, Result};
+use ecs_gpu_sim::{render, Event, Prices, Scenario};
+
+use crate::Outcome;
+
+#[derive(Debug, clap::Args)]
+#[command(
+    after_help = "Examples:\n  ecs-gpu simulate infra/ --deploy aws_ecs_service.train\n  ecs-gpu simulate infra/ --scale aws_ecs_service.train=8 --refresh aws_autoscaling_group.gpu\n  ecs-gpu simulate --plan plan.json                      # every deployment the plan starts\n  ecs-gpu simulate --from ./diag --deploy train --format json\n  ecs-gpu simulate infra/ --deploy aws_ecs_service.train --prices prices.json --fail-on stuck,over-max\n\nWithout an event, every GPU service is deployed once (and with --plan, the plan's deployments).\nPrices: {\"g5.xlarge\": {\"on_demand\": 1.006, \"spot\": 0.45}} (dollars per hour; no price table ships: AWS prices change by Region and date).\n\nExit status: 0 = simulated, nothing in --fail-on; 1 = an answer is in --fail-on; 2 = usage error or unreadable input."
+)]
+pub struct Args {
+    /// A Terraform root or task-definition files, as `ecs-gpu check` reads them.
+    #[arg(value_name = "PATH", conflicts_with_all = ["plan", "from"])]
+    paths: Vec<PathBuf>,
+    /// A plan: the JSON of `terraform show -json tfplan` (`-` for standard input).
+    #[arg(long, value_name = "PLAN", conflicts_with = "from")]
+    plan: Option<PathBuf>,
+    /// Saved AWS CLI output of a cluster, as `ecs-gpu diagnose --from` reads it.
+    #[arg(long, value_name = "DIR")]
+    from: Option<PathBuf>,
+    /// Deploy a new revision of SERVICE (its name or Terraform address); repeatable.
+    #[arg(long, value_name = "SERVICE")]
+    deploy: Vec<String>,
+    /// Scale SERVICE to N tasks; repeatable.
+    #[arg(long, value_name = "SERVICE=N")]
+    scale: Vec<String>,
+    /// Refresh GROUP (an Auto Scaling group or capacity provider): replace every instance; repeatable.
+    #[arg(long, value_name = "GROUP")]
+    refresh: Vec<String>,
+    /// Prices per instance type, for the cost per hour (JSON).
+    #[arg(long, value_name = "FILE")]
+    prices: Option<PathBuf>,
+    /// Exit with status 1 when an answer is one of these (comma-separated): stuck, over-max, unknown.
+    #[arg(long, value_name = "ANSWER", value_delimiter = ',', value_parser = ["stuck", "over-max", "unknown"])]
+    fail_on: Vec<String>,
+    /// A Terraform variable, as `terraform plan -var` (repeatable).
+    #[arg(long = "var", value_name = "NAME=VALUE")]
+    vars: Vec<String>,
+    /// A Terraform variable file, as `terraform plan -var-file` (repeatable).
+    #[arg(long = "var-file", value_name = "FILE")]
+    var_files: Vec<PathBuf>,
+    /// Output format.
+    #[arg(long, value_enum, default_value_t = Format::Human)]
+    format: Format,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+enum Format {
+    /// Per event: the answer, the peak against the maximum, the time line, stranded GPUs, cost.
+    Human,
+    /// `{"version": 1, "answers": [...], "summary": {...}}`.
+    Json,
+}
+
+pub fn run(args: &Args, out: &mut dyn Write) -> Result<Outcome> {
+    let prices = match &args.prices {
+        Some(p) => Some(read_prices(p)?),
+        None => None,
+    };
+    let (scenario, mut events) = if let Some(plan) = &args.plan {
+        from_plan(plan)?
+    } else if let Some(dir) = &args.from {
+        let inputs = ecs_gpu_diagnose::Inputs::from_dir(dir)?;
+        let extras = ecs_gpu_diagnose::simulate::Extras::from_dir(dir)?;
+        (
+            ecs_gpu_diagnose::simulate::scenario(&inputs, &extras),
+            Vec::new(),
+        )
+    } else {
+        (from_root(args)?, Vec::new())
+    };
+    let asked = !(args.deploy.is_empty() && args.scale.is_empty() && args.refresh.is_empty());
+    if asked {
+        events.clear();
+    }
+    for s in &args.deploy {
+        check_service(&scenario, s)?;
+        events.push(Event::Deploy {
+            service: s.clone(),
+            task: None,
+        });
+    }
+    for s in &args.scale {
+        let Some((name, n)) = s.split_once('=') else {
+            bail!("--scale `{s}`: expected SERVICE=N");
+        };
+        let to: u32 = n
+            .trim()
+            .parse()
+            .map_err(|_| anyhow!("--scale `{s}`: `{n}` is not a number of tasks"))?;
+        check_service(&scenario, name)?;
+        events.push(Event::Scale {
+            service: name.to_string(),
+            to,
+        });
+    }
+    for g in &args.refresh {
+        if scenario.group(g).is_none() {
+            let known: Vec<String> = scenario
+                .groups
+                .iter()
+                .map(|g| format!("`{}`", g.name))
+                .collect();
+            bail!(
+                "--refresh `{g}`: no such Auto Scaling group or capacity provider; known: {}",
+                if known.is_empty() {
+                    "none".to_string()
+                } else {
+                    known.join(", ")
+                }
+            );
+        }
+        events.push(Event::Refresh { group: g.clone() });
+    }
+    if events.is_empty() {
+        // Every GPU service deploys once.
+        for s in &scenario.services {
+            if s.task.known().is_some_and(|t| t.gpus > 0) {
+                events.push(Event::Deploy {
+                    service: s.name.clone(),
+                    task: None,
+                });
+            }
+        }
+    }
+    if events.is_empty() {
+        bail!("nothing to simulate: no GPU service found, and no --deploy, --scale or --refresh given");
+    }
+    let report = ecs_gpu_sim::simulate(&scenario, &events, prices.as_ref());
+    match args.format {
+        Format::Human => render::human(out, &report)?,
+        Format::Json => render::json(out, &report)?,
+    }
+    let failing = args.fail_on.iter().any(|f| report.any(f));
+    Ok(if failing {
+        Outcome::Findings
+    } else {
+        Outcome::Clean
+    })
+}
+
+fn check_service(scenario: &Scenario, name: &str) -> Result<()> {
+    if scenario.service(name).is_some() {
+        return Ok(());
+    }
+    let known: Vec<String> = scenario
+        .services
+        .iter()
+        .map(|s| format!("`{}`", s.name))
+        .collect();
+    bail!(
+        "no service `{name}`; known: {}",
+        if known.is_empty() {
+            "none".to_string()
+        } else {
+            known.join(", ")
+        }
+    )
+}
+
+fn read_prices(path: &PathBuf) -> Result<Prices> {
+    let text = std::fs::read_to_string(path)
+        .with_context(|| format!("--prices {}: cannot read", path.display()))?;
+    ecs_gpu_sim::parse_prices(&text).map_err(|e| anyhow!("--prices {}: {e}", path.display()))
+}
+
+fn from_root(args: &Args) -> Result<Scenario> {
+    let paths = if args.paths.is_empty() {
+        vec![PathBuf::from(".")]
+    } else {
+        args.paths.clone()
+    };
+    for p in &paths {
+        if !p.exists() {
+            bail!("{}: no such file or folder", p.display());
+        }
+    }
+    let mut vars = Vec::new();
+    for v in &args.vars {
+        let Some((name, value)) = v.split_once('=') else {
+            bail!("--var `{v}`: expected NAME=VALUE");
+        };
+        vars.push((name.trim().to_string(), value.to_string()));
+    }
+    let model = ecs_gpu_model::load(&ecs_gpu_model::LoadOptions {
+        paths,
+        var_files: args.var_files.clone(),
+        vars,
+        only_types: None,
+        only_arguments: None,
+        threads: None,
+        texts: ecs_gpu_model::Texts::Drop,
+    });
+    if !model.problems.is_empty() {
+        let p = &model.problems[0];
+        let line = p.line.map_or(String::new(), |l| format!(":{l}"));
+        bail!(
+            "{}{line}: {} ({} file{} could not be read)",
+            ecs_gpu_report::escape_control(&p.path.display().to_string()),
+            ecs_gpu_report::escape_control(&p.message),
+            model.problems.len(),
+            if model.problems.len() == 1 { "" } else { "s" }
+        );
+    }
+    Ok(ecs_gpu_rules::simulate::scenario(&model).0)
+}
+
+fn from_plan(path: &PathBuf) -> Result<(Scenario, Vec<Event>)> {
+    let plan = if path.as_os_str() == "-" {
+        ecs_gpu_plan::read(BufReader::new(std::io::stdin().lock()))?
+    } else {
+        let file = File::open(path)
+            .with_context(|| format!("{}: cannot open the plan", path.display()))?;
+        ecs_gpu_plan::read(BufReader::with_capacity(1 << 16, file))
+            .with_context(|| path.display().to_string())?
+    };
+    let sim = ecs_gpu_plan::simulate::scenario(&plan);
+    Ok((sim.scenario, sim.events))
+}

@@ -1,0 +1,108 @@
+//! `ecs-gpu simulate` as a user runs it: on saved clusters in the AWS CLI's shapes (the diagnose
+//! crate's scenarios), on hand-written stacks, and its exit statuses.
+
+use std::path::Path;
+use std::process::Command;
+
+fn simulate(args: &[&str]) -> (i32, String, String) {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("../..");
+    let out = Command::new(env!("CARGO_BIN_EXE_ecs-gpu"))
+        .arg("simulate")
+        .args(args)
+        .current_dir(root)
+        .output()
+        .unwrap();
+    (
+        out.status.code().unwrap_or(-1),
+        String::from_utf8(out.stdout).unwrap(),
+        String::from_utf8(out.stderr).unwrap(),
+    )
+}
+
+const SAVED: &str = "crates/ecs-gpu-diagnose/tests/scenarios";
+const STACKS: &str = "crates/ecs-gpu-rules/tests/fixtures/GPU406";
+
+#[test]
+fn saved_cluster_packed_g5_12xlarge_deploys_with_one_more_instance() {
+    let (code, out, err) = simulate(&["--from", &format!("{SAVED}/healthy-packed-g5-12xlarge")]);
+    assert_eq!(code, 0, "{err}");
+    insta::assert_snapshot!(out);
+}
+
+#[test]
+fn saved_cluster_with_every_gpu_pinned_fails_the_gate() {
+    let (code, out, err) = simulate(&[
+        "--from",
+        &format!("{SAVED}/gpus-available-pinned"),
+        "--deploy",
+        "train",
+        "--fail-on",
+        "stuck,over-max",
+    ]);
+    assert_eq!(code, 1, "{err}");
+    insta::assert_snapshot!(out);
+}
+
+#[test]
+fn hand_written_stack_rolling_deployment_over_max() {
+    let (code, out, err) = simulate(&[
+        &format!("{STACKS}/fires/rolling-needs-a-fifth-gpu"),
+        "--deploy",
+        "aws_ecs_service.train",
+        "--fail-on",
+        "over-max",
+    ]);
+    assert_eq!(code, 1, "{err}");
+    insta::assert_snapshot!(out);
+}
+
+#[test]
+fn hand_written_stack_blue_green_as_json() {
+    let (code, out, err) = simulate(&[
+        &format!("{STACKS}/fires/blue-green-twice"),
+        "--format",
+        "json",
+    ]);
+    assert_eq!(code, 0, "{err}");
+    let v: serde_json::Value = serde_json::from_str(&out).unwrap();
+    assert_eq!(v["answers"][0]["verdict"]["status"], "over-max");
+}
+
+#[test]
+fn bad_input_is_a_usage_error_naming_what_is_wrong() {
+    let (code, _, err) = simulate(&[&format!("{STACKS}/clean/fits"), "--deploy", "nope"]);
+    assert_eq!(code, 2);
+    assert!(err.contains("no service `nope`"), "{err}");
+    let (code, _, err) = simulate(&[&format!("{STACKS}/clean/fits"), "--scale", "x"]);
+    assert_eq!(code, 2);
+    assert!(err.contains("expected SERVICE=N"), "{err}");
+}
+
+const OWN: &str = "crates/ecs-gpu/tests/simulate";
+
+#[test]
+fn hand_written_stack_warm_pool_running_is_billed_and_refresh_waits_by_default() {
+    let prices = std::env::temp_dir().join(format!("ecs-gpu-prices-{}.json", std::process::id()));
+    std::fs::write(&prices, r#"{"g5.xlarge": {"on_demand": 1.006}}"#).unwrap();
+    let (code, out, err) = simulate(&[
+        &format!("{OWN}/warm-pool"),
+        "--scale",
+        "aws_ecs_service.infer=4",
+        "--refresh",
+        "aws_autoscaling_group.gpu",
+        "--prices",
+        prices.to_str().unwrap(),
+        "--fail-on",
+        "stuck",
+    ]);
+    std::fs::remove_file(&prices).unwrap();
+    assert_eq!(code, 1, "{err}");
+    insta::assert_snapshot!(out);
+}
+
+#[test]
+fn hand_written_stack_several_types_with_spot_above_an_on_demand_base() {
+    let (code, out, err) = simulate(&[&format!("{OWN}/mixed-spot")]);
+    assert_eq!(code, 0, "{err}");
+    insta::assert_snapshot!(out);
+}
