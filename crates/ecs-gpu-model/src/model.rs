@@ -51,15 +51,20 @@ impl SourceFile {
         texts: Texts,
     ) -> SourceFile {
         let lines = ecs_gpu_hcl::LineIndex::new(&text);
-        let comments = comments
-            .into_iter()
+        let last_lines: Vec<u32> = comments
+            .iter()
             .map(|comment| {
                 let last = comment.span.end.saturating_sub(1).max(comment.span.start);
-                let next_code_line = lines.next_code_line(&text, lines.line_col(last).0);
-                FileComment {
-                    comment,
-                    next_code_line,
-                }
+                lines.line_col(last).0
+            })
+            .collect();
+        let next_code_lines = lines.next_code_lines(&text, &last_lines);
+        let comments = comments
+            .into_iter()
+            .zip(next_code_lines)
+            .map(|(comment, next_code_line)| FileComment {
+                comment,
+                next_code_line,
             })
             .collect();
         SourceFile {
