@@ -239,12 +239,15 @@ pub(crate) fn values_equal(a: &Node, b: &Node) -> Option<bool> {
                 if x.entries.len() != y.entries.len() {
                     return Some(false);
                 }
+                // Paired by key in key order (each object has each key once): no search of `y`
+                // for each key of `x`.
+                let (xs, ys) = (sorted_entries(x), sorted_entries(y));
+                if xs.iter().zip(&ys).any(|(a, b)| a.key != b.key) {
+                    return Some(false);
+                }
                 let mut all = true;
-                for e in &x.entries {
-                    let Some(other) = y.get(&e.key) else {
-                        return Some(false);
-                    };
-                    match eq(&e.value, other, depth + 1) {
+                for (a, b) in xs.iter().zip(&ys) {
+                    match eq(&a.value, &b.value, depth + 1) {
                         Some(true) => {}
                         Some(false) => all = false,
                         None => return None,
@@ -823,6 +826,8 @@ pub(crate) trait Evaluate: Data {
         };
         let mut list = Vec::new();
         let mut obj = Object::default();
+        // The keys of `obj`, or where each key's group is in `groups`.
+        let mut keys: crate::FastMap<String, usize> = crate::FastMap::default();
         let mut groups: Vec<(String, Option<Loc>, Vec<Node>)> = Vec::new();
         let mut refs = Vec::new();
         let mut pending: Option<Fail> = None;
@@ -857,15 +862,18 @@ pub(crate) trait Evaluate: Data {
                 None => list.push(vn),
                 Some(ke) => {
                     let kn = self.eval(&cx2, ke);
-                    *sensitive |= kn.is_sensitive();
+                    *mark = (*mark).max(kn.hidden());
                     match to_str(&kn) {
                         Ok(ks) => {
                             if grouping {
-                                match groups.iter_mut().find(|g| g.0 == ks) {
-                                    Some(g) => g.2.push(vn),
-                                    None => groups.push((ks, kn.loc, vec![vn])),
+                                match keys.get(&ks) {
+                                    Some(&g) => groups[g].2.push(vn),
+                                    None => {
+                                        keys.insert(ks.clone(), groups.len());
+                                        groups.push((ks, kn.loc, vec![vn]));
+                                    }
                                 }
-                            } else if obj.get(&ks).is_some() {
+                            } else if keys.insert(ks.clone(), 0).is_some() {
                                 // Terraform: duplicate key in a `for` object without `...`.
                                 return error_value();
                             } else {

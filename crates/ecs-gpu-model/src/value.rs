@@ -516,27 +516,47 @@ pub(crate) fn error_value() -> Value {
     unknown(UnknownReason::Error, Vec::new())
 }
 
+/// Adds the references of `more` that `into` does not hold yet, in order.
 pub(crate) fn merge_refs(into: &mut Vec<Reference>, more: Vec<Reference>) {
+    // Few references (the usual case): compared one by one. Many: by hash, so that a value
+    // holding thousands of references is not quadratic in them.
+    if into
+        .len()
+        .saturating_add(more.len())
+        .saturating_mul(more.len())
+        <= 1024
+    {
+        for r in more {
+            if !into.contains(&r) {
+                into.push(r);
+            }
+        }
+        return;
+    }
+    let mut seen: crate::FastSet<Reference> = into.iter().cloned().collect();
     for r in more {
-        if !into.contains(&r) {
+        if seen.insert(r.clone()) {
             into.push(r);
         }
     }
 }
 
-/// Every reference carried by unknown values anywhere inside a node.
+/// Every reference carried by unknown values anywhere inside a node, each once, in order.
 pub(crate) fn deep_refs(node: &Node) -> Vec<Reference> {
-    let mut out = Vec::new();
-    collect_refs(node, &mut out, 0);
+    let mut all = Vec::new();
+    collect_refs(node, &mut all, 0);
+    let mut out = Vec::with_capacity(all.len());
+    merge_refs(&mut out, all);
     out
 }
 
+/// Every reference inside a node, repeats included.
 fn collect_refs(node: &Node, out: &mut Vec<Reference>, depth: usize) {
     if depth > MAX_DEPTH {
         return;
     }
     match &node.value {
-        Value::Unknown(u) => merge_refs(out, u.refs.clone()),
+        Value::Unknown(u) => out.extend(u.refs.iter().cloned()),
         Value::List(items) => items.iter().for_each(|i| collect_refs(i, out, depth + 1)),
         Value::Object(o) => o
             .entries
