@@ -148,7 +148,7 @@ impl JsonParser<'_> {
             || crate::parser::stack_addr().abs_diff(self.stack_base) > crate::parser::STACK_BUDGET
         {
             return Err(crate::ParseError {
-                message: "nesting too deep".to_string(),
+                message: crate::NESTING_TOO_DEEP.to_string(),
                 span: self.token_span(),
             });
         }
@@ -167,8 +167,9 @@ impl JsonParser<'_> {
             }
             None => Err(crate::ParseError {
                 message: format!(
-                    "syntax tree over its memory budget ({} MiB plus {} bytes per byte of the \
-                     file): this file is too dense to check",
+                    "{} ({} MiB plus {} bytes per byte of the file): this file is too dense to \
+                     check",
+                    crate::OVER_BUDGET,
                     crate::TREE_BUDGET_BASE >> 20,
                     crate::JSON_TREE_BUDGET_PER_BYTE
                 ),

@@ -180,7 +180,7 @@ impl<'a> Parser<'a> {
     fn enter(&mut self) -> PResult<()> {
         self.depth += 1;
         if self.depth > MAX_DEPTH || stack_addr().abs_diff(self.stack_base) > STACK_BUDGET {
-            return err("nesting too deep".to_string(), self.token_span(self.pos));
+            return err(crate::NESTING_TOO_DEEP, self.token_span(self.pos));
         }
         Ok(())
     }
@@ -197,8 +197,9 @@ impl<'a> Parser<'a> {
             }
             None => err(
                 format!(
-                    "syntax tree over its memory budget ({} MiB plus {} bytes per byte of the \
-                     file): this file is too dense to check",
+                    "{} ({} MiB plus {} bytes per byte of the file): this file is too dense to \
+                     check",
+                    crate::OVER_BUDGET,
                     crate::TREE_BUDGET_BASE >> 20,
                     crate::TREE_BUDGET_PER_BYTE
                 ),

@@ -664,11 +664,7 @@ pub(crate) fn parse_text(kind: Kind, text: &str) -> Parsed {
         Kind::TfJson => match crate::parse::json(text) {
             Ok(j) => match crate::tfjson::to_file(&j, text) {
                 Ok(f) => Parsed::Hcl(f),
-                Err(message) => Parsed::Problem {
-                    line: Some(1),
-                    column: Some(1),
-                    message,
-                },
+                Err(e) => problem_at(text, &e),
             },
             Err(e) => problem_at(text, &e),
         },
@@ -679,6 +675,9 @@ pub(crate) fn parse_text(kind: Kind, text: &str) -> Parsed {
             }
             match crate::parse::json(text) {
                 Ok(j) if task_definition_object(&j).is_some() => Parsed::TaskDef(j),
+                // Past a limit (a task definition of tens of thousands of containers), not
+                // skipped without a word: it may well be a task definition.
+                Err(e) if e.is_limit() => problem_at(text, &e),
                 _ => Parsed::Ignored,
             }
         }
