@@ -88,6 +88,25 @@ pub fn parse(text: &str) -> Result<File, ParseError> {
     parser::Parser::new(text).parse_file()
 }
 
+/// [`parse`], within a syntax-tree budget of `budget` bytes instead of [`tree_budget`] (a caller
+/// that holds the trees of many files at once gives each file what is left of one budget for all
+/// of them). Returns the bytes the tree was charged with it.
+pub fn parse_within(text: &str, budget: usize) -> Result<(File, usize), ParseError> {
+    let mut p = parser::Parser::new(text);
+    p.tree_left = budget;
+    let file = p.parse_file()?;
+    Ok((file, budget - p.tree_left))
+}
+
+/// [`parse_template`], within a syntax-tree budget (see [`parse_within`]).
+pub fn parse_template_within(text: &str, budget: usize) -> Result<(Template, usize), ParseError> {
+    let mut p = parser::Parser::new(text);
+    p.tree_left = budget;
+    let start = p.pos;
+    let template = p.parse_template_body(parser::TemplateMode::Standalone, start)?;
+    Ok((template, budget - p.tree_left))
+}
+
 /// Parses a standalone template (the contents of a `templatefile` file): literal text,
 /// `${...}` interpolations and `%{...}` directives.
 pub fn parse_template(text: &str) -> Result<Template, ParseError> {

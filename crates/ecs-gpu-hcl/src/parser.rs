@@ -42,7 +42,7 @@ pub(crate) struct Parser<'a> {
     pub(crate) newlines: bool,
     pub(crate) comments: Vec<Comment>,
     /// What the syntax tree built so far may still take, in bytes ([`crate::tree_budget`]).
-    tree_left: usize,
+    pub(crate) tree_left: usize,
 }
 
 /// The bytes of the new buffer `v` allocates on its next push (0 when it has room): what a

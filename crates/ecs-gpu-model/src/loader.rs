@@ -368,12 +368,14 @@ impl Loader {
     /// Starts a unit of `files` files: its own module instances, resources and copy budget.
     pub(crate) fn start_unit(&mut self, files: usize) {
         crate::budget::reset_copy_budget(files);
+        crate::parse::start_unit();
         self.allowed.clear();
     }
 
     /// The unit's results, with its file table.
     pub(crate) fn finish_unit(&mut self) -> Partial {
         self.instances.clear();
+        crate::parse::end_unit();
         if let Some(loc) = crate::budget::take_budget_spent() {
             self.notes.push(LoadNote {
                 kind: LoadNoteKind::MemoryBudget,
@@ -731,40 +733,80 @@ impl Loader {
                 return;
             }
         };
+        let text_len = text.len();
+        // Values for variables the module does not declare are not read (Terraform only warns
+        // of them): they would take memory for nothing. The others are held while the unit is
+        // evaluated, as its syntax trees are, and charged to the same budget: four hundred
+        // variable files of dense lists must not hold gigabytes.
+        let decl = self.instances[inst].decl.clone();
+        let mut read: Vec<(String, Node)> = Vec::new();
         let is_json = path.extension().is_some_and(|e| e == "json");
         if is_json {
-            match crate::parse::json(&text) {
+            match crate::parse::transient_json(&text) {
                 Ok(j) => {
-                    let fid = self.add_file(&real, display, text, Vec::new());
-                    let node = json_value_to_node(j, JsonLocs::File(fid));
-                    if let Value::Object(o) = node.value {
-                        for e in o.entries {
-                            values.insert(e.key, e.value);
+                    let fid = self.add_file(&real, display.clone(), text, Vec::new());
+                    if let ecs_gpu_hcl::json::JsonValue::Object(members) = j.value {
+                        for m in members {
+                            if decl.variables.contains_key(&m.key) {
+                                let v = json_value_to_node(m.value, JsonLocs::File(fid));
+                                read.push((m.key, v));
+                            }
                         }
                     }
                 }
-                Err(e) => self.parse_problem(display, &text, &e),
-            }
-            return;
-        }
-        match crate::parse::file(&text) {
-            Ok(file) => {
-                let fid = self.add_file(&real, display, text, Vec::new());
-                let cx = EvalContext {
-                    inst,
-                    file: fid,
-                    scope: &EMPTY,
-                    closed: true,
-                };
-                for item in &file.body.items {
-                    if let Item::Attribute(a) = item {
-                        let v = self.eval(&cx, &a.value);
-                        values.insert(a.name.name.clone(), v);
-                    }
+                Err(e) => {
+                    self.parse_problem(display, &text, &e);
+                    return;
                 }
             }
-            Err(e) => self.parse_problem(display, &text, &e),
+        } else {
+            match crate::parse::transient_file(&text) {
+                Ok(file) => {
+                    let fid = self.add_file(&real, display.clone(), text, Vec::new());
+                    let cx = EvalContext {
+                        inst,
+                        file: fid,
+                        scope: &EMPTY,
+                        closed: true,
+                    };
+                    for item in &file.body.items {
+                        if let Item::Attribute(a) = item {
+                            if decl.variables.contains_key(&a.name.name) {
+                                let v = self.eval(&cx, &a.value);
+                                read.push((a.name.name.clone(), v));
+                            }
+                        }
+                    }
+                }
+                Err(e) => {
+                    self.parse_problem(display, &text, &e);
+                    return;
+                }
+            }
         }
+        let limit = u64::MAX / crate::budget::NODE_SIZE;
+        let nodes: u64 = read
+            .iter()
+            .map(|(_, v)| crate::budget::node_count(v, limit))
+            .sum();
+        let bytes =
+            usize::try_from(nodes.saturating_mul(crate::budget::NODE_SIZE)).unwrap_or(usize::MAX);
+        if !crate::parse::charge_values(text_len, bytes) {
+            self.problems.push(LoadProblem {
+                path: display,
+                line: None,
+                column: None,
+                message: format!(
+                    "values over their memory budget for one root module with the modules it \
+                     calls ({} MiB, plus {} bytes per byte of their files): the files before this \
+                     one took it, so its values are not used",
+                    ecs_gpu_hcl::TREE_BUDGET_BASE >> 20,
+                    ecs_gpu_hcl::TREE_BUDGET_PER_BYTE
+                ),
+            });
+            return;
+        }
+        values.extend(read);
     }
 
     pub(crate) fn parse_problem(&mut self, path: PathBuf, text: &str, e: &ecs_gpu_hcl::ParseError) {
