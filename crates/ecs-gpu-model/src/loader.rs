@@ -16,11 +16,25 @@ use crate::installed::{self, Installed, Lookup};
 use crate::json::{json_value_to_node, JsonLocs};
 use crate::model::*;
 use crate::value::{
-    error_value, unknown, Entry, InstanceKey, Loc, Node, Object, UnknownReason, Value,
+    error_value, unknown, Entry, InstanceKey, Loc, Mark, Node, Object, UnknownReason, Value,
 };
 use crate::version::Constraints;
 use crate::walk::{self, Kind, Parsed};
 use crate::{FastMap, FastSet};
+
+/// How a `variable` or `output` block declares its value hidden: `sensitive = true`,
+/// `ephemeral = true` (Terraform 1.10), or both.
+fn declared_mark(body: &ast::Body) -> Mark {
+    let set =
+        |name: &str| attr(body, name).is_some_and(|a| matches!(a.value.kind, ExprKind::Bool(true)));
+    if set("ephemeral") {
+        Mark::Ephemeral
+    } else if set("sensitive") {
+        Mark::Sensitive
+    } else {
+        Mark::None
+    }
+}
 
 /// Deepest chain of module calls followed.
 const MAX_MODULE_DEPTH: usize = 12;
@@ -891,11 +905,7 @@ impl Loader {
             if let Some(t) = attr(&b.body, "type") {
                 value = self.convert_type(inst, fid, value, &t.value, 0);
             }
-            if attr(&b.body, "sensitive")
-                .is_some_and(|a| matches!(a.value.kind, ExprKind::Bool(true)))
-            {
-                value.mark_sensitive(true);
-            }
+            value.raise_mark(declared_mark(&b.body));
         }
         self.instances[inst]
             .vars
@@ -904,8 +914,23 @@ impl Loader {
     }
 
     /// Converts a value to a variable's type constraint where Terraform would (primitive
-    /// conversions, collection elements, object attributes with `optional` defaults).
+    /// conversions, collection elements, object attributes with `optional` defaults). The
+    /// converted value keeps the value's mark.
     fn convert_type(
+        &mut self,
+        inst: usize,
+        file: FileId,
+        v: Node,
+        ty: &Expr,
+        depth: usize,
+    ) -> Node {
+        let mark = v.mark;
+        let mut converted = self.convert_type_inner(inst, file, v, ty, depth);
+        converted.mark = converted.mark.max(mark);
+        converted
+    }
+
+    fn convert_type_inner(
         &mut self,
         inst: usize,
         file: FileId,
@@ -1107,7 +1132,8 @@ impl Loader {
             scope: &EMPTY,
             closed: false,
         };
-        let v = self.eval(&cx, &a.value);
+        let mut v = self.eval(&cx, &a.value);
+        v.raise_mark(declared_mark(&b.body));
         self.instances[inst]
             .outputs
             .insert(name.to_string(), Some(v.clone()));
@@ -1147,7 +1173,11 @@ impl Loader {
             let n = self.eval(&cx, &c.value);
             return match crate::eval::to_num(&n) {
                 Ok(f) if f.fract() == 0.0 && f > MAX_INSTANCES as f64 => {
-                    self.instance_limit("count", &format_count(f), cx.loc(c.value.span));
+                    let shown = match n.hidden() {
+                        Mark::None => format_count(f),
+                        mark => mark.label().to_string(),
+                    };
+                    self.instance_limit("count", &shown, cx.loc(c.value.span));
                     None
                 }
                 Ok(f) if f >= 0.0 && f.fract() == 0.0 && (f as usize) <= MAX_INSTANCES => Some(
@@ -1171,6 +1201,14 @@ impl Loader {
         }
         if let Some(fe) = attr(body, "for_each") {
             let n = self.eval(&cx, &fe.value);
+            // Terraform refuses a sensitive `for_each` as a whole (a set holding a sensitive
+            // element is one): its keys would be instance addresses, shown everywhere. So the
+            // instances are not known, and no key is ever printed.
+            let hidden = n.mark.is_hidden()
+                || matches!(&n.value, Value::List(items) if items.iter().any(Node::is_sensitive));
+            if hidden {
+                return None;
+            }
             let pairs: Vec<(String, Node)> = match &n.value {
                 Value::Object(o) => crate::json::sorted_entries(o)
                     .into_iter()

@@ -32,11 +32,13 @@ pub(crate) type Outcome = Result<Node, Fail>;
 pub(crate) trait Filesystem: Evaluate {
     /// The bytes of a file `file()` or `filebase64()` reads (at its real path).
     fn read_by_function(&mut self, real: &std::path::Path) -> Result<Vec<u8>, Fail>;
-    /// The real path a `file()` argument names, relative to the root module's folder.
+    /// The real path a `file()` argument names, relative to the root module's folder. `mark`:
+    /// how the path is hidden, if it is (a message then does not quote it).
     fn resolve_file(
         &mut self,
         cx: &EvalContext<'_>,
         path: &str,
+        mark: crate::value::Mark,
         loc: Option<Loc>,
     ) -> Result<std::path::PathBuf, Fail>;
     /// The `templatefile` template at `path`, evaluated with `vars`.
@@ -44,6 +46,7 @@ pub(crate) trait Filesystem: Evaluate {
         &mut self,
         cx: &EvalContext<'_>,
         path: &str,
+        mark: crate::value::Mark,
         vars: Object,
         loc: Option<Loc>,
     ) -> Outcome;
@@ -454,10 +457,11 @@ pub(crate) fn call(
     // A result computed from a sensitive argument is sensitive, as in Terraform (over-marking a
     // part that came from elsewhere only hides it in messages). `jsonencode` marks its text and
     // keeps the marks of the parts inside, so a rule may still quote the other fields.
+    let mark = values.iter().map(Node::hidden).max().unwrap_or_default();
     let sensitive = match name.name.as_str() {
-        "sensitive" => Some(true),
-        "nonsensitive" => Some(false),
-        _ if values.iter().any(Node::is_sensitive) => Some(true),
+        "sensitive" => Some(mark.max(crate::value::Mark::Sensitive)),
+        "nonsensitive" => Some(crate::value::Mark::None),
+        _ if mark.is_hidden() => Some(mark),
         _ => None,
     };
     let result = match function {
@@ -471,9 +475,11 @@ pub(crate) fn call(
     let result = match (result, sensitive) {
         (Ok(mut node), Some(mark)) => {
             if matches!(node.value, Value::Json(_)) {
-                node.sensitive = mark;
+                node.mark = mark;
+            } else if mark.is_hidden() {
+                node.raise_mark(mark);
             } else {
-                node.mark_sensitive(mark);
+                node.clear_sensitive();
             }
             Ok(node)
         }
