@@ -36,7 +36,10 @@ pub mod github;
 pub mod gitlab;
 pub mod human;
 pub mod json;
+mod redact;
 pub mod sarif;
+
+pub use redact::Redactions;
 
 /// How bad a finding is.
 ///
