@@ -307,6 +307,8 @@ pub(crate) struct Loader {
     pub unit_walked_checked: usize,
     /// Files outside the walk the unit read (real paths).
     unit_other_checked: Vec<PathBuf>,
+    /// The names given with [`LoadOptions::vars`] that the unit's root module declares.
+    unit_declared_vars: Vec<String>,
 }
 
 /// What one unit produced, in its own file, module and resource ids.
@@ -328,6 +330,8 @@ pub(crate) struct Partial {
     pub read_by_functions: Vec<PathBuf>,
     /// A JSON unit's task definition, with the file's real path.
     pub task_definition: Option<(TaskDefinition, PathBuf)>,
+    /// The names given with [`LoadOptions::vars`] that the unit's root module declares.
+    pub declared_vars: Vec<String>,
 }
 
 /// Whether a folder entry is a regular file (or a link to one), without a `stat` for the others.
@@ -415,6 +419,7 @@ impl Loader {
                 .map(PathBuf::from)
                 .collect(),
             task_definition: None,
+            declared_vars: std::mem::take(&mut self.unit_declared_vars),
         }
     }
 
@@ -672,6 +677,9 @@ impl Loader {
             self.read_tfvars(inst, &f, &mut values);
         }
         for (name, raw) in self.shared.vars.clone() {
+            if decl.variables.contains_key(&name) {
+                self.unit_declared_vars.push(name.clone());
+            }
             let v = self.cli_var(inst, &name, &raw);
             values.insert(name, v);
         }

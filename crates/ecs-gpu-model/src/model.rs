@@ -158,6 +158,9 @@ pub struct Model {
     pub notes: Vec<LoadNote>,
     /// Number of files read (Terraform and JSON task definitions).
     pub files_checked: usize,
+    /// The names given with [`LoadOptions::vars`] (`--var`) that no root module checked declares,
+    /// in the order given: Terraform refuses such a `-var` ("Value for undeclared variable").
+    pub undeclared_vars: Vec<String>,
     /// [`LoadOptions::only_types`]: asking for another type is a bug of the caller.
     pub(crate) only_types: Option<Vec<String>>,
     /// Lookups of [`Model::resources`] by address and by type, built on first use (the model is not

@@ -277,10 +277,34 @@ pub fn run(args: &Args, out: &mut dyn Write) -> Result<Outcome> {
     };
     ecs_gpu_report::render(args.format.into(), &report, &options, out)?;
 
+    // Terraform refuses a `-var` for a variable the root module does not declare ("Value for
+    // undeclared variable"): so does `check`, once everything is checked.
+    let undeclared =
+        (!model.undeclared_vars.is_empty()).then(|| {
+            let names: Vec<String> = model
+                .undeclared_vars
+                .iter()
+                .map(|n| format!("`{}`", escape_control(n)))
+                .collect();
+            format!(
+            "--var {}: no checked root module declares {} of that name, and Terraform refuses it",
+            names.join(", "),
+            if names.len() == 1 { "a variable" } else { "variables" }
+        )
+        });
+    if model.problems.is_empty() {
+        if let Some(undeclared) = undeclared {
+            out.flush()?;
+            bail!("{undeclared}");
+        }
+    }
     if !model.problems.is_empty() {
         out.flush()?;
         let stderr = io::stderr();
         let mut err = stderr.lock();
+        if let Some(undeclared) = &undeclared {
+            writeln!(err, "{undeclared}")?;
+        }
         for p in &model.problems {
             // Paths and messages quote the checked files: control characters escaped.
             let path = p.path.display().to_string();
