@@ -107,6 +107,7 @@ fn diagnostic(model: &Model, f: &Finding, severity: Severity) -> Diagnostic {
         instances: Vec::new(),
         help: f.help.clone(),
         labels,
+        omitted: 0,
     }
 }
 

@@ -266,11 +266,12 @@ pub fn run(args: &Args, out: &mut dyn Write) -> Result<Outcome> {
         // Only SARIF lists the rules (`tool.driver.rules`).
         rules: args.format == FormatArg::Sarif,
     };
-    let report = ecs_gpu_rules::report_with(&model, &settings, diagnostics, parts);
+    let fails = diagnostics.iter().any(|d| d.severity >= fail_on);
+    let mut report = ecs_gpu_rules::report_with(&model, &settings, diagnostics, parts);
+    report.cap_per_place(ecs_gpu_report::MAX_PER_PLACE);
     // The process ends next: freeing the model and the report value by value would only delay it.
     let model = std::mem::ManuallyDrop::new(model);
     let report = std::mem::ManuallyDrop::new(report);
-    let fails = report.diagnostics.iter().any(|d| d.severity >= fail_on);
     let options = RenderOptions {
         color: args.format == FormatArg::Human && use_color(args.color),
         version: Some(env!("CARGO_PKG_VERSION").to_string()),
