@@ -82,7 +82,9 @@ impl IgnoreRules {
             .lock()
             .map(|mut p| std::mem::take(&mut *p))
             .unwrap_or_default();
+        // Two threads may read one folder's files at once: each problem once.
         problems.sort();
+        problems.dedup();
         problems
     }
 

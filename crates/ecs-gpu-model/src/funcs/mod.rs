@@ -458,7 +458,7 @@ pub(crate) fn call(
     // part that came from elsewhere only hides it in messages). `jsonencode` marks its text and
     // keeps the marks of the parts inside, so a rule may still quote the other fields.
     let mark = values.iter().map(Node::hidden).max().unwrap_or_default();
-    let sensitive = match name.name.as_str() {
+    let marked = match name.name.as_str() {
         "sensitive" => Some(mark.max(crate::value::Mark::Sensitive)),
         "nonsensitive" => Some(crate::value::Mark::None),
         _ if mark.is_hidden() => Some(mark),
@@ -472,7 +472,7 @@ pub(crate) fn call(
         // A function the evaluator does not know (`try` and `can` returned above).
         Some((_, Lazy(_))) | None => Err(unsupported()),
     };
-    let result = match (result, sensitive) {
+    let result = match (result, marked) {
         (Ok(mut node), Some(mark)) => {
             if matches!(node.value, Value::Json(_)) {
                 node.mark = mark;
