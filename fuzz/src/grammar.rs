@@ -74,6 +74,9 @@ const FUNCTIONS: &[(&str, usize)] = &[
     ("transpose", 1),
     ("alltrue", 1),
     ("anytrue", 1),
+    ("setunion", 2),
+    ("setintersection", 2),
+    ("setsubtract", 2),
 ];
 
 const STRINGS: &[&str] = &[
@@ -231,22 +234,37 @@ impl<'a> Arbitrary<'a> for Expr {
     }
 }
 
-/// A module whose task definition reads every expression.
+/// How the variable is hidden.
+#[derive(Debug, Arbitrary)]
+pub enum Hide {
+    No,
+    Sensitive,
+    Ephemeral,
+}
+
+/// A module whose task definitions read every expression.
 #[derive(Debug, Arbitrary)]
 pub struct Module {
+    pub hide: Hide,
     pub default: Expr,
     pub a: Expr,
     pub b: Expr,
     pub c: Expr,
     pub count: Expr,
+    pub for_each: Expr,
     pub instance_type: Expr,
 }
 
 impl Module {
     pub fn to_hcl(&self) -> String {
+        let hide = match self.hide {
+            Hide::No => "",
+            Hide::Sensitive => "\n  sensitive = true",
+            Hide::Ephemeral => "\n  ephemeral = true",
+        };
         format!(
             r#"variable "v" {{
-  default = {default}
+  default = {default}{hide}
 }}
 
 locals {{
@@ -267,6 +285,17 @@ resource "aws_ecs_task_definition" "t" {{
   }}])
 }}
 
+resource "aws_ecs_task_definition" "e" {{
+  for_each                 = {for_each}
+  family                   = each.key
+  requires_compatibilities = ["FARGATE"]
+  container_definitions = jsonencode([{{
+    name                 = each.key
+    image                = "nvidia/cuda:12"
+    resourceRequirements = [{{ type = "GPU", value = each.value }}]
+  }}])
+}}
+
 resource "aws_launch_template" "gpu" {{
   instance_type = {instance_type}
   image_id      = local.a
@@ -277,6 +306,7 @@ resource "aws_launch_template" "gpu" {{
             b = self.b.0,
             c = self.c.0,
             count = self.count.0,
+            for_each = self.for_each.0,
             instance_type = self.instance_type.0,
         )
     }

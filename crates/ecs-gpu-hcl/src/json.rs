@@ -51,13 +51,20 @@ const MAX_DEPTH: u32 = 256;
 /// Parses JSON text (RFC 8259; a leading byte-order mark is allowed). Duplicate object keys are
 /// kept in source order.
 pub fn parse(text: &str) -> Result<Json, crate::ParseError> {
+    parse_within(text, crate::json_tree_budget(text.len())).map(|(json, _)| json)
+}
+
+/// [`parse`], within a syntax-tree budget of `budget` bytes instead of
+/// [`json_tree_budget`](crate::json_tree_budget) (see [`crate::parse_within`]). Returns the
+/// bytes the tree was charged with it.
+pub fn parse_within(text: &str, budget: usize) -> Result<(Json, usize), crate::ParseError> {
     let mut p = JsonParser {
         src: text,
         b: text.as_bytes(),
         pos: if text.starts_with('\u{feff}') { 3 } else { 0 },
         depth: 0,
         stack_base: crate::parser::stack_addr(),
-        tree_left: crate::json_tree_budget(text.len()),
+        tree_left: budget,
     };
     p.ws();
     let v = p.value()?;
@@ -65,7 +72,7 @@ pub fn parse(text: &str) -> Result<Json, crate::ParseError> {
     if p.pos < p.b.len() {
         return p.expected("the end of the JSON text");
     }
-    Ok(v)
+    Ok((v, budget - p.tree_left))
 }
 
 struct JsonParser<'a> {
@@ -148,7 +155,7 @@ impl JsonParser<'_> {
             || crate::parser::stack_addr().abs_diff(self.stack_base) > crate::parser::STACK_BUDGET
         {
             return Err(crate::ParseError {
-                message: "nesting too deep".to_string(),
+                message: crate::NESTING_TOO_DEEP.to_string(),
                 span: self.token_span(),
             });
         }
@@ -167,8 +174,9 @@ impl JsonParser<'_> {
             }
             None => Err(crate::ParseError {
                 message: format!(
-                    "syntax tree over its memory budget ({} MiB plus {} bytes per byte of the \
-                     file): this file is too dense to check",
+                    "{} ({} MiB plus {} bytes per byte of the file): this file is too dense to \
+                     check",
+                    crate::OVER_BUDGET,
                     crate::TREE_BUDGET_BASE >> 20,
                     crate::JSON_TREE_BUDGET_PER_BYTE
                 ),

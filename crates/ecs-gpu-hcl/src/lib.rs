@@ -39,6 +39,25 @@ pub struct ParseError {
     pub span: Span,
 }
 
+impl ParseError {
+    /// Whether the text passed one of the parser's limits (nesting deeper than it reads, a
+    /// syntax tree over its memory budget) rather than being invalid: the text may be what
+    /// Terraform accepts, but it is not checked.
+    pub fn is_limit(&self) -> bool {
+        self.message == NESTING_TOO_DEEP || self.is_over_budget()
+    }
+
+    /// Whether the syntax tree passed the memory budget it was given.
+    pub fn is_over_budget(&self) -> bool {
+        self.message.starts_with(OVER_BUDGET)
+    }
+}
+
+/// The message of nesting past the parser's limit.
+pub(crate) const NESTING_TOO_DEEP: &str = "nesting too deep";
+/// How the message of a syntax tree over its memory budget starts.
+pub(crate) const OVER_BUDGET: &str = "syntax tree over its memory budget";
+
 /// The memory a file's syntax tree may take, in bytes, before the file is refused ("syntax tree
 /// over its memory budget"): [`TREE_BUDGET_BASE`] plus [`TREE_BUDGET_PER_BYTE`] bytes per byte of
 /// the text. Real Terraform stays far below it (`docs/limits.md`); a file past it is a long run of
@@ -67,6 +86,25 @@ pub const JSON_TREE_BUDGET_PER_BYTE: usize = 4;
 /// Parses a `.tf` or `.tfvars` file.
 pub fn parse(text: &str) -> Result<File, ParseError> {
     parser::Parser::new(text).parse_file()
+}
+
+/// [`parse`], within a syntax-tree budget of `budget` bytes instead of [`tree_budget`] (a caller
+/// that holds the trees of many files at once gives each file what is left of one budget for all
+/// of them). Returns the bytes the tree was charged with it.
+pub fn parse_within(text: &str, budget: usize) -> Result<(File, usize), ParseError> {
+    let mut p = parser::Parser::new(text);
+    p.tree_left = budget;
+    let file = p.parse_file()?;
+    Ok((file, budget - p.tree_left))
+}
+
+/// [`parse_template`], within a syntax-tree budget (see [`parse_within`]).
+pub fn parse_template_within(text: &str, budget: usize) -> Result<(Template, usize), ParseError> {
+    let mut p = parser::Parser::new(text);
+    p.tree_left = budget;
+    let start = p.pos;
+    let template = p.parse_template_body(parser::TemplateMode::Standalone, start)?;
+    Ok((template, budget - p.tree_left))
 }
 
 /// Parses a standalone template (the contents of a `templatefile` file): literal text,

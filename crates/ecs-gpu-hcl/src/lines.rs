@@ -89,15 +89,55 @@ impl LineIndex {
     /// starts with a comment (`#` or `//`), as its [`str::lines`] show it: where a comment on
     /// `line` applies. Past the last line when there is none.
     pub fn next_code_line(&self, text: &str, line: u32) -> u32 {
-        let mut next = line.saturating_add(1);
-        while let Some(content) = self.line_text(text, next) {
+        self.code_line_from(text, line.saturating_add(1), None)
+    }
+
+    /// [`next_code_line`](Self::next_code_line) of each of `lines`, in order: each line of the
+    /// text is looked at once, however many comments follow each other (a run of a hundred
+    /// thousand comment lines would otherwise be read again for each of them).
+    ///
+    /// ```
+    /// use ecs_gpu_hcl::LineIndex;
+    ///
+    /// let text = "# a\n# b\n\n# c\nx = 1\n# d\n";
+    /// let lines = LineIndex::new(text);
+    /// assert_eq!(lines.next_code_lines(text, &[1, 2, 4, 6]), vec![5, 5, 5, 7]);
+    /// ```
+    pub fn next_code_lines(&self, text: &str, lines: &[u32]) -> Vec<u32> {
+        let mut out = vec![0; lines.len()];
+        // From the last line up: a scan that reaches the line where the previous scan started
+        // has the same answer.
+        let mut order: Vec<usize> = (0..lines.len()).collect();
+        order.sort_by_key(|&i| std::cmp::Reverse(lines[i]));
+        let mut known: Option<(u32, u32)> = None;
+        for i in order {
+            let from = lines[i].saturating_add(1);
+            let answer = self.code_line_from(text, from, known);
+            known = Some((from, answer));
+            out[i] = answer;
+        }
+        out
+    }
+
+    /// The first line from `from` on that is neither blank nor a comment; `known` is a line where
+    /// that scan is known to end, and how.
+    fn code_line_from(&self, text: &str, from: u32, known: Option<(u32, u32)>) -> u32 {
+        let mut next = from;
+        loop {
+            if let Some((start, answer)) = known {
+                if next == start {
+                    return answer;
+                }
+            }
+            let Some(content) = self.line_text(text, next) else {
+                return next;
+            };
             let t = content.trim();
             if !(t.is_empty() || t.starts_with('#') || t.starts_with("//")) {
-                break;
+                return next;
             }
             next += 1;
         }
-        next
     }
 
     /// The text of a 1-based line, without its line break (`None` past the last line of

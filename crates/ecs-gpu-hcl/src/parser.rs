@@ -42,7 +42,7 @@ pub(crate) struct Parser<'a> {
     pub(crate) newlines: bool,
     pub(crate) comments: Vec<Comment>,
     /// What the syntax tree built so far may still take, in bytes ([`crate::tree_budget`]).
-    tree_left: usize,
+    pub(crate) tree_left: usize,
 }
 
 /// The bytes of the new buffer `v` allocates on its next push (0 when it has room): what a
@@ -180,7 +180,7 @@ impl<'a> Parser<'a> {
     fn enter(&mut self) -> PResult<()> {
         self.depth += 1;
         if self.depth > MAX_DEPTH || stack_addr().abs_diff(self.stack_base) > STACK_BUDGET {
-            return err("nesting too deep".to_string(), self.token_span(self.pos));
+            return err(crate::NESTING_TOO_DEEP, self.token_span(self.pos));
         }
         Ok(())
     }
@@ -197,8 +197,9 @@ impl<'a> Parser<'a> {
             }
             None => err(
                 format!(
-                    "syntax tree over its memory budget ({} MiB plus {} bytes per byte of the \
-                     file): this file is too dense to check",
+                    "{} ({} MiB plus {} bytes per byte of the file): this file is too dense to \
+                     check",
+                    crate::OVER_BUDGET,
                     crate::TREE_BUDGET_BASE >> 20,
                     crate::TREE_BUDGET_PER_BYTE
                 ),

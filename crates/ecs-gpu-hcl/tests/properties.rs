@@ -591,6 +591,7 @@ fn assert_line_index_agrees(text: &str) -> Result<(), TestCaseError> {
     // A suppression's search, as it reads the lines of the text.
     let skippable = blank_or_comment_lines(text);
     let lines = u32::try_from(skippable.len()).unwrap();
+    let mut all = Vec::new();
     for line in 0..=lines + 2 {
         let mut expected = line + 1;
         while skippable.get(expected as usize - 1) == Some(&true) {
@@ -603,7 +604,13 @@ fn assert_line_index_agrees(text: &str) -> Result<(), TestCaseError> {
             text,
             line
         );
+        all.push((line, expected));
     }
+    // The same answers asked all at once, in any order, repeats included.
+    all.extend(all.clone().into_iter().rev().step_by(2));
+    let asked: Vec<u32> = all.iter().map(|(line, _)| *line).collect();
+    let expected: Vec<u32> = all.iter().map(|(_, e)| *e).collect();
+    prop_assert_eq!(index.next_code_lines(text, &asked), expected, "{:?}", text);
     Ok(())
 }
 

@@ -77,9 +77,17 @@ pub(crate) fn charge_work(n: u64, loc: Option<Loc>) -> bool {
     charge(n.saturating_mul(NODE_BYTES), loc)
 }
 
-/// Charges a copy of `node` to the budget: `false` when it is spent.
-pub(crate) fn charge_copy(node: &Node) -> bool {
-    fn size(n: &Node, limit: u64) -> u64 {
+/// The nodes of a value, counted up to about `limit`.
+pub(crate) fn node_count(node: &Node, limit: u64) -> u64 {
+    size(node, limit)
+}
+
+/// What a node is reckoned to take in memory, for a budget counted in bytes.
+pub(crate) const NODE_SIZE: u64 = NODE_BYTES;
+
+/// The nodes of a value, counted up to about `limit`.
+fn size(n: &Node, limit: u64) -> u64 {
+    {
         let mut total = 1;
         let mut stack: SmallVec<[&Node; 16]> = smallvec::smallvec![n];
         while let Some(n) = stack.pop() {
@@ -108,6 +116,10 @@ pub(crate) fn charge_copy(node: &Node) -> bool {
         }
         total
     }
+}
+
+/// Charges a copy of `node` to the budget: `false` when it is spent.
+pub(crate) fn charge_copy(node: &Node) -> bool {
     let budget = BUDGET.with(std::cell::Cell::get);
     let used = CHARGED.with(std::cell::Cell::get);
     let left = budget.saturating_sub(used) / NODE_BYTES;

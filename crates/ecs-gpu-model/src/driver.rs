@@ -113,7 +113,14 @@ pub(crate) fn load(options: &LoadOptions) -> Model {
             message,
         })
         .collect();
+    let mut undeclared_vars: Vec<String> = Vec::new();
+    for (name, _) in &options.vars {
+        if !merge.declared_vars.contains(name) && !undeclared_vars.contains(name) {
+            undeclared_vars.push(name.clone());
+        }
+    }
     let mut model = merge.finish(options.only_types.clone());
+    model.undeclared_vars = undeclared_vars;
     problems.append(&mut model.problems);
     model.problems = problems;
     model
@@ -183,6 +190,8 @@ struct Merge {
     walked_checked: usize,
     other_checked: FastSet<OsString>,
     read_by_functions: FastSet<OsString>,
+    /// The names given with `--var` that some root module declares.
+    declared_vars: FastSet<String>,
     json_task_definitions: Vec<(TaskDefinition, PathBuf)>,
     /// The task definitions of the `aws_ecs_task_definition` resources, in resource order.
     task_definitions: Vec<TaskDefinition>,
@@ -235,6 +244,7 @@ impl Merge {
             remap.task_definition(&mut td);
             self.json_task_definitions.push((td, real));
         }
+        self.declared_vars.extend(p.declared_vars.drain(..));
         self.walked_checked += p.walked_checked;
         self.other_checked
             .extend(p.other_checked.drain(..).map(PathBuf::into_os_string));

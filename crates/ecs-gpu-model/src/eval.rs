@@ -14,8 +14,8 @@ pub(crate) use crate::value::{
     add_fragments, deep_refs, deep_unknown, error_value, merge_refs, MAX_DEPTH,
 };
 use crate::value::{
-    clamp_number, format_number, unknown, Entry, Hole, HoledText, InstanceKey, Loc, Node, Object,
-    Reference, Source, Unknown, UnknownReason, Value, MAX_FRAGMENTS, MAX_FRAGMENT_COUNT,
+    clamp_number, format_number, unknown, Entry, Hole, HoledText, InstanceKey, Loc, Mark, Node,
+    Object, Reference, Source, Unknown, UnknownReason, Value, MAX_FRAGMENTS, MAX_FRAGMENT_COUNT,
 };
 use crate::FileId;
 
@@ -239,12 +239,15 @@ pub(crate) fn values_equal(a: &Node, b: &Node) -> Option<bool> {
                 if x.entries.len() != y.entries.len() {
                     return Some(false);
                 }
+                // Paired by key in key order (each object has each key once): no search of `y`
+                // for each key of `x`.
+                let (xs, ys) = (sorted_entries(x), sorted_entries(y));
+                if xs.iter().zip(&ys).any(|(a, b)| a.key != b.key) {
+                    return Some(false);
+                }
                 let mut all = true;
-                for e in &x.entries {
-                    let Some(other) = y.get(&e.key) else {
-                        return Some(false);
-                    };
-                    match eq(&e.value, other, depth + 1) {
+                for (a, b) in xs.iter().zip(&ys) {
+                    match eq(&a.value, &b.value, depth + 1) {
                         Some(true) => {}
                         Some(false) => all = false,
                         None => return None,
@@ -297,8 +300,8 @@ pub(crate) struct TemplateAcc {
     /// Where the known text since the last unknown part starts in `text`: the fragment in
     /// progress.
     current: usize,
-    /// Whether a sensitive value went into the text (or decided a directive).
-    sensitive: bool,
+    /// The most hidden mark of what went into the text (or decided a directive).
+    mark: Mark,
     /// Where the unknown parts are in `text`, kept for reading the text as JSON with holes
     /// ([`Unknown::text`]).
     holes: Vec<Hole>,
@@ -540,13 +543,13 @@ pub(crate) trait Evaluate: Data {
                 let mut key_fail: Option<Fail> = None;
                 // A key is no node that could carry the mark: the object carries it, as
                 // Terraform marks an object built with a sensitive key.
-                let mut secret_key = false;
+                let mut secret_key = Mark::None;
                 for item in items {
                     let (key, key_loc) = match &item.key {
                         ObjectKey::Name(i) => (Ok(i.name.clone()), cx.loc(i.span)),
                         ObjectKey::Expr(k) => {
                             let kn = self.eval(cx, k);
-                            secret_key |= kn.is_sensitive();
+                            secret_key = secret_key.max(kn.hidden());
                             (to_str(&kn), cx.loc(k.span))
                         }
                     };
@@ -566,9 +569,9 @@ pub(crate) trait Evaluate: Data {
                 }
                 let obj = object_from(entries);
                 match key_fail {
-                    None if secret_key => {
+                    None if secret_key.is_hidden() => {
                         let mut n = Node::new(Value::Object(obj), loc);
-                        n.mark_sensitive(true);
+                        n.raise_mark(secret_key);
                         return n;
                     }
                     None => Value::Object(obj),
@@ -666,9 +669,7 @@ pub(crate) trait Evaluate: Data {
                             (otherwise, then)
                         };
                         let mut n = self.eval(cx, chosen);
-                        if c.is_sensitive() {
-                            n.mark_sensitive(true);
-                        }
+                        n.raise_mark(c.hidden());
                         // Terraform unifies the two result types: `true ? 1 : "a"` is "1".
                         if is_string_expr(other)
                             && matches!(n.value, Value::Number(_) | Value::Bool(_))
@@ -708,7 +709,7 @@ pub(crate) trait Evaluate: Data {
                 return Node {
                     value,
                     loc,
-                    sensitive: v.sensitive,
+                    mark: v.hidden(),
                 };
             }
             ExprKind::Binary { .. } => return self.eval_chain(cx, e),
@@ -732,9 +733,9 @@ pub(crate) trait Evaluate: Data {
                 continue;
             };
             let r = self.eval(cx, right);
-            let sensitive = acc.is_sensitive() || r.is_sensitive();
+            let mark = acc.hidden().max(r.hidden());
             acc = Node::new(binary(*op, &acc, &r), cx.loc(node.span));
-            acc.sensitive = sensitive;
+            acc.mark = mark;
         }
         acc
     }
@@ -755,26 +756,16 @@ pub(crate) trait Evaluate: Data {
         grouping: bool,
         condition: Option<&Expr>,
     ) -> Node {
-        let mut sensitive = false;
+        let mut mark = Mark::None;
         let value = self.eval_for_value(
-            cx,
-            key_var,
-            value_var,
-            collection,
-            key,
-            value,
-            grouping,
-            condition,
-            &mut sensitive,
+            cx, key_var, value_var, collection, key, value, grouping, condition, &mut mark,
         );
         let mut n = Node::new(value, loc);
-        if sensitive {
-            n.mark_sensitive(true);
-        }
+        n.raise_mark(mark);
         n
     }
 
-    /// [`Loader::eval_for`]'s value; `sensitive` is set when a sensitive value went into it.
+    /// [`Loader::eval_for`]'s value; `mark` is raised to the mark of what went into it.
     #[allow(clippy::too_many_arguments)]
     fn eval_for_value(
         &mut self,
@@ -786,10 +777,10 @@ pub(crate) trait Evaluate: Data {
         value: &Expr,
         grouping: bool,
         condition: Option<&Expr>,
-        sensitive: &mut bool,
+        mark: &mut Mark,
     ) -> Value {
         let coll = self.eval(cx, collection);
-        *sensitive |= coll.is_sensitive();
+        *mark = (*mark).max(coll.hidden());
         if has_error(&coll) {
             return unknown(UnknownReason::Error, deep_refs(&coll));
         }
@@ -823,6 +814,8 @@ pub(crate) trait Evaluate: Data {
         };
         let mut list = Vec::new();
         let mut obj = Object::default();
+        // The keys of `obj`, or where each key's group is in `groups`.
+        let mut keys: crate::FastMap<String, usize> = crate::FastMap::default();
         let mut groups: Vec<(String, Option<Loc>, Vec<Node>)> = Vec::new();
         let mut refs = Vec::new();
         let mut pending: Option<Fail> = None;
@@ -841,7 +834,7 @@ pub(crate) trait Evaluate: Data {
             let cx2 = cx.with_scope(&scope);
             if let Some(c) = condition {
                 let cn = self.eval(&cx2, c);
-                *sensitive |= cn.is_sensitive();
+                *mark = (*mark).max(cn.hidden());
                 match to_bool(&cn) {
                     Ok(true) => {}
                     Ok(false) => continue,
@@ -857,15 +850,18 @@ pub(crate) trait Evaluate: Data {
                 None => list.push(vn),
                 Some(ke) => {
                     let kn = self.eval(&cx2, ke);
-                    *sensitive |= kn.is_sensitive();
+                    *mark = (*mark).max(kn.hidden());
                     match to_str(&kn) {
                         Ok(ks) => {
                             if grouping {
-                                match groups.iter_mut().find(|g| g.0 == ks) {
-                                    Some(g) => g.2.push(vn),
-                                    None => groups.push((ks, kn.loc, vec![vn])),
+                                match keys.get(&ks) {
+                                    Some(&g) => groups[g].2.push(vn),
+                                    None => {
+                                        keys.insert(ks.clone(), groups.len());
+                                        groups.push((ks, kn.loc, vec![vn]));
+                                    }
                                 }
-                            } else if obj.get(&ks).is_some() {
+                            } else if keys.insert(ks.clone(), 0).is_some() {
                                 // Terraform: duplicate key in a `for` object without `...`.
                                 return error_value();
                             } else {
@@ -909,9 +905,9 @@ pub(crate) trait Evaluate: Data {
         }
         let mut acc = TemplateAcc::default();
         self.template_parts(cx, t, &mut acc);
-        let sensitive = acc.sensitive;
+        let mark = acc.mark;
         let mut n = Node::new(acc.finish(), cx.loc(span));
-        n.sensitive = sensitive;
+        n.mark = mark;
         n
     }
 
@@ -941,7 +937,7 @@ pub(crate) trait Evaluate: Data {
                 }
                 TemplatePart::Interpolation(e) => {
                     let v = self.eval(cx, e);
-                    acc.sensitive |= v.is_sensitive();
+                    acc.mark = acc.mark.max(v.hidden());
                     match to_str(&v) {
                         Ok(s) => acc.push(&s),
                         Err(Fail::Unknown(u)) => acc.push_interpolation(u, &v),
@@ -955,7 +951,7 @@ pub(crate) trait Evaluate: Data {
                     span,
                 } => {
                     let c = self.eval(cx, condition);
-                    acc.sensitive |= c.is_sensitive();
+                    acc.mark = acc.mark.max(c.hidden());
                     match to_bool(&c) {
                         Ok(true) => self.template_parts(cx, then, acc),
                         Ok(false) => {
@@ -978,7 +974,7 @@ pub(crate) trait Evaluate: Data {
                     span,
                 } => {
                     let coll = self.eval(cx, collection);
-                    acc.sensitive |= coll.sensitive;
+                    acc.mark = acc.mark.max(coll.hidden());
                     if has_error(&coll) {
                         acc.error = true;
                         continue;
@@ -1039,7 +1035,12 @@ pub(crate) trait Evaluate: Data {
         // reference, not at the element, whose place would tell the key.
         let keyed_by_secret = steps
             .iter()
-            .any(|s| matches!(s, Step::Index(k) if k.is_sensitive()));
+            .map(|s| match s {
+                Step::Index(k) => k.hidden(),
+                Step::Attr(_) => Mark::None,
+            })
+            .max()
+            .unwrap_or_default();
         let mut n = match &cur.kind {
             ExprKind::Variable(id) => self.eval_root(cx, id, &steps),
             _ => {
@@ -1055,8 +1056,8 @@ pub(crate) trait Evaluate: Data {
         if n.loc.is_none() || n.is_unknown() {
             n.loc = loc;
         }
-        if keyed_by_secret {
-            n.mark_sensitive(true);
+        if keyed_by_secret.is_hidden() {
+            n.raise_mark(keyed_by_secret);
             n.relocate(loc);
         }
         n

@@ -9,7 +9,7 @@ use crate::eval::Fail;
 use crate::eval::{EvalContext, Evaluate as _, Scope};
 use crate::funcs::{unsupported, Filesystem, Outcome};
 use crate::loader::Loader;
-use crate::value::{Loc, Object};
+use crate::value::{Loc, Mark, Object};
 
 impl Filesystem for Loader {
     /// The bytes of a file `file()` or `filebase64()` reads, opened once and checked on that
@@ -40,6 +40,7 @@ impl Filesystem for Loader {
         &mut self,
         cx: &EvalContext<'_>,
         path: &str,
+        mark: Mark,
         loc: Option<Loc>,
     ) -> Result<PathBuf, Fail> {
         let base = match self.instances.get(cx.inst) {
@@ -49,9 +50,16 @@ impl Filesystem for Loader {
         let joined = base.join(path);
         let real = std::fs::canonicalize(&joined).map_err(|_| Fail::Error)?;
         if !self.may_read(&real) {
+            let message = match mark {
+                Mark::None => format!("`{path}` is outside the checked folders and is not read"),
+                mark => format!(
+                    "a {} path is outside the checked folders and is not read",
+                    mark.label()
+                ),
+            };
             self.notes.push(crate::model::LoadNote {
                 kind: crate::model::LoadNoteKind::FileOutsideTree,
-                message: format!("`{path}` is outside the checked folders and is not read"),
+                message,
                 loc,
             });
             // Terraform would read it: unknown, not an error (`try` must not take its fallback).
@@ -65,10 +73,11 @@ impl Filesystem for Loader {
         &mut self,
         cx: &EvalContext<'_>,
         path: &str,
+        mark: Mark,
         vars: Object,
         loc: Option<Loc>,
     ) -> Outcome {
-        let real = self.resolve_file(cx, path, loc)?;
+        let real = self.resolve_file(cx, path, mark, loc)?;
         if self.template_stack.contains(&real) || self.template_stack.len() > 8 {
             return Err(Fail::Error);
         }

@@ -128,7 +128,7 @@ pub(crate) fn json_text_to_node(text: &str, loc: Option<Loc>) -> Option<Node> {
 
 /// Parses JSON text with the project's parser, never panicking.
 pub(crate) fn parse_json(text: &str) -> Option<Json> {
-    crate::parse::json(text).ok()
+    crate::parse::transient_json(text).ok()
 }
 
 /// The JSON text of a fully known node, as Terraform's `jsonencode` writes it.

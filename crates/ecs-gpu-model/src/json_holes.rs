@@ -565,7 +565,7 @@ impl Node {
     /// The structure behind a JSON string: the `jsonencode` argument itself, or a known string
     /// parsed as JSON (locations then point at the string), or a template's JSON text read with
     /// its unknown parts as holes (see `json_holes`). `None` when unknown or not JSON. A sensitive
-    /// string gives a wholly sensitive structure, as Terraform's `jsondecode` does.
+    /// (or ephemeral) string gives a wholly sensitive structure, as Terraform's `jsondecode` does.
     pub fn json(&self) -> Option<std::borrow::Cow<'_, Node>> {
         let mut decoded = match &self.value {
             Value::Json(inner) => return Some(std::borrow::Cow::Borrowed(inner)),
@@ -573,9 +573,7 @@ impl Node {
             Value::Unknown(u) => parse(u.text.as_deref()?, self.loc)?,
             _ => return None,
         };
-        if self.sensitive {
-            decoded.mark_sensitive(true);
-        }
+        decoded.raise_mark(self.mark);
         Some(std::borrow::Cow::Owned(decoded))
     }
 }

@@ -70,6 +70,7 @@ mod driver;
 mod eval;
 mod files;
 mod funcs;
+mod ignore_files;
 mod installed;
 mod json;
 mod json_holes;

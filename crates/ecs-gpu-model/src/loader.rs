@@ -16,11 +16,25 @@ use crate::installed::{self, Installed, Lookup};
 use crate::json::{json_value_to_node, JsonLocs};
 use crate::model::*;
 use crate::value::{
-    error_value, unknown, Entry, InstanceKey, Loc, Node, Object, UnknownReason, Value,
+    error_value, unknown, Entry, InstanceKey, Loc, Mark, Node, Object, UnknownReason, Value,
 };
 use crate::version::Constraints;
 use crate::walk::{self, Kind, Parsed};
 use crate::{FastMap, FastSet};
+
+/// How a `variable` or `output` block declares its value hidden: `sensitive = true`,
+/// `ephemeral = true` (Terraform 1.10), or both.
+fn declared_mark(body: &ast::Body) -> Mark {
+    let set =
+        |name: &str| attr(body, name).is_some_and(|a| matches!(a.value.kind, ExprKind::Bool(true)));
+    if set("ephemeral") {
+        Mark::Ephemeral
+    } else if set("sensitive") {
+        Mark::Sensitive
+    } else {
+        Mark::None
+    }
+}
 
 /// Deepest chain of module calls followed.
 const MAX_MODULE_DEPTH: usize = 12;
@@ -293,6 +307,8 @@ pub(crate) struct Loader {
     pub unit_walked_checked: usize,
     /// Files outside the walk the unit read (real paths).
     unit_other_checked: Vec<PathBuf>,
+    /// The names given with [`LoadOptions::vars`] that the unit's root module declares.
+    unit_declared_vars: Vec<String>,
 }
 
 /// What one unit produced, in its own file, module and resource ids.
@@ -314,6 +330,8 @@ pub(crate) struct Partial {
     pub read_by_functions: Vec<PathBuf>,
     /// A JSON unit's task definition, with the file's real path.
     pub task_definition: Option<(TaskDefinition, PathBuf)>,
+    /// The names given with [`LoadOptions::vars`] that the unit's root module declares.
+    pub declared_vars: Vec<String>,
 }
 
 /// Whether a folder entry is a regular file (or a link to one), without a `stat` for the others.
@@ -368,12 +386,14 @@ impl Loader {
     /// Starts a unit of `files` files: its own module instances, resources and copy budget.
     pub(crate) fn start_unit(&mut self, files: usize) {
         crate::budget::reset_copy_budget(files);
+        crate::parse::start_unit();
         self.allowed.clear();
     }
 
     /// The unit's results, with its file table.
     pub(crate) fn finish_unit(&mut self) -> Partial {
         self.instances.clear();
+        crate::parse::end_unit();
         if let Some(loc) = crate::budget::take_budget_spent() {
             self.notes.push(LoadNote {
                 kind: LoadNoteKind::MemoryBudget,
@@ -399,6 +419,7 @@ impl Loader {
                 .map(PathBuf::from)
                 .collect(),
             task_definition: None,
+            declared_vars: std::mem::take(&mut self.unit_declared_vars),
         }
     }
 
@@ -656,6 +677,9 @@ impl Loader {
             self.read_tfvars(inst, &f, &mut values);
         }
         for (name, raw) in self.shared.vars.clone() {
+            if decl.variables.contains_key(&name) {
+                self.unit_declared_vars.push(name.clone());
+            }
             let v = self.cli_var(inst, &name, &raw);
             values.insert(name, v);
         }
@@ -731,40 +755,80 @@ impl Loader {
                 return;
             }
         };
+        let text_len = text.len();
+        // Values for variables the module does not declare are not read (Terraform only warns
+        // of them): they would take memory for nothing. The others are held while the unit is
+        // evaluated, as its syntax trees are, and charged to the same budget: four hundred
+        // variable files of dense lists must not hold gigabytes.
+        let decl = self.instances[inst].decl.clone();
+        let mut read: Vec<(String, Node)> = Vec::new();
         let is_json = path.extension().is_some_and(|e| e == "json");
         if is_json {
-            match crate::parse::json(&text) {
+            match crate::parse::transient_json(&text) {
                 Ok(j) => {
-                    let fid = self.add_file(&real, display, text, Vec::new());
-                    let node = json_value_to_node(j, JsonLocs::File(fid));
-                    if let Value::Object(o) = node.value {
-                        for e in o.entries {
-                            values.insert(e.key, e.value);
+                    let fid = self.add_file(&real, display.clone(), text, Vec::new());
+                    if let ecs_gpu_hcl::json::JsonValue::Object(members) = j.value {
+                        for m in members {
+                            if decl.variables.contains_key(&m.key) {
+                                let v = json_value_to_node(m.value, JsonLocs::File(fid));
+                                read.push((m.key, v));
+                            }
                         }
                     }
                 }
-                Err(e) => self.parse_problem(display, &text, &e),
-            }
-            return;
-        }
-        match crate::parse::file(&text) {
-            Ok(file) => {
-                let fid = self.add_file(&real, display, text, Vec::new());
-                let cx = EvalContext {
-                    inst,
-                    file: fid,
-                    scope: &EMPTY,
-                    closed: true,
-                };
-                for item in &file.body.items {
-                    if let Item::Attribute(a) = item {
-                        let v = self.eval(&cx, &a.value);
-                        values.insert(a.name.name.clone(), v);
-                    }
+                Err(e) => {
+                    self.parse_problem(display, &text, &e);
+                    return;
                 }
             }
-            Err(e) => self.parse_problem(display, &text, &e),
+        } else {
+            match crate::parse::transient_file(&text) {
+                Ok(file) => {
+                    let fid = self.add_file(&real, display.clone(), text, Vec::new());
+                    let cx = EvalContext {
+                        inst,
+                        file: fid,
+                        scope: &EMPTY,
+                        closed: true,
+                    };
+                    for item in &file.body.items {
+                        if let Item::Attribute(a) = item {
+                            if decl.variables.contains_key(&a.name.name) {
+                                let v = self.eval(&cx, &a.value);
+                                read.push((a.name.name.clone(), v));
+                            }
+                        }
+                    }
+                }
+                Err(e) => {
+                    self.parse_problem(display, &text, &e);
+                    return;
+                }
+            }
         }
+        let limit = u64::MAX / crate::budget::NODE_SIZE;
+        let nodes: u64 = read
+            .iter()
+            .map(|(_, v)| crate::budget::node_count(v, limit))
+            .sum();
+        let bytes =
+            usize::try_from(nodes.saturating_mul(crate::budget::NODE_SIZE)).unwrap_or(usize::MAX);
+        if !crate::parse::charge_values(text_len, bytes) {
+            self.problems.push(LoadProblem {
+                path: display,
+                line: None,
+                column: None,
+                message: format!(
+                    "values over their memory budget for one root module with the modules it \
+                     calls ({} MiB, plus {} bytes per byte of their files): the files before this \
+                     one took it, so its values are not used",
+                    ecs_gpu_hcl::TREE_BUDGET_BASE >> 20,
+                    ecs_gpu_hcl::TREE_BUDGET_PER_BYTE
+                ),
+            });
+            return;
+        }
+        values.extend(read);
     }
 
     pub(crate) fn parse_problem(&mut self, path: PathBuf, text: &str, e: &ecs_gpu_hcl::ParseError) {
@@ -849,11 +913,7 @@ impl Loader {
             if let Some(t) = attr(&b.body, "type") {
                 value = self.convert_type(inst, fid, value, &t.value, 0);
             }
-            if attr(&b.body, "sensitive")
-                .is_some_and(|a| matches!(a.value.kind, ExprKind::Bool(true)))
-            {
-                value.mark_sensitive(true);
-            }
+            value.raise_mark(declared_mark(&b.body));
         }
         self.instances[inst]
             .vars
@@ -862,8 +922,23 @@ impl Loader {
     }
 
     /// Converts a value to a variable's type constraint where Terraform would (primitive
-    /// conversions, collection elements, object attributes with `optional` defaults).
+    /// conversions, collection elements, object attributes with `optional` defaults). The
+    /// converted value keeps the value's mark.
     fn convert_type(
+        &mut self,
+        inst: usize,
+        file: FileId,
+        v: Node,
+        ty: &Expr,
+        depth: usize,
+    ) -> Node {
+        let mark = v.mark;
+        let mut converted = self.convert_type_inner(inst, file, v, ty, depth);
+        converted.mark = converted.mark.max(mark);
+        converted
+    }
+
+    fn convert_type_inner(
         &mut self,
         inst: usize,
         file: FileId,
@@ -1065,7 +1140,8 @@ impl Loader {
             scope: &EMPTY,
             closed: false,
         };
-        let v = self.eval(&cx, &a.value);
+        let mut v = self.eval(&cx, &a.value);
+        v.raise_mark(declared_mark(&b.body));
         self.instances[inst]
             .outputs
             .insert(name.to_string(), Some(v.clone()));
@@ -1105,7 +1181,11 @@ impl Loader {
             let n = self.eval(&cx, &c.value);
             return match crate::eval::to_num(&n) {
                 Ok(f) if f.fract() == 0.0 && f > MAX_INSTANCES as f64 => {
-                    self.instance_limit("count", &format_count(f), cx.loc(c.value.span));
+                    let shown = match n.hidden() {
+                        Mark::None => format_count(f),
+                        mark => mark.label().to_string(),
+                    };
+                    self.instance_limit("count", &shown, cx.loc(c.value.span));
                     None
                 }
                 Ok(f) if f >= 0.0 && f.fract() == 0.0 && (f as usize) <= MAX_INSTANCES => Some(
@@ -1129,6 +1209,14 @@ impl Loader {
         }
         if let Some(fe) = attr(body, "for_each") {
             let n = self.eval(&cx, &fe.value);
+            // Terraform refuses a sensitive `for_each` as a whole (a set holding a sensitive
+            // element is one): its keys would be instance addresses, shown everywhere. So the
+            // instances are not known, and no key is ever printed.
+            let hidden = n.mark.is_hidden()
+                || matches!(&n.value, Value::List(items) if items.iter().any(Node::is_sensitive));
+            if hidden {
+                return None;
+            }
             let pairs: Vec<(String, Node)> = match &n.value {
                 Value::Object(o) => crate::json::sorted_entries(o)
                     .into_iter()

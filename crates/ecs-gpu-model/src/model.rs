@@ -51,15 +51,20 @@ impl SourceFile {
         texts: Texts,
     ) -> SourceFile {
         let lines = ecs_gpu_hcl::LineIndex::new(&text);
-        let comments = comments
-            .into_iter()
+        let last_lines: Vec<u32> = comments
+            .iter()
             .map(|comment| {
                 let last = comment.span.end.saturating_sub(1).max(comment.span.start);
-                let next_code_line = lines.next_code_line(&text, lines.line_col(last).0);
-                FileComment {
-                    comment,
-                    next_code_line,
-                }
+                lines.line_col(last).0
+            })
+            .collect();
+        let next_code_lines = lines.next_code_lines(&text, &last_lines);
+        let comments = comments
+            .into_iter()
+            .zip(next_code_lines)
+            .map(|(comment, next_code_line)| FileComment {
+                comment,
+                next_code_line,
             })
             .collect();
         SourceFile {
@@ -153,6 +158,9 @@ pub struct Model {
     pub notes: Vec<LoadNote>,
     /// Number of files read (Terraform and JSON task definitions).
     pub files_checked: usize,
+    /// The names given with [`LoadOptions::vars`] (`--var`) that no root module checked declares,
+    /// in the order given: Terraform refuses such a `-var` ("Value for undeclared variable").
+    pub undeclared_vars: Vec<String>,
     /// [`LoadOptions::only_types`]: asking for another type is a bug of the caller.
     pub(crate) only_types: Option<Vec<String>>,
     /// Lookups of [`Model::resources`] by address and by type, built on first use (the model is not
@@ -451,6 +459,25 @@ impl TaskDefinition {
     }
 }
 
+/// The texts of the values Terraform hides ([`Model::hidden_texts`]), each with its mark.
+#[derive(Debug, Clone, Default)]
+pub struct HiddenTexts {
+    /// Hidden anywhere a message quotes them: the hidden parts of the resources' values.
+    pub everywhere: Vec<(String, crate::Mark)>,
+    /// Hidden in what is said of one task definition: the containers decoded from a hidden
+    /// string (a sensitive variable holding JSON, a template with a sensitive interpolation, all
+    /// of whose text is then hidden; most of it is the source's own text, shown in excerpts, so
+    /// it is hidden where the containers are spoken of, not in every finding of the run).
+    pub by_resource: Vec<(ResourceId, Vec<(String, crate::Mark)>)>,
+}
+
+/// Each text once, with the most hidden of its marks.
+fn once_each(mut texts: Vec<(String, crate::Mark)>) -> Vec<(String, crate::Mark)> {
+    texts.sort_by(|a, b| a.0.cmp(&b.0).then(b.1.cmp(&a.1)));
+    texts.dedup_by(|later, first| later.0 == first.0);
+    texts
+}
+
 /// A file that could not be read or parsed.
 #[derive(Debug, Clone)]
 pub struct LoadProblem {
@@ -503,20 +530,38 @@ pub enum LoadNoteKind {
 }
 
 impl Model {
-    /// The texts of every sensitive value in the resources (longest first), for a last check that
-    /// no message quotes one ([`Node::shown`] is the first).
-    pub fn sensitive_texts(&self) -> Vec<String> {
-        let mut out = Vec::new();
+    /// The texts of every hidden value (sensitive or ephemeral), for a last check that no message
+    /// quotes one ([`Node::shown`] is the first).
+    pub fn hidden_texts(&self) -> HiddenTexts {
+        let mut everywhere = Vec::new();
         let mut bodies: Vec<&Body> = self.resources.iter().map(|r| &r.body).collect();
         while let Some(body) = bodies.pop() {
             for a in &body.attributes {
-                a.value.sensitive_texts(&mut out);
+                a.value.sensitive_texts(&mut everywhere);
             }
             bodies.extend(body.blocks.iter().map(|b| &b.body));
         }
-        out.sort_by(|a, b| b.len().cmp(&a.len()).then_with(|| a.cmp(b)));
-        out.dedup();
-        out
+        let mut by_resource = Vec::new();
+        for td in &self.task_definitions {
+            let (TaskDefinitionOrigin::Resource(id), Some(c)) =
+                (td.origin, &td.container_definitions)
+            else {
+                continue;
+            };
+            // Decoded from a string: what `jsonencode` did not give is not in the body's values.
+            if matches!(c.value, crate::Value::Json(_)) {
+                continue;
+            }
+            let mut texts = Vec::new();
+            c.sensitive_texts(&mut texts);
+            if !texts.is_empty() {
+                by_resource.push((id, once_each(texts)));
+            }
+        }
+        HiddenTexts {
+            everywhere: once_each(everywhere),
+            by_resource,
+        }
     }
 
     pub fn file(&self, id: FileId) -> &SourceFile {

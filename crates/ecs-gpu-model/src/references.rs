@@ -82,7 +82,14 @@ impl Data for Loader {
                 _ => Node::new(error_value(), None),
             },
             "module" => match attr(0) {
-                Some(name) => self.module_ref(cx, name, &steps[1..]),
+                Some(name) => {
+                    let mut n = self.module_ref(cx, name, &steps[1..]);
+                    if n.is_sensitive() {
+                        // As for a variable: not at the output's value, which may be a literal.
+                        n.relocate(cx.loc(id.span));
+                    }
+                    n
+                }
                 None => Node::new(error_value(), None),
             },
             "data" => match (attr(0), attr(1)) {

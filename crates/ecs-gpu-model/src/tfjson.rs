@@ -7,6 +7,7 @@ use ecs_gpu_hcl::ast::{
     Template, TemplatePart,
 };
 use ecs_gpu_hcl::json::{Json, JsonMember, JsonValue};
+use ecs_gpu_hcl::ParseError;
 
 /// Keys that are nested blocks (not attributes) inside a resource, data, module or dynamic body.
 const BLOCK_TYPES: &[&str] = &[
@@ -60,11 +61,30 @@ const BLOCK_TYPES: &[&str] = &[
     "validation",
 ];
 
-/// Converts a parsed `.tf.json` document. `source` is the file text (to map template spans).
-pub(crate) fn to_file(json: &Json, source: &str) -> Result<File, String> {
+/// What a conversion reads and what went wrong in it.
+struct Cx<'a> {
+    /// The file text (to map template spans).
+    source: &'a str,
+    /// The first string that is not a valid template (Terraform refuses the file for it).
+    error: std::cell::RefCell<Option<ParseError>>,
+}
+
+/// Converts a parsed `.tf.json` document. `source` is the file text (to map template spans). A
+/// string that is not a valid template (one nested past the parser's limit included) refuses the
+/// file, as Terraform refuses it: read as literal text, it would be a value the configuration
+/// does not have.
+pub(crate) fn to_file(json: &Json, source: &str) -> Result<File, ParseError> {
     let JsonValue::Object(members) = &json.value else {
-        return Err("a Terraform JSON file must hold an object".into());
+        return Err(ParseError {
+            message: "a Terraform JSON file must hold an object".into(),
+            span: Span::new(0, 0),
+        });
     };
+    let cx = Cx {
+        source,
+        error: std::cell::RefCell::new(None),
+    };
+    let source = &cx;
     let mut body = Body {
         items: Vec::new(),
         span: json.span,
@@ -88,6 +108,9 @@ pub(crate) fn to_file(json: &Json, source: &str) -> Result<File, String> {
             }
             _ => {}
         }
+    }
+    if let Some(e) = cx.error.into_inner() {
+        return Err(e);
     }
     Ok(File {
         body,
@@ -122,13 +145,19 @@ fn members(json: &Json) -> &[JsonMember] {
 }
 
 /// `{"type": {"name": {body}}}` with `depth` labels.
-fn labeled_blocks(m: &JsonMember, depth: usize, source: &str, out: &mut Vec<Item>, nested: bool) {
+fn labeled_blocks(
+    m: &JsonMember,
+    depth: usize,
+    source: &Cx<'_>,
+    out: &mut Vec<Item>,
+    nested: bool,
+) {
     fn walk(
         kind: &Ident,
         json: &Json,
         labels: &mut Vec<Ident>,
         depth: usize,
-        source: &str,
+        source: &Cx<'_>,
         out: &mut Vec<Item>,
         nested: bool,
     ) {
@@ -158,7 +187,7 @@ fn labeled_blocks(m: &JsonMember, depth: usize, source: &str, out: &mut Vec<Item
     walk(&kind, &m.value, &mut Vec::new(), depth, source, out, nested);
 }
 
-fn variable_body(obj: &Json, source: &str) -> Body {
+fn variable_body(obj: &Json, source: &Cx<'_>) -> Body {
     let mut body = Body {
         items: Vec::new(),
         span: obj.span,
@@ -189,7 +218,7 @@ fn variable_body(obj: &Json, source: &str) -> Body {
 }
 
 /// A body: nested block types become blocks, everything else attributes.
-fn attributes_body(obj: &Json, source: &str, nested: bool) -> Body {
+fn attributes_body(obj: &Json, source: &Cx<'_>, nested: bool) -> Body {
     let mut body = Body {
         items: Vec::new(),
         span: obj.span,
@@ -269,7 +298,7 @@ fn attributes_body(obj: &Json, source: &str, nested: bool) -> Body {
 }
 
 /// A JSON value as an expression: strings are templates.
-fn value_expr(json: &Json, source: &str) -> Expr {
+fn value_expr(json: &Json, source: &Cx<'_>) -> Expr {
     let kind = match &json.value {
         JsonValue::Null => ExprKind::Null,
         JsonValue::Bool(b) => ExprKind::Bool(*b),
@@ -336,7 +365,7 @@ fn literal_expr(json: &Json) -> Expr {
 
 /// A JSON string parsed as a template. When the source text between the quotes is the string
 /// itself (no escapes), spans point inside the string; otherwise at the whole string.
-fn string_template(s: &str, span: Span, source: &str) -> Expr {
+fn string_template(s: &str, span: Span, source: &Cx<'_>) -> Expr {
     let literal = || Expr {
         kind: ExprKind::Template(Template {
             parts: vec![TemplatePart::Literal {
@@ -350,11 +379,20 @@ fn string_template(s: &str, span: Span, source: &str) -> Expr {
     if !s.contains("${") && !s.contains("%{") {
         return literal();
     }
-    let Some(mut t) = crate::parse::template(s) else {
-        return literal();
+    let mut t = match crate::parse::template_result(s) {
+        Ok(t) => t,
+        Err(e) => {
+            source.error.borrow_mut().get_or_insert(ParseError {
+                message: e.message,
+                span,
+            });
+            return literal();
+        }
     };
     let start = span.start as usize + 1;
-    let raw = source.get(start..(span.end as usize).saturating_sub(1));
+    let raw = source
+        .source
+        .get(start..(span.end as usize).saturating_sub(1));
     if raw == Some(s) {
         let offset = span.start + 1;
         respan_template(&mut t, &|sp| Span {

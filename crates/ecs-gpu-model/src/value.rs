@@ -30,10 +30,39 @@ impl Loc {
 pub struct Node {
     pub value: Value,
     pub loc: Option<Loc>,
-    /// Sensitive, as Terraform marks values: a variable declared `sensitive = true` (whatever gave
-    /// its value: a default, a tfvars file, `--var`), `sensitive(...)`, and what is computed from
-    /// them. A message never quotes it: see [`Node::shown`].
-    pub sensitive: bool,
+    /// Hidden, as Terraform marks values: sensitive (a variable or module output declared
+    /// `sensitive = true`, whatever gave its value: a default, a tfvars file, `--var`;
+    /// `sensitive(...)`) or ephemeral (a variable or output declared `ephemeral = true`), and what
+    /// is computed from them. A message never quotes it: see [`Node::shown`].
+    pub mark: Mark,
+}
+
+/// How Terraform hides a value: never shown, and a message says which, in its place.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Default)]
+pub enum Mark {
+    /// Shown as it is.
+    #[default]
+    None,
+    /// `(sensitive)`.
+    Sensitive,
+    /// `(ephemeral)`: a value Terraform never writes to a plan or state. It wins over
+    /// [`Mark::Sensitive`] when both went into a value.
+    Ephemeral,
+}
+
+impl Mark {
+    /// What a message says in place of a value so marked.
+    pub fn label(self) -> &'static str {
+        match self {
+            Mark::None => "",
+            Mark::Sensitive => "(sensitive)",
+            Mark::Ephemeral => "(ephemeral)",
+        }
+    }
+
+    pub fn is_hidden(self) -> bool {
+        self != Mark::None
+    }
 }
 
 #[derive(Debug, Clone, PartialEq)]
@@ -287,36 +316,66 @@ impl Node {
         Node {
             value,
             loc,
-            sensitive: false,
+            mark: Mark::None,
         }
     }
 
-    /// Whether the value, or any part of it, is sensitive.
+    /// Whether the value, or any part of it, is hidden: sensitive or ephemeral.
     pub fn is_sensitive(&self) -> bool {
+        self.hidden().is_hidden()
+    }
+
+    /// How the value, or its most hidden part, is hidden ([`Mark::None`] when no part is).
+    pub fn hidden(&self) -> Mark {
+        let mut mark = Mark::None;
         let mut stack: Vec<&Node> = vec![self];
         while let Some(n) = stack.pop() {
-            if n.sensitive {
-                return true;
+            mark = mark.max(n.mark);
+            if mark == Mark::Ephemeral {
+                break;
             }
             match &n.value {
                 Value::List(items) => stack.extend(items),
-                Value::Object(o) => stack.extend(o.entries.iter().map(|e| &e.value)),
+                Value::Object(o) => {
+                    stack.extend(o.entries.iter().chain(&o.discarded).map(|e| &e.value))
+                }
                 Value::Json(inner) => stack.push(inner),
                 _ => {}
             }
         }
-        false
+        mark
     }
 
-    /// Marks the value and every part of it sensitive (`sensitive = true`) or not
-    /// (`nonsensitive(...)`).
-    pub(crate) fn mark_sensitive(&mut self, sensitive: bool) {
+    /// Marks the value and every part of it at least `mark` (`sensitive = true`, a value computed
+    /// from a sensitive one).
+    pub(crate) fn raise_mark(&mut self, mark: Mark) {
+        if mark.is_hidden() {
+            self.each_node(&mut |n| n.mark = n.mark.max(mark));
+        }
+    }
+
+    /// `nonsensitive(...)`: no part of the value is sensitive any more (an ephemeral part stays
+    /// ephemeral).
+    pub(crate) fn clear_sensitive(&mut self) {
+        self.each_node(&mut |n| {
+            if n.mark == Mark::Sensitive {
+                n.mark = Mark::None;
+            }
+        });
+    }
+
+    fn each_node(&mut self, f: &mut dyn FnMut(&mut Node)) {
         let mut stack: Vec<&mut Node> = vec![self];
         while let Some(n) = stack.pop() {
-            n.sensitive = sensitive;
+            f(n);
             match &mut n.value {
                 Value::List(items) => stack.extend(items.iter_mut()),
-                Value::Object(o) => stack.extend(o.entries.iter_mut().map(|e| &mut e.value)),
+                Value::Object(o) => stack.extend(
+                    o.entries
+                        .iter_mut()
+                        .chain(o.discarded.iter_mut())
+                        .map(|e| &mut e.value),
+                ),
                 Value::Json(inner) => stack.push(std::sync::Arc::make_mut(inner)),
                 _ => {}
             }
@@ -343,12 +402,13 @@ impl Node {
         }
     }
 
-    /// The value as a message quotes it: `(sensitive)` when any part of it is sensitive, else a
-    /// string's text, a number as Terraform writes it, `true`/`false`, `null`, the JSON of a
-    /// collection, or `(known after apply)`.
+    /// The value as a message quotes it: `(sensitive)` or `(ephemeral)` when any part of it is
+    /// hidden, else a string's text, a number as Terraform writes it, `true`/`false`, `null`, the
+    /// JSON of a collection, or `(known after apply)`.
     pub fn shown(&self) -> String {
-        if self.is_sensitive() {
-            return "(sensitive)".to_string();
+        let mark = self.hidden();
+        if mark.is_hidden() {
+            return mark.label().to_string();
         }
         match &self.value {
             Value::Null => "null".to_string(),
@@ -362,20 +422,38 @@ impl Node {
         }
     }
 
-    /// Every sensitive text in the value: the strings and numbers of its sensitive parts (for a
-    /// last check that no message quotes one).
-    pub fn sensitive_texts(&self, out: &mut Vec<String>) {
-        let mut stack: Vec<(&Node, bool)> = vec![(self, false)];
+    /// Every hidden text in the value, with its mark: the strings and numbers of its hidden
+    /// parts, the known fragments of its hidden unknowns, and the keys of the objects where the
+    /// hiding starts (a sensitive map's keys, an object built with a sensitive key, a repeated
+    /// one's too; not the keys inside a hidden structure, such as the `name` and `value` of a
+    /// container decoded from a sensitive template, which are its schema) (for a last check that
+    /// no message quotes one).
+    pub fn sensitive_texts(&self, out: &mut Vec<(String, Mark)>) {
+        let mut stack: Vec<(&Node, Mark)> = vec![(self, Mark::None)];
         while let Some((n, inherited)) = stack.pop() {
-            let sensitive = inherited || n.sensitive;
+            let mark = inherited.max(n.mark);
+            let hidden = mark.is_hidden();
             match &n.value {
-                Value::String(s) if sensitive && !s.is_empty() => out.push(s.to_string()),
-                Value::Number(x) if sensitive => out.push(format_number(*x)),
-                Value::List(items) => stack.extend(items.iter().map(|i| (i, sensitive))),
-                Value::Object(o) => stack.extend(o.entries.iter().map(|e| (&e.value, sensitive))),
-                // A `jsonencode` text is sensitive as a whole when a part is; its parts carry
+                Value::String(s) if hidden && !s.is_empty() => out.push((s.to_string(), mark)),
+                Value::Number(x) if hidden => out.push((format_number(*x), mark)),
+                Value::List(items) => stack.extend(items.iter().map(|i| (i, mark))),
+                Value::Object(o) => {
+                    for e in o.entries.iter().chain(&o.discarded) {
+                        if hidden && !inherited.is_hidden() && !e.key.is_empty() {
+                            out.push((e.key.clone(), mark));
+                        }
+                        stack.push((&e.value, mark));
+                    }
+                }
+                // A `jsonencode` text is hidden as a whole when a part is; its parts carry
                 // their own marks.
                 Value::Json(inner) => stack.push((inner, inherited)),
+                Value::Unknown(u) => {
+                    if hidden {
+                        out.extend(u.fragments.iter().map(|f| (f.clone(), mark)));
+                    }
+                    stack.extend(u.entries.iter().map(|e| (&e.value, mark)));
+                }
                 _ => {}
             }
         }
@@ -516,27 +594,47 @@ pub(crate) fn error_value() -> Value {
     unknown(UnknownReason::Error, Vec::new())
 }
 
+/// Adds the references of `more` that `into` does not hold yet, in order.
 pub(crate) fn merge_refs(into: &mut Vec<Reference>, more: Vec<Reference>) {
+    // Few references (the usual case): compared one by one. Many: by hash, so that a value
+    // holding thousands of references is not quadratic in them.
+    if into
+        .len()
+        .saturating_add(more.len())
+        .saturating_mul(more.len())
+        <= 1024
+    {
+        for r in more {
+            if !into.contains(&r) {
+                into.push(r);
+            }
+        }
+        return;
+    }
+    let mut seen: crate::FastSet<Reference> = into.iter().cloned().collect();
     for r in more {
-        if !into.contains(&r) {
+        if seen.insert(r.clone()) {
             into.push(r);
         }
     }
 }
 
-/// Every reference carried by unknown values anywhere inside a node.
+/// Every reference carried by unknown values anywhere inside a node, each once, in order.
 pub(crate) fn deep_refs(node: &Node) -> Vec<Reference> {
-    let mut out = Vec::new();
-    collect_refs(node, &mut out, 0);
+    let mut all = Vec::new();
+    collect_refs(node, &mut all, 0);
+    let mut out = Vec::with_capacity(all.len());
+    merge_refs(&mut out, all);
     out
 }
 
+/// Every reference inside a node, repeats included.
 fn collect_refs(node: &Node, out: &mut Vec<Reference>, depth: usize) {
     if depth > MAX_DEPTH {
         return;
     }
     match &node.value {
-        Value::Unknown(u) => merge_refs(out, u.refs.clone()),
+        Value::Unknown(u) => out.extend(u.refs.iter().cloned()),
         Value::List(items) => items.iter().for_each(|i| collect_refs(i, out, depth + 1)),
         Value::Object(o) => o
             .entries

@@ -200,6 +200,9 @@ pub(crate) fn find_files(paths: &[PathBuf], cwd: &Path) -> (Vec<Found>, Vec<(Pat
     // Real paths of walked roots without symlinked folders: a file's folder is then the root's
     // real path joined with the rest, with no `canonicalize` per folder.
     let mut plain_roots: Vec<(PathBuf, PathBuf)> = Vec::new();
+    let rules = std::sync::Arc::new(crate::ignore_files::IgnoreRules::new(|path, max| {
+        read_if_there(path, max).map_err(|e| e.message)
+    }));
     for root in paths {
         let meta = match std::fs::metadata(root) {
             Ok(m) => m,
@@ -252,20 +255,37 @@ pub(crate) fn find_files(paths: &[PathBuf], cwd: &Path) -> (Vec<Found>, Vec<(Pat
             }
             continue;
         }
+        // The ignore files are read here, bounded ([`crate::ignore_files`]), not by the walker.
+        let rules = rules.clone();
+        let base = std::fs::canonicalize(root).unwrap_or_else(|_| cwd.join(root));
+        let walked_root = root.clone();
         let walker = ignore::WalkBuilder::new(root)
             .hidden(false)
-            .git_ignore(true)
+            .git_ignore(false)
             .git_global(false)
-            .git_exclude(true)
+            .git_exclude(false)
             .require_git(false)
             .ignore(false)
-            .parents(true)
+            .parents(false)
             .follow_links(true)
-            .filter_entry(|e| {
+            .filter_entry(move |e| {
+                if e.depth() == 0 {
+                    return true;
+                }
+                let is_dir = e.file_type().is_some_and(|t| t.is_dir());
                 let name = e.file_name().to_string_lossy();
-                !(e.file_type().is_some_and(|t| t.is_dir())
-                    && e.depth() > 0
-                    && (name == ".terraform" || name == ".git" || name == ".terragrunt-cache"))
+                if is_dir && (name == ".terraform" || name == ".git" || name == ".terragrunt-cache")
+                {
+                    return false;
+                }
+                if is_dir
+                    && e.path_is_symlink()
+                    && crate::ignore_files::on_special_file_system(e.path())
+                {
+                    return false;
+                }
+                let rest = e.path().strip_prefix(&walked_root).unwrap_or(e.path());
+                !rules.ignored(&base.join(rest), is_dir)
             })
             .build_parallel();
         let linked = std::sync::atomic::AtomicBool::new(false);
@@ -318,6 +338,12 @@ pub(crate) fn find_files(paths: &[PathBuf], cwd: &Path) -> (Vec<Found>, Vec<(Pat
             }
         }
     }
+    problems.extend(
+        rules
+            .take_problems()
+            .into_iter()
+            .map(|(path, message)| (display_path(&path, cwd), message)),
+    );
     let found = found
         .into_inner()
         .unwrap_or_else(std::sync::PoisonError::into_inner);
@@ -465,7 +491,31 @@ pub(crate) fn read_text(path: &Path) -> Result<String, ReadError> {
 
 /// Reads a file's bytes as [`read_text`] does, without the UTF-8 check (`filebase64`).
 pub(crate) fn read_bytes(path: &Path) -> Result<Vec<u8>, ReadError> {
-    read_open_bytes(open_nonblocking(path)?)
+    read_open_bytes(open_nonblocking(path)?, MAX_FILE_BYTES)
+}
+
+/// Reads a file's bytes as [`read_bytes`] does, up to `max` bytes: `None` when there is no file
+/// at `path` (nothing on the way to it is a problem then).
+pub(crate) fn read_if_there(path: &Path, max: u64) -> Result<Option<Vec<u8>>, ReadError> {
+    let mut options = std::fs::OpenOptions::new();
+    options.read(true);
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::OpenOptionsExt;
+        options.custom_flags(libc::O_NONBLOCK);
+    }
+    match options.open(path) {
+        Ok(file) => read_open_bytes(file, max).map(Some),
+        Err(e)
+            if matches!(
+                e.kind(),
+                std::io::ErrorKind::NotFound | std::io::ErrorKind::NotADirectory
+            ) =>
+        {
+            Ok(None)
+        }
+        Err(e) => Err(format!("cannot read: {e}").into()),
+    }
 }
 
 /// Reads a file's bytes as [`read_bytes`] does, if the file opened is where `inside` allows: the
@@ -481,7 +531,7 @@ pub(crate) fn read_bytes_inside(
             "moved outside the checked folders while being read: not read".to_string(),
         ));
     }
-    read_open_bytes(file)
+    read_open_bytes(file, MAX_FILE_BYTES)
 }
 
 /// [`read_bytes_inside`], as UTF-8 text.
@@ -522,10 +572,10 @@ fn opened_path(file: &std::fs::File) -> Option<PathBuf> {
     }
 }
 
-/// Reads an open file, refusing what is not a regular file and huge files. What is checked is the
-/// open file itself, and the read goes through the same handle, bounded: a file swapped or grown
-/// after the check cannot pass the limits.
-fn read_open_bytes(file: std::fs::File) -> Result<Vec<u8>, ReadError> {
+/// Reads an open file, refusing what is not a regular file and files over `max` bytes. What is
+/// checked is the open file itself, and the read goes through the same handle, bounded: a file
+/// swapped or grown after the check cannot pass the limits.
+fn read_open_bytes(file: std::fs::File, max: u64) -> Result<Vec<u8>, ReadError> {
     use std::io::Read;
     let meta = file.metadata().map_err(|e| format!("cannot read: {e}"))?;
     if !meta.is_file() {
@@ -535,7 +585,7 @@ fn read_open_bytes(file: std::fs::File) -> Result<Vec<u8>, ReadError> {
             file_kind(&meta.file_type())
         )));
     }
-    if meta.len() > MAX_FILE_BYTES {
+    if meta.len() > max {
         return Err(format!("file too large ({} bytes)", meta.len()).into());
     }
     let mut bytes = Vec::with_capacity(usize::try_from(meta.len()).unwrap_or(0));
@@ -544,7 +594,7 @@ fn read_open_bytes(file: std::fs::File) -> Result<Vec<u8>, ReadError> {
     // that would only find the end is not made either; a size of 0 may be a file system that does
     // not know sizes (procfs), read then up to the limit.
     let limit = match meta.len() {
-        0 => MAX_FILE_BYTES,
+        0 => max,
         n => n,
     };
     file.take(limit)
@@ -614,11 +664,7 @@ pub(crate) fn parse_text(kind: Kind, text: &str) -> Parsed {
         Kind::TfJson => match crate::parse::json(text) {
             Ok(j) => match crate::tfjson::to_file(&j, text) {
                 Ok(f) => Parsed::Hcl(f),
-                Err(message) => Parsed::Problem {
-                    line: Some(1),
-                    column: Some(1),
-                    message,
-                },
+                Err(e) => problem_at(text, &e),
             },
             Err(e) => problem_at(text, &e),
         },
@@ -629,6 +675,9 @@ pub(crate) fn parse_text(kind: Kind, text: &str) -> Parsed {
             }
             match crate::parse::json(text) {
                 Ok(j) if task_definition_object(&j).is_some() => Parsed::TaskDef(j),
+                // Past a limit (a task definition of tens of thousands of containers), not
+                // skipped without a word: it may well be a task definition.
+                Err(e) if e.is_limit() => problem_at(text, &e),
                 _ => Parsed::Ignored,
             }
         }

@@ -1314,3 +1314,57 @@ fn files_loaded_without_their_texts_keep_their_lines() {
     assert_eq!(d.read_text(), None);
     assert_eq!(k.read_text().as_deref(), Some(main));
 }
+
+/// The collection functions that remove repeats or match keys give what comparing each element
+/// with every other gives, in Terraform's order, with repeats of every kind (`0` and `-0`,
+/// objects with keys in another order, lists, a `jsonencode` and its text).
+#[test]
+fn collection_functions_remove_repeats_as_pairwise_comparison_would() {
+    for (expr, want) in [
+        ("distinct([1, 2, 1, 0, -0])", r#"[1,2,0]"#),
+        (
+            "distinct([{ a = 1, b = 2 }, { b = 2, a = 1 }, [1], [1], [\"1\"]])",
+            r#"[{"a":1,"b":2},[1],["1"]]"#,
+        ),
+        (
+            "distinct([jsonencode({ a = 1 }), \"{\\\"a\\\":1}\"])",
+            r#"["{\"a\":1}"]"#,
+        ),
+        ("toset([\"b\", \"a\", \"b\", 1])", r#"["1","a","b"]"#),
+        (
+            "setunion([\"b\"], [\"a\", \"b\"], [\"c\"])",
+            r#"["a","b","c"]"#,
+        ),
+        (
+            "setintersection([\"a\", \"b\", \"c\"], [\"c\", \"a\"], [\"a\", \"c\", \"d\"])",
+            r#"["a","c"]"#,
+        ),
+        (
+            "setsubtract([\"a\", \"b\", \"c\"], [\"b\"])",
+            r#"["a","c"]"#,
+        ),
+        (
+            "zipmap([\"a\", \"b\", \"a\"], [1, 2, 3])",
+            r#"{"a":3,"b":2}"#,
+        ),
+        (
+            "keys(zipmap([\"b\", \"a\", \"b\"], [1, 2, 3]))",
+            r#"["a","b"]"#,
+        ),
+        (
+            "{ for x in [\"a\", \"b\", \"a\"] : x => x... }",
+            r#"{"a":["a","a"],"b":["b"]}"#,
+        ),
+        (
+            "merge({ a = 1, b = 2 }, { b = 3, c = 4 }, { a = 5 })",
+            r#"{"a":5,"b":3,"c":4}"#,
+        ),
+    ] {
+        assert_eq!(json(&eval(expr)), want, "{expr}");
+    }
+    // A duplicate key in a `for` object without `...` is an error, as in Terraform.
+    assert_eq!(
+        reason(&eval("{ for x in [\"a\", \"a\"] : x => 1 }")),
+        UnknownReason::Error
+    );
+}

@@ -198,7 +198,7 @@ EOF
         assert_eq!(c.get("name").unwrap().shown(), "(sensitive)", "{name}");
         let mut texts = Vec::new();
         c.sensitive_texts(&mut texts);
-        assert!(texts.iter().any(|t| t == "S3CRET"), "{name}: {texts:?}");
+        assert!(texts.iter().any(|t| t.0 == "S3CRET"), "{name}: {texts:?}");
     }
 }
 

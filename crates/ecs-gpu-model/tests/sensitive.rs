@@ -87,3 +87,56 @@ fn sensitive_variables_from_tfvars_and_the_command_line() {
     assert!(y.is_sensitive());
     assert_eq!(y.shown(), "(sensitive)");
 }
+
+/// A child module's output declared `sensitive` (or given a sensitive value), one or two levels
+/// down, is sensitive where it is used, as Terraform marks it; an `ephemeral` variable or output
+/// is ephemeral. Either points at the reference, not at the value's own line.
+#[test]
+fn module_outputs_and_ephemeral_values_are_marked() {
+    let main = "module \"m\" {\n  source = \"./m\"\n}\nvariable \"e\" {\n  ephemeral = true\n  default = \"E\"\n}\nresource \"t\" \"t\" {\n  a = module.m.a\n  b = module.m.b\n  c = module.m.c\n  d = module.m.plain\n  e = \"x-${var.e}\"\n  f = module.m.f\n}\n";
+    let child = "module \"inner\" {\n  source = \"./inner\"\n}\nvariable \"v\" {\n  sensitive = true\n  default = \"V\"\n}\noutput \"a\" {\n  value = \"A\"\n  sensitive = true\n}\noutput \"b\" {\n  value = var.v\n}\noutput \"c\" {\n  value = module.inner.c\n}\noutput \"plain\" {\n  value = \"P\"\n}\noutput \"f\" {\n  value = \"F\"\n  ephemeral = true\n}\n";
+    let inner = "output \"c\" {\n  value = \"C\"\n  sensitive = true\n}\n";
+    let dir = write(&[
+        ("main.tf", main),
+        ("m/main.tf", child),
+        ("m/inner/main.tf", inner),
+    ]);
+    let m = load_dir(dir.path());
+    let r = root_resource(&m, "t", "t");
+    for (name, shown) in [
+        ("a", "(sensitive)"),
+        ("b", "(sensitive)"),
+        ("c", "(sensitive)"),
+        ("d", "P"),
+        ("e", "(ephemeral)"),
+        ("f", "(ephemeral)"),
+    ] {
+        let v = r.body.attr(name).unwrap();
+        assert_eq!(v.shown(), shown, "{name}");
+        if shown != "P" {
+            let loc = v.loc.expect("a place");
+            assert_eq!(
+                m.file(loc.file).path.file_name().unwrap(),
+                "main.tf",
+                "{name}"
+            );
+        }
+    }
+}
+
+/// Terraform refuses a `for_each` whose value is sensitive as a whole (its keys would be
+/// instance addresses): its instances are unknown here, so no key is known. A map whose values
+/// only are sensitive keeps its keys.
+#[test]
+fn a_sensitive_for_each_gives_no_instance_keys() {
+    let main = "variable \"s\" {\n  sensitive = true\n  type = set(string)\n  default = [\"K\"]\n}\nvariable \"v\" {\n  sensitive = true\n  default = \"V\"\n}\nresource \"t\" \"set\" {\n  for_each = var.s\n}\nresource \"t\" \"for\" {\n  for_each = { for k in var.s : k => k }\n}\nresource \"t\" \"toset\" {\n  for_each = toset([var.v])\n}\nresource \"t\" \"values\" {\n  for_each = { k = var.v }\n  x = each.value\n}\n";
+    let (_d, m) = load(&[("main.tf", main)]);
+    for name in ["set", "for", "toset"] {
+        let r = find(&m, "t", name);
+        assert!(r.instances_unknown && r.key.is_none(), "{name}: {r:?}");
+    }
+    let r = find(&m, "t", "values");
+    assert!(!r.instances_unknown, "{r:?}");
+    assert_eq!(m.local_address(r), "t.values[\"k\"]");
+    assert_eq!(r.body.attr("x").unwrap().shown(), "(sensitive)");
+}

@@ -68,6 +68,9 @@ pub fn render(report: &Report, out: &mut dyn Write) -> io::Result<()> {
         if !d.instances.is_empty() {
             message.push_str(&format!("\ninstances: {}", esc(&d.instances.join(", "))));
         }
+        if let Some(note) = d.omitted_note() {
+            message.push_str(&format!("\nnote: {note}"));
+        }
         if let Some(h) = &d.help {
             message.push_str(&format!("\nhelp: {}", esc(h)));
         }

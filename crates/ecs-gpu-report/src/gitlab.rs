@@ -67,6 +67,9 @@ pub fn to_value(report: &Report) -> Value {
                     esc(&crate::instances_text(&d.instances))
                 ));
             }
+            if let Some(note) = d.omitted_note() {
+                description.push_str(&format!(" ({note})"));
+            }
             if let Some(h) = &d.help {
                 description.push_str(&format!("; help: {}", esc(h)));
             }

@@ -353,6 +353,14 @@ fn diagnostic(
             text(&crate::instances_text(&d.instances))
         )?;
     }
+    if let Some(note) = d.omitted_note() {
+        writeln!(
+            out,
+            "{pad} {} {} {note}",
+            style.gutter("="),
+            style.paint("1;36", "note:")
+        )?;
+    }
     if let Some(h) = &d.help {
         writeln!(
             out,
@@ -515,6 +523,7 @@ mod tests {
                 instances: Vec::new(),
                 help: None,
                 labels: Vec::new(),
+                omitted: 0,
             });
         }
         report

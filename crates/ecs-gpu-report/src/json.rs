@@ -52,6 +52,13 @@ struct Entry<'a> {
     #[serde(skip_serializing_if = "<[String]>::is_empty")]
     instances: &'a [String],
     help: Option<&'a str>,
+    /// How many more findings of this rule at this place are not listed.
+    #[serde(skip_serializing_if = "is_zero")]
+    omitted: usize,
+}
+
+fn is_zero(n: &usize) -> bool {
+    *n == 0
 }
 
 impl<'a> Document<'a> {
@@ -91,6 +98,7 @@ impl<'a> Entry<'a> {
             module: d.module.as_deref(),
             instances: &d.instances,
             help: d.help.as_deref(),
+            omitted: d.omitted,
         }
     }
 }

@@ -19,6 +19,7 @@
 //!     instances: Vec::new(),
 //!     help: Some("use `requires_compatibilities = [\"EC2\"]`".into()),
 //!     labels: Vec::new(),
+//!     omitted: 0,
 //! });
 //! let mut out = Vec::new();
 //! ecs_gpu_report::render(Format::Json, &report, &RenderOptions::default(), &mut out).unwrap();
@@ -36,7 +37,10 @@ pub mod github;
 pub mod gitlab;
 pub mod human;
 pub mod json;
+mod redact;
 pub mod sarif;
+
+pub use redact::Redactions;
 
 /// How bad a finding is.
 ///
@@ -142,6 +146,9 @@ pub struct Diagnostic {
     /// The remedy.
     pub help: Option<String>,
     pub labels: Vec<Label>,
+    /// How many more findings of this rule at this place are not listed
+    /// ([`Report::cap_per_place`]); 0 when none.
+    pub omitted: usize,
 }
 
 impl Diagnostic {
@@ -153,6 +160,22 @@ impl Diagnostic {
             Some(m) => format!("{m}.{r}"),
             None => r.clone(),
         })
+    }
+
+    /// What a report says of [`Diagnostic::omitted`]: "12 more findings of `GPU105` here are not
+    /// listed" (`None` when none are left out).
+    pub fn omitted_note(&self) -> Option<String> {
+        match self.omitted {
+            0 => None,
+            1 => Some(format!(
+                "1 more finding of `{}` here is not listed",
+                self.rule
+            )),
+            n => Some(format!(
+                "{n} more findings of `{}` here are not listed",
+                self.rule
+            )),
+        }
     }
 
     /// The order diagnostics are printed in: by file, line, column, then rule.
@@ -239,7 +262,13 @@ impl Report {
     }
 
     pub fn summary(&self) -> Summary {
-        let count = |s| self.diagnostics.iter().filter(|d| d.severity == s).count();
+        let count = |s| {
+            self.diagnostics
+                .iter()
+                .filter(|d| d.severity == s)
+                .map(|d| 1 + d.omitted)
+                .sum()
+        };
         Summary {
             files: self.files,
             errors: count(Severity::Error),
@@ -253,7 +282,36 @@ impl Report {
         self.diagnostics
             .sort_by(|a, b| a.sort_key().cmp(&b.sort_key()));
     }
+
+    /// Keeps the first `max` findings of each rule at each place (in printing order) and counts
+    /// the others in the last one kept ([`Diagnostic::omitted`]), which every format says. One
+    /// line of code can make a million findings (a `for` over a `range` that builds containers, in
+    /// a resource with a `count`): the first few say all there is to say, and the output stays
+    /// near the size of the code. The summary still counts them all.
+    pub fn cap_per_place(&mut self, max: usize) {
+        let max = max.max(1);
+        self.sort();
+        let mut kept: Vec<Diagnostic> = Vec::with_capacity(self.diagnostics.len().min(1 << 16));
+        let mut in_place = 0;
+        for d in std::mem::take(&mut self.diagnostics) {
+            let same_place = kept
+                .last()
+                .is_some_and(|k| k.rule == d.rule && k.location == d.location);
+            in_place = if same_place { in_place + 1 } else { 1 };
+            if in_place > max {
+                if let Some(last) = kept.last_mut() {
+                    last.omitted += 1 + d.omitted;
+                }
+            } else {
+                kept.push(d);
+            }
+        }
+        self.diagnostics = kept;
+    }
 }
+
+/// Most findings of one rule at one place a report lists ([`Report::cap_per_place`]).
+pub const MAX_PER_PLACE: usize = 100;
 
 /// An output format.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
@@ -370,4 +428,98 @@ pub(crate) fn instances_text(instances: &[String]) -> String {
         .map(|m| format!("`{m}`"))
         .collect::<Vec<_>>()
         .join(", ")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn at(rule: &str, line: u32, message: &str) -> Diagnostic {
+        Diagnostic {
+            rule: rule.into(),
+            name: "n".into(),
+            severity: Severity::Info,
+            message: message.into(),
+            location: Some(Location {
+                file: "main.tf".into(),
+                line,
+                column: 1,
+                end_line: line,
+                end_column: 2,
+            }),
+            resource: None,
+            module: None,
+            instances: Vec::new(),
+            help: None,
+            labels: Vec::new(),
+            omitted: 0,
+        }
+    }
+
+    /// A rule's findings at one place past the cap are counted in the last one kept; other rules
+    /// and other places keep theirs, and the summary counts every finding.
+    #[test]
+    fn findings_past_the_cap_at_one_place_are_counted_not_listed() {
+        let mut report = Report::new(1);
+        for i in 0..250 {
+            report
+                .diagnostics
+                .push(at("GPU105", 3, &format!("c{i:03}")));
+        }
+        for i in 0..5 {
+            report.diagnostics.push(at("GPU101", 3, &format!("t{i}")));
+            report.diagnostics.push(at("GPU105", 4, &format!("d{i}")));
+        }
+        report.cap_per_place(100);
+        let at3: Vec<&Diagnostic> = report
+            .diagnostics
+            .iter()
+            .filter(|d| d.rule == "GPU105" && d.location.as_ref().unwrap().line == 3)
+            .collect();
+        assert_eq!(at3.len(), 100);
+        assert_eq!(at3[99].omitted, 150);
+        assert_eq!(at3[99].message, "c099");
+        assert_eq!(
+            at3[99].omitted_note().unwrap(),
+            "150 more findings of `GPU105` here are not listed"
+        );
+        assert_eq!(report.diagnostics.len(), 110);
+        assert_eq!(report.summary().infos, 260);
+    }
+
+    /// A text hidden for one resource is hidden in its findings only; a text hidden everywhere,
+    /// in every finding; a short text only where it is quoted whole.
+    #[test]
+    fn hidden_texts_are_replaced_in_every_text_of_their_findings() {
+        let mut r = Redactions::new([
+            ("S3CRET-TOKEN".to_string(), "(sensitive)"),
+            ("7".to_string(), "(ephemeral)"),
+        ]);
+        r.add_for_resource(
+            "aws_ecs_task_definition.a".into(),
+            Some("module.m".into()),
+            [("inner-name".to_string(), "(sensitive)")],
+        );
+        let mut mine = at(
+            "GPU101",
+            1,
+            "container `inner-name` of S3CRET-TOKEN has `7` GPUs, 7 left",
+        );
+        mine.resource = Some("aws_ecs_task_definition.a".into());
+        mine.module = Some("module.m".into());
+        mine.help = Some("rename `inner-name`".into());
+        let mut other = mine.clone();
+        other.module = None;
+        r.apply(&mut mine);
+        r.apply(&mut other);
+        assert_eq!(
+            mine.message,
+            "container `(sensitive)` of (sensitive) has `(ephemeral)` GPUs, 7 left"
+        );
+        assert_eq!(mine.help.as_deref(), Some("rename `(sensitive)`"));
+        assert_eq!(
+            other.message,
+            "container `inner-name` of (sensitive) has `(ephemeral)` GPUs, 7 left"
+        );
+    }
 }

@@ -81,6 +81,9 @@ fn result(d: &Diagnostic, rule_index: Option<usize>) -> Option<Value> {
     if !d.instances.is_empty() {
         text.push_str(&format!("\ninstances: {}", d.instances.join(", ")));
     }
+    if let Some(note) = d.omitted_note() {
+        text.push_str(&format!("\nnote: {note}"));
+    }
     if let Some(name) = d.address() {
         location["logicalLocations"] = json!([{ "fullyQualifiedName": name, "kind": "resource" }]);
     }

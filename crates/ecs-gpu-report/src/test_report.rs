@@ -72,6 +72,7 @@ pub(crate) fn sample() -> Report {
                 },
                 message: "GPUs reserved here".into(),
             }],
+            omitted: 0,
         },
         Diagnostic {
             rule: "GPU105".into(),
@@ -90,6 +91,7 @@ pub(crate) fn sample() -> Report {
             instances: vec!["module.gpu".into(), "module.gpu_spot".into()],
             help: Some("add `{ name = \"NVIDIA_DRIVER_CAPABILITIES\", value = \"utility,compute\" }`".into()),
             labels: Vec::new(),
+            omitted: 2,
         },
         Diagnostic {
             rule: "GPU003".into(),
@@ -102,6 +104,7 @@ pub(crate) fn sample() -> Report {
             instances: Vec::new(),
             help: None,
             labels: Vec::new(),
+            omitted: 0,
         },
     ];
     report
@@ -145,6 +148,7 @@ pub(crate) fn hostile() -> Report {
             location,
             message: format!("container `{name}` here"),
         }],
+        omitted: 0,
     });
     report.problems.push(crate::Problem {
         file,

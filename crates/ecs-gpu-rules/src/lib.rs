@@ -108,6 +108,7 @@ fn diagnostic(model: &Model, f: &Finding, severity: Severity) -> Diagnostic {
         instances: Vec::new(),
         help: f.help.clone(),
         labels,
+        omitted: 0,
     }
 }
 
@@ -223,7 +224,27 @@ pub fn check(model: &Model, settings: &Settings) -> Vec<Diagnostic> {
             }));
         }
     }
-    redact_sensitive(&mut out, &model.sensitive_texts());
+    // The last guard against printing a secret: a rule quotes values through `Node::shown`,
+    // which says `(sensitive)` for a hidden one; any hidden text still in a diagnostic (a rule
+    // that quotes a container name, a key) is replaced the same way.
+    let texts = model.hidden_texts();
+    let mut hidden = ecs_gpu_report::Redactions::new(
+        texts
+            .everywhere
+            .into_iter()
+            .map(|(text, mark)| (text, mark.label())),
+    );
+    for (id, texts) in texts.by_resource {
+        let r = model.resource(id);
+        hidden.add_for_resource(
+            model.local_address(r),
+            model.module_address(r).map(str::to_string),
+            texts.into_iter().map(|(text, mark)| (text, mark.label())),
+        );
+    }
+    for d in &mut out {
+        hidden.apply(d);
+    }
     out.sort_by(|a, b| a.sort_key().cmp(&b.sort_key()));
     out.dedup();
     drop_root_copies_of_module_findings(&mut out);
@@ -394,41 +415,4 @@ pub fn report_with(
     }
     report.sources = sources;
     report
-}
-
-/// The last guard against printing a secret: a rule quotes values through [`Node::shown`], which
-/// says `(sensitive)` for a sensitive one; any sensitive text still in a message, a help or a
-/// label (a rule that quotes a value some other way) is replaced the same way. A short text (a
-/// GPU count) only where it is the whole of a quoted value, so other numbers stay readable.
-///
-/// [`Node::shown`]: ecs_gpu_model::Node::shown
-fn redact_sensitive(diagnostics: &mut [Diagnostic], secrets: &[String]) {
-    if secrets.is_empty() {
-        return;
-    }
-    let redact = |text: &mut String| {
-        for secret in secrets {
-            if secret.len() >= 4 {
-                if text.contains(secret.as_str()) {
-                    *text = text.replace(secret.as_str(), "(sensitive)");
-                }
-            } else {
-                for (open, close) in [("`", "`"), ("\"", "\""), ("`\"", "\"`")] {
-                    let quoted = format!("{open}{secret}{close}");
-                    if text.contains(&quoted) {
-                        *text = text.replace(&quoted, &format!("{open}(sensitive){close}"));
-                    }
-                }
-            }
-        }
-    };
-    for d in diagnostics {
-        redact(&mut d.message);
-        if let Some(h) = &mut d.help {
-            redact(h);
-        }
-        for l in &mut d.labels {
-            redact(&mut l.message);
-        }
-    }
 }

@@ -70,10 +70,14 @@ fn main() -> ExitCode {
     no_huge_pages();
     let cli = match Cli::try_parse() {
         Ok(cli) => cli,
-        Err(e) => {
-            // clap prints help and version to stdout with status 0, usage errors to stderr with 2.
+        // clap prints help and version to stdout with status 0, usage errors to stderr with 2.
+        Err(e) if !e.use_stderr() => {
             let _ = e.print();
-            return ExitCode::from(if e.use_stderr() { 2 } else { 0 });
+            return ExitCode::SUCCESS;
+        }
+        Err(e) => {
+            let _ = write!(io::stderr(), "{}", usage_error(e));
+            return ExitCode::from(2);
         }
     };
     // Buffered: a report of hundreds of findings is thousands of lines, and a line-buffered
@@ -108,6 +112,63 @@ fn main() -> ExitCode {
             ExitCode::from(2)
         }
     }
+}
+
+/// A usage error as clap words it, with what the user typed escaped as everything printed is: an
+/// invalid value or an unknown flag may hold a newline that would start a line of its own, or a
+/// terminal escape sequence.
+fn usage_error(mut e: clap::Error) -> String {
+    use clap::error::ContextValue;
+    let esc = |s: &str| ecs_gpu_report::escape_control(s).into_owned();
+    let escaped: Vec<_> = e
+        .context()
+        .filter_map(|(kind, value)| match value {
+            ContextValue::String(s) => Some((kind, ContextValue::String(esc(s)))),
+            ContextValue::Strings(v) => Some((
+                kind,
+                ContextValue::Strings(v.iter().map(|s| esc(s)).collect()),
+            )),
+            _ => None,
+        })
+        .collect();
+    for (kind, value) in escaped {
+        e.insert(kind, value);
+    }
+    // A value parser's own message (which may quote the value) is not in the context: it is
+    // escaped where it stands in the text as rendered with clap's styles, which are then removed
+    // (plain text: the rest of the error is plain too).
+    let mut text = e.render().ansi().to_string();
+    if let Some(source) = std::error::Error::source(&e) {
+        let source = source.to_string();
+        text = text.replace(&source, &esc(&source));
+    }
+    let mut out = String::with_capacity(text.len());
+    for line in without_styles(&text).lines() {
+        out.push_str(&ecs_gpu_report::escape_control(line));
+        out.push('\n');
+    }
+    out
+}
+
+/// `text` without the terminal's style sequences (`ESC [ ... m`).
+fn without_styles(text: &str) -> String {
+    let mut out = String::with_capacity(text.len());
+    let mut rest = text;
+    while let Some(at) = rest.find("\u{1b}[") {
+        out.push_str(&rest[..at]);
+        let after = &rest[at + 2..];
+        let end = after.find(|c: char| !(c.is_ascii_digit() || c == ';'));
+        match end {
+            Some(end) if after[end..].starts_with('m') => rest = &after[end + 1..],
+            // Not a style: left for the escaping.
+            _ => {
+                out.push('\u{1b}');
+                rest = &rest[at + 1..];
+            }
+        }
+    }
+    out.push_str(rest);
+    out
 }
 
 /// A reader that closed the pipe (`ecs-gpu types | head`) is not an error.

@@ -81,8 +81,10 @@ impl Run {
     }
 }
 
-fn bin() -> &'static str {
-    env!("CARGO_BIN_EXE_ecs-gpu")
+/// The binary under test: this build's, or the one `ECS_GPU_HOSTILE_BIN` names (to show that a
+/// case fails on a build from before its fix).
+fn bin() -> String {
+    std::env::var("ECS_GPU_HOSTILE_BIN").unwrap_or_else(|_| env!("CARGO_BIN_EXE_ecs-gpu").into())
 }
 
 /// Runs `ecs-gpu args` in `dir` under the memory limit, killed after `limit`.
@@ -967,4 +969,508 @@ fn a_wrong_shape_plan_is_an_error() {
     write(&dir, "plan.json", plan);
     let r = run(&dir, &["plan", "plan.json"]);
     r.assert_refused("aws_ecs_service.app");
+}
+
+// ---------------------------------------------------------------------------------------------
+// Round two: values Terraform hides, ignore files, quadratic paths, budgets, flags.
+
+/// A task definition named `name` (a Terraform identifier) on Fargate, whose one container is
+/// written by `container` (an HCL object expression or a whole `container_definitions` value when
+/// `whole` is set).
+fn fargate_task(name: &str, containers: &str) -> String {
+    format!(
+        "resource \"aws_ecs_task_definition\" \"{name}\" {{\n  family = \"{name}\"\n  \
+         requires_compatibilities = [\"FARGATE\"]\n  container_definitions = {containers}\n}}\n"
+    )
+}
+
+/// A value Terraform hides reached messages, addresses, keys and help: a child module's output
+/// declared `sensitive` (one and two levels down, and a sensitive variable's default passed up),
+/// a sensitive variable given whole as `container_definitions` (a list and a JSON string), a
+/// heredoc and a `templatefile` with a sensitive interpolation (sensitive as a whole), a repeated
+/// key written `"${var.token}"`, `for_each` keys from a sensitive set or a `for` over one (which
+/// Terraform refuses: the instances are unknown, no key is printed), and a sensitive path of a
+/// `file()` outside the checked folders. Every format says `(sensitive)`, never the value.
+#[test]
+fn a_sensitive_value_through_modules_templates_keys_and_paths_is_printed_in_no_format() {
+    let dir = scratch("sensitive-flows");
+    let outside = scratch("sensitive-flows-outside");
+    let secret_file = write(&outside, &format!("{SECRET}.txt"), "nvidia/cuda:12\n");
+    let gpu_container = |name: &str, caps: &str, gpus: &str| {
+        format!(
+            "{{ name = {name}, image = \"nvidia/cuda:12\", environment = [{{ name = \"NVIDIA_DRIVER_CAPABILITIES\", value = {caps} }}], resourceRequirements = [{{ type = \"GPU\", value = {gpus} }}] }}"
+        )
+    };
+    let json_container = |name: &str, caps: &str, gpus: &str| {
+        format!(
+            r#"[{{"name":"{name}","image":"i","environment":[{{"name":"NVIDIA_DRIVER_CAPABILITIES","value":"{caps}"}}],"resourceRequirements":[{{"type":"GPU","value":"{gpus}"}}]}}]"#
+        )
+    };
+    let main = [
+        format!(
+            "variable \"token\" {{\n  sensitive = true\n  default = \"{SECRET}-token\"\n}}\n\
+             variable \"containers\" {{\n  sensitive = true\n  default = [{}]\n}}\n\
+             variable \"json\" {{\n  sensitive = true\n  default = {:?}\n}}\n\
+             variable \"names\" {{\n  sensitive = true\n  type = set(string)\n  default = [\"{SECRET}-key\"]\n}}\n\
+             variable \"path\" {{\n  sensitive = true\n  default = {:?}\n}}\n",
+            gpu_container(
+                &format!("\"{SECRET}-n2\""),
+                &format!("\"{SECRET}-c2\""),
+                &format!("\"{SECRET}-g2\"")
+            ),
+            json_container(&format!("{SECRET}-n3"), &format!("{SECRET}-c3"), &format!("{SECRET}-g3")),
+            secret_file.display().to_string(),
+        ),
+        "module \"m\" {\n  source = \"./m\"\n}\n".to_string(),
+        fargate_task(
+            "outputs",
+            &format!(
+                "jsonencode([{}])",
+                gpu_container("module.m.name", "module.m.caps", "module.m.inner")
+            ),
+        ),
+        fargate_task("list", "jsonencode(var.containers)"),
+        fargate_task("string", "var.json"),
+        // The literal text of a template is source code, which an excerpt may show; what a
+        // message quotes of the value is checked below.
+        fargate_task(
+            "heredoc",
+            &format!(
+                "<<JSON\n{}\nJSON",
+                json_container("hd-n4 ${var.token}", "hd-c4", "hd-g4")
+            ),
+        ),
+        fargate_task(
+            "templated",
+            "templatefile(\"${path.module}/task.json.tpl\", { token = var.token })",
+        ),
+        fargate_task(
+            "keys",
+            "jsonencode([{ name = \"k\", image = \"i\", dockerLabels = { \"${var.token}\" = \"1\", \"${var.token}\" = \"2\" }, resourceRequirements = [{ type = \"GPU\", value = \"1\" }] }])",
+        ),
+        fargate_task(
+            "each",
+            "jsonencode([{ name = \"e\", image = \"i\", resourceRequirements = [{ type = \"GPU\", value = \"1\" }] }])",
+        )
+        .replace("family", "for_each = var.names\n  family"),
+        fargate_task(
+            "each_for",
+            "jsonencode([{ name = \"f\", image = \"i\", resourceRequirements = [{ type = \"GPU\", value = \"1\" }] }])",
+        )
+        .replace("family", "for_each = { for n in var.names : n => n }\n  family"),
+        fargate_task(
+            "path",
+            "jsonencode([{ name = \"p\", image = file(var.path), resourceRequirements = [{ type = \"GPU\", value = \"1\" }] }])",
+        ),
+    ]
+    .concat();
+    write(&dir, "main.tf", &main);
+    write(
+        &dir,
+        "task.json.tpl",
+        &json_container("hd-n5 ${token}", "hd-c5", "hd-g5"),
+    );
+    write(
+        &dir,
+        "m/main.tf",
+        &format!(
+            "variable \"v\" {{\n  sensitive = true\n  default = \"{SECRET}-v1\"\n}}\n\
+             module \"inner\" {{\n  source = \"./inner\"\n}}\n\
+             output \"name\" {{\n  value = \"{SECRET}-n1\"\n  sensitive = true\n}}\n\
+             output \"caps\" {{\n  value = var.v\n}}\n\
+             output \"inner\" {{\n  value = module.inner.gpus\n}}\n"
+        ),
+    );
+    write(
+        &dir,
+        "m/inner/main.tf",
+        &format!("output \"gpus\" {{\n  value = \"{SECRET}-g1\"\n  sensitive = true\n}}\n"),
+    );
+    for format in ["human", "json", "sarif", "github", "gitlab"] {
+        let r = run(&dir, &["check", ".", "--format", format]);
+        r.assert_sane();
+        assert_eq!(r.code(), 1, "{format}: {}", r.stderr);
+        assert!(r.stdout.contains("(sensitive)"), "{format}: {}", r.stdout);
+        // Every task definition still gets its finding: hiding a value hides no defect.
+        for name in [
+            "outputs",
+            "list",
+            "string",
+            "heredoc",
+            "templated",
+            "keys",
+            "path",
+        ] {
+            assert!(
+                r.stdout
+                    .contains(&format!("aws_ecs_task_definition.{name}")),
+                "{format}: {name} in {}",
+                r.stdout
+            );
+        }
+        // A template with a sensitive interpolation is sensitive as a whole: its literal parts
+        // are not quoted either (only the human format shows source lines).
+        if format != "human" {
+            for part in ["hd-n4", "hd-c4", "hd-g4", "hd-n5", "hd-c5", "hd-g5"] {
+                assert!(!r.stdout.contains(part), "{format}: {part} in {}", r.stdout);
+            }
+        }
+    }
+}
+
+/// An `ephemeral = true` variable's value (Terraform never writes it to a plan or state) was
+/// printed: it shows as `(ephemeral)`.
+#[test]
+fn an_ephemeral_value_is_printed_as_ephemeral() {
+    let dir = scratch("ephemeral");
+    let text = format!(
+        "variable \"gpus\" {{\n  ephemeral = true\n  default = \"{SECRET}\"\n}}\n{}",
+        gpu_task("app").replace("value = \"1\"", "value = var.gpus")
+    );
+    write(&dir, "main.tf", &text);
+    for format in ["human", "json", "sarif", "github", "gitlab"] {
+        let r = run(&dir, &["check", ".", "--format", format]);
+        r.assert_sane();
+        assert_eq!(r.code(), 1, "{format}: {}", r.stderr);
+        assert!(r.stdout.contains("(ephemeral)"), "{format}: {}", r.stdout);
+    }
+}
+
+/// `.gitignore` and `.git/info/exclude`, here and in the folder above, were read with a plain
+/// open and an unbounded read: a FIFO hung `check`, a link to `/dev/zero` filled memory. They are
+/// read as every file is: each is a problem with what it is, and everything is still checked.
+#[test]
+fn an_ignore_file_that_is_a_fifo_or_a_device_is_refused_without_hanging() {
+    let dir = scratch("ignore-files");
+    write(&dir, "tree/main.tf", &gpu_task("app"));
+    std::fs::create_dir_all(dir.join("tree/.git/info")).unwrap();
+    mkfifo(&dir.join("tree/.gitignore"));
+    std::os::unix::fs::symlink("/dev/zero", dir.join("tree/.git/info/exclude")).unwrap();
+    mkfifo(&dir.join(".gitignore"));
+    let r = run_limited(
+        &dir,
+        &["check", "tree", "--format", "json"],
+        Duration::from_secs(60),
+        &[],
+    );
+    r.assert_sane();
+    assert_eq!(r.code(), 2, "{}", r.stderr);
+    for want in [
+        "tree/.gitignore: not a regular file: a FIFO or pipe",
+        "tree/.git/info/exclude: not a regular file: a device",
+        ".gitignore: not a regular file: a FIFO or pipe",
+    ] {
+        assert!(r.stderr.contains(want), "{want:?} not in {}", r.stderr);
+    }
+    assert!(r.stdout.contains("GPU101"), "{}", r.stdout);
+    // An ordinary `.gitignore` still hides what it names.
+    let ok = scratch("ignore-files-ok");
+    write(&ok, "main.tf", &gpu_task("app"));
+    write(&ok, "hidden/main.tf", &gpu_task("hidden"));
+    write(&ok, ".gitignore", "hidden/\n");
+    let r = run(&ok, &["check", ".", "--format", "json"]);
+    r.assert_sane();
+    assert_eq!(r.code(), 1, "{}", r.stderr);
+    assert!(!r.stdout.contains("hidden/main.tf"), "{}", r.stdout);
+}
+
+/// A run of line comments was quadratic (each comment looked for the next line of code through
+/// every comment after it): 100,000 lines took 44 s. The result is what it was; the time limit is
+/// only a backstop.
+#[test]
+fn a_run_of_100_000_comment_lines_is_checked_in_linear_time() {
+    let dir = scratch("comment-run");
+    let text = format!(
+        "{}# ecs-gpu:ignore GPU105 the toolkit default is meant\n{}",
+        "# c\n".repeat(100_000),
+        gpu_task("app")
+    );
+    write(&dir, "main.tf", &text);
+    let r = run_limited(
+        &dir,
+        &["check", ".", "--format", "json"],
+        Duration::from_secs(60),
+        &[],
+    );
+    r.assert_sane();
+    assert_eq!(r.code(), 1, "{}", r.stderr);
+    // The suppression above the block after the run applies to it.
+    assert!(r.stdout.contains("GPU101"), "{}", r.stdout);
+    assert!(!r.stdout.contains("GPU105"), "{}", r.stdout);
+    assert!(!r.stdout.contains("GPU002"), "{}", r.stdout);
+}
+
+/// `distinct`, `toset`, `setunion`, `setintersection`, `setsubtract`, `zipmap`, `{for ...}`
+/// objects and `merge` compared each element with every other: 100,000 elements took 29 s. Each
+/// result here is checked through the GPU value it makes; the time limit is only a backstop.
+#[test]
+fn collection_functions_over_100_000_elements_are_not_quadratic() {
+    let dir = scratch("collections");
+    // 100,000 strings, 50,000 of them distinct, and the 25,000 even ones of those.
+    let mut text = "locals {\n  \
+        l = flatten([for i in range(100) : [for j in range(1000) : \"a${(i * 1000 + j) % 50000}\"]])\n  \
+        h = flatten([for i in range(25) : [for j in range(1000) : \"a${2 * (i * 1000 + j)}\"]])\n  \
+        m = zipmap(local.l, local.l)\n}\n"
+        .to_string();
+    for (name, expr) in [
+        ("distinct", "length(distinct(local.l))"),
+        ("toset", "length(toset(local.l))"),
+        ("union", "length(setunion(local.l, local.h))"),
+        ("intersection", "length(setintersection(local.l, local.h))"),
+        ("subtract", "length(setsubtract(local.l, local.h))"),
+        ("zipmap", "length(local.m)"),
+        ("for", "length({ for x in local.l : x => x... })"),
+        ("merge", "length(merge(local.m, zipmap(local.h, local.h)))"),
+    ] {
+        text.push_str(&format!(
+            "resource \"aws_ecs_task_definition\" \"{name}\" {{\n  family = \"{name}\"\n  \
+             container_definitions = jsonencode([{{ name = \"{name}\", image = \"i\", \
+             resourceRequirements = [{{ type = \"GPU\", value = \"n${{{expr}}}\" }}] }}])\n}}\n"
+        ));
+    }
+    write(&dir, "main.tf", &text);
+    let r = run_limited(
+        &dir,
+        &["check", ".", "--format", "json", "--select", "GPU103"],
+        Duration::from_secs(120),
+        &[],
+    );
+    r.assert_sane();
+    assert_eq!(r.code(), 1, "{}", r.stderr);
+    for (name, want) in [
+        ("distinct", 50_000),
+        ("toset", 50_000),
+        ("union", 50_000),
+        ("intersection", 25_000),
+        ("subtract", 25_000),
+        ("zipmap", 50_000),
+        ("for", 50_000),
+        ("merge", 50_000),
+    ] {
+        assert!(
+            r.stdout
+                .contains(&format!("the GPU value `n{want}` of container `{name}`")),
+            "{name}: n{want} not in {}",
+            r.stdout
+        );
+    }
+}
+
+/// 600 bytes of Terraform made 82 MB of JSON, SARIF, GitHub and GitLab output: a `for` over a
+/// `range` builds a container per element, in a resource with a `count`. Each rule lists at most
+/// 100 findings at one place and says how many more there are, in every format; the summary
+/// still counts them all.
+#[test]
+fn a_small_file_that_makes_100_000_findings_prints_a_bounded_report() {
+    let dir = scratch("amplification");
+    let text = r#"resource "aws_ecs_task_definition" "app" {
+  count                    = 100
+  family                   = "app"
+  requires_compatibilities = ["EC2"]
+  container_definitions = jsonencode([for i in range(1000) : {
+    name                 = "c${i}"
+    image                = "example/app:1"
+    resourceRequirements = [{ type = "GPU", value = "1" }]
+  }])
+}
+"#;
+    assert!(text.len() < 600);
+    write(&dir, "main.tf", text);
+    for format in ["human", "json", "sarif", "github", "gitlab"] {
+        let r = run_limited(
+            &dir,
+            &["check", ".", "--format", format],
+            Duration::from_secs(300),
+            &[],
+        );
+        r.assert_sane();
+        assert_eq!(r.code(), 0, "{format}: {}", r.stderr);
+        assert!(
+            r.stdout_bytes < 1 << 20,
+            "{format}: {} bytes of output",
+            r.stdout_bytes
+        );
+        if format == "json" {
+            assert!(r.stdout.contains("\"infos\": 100000"), "{}", r.stdout);
+            assert!(r.stdout.contains("\"omitted\": 99900"), "{}", r.stdout);
+        } else {
+            assert!(
+                r.stdout
+                    .contains("99900 more findings of `GPU105` here are not listed"),
+                "{format}: {}",
+                &r.stdout[..r.stdout.len().min(3000)]
+            );
+        }
+    }
+}
+
+/// The syntax-tree budget was per file: 400 files of 100 KB of dense lists in one folder (41 MB)
+/// took 3.5 GB, and 400 variable files 2.3 GB. The trees of a root module share one budget now,
+/// and values of variable files are charged to the evaluation's: past it, a file is a problem
+/// with its place, or a value is unknown, and memory stays near the size of the files.
+#[test]
+fn four_hundred_dense_files_in_one_folder_stay_within_memory() {
+    let dir = scratch("dense-folder");
+    let dense = |name: &str| format!("{name} = [{}1]\n", "1,".repeat(50_000));
+    for i in 0..400 {
+        write(
+            &dir.join("tf"),
+            &format!("f{i:03}.tf"),
+            &format!("locals {{\n{}}}\n", dense(&format!("l{i}"))),
+        );
+        write(
+            &dir.join("tfvars"),
+            &format!("v{i:03}.auto.tfvars"),
+            &dense(&format!("v{i}")),
+        );
+    }
+    let decls: String = (0..400)
+        .map(|i| format!("variable \"v{i}\" {{}}\n"))
+        .collect();
+    write(
+        &dir.join("tfvars"),
+        "main.tf",
+        &format!("{decls}{}", gpu_task("app")),
+    );
+    let r = run(&dir.join("tf"), &["check", "."]);
+    r.assert_sane();
+    assert_eq!(r.code(), 2, "{}", r.stderr);
+    assert!(
+        r.stderr
+            .contains("syntax trees over their memory budget for one root module"),
+        "{}",
+        &r.stderr[..r.stderr.len().min(2000)]
+    );
+    let r2 = run(&dir.join("tfvars"), &["check", ".", "--format", "json"]);
+    r2.assert_sane();
+    assert_eq!(r2.code(), 2, "{}", r2.stderr);
+    assert!(
+        r2.stderr
+            .contains("values over their memory budget for one root module"),
+        "{}",
+        &r2.stderr[..r2.stderr.len().min(2000)]
+    );
+    // The rest of the module is still checked.
+    assert!(r2.stdout.contains("GPU101"), "{}", r2.stdout);
+    for (r, what) in [(&r, "tf"), (&r2, "tfvars")] {
+        assert!(
+            r.peak_rss > 0 && r.peak_rss <= 768 << 20,
+            "{what}: peak {} bytes",
+            r.peak_rss
+        );
+    }
+}
+
+/// clap echoed an invalid flag value raw: a newline forged a line, an escape sequence reached
+/// the terminal. Every command's flag values are escaped.
+#[test]
+fn an_invalid_flag_value_is_echoed_escaped() {
+    let dir = scratch("flag-values");
+    let value = format!("x\n{FORGED}\u{1b}[31m\u{202e}");
+    for args in [
+        vec!["check", ".", "--format", &value],
+        vec!["check", ".", "--fail-on", &value],
+        vec!["check", ".", "--color", &value],
+        vec!["types", "--arch", &value],
+        vec!["route", "--k8s", &value],
+        vec!["route", "--ec2-lifecycle", &value],
+        vec!["check", &value, "--no-such-flag"],
+    ] {
+        let r = run(&dir, &args);
+        r.assert_sane();
+        assert_eq!(r.code(), 2, "{args:?}: {}", r.stderr);
+        assert!(
+            !r.stderr.lines().any(|l| l.starts_with(FORGED)),
+            "{args:?}: {}",
+            r.stderr
+        );
+        assert!(!r.stderr.contains('\u{202e}'), "{args:?}: {}", r.stderr);
+    }
+}
+
+/// A `.tf.json` string whose template nests past the parser's limit was read as literal text,
+/// which made a GPU value `${...}` that is not one. It is refused with the limit, as in HCL.
+#[test]
+fn a_tf_json_template_nested_past_the_limit_is_refused() {
+    let dir = scratch("tfjson-deep");
+    let deep = format!("${{{}1{}}}", "(".repeat(300), ")".repeat(300));
+    let container = format!(
+        r#"[{{"name":"app","image":"i","resourceRequirements":[{{"type":"GPU","value":"{deep}"}}]}}]"#
+    );
+    let text = serde_json::json!({
+        "resource": { "aws_ecs_task_definition": { "app": {
+            "family": "app",
+            "requires_compatibilities": ["EC2"],
+            "container_definitions": container,
+        }}}
+    });
+    write(&dir, "main.tf.json", &text.to_string());
+    let r = run(&dir, &["check", "."]);
+    r.assert_refused("main.tf.json:1:");
+    assert!(r.stderr.contains("nesting too deep"), "{}", r.stderr);
+    assert!(!r.stdout.contains("GPU103"), "{}", r.stdout);
+}
+
+/// `--var` for a variable no root module declares was ignored without a word; Terraform refuses
+/// it. Everything is checked, then exit 2 naming it.
+#[test]
+fn a_var_for_an_undeclared_variable_is_refused() {
+    let dir = scratch("undeclared-var");
+    write(
+        &dir,
+        "main.tf",
+        &format!("variable \"gpus\" {{}}\n{}", gpu_task("app")),
+    );
+    let r = run(&dir, &["check", ".", "--var", "gpu=1", "--var", "gpus=1"]);
+    r.assert_refused("--var `gpu`: no checked root module declares a variable of that name");
+    assert!(r.stdout.contains("GPU101"), "{}", r.stdout);
+    let ok = run(&dir, &["check", ".", "--var", "gpus=1"]);
+    ok.assert_sane();
+    assert_eq!(ok.code(), 1, "{}", ok.stderr);
+}
+
+/// A task-definition file of 50,000 containers found in a folder passed the JSON tree's budget
+/// and was skipped without a word. It is a problem with its place.
+#[test]
+fn a_task_definition_past_the_limits_in_a_folder_is_said() {
+    let dir = scratch("many-containers");
+    let containers: Vec<String> = (0..50_000)
+        .map(|i| {
+            format!(r#"{{"name":"c{i}","image":"i","resourceRequirements":[{{"type":"GPU","value":"1"}}]}}"#)
+        })
+        .collect();
+    write(
+        &dir,
+        "defs/td.json",
+        &format!(
+            r#"{{"family":"x","requiresCompatibilities":["FARGATE"],"containerDefinitions":[{}]}}"#,
+            containers.join(",")
+        ),
+    );
+    let r = run(&dir, &["check", "."]);
+    r.assert_refused("defs/td.json:1:");
+    assert!(
+        r.stderr.contains("syntax tree over its memory budget"),
+        "{}",
+        r.stderr
+    );
+}
+
+/// A link to `/proc` inside the checked tree was followed: 115 KB of errors about `/proc`'s
+/// folders. Links into the kernel's own file systems are not followed.
+#[test]
+fn a_link_to_proc_inside_the_tree_is_not_followed() {
+    let dir = scratch("proc-link");
+    write(&dir, "main.tf", &gpu_task("app"));
+    std::os::unix::fs::symlink("/proc", dir.join("proc")).unwrap();
+    std::os::unix::fs::symlink("/sys", dir.join("sys")).unwrap();
+    let r = run(&dir, &["check", ".", "--format", "json"]);
+    r.assert_sane();
+    assert_eq!(r.code(), 1, "{}", r.stderr);
+    assert!(
+        r.stderr.is_empty(),
+        "{}",
+        &r.stderr[..r.stderr.len().min(2000)]
+    );
+    assert!(r.stdout.contains("\"files\": 1"), "{}", r.stdout);
 }

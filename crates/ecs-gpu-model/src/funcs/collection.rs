@@ -33,6 +33,8 @@ pub(super) fn concat(args: &[Node]) -> Outcome {
 /// before an unknown argument may be replaced by it: dropped.
 pub(super) fn merge(args: &[Node]) -> Outcome {
     let mut merged = Object::default();
+    // Where each key is in `merged`.
+    let mut at: crate::FastMap<&str, usize> = crate::FastMap::default();
     let mut unknown: Option<Box<Unknown>> = None;
     for arg in args {
         let entries = match &arg.value {
@@ -43,16 +45,21 @@ pub(super) fn merge(args: &[Node]) -> Outcome {
                     ..Unknown::default()
                 }));
                 merged.entries.clear();
+                at.clear();
                 // A partly known object (an inner `merge`): its known entries are in.
                 &u.entries
             }
             _ => &as_object(arg)?.entries,
         };
         for e in entries {
-            if let Some(pos) = merged.entries.iter().position(|x| x.key == e.key) {
-                merged.entries[pos] = e.clone();
-            } else {
-                merged.entries.push(e.clone());
+            match at.entry(e.key.as_str()) {
+                std::collections::hash_map::Entry::Occupied(pos) => {
+                    merged.entries[*pos.get()] = e.clone();
+                }
+                std::collections::hash_map::Entry::Vacant(pos) => {
+                    pos.insert(merged.entries.len());
+                    merged.entries.push(e.clone());
+                }
             }
         }
     }
@@ -156,13 +163,7 @@ pub(super) fn contains(args: &[Node]) -> Outcome {
 
 pub(super) fn distinct(args: &[Node]) -> Outcome {
     let [list] = exactly(args)?;
-    let mut out: Vec<Node> = Vec::new();
-    for item in as_list(list)? {
-        if !out.iter().any(|o| values_equal(o, item) == Some(true)) {
-            out.push(item.clone());
-        }
-    }
-    new_value(Value::List(out))
+    new_value(Value::List(distinct_values(as_list(list)?.to_vec())))
 }
 
 /// `compact(list)`: without nulls and empty strings.
@@ -256,22 +257,26 @@ pub(super) fn range(args: &[Node]) -> Outcome {
 /// `zipmap(keys, values)`: a later repeated key wins, at the end.
 pub(super) fn zipmap(args: &[Node]) -> Outcome {
     let [keys, values] = exactly(args)?;
-    let keys = as_list(keys)?;
+    let keys_list = as_list(keys)?;
     let values = as_list(values)?;
-    if keys.len() != values.len() {
+    if keys_list.len() != values.len() {
         return Err(Fail::Error);
     }
+    let keys: Vec<String> = keys_list.iter().map(to_str).collect::<Result<_, _>>()?;
+    // A repeated key's last pair, at the place of that last one.
+    let mut last: crate::FastMap<&str, usize> = crate::FastMap::default();
+    for (i, key) in keys.iter().enumerate() {
+        last.insert(key, i);
+    }
     let mut object = Object::default();
-    for (key_node, value) in keys.iter().zip(values) {
-        let key = to_str(key_node)?;
-        if let Some(pos) = object.entries.iter().position(|e| e.key == key) {
-            object.entries.remove(pos);
+    for (i, (key, value)) in keys.iter().zip(values).enumerate() {
+        if last.get(key.as_str()) == Some(&i) {
+            object.entries.push(Entry {
+                key: key.clone(),
+                key_loc: keys_list[i].loc,
+                value: value.clone(),
+            });
         }
-        object.entries.push(Entry {
-            key,
-            key_loc: key_node.loc,
-            value: value.clone(),
-        });
     }
     new_value(Value::Object(object))
 }
@@ -346,9 +351,10 @@ pub(super) fn setunion(args: &[Node]) -> Outcome {
 
 pub(super) fn setintersection(args: &[Node]) -> Outcome {
     let sets = sets(args)?;
+    let others: Vec<ValueSet<'_>> = sets[1..].iter().map(|s| ValueSet::new(s)).collect();
     let in_all = sets[0]
         .iter()
-        .filter(|x| sets[1..].iter().all(|s| set_contains(s, x)));
+        .filter(|x| others.iter().all(|s| s.contains(x)));
     new_value(Value::List(set_of(in_all.cloned().collect())))
 }
 
@@ -357,7 +363,8 @@ pub(super) fn setsubtract(args: &[Node]) -> Outcome {
         return Err(Fail::Error);
     }
     let sets = sets(args)?;
-    let only_first = sets[0].iter().filter(|x| !set_contains(&sets[1], x));
+    let second = ValueSet::new(&sets[1]);
+    let only_first = sets[0].iter().filter(|x| !second.contains(x));
     new_value(Value::List(set_of(only_first.cloned().collect())))
 }
 
@@ -383,8 +390,4 @@ fn sets(args: &[Node]) -> Result<Vec<Vec<Node>>, Fail> {
         rest = tail;
     }
     Ok(sets)
-}
-
-fn set_contains(set: &[Node], x: &Node) -> bool {
-    set.iter().any(|y| values_equal(x, y) == Some(true))
 }

@@ -48,7 +48,7 @@ fn resolve_argument(
     args: &[Node],
 ) -> Result<PathBuf, Fail> {
     let [path] = exactly(args)?;
-    ev.resolve_file(cx, &to_str(path)?, loc)
+    ev.resolve_file(cx, &to_str(path)?, path.hidden(), loc)
 }
 
 /// `templatefile(path, vars)`: the template rendered with `vars` as its only names.
@@ -62,13 +62,14 @@ pub(super) fn templatefile(
     if let Value::Unknown(u) = &path.value {
         return Err(Fail::Unknown(u.clone()));
     }
+    let mark = path.hidden();
     let path = to_str(path)?;
     let vars = match &vars.value {
         Value::Object(o) => o.clone(),
         Value::Unknown(u) => return Err(Fail::Unknown(u.clone())),
         _ => return Err(Fail::Error),
     };
-    ev.render_template(cx, &path, vars, loc)
+    ev.render_template(cx, &path, mark, vars, loc)
 }
 
 pub(super) fn basename(args: &[Node]) -> Outcome {

@@ -32,11 +32,13 @@ pub(crate) type Outcome = Result<Node, Fail>;
 pub(crate) trait Filesystem: Evaluate {
     /// The bytes of a file `file()` or `filebase64()` reads (at its real path).
     fn read_by_function(&mut self, real: &std::path::Path) -> Result<Vec<u8>, Fail>;
-    /// The real path a `file()` argument names, relative to the root module's folder.
+    /// The real path a `file()` argument names, relative to the root module's folder. `mark`:
+    /// how the path is hidden, if it is (a message then does not quote it).
     fn resolve_file(
         &mut self,
         cx: &EvalContext<'_>,
         path: &str,
+        mark: crate::value::Mark,
         loc: Option<Loc>,
     ) -> Result<std::path::PathBuf, Fail>;
     /// The `templatefile` template at `path`, evaluated with `vars`.
@@ -44,6 +46,7 @@ pub(crate) trait Filesystem: Evaluate {
         &mut self,
         cx: &EvalContext<'_>,
         path: &str,
+        mark: crate::value::Mark,
         vars: Object,
         loc: Option<Loc>,
     ) -> Outcome;
@@ -265,12 +268,7 @@ pub(crate) fn set_of(items: Vec<Node>) -> Vec<Node> {
             _ => i,
         })
         .collect();
-    let mut out: Vec<Node> = Vec::new();
-    for i in items {
-        if !out.iter().any(|o| values_equal(o, &i) == Some(true)) {
-            out.push(i);
-        }
-    }
+    let mut out = distinct_values(items);
     // Sorted only when all elements are of one kind; other kinds compare equal and keep their order.
     let kind = |node: &Node| std::mem::discriminant(&node.value);
     if out.windows(2).all(|pair| kind(&pair[0]) == kind(&pair[1])) {
@@ -282,6 +280,119 @@ pub(crate) fn set_of(items: Vec<Node>) -> Vec<Node> {
         });
     }
     out
+}
+
+/// The values without repeats: the first of each set of equal values ([`values_equal`]), in
+/// order. A value with an unknown part is kept: it is equal to nothing for certain. Each value is
+/// compared only with those of the same hash, so a list of any length takes linear time.
+pub(crate) fn distinct_values(items: Vec<Node>) -> Vec<Node> {
+    let mut seen: crate::FastMap<u64, smallvec::SmallVec<[usize; 1]>> = crate::FastMap::default();
+    let mut out: Vec<Node> = Vec::with_capacity(items.len());
+    for item in items {
+        if let Some(hash) = known_hash(&item) {
+            let same = seen.entry(hash).or_default();
+            if same
+                .iter()
+                .any(|&j| values_equal(&out[j], &item) == Some(true))
+            {
+                continue;
+            }
+            same.push(out.len());
+        }
+        out.push(item);
+    }
+    out
+}
+
+/// The values of a set, for asking whether a value is among them ([`values_equal`]) in constant
+/// time on average.
+pub(crate) struct ValueSet<'a> {
+    items: &'a [Node],
+    by_hash: crate::FastMap<u64, smallvec::SmallVec<[usize; 1]>>,
+}
+
+impl<'a> ValueSet<'a> {
+    pub(crate) fn new(items: &'a [Node]) -> ValueSet<'a> {
+        let mut by_hash: crate::FastMap<u64, smallvec::SmallVec<[usize; 1]>> =
+            crate::FastMap::default();
+        for (i, item) in items.iter().enumerate() {
+            if let Some(hash) = known_hash(item) {
+                by_hash.entry(hash).or_default().push(i);
+            }
+        }
+        ValueSet { items, by_hash }
+    }
+
+    /// Whether a value equal to `x` is certainly in the set.
+    pub(crate) fn contains(&self, x: &Node) -> bool {
+        known_hash(x)
+            .and_then(|hash| self.by_hash.get(&hash))
+            .is_some_and(|same| {
+                same.iter()
+                    .any(|&j| values_equal(&self.items[j], x) == Some(true))
+            })
+    }
+}
+
+/// A hash of a value that is wholly known, the same for any two values [`values_equal`] says are
+/// equal (a string and a `jsonencode` of the same text, `0` and `-0`, objects whose keys are in
+/// another order); `None` when a part is unknown, as such a value is never equal for certain.
+pub(crate) fn known_hash(node: &Node) -> Option<u64> {
+    use std::hash::{BuildHasher, Hasher};
+    fn go(n: &Node, h: &mut impl Hasher, depth: usize) -> bool {
+        if depth > crate::value::MAX_DEPTH {
+            return false;
+        }
+        match &n.value {
+            Value::Unknown(_) => false,
+            Value::Null => {
+                h.write_u8(0);
+                true
+            }
+            Value::Bool(b) => {
+                h.write_u8(1);
+                h.write_u8(u8::from(*b));
+                true
+            }
+            Value::Number(x) => {
+                h.write_u8(2);
+                // `0 == -0`.
+                h.write_u64(if *x == 0.0 { 0 } else { x.to_bits() });
+                true
+            }
+            Value::String(t) => {
+                h.write_u8(3);
+                h.write(t.as_bytes());
+                h.write_u8(0xff);
+                true
+            }
+            Value::Json(inner) => match crate::json::node_to_json_text(inner) {
+                Some(t) => {
+                    h.write_u8(3);
+                    h.write(t.as_bytes());
+                    h.write_u8(0xff);
+                    true
+                }
+                None => false,
+            },
+            Value::List(items) => {
+                h.write_u8(4);
+                h.write_usize(items.len());
+                items.iter().all(|i| go(i, h, depth + 1))
+            }
+            Value::Object(o) => {
+                h.write_u8(5);
+                h.write_usize(o.entries.len());
+                crate::json::sorted_entries(o).into_iter().all(|e| {
+                    h.write(e.key.as_bytes());
+                    h.write_u8(0xff);
+                    go(&e.value, h, depth + 1)
+                })
+            }
+        }
+    }
+    let mut h = foldhash::fast::FixedState::default().build_hasher();
+    go(node, &mut h, 0).then(|| h.finish())
 }
 
 /// The unknown result of a function whose arguments are not all known: references of every
@@ -346,10 +457,11 @@ pub(crate) fn call(
     // A result computed from a sensitive argument is sensitive, as in Terraform (over-marking a
     // part that came from elsewhere only hides it in messages). `jsonencode` marks its text and
     // keeps the marks of the parts inside, so a rule may still quote the other fields.
-    let sensitive = match name.name.as_str() {
-        "sensitive" => Some(true),
-        "nonsensitive" => Some(false),
-        _ if values.iter().any(Node::is_sensitive) => Some(true),
+    let mark = values.iter().map(Node::hidden).max().unwrap_or_default();
+    let marked = match name.name.as_str() {
+        "sensitive" => Some(mark.max(crate::value::Mark::Sensitive)),
+        "nonsensitive" => Some(crate::value::Mark::None),
+        _ if mark.is_hidden() => Some(mark),
         _ => None,
     };
     let result = match function {
@@ -360,12 +472,14 @@ pub(crate) fn call(
         // A function the evaluator does not know (`try` and `can` returned above).
         Some((_, Lazy(_))) | None => Err(unsupported()),
     };
-    let result = match (result, sensitive) {
+    let result = match (result, marked) {
         (Ok(mut node), Some(mark)) => {
             if matches!(node.value, Value::Json(_)) {
-                node.sensitive = mark;
+                node.mark = mark;
+            } else if mark.is_hidden() {
+                node.raise_mark(mark);
             } else {
-                node.mark_sensitive(mark);
+                node.clear_sensitive();
             }
             Ok(node)
         }

@@ -266,21 +266,46 @@ pub fn run(args: &Args, out: &mut dyn Write) -> Result<Outcome> {
         // Only SARIF lists the rules (`tool.driver.rules`).
         rules: args.format == FormatArg::Sarif,
     };
-    let report = ecs_gpu_rules::report_with(&model, &settings, diagnostics, parts);
+    let fails = diagnostics.iter().any(|d| d.severity >= fail_on);
+    let mut report = ecs_gpu_rules::report_with(&model, &settings, diagnostics, parts);
+    report.cap_per_place(ecs_gpu_report::MAX_PER_PLACE);
     // The process ends next: freeing the model and the report value by value would only delay it.
     let model = std::mem::ManuallyDrop::new(model);
     let report = std::mem::ManuallyDrop::new(report);
-    let fails = report.diagnostics.iter().any(|d| d.severity >= fail_on);
     let options = RenderOptions {
         color: args.format == FormatArg::Human && use_color(args.color),
         version: Some(env!("CARGO_PKG_VERSION").to_string()),
     };
     ecs_gpu_report::render(args.format.into(), &report, &options, out)?;
 
+    // Terraform refuses a `-var` for a variable the root module does not declare ("Value for
+    // undeclared variable"): so does `check`, once everything is checked.
+    let undeclared =
+        (!model.undeclared_vars.is_empty()).then(|| {
+            let names: Vec<String> = model
+                .undeclared_vars
+                .iter()
+                .map(|n| format!("`{}`", escape_control(n)))
+                .collect();
+            format!(
+            "--var {}: no checked root module declares {} of that name, and Terraform refuses it",
+            names.join(", "),
+            if names.len() == 1 { "a variable" } else { "variables" }
+        )
+        });
+    if model.problems.is_empty() {
+        if let Some(undeclared) = undeclared {
+            out.flush()?;
+            bail!("{undeclared}");
+        }
+    }
     if !model.problems.is_empty() {
         out.flush()?;
         let stderr = io::stderr();
         let mut err = stderr.lock();
+        if let Some(undeclared) = &undeclared {
+            writeln!(err, "{undeclared}")?;
+        }
         for p in &model.problems {
             // Paths and messages quote the checked files: control characters escaped.
             let path = p.path.display().to_string();
@@ -395,9 +420,10 @@ pub fn run_rule(args: &RuleArgs, out: &mut dyn Write) -> Result<Outcome> {
     Ok(Outcome::Clean)
 }
 
-/// The parse-only floor of the benchmark: the same walk (the `ignore` crate's parallel walker,
-/// `.gitignore` respected, `.terraform/` and `.git/` skipped) and the same parser as `check`, on
-/// all cores, and nothing else.
+/// The parse-only floor of the benchmark: the same walker as `check` (the `ignore` crate's, in
+/// parallel, `.terraform/` and `.git/` skipped, without `check`'s reading of ignore files, which
+/// the benchmark's corpus has none of), the same bounded reads and the same parser, on all cores,
+/// and nothing else.
 fn parse_only(paths: &[PathBuf], out: &mut dyn Write) -> Result<Outcome> {
     use std::sync::atomic::{AtomicUsize, Ordering};
     let files = AtomicUsize::new(0);
@@ -406,8 +432,10 @@ fn parse_only(paths: &[PathBuf], out: &mut dyn Write) -> Result<Outcome> {
     for root in paths {
         ignore::WalkBuilder::new(root)
             .hidden(false)
-            .git_ignore(true)
+            .git_ignore(false)
+            .git_exclude(false)
             .git_global(false)
+            .parents(false)
             .require_git(false)
             .ignore(false)
             .follow_links(true)
@@ -429,7 +457,7 @@ fn parse_only(paths: &[PathBuf], out: &mut dyn Write) -> Result<Outcome> {
                     if !(tf || json) || !entry.file_type().is_some_and(|t| t.is_file()) {
                         return ignore::WalkState::Continue;
                     }
-                    let Ok(text) = std::fs::read_to_string(entry.path()) else {
+                    let Ok(text) = ecs_gpu_model::read_text(entry.path()) else {
                         errors.fetch_add(1, Ordering::Relaxed);
                         return ignore::WalkState::Continue;
                     };
