@@ -246,6 +246,22 @@ pub fn config_value<'a>(text: &'a str, variable: &str) -> Option<&'a str> {
     last
 }
 
+/// Whether the text makes `nvidia` Docker's default runtime (`--default-runtime nvidia` in
+/// `/etc/sysconfig/docker`, `"default-runtime": "nvidia"` in `/etc/docker/daemon.json`): the manual
+/// GPU-sharing recipe, with which every container sees the GPUs its `NVIDIA_VISIBLE_DEVICES` names.
+pub fn sets_nvidia_default_runtime(text: &str) -> bool {
+    text.lines()
+        .filter(|l| !l.trim_start().starts_with('#'))
+        .any(|line| {
+            line.match_indices("default-runtime").any(|(i, m)| {
+                let rest = line[i + m.len()..].trim_start_matches(|c: char| {
+                    c.is_whitespace() || matches!(c, '"' | '\'' | ':' | '=' | '\\')
+                });
+                rest.starts_with("nvidia")
+            })
+        })
+}
+
 /// Whether a user data text may take its ECS configuration from somewhere else (a download, an
 /// included URL, a parameter or secret read at boot): then what the text does not say proves nothing.
 pub fn fetches_config(text: &str) -> bool {

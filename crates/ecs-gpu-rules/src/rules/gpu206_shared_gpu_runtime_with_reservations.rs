@@ -2,7 +2,9 @@ use std::collections::HashMap;
 
 use ecs_gpu_model::{Model, Resource, ResourceId};
 
-use crate::capacity::{providers_by_group, GpuReason, GPU_CAPACITY, TENANTS, USER_DATA};
+use crate::capacity::{
+    providers_by_group, sets_nvidia_default_runtime, GpuReason, GPU_CAPACITY, TENANTS, USER_DATA,
+};
 use crate::{declare_rule, task, Findings};
 
 declare_rule! {
@@ -51,20 +53,6 @@ declare_rule! {
         reads: { walks: [GPU_CAPACITY, USER_DATA, TENANTS] },
         check: check,
     }
-}
-
-/// Whether the text sets Docker's default runtime to `nvidia`.
-fn sets_nvidia_default_runtime(text: &str) -> bool {
-    text.lines()
-        .filter(|l| !l.trim_start().starts_with('#'))
-        .any(|line| {
-            line.match_indices("default-runtime").any(|(i, m)| {
-                let rest = line[i + m.len()..].trim_start_matches(|c: char| {
-                    c.is_whitespace() || matches!(c, '"' | '\'' | ':' | '=' | '\\')
-                });
-                rest.starts_with("nvidia")
-            })
-        })
 }
 
 /// Whether every container placed on the capacity that launches `template` reserves GPUs: then
@@ -133,7 +121,7 @@ fn check(model: &Model, report: &mut Findings<'_>) {
 
 #[cfg(test)]
 mod tests {
-    use super::sets_nvidia_default_runtime as f;
+    use crate::capacity::sets_nvidia_default_runtime as f;
 
     #[test]
     fn default_runtime_forms() {
