@@ -139,6 +139,8 @@ const CONFIGURED_AS_WRITTEN: &[(&str, &str)] = &[
     ("aws_autoscaling_group", "name"),
     ("aws_ecs_capacity_provider", "name"),
     ("aws_ecs_cluster", "name"),
+    ("aws_ecs_cluster_capacity_providers", "capacity_providers"),
+    ("aws_ecs_cluster_capacity_providers", "cluster_name"),
     ("aws_ecs_service", "name"),
     ("aws_ecs_task_definition", "family"),
     ("aws_iam_instance_profile", "name"),
@@ -146,9 +148,10 @@ const CONFIGURED_AS_WRITTEN: &[(&str, &str)] = &[
 ];
 
 impl Loader {
-    /// `kind.name.attribute` (no instance key: the block has neither `count` nor `for_each`) of
-    /// an argument in [`CONFIGURED_AS_WRITTEN`] whose value in the block is a known string:
-    /// that string. `None` otherwise (the reference stays an unknown that points at the resource).
+    /// `kind.name.attribute` (with the instance key of a block with `count` or `for_each`) of an
+    /// argument in [`CONFIGURED_AS_WRITTEN`] whose value in the block is known: a string, or a
+    /// set of strings (`capacity_providers`, in a set's order). `None` otherwise: the reference
+    /// stays an unknown that points at the resource.
     fn configured_argument(
         &mut self,
         cx: &EvalContext<'_>,
@@ -156,7 +159,8 @@ impl Loader {
         address: &str,
         steps: &[Step<'_>],
     ) -> Option<Node> {
-        let [Step::Attr(attr)] = steps else {
+        let (key, rest) = split_key(steps);
+        let [Step::Attr(attr)] = rest else {
             return None;
         };
         if !CONFIGURED_AS_WRITTEN.contains(&(kind, *attr)) {
@@ -164,22 +168,24 @@ impl Loader {
         }
         let decl = self.instances[cx.inst].decl.clone();
         let block = decl.resource_block(address)?;
-        if block.repeated {
-            return None;
-        }
+        let binding = match (&key, block.repeated) {
+            (None, false) => None,
+            (Some(k), true) => Some(self.instance_binding(cx.inst, block.block, block.file, k)?),
+            _ => return None,
+        };
         let arg = block.block.body.items.iter().find_map(|i| match i {
             ecs_gpu_hcl::Item::Attribute(a) if a.name.name == *attr => Some(a),
             _ => None,
         })?;
         // A name that refers to itself (through another resource's name) is Terraform's cycle
         // error: unknown here.
-        let guard = (cx.inst, address.to_string(), attr.to_string(), None);
+        let guard = (cx.inst, address.to_string(), attr.to_string(), key.clone());
         if self.evaluating_data.contains(&guard) {
             return None;
         }
         self.evaluating_data.push(guard);
         let scope = Scope {
-            vars: Vec::new(),
+            vars: binding.into_iter().collect(),
             parent: None,
         };
         let block_cx = EvalContext {
@@ -191,8 +197,15 @@ impl Loader {
         let mut value = self.eval(&block_cx, &arg.value);
         self.evaluating_data.pop();
         // The value is where the reference is written, as a resource's other attributes are.
-        value.loc = None;
-        matches!(value.value, Value::String(_)).then_some(value)
+        value.relocate(None);
+        match &value.value {
+            Value::String(_) => Some(value),
+            Value::List(items) if items.iter().all(|i| matches!(i.value, Value::String(_))) => {
+                let items = crate::funcs::set_of(items.clone());
+                Some(Node::new(Value::List(items), None))
+            }
+            _ => None,
+        }
     }
 
     fn data_ref(

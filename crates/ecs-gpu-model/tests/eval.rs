@@ -1378,8 +1378,9 @@ resource "aws_x" "c" {}
 }
 
 /// A reference to an argument the provider passes to AWS as written (a cluster's `name`) is known
-/// at plan time when the configuration writes it; computed attributes, repeated blocks and names
-/// that are not known stay unknown references.
+/// at plan time when the configuration writes it (of one instance of a block with `count`, too);
+/// computed attributes, instances that are not known and names that are not known stay unknown
+/// references.
 #[test]
 fn names_written_in_the_configuration_are_known_at_plan_time() {
     let (_d, m) = load(&[(
@@ -1397,6 +1398,13 @@ resource "aws_ecs_cluster" "many" {
   count = 2
   name  = "gpu-${count.index}"
 }
+variable "clusters" {
+  type = set(string)
+}
+resource "aws_ecs_cluster" "each" {
+  for_each = var.clusters
+  name     = each.key
+}
 resource "aws_autoscaling_group" "prefixed" {
   name_prefix = "gpu-"
 }
@@ -1404,7 +1412,8 @@ resource "t" "t" {
   name      = aws_ecs_cluster.main.name
   arn       = aws_ecs_cluster.main.arn
   per_env   = aws_ecs_cluster.per_env.name
-  many      = aws_ecs_cluster.many[0].name
+  many      = aws_ecs_cluster.many[1].name
+  each      = aws_ecs_cluster.each["a"].name
   prefixed  = aws_autoscaling_group.prefixed.name
   user_data = "ECS_CLUSTER=${aws_ecs_cluster.main.name}\n"
 }
@@ -1416,9 +1425,26 @@ resource "t" "t" {
         str_of(t.body.attr("user_data").unwrap()),
         "ECS_CLUSTER=gpu-default\n"
     );
-    for unknown in ["arn", "per_env", "many", "prefixed"] {
+    assert_eq!(str_of(t.body.attr("many").unwrap()), "gpu-1");
+    for unknown in ["arn", "per_env", "each", "prefixed"] {
         let n = t.body.attr(unknown).unwrap();
         assert!(n.is_unknown(), "{unknown}");
         assert!(!n.refs().is_empty(), "{unknown} keeps its reference");
     }
+}
+
+/// `sha1` and `sha256` of a known string are known at plan time, in lowercase hexadecimal, as
+/// Terraform prints them (modules make names unique with `substr(sha1(...), 0, 6)`).
+#[test]
+fn digests_of_known_strings_are_known() {
+    assert_eq!(
+        str_of(&eval("sha1(\"abc\")")),
+        "a9993e364706816aba3e25717850c26c9cd0d89d"
+    );
+    assert_eq!(
+        str_of(&eval("sha256(\"abc\")")),
+        "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad"
+    );
+    assert_eq!(str_of(&eval("substr(sha1(\"gpu\"), 0, 6)")).len(), 6);
+    assert!(eval("sha1(aws_x.y.arn)").is_unknown());
 }
