@@ -1448,3 +1448,60 @@ fn digests_of_known_strings_are_known() {
     assert_eq!(str_of(&eval("substr(sha1(\"gpu\"), 0, 6)")).len(), 6);
     assert!(eval("sha1(aws_x.y.arn)").is_unknown());
 }
+
+/// A module called by its absolute path: `terraform init` links it into `.terraform/modules` with
+/// the source `file://` and the path, and that copy is followed; before `terraform init` the
+/// folder is followed where it is.
+#[cfg(unix)]
+#[test]
+fn modules_called_by_an_absolute_path_are_followed() {
+    let shared = write(&[(
+        "main.tf",
+        "variable \"gpus\" { type = number }\nresource \"aws_ecs_task_definition\" \"td\" {\n  family = \"gpu\"\n  container_definitions = jsonencode([{ name = \"app\", resourceRequirements = [{ type = \"GPU\", value = tostring(var.gpus) }] }])\n}\n",
+    )]);
+    let source = shared.path().canonicalize().unwrap();
+    let call = format!(
+        "module \"gpu\" {{\n  source = \"{}\"\n  gpus   = 2\n}}\n",
+        source.display()
+    );
+    let gpus_of = |m: &ecs_gpu_model::Model| {
+        let td = m
+            .resources
+            .iter()
+            .find(|r| {
+                r.kind == "aws_ecs_task_definition" && m.module_address(r) == Some("module.gpu")
+            })
+            .expect("the module's task definition");
+        json(td.body.attr("container_definitions").unwrap())
+    };
+    let (_d, m) = load(&[("main.tf", &call)]);
+    assert!(m.problems.is_empty(), "{:?}", m.problems);
+    assert!(
+        gpus_of(&m).contains("\\\"value\\\":\\\"2\\\""),
+        "{}",
+        gpus_of(&m)
+    );
+
+    let root = write(&[
+        ("main.tf", &call),
+        (
+            ".terraform/modules/modules.json",
+            &format!(
+                "{{\"Modules\":[{{\"Key\":\"\",\"Source\":\"\",\"Dir\":\".\"}},{{\"Key\":\"gpu\",\"Source\":\"file://{}\",\"Dir\":\".terraform/modules/gpu\"}}]}}",
+                source.display()
+            ),
+        ),
+    ]);
+    std::os::unix::fs::symlink(&source, root.path().join(".terraform/modules/gpu")).unwrap();
+    let m = load_dir(root.path());
+    assert!(m.problems.is_empty(), "{:?}", m.problems);
+    assert!(
+        gpus_of(&m).contains("\\\"value\\\":\\\"2\\\""),
+        "{}",
+        gpus_of(&m)
+    );
+    assert!(m
+        .files
+        .iter()
+        .any(|f| f.path.to_string_lossy().contains(".terraform/modules/gpu")));
+}
