@@ -1485,8 +1485,17 @@ impl Loader {
             if report && self.registered(&real_file).is_none() {
                 self.unit_other_checked.push(real_file.clone());
             }
+            // A file of the current folder is shown by its name, as the walk shows it: one path
+            // for one file, whether it is reached from the root or through `source = "../.."`.
+            let display = walked.unwrap_or_else(|| {
+                if display_dir == Path::new(".") {
+                    PathBuf::from(name)
+                } else {
+                    display_dir.join(name)
+                }
+            });
             let found = walk::Found {
-                display: walked.unwrap_or_else(|| display_dir.join(name)),
+                display,
                 real: real_file,
                 kind,
             };
