@@ -15,7 +15,8 @@ declare_rule! {
     /// heredoc, a task-definition file). It is an **error** when a dropped value held a GPU
     /// `resourceRequirements` entry or `NVIDIA_DRIVER_CAPABILITIES`, a **warning** otherwise, and
     /// then only in a task definition that reserves GPUs: elsewhere it is not a GPU matter. A key
-    /// repeated with the same value loses nothing and is not reported.
+    /// repeated with the same value, or whose dropped value is empty (`environment = []` before the
+    /// real list), loses nothing and is not reported.
     ///
     /// ## Why it matters
     ///
@@ -85,15 +86,24 @@ fn walk<'a>(node: &'a Node, out: &mut Vec<(&'a Entry, Option<&'a Entry>)>) {
     }
 }
 
-/// Whether both values are known and the same: repeating it loses nothing.
-fn same_value(dropped: &Entry, kept: Option<&Entry>) -> bool {
-    match (
-        dropped.value.to_json_text(),
-        kept.and_then(|k| k.value.to_json_text()),
-    ) {
-        (Some(a), Some(b)) => a == b,
+/// Whether dropping the value loses nothing: it is known and empty (`[]`, `{}`, `""`, `null`), or
+/// both values are known and the same.
+fn loses_nothing(dropped: &Entry, kept: Option<&Entry>) -> bool {
+    let empty = match &dropped.value.value {
+        Value::Null => true,
+        Value::List(items) => items.is_empty(),
+        Value::Object(o) => o.entries.is_empty(),
+        Value::String(s) => s.is_empty(),
         _ => false,
-    }
+    };
+    empty
+        || match (
+            dropped.value.to_json_text(),
+            kept.and_then(|k| k.value.to_json_text()),
+        ) {
+            (Some(a), Some(b)) => a == b,
+            _ => false,
+        }
 }
 
 fn check(model: &Model, report: &mut Findings<'_>) {
@@ -126,7 +136,7 @@ fn check(model: &Model, report: &mut Findings<'_>) {
         for (c, found) in containers.iter().zip(found) {
             for (dropped, kept) in found {
                 let lost = holds_gpu_link(dropped);
-                if same_value(dropped, kept) {
+                if loses_nothing(dropped, kept) {
                     continue;
                 }
                 let mut message = format!(
