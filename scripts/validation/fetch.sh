@@ -50,6 +50,10 @@ while IFS=$'\t' read -r name repo commit path kind; do
     aws-ia/ecs-blueprints | wellcomecollection/catalogue-pipeline | 2017387-jh/vw-aws-cloud-service | aws-samples/sample-ecs-inference-pipeline)
       extract "$dir" "$commit" "${path%%/*}" "$dest"
       ;;
+    # A monorepo whose snapshot lacks large data files: its Terraform tree is enough.
+    galion-studio/nexuslang-v2)
+      extract "$dir" "$commit" v1/galion/infrastructure/terraform "$dest"
+      ;;
     *) extract "$dir" "$commit" . "$dest" ;;
   esac
   printf '%s\t%s\t%s\n' "$path" "$kind" "$repo@$commit" >"$dest/.validation"

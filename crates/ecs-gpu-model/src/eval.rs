@@ -403,7 +403,8 @@ impl TemplateAcc {
     /// An interpolation that is not known: a template's text is spliced in with its holes; a
     /// partly unknown `jsonencode` is a hole that holds its value; anything else, a plain hole.
     fn push_interpolation(&mut self, u: Box<Unknown>, v: &Node) {
-        if let (Some(inner), Value::Unknown(_)) = (&u.text, &v.value) {
+        if let (Some(inner), Value::Unknown(_)) = (u.text.as_ref().filter(|t| !t.base64), &v.value)
+        {
             let inner = inner.clone();
             let base = self.text.len();
             let mut pos = 0;
@@ -457,14 +458,20 @@ impl TemplateAcc {
             None => Value::String(self.text.into()),
             Some(u) => {
                 self.end_fragment();
-                // Only text with JSON structure is kept for reading with holes.
-                let json_like = || self.text.bytes().any(|b| b == b'{' || b == b'[');
+                // Only text with structure is kept for reading with holes: JSON, and lines or
+                // assignments (a script or configuration, read line by line as user data).
+                let structured = || {
+                    self.text
+                        .bytes()
+                        .any(|b| matches!(b, b'{' | b'[' | b'\n' | b'='))
+                };
                 let text =
-                    (!self.holes_overflow && !self.holes.is_empty() && json_like()).then(|| {
+                    (!self.holes_overflow && !self.holes.is_empty() && structured()).then(|| {
                         std::sync::Arc::new(HoledText {
                             text: self.text,
                             holes: self.holes,
                             sources: self.sources,
+                            base64: false,
                         })
                     });
                 Value::Unknown(Box::new(Unknown {

@@ -150,10 +150,17 @@ impl Installed {
 /// (`registry.terraform.io/ns/name/provider`, OpenTofu `registry.opentofu.org/...`; older
 /// versions as written), so an address without a host matches one with either public host, on
 /// either side. Registry addresses are compared without regard to case, the package subfolder
-/// after `//` exactly; any other source must be the same text.
+/// after `//` exactly. An absolute path is installed from `file://` and the path (go-getter's
+/// file source, as `terraform init` prints it: "Downloading file:///path"). Any other source must
+/// be the same text.
 fn same_source(installed: &str, written: &str) -> bool {
     if installed == written {
         return true;
+    }
+    if written.starts_with('/') {
+        return installed
+            .strip_prefix("file://")
+            .is_some_and(|path| path.trim_end_matches('/') == written.trim_end_matches('/'));
     }
     let (Some(a), Some(b)) = (registry_address(installed), registry_address(written)) else {
         return false;

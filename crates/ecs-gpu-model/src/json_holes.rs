@@ -570,7 +570,7 @@ impl Node {
         let mut decoded = match &self.value {
             Value::Json(inner) => return Some(std::borrow::Cow::Borrowed(inner)),
             Value::String(s) => crate::json::json_text_to_node(s, self.loc)?,
-            Value::Unknown(u) => parse(u.text.as_deref()?, self.loc)?,
+            Value::Unknown(u) => parse(u.text.as_deref().filter(|t| !t.base64)?, self.loc)?,
             _ => return None,
         };
         decoded.raise_mark(self.mark);

@@ -1359,8 +1359,8 @@ impl Loader {
             parent => format!("{parent}.{name}"),
         };
         // Where the call's code is: a local folder relative to the calling module, or the copy
-        // `terraform init` installed (relative to the root module), with its real path, its path
-        // as shown and `path.module`.
+        // `terraform init` installed (relative to the root module), or a folder called by its
+        // absolute path, with its real path, its path as shown and `path.module`.
         let local = source.starts_with("./") || source.starts_with("../");
         let (child_real, display, rel_dir) = if local {
             let parent_real = self.instances[inst].decl.real_dir.clone();
@@ -1374,6 +1374,15 @@ impl Loader {
         } else {
             match self.installed_copy(inst, &module_key, &source, &block.body) {
                 Ok(found) => found,
+                // A folder called by its absolute path, not installed yet: `terraform init` copies
+                // that folder, so it is followed where it is.
+                Err(None) if Path::new(&source).is_absolute() => {
+                    let Ok(child_real) = std::fs::canonicalize(&source) else {
+                        self.failed_calls.push((address, call_loc));
+                        return Children::Failed;
+                    };
+                    (child_real, PathBuf::from(&source), PathBuf::from(&source))
+                }
                 Err(why) => {
                     self.remote_calls.push(RemoteCall {
                         address,
@@ -1491,11 +1500,18 @@ impl Loader {
                 }));
             }
         };
-        // The copy is inside the root module's folder, or it is not used.
+        // The copy is inside the root module's folder, or it is not used; but a folder called by
+        // its absolute path is installed as a link to that folder.
         let root_real = &self.instances[inst].root_dir;
+        let called = Path::new(source)
+            .is_absolute()
+            .then(|| std::fs::canonicalize(source).ok())
+            .flatten();
         let real = std::fs::canonicalize(root_real.join(dir))
             .ok()
-            .filter(|real| real.starts_with(root_real) && real.is_dir())
+            .filter(|real| {
+                (real.starts_with(root_real) || called.as_ref() == Some(real)) && real.is_dir()
+            })
             .ok_or_else(|| {
                 Some(format!(
                     "its folder in the `terraform init` manifest, `{dir}`, is missing or outside the root module's folder"
@@ -1557,8 +1573,17 @@ impl Loader {
             if report && self.registered(&real_file).is_none() {
                 self.unit_other_checked.push(real_file.clone());
             }
+            // A file of the current folder is shown by its name, as the walk shows it: one path
+            // for one file, whether it is reached from the root or through `source = "../.."`.
+            let display = walked.unwrap_or_else(|| {
+                if display_dir == Path::new(".") {
+                    PathBuf::from(name)
+                } else {
+                    display_dir.join(name)
+                }
+            });
             let found = walk::Found {
-                display: walked.unwrap_or_else(|| display_dir.join(name)),
+                display,
                 real: real_file,
                 kind,
             };

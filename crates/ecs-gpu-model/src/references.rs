@@ -10,8 +10,8 @@ use crate::eval::{
 };
 use crate::loader::{Children, Loader};
 use crate::value::{
-    add_fragments, error_value, merge_refs, unknown, Entry, InstanceKey, Node, Object, Reference,
-    Unknown, UnknownReason, Value,
+    add_fragments, error_value, merge_refs, unknown, Entry, Hole, HoledText, InstanceKey, Node,
+    Object, Reference, Unknown, UnknownReason, Value,
 };
 
 impl Data for Loader {
@@ -100,6 +100,9 @@ impl Data for Loader {
                 Some(name) => {
                     let address = format!("{kind}.{name}");
                     let declared = self.instances[cx.inst].decl.has_resource(&address);
+                    if let Some(known) = self.configured_argument(cx, kind, &address, &steps[1..]) {
+                        return known;
+                    }
                     let (key, rest) = split_key(&steps[1..]);
                     let reference = Reference {
                         address,
@@ -135,7 +138,83 @@ impl Data for Loader {
     }
 }
 
+/// Arguments of managed resources whose configured value is what AWS gets, unchanged by the
+/// provider: a reference to one is known at plan time when its value in the configuration is
+/// (`aws_ecs_cluster.main.name` with `name = "gpu"` is `"gpu"`, as `terraform plan` shows it).
+/// Names that the provider completes (`name_prefix`) or computes (`id`, `arn`) are not here.
+const CONFIGURED_AS_WRITTEN: &[(&str, &str)] = &[
+    ("aws_autoscaling_group", "name"),
+    ("aws_ecs_capacity_provider", "name"),
+    ("aws_ecs_cluster", "name"),
+    ("aws_ecs_cluster_capacity_providers", "capacity_providers"),
+    ("aws_ecs_cluster_capacity_providers", "cluster_name"),
+    ("aws_ecs_service", "name"),
+    ("aws_ecs_task_definition", "family"),
+    ("aws_iam_instance_profile", "name"),
+    ("aws_launch_template", "name"),
+];
+
 impl Loader {
+    /// `kind.name.attribute` (with the instance key of a block with `count` or `for_each`) of an
+    /// argument in [`CONFIGURED_AS_WRITTEN`] whose value in the block is known: a string, or a
+    /// set of strings (`capacity_providers`, in a set's order). `None` otherwise: the reference
+    /// stays an unknown that points at the resource.
+    fn configured_argument(
+        &mut self,
+        cx: &EvalContext<'_>,
+        kind: &str,
+        address: &str,
+        steps: &[Step<'_>],
+    ) -> Option<Node> {
+        let (key, rest) = split_key(steps);
+        let [Step::Attr(attr)] = rest else {
+            return None;
+        };
+        if !CONFIGURED_AS_WRITTEN.contains(&(kind, *attr)) {
+            return None;
+        }
+        let decl = self.instances[cx.inst].decl.clone();
+        let block = decl.resource_block(address)?;
+        let binding = match (&key, block.repeated) {
+            (None, false) => None,
+            (Some(k), true) => Some(self.instance_binding(cx.inst, block.block, block.file, k)?),
+            _ => return None,
+        };
+        let arg = block.block.body.items.iter().find_map(|i| match i {
+            ecs_gpu_hcl::Item::Attribute(a) if a.name.name == *attr => Some(a),
+            _ => None,
+        })?;
+        // A name that refers to itself (through another resource's name) is Terraform's cycle
+        // error: unknown here.
+        let guard = (cx.inst, address.to_string(), attr.to_string(), key.clone());
+        if self.evaluating_data.contains(&guard) {
+            return None;
+        }
+        self.evaluating_data.push(guard);
+        let scope = Scope {
+            vars: binding.into_iter().collect(),
+            parent: None,
+        };
+        let block_cx = EvalContext {
+            inst: cx.inst,
+            file: block.file,
+            scope: &scope,
+            closed: false,
+        };
+        let mut value = self.eval(&block_cx, &arg.value);
+        self.evaluating_data.pop();
+        // The value is where the reference is written, as a resource's other attributes are.
+        value.relocate(None);
+        match &value.value {
+            Value::String(_) => Some(value),
+            Value::List(items) if items.iter().all(|i| matches!(i.value, Value::String(_))) => {
+                let items = crate::funcs::set_of(items.clone());
+                Some(Node::new(Value::List(items), None))
+            }
+            _ => None,
+        }
+    }
+
     fn data_ref(
         &mut self,
         cx: &EvalContext<'_>,
@@ -221,39 +300,76 @@ impl Loader {
             }
             _ => {
                 // cloudinit_config: the parts' contents are known to be in what the instance
-                // reads, whatever the encoding.
+                // reads, whatever the encoding; in order, one after the other, each a script or
+                // file of its own lines. What a part holds that is not known (a `dynamic` part, a
+                // content that is not a string) is a hole at the start of a line: any lines.
                 let mut fragments = Vec::new();
                 let mut refs = vec![reference.clone()];
+                let mut lines = HoledText {
+                    base64: true,
+                    ..HoledText::default()
+                };
+                let unknown_part = |lines: &mut HoledText| {
+                    lines.holes.push(Hole {
+                        at: lines.text.len(),
+                        node: Node::new(unknown(UnknownReason::DataSource, Vec::new()), None),
+                    });
+                    lines.text.push('\n');
+                };
                 for item in &block.block.body.items {
-                    let ecs_gpu_hcl::Item::Block(part) = item else {
-                        continue;
+                    let part = match item {
+                        ecs_gpu_hcl::Item::Block(b) if b.kind.name == "part" => b,
+                        ecs_gpu_hcl::Item::Block(b)
+                            if b.kind.name == "dynamic"
+                                && b.labels.first().map(|l| l.name.as_str()) == Some("part") =>
+                        {
+                            unknown_part(&mut lines);
+                            continue;
+                        }
+                        _ => continue,
                     };
-                    if part.kind.name != "part" {
-                        continue;
-                    }
                     let content = part.body.items.iter().find_map(|i| match i {
                         ecs_gpu_hcl::Item::Attribute(a) if a.name.name == "content" => Some(a),
                         _ => None,
                     });
-                    if let Some(c) = content {
-                        let n = self.eval(&cx2, &c.value);
-                        match &n.value {
-                            Value::String(t) => add_fragments(&mut fragments, [t]),
-                            Value::Unknown(u) => {
-                                add_fragments(&mut fragments, &u.fragments);
-                                merge_refs(&mut refs, u.refs.clone());
-                            }
-                            _ => {}
+                    let Some(c) = content else {
+                        unknown_part(&mut lines);
+                        continue;
+                    };
+                    let n = self.eval(&cx2, &c.value);
+                    match &n.value {
+                        Value::String(t) => {
+                            add_fragments(&mut fragments, [t]);
+                            lines.text.push_str(t);
+                            lines.text.push('\n');
                         }
+                        Value::Unknown(u) => {
+                            add_fragments(&mut fragments, &u.fragments);
+                            merge_refs(&mut refs, u.refs.clone());
+                            match u.text.as_deref().filter(|t| !t.base64) {
+                                Some(t) => {
+                                    let base = lines.text.len();
+                                    lines.text.push_str(&t.text);
+                                    lines.holes.extend(t.holes.iter().map(|h| Hole {
+                                        at: base + h.at,
+                                        node: h.node.clone(),
+                                    }));
+                                    lines.text.push('\n');
+                                }
+                                None => unknown_part(&mut lines),
+                            }
+                        }
+                        _ => unknown_part(&mut lines),
                     }
                 }
+                let text = Some(std::sync::Arc::new(lines));
                 Node::new(
                     Value::Unknown(Box::new(Unknown {
                         reason: UnknownReason::DataSource,
                         refs,
                         fragments,
                         entries: Vec::new(),
-                        text: None,
+                        text,
                     })),
                     None,
                 )

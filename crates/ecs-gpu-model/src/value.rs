@@ -262,6 +262,20 @@ pub struct Unknown {
 }
 
 impl Unknown {
+    /// For a template with unknown interpolations or directives (a heredoc, `templatefile`, and
+    /// `base64encode` of either): its known text and where the unknown parts stand. Only templates
+    /// set it, and every operation whose result is not this same string drops it.
+    pub fn partial_text(&self) -> Option<PartialText<'_>> {
+        let t = self.text.as_deref()?;
+        let mut holes: Vec<usize> = t.holes.iter().map(|h| h.at).collect();
+        holes.dedup();
+        Some(PartialText {
+            text: &t.text,
+            holes,
+            base64: t.base64,
+        })
+    }
+
     /// The unknown result of an operation on this unknown value (not the value itself): its
     /// reason and references, without what is known of the value's own text or entries.
     pub fn derived(&mut self) {
@@ -681,6 +695,22 @@ pub(crate) struct HoledText {
     /// Where runs of `text` are written, in order: literal text copied byte for byte from a file
     /// (a heredoc or template file without escapes), so a value read there points at its own line.
     pub sources: Vec<Source>,
+    /// The string is the base64 encoding of this text (`base64encode` of a template): the text
+    /// is what the string decodes to, as user data is read, and never JSON to decode.
+    pub base64: bool,
+}
+
+/// The text a partly known string is known to have, with the places of its unknown parts
+/// ([`Unknown::partial_text`]). Lines without a hole are known whole.
+#[derive(Debug, Clone, PartialEq)]
+pub struct PartialText<'a> {
+    /// The known text, with nothing where the unknown parts are.
+    pub text: &'a str,
+    /// The byte offsets in `text` where unknown parts stand, in order, each once.
+    pub holes: Vec<usize>,
+    /// The string is the base64 encoding of the text (`base64encode`): the text is what it
+    /// decodes to.
+    pub base64: bool,
 }
 
 /// A run of [`HoledText::text`] written byte for byte at `loc`.

@@ -116,7 +116,7 @@ fn templatefile_with_directives() {
     let (_d, m) = load(&[
         (
             "main.tf",
-            "resource \"t\" \"t\" {\n  x = templatefile(\"${path.module}/user-data.sh.tpl\", { cluster = \"gpu\", gpu = true, extra = [\"A=1\", \"B=2\"] })\n  y = templatefile(\"user-data.sh.tpl\", { cluster = aws_ecs_cluster.c.name, gpu = true, extra = [] })\n}\nresource \"aws_ecs_cluster\" \"c\" { name = \"gpu\" }\n",
+            "resource \"t\" \"t\" {\n  x = templatefile(\"${path.module}/user-data.sh.tpl\", { cluster = \"gpu\", gpu = true, extra = [\"A=1\", \"B=2\"] })\n  y = templatefile(\"user-data.sh.tpl\", { cluster = aws_ecs_cluster.c.arn, gpu = true, extra = [] })\n}\nresource \"aws_ecs_cluster\" \"c\" { name = \"gpu\" }\n",
         ),
         (
             "user-data.sh.tpl",
@@ -167,7 +167,7 @@ fn module_calls_with_inputs_and_outputs() {
         ),
         (
             "modules/gpu/main.tf",
-            "variable \"gpus\" { type = number }\nvariable \"name\" {}\nvariable \"memory\" { default = 1024 }\nresource \"aws_ecs_task_definition\" \"td\" {\n  family = \"${var.name}-td\"\n  memory = var.memory\n  container_definitions = jsonencode([{ name = var.name, resourceRequirements = [{ type = \"GPU\", value = tostring(var.gpus) }] }])\n}\noutput \"family\" { value = aws_ecs_task_definition.td.family }\noutput \"arn\" { value = aws_ecs_task_definition.td.arn }\n",
+            "variable \"gpus\" { type = number }\nvariable \"name\" {}\nvariable \"memory\" { default = 1024 }\nresource \"aws_ecs_task_definition\" \"td\" {\n  family = \"${var.name}-td\"\n  memory = var.memory\n  container_definitions = jsonencode([{ name = var.name, resourceRequirements = [{ type = \"GPU\", value = tostring(var.gpus) }] }])\n}\noutput \"family\" { value = aws_ecs_task_definition.td.revision }\noutput \"arn\" { value = aws_ecs_task_definition.td.arn }\n",
         ),
     ]);
     let call_td = m
@@ -327,7 +327,7 @@ fn dynamic_blocks_known_and_unknown() {
 fn unknowns_carry_references_and_service_finds_its_task_definition() {
     let (_d, m) = load(&[(
         "main.tf",
-        "resource \"aws_ecs_task_definition\" \"app\" {\n  family = \"app\"\n  container_definitions = \"[]\"\n}\nresource \"aws_ecs_service\" \"s\" {\n  task_definition = aws_ecs_task_definition.app.arn\n  desired_count = length(aws_ecs_task_definition.app.family) > 0 ? 1 : 2\n  name = upper(\"x-${aws_ecs_task_definition.app.revision}\")\n}\n",
+        "resource \"aws_ecs_task_definition\" \"app\" {\n  family = \"app\"\n  container_definitions = \"[]\"\n}\nresource \"aws_ecs_service\" \"s\" {\n  task_definition = aws_ecs_task_definition.app.arn\n  desired_count = length(aws_ecs_task_definition.app.arn) > 0 ? 1 : 2\n  name = upper(\"x-${aws_ecs_task_definition.app.revision}\")\n}\n",
     )]);
     let s = find(&m, "aws_ecs_service", "s");
     let td = s.body.attr("task_definition").unwrap();
@@ -337,7 +337,7 @@ fn unknowns_carry_references_and_service_finds_its_task_definition() {
     assert_eq!(found.len(), 1);
     assert_eq!(found[0].name, "app");
     let dc = s.body.attr("desired_count").unwrap();
-    assert_eq!(dc.refs()[0].attribute, vec!["family".to_string()]);
+    assert_eq!(dc.refs()[0].attribute, vec!["arn".to_string()]);
     let name = s.body.attr("name").unwrap();
     assert_eq!(name.refs()[0].attribute, vec!["revision".to_string()]);
 }
@@ -1367,4 +1367,195 @@ fn collection_functions_remove_repeats_as_pairwise_comparison_would() {
         reason(&eval("{ for x in [\"a\", \"a\"] : x => 1 }")),
         UnknownReason::Error
     );
+}
+
+/// The known text of a template with unknown parts, and where they stand: user data is read line
+/// by line from it. `base64encode` keeps it (marked as encoded, so it is never decoded as JSON),
+/// and a `cloudinit_config` gives its parts in order, with a `dynamic` part as a hole.
+#[test]
+fn partly_unknown_templates_keep_their_text_and_holes() {
+    let (_d, m) = load(&[(
+        "main.tf",
+        r##"variable "extra" {
+  type = string
+}
+data "aws_region" "current" {}
+data "cloudinit_config" "ci" {
+  part {
+    content = "#!/bin/bash\necho ECS_ENABLE_GPU_SUPPORT=true >> /etc/ecs/ecs.config"
+  }
+  part {
+    content = "region=${data.aws_region.current.name}"
+  }
+  dynamic "part" {
+    for_each = []
+    content {
+      content = var.extra
+    }
+  }
+}
+resource "t" "t" {
+  a = base64encode(<<-EOT
+    echo ECS_CLUSTER=${aws_x.c.arn} >> /etc/ecs/ecs.config
+    echo ECS_ENABLE_SPOT_INSTANCE_DRAINING=true >> /etc/ecs/ecs.config
+  EOT
+  )
+  b = data.cloudinit_config.ci.rendered
+  c = jsondecode(base64encode("{\"a\": \"${aws_x.c.arn}\"}"))
+}
+resource "aws_x" "c" {}
+"##,
+    )]);
+    let t = find(&m, "t", "t");
+    let Value::Unknown(a) = &t.body.attr("a").unwrap().value else {
+        panic!("a is not unknown")
+    };
+    let text = a.partial_text().expect("the template's text");
+    assert!(text.base64);
+    assert_eq!(
+        text.text,
+        "echo ECS_CLUSTER= >> /etc/ecs/ecs.config\necho ECS_ENABLE_SPOT_INSTANCE_DRAINING=true >> /etc/ecs/ecs.config\n"
+    );
+    assert_eq!(text.holes, vec!["echo ECS_CLUSTER=".len()]);
+    let Value::Unknown(b) = &t.body.attr("b").unwrap().value else {
+        panic!("b is not unknown")
+    };
+    let text = b.partial_text().expect("the parts' text");
+    assert_eq!(
+        text.text,
+        "#!/bin/bash\necho ECS_ENABLE_GPU_SUPPORT=true >> /etc/ecs/ecs.config\nregion=\n\n"
+    );
+    let region = text.text.find("region=").unwrap() + "region=".len();
+    assert_eq!(text.holes, vec![region, region + 1]);
+    // Base64 text is not JSON: Terraform's `jsondecode` fails on it.
+    assert!(t.body.attr("c").unwrap().is_unknown());
+}
+
+/// A reference to an argument the provider passes to AWS as written (a cluster's `name`) is known
+/// at plan time when the configuration writes it (of one instance of a block with `count`, too);
+/// computed attributes, instances that are not known and names that are not known stay unknown
+/// references.
+#[test]
+fn names_written_in_the_configuration_are_known_at_plan_time() {
+    let (_d, m) = load(&[(
+        "main.tf",
+        r#"variable "env" {
+  type = string
+}
+resource "aws_ecs_cluster" "main" {
+  name = "gpu-${terraform.workspace}"
+}
+resource "aws_ecs_cluster" "per_env" {
+  name = "gpu-${var.env}"
+}
+resource "aws_ecs_cluster" "many" {
+  count = 2
+  name  = "gpu-${count.index}"
+}
+variable "clusters" {
+  type = set(string)
+}
+resource "aws_ecs_cluster" "each" {
+  for_each = var.clusters
+  name     = each.key
+}
+resource "aws_autoscaling_group" "prefixed" {
+  name_prefix = "gpu-"
+}
+resource "t" "t" {
+  name      = aws_ecs_cluster.main.name
+  arn       = aws_ecs_cluster.main.arn
+  per_env   = aws_ecs_cluster.per_env.name
+  many      = aws_ecs_cluster.many[1].name
+  each      = aws_ecs_cluster.each["a"].name
+  prefixed  = aws_autoscaling_group.prefixed.name
+  user_data = "ECS_CLUSTER=${aws_ecs_cluster.main.name}\n"
+}
+"#,
+    )]);
+    let t = find(&m, "t", "t");
+    assert_eq!(str_of(t.body.attr("name").unwrap()), "gpu-default");
+    assert_eq!(
+        str_of(t.body.attr("user_data").unwrap()),
+        "ECS_CLUSTER=gpu-default\n"
+    );
+    assert_eq!(str_of(t.body.attr("many").unwrap()), "gpu-1");
+    for unknown in ["arn", "per_env", "each", "prefixed"] {
+        let n = t.body.attr(unknown).unwrap();
+        assert!(n.is_unknown(), "{unknown}");
+        assert!(!n.refs().is_empty(), "{unknown} keeps its reference");
+    }
+}
+
+/// `sha1` and `sha256` of a known string are known at plan time, in lowercase hexadecimal, as
+/// Terraform prints them (modules make names unique with `substr(sha1(...), 0, 6)`).
+#[test]
+fn digests_of_known_strings_are_known() {
+    assert_eq!(
+        str_of(&eval("sha1(\"abc\")")),
+        "a9993e364706816aba3e25717850c26c9cd0d89d"
+    );
+    assert_eq!(
+        str_of(&eval("sha256(\"abc\")")),
+        "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad"
+    );
+    assert_eq!(str_of(&eval("substr(sha1(\"gpu\"), 0, 6)")).len(), 6);
+    assert!(eval("sha1(aws_x.y.arn)").is_unknown());
+}
+
+/// A module called by its absolute path: `terraform init` links it into `.terraform/modules` with
+/// the source `file://` and the path, and that copy is followed; before `terraform init` the
+/// folder is followed where it is.
+#[cfg(unix)]
+#[test]
+fn modules_called_by_an_absolute_path_are_followed() {
+    let shared = write(&[(
+        "main.tf",
+        "variable \"gpus\" { type = number }\nresource \"aws_ecs_task_definition\" \"td\" {\n  family = \"gpu\"\n  container_definitions = jsonencode([{ name = \"app\", resourceRequirements = [{ type = \"GPU\", value = tostring(var.gpus) }] }])\n}\n",
+    )]);
+    let source = shared.path().canonicalize().unwrap();
+    let call = format!(
+        "module \"gpu\" {{\n  source = \"{}\"\n  gpus   = 2\n}}\n",
+        source.display()
+    );
+    let gpus_of = |m: &ecs_gpu_model::Model| {
+        let td = m
+            .resources
+            .iter()
+            .find(|r| {
+                r.kind == "aws_ecs_task_definition" && m.module_address(r) == Some("module.gpu")
+            })
+            .expect("the module's task definition");
+        json(td.body.attr("container_definitions").unwrap())
+    };
+    let (_d, m) = load(&[("main.tf", &call)]);
+    assert!(m.problems.is_empty(), "{:?}", m.problems);
+    assert!(
+        gpus_of(&m).contains("\\\"value\\\":\\\"2\\\""),
+        "{}",
+        gpus_of(&m)
+    );
+
+    let root = write(&[
+        ("main.tf", &call),
+        (
+            ".terraform/modules/modules.json",
+            &format!(
+                "{{\"Modules\":[{{\"Key\":\"\",\"Source\":\"\",\"Dir\":\".\"}},{{\"Key\":\"gpu\",\"Source\":\"file://{}\",\"Dir\":\".terraform/modules/gpu\"}}]}}",
+                source.display()
+            ),
+        ),
+    ]);
+    std::os::unix::fs::symlink(&source, root.path().join(".terraform/modules/gpu")).unwrap();
+    let m = load_dir(root.path());
+    assert!(m.problems.is_empty(), "{:?}", m.problems);
+    assert!(
+        gpus_of(&m).contains("\\\"value\\\":\\\"2\\\""),
+        "{}",
+        gpus_of(&m)
+    );
+    assert!(m
+        .files
+        .iter()
+        .any(|f| f.path.to_string_lossy().contains(".terraform/modules/gpu")));
 }

@@ -30,6 +30,7 @@ pub static RULES: &[&Rule] = &[
     &gpu208_imdsv1_allowed::RULE,
     &gpu209_ami_end_of_life::RULE,
     &gpu210_efa_on_instance_type_without_efa::RULE,
+    &gpu211_gpu_capacity_runs_no_gpu_task::RULE,
     &gpu301_termination_protection_without_scale_in_protection::RULE,
     &gpu302_launch_template_version_not_tracked::RULE,
     &gpu303_instance_refresh_missing::RULE,

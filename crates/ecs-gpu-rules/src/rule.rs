@@ -356,6 +356,11 @@ impl<'m> Findings<'m> {
     }
 
     /// [`capacity::provider_groups`], computed once per run.
+    /// [`capacity::tenants_with`], with the groups worked out once per run.
+    pub fn tenants(&self, provider: &'m Resource) -> Option<capacity::Tenants<'m>> {
+        capacity::tenants_with(self.model, self.ctx.groups(), provider)
+    }
+
     pub fn provider_groups(&self) -> &'m [(&'m Resource, Cow<'m, GroupCapacity<'m>>)] {
         self.ctx.provider_groups()
     }

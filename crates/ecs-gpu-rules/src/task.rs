@@ -196,6 +196,30 @@ pub fn gpu_containers(td: &TaskDefinition) -> Vec<Container<'_>> {
         .collect()
 }
 
+/// Whether every container of the task definition is known and reserves GPUs.
+pub fn every_container_reserves_gpus(td: &TaskDefinition) -> bool {
+    let c = containers(td);
+    c.complete && !c.known.is_empty() && c.known.iter().all(Container::reserves_gpus)
+}
+
+/// Whether the task definition certainly reserves no GPU: every container is known, and every
+/// `resourceRequirements` entry has a known type other than `GPU`.
+pub fn reserves_no_gpu(td: &TaskDefinition) -> bool {
+    let c = containers(td);
+    c.complete
+        && c.known.iter().all(|container| {
+            match container.get("resourceRequirements").map(|n| &n.value) {
+                None | Some(Value::Null) => true,
+                Some(Value::List(items)) => items.iter().all(|e| {
+                    e.get("type")
+                        .and_then(|t| t.as_str())
+                        .is_some_and(|t| t != catalog().gpu_requirement.type_)
+                }),
+                Some(_) => false,
+            }
+        })
+}
+
 /// Whether the task definition certainly reserves GPUs.
 pub fn is_gpu_task(td: &TaskDefinition) -> bool {
     !gpu_containers(td).is_empty()

@@ -567,8 +567,9 @@ resource "aws_ecs_capacity_provider" "gpu" {
 }
 
 /// A group whose `override`s select instance types by attributes is GPU capacity only when the
-/// requirements are known to select NVIDIA GPUs: allowed types that all have them, or NVIDIA
-/// accelerators that are GPUs (`accelerator_types`, or allowed types that all have GPUs).
+/// requirements are known to select NVIDIA GPUs (allowed types that all have them, or NVIDIA
+/// accelerators that are GPUs: `accelerator_types`, or allowed types that all have GPUs) or ask
+/// only for NVIDIA accelerators.
 #[test]
 fn attribute_based_overrides_are_gpu_capacity_only_when_they_select_nvidia_gpus() {
     let cases = [
@@ -585,7 +586,9 @@ fn attribute_based_overrides_are_gpu_capacity_only_when_they_select_nvidia_gpus(
           accelerator_manufacturers = ["nvidia"]"#,
             true,
         ),
-        (r#"accelerator_manufacturers = ["nvidia"]"#, false),
+        // Asks for NVIDIA accelerators without saying they are GPUs: configured for GPU tasks
+        // (its label says so), not proven to launch GPUs.
+        (r#"accelerator_manufacturers = ["nvidia"]"#, true),
         (
             r#"accelerator_types = ["gpu"]
           accelerator_manufacturers = ["nvidia", "amd"]"#,
@@ -636,7 +639,8 @@ resource "aws_ecs_capacity_provider" "cp" {{
         if gpu {
             let (_, label) = cap.providers[0].1.label(&model);
             assert!(
-                label.contains("only instance types with NVIDIA GPUs"),
+                label.contains("only instance types with NVIDIA GPUs")
+                    || label.contains("ask for NVIDIA accelerators"),
                 "{label}"
             );
         }
@@ -846,4 +850,85 @@ resource "aws_spot_fleet_request" "spot" {
     assert!(!spot("aws_ec2_fleet", "on_demand"));
     assert!(!spot("aws_spot_fleet_request", "all_on_demand"));
     assert!(spot("aws_spot_fleet_request", "spot"));
+}
+
+/// Capacity configured for ECS GPU tasks (user data that enables GPU support, the ECS GPU AMI)
+/// is GPU capacity when its instance types do not show NVIDIA GPUs (not known, or a family ECS
+/// GPU support does not cover), and never when a type it launches has no GPU at all.
+#[test]
+fn capacity_configured_for_gpu_tasks_is_gpu_capacity_unless_its_types_have_no_gpu() {
+    let cases = [
+        // (instance type, image, user data, GPU capacity)
+        (
+            "var.instance_type",
+            "ami-0123456789abcdef0",
+            "ECS_ENABLE_GPU_SUPPORT=true",
+            true,
+        ),
+        (
+            "\"g4ad.xlarge\"",
+            "ami-0123456789abcdef0",
+            "ECS_ENABLE_GPU_SUPPORT=true",
+            true,
+        ),
+        (
+            "var.instance_type",
+            "resolve:ssm:/aws/service/ecs/optimized-ami/amazon-linux-2023/gpu/recommended/image_id",
+            "ECS_CLUSTER=gpu",
+            true,
+        ),
+        (
+            "\"t3.large\"",
+            "ami-0123456789abcdef0",
+            "ECS_ENABLE_GPU_SUPPORT=true",
+            false,
+        ),
+        (
+            "\"t3.large\"",
+            "resolve:ssm:/aws/service/ecs/optimized-ami/amazon-linux-2023/gpu/recommended/image_id",
+            "ECS_CLUSTER=gpu",
+            false,
+        ),
+        (
+            "var.instance_type",
+            "ami-0123456789abcdef0",
+            "ECS_ENABLE_GPU_SUPPORT=false",
+            false,
+        ),
+    ];
+    for (i, (instance_type, image, config, gpu)) in cases.into_iter().enumerate() {
+        let text = format!(
+            r##"
+variable "instance_type" {{ type = string }}
+resource "aws_launch_template" "lt" {{
+  image_id      = "{image}"
+  instance_type = {instance_type}
+  user_data     = base64encode("#!/bin/bash\necho {config} >> /etc/ecs/ecs.config\n")
+}}
+resource "aws_autoscaling_group" "g" {{
+  min_size = 0
+  max_size = 2
+  launch_template {{
+    id = aws_launch_template.lt.id
+  }}
+}}
+resource "aws_ecs_capacity_provider" "cp" {{
+  name = "cp"
+  auto_scaling_group_provider {{
+    auto_scaling_group_arn = aws_autoscaling_group.g.arn
+  }}
+}}
+"##
+        );
+        let model = load(&format!("intent-{i}"), &text);
+        let cap = gpu_capacity(&model);
+        assert_eq!(
+            cap.providers.len(),
+            usize::from(gpu),
+            "{instance_type} {image} {config}"
+        );
+        if gpu {
+            assert!(matches!(cap.providers[0].1, GpuReason::Intent { .. }));
+        }
+    }
 }

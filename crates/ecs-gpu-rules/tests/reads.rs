@@ -10,6 +10,7 @@ const TYPES: &[&str] = &[
     "aws_ami",
     "aws_appautoscaling_target",
     "aws_autoscaling_group",
+    "aws_autoscaling_schedule",
     "aws_ec2_fleet",
     "aws_ecs_capacity_provider",
     "aws_ecs_cluster",

@@ -377,15 +377,22 @@ fn a_parse_error_is_reported_with_its_place_and_the_rest_is_still_checked() {
 }
 
 /// JSON in a tree may be anything (templates with placeholders, JSON with comments): what does not
-/// parse is not a task definition, and is skipped. A JSON file named on the command line was asked
-/// for: when it does not parse, that is said, with its place, and the exit status is 2.
+/// parse is not a task definition, and is skipped (a folder left with nothing to check is an error).
+/// A JSON file named on the command line was asked for: when it does not parse, that is said, with
+/// its place, and the exit status is 2.
 #[test]
 fn a_named_json_file_that_does_not_parse_is_a_problem_a_walked_one_is_skipped() {
     let dir = scratch("named-json");
     let broken = "{\n  \"family\": \"gpu\",\n  \"containerDefinitions\": [],\n}\n";
     write(&dir, "taskdef.json", broken);
+    // Skipped, it leaves the folder with nothing to check: that is the error.
     let walked = run_in(&dir, &["check", "--format", "json"]);
-    assert_eq!(code(&walked), 0, "{}", stderr(&walked));
+    assert_eq!(code(&walked), 2, "{}", stderr(&walked));
+    assert!(
+        stderr(&walked).contains("nothing to check"),
+        "{}",
+        stderr(&walked)
+    );
     let named = run_in(&dir, &["check", "taskdef.json", "--format", "json"]);
     assert_eq!(code(&named), 2, "{}", stdout(&named));
     assert!(
@@ -395,9 +402,11 @@ fn a_named_json_file_that_does_not_parse_is_a_problem_a_walked_one_is_skipped() 
     );
     let v: serde_json::Value = serde_json::from_str(&stdout(&named)).unwrap();
     assert_eq!(v["problems"][0]["file"], "taskdef.json");
-    // Named JSON that parses and is another document is still skipped.
+    // Named JSON that parses and is another document is skipped: nothing is left to check.
     write(&dir, "package.json", "{\"name\": \"web\"}\n");
-    assert_eq!(code(&run_in(&dir, &["check", "package.json"])), 0);
+    let other = run_in(&dir, &["check", "package.json"]);
+    assert_eq!(code(&other), 2);
+    assert!(stderr(&other).contains("nothing to check in `package.json`"));
 }
 
 #[test]
@@ -608,6 +617,110 @@ resource "aws_ecs_task_definition" "app" {
         ],
     );
     assert!(rules_of(&o).is_empty());
+}
+
+/// `--var-file` is read as Terraform reads `-var-file`: a relative path from the current
+/// directory, not from the checked folder (`infra/prod.tfvars` when running from the repository
+/// root); a path given relative to the checked folder is not found, and the message says so.
+#[test]
+fn var_file_paths_are_taken_from_the_current_directory() {
+    let dir = scratch("var-file-cwd");
+    write(
+        &dir,
+        "infra/main.tf",
+        r#"variable "gpus" {
+  type = string
+}
+
+resource "aws_ecs_task_definition" "app" {
+  family = "app"
+  container_definitions = jsonencode([{
+    name                 = "app"
+    image                = "nvcr.io/nvidia/cuda:12.4.1-runtime-ubuntu22.04"
+    memory               = 1024
+    resourceRequirements = [{ type = "GPU", value = var.gpus }]
+  }])
+}
+"#,
+    );
+    write(&dir, "infra/prod.tfvars", "gpus = \"0.3\"\n");
+    let o = run_in(
+        &dir,
+        &[
+            "check",
+            "infra",
+            "--format",
+            "json",
+            "--select",
+            "GPU103",
+            "--var-file",
+            "infra/prod.tfvars",
+        ],
+    );
+    assert_eq!(rules_of(&o), ["GPU103"], "{}", stderr(&o));
+    let o = run_in(&dir, &["check", "infra", "--var-file", "prod.tfvars"]);
+    assert_eq!(code(&o), 2);
+    assert!(
+        stderr(&o).contains("--var-file prod.tfvars: no such file"),
+        "{}",
+        stderr(&o)
+    );
+}
+
+/// A folder with nothing to check (a mistyped path in CI: the wrong folder of a repository) is an
+/// error with the reason, not "0 files" and success.
+#[test]
+fn a_folder_with_nothing_to_check_exits_2_with_the_reason() {
+    let dir = scratch("nothing-to-check");
+    write(&dir, "docs/README.md", "# infra\n");
+    write(&dir, "docs/package.json", "{\"name\": \"site\"}\n");
+    let o = run_in(&dir, &["check", "docs"]);
+    assert_eq!(code(&o), 2, "{}", stdout(&o));
+    assert!(
+        stderr(&o).contains("nothing to check in `docs`: no Terraform file"),
+        "{}",
+        stderr(&o)
+    );
+    assert!(stdout(&o).is_empty(), "{}", stdout(&o));
+}
+
+/// A file reached through a module call (`source = "../.."` from an example) is shown by the same
+/// path as when the folder that holds it is checked: `main.tf`, not `./main.tf`.
+#[test]
+fn one_file_is_shown_by_one_path_however_it_is_reached() {
+    let dir = scratch("one-path");
+    write(&dir, "main.tf", GPU_ON_FARGATE);
+    write(
+        &dir,
+        "examples/complete/main.tf",
+        "module \"app\" {\n  source = \"../..\"\n}\n",
+    );
+    let files = |o: &Output| -> Vec<String> {
+        let v: serde_json::Value = serde_json::from_str(&stdout(o)).unwrap();
+        v["diagnostics"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|d| d["file"].as_str().unwrap().to_string())
+            .collect()
+    };
+    let from_root = run_in(
+        &dir,
+        &["check", ".", "--format", "json", "--select", "GPU101"],
+    );
+    let from_example = run_in(
+        &dir,
+        &[
+            "check",
+            "examples/complete",
+            "--format",
+            "json",
+            "--select",
+            "GPU101",
+        ],
+    );
+    assert_eq!(files(&from_root), ["main.tf"]);
+    assert_eq!(files(&from_example), ["main.tf"]);
 }
 
 // ---- rules and rule ----

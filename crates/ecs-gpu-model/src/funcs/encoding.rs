@@ -26,6 +26,7 @@ pub(super) fn jsondecode(args: &[Node], loc: Option<Loc>) -> Outcome {
         if let Some(node) = u
             .text
             .as_deref()
+            .filter(|t| !t.base64)
             .and_then(|t| crate::json_holes::parse(t, loc))
         {
             return Ok(node);
@@ -39,8 +40,22 @@ pub(super) fn jsondecode(args: &[Node], loc: Option<Loc>) -> Outcome {
     Ok(json_value_to_node(json, JsonLocs::Fixed(loc)))
 }
 
+/// `base64encode(text)`. Of a template with unknown parts, the unknown result keeps the
+/// template's known text, marked as encoded: user data is read decoded, so its known lines stay
+/// known.
 pub(super) fn base64encode(args: &[Node]) -> Outcome {
     let [arg] = exactly(args)?;
+    if let Value::Unknown(u) = &arg.value {
+        if let Some(text) = u.text.as_deref().filter(|t| !t.base64) {
+            let mut u = u.clone();
+            u.entries.clear();
+            u.text = Some(std::sync::Arc::new(crate::value::HoledText {
+                base64: true,
+                ..text.clone()
+            }));
+            return new_value(Value::Unknown(u));
+        }
+    }
     new_string(BASE64.encode(to_str(arg)?.as_bytes()))
 }
 

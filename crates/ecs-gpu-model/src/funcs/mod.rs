@@ -5,6 +5,7 @@
 
 mod collection;
 mod conversion;
+mod crypto;
 mod encoding;
 mod filesystem;
 mod format;
@@ -131,6 +132,8 @@ static FUNCTIONS: &[(&str, Arguments, Body)] = &[
     ("setintersection", Known, Values(collection::setintersection)),
     ("setsubtract", Known, Values(collection::setsubtract)),
     ("setunion", Known, Values(collection::setunion)),
+    ("sha1", Known, Values(crypto::sha1)),
+    ("sha256", Known, Values(crypto::sha256)),
     ("signum", Known, Values(numeric::signum)),
     ("slice", Partial, Values(collection::slice)),
     ("sort", Known, Values(collection::sort)),

@@ -46,6 +46,16 @@ pub enum AmiSource<'m> {
 }
 
 impl AmiSource<'_> {
+    /// Where the image is written: the parameter name, the name filter, or the literal ID.
+    pub fn at(&self) -> Option<Loc> {
+        match self {
+            AmiSource::SsmParameter { at, .. }
+            | AmiSource::AmiLookup { at, .. }
+            | AmiSource::LiteralId { at, .. } => *at,
+            AmiSource::Unknown => None,
+        }
+    }
+
     /// The SSM parameter's class, for [`AmiSource::SsmParameter`].
     pub fn parameter_class(&self) -> Option<AmiClass<'static>> {
         match self {

@@ -7,6 +7,7 @@ use std::collections::HashSet;
 use ecs_gpu_catalog::{catalog, InstanceType, Lookup};
 use ecs_gpu_model::{Body, Loc, Model, Node, Resource, TaskDefinition};
 
+use super::ami::{ami_source, AMI};
 use super::graph::{
     fleet_capacity, known_str, service_task, GroupCapacity, Groups, InstanceTypeUse, TemplateUse,
     FLEETS, GROUPS, INSTANCE, SERVICE_TASK,
@@ -15,7 +16,7 @@ use super::managed_instances::{managed_instances_nvidia, MANAGED_INSTANCES};
 use super::placement::{
     service_capacity_with, Placement, ProviderUse, ServiceCapacity, SERVICE_CAPACITY,
 };
-use super::user_data::{config_value, user_data, USER_DATA};
+use super::user_data::{config_value, user_data, Setting, USER_DATA};
 use crate::task::{every_known_string, is_checked, is_gpu_task};
 use crate::{backticked, reads, Reads};
 
@@ -26,7 +27,7 @@ pub const GPU_SERVICES: Reads = reads! { walks: [SERVICE_TASK, SERVICE_CAPACITY]
 /// capacity they reach, and every group, fleet and standalone instance, with its user data.
 pub const GPU_CAPACITY: Reads = reads! {
     arguments: { "aws_instance": ["instance_type", "launch_template"] },
-    walks: [GPU_SERVICES, GROUPS, MANAGED_INSTANCES, USER_DATA],
+    walks: [GPU_SERVICES, GROUPS, MANAGED_INSTANCES, USER_DATA, AMI],
 };
 
 /// A service whose task definition certainly reserves GPUs: with that task definition and the
@@ -91,6 +92,16 @@ pub enum GpuReason<'m> {
         launches: String,
         at: Option<Loc>,
     },
+    /// A capacity provider, Auto Scaling group or fleet whose instance types do not show NVIDIA GPUs
+    /// (not known, attribute-based, a GPU family that ECS GPU support does not cover) and that is
+    /// configured for ECS GPU tasks ([`gpu_intent`]).
+    Intent {
+        /// The capacity provider, group or fleet.
+        unit: &'m Resource,
+        /// [`GpuIntent::why`].
+        why: String,
+        at: Option<Loc>,
+    },
     /// A standalone `aws_instance` of a GPU instance type that is an ECS container instance.
     EcsInstance {
         instance: &'m Resource,
@@ -134,6 +145,13 @@ impl GpuReason<'_> {
                 format!(
                     "the ECS Managed Instances capacity provider `{}` launches {launches}",
                     model.local_address(provider)
+                ),
+            ),
+            GpuReason::Intent { unit, why, at } => (
+                at.or(Some(unit.loc)),
+                format!(
+                    "`{}` is configured for GPU tasks: {why}",
+                    model.local_address(unit)
                 ),
             ),
             GpuReason::EcsInstance {
@@ -201,19 +219,28 @@ pub fn gpu_capacity_with<'m>(
             }
             continue;
         };
-        if let Some(evidence) = nvidia_evidence(&group) {
-            uses.push((
-                Cow::Owned(ProviderUse {
-                    provider,
-                    named_at: None,
-                    group: Some(group),
-                }),
-                GpuReason::GpuInstanceType {
-                    provider,
-                    launches: evidence.launches,
+        let reason = match nvidia_evidence(&group) {
+            Some(evidence) => GpuReason::GpuInstanceType {
+                provider,
+                launches: evidence.launches,
+            },
+            None => match gpu_intent(model, &group) {
+                Some(intent) => GpuReason::Intent {
+                    unit: provider,
+                    why: intent.why,
+                    at: intent.at,
                 },
-            ));
-        }
+                None => continue,
+            },
+        };
+        uses.push((
+            Cow::Owned(ProviderUse {
+                provider,
+                named_at: None,
+                group: Some(group),
+            }),
+            reason,
+        ));
     }
     // Each provider, group and template once, with its first reason.
     let (mut providers, mut groups, mut templates) =
@@ -261,9 +288,6 @@ pub fn gpu_capacity_with<'m>(
             continue;
         }
         let cap = groups_memo.of(model, group);
-        let Some(evidence) = nvidia_evidence(&cap) else {
-            continue;
-        };
         if !cap
             .known_templates
             .iter()
@@ -271,10 +295,20 @@ pub fn gpu_capacity_with<'m>(
         {
             continue;
         }
-        let reason = GpuReason::EcsInstances {
-            group,
-            launches: evidence.launches,
-            at: evidence.at,
+        let reason = match nvidia_evidence(&cap) {
+            Some(evidence) => GpuReason::EcsInstances {
+                group,
+                launches: evidence.launches,
+                at: evidence.at,
+            },
+            None => match gpu_intent(model, &cap) {
+                Some(intent) => GpuReason::Intent {
+                    unit: group,
+                    why: intent.why,
+                    at: intent.at,
+                },
+                None => continue,
+            },
         };
         for t in &cap.known_templates {
             if !t.template.instances_unknown && templates.insert(t.template.id) {
@@ -292,9 +326,6 @@ pub fn gpu_capacity_with<'m>(
                 continue;
             }
             let cap = fleet_capacity(model, fleet);
-            let Some(evidence) = nvidia_evidence(&cap) else {
-                continue;
-            };
             if !cap
                 .known_templates
                 .iter()
@@ -302,10 +333,20 @@ pub fn gpu_capacity_with<'m>(
             {
                 continue;
             }
-            let reason = GpuReason::EcsInstances {
-                group: fleet,
-                launches: evidence.launches,
-                at: evidence.at,
+            let reason = match nvidia_evidence(&cap) {
+                Some(evidence) => GpuReason::EcsInstances {
+                    group: fleet,
+                    launches: evidence.launches,
+                    at: evidence.at,
+                },
+                None => match gpu_intent(model, &cap) {
+                    Some(intent) => GpuReason::Intent {
+                        unit: fleet,
+                        why: intent.why,
+                        at: intent.at,
+                    },
+                    None => continue,
+                },
             };
             for t in &cap.known_templates {
                 if !t.template.instances_unknown && templates.insert(t.template.id) {
@@ -424,6 +465,83 @@ pub fn nvidia_evidence(cap: &GroupCapacity<'_>) -> Option<NvidiaEvidence> {
             at: node.loc,
         })
     })
+}
+
+/// What shows that capacity is configured for ECS GPU tasks, whatever its instance types show.
+#[derive(Debug, Clone)]
+pub struct GpuIntent {
+    /// For a label: "its user data sets `ECS_ENABLE_GPU_SUPPORT=true`".
+    pub why: String,
+    /// Where that is written.
+    pub at: Option<Loc>,
+}
+
+/// Whether a group or fleet is configured for ECS GPU tasks though its instance types do not show
+/// NVIDIA GPUs: a launch template's user data sets `ECS_ENABLE_GPU_SUPPORT=true`, its image is an
+/// ECS GPU-optimized AMI (an SSM parameter or `aws_ami` name filter, [`AmiSource::is_ecs_gpu`]),
+/// or attribute-based `instance_requirements` (the template's, or an override's) ask only for
+/// NVIDIA accelerators (`accelerator_manufacturers` exactly `nvidia`). `None` when an instance
+/// type it is known to launch has no GPU at all: such capacity is not GPU capacity, whatever the
+/// image or the agent's configuration say.
+///
+/// [`AmiSource::is_ecs_gpu`]: super::AmiSource::is_ecs_gpu
+pub fn gpu_intent(model: &Model, cap: &GroupCapacity<'_>) -> Option<GpuIntent> {
+    if cap
+        .known_instance_types
+        .iter()
+        .any(|t| matches!(catalog().lookup(&t.name), Lookup::NoGpu))
+    {
+        return None;
+    }
+    let variable = &catalog().agent.gpu_support_variable;
+    for t in &cap.known_templates {
+        let (data, loc) = user_data(t.template);
+        if matches!(data.setting(variable), Setting::Value(v) if v.eq_ignore_ascii_case("true")) {
+            return Some(GpuIntent {
+                why: format!("its user data sets `{variable}=true`"),
+                at: loc,
+            });
+        }
+        let source = ami_source(model, t.template);
+        if source.is_ecs_gpu() {
+            return Some(GpuIntent {
+                why: "its image is the ECS GPU-optimized AMI".to_string(),
+                at: source.at(),
+            });
+        }
+    }
+    let requirements = cap
+        .known_templates
+        .iter()
+        .map(|t| &t.template.body)
+        .chain(cap.overrides.iter().flatten().map(|o| &o.body));
+    for body in requirements {
+        if body.may_have_unknown("instance_requirements") {
+            continue;
+        }
+        let Some(req) = body.block("instance_requirements") else {
+            continue;
+        };
+        if let Some(node) = asks_only_for_nvidia(&req.body) {
+            return Some(GpuIntent {
+                why: "its `instance_requirements` ask for NVIDIA accelerators".to_string(),
+                at: node.loc,
+            });
+        }
+    }
+    None
+}
+
+/// The `accelerator_manufacturers` of attribute-based `instance_requirements`, when it is known and
+/// only `nvidia` (source keys ECS-MI-GPU and BOTO): EC2 then picks only types with NVIDIA GPUs.
+fn asks_only_for_nvidia(req: &Body) -> Option<&Node> {
+    let node = req.attr("accelerator_manufacturers")?;
+    let set = every_known_string(node)?;
+    (!set.is_empty()
+        && set
+            .iter()
+            .all(|m| *m == ecs_gpu_catalog::ManagedInstancesFacts::NVIDIA_MANUFACTURER))
+    .then_some(node)
 }
 
 /// Whether attribute-based `instance_requirements` (of an Auto Scaling group's `override`) are

@@ -23,6 +23,7 @@ mod graph;
 mod managed_instances;
 mod placement;
 mod spot;
+mod tenants;
 mod user_data;
 
 pub use self::ami::*;
@@ -31,6 +32,7 @@ pub use self::graph::*;
 pub use self::managed_instances::*;
 pub use self::placement::*;
 pub use self::spot::*;
+pub use self::tenants::*;
 pub use self::user_data::*;
 
 use ecs_gpu_catalog::{catalog, InstanceType, Lookup};

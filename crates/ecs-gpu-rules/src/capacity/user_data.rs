@@ -26,9 +26,28 @@ pub enum UserData {
     Absent,
     /// The whole decoded text.
     Known(String),
+    /// The decoded text of a template (a heredoc, `templatefile`, a `cloudinit_config`) with
+    /// unknown parts, each written as [`HOLE`]: every line without one is known whole.
+    Holed(String),
     /// Only these fragments are known to be in it.
     Partial(Vec<String>),
     /// Nothing is known (an unknown value, or bytes that are not text, such as gzip).
+    Unknown,
+}
+
+/// Where an unknown part of [`UserData::Holed`] stands.
+pub const HOLE: char = '\0';
+
+/// What user data does with an `ecs.config` variable ([`UserData::setting`]).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Setting<'a> {
+    /// It is not assigned.
+    Unset,
+    /// Its last assignment, with this value (quotes removed).
+    Value(&'a str),
+    /// It is assigned a value that is not known (`ECS_CLUSTER=${aws_ecs_cluster.main.id}`).
+    UnknownValue,
+    /// Whether it is assigned is not known.
     Unknown,
 }
 
@@ -37,6 +56,7 @@ impl UserData {
     pub fn known_parts(&self) -> Vec<&str> {
         match self {
             UserData::Known(s) => vec![s.as_str()],
+            UserData::Holed(s) => s.split(HOLE).filter(|p| !p.is_empty()).collect(),
             UserData::Partial(f) => f.iter().map(String::as_str).collect(),
             UserData::Absent | UserData::Unknown => Vec::new(),
         }
@@ -50,6 +70,83 @@ impl UserData {
             _ => None,
         }
     }
+
+    /// The whole text when known, or the text of a template with its unknown parts written as
+    /// [`HOLE`] (which no search for a name or marker matches). `None` when only fragments or
+    /// nothing is known.
+    pub fn known_text(&self) -> Option<&str> {
+        match self {
+            UserData::Holed(s) => Some(s),
+            other => other.full(),
+        }
+    }
+
+    /// What the user data does with the `ecs.config` variable `variable`: its last assignment
+    /// outside `#` comments ([`config_value`]). In a template with unknown parts, a line without
+    /// one is known whole, and an unknown part stands for no more than its place needs
+    /// ([`may_assign_any`]): the value of the assignment it is written in, a word of a command that
+    /// does not write the agent's configuration, or, at the start of a line or elsewhere in a line
+    /// that writes it, anything (then the setting is unknown, unless a known line after it assigns
+    /// the variable).
+    pub fn setting(&self, variable: &str) -> Setting<'_> {
+        match self {
+            UserData::Absent => Setting::Unset,
+            UserData::Known(text) => {
+                config_value(text, variable).map_or(Setting::Unset, Setting::Value)
+            }
+            UserData::Holed(text) => holed_setting(text, variable),
+            UserData::Partial(_) | UserData::Unknown => Setting::Unknown,
+        }
+    }
+}
+
+/// [`UserData::setting`] of a template's text with [`HOLE`]s.
+fn holed_setting<'a>(text: &'a str, variable: &str) -> Setting<'a> {
+    // Cloud-config writes files from YAML values: any unknown part there may be a file's content.
+    let cloud_config = text.contains("#cloud-config") || text.contains("write_files");
+    let mut setting = Setting::Unset;
+    for line in text.lines() {
+        if line.trim_start().starts_with('#') {
+            continue;
+        }
+        if line
+            .match_indices(HOLE)
+            .any(|(at, _)| cloud_config || may_assign_any(line, at))
+        {
+            setting = Setting::Unknown;
+        }
+        if let Some(value) = config_value(line, variable) {
+            setting = if value.contains(HOLE) {
+                Setting::UnknownValue
+            } else {
+                Setting::Value(value)
+            };
+        }
+    }
+    setting
+}
+
+/// Whether the unknown part at byte `at` of `line` may assign any `ecs.config` variable: it is
+/// at the start of the line (it may be whole lines), in the name of an assignment (`ECS_${x}=1`),
+/// or a word of a line that writes the agent's configuration (`echo ${x} >> /etc/ecs/ecs.config`).
+/// The value of an assignment (`ECS_CLUSTER=${x}`, `"ECS_CLUSTER=${x}"`) assigns nothing else,
+/// and a word of another command (`--region ${x}`, `"region": "${x}"`) writes no configuration.
+fn may_assign_any(line: &str, at: usize) -> bool {
+    let before = &line[..at];
+    if before
+        .trim_start_matches(|c: char| c.is_whitespace() || matches!(c, '"' | '\''))
+        .is_empty()
+    {
+        return true;
+    }
+    let separator = |c: char| c.is_whitespace() || matches!(c, ';' | '|' | '&' | '(' | ')');
+    let word_before = before.rsplit(separator).next().unwrap_or_default();
+    if word_before.contains('=') {
+        return false;
+    }
+    let after = &line[at + HOLE.len_utf8()..];
+    let word_after = after.split(separator).next().unwrap_or_default();
+    word_after.contains('=') || line.contains("ecs.config")
 }
 
 /// The user data of a launch template, or of an `aws_instance` (its `user_data`, or
@@ -75,7 +172,22 @@ pub fn user_data(template: &Resource) -> (UserData, Option<Loc>) {
             // Not base64: the text itself (the provider sends what it is given).
             None => UserData::Known(s.to_string()),
         },
-        Value::Unknown(u) if !u.fragments.is_empty() => UserData::Partial(u.fragments.clone()),
+        Value::Unknown(u) => match u.partial_text() {
+            // The text of a template: the hole marker must not be in its own text.
+            Some(t) if !t.text.contains(HOLE) => {
+                let mut text = String::with_capacity(t.text.len() + t.holes.len());
+                let mut from = 0;
+                for &at in &t.holes {
+                    text.push_str(t.text.get(from..at).unwrap_or_default());
+                    text.push(HOLE);
+                    from = at;
+                }
+                text.push_str(t.text.get(from..).unwrap_or_default());
+                UserData::Holed(text)
+            }
+            _ if !u.fragments.is_empty() => UserData::Partial(u.fragments.clone()),
+            _ => UserData::Unknown,
+        },
         _ => UserData::Unknown,
     };
     (data, node.loc)
@@ -132,6 +244,22 @@ pub fn config_value<'a>(text: &'a str, variable: &str) -> Option<&'a str> {
         }
     }
     last
+}
+
+/// Whether the text makes `nvidia` Docker's default runtime (`--default-runtime nvidia` in
+/// `/etc/sysconfig/docker`, `"default-runtime": "nvidia"` in `/etc/docker/daemon.json`): the manual
+/// GPU-sharing recipe, with which every container sees the GPUs its `NVIDIA_VISIBLE_DEVICES` names.
+pub fn sets_nvidia_default_runtime(text: &str) -> bool {
+    text.lines()
+        .filter(|l| !l.trim_start().starts_with('#'))
+        .any(|line| {
+            line.match_indices("default-runtime").any(|(i, m)| {
+                let rest = line[i + m.len()..].trim_start_matches(|c: char| {
+                    c.is_whitespace() || matches!(c, '"' | '\'' | ':' | '=' | '\\')
+                });
+                rest.starts_with("nvidia")
+            })
+        })
 }
 
 /// Whether a user data text may take its ECS configuration from somewhere else (a download, an

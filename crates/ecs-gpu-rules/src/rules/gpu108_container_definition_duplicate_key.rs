@@ -1,15 +1,22 @@
 use ecs_gpu_model::{Entry, Model, Node, Value};
 
-use crate::task::{containers, is_gpu_requirement, task_definitions, TASK_DEFINITIONS};
+use crate::task::{
+    containers, containers_in_json, is_gpu_requirement, is_gpu_task, task_definitions,
+    TASK_DEFINITIONS,
+};
 use crate::{declare_rule, Findings, Severity};
 
 declare_rule! {
     /// ## What it checks
     ///
-    /// An object in a container definition that repeats a key, such as a container with
-    /// `environment = []` and, further down, a second `environment = [...]`. Terraform keeps the last
-    /// value and silently drops the others. It is an **error** when a dropped value held a GPU
-    /// `resourceRequirements` entry or `NVIDIA_DRIVER_CAPABILITIES`, a **warning** otherwise.
+    /// An object in a container definition that repeats a key with another value, such as a
+    /// container with `environment = []` and, further down, a second `environment = [...]`. Only the
+    /// last value counts: Terraform keeps it of a `jsonencode` object, and ECS of JSON text (a
+    /// heredoc, a task-definition file). It is an **error** when a dropped value held a GPU
+    /// `resourceRequirements` entry or `NVIDIA_DRIVER_CAPABILITIES`, a **warning** otherwise, and
+    /// then only in a task definition that reserves GPUs: elsewhere it is not a GPU matter. A key
+    /// repeated with the same value, or whose dropped value is empty (`environment = []` before the
+    /// real list), loses nothing and is not reported.
     ///
     /// ## Why it matters
     ///
@@ -39,7 +46,7 @@ declare_rule! {
         id: "GPU108",
         name: "container-definition-duplicate-key",
         severity: Warning,
-        summary: "an object in a container definition repeats a key, and Terraform drops the first value",
+        summary: "an object in a container definition repeats a key, and only the last value counts",
         reads: { walks: [TASK_DEFINITIONS] },
         check: check,
     }
@@ -79,15 +86,61 @@ fn walk<'a>(node: &'a Node, out: &mut Vec<(&'a Entry, Option<&'a Entry>)>) {
     }
 }
 
+/// Whether dropping the value loses nothing: it is known and empty (`[]`, `{}`, `""`, `null`), or
+/// both values are known and the same.
+fn loses_nothing(dropped: &Entry, kept: Option<&Entry>) -> bool {
+    let empty = match &dropped.value.value {
+        Value::Null => true,
+        Value::List(items) => items.is_empty(),
+        Value::Object(o) => o.entries.is_empty(),
+        Value::String(s) => s.is_empty(),
+        _ => false,
+    };
+    empty
+        || match (
+            dropped.value.to_json_text(),
+            kept.and_then(|k| k.value.to_json_text()),
+        ) {
+            (Some(a), Some(b)) => a == b,
+            _ => false,
+        }
+}
+
 fn check(model: &Model, report: &mut Findings<'_>) {
     for td in task_definitions(model) {
-        for c in containers(td).known {
-            let mut found = Vec::new();
-            walk(c.node, &mut found);
+        let gpu_task = is_gpu_task(td);
+        // Of JSON text, the JSON reader keeps the last value; of a `jsonencode` object, Terraform.
+        let who = if containers_in_json(td) {
+            "only the last value counts"
+        } else {
+            "Terraform drops the earlier value"
+        };
+        let containers = containers(td).known;
+        let found: Vec<_> = containers
+            .iter()
+            .map(|c| {
+                let mut found = Vec::new();
+                walk(c.node, &mut found);
+                found
+            })
+            .collect();
+        // A task meant to reserve GPUs: it does, or a dropped value held its GPU requirement.
+        let gpu_task = gpu_task
+            || found
+                .iter()
+                .flatten()
+                .any(|(dropped, _)| holds_gpu_link(dropped).is_some());
+        if !gpu_task {
+            continue;
+        }
+        for (c, found) in containers.iter().zip(found) {
             for (dropped, kept) in found {
                 let lost = holds_gpu_link(dropped);
+                if loses_nothing(dropped, kept) {
+                    continue;
+                }
                 let mut message = format!(
-                    "container {} repeats the key `{}`, and Terraform drops the earlier value",
+                    "container {} repeats the key `{}`, and {who}",
                     c.display_name(),
                     dropped.key
                 );

@@ -8,8 +8,10 @@ declare_rule! {
     /// ## What it checks
     ///
     /// The instance types of GPU capacity (the launch templates' `instance_type` and the mixed
-    /// instances policies' overrides that a GPU service is placed on) whose family ECS GPU support
-    /// does not cover, as the catalog records each family's status:
+    /// instances policies' overrides that a GPU service is placed on, or of capacity configured for
+    /// GPU tasks: user data that sets `ECS_ENABLE_GPU_SUPPORT=true`, the ECS GPU-optimized AMI,
+    /// `instance_requirements` that ask for NVIDIA accelerators) whose family ECS GPU support does
+    /// not cover, as the catalog records each family's status:
     ///
     /// - error: `g2` (ECS GPU support is deprecated), `g4ad` (AMD GPUs: ECS GPU support is for NVIDIA),
     ///   `g5g` (arm64: there is no ECS GPU-optimized AMI for it);
@@ -49,7 +51,9 @@ declare_rule! {
 fn check(model: &Model, report: &mut Findings<'_>) {
     let mut seen = std::collections::HashSet::new();
     for (group, reason) in &report.gpu_capacity().groups {
-        if !matches!(reason, GpuReason::Service(_)) {
+        // Capacity a GPU service is placed on, or configured for GPU tasks (`ECS_ENABLE_GPU_SUPPORT`,
+        // the ECS GPU AMI): a family ECS GPU support does not cover defeats either.
+        if !matches!(reason, GpuReason::Service(_) | GpuReason::Intent { .. }) {
             continue;
         }
         for t in &group.known_instance_types {

@@ -2,7 +2,7 @@ use ecs_gpu_catalog::catalog;
 use ecs_gpu_model::Model;
 
 use crate::capacity::{
-    ami_source, config_value, fetches_config, image_attr, AMI, GPU_CAPACITY, USER_DATA,
+    ami_source, config_value, fetches_config, image_attr, Setting, AMI, GPU_CAPACITY, USER_DATA,
 };
 use crate::{declare_rule, Findings};
 
@@ -17,8 +17,10 @@ declare_rule! {
     ///    when other parts of the user data are not known, as long as no known part sets it to `true`.
     /// 2. The user data does not set `ECS_ENABLE_GPU_SUPPORT` at all while the image is known **not**
     ///    to be an ECS GPU-optimized AMI: an ECS-optimized AMI parameter or `aws_ami` name filter of a
-    ///    non-GPU variant. This needs the whole user data known (or no `user_data`), and a user data that
-    ///    fetches its configuration from elsewhere (`aws s3 cp`, `curl`, `#include`...) is not reported.
+    ///    non-GPU variant. This needs the user data known (or no `user_data`): whole, or a template
+    ///    whose unknown parts cannot write the agent's configuration (read line by line, as GPU311
+    ///    reads it); a user data that fetches its configuration from elsewhere (`aws s3 cp`, `curl`,
+    ///    `#include`...) is not reported.
     ///
     /// An image that is not known (a variable, a literal AMI ID, a custom AMI name) is never assumed
     /// to lack GPU support: a custom AMI built from the GPU AMI keeps its `ECS_ENABLE_GPU_SUPPORT=true`.
@@ -84,8 +86,14 @@ fn check(model: &Model, report: &mut Findings<'_>) {
                 .resource(template);
             continue;
         }
-        let Some(text) = data.full() else { continue };
-        if !values.is_empty() || text.contains(var.as_str()) || fetches_config(text) {
+        let Some(text) = data.known_text() else {
+            continue;
+        };
+        if !values.is_empty()
+            || text.contains(var.as_str())
+            || fetches_config(text)
+            || data.setting(var) != Setting::Unset
+        {
             continue;
         }
         let source = ami_source(model, template);

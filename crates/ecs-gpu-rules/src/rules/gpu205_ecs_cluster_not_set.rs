@@ -5,7 +5,7 @@ use ecs_gpu_model::{Model, Resource, ResourceId};
 
 use crate::capacity::{
     ami_source, clusters_by_provider, fetches_config, providers_by_group, GpuCapacity,
-    ProviderClusters, AMI, GPU_CAPACITY, USER_DATA,
+    ProviderClusters, Setting, AMI, GPU_CAPACITY, USER_DATA,
 };
 use crate::{declare_rule, Findings};
 
@@ -17,7 +17,10 @@ declare_rule! {
     /// not), behind capacity providers whose clusters are all known by name and none of them is the
     /// `default` cluster.
     ///
-    /// Not reported: user data that is partly unknown, that fetches configuration from elsewhere
+    /// A template with unknown parts is read line by line, as GPU311 reads it.
+    ///
+    /// Not reported: user data whose unknown parts may write any configuration, that is known
+    /// only in fragments, that fetches configuration from elsewhere
     /// (`aws s3 cp`, `curl`, `#include`...), an image that is not known to be an ECS-optimized AMI (a
     /// custom AMI may bake `ECS_CLUSTER` in), or a capacity provider whose cluster is not known.
     ///
@@ -57,8 +60,13 @@ fn check(model: &Model, report: &mut Findings<'_>) {
     let mut links: Option<Links<'_>> = None;
     for (t, reason, data, loc) in report.gpu_templates_with_user_data() {
         let template = t.template;
-        let Some(text) = data.full() else { continue };
-        if text.contains(agent.cluster_variable.as_str()) || fetches_config(text) {
+        let Some(text) = data.known_text() else {
+            continue;
+        };
+        if text.contains(agent.cluster_variable.as_str())
+            || fetches_config(text)
+            || data.setting(&agent.cluster_variable) != Setting::Unset
+        {
             continue;
         }
         let source = ami_source(model, template);

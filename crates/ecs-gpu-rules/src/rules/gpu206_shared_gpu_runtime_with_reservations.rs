@@ -1,7 +1,11 @@
-use ecs_gpu_model::Model;
+use std::collections::HashMap;
 
-use crate::capacity::{GpuReason, GPU_CAPACITY, USER_DATA};
-use crate::{declare_rule, Findings};
+use ecs_gpu_model::{Model, Resource, ResourceId};
+
+use crate::capacity::{
+    providers_by_group, sets_nvidia_default_runtime, GpuReason, GPU_CAPACITY, TENANTS, USER_DATA,
+};
+use crate::{declare_rule, task, Findings};
 
 declare_rule! {
     /// ## What it checks
@@ -11,6 +15,10 @@ declare_rule! {
     /// `--default-runtime nvidia` (in `/etc/sysconfig/docker` or `OPTIONS`) or
     /// `"default-runtime": "nvidia"` (in `/etc/docker/daemon.json`). Text known to be in the user data
     /// is enough, even when other parts are unknown.
+    ///
+    /// Not reported when every container placed on that capacity is known to reserve GPUs (each
+    /// service on its capacity providers, and every task definition no service runs): ECS then
+    /// gives each container its own GPUs, and no container runs outside that accounting.
     ///
     /// ## Why it matters
     ///
@@ -42,30 +50,59 @@ declare_rule! {
         name: "shared-gpu-runtime-with-reservations",
         severity: Warning,
         summary: "user data makes nvidia the default Docker runtime on capacity where tasks reserve GPUs",
-        reads: { walks: [GPU_CAPACITY, USER_DATA] },
+        reads: { walks: [GPU_CAPACITY, USER_DATA, TENANTS] },
         check: check,
     }
 }
 
-/// Whether the text sets Docker's default runtime to `nvidia`.
-fn sets_nvidia_default_runtime(text: &str) -> bool {
-    text.lines()
-        .filter(|l| !l.trim_start().starts_with('#'))
-        .any(|line| {
-            line.match_indices("default-runtime").any(|(i, m)| {
-                let rest = line[i + m.len()..].trim_start_matches(|c: char| {
-                    c.is_whitespace() || matches!(c, '"' | '\'' | ':' | '=' | '\\')
-                });
-                rest.starts_with("nvidia")
-            })
-        })
+/// Whether every container placed on the capacity that launches `template` reserves GPUs: then
+/// no container runs with the NVIDIA runtime outside ECS's GPU accounting. Known only when the
+/// template's groups are all behind capacity providers whose tasks are all known.
+fn every_container_reserves_gpus<'m>(
+    report: &Findings<'m>,
+    providers: &HashMap<ResourceId, Vec<&'m Resource>>,
+    template: ResourceId,
+) -> bool {
+    let mut any = false;
+    for (group, _) in &report.gpu_capacity().groups {
+        if !group
+            .known_templates
+            .iter()
+            .any(|t| t.template.id == template)
+        {
+            continue;
+        }
+        let Some(providers) = providers.get(&group.group.id) else {
+            return false;
+        };
+        for provider in providers {
+            let Some(tenants) = report.tenants(provider) else {
+                return false;
+            };
+            let mut tasks = tenants
+                .services
+                .iter()
+                .map(|(_, td)| *td)
+                .chain(tenants.unplaced.iter().copied());
+            if !tasks.all(task::every_container_reserves_gpus) {
+                return false;
+            }
+            any = true;
+        }
+    }
+    any
 }
 
 fn check(model: &Model, report: &mut Findings<'_>) {
+    let mut providers = None;
     for (t, reason, data, loc) in report.gpu_templates_with_user_data() {
         let GpuReason::Service(_) = reason else {
             continue;
         };
+        let providers = providers.get_or_insert_with(|| providers_by_group(report.model()));
+        if every_container_reserves_gpus(report, providers, t.template.id) {
+            continue;
+        }
         if !data
             .known_parts()
             .iter()
@@ -84,7 +121,7 @@ fn check(model: &Model, report: &mut Findings<'_>) {
 
 #[cfg(test)]
 mod tests {
-    use super::sets_nvidia_default_runtime as f;
+    use crate::capacity::sets_nvidia_default_runtime as f;
 
     #[test]
     fn default_runtime_forms() {

@@ -1,14 +1,15 @@
 use ecs_gpu_model::{Model, Value};
 
-use crate::capacity::{provider_asg, string, GROUPS};
+use crate::capacity::{provider_asg, string, GPU_CAPACITY, GROUPS};
 use crate::{declare_rule, Findings};
 
 declare_rule! {
     /// ## What it checks
     ///
-    /// Capacity providers with `managed_termination_protection = "ENABLED"` whose Auto Scaling group
-    /// (followed through `auto_scaling_group_arn`) has `protect_from_scale_in = false`, or does not
-    /// set it (the AWS provider's default is `false`). A value that is not known is not reported.
+    /// Capacity providers of GPU capacity (a GPU service is placed on them, or their group launches
+    /// NVIDIA GPU instances) with `managed_termination_protection = "ENABLED"` whose Auto Scaling
+    /// group (followed through `auto_scaling_group_arn`) has `protect_from_scale_in = false`, or does
+    /// not set it (the AWS provider's default is `false`). A value that is not known is not reported.
     ///
     /// ## Why it matters
     ///
@@ -42,14 +43,16 @@ declare_rule! {
         summary: "managed termination protection is on and the group does not protect new instances from scale-in",
         reads: {
             arguments: { "aws_autoscaling_group": ["protect_from_scale_in"] },
-            walks: [GROUPS],
+            walks: [GPU_CAPACITY, GROUPS],
         },
         check: check,
     }
 }
 
 fn check(model: &Model, report: &mut Findings<'_>) {
-    for cp in model.resources_of("aws_ecs_capacity_provider") {
+    let mut found = Vec::new();
+    for (cp, reason) in &report.gpu_capacity().providers {
+        let cp = *cp;
         if cp.instances_unknown {
             continue;
         }
@@ -76,15 +79,25 @@ fn check(model: &Model, report: &mut Findings<'_>) {
             Some(Value::Bool(false)) => protect.and_then(|n| n.loc),
             _ => continue,
         };
+        found.push((
+            cp,
+            asg,
+            mtp.and_then(|n| n.loc),
+            label_at,
+            reason.label(model),
+        ));
+    }
+    for (cp, asg, at, label_at, (why_at, why)) in found {
         report
             .add(
-                mtp.and_then(|n| n.loc),
+                at,
                 format!(
                     "managed termination protection is enabled, but `{}` does not protect new instances from scale-in",
                     model.local_address(asg)
                 ),
             )
             .label(label_at, "`protect_from_scale_in` is false here (the default when not set)")
+            .label(why_at, why)
             .help("set `protect_from_scale_in = true` on the Auto Scaling group, or disable managed termination protection")
             .resource(cp);
     }

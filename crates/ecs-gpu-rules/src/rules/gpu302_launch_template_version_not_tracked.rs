@@ -1,7 +1,8 @@
 use ecs_gpu_model::Model;
 
 use crate::capacity::{replaced_on_new_template_version, string, GPU_CAPACITY, REPLACEMENT};
-use crate::{declare_rule, Findings};
+use crate::task::number;
+use crate::{declare_rule, Findings, Severity};
 
 declare_rule! {
     /// ## What it checks
@@ -15,6 +16,10 @@ declare_rule! {
     /// so is a group whose `name` or `name_prefix` is built from the template's `latest_version`
     /// (or `default_version`), or whose `lifecycle { replace_triggered_by }` names the template (or
     /// those attributes): a new template version replaces the whole group.
+    ///
+    /// An info, not a warning, for `$Latest` on a group with a `max_instance_lifetime` (other than
+    /// 0, or not known): every instance is replaced within that time, and its replacement launches
+    /// from the newest version.
     ///
     /// ## Why it matters
     ///
@@ -44,7 +49,7 @@ declare_rule! {
         severity: Warning,
         summary: "the group's launch template version does not change when the template does",
         reads: {
-            arguments: { "aws_autoscaling_group": ["instance_refresh"] },
+            arguments: { "aws_autoscaling_group": ["instance_refresh", "max_instance_lifetime"] },
             walks: [GPU_CAPACITY, REPLACEMENT],
         },
         check: check,
@@ -82,6 +87,28 @@ fn check(model: &Model, report: &mut Findings<'_>) {
                 },
             };
             let (why_at, why) = reason.label(model);
+            let lifetime = body
+                .attr("max_instance_lifetime")
+                .filter(|n| n.is_unknown() || number(n).is_some_and(|s| s > 0.0));
+            if let (Some(lifetime), Some("$Latest")) =
+                (lifetime, t.version.and_then(|v| string(Some(v))))
+            {
+                report
+                    .add(
+                        at,
+                        "the launch template version is `$Latest`, so a new template version never triggers an instance refresh; the maximum instance lifetime replaces every instance with the newest version in time",
+                    )
+                    .severity(Severity::Info)
+                    .label(lifetime.loc, "the maximum instance lifetime")
+                    .label(Some(t.template.loc), "the launch template")
+                    .label(why_at, why)
+                    .help(format!(
+                        "set `version = {}.latest_version` to roll a new version out at once",
+                        model.local_address(t.template)
+                    ))
+                    .resource(group.group);
+                continue;
+            }
             report
                 .add(
                     at,

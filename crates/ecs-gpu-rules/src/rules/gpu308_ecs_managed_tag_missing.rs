@@ -1,12 +1,13 @@
 use ecs_gpu_model::Model;
 
-use crate::capacity::{string, GROUPS};
+use crate::capacity::{string, GPU_CAPACITY, GROUPS};
 use crate::{declare_rule, Findings};
 
 declare_rule! {
     /// ## What it checks
     ///
-    /// Auto Scaling groups behind an ECS capacity provider with managed scaling whose `tag` blocks are all known and none
+    /// Auto Scaling groups of GPU capacity (a GPU service is placed on them, or they launch NVIDIA GPU
+    /// instances) behind an ECS capacity provider with managed scaling whose `tag` blocks are all known and none
     /// has the key `AmazonECSManaged`, and whose `lifecycle { ignore_changes }` does not cover `tag`.
     /// Only groups whose capacity provider has `managed_scaling { status = "ENABLED" }` (ECS adds the
     /// tag when it manages the group's scaling). A `dynamic "tag"` with an unknown `for_each`, or a tag
@@ -39,8 +40,11 @@ declare_rule! {
         id: "GPU308",
         name: "ecs-managed-tag-missing",
         severity: Warning,
-        summary: "a group behind a capacity provider lacks the `AmazonECSManaged` tag",
-        reads: { arguments: { "aws_autoscaling_group": ["tag", "tags"] }, walks: [GROUPS] },
+        summary: "a GPU group behind a capacity provider lacks the `AmazonECSManaged` tag",
+        reads: {
+            arguments: { "aws_autoscaling_group": ["tag", "tags"] },
+            walks: [GPU_CAPACITY, GROUPS],
+        },
         check: check,
     }
 }
@@ -48,8 +52,17 @@ declare_rule! {
 const TAG: &str = "AmazonECSManaged";
 
 fn check(model: &Model, report: &mut Findings<'_>) {
+    let gpu_groups: std::collections::HashSet<_> = report
+        .gpu_capacity()
+        .groups
+        .iter()
+        .map(|(g, _)| g.group.id)
+        .collect();
     for (provider, group) in report.provider_groups() {
         let asg = group.group;
+        if !gpu_groups.contains(&asg.id) {
+            continue;
+        }
         let body = &asg.body;
         if body.may_have_unknown("tag")
             || asg.ignore_changes.ignores("tag")

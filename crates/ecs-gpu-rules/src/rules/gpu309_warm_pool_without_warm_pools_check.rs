@@ -2,7 +2,7 @@ use ecs_gpu_catalog::catalog;
 use ecs_gpu_model::Model;
 
 use crate::capacity::{
-    ami_source, config_value, fetches_config, launch_kind, user_data, AMI, GPU_CAPACITY, USER_DATA,
+    ami_source, fetches_config, launch_kind, user_data, Setting, AMI, GPU_CAPACITY, USER_DATA,
 };
 use crate::{declare_rule, Findings};
 
@@ -75,18 +75,21 @@ fn check(model: &Model, report: &mut Findings<'_>) {
         let (why_at, why) = reason.label(model);
         for t in &group.known_templates {
             let (data, loc) = user_data(t.template);
-            let Some(text) = data.full() else { continue };
+            let Some(text) = data.known_text() else {
+                continue;
+            };
             if fetches_config(text) {
                 continue;
             }
-            match config_value(text, var) {
-                Some(v) if v.eq_ignore_ascii_case("true") => continue,
+            match data.setting(var) {
+                Setting::Value(v) if v.eq_ignore_ascii_case("true") => continue,
                 // A value built at boot (`${...}`, `$VAR`) may be true.
-                Some(v) if v.contains('$') => continue,
-                Some(_) => {}
+                Setting::Value(v) if v.contains('$') => continue,
+                Setting::Value(_) => {}
+                Setting::UnknownValue | Setting::Unknown => continue,
                 // Unset here: a custom AMI may have it in its own `ecs.config`.
-                None if !ami_source(model, t.template).is_ecs_optimized() => continue,
-                None => {}
+                Setting::Unset if !ami_source(model, t.template).is_ecs_optimized() => continue,
+                Setting::Unset => {}
             }
             report
                 .add(

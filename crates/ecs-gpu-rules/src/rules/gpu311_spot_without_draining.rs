@@ -4,8 +4,8 @@ use ecs_gpu_catalog::catalog;
 use ecs_gpu_model::Model;
 
 use crate::capacity::{
-    ami_source, config_value, fetches_config, launch_kind, spot_evidence, user_data, AMI,
-    GPU_CAPACITY, SPOT, USER_DATA,
+    ami_source, fetches_config, launch_kind, spot_evidence, user_data, Setting, AMI, GPU_CAPACITY,
+    SPOT, USER_DATA,
 };
 use crate::{declare_rule, Findings};
 
@@ -19,9 +19,15 @@ declare_rule! {
     /// `ECS_ENABLE_SPOT_INSTANCE_DRAINING=true` (the agent's default is `false`, AGENT README).
     /// Info: some workloads handle interruptions themselves.
     ///
+    /// A template with unknown parts (`ECS_CLUSTER=${aws_ecs_cluster.main.name}`) is read line by
+    /// line: a line without an unknown part is known whole, and an unknown value of another
+    /// variable does not hide whether this one is set.
+    ///
     /// Not reported: user data that does not mention the variable on an image not known to be an
-    /// ECS-optimized AMI (a custom AMI may bake it in); user data that is partly unknown or fetches
-    /// its configuration at boot,
+    /// ECS-optimized AMI (a custom AMI may bake it in); user data whose unknown parts may write any
+    /// configuration (a line that is only an interpolation, an unknown word of a line that writes
+    /// `/etc/ecs/ecs.config`), that is known only in fragments, or that fetches its configuration
+    /// at boot,
     /// On-Demand capacity and Capacity Blocks (`market_type = "capacity-block"`), and ECS Managed
     /// Instances (no user data).
     ///
@@ -76,16 +82,19 @@ fn check(model: &Model, report: &mut Findings<'_>) {
                 continue;
             }
             let (data, loc) = user_data(t.template);
-            let Some(text) = data.full() else { continue };
+            let Some(text) = data.known_text() else {
+                continue;
+            };
             if fetches_config(text) {
                 continue;
             }
-            match config_value(text, var) {
-                Some(v) if v.eq_ignore_ascii_case("true") || v.contains('$') => continue,
-                Some(_) => {}
+            match data.setting(var) {
+                Setting::Value(v) if v.eq_ignore_ascii_case("true") || v.contains('$') => continue,
+                Setting::Value(_) => {}
+                Setting::UnknownValue | Setting::Unknown => continue,
                 // Unset here: a custom AMI may have it in its own `ecs.config`.
-                None if !ami_source(model, t.template).is_ecs_optimized() => continue,
-                None => {}
+                Setting::Unset if !ami_source(model, t.template).is_ecs_optimized() => continue,
+                Setting::Unset => {}
             }
             found.push((t.template, loc, spot.clone(), reason.label(model)));
         }

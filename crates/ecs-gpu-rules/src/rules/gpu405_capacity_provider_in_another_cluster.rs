@@ -1,8 +1,8 @@
 use ecs_gpu_model::Model;
 
 use crate::capacity::{
-    clusters_by_provider, config_value, service_cluster_name, user_data, GPU_SERVICES,
-    SERVICE_CAPACITY, USER_DATA,
+    clusters_by_provider, service_cluster_name, user_data, Setting, GPU_SERVICES, SERVICE_CAPACITY,
+    USER_DATA,
 };
 use crate::{declare_rule, Findings};
 
@@ -112,8 +112,7 @@ fn check(model: &Model, report: &mut Findings<'_>) {
                     let Some(group) = &p.group else { continue };
                     for t in &group.known_templates {
                         let (data, at) = user_data(t.template);
-                        let Some(text) = data.full() else { continue };
-                        let Some(joins) = config_value(text, "ECS_CLUSTER") else {
+                        let Setting::Value(joins) = data.setting("ECS_CLUSTER") else {
                             continue;
                         };
                         if joins == cluster || joins.contains("${") {

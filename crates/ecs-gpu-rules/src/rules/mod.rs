@@ -22,6 +22,7 @@ pub mod gpu207_instance_profile_missing;
 pub mod gpu208_imdsv1_allowed;
 pub mod gpu209_ami_end_of_life;
 pub mod gpu210_efa_on_instance_type_without_efa;
+pub mod gpu211_gpu_capacity_runs_no_gpu_task;
 pub mod gpu301_termination_protection_without_scale_in_protection;
 pub mod gpu302_launch_template_version_not_tracked;
 pub mod gpu303_instance_refresh_missing;

@@ -2,8 +2,8 @@
 //!
 //! `check` loads the paths (ecs-gpu-model), runs the rules (ecs-gpu-rules) with the settings from
 //! the command line and `.ecs-gpu.toml`, renders the diagnostics (ecs-gpu-report) and decides the
-//! exit status: 2 when a file could not be read or parsed (after checking every other file), else 1
-//! when a finding is at or above `--fail-on`, else 0.
+//! exit status: 2 when a file could not be read or parsed (after checking every other file) or when
+//! the paths hold nothing to check, else 1 when a finding is at or above `--fail-on`, else 0.
 
 use std::io::{self, IsTerminal, Write};
 use std::path::{Path, PathBuf};
@@ -19,7 +19,7 @@ pub const CONFIG_FILE: &str = ".ecs-gpu.toml";
 
 #[derive(Debug, clap::Args)]
 #[command(
-    after_help = "Examples:\n  ecs-gpu check\n  ecs-gpu check examples/broken-gpu-chain\n  ecs-gpu check infra/ --format sarif > ecs-gpu.sarif\n  ecs-gpu check infra/ --format gitlab > gl-code-quality-report.json\n  ecs-gpu check --select GPU1,GPU2 --ignore GPU404 --fail-on warning\n  ecs-gpu check --var-file prod.tfvars --var gpu_count=4\n\nSuppress a finding with a comment on the line above it, or above its block:\n  # ecs-gpu:ignore GPU303 <reason>\n\nSettings can also live in .ecs-gpu.toml (found upward from the first path): select, ignore, fail-on, and [severity] overrides.\n\nExit status: 0 = nothing at or above --fail-on; 1 = findings at or above --fail-on; 2 = a file or folder could not be read, parsed or checked (every other file is still checked; each is named on stderr), or a usage error."
+    after_help = "Examples:\n  ecs-gpu check\n  ecs-gpu check examples/broken-gpu-chain\n  ecs-gpu check infra/ --format sarif > ecs-gpu.sarif\n  ecs-gpu check infra/ --format gitlab > gl-code-quality-report.json\n  ecs-gpu check --select GPU1,GPU2 --ignore GPU404 --fail-on warning\n  ecs-gpu check --var-file prod.tfvars --var gpu_count=4\n\nSuppress a finding with a comment on the line above it, or above its block:\n  # ecs-gpu:ignore GPU303 <reason>\n\nSettings can also live in .ecs-gpu.toml (found upward from the first path): select, ignore, fail-on, and [severity] overrides.\n\nExit status: 0 = nothing at or above --fail-on; 1 = findings at or above --fail-on; 2 = a file or folder could not be read, parsed or checked (every other file is still checked; each is named on stderr), the paths hold nothing to check, or a usage error."
 )]
 pub struct Args {
     /// Files or folders to check: Terraform and OpenTofu (*.tf, *.tf.json, *.tofu, *.tofu.json) and ECS task-definition JSON. Default: the current directory.
@@ -37,7 +37,7 @@ pub struct Args {
     /// Do not run these rules: IDs or prefixes, comma-separated. Adds to `ignore` in .ecs-gpu.toml.
     #[arg(long, value_delimiter = ',', value_name = "RULES")]
     pub ignore: Vec<String>,
-    /// A Terraform variable file, as `terraform plan -var-file` (repeatable; later ones win).
+    /// A Terraform variable file, as `terraform plan -var-file` (repeatable; later ones win). Like Terraform, a relative path is taken from the current directory, not from the checked folder.
     #[arg(long = "var-file", value_name = "FILE")]
     pub var_files: Vec<PathBuf>,
     /// A Terraform variable, as `terraform plan -var` (repeatable; wins over every file).
@@ -260,6 +260,22 @@ pub fn run(args: &Args, out: &mut dyn Write) -> Result<Outcome> {
             ecs_gpu_model::Texts::Drop
         },
     });
+    if model.files_checked == 0 && model.problems.is_empty() {
+        // A mistyped path in CI must not pass as "nothing wrong".
+        let shown: Vec<String> = args
+            .paths
+            .iter()
+            .map(|p| format!("`{}`", p.display()))
+            .collect();
+        let shown = if shown.is_empty() {
+            "the current folder".to_string()
+        } else {
+            shown.join(", ")
+        };
+        bail!(
+            "nothing to check in {shown}: no Terraform file (*.tf, *.tf.json, *.tofu, *.tofu.json) and no ECS task-definition JSON; check the path"
+        );
+    }
     let diagnostics = ecs_gpu_rules::check(&model, &settings);
     let parts = ecs_gpu_rules::ReportParts {
         sources: args.format == FormatArg::Human,
