@@ -199,6 +199,33 @@ fn vgpu_facts_name_the_fractional_families() {
 }
 
 #[test]
+fn gpu_ami_variants_are_found_for_listed_and_pinned_parameters() {
+    let ami = &catalog().ami;
+    let variant = |name: &str| ami.gpu_variant(name).map(|p| p.variant.as_str());
+    assert_eq!(
+        variant("/aws/service/ecs/optimized-ami/amazon-linux-2023/gpu/recommended/image_id"),
+        Some("al2023")
+    );
+    assert_eq!(
+        variant("/aws/service/ecs/optimized-ami/amazon-linux-2023/gpu/al2023-ami-ecs-gpu-hvm-2023.0.20251027-kernel-6.1-x86_64"),
+        Some("al2023")
+    );
+    assert_eq!(
+        variant("/aws/service/ecs/optimized-ami/amazon-linux-2/gpu/amzn2-ami-ecs-gpu-hvm-2.0.20230906-x86_64-ebs"),
+        Some("al2")
+    );
+    assert_eq!(
+        variant("/aws/service/ecs/optimized-ami/amazon-linux-2/kernel-5.10/gpu/recommended"),
+        Some("al2-kernel-5.10")
+    );
+    assert_eq!(
+        variant("/aws/service/ecs/optimized-ami/amazon-linux-2023/recommended/image_id"),
+        None
+    );
+    assert_eq!(variant("/my/gpu/ami"), None);
+}
+
+#[test]
 fn gpu_ami_releases_are_read_from_names_and_pinned_parameters() {
     let ami = &catalog().ami;
     assert_eq!(

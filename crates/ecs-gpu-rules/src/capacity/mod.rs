@@ -24,6 +24,7 @@ mod managed_instances;
 mod placement;
 mod spot;
 mod user_data;
+mod vgpu;
 
 pub use self::ami::*;
 pub use self::gpu::*;
@@ -32,6 +33,7 @@ pub use self::managed_instances::*;
 pub use self::placement::*;
 pub use self::spot::*;
 pub use self::user_data::*;
+pub use self::vgpu::*;
 
 use ecs_gpu_catalog::{catalog, InstanceType, Lookup};
 use ecs_gpu_model::{Loc, Model, Node, Resource, TaskDefinition, TaskDefinitionOrigin};
