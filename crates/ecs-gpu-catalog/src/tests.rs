@@ -279,7 +279,11 @@ fn catalog_json_is_generated_from_its_sources() {
     {
         Ok(out) => out,
         Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
-            eprintln!("note: python3 not found: catalog.json was not checked against data/sources");
+            use std::io::Write as _;
+            let _ = writeln!(
+                std::io::stderr(),
+                "note: python3 not found: catalog.json was not checked against data/sources"
+            );
             return;
         }
         Err(e) => panic!("{}: {e}", script.display()),
