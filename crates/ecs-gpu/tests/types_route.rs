@@ -52,6 +52,28 @@ fn types_json_lists_all_81_entries_with_the_documented_fields() {
     assert_eq!(gb200["ecs_status"], "no-ecs-gpu-ami");
 }
 
+/// A vGPU type says what ECS on EC2 needs of it: the AMI with the GRID driver, its release, no MPS,
+/// and memory overcommit on `g6f.large` only.
+#[test]
+fn types_of_a_vgpu_type_names_what_ecs_on_ec2_needs() {
+    let o = ecs_gpu(&["types", "g6f.large", "gr6f.4xlarge"]);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    let out = stdout(&o);
+    assert_eq!(
+        out.matches("needs the `al2023` ECS GPU AMI (its GRID driver), release 20260323 or later")
+            .count(),
+        2,
+        "{out}"
+    );
+    assert_eq!(
+        out.matches("user data must set `vm.overcommit_memory = 1`")
+            .count(),
+        1,
+        "{out}"
+    );
+    assert!(out.contains("AMI-README-G6F"), "{out}");
+}
+
 /// The newest types (G7e, Blackwell) are known by their numbers, with no ECS claim.
 #[test]
 fn types_shows_the_newest_types_as_unverified_for_ecs() {

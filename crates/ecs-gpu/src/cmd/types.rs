@@ -313,10 +313,37 @@ fn write_detail(out: &mut dyn Write, t: &InstanceType) -> Result<()> {
         Some(r) => writeln!(out, ": {r}")?,
         None => writeln!(out)?,
     }
+    let vgpu = &cat.vgpu;
+    if vgpu.is_vgpu_family(&t.family) {
+        writeln!(
+            out,
+            "  vGPU            ECS on EC2 needs the {} ECS GPU AMI (its GRID driver), release {} or later, from its SSM parameter (not the Marketplace copy); no MPS sharing",
+            vgpu.ami_variants
+                .iter()
+                .map(|v| format!("`{v}`"))
+                .collect::<Vec<_>>()
+                .join(" or "),
+            vgpu.min_ami_release
+        )?;
+        if vgpu.needs_memory_overcommit(&t.name) {
+            writeln!(
+                out,
+                "                  user data must set `{} = {}`",
+                vgpu.memory_overcommit_setting, vgpu.memory_overcommit_value
+            )?;
+        }
+    }
     if !t.unverified.is_empty() {
         writeln!(out, "  unverified      {}", t.unverified.join(", "))?;
     }
+    // The sources of every fact shown: the type's fields, its family's status, the vGPU facts.
     let mut keys: Vec<&str> = t.sources.values().flatten().map(String::as_str).collect();
+    if let Some(f) = family.filter(|f| f.status != EcsStatus::Supported || f.reason.is_some()) {
+        keys.extend(f.sources.iter().map(String::as_str));
+    }
+    if vgpu.is_vgpu_family(&t.family) {
+        keys.extend(vgpu.sources.iter().map(String::as_str));
+    }
     keys.sort_unstable();
     keys.dedup();
     writeln!(out, "  sources         {}", keys.join(", "))?;
