@@ -27,7 +27,9 @@ Get the page at the pinned commit, then convert it:
 
     curl -fsSLO https://raw.githubusercontent.com/aws/karpenter-provider-aws/692ccdd0629e488300821443f0fa0bc3c3e08047/website/content/en/preview/reference/instance-types.md
     python3 scripts/karpenter-describe.py instance-types.md > /tmp/karpenter-gpu.json
-    python3 scripts/refresh-catalog.py /tmp/karpenter-gpu.json --key karpenter-preview --efa-key karpenter-preview-efa
+    python3 scripts/refresh-catalog.py /tmp/karpenter-gpu.json --key karpenter-preview \
+        --efa-key karpenter-preview-efa \
+        --note "scripts/karpenter-describe.py of website/content/en/preview/reference/instance-types.md @692ccdd0"
 """
 import json
 import re

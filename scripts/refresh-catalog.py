@@ -65,7 +65,7 @@ def records(doc, where):
             yield rec
 
 
-def add_describe(path, key, what, efa_key):
+def add_describe(path, key, what, efa_key, note):
     where = str(path)
     try:
         doc = json.loads(path.read_text(encoding="utf-8"))
@@ -80,6 +80,8 @@ def add_describe(path, key, what, efa_key):
         meta["what"] = what
     if efa_key:
         meta["efa_key"] = efa_key
+    if note:
+        meta["note"] = note
     out = source_dir / "describe-instance-types" / f"{key}.json"
     out.write_text(json.dumps({"Source": meta, "InstanceTypes": gpu}, indent=1) + "\n", encoding="utf-8")
     print(f"wrote {out.relative_to(root)}: {len(gpu)} instance types with GPUs")
@@ -106,6 +108,7 @@ def main():
     p.add_argument("--key", help="source key of this output (a file name: letters, digits, - . _)")
     p.add_argument("--what", help="where the output comes from (command, Region, date), for a new key")
     p.add_argument("--efa-key", help="source key of its EFA facts, when not --key")
+    p.add_argument("--note", help="how the output was made, for a reader of the file (not used otherwise)")
     p.add_argument("--botocore", metavar="VERSION", help="refresh the EC2 instance type names from this botocore")
     p.add_argument("--no-terraform", action="store_true", help="do not regenerate the Terraform module's facts")
     args = p.parse_args()
@@ -116,7 +119,7 @@ def main():
     if args.describe:
         if not args.key or not all(c.isalnum() or c in "-._" for c in args.key):
             p.error("--key is required with a DescribeInstanceTypes file: letters, digits, - . _")
-        add_describe(args.describe, args.key, args.what, args.efa_key)
+        add_describe(args.describe, args.key, args.what, args.efa_key, args.note)
     subprocess.run([sys.executable, str(root / "scripts" / "import-catalog.py")], check=True)
     if not args.no_terraform:
         subprocess.run([str(root / "scripts" / "gen-terraform-catalog.sh")], check=True)
