@@ -1,36 +1,46 @@
 #!/usr/bin/env python3
-"""Project ../shared/data into crates/ecs-gpu-catalog/data/catalog.json.
+"""Generate crates/ecs-gpu-catalog/data/catalog.json from the source data beside it.
 
-The shared data holds every fact with its sources; this script copies the facts
-ecs-gpu uses, keeps their source keys, and adds nothing of its own except the
-ECS status of each family, which it derives from the family notes and
-ecs-gpu-facts.md section 3 (cited per family). Run it when ../shared/data
-changes, then run `cargo test -p ecs-gpu-catalog` and regenerate the Terraform
-locals (`scripts/gen-terraform-locals.sh`).
+The inputs, all in crates/ecs-gpu-catalog/data/sources/ (see its README.md):
 
-    python3 scripts/import-catalog.py [SHARED_DATA_DIR]
+- gpu-instance-types.json: the curated GPU instance table, every field with its source keys;
+- describe-instance-types/*.json: EC2 DescribeInstanceTypes records (`aws ec2
+  describe-instance-types` output, GPU types only), one file per source. A type the curated table
+  lacks is added from them; a type it has is checked against them, and a disagreement stops the
+  run. The EFA facts of every type come from them;
+- ecs-gpu-families.json: the ECS documentation's GPU family lists and each family's ECS status;
+  a family in neither is `unverified`;
+- ec2-instance-types.json: every instance type name of the EC2 API (botocore);
+- ecs-gpu-facts.md and ecs-gpu-2026-updates.md: the ECS facts below cite them by source key.
+
+This script copies the facts ecs-gpu uses, keeps their source keys and adds nothing of its own.
+Nothing outside the repository is read. After a change, run it, then
+`scripts/gen-terraform-catalog.sh` and `cargo test -p ecs-gpu-catalog`. New instance types
+arrive through `scripts/refresh-catalog.py` (docs/catalog.md).
+
+    python3 scripts/import-catalog.py           # write catalog.json
+    python3 scripts/import-catalog.py --check   # exit 1 when catalog.json differs from what the sources give
 """
-import gzip
+import difflib
 import json
 import pathlib
-import subprocess
 import sys
-import tempfile
-import zipfile
 
 root = pathlib.Path(__file__).resolve().parent.parent
-shared = pathlib.Path(sys.argv[1]) if len(sys.argv) > 1 else root.parent / "shared" / "data"
-src = json.loads((shared / "gpu-instance-types.json").read_text())
+data = root / "crates" / "ecs-gpu-catalog" / "data"
+source_dir = data / "sources"
 
 
-def ec2_instance_type_enum():
-    """The EC2 InstanceType enum of botocore 1.44.8 (source key BOTO), the version the shared data cites."""
-    with tempfile.TemporaryDirectory() as tmp:
-        subprocess.run([sys.executable, "-m", "pip", "download", "--quiet", "--no-deps", "-d", tmp, "botocore==1.44.8"],
-                       check=True)
-        wheel = next(pathlib.Path(tmp).glob("botocore-1.44.8-*.whl"))
-        model = json.loads(gzip.decompress(zipfile.ZipFile(wheel).read("botocore/data/ec2/2016-11-15/service-2.json.gz")))
-    return sorted(model["shapes"]["InstanceType"]["enum"])
+def load(path):
+    try:
+        return json.loads(path.read_text(encoding="utf-8"))
+    except (OSError, ValueError) as e:
+        raise SystemExit(f"{path.relative_to(root)}: {e}")
+
+
+src = load(source_dir / "gpu-instance-types.json")
+fams = load(source_dir / "ecs-gpu-families.json")
+ec2_names = load(source_dir / "ec2-instance-types.json")
 
 
 def field_values(field):
@@ -54,15 +64,15 @@ MD_SOURCES = {
     "AGENT": "ECS container agent, aws/amazon-ecs-agent @8dfceca6 (2026-06-30)",
     "CDK": "aws-cdk packages/aws-cdk-lib/aws-ecs/lib/amis.ts @022da8d0",
     "NCT": "NVIDIA/nvidia-container-toolkit internal/config/image/capabilities.go @d34b3046",
-    # Not in ../shared/data: read from the current guide (stored public copy) on 2026-11-29 for the word
-    # forms of the ordering operators, which the 2023 guide's table in ecs-gpu-facts.md does not list.
-    # Not in ../shared/data: the Auto Scaling defaults the checker and the plan explainer rely on.
+    # Not in the fact files: the Auto Scaling defaults the checker and the plan explainer rely on.
     "ASG-API": "Amazon EC2 Auto Scaling API reference, RefreshPreferences: MinHealthyPercentage defaults to 90 (or the group's instance maintenance policy); InstanceWarmup defaults to the group's DefaultInstanceWarmup, else its HealthCheckGracePeriod",
     "TF-AWS": "hashicorp/terraform-provider-aws internal/service/autoscaling/group.go: health_check_grace_period Default 300, protect_from_scale_in Default false",
-    # Not in ../shared/data: the ECS guide's warm-pool page (stored public copy, read 2026-12-03).
-    "ECS-WARM": "ECS developer guide, warm pools for an ECS Auto Scaling group: https://docs.aws.amazon.com/AmazonECS/latest/developerguide/using-warm-pool.html (set ECS_WARM_POOLS_CHECK=true in the launch template's user data; agent 1.59.0 and later)",
+    # Not in the fact files: the ECS guide's warm-pool page (stored public copy, read 2026-12-03).
+    "ECS-WARM": "ECS developer guide, warm pools for an ECS Auto Scaling group: https://docs.aws.amazon.com/AmazonECS/latest/developerguide/using-warm-pool.html (set ECS_WARM_POOLS_CHECK=true in the launch template's user data; agent 1.59.0 and later; a warm pool of an Auto Scaling group for ECS cannot set the option that returns instances to the warm pool on scale in, ReuseOnScaleIn)",
     "AMI-RELEASES": "ECS-optimized AMI release notes, https://github.com/aws/amazon-ecs-ami/releases (for example tag 20240611): AMI names amzn2-ami-ecs-hvm-..., amzn2-ami-ecs-gpu-hvm-2.0.<version>-x86_64-ebs, al2023-ami-ecs-gpu-hvm-...",
     "karpenter-preview-efa": "aws/karpenter-provider-aws website/content/en/preview/reference/instance-types.md @692ccdd0: the resource vpc.amazonaws.com/efa of each type is EC2 DescribeInstanceTypes NetworkInfo.EfaInfo.MaximumEfaInterfaces (pkg/providers/instancetype/types.go efas); the generator omits zero quantities (hack/docs/instancetypes_gen/main.go), so a listed type without the row has no EFA",
+    # Read from the current guide (stored public copy) on 2026-11-29 for the word forms of the ordering
+    # operators, which the 2023 guide's table in ecs-gpu-facts.md does not list.
     "ECS-QL": "ECS developer guide, cluster query language: https://docs.aws.amazon.com/AmazonECS/latest/developerguide/cluster-query-language.html (valid operators per subject, with word forms greater_than (>), greater_than_equal (>=), less_than (<), less_than_equal (<=))",
 }
 
@@ -71,10 +81,11 @@ for key, s in src["sources"].items():
     where = s.get("url") or s.get("package") or f'{s.get("repo")} {s.get("path")} @{s.get("commit", "")[:8]}'
     sources[key] = f'{where}: {s["what"]}'
 sources.update(MD_SOURCES)
+sources.update(fams["sources"])
 
 
 def family_source(text):
-    """Map a free-text family source of the shared JSON to a source key."""
+    """Map a free-text family source of the curated table to a source key."""
     if text in sources:
         return text
     if text.startswith("amazon-ecs-ami"):
@@ -82,55 +93,11 @@ def family_source(text):
     raise SystemExit(f"unmapped family source: {text!r}")
 
 
-# ECS status of each family (ecs-gpu-facts.md section 3). Families not named here are supported.
-STATUS = {
-    "g2": ("deprecated", "ECS GPU support for g2 is deprecated", ["ECS-GPU"]),
-    "p2": ("restricted", "only ECS GPU-optimized AMIs earlier than 20230912 (last: 20230906) support p2; newer AMIs ship NVIDIA 535+ and CUDA 12", ["ECS-GPU", "AMI"]),
-    "g4ad": ("not-nvidia", "AMD Radeon Pro V520: ECS GPU support is for NVIDIA GPUs only", ["karpenter-preview", "ECS-GPU"]),
-    "g5g": ("no-ecs-gpu-ami", "arm64 (Graviton2): every ECS GPU-optimized AMI recipe is x86_64 and no arm64 GPU SSM parameter exists", ["AMI", "BOTO"]),
-    "p6e-gb200": ("unverified", "no EC2-API-derived record: GPU count, model, memory, vCPUs and architecture are unknown", ["botocore-ec2-model"]),
-}
-
-families = []
-seen = set()
-for t in src["instance_types"]:
-    f = t["family"]
-    if f in seen:
-        continue
-    seen.add(f)
-    facts = src["family_facts"].get(f, {})
-    fam_sources = {family_source(s) for s in facts.get("sources", [])}
-    if f in STATUS:
-        status, reason, keys = STATUS[f]
-    elif fam_sources & {"ecs-doc-gpu", "ecs-doc-gpu-specifying"}:
-        status, reason, keys = "supported", None, []
-    else:
-        # Not in the ECS GPU table seen: the AL2023 GPU AMI loads the open NVIDIA kernel module for every
-        # NVIDIA GPU but P3/P3dn/G3 (amazon-ecs-ami nvidia-kmod-load.sh).
-        status, reason, keys = "supported", "not in the ECS GPU instance table; the AL2023 ECS GPU AMI loads the NVIDIA driver for it", ["amazon-ecs-ami-kmod-load"]
-    fam_sources = sorted(fam_sources | set(keys))
-    families.append({
-        "family": f,
-        "status": status,
-        "reason": reason,
-        "gpu": facts.get("gpu"),
-        "ecs_note": facts.get("ecs_gpu_ami"),
-        "sources": fam_sources,
-    })
-# g2 has no instance type in the catalog (no current EC2 record) but its status is a fact.
-families.append({
-    "family": "g2",
-    "status": "deprecated",
-    "reason": STATUS["g2"][1],
-    "gpu": None,
-    "ecs_note": "ECS GPU support for g2 is deprecated; the ECS GPU AMIs from 20230912 on are incompatible with p2 and g2",
-    "sources": ["ECS-GPU", "batch-doc-gpu-ami-zh"],
-})
-
 FIELD_SOURCE = {
     "gpu_memory_mib": "gpu_memory_per_gpu_mib",
     "architecture": "cpu_architecture",
 }
+FIELDS = ["gpu_count", "gpu_fraction", "gpu_model", "gpu_memory_mib", "vcpus", "memory_mib", "architecture"]
 
 instance_types = []
 for t in src["instance_types"]:
@@ -148,20 +115,172 @@ for t in src["instance_types"]:
         "unverified": t.get("unverified_fields", []),
     }
     srcs = {}
-    for field in ["gpu_count", "gpu_fraction", "gpu_model", "gpu_memory_mib", "vcpus", "memory_mib", "architecture"]:
+    for field in FIELDS:
         keys = t["sources"].get(FIELD_SOURCE.get(field, field))
         if keys:
             srcs[field] = keys
     srcs["name"] = t["sources"].get("name", sorted({k for v in t["sources"].values() for k in v}))
     row["sources"] = srcs
+    # What the EC2 API calls the GPU, as Karpenter writes it (lower kebab case), for the cross-check.
+    row["_gpu_label"] = t.get("gpu_name_ec2_api_label")
     instance_types.append(row)
+
+
+def kebab(s):
+    """Karpenter's lowerKabobCase: how it writes EC2's GPU names and manufacturers."""
+    return s.lower().replace(" ", "-")
+
+
+def describe_row(rec, key, where):
+    """A catalog row from one DescribeInstanceTypes record, or None when it has no GPU the catalog models."""
+    name = rec["InstanceType"]
+    gpus = (rec.get("GpuInfo") or {}).get("Gpus") or []
+    if not gpus:
+        return None
+    if len(gpus) != 1:
+        raise SystemExit(f"{where}: {name}: {len(gpus)} kinds of GPU in one type; the catalog models one")
+    g = gpus[0]
+    vendor = {"nvidia": "NVIDIA", "amd": "AMD"}.get(kebab(g.get("Manufacturer", "")))
+    if vendor is None:
+        print(f"note: {where}: {name}: GPU manufacturer {g.get('Manufacturer')!r} is not one the catalog models; skipped",
+              file=sys.stderr)
+        return None
+    count, partition = g.get("Count"), g.get("GpuPartitionSize")
+    unverified = []
+    if partition is not None and 0 < partition < 1:
+        gpu_count, gpu_fraction = 0, partition
+    elif count:
+        gpu_count, gpu_fraction = count, None
+    else:
+        # A count of 0 without a partition size says nothing about the GPU share.
+        gpu_count, gpu_fraction = None, None
+        unverified.append("gpu_count")
+    archs = (rec.get("ProcessorInfo") or {}).get("SupportedArchitectures") or []
+    arch = "arm64" if "arm64" in archs else "x86_64" if "x86_64" in archs else None
+    row = {
+        "instance_type": name,
+        "family": name.split(".")[0],
+        "gpu_vendor": vendor,
+        "gpu_count": gpu_count,
+        "gpu_fraction": gpu_fraction,
+        "gpu_model": f'{vendor} {g["Name"]}' if g.get("Name") else None,
+        "gpu_memory_mib": (g.get("MemoryInfo") or {}).get("SizeInMiB"),
+        "vcpus": (rec.get("VCpuInfo") or {}).get("DefaultVCpus"),
+        "memory_mib": (rec.get("MemoryInfo") or {}).get("SizeInMiB"),
+        "architecture": arch,
+    }
+    unverified += [f for f in FIELDS if f not in ("gpu_count", "gpu_fraction") and row[f] is None]
+    row["unverified"] = unverified
+    row["sources"] = {f: [key] for f in FIELDS if row[f] is not None}
+    row["sources"]["name"] = [key]
+    row["_gpu_label"] = kebab(g["Name"]) if g.get("Name") else None
+    row["_count"] = count
+    return row
+
+
+def cross_check(have, new, where):
+    """A type both the curated table and a DescribeInstanceTypes record give must agree."""
+    pairs = [
+        ("GPU count", have["gpu_count"], new["_count"]),
+        ("GPU memory (MiB)", have["gpu_memory_mib"], new["gpu_memory_mib"]),
+        ("vCPUs", have["vcpus"], new["vcpus"]),
+        ("memory (MiB)", have["memory_mib"], new["memory_mib"]),
+        ("architecture", have["architecture"], new["architecture"]),
+        ("GPU vendor", have["gpu_vendor"], new["gpu_vendor"]),
+        ("GPU name", have["_gpu_label"], new["_gpu_label"]),
+    ]
+    wrong = [f"{what} is {b!r} there and {a!r} in the curated table" for what, a, b in pairs
+             if a is not None and b is not None and a != b]
+    if wrong:
+        raise SystemExit(f"{where}: {have['instance_type']}: " + "; ".join(wrong)
+                         + ". Find which source is right, then correct gpu-instance-types.json or the record")
+
+
+# DescribeInstanceTypes records, one file per source: add the types the curated table lacks, check
+# the others, and read every type's EFA support.
+by_name = {r["instance_type"]: r for r in instance_types}
+efa_facts = {}
+efa_keys = set()
+added = []
+for path in sorted((source_dir / "describe-instance-types").glob("*.json")):
+    where = str(path.relative_to(root))
+    doc = load(path)
+    meta = doc.get("Source") or {}
+    key = meta.get("key")
+    if not key:
+        raise SystemExit(f"{where}: no Source.key (scripts/refresh-catalog.py writes it)")
+    if key not in sources:
+        if not meta.get("what"):
+            raise SystemExit(f"{where}: source key {key!r} is not defined: give Source.what")
+        sources[key] = meta["what"]
+    efa_key = meta.get("efa_key", key)
+    if efa_key not in sources:
+        raise SystemExit(f"{where}: source key {efa_key!r} is not defined")
+    for rec in doc.get("InstanceTypes", []):
+        row = describe_row(rec, key, where)
+        if row is None:
+            continue
+        name = row["instance_type"]
+        if name in by_name:
+            cross_check(by_name[name], row, where)
+        else:
+            by_name[name] = row
+            added.append(row)
+        net = rec.get("NetworkInfo") or {}
+        if name not in efa_facts and "EfaSupported" in net:
+            n = (net.get("EfaInfo") or {}).get("MaximumEfaInterfaces", 0) if net["EfaSupported"] else 0
+            efa_facts[name] = n
+            efa_keys.add(efa_key)
+# Added types go after the curated ones, a family's sizes from the smallest, as the curated table orders them.
+first_seen = list(dict.fromkeys(r["family"] for r in added))
+added.sort(key=lambda r: (first_seen.index(r["family"]), r["vcpus"] or 0, r["memory_mib"] or 0, r["instance_type"]))
+instance_types += added
+for row in instance_types:
+    for k in [k for k in row if k.startswith("_")]:
+        del row[k]
+
+unknown_names = sorted(set(by_name) - set(ec2_names["InstanceType"]))
+if unknown_names:
+    raise SystemExit(f"not in the EC2 API's instance type names (ec2-instance-types.json): {', '.join(unknown_names)}")
+
+
+def status_of(family):
+    """The ECS status of a family: ecs-gpu-families.json's word, else `supported` when an ECS GPU table lists
+    it, else `unverified`."""
+    entry = fams["families"].get(family)
+    if entry:
+        return entry["status"], entry.get("reason"), entry["sources"]
+    for key, listed in fams["ecs_doc_tables"].items():
+        if family in listed:
+            return "supported", None, [key]
+    return ("unverified",
+            "not in the ECS GPU instance tables, and no source on its ECS GPU support is recorded",
+            sorted(fams["ecs_doc_tables"]))
+
+
+families = []
+for name in list(dict.fromkeys(r["family"] for r in instance_types)) + [
+        f for f in fams["families"] if f not in {r["family"] for r in instance_types}]:
+    facts = src["family_facts"].get(name, {})
+    entry = fams["families"].get(name, {})
+    status, reason, keys = status_of(name)
+    fam_sources = {family_source(s) for s in facts.get("sources", [])} | set(keys)
+    families.append({
+        "family": name,
+        "status": status,
+        "reason": reason,
+        "gpu": entry.get("gpu", facts.get("gpu")),
+        "ecs_note": entry.get("ecs_note", facts.get("ecs_gpu_ami")),
+        "sources": sorted(fam_sources),
+    })
 
 ecs = src["ecs_facts"]
 ssm = ecs["ssm_parameters_gpu_ami"]
 catalog = {
-    "about": "ecs-gpu catalog: generated by scripts/import-catalog.py from ../shared/data (gpu-instance-types.json built "
-    + src["built"]
-    + ", ecs-gpu-facts.md). Every fact names its source keys; the keys are defined in `sources`.",
+    "about": "ecs-gpu catalog: generated by scripts/import-catalog.py from crates/ecs-gpu-catalog/data/sources "
+    "(gpu-instance-types.json built " + src["built"] + ", describe-instance-types/, ecs-gpu-families.json, "
+    "ec2-instance-types.json of botocore " + ec2_names["botocore"] + ", ecs-gpu-facts.md, ecs-gpu-2026-updates.md). "
+    "Every fact names its source keys; the keys are defined in `sources`.",
     "sources": dict(sorted(sources.items())),
     "families": families,
     "instance_types": instance_types,
@@ -247,19 +366,20 @@ catalog = {
         "sources": ["ECS-2023", "AGENT", "ECS-QL"],
     },
     "ec2": {
-        "instance_types": ec2_instance_type_enum(),
-        # NVIDIA families in the EC2 enum that the catalog does not detail (shared data:
-        # other_nvidia_families_in_ec2_enum_not_in_brief), and cg1, a previous-generation GPU family with no
-        # record in the sources: lookups of these are unknown, never "no GPU".
-        "families_with_gpus_not_detailed": ["g7", "g7e", "cg1"],
-        "sources": ["BOTO", "botocore-ec2-model", "karpenter-preview"],
+        "instance_types": ec2_names["InstanceType"],
+        # GPU families in the EC2 enum with no record in the sources: lookups of these are unknown, never
+        # "no GPU".
+        "families_with_gpus_not_detailed": list(fams["gpu_families_without_records"]),
+        "sources": sorted({"BOTO", "botocore-ec2-model"}
+                          | {k for f in fams["gpu_families_without_records"].values() for k in f["sources"]}),
     },
     "autoscaling": {
+        "ecs_warm_pool_reuse_on_scale_in": False,
         "instance_refresh_min_healthy_percentage_default": 90,
         "instance_warmup_fallback": "default_instance_warmup, else health_check_grace_period",
         "health_check_grace_period_provider_default": 300,
         "protect_from_scale_in_provider_default": False,
-        "sources": ["ASG-API", "TF-AWS"],
+        "sources": ["ASG-API", "ECS-WARM", "TF-AWS"],
     },
     "anywhere": {
         # ecs-gpu-facts.md section 4 and 5: register external instances with --enable-gpu; fractional GPUs and
@@ -290,16 +410,35 @@ catalog = {
     },
     "efa": {
         "interface_types": ["efa", "efa-only"],
-        # Read from the karpenter-preview-efa table for the catalog's instance types: the `vpc.amazonaws.com/efa`
-        # quantity of each type listed there, and the listed types without it.
-        "max_interfaces": {"p3dn.24xlarge": 1, "p4d.24xlarge": 4, "p4de.24xlarge": 4, "p5.4xlarge": 1, "p5.48xlarge": 32, "p5e.48xlarge": 32, "p5en.48xlarge": 16, "p6-b200.48xlarge": 8, "p6-b300.48xlarge": 16, "g4dn.8xlarge": 1, "g4dn.12xlarge": 1, "g4dn.16xlarge": 1, "g4dn.metal": 1, "g5.8xlarge": 1, "g5.12xlarge": 1, "g5.16xlarge": 1, "g5.24xlarge": 1, "g5.48xlarge": 1, "g6.8xlarge": 1, "g6.12xlarge": 1, "g6.16xlarge": 1, "g6.24xlarge": 1, "g6.48xlarge": 1, "g6e.8xlarge": 1, "g6e.12xlarge": 1, "g6e.16xlarge": 1, "g6e.24xlarge": 2, "g6e.48xlarge": 4, "gr6.8xlarge": 1},
-        "without": ["g4ad.16xlarge", "g4ad.2xlarge", "g4ad.4xlarge", "g4ad.8xlarge", "g4ad.xlarge", "g4dn.2xlarge", "g4dn.4xlarge", "g4dn.xlarge", "g5.2xlarge", "g5.4xlarge", "g5.xlarge", "g5g.16xlarge", "g5g.2xlarge", "g5g.4xlarge", "g5g.8xlarge", "g5g.metal", "g5g.xlarge", "g6.2xlarge", "g6.4xlarge", "g6.xlarge", "g6e.2xlarge", "g6e.4xlarge", "g6e.xlarge", "g6f.2xlarge", "g6f.4xlarge", "g6f.large", "g6f.xlarge", "gr6.4xlarge", "gr6f.4xlarge"],
-        "note": "Per instance type of the catalog, from the Karpenter reference generated from DescribeInstanceTypes in us-east-1, us-east-2 and us-west-2; a catalog type not listed there (p2, p3, g3, g3s, p6e-gb200) is unknown. The interface types that request an EFA come from the EC2 API (LaunchTemplateInstanceNetworkInterfaceSpecificationRequest.InterfaceType: interface | efa | efa-only).",
-        "sources": ["karpenter-preview-efa", "BOTO"],
+        # Per catalog type, from the DescribeInstanceTypes records: NetworkInfo.EfaSupported, and
+        # EfaInfo.MaximumEfaInterfaces when it is supported.
+        "max_interfaces": {r["instance_type"]: efa_facts[r["instance_type"]] for r in instance_types
+                           if efa_facts.get(r["instance_type"])},
+        "without": sorted(r["instance_type"] for r in instance_types if efa_facts.get(r["instance_type"]) == 0),
+        "note": "Per instance type of the catalog, from the DescribeInstanceTypes records in "
+        "crates/ecs-gpu-catalog/data/sources/describe-instance-types/ (NetworkInfo.EfaSupported and "
+        "EfaInfo.MaximumEfaInterfaces); a catalog type in none of them ("
+        + ", ".join(r["instance_type"] for r in instance_types if r["instance_type"] not in efa_facts)
+        + ") is unknown. The interface types that request an EFA come from the EC2 API "
+        "(LaunchTemplateInstanceNetworkInterfaceSpecificationRequest.InterfaceType: interface | efa | efa-only).",
+        "sources": sorted(efa_keys) + ["BOTO"],
     },
+    # The fractional (vGPU) families on ECS on EC2: the AMI, release and settings they need.
+    "vgpu": fams["vgpu"],
 }
 
-out = root / "crates" / "ecs-gpu-catalog" / "data" / "catalog.json"
-out.parent.mkdir(parents=True, exist_ok=True)
-out.write_text(json.dumps(catalog, indent=1, ensure_ascii=False) + "\n")
-print(f"wrote {out.relative_to(root)}: {len(instance_types)} instance types, {len(families)} families")
+out = data / "catalog.json"
+text = json.dumps(catalog, indent=1, ensure_ascii=False) + "\n"
+if sys.argv[1:] == ["--check"]:
+    have = out.read_text(encoding="utf-8") if out.exists() else ""
+    if have != text:
+        diff = difflib.unified_diff(have.splitlines(), text.splitlines(), "catalog.json (committed)",
+                                    "catalog.json (from data/sources)", lineterm="", n=1)
+        print("\n".join(list(diff)[:60]), file=sys.stderr)
+        raise SystemExit(f"{out.relative_to(root)} differs from what its sources give: run scripts/import-catalog.py")
+    print(f"{out.relative_to(root)} matches its sources")
+elif sys.argv[1:]:
+    raise SystemExit("usage: scripts/import-catalog.py [--check]")
+else:
+    out.write_text(text, encoding="utf-8")
+    print(f"wrote {out.relative_to(root)}: {len(instance_types)} instance types, {len(families)} families")

@@ -157,4 +157,42 @@ impl AmiFacts {
         }
         AmiNameClass::Unknown
     }
+
+    /// The GPU AMI variant an SSM parameter name belongs to: a listed parameter, one under it
+    /// (`.../recommended/image_id`), or a version-pinned one in the variant's folder
+    /// (`/aws/service/ecs/optimized-ami/amazon-linux-2023/gpu/al2023-ami-ecs-gpu-hvm-...`). `None`
+    /// for any other name.
+    pub fn gpu_variant(&self, name: &str) -> Option<&GpuAmiParameter> {
+        let name = name.trim();
+        let folder = |p: &GpuAmiParameter| {
+            p.parameter
+                .strip_suffix("/recommended")
+                .unwrap_or(&p.parameter)
+                .to_string()
+        };
+        self.gpu_parameters
+            .iter()
+            .filter(|p| {
+                name == p.parameter
+                    || name.starts_with(&format!("{}/", p.parameter))
+                    || name.starts_with(&format!("{}/", folder(p)))
+            })
+            .max_by_key(|p| p.parameter.len())
+    }
+
+    /// The release (`YYYYMMDD`) of an ECS GPU-optimized AMI, read from its name
+    /// (`al2023-ami-ecs-gpu-hvm-2023.0.20260323-kernel-6.1-x86_64`,
+    /// `amzn2-ami-ecs-gpu-hvm-2.0.20230906-x86_64-ebs`) or from the version-pinned SSM parameter
+    /// that ends in it (source key AMI-RELEASES). `None` for any other name, and for a filter whose
+    /// release is not written out (`al2023-ami-ecs-gpu-hvm-2023.0.2026*`).
+    pub fn gpu_ami_release<'a>(&self, name: &'a str) -> Option<&'a str> {
+        let last = name.trim().rsplit('/').next()?;
+        let rest = self
+            .gpu_ami_name_prefixes
+            .iter()
+            .find_map(|p| last.strip_prefix(p.as_str()))?;
+        let version = rest.split('-').next()?;
+        let release = version.rsplit('.').next()?;
+        (release.len() == 8 && release.bytes().all(|b| b.is_ascii_digit())).then_some(release)
+    }
 }

@@ -45,6 +45,7 @@ struct Raw {
     managed_instances: ManagedInstancesFacts,
     market: MarketFacts,
     efa: EfaFacts,
+    vgpu: VgpuFacts,
 }
 
 #[derive(Deserialize)]
@@ -169,6 +170,46 @@ impl EfaFacts {
         } else {
             None
         }
+    }
+}
+
+/// The fractional GPU families (NVIDIA vGPU slices of an L4: g6f, gr6f) on ECS on EC2: what they
+/// need of the AMI and of the instance (source keys AMI-GRID-KMOD, AMI-GRIDD, AMI-README-G6F,
+/// AMI-609, AGENT-MPS-VGPU, ecs-doc-gpu-specifying).
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct VgpuFacts {
+    pub families: Vec<String>,
+    /// The ECS GPU-optimized AMI variants ([`crate::GpuAmiParameter::variant`]) with the NVIDIA GRID
+    /// driver these families need (`al2023`): no Amazon Linux 2 recipe installs it.
+    pub ami_variants: Vec<String>,
+    /// The first AMI release (`YYYYMMDD`) whose GRID driver keeps its license past 24 hours.
+    pub min_ami_release: String,
+    /// What happens on an earlier release.
+    pub min_ami_release_reason: String,
+    /// Whether NVIDIA MPS sharing is offered on them (`false`: the agent withholds it on vGPU slices).
+    pub mps: bool,
+    /// The types that need memory overcommit enabled in their user data (`g6f.large`).
+    pub memory_overcommit_instance_types: Vec<String>,
+    /// The kernel setting (`vm.overcommit_memory`) and the value it needs (`1`).
+    pub memory_overcommit_setting: String,
+    pub memory_overcommit_value: String,
+    pub marketplace_note: String,
+    pub regions_without_grid_driver: Vec<String>,
+    pub sources: Vec<String>,
+}
+
+impl VgpuFacts {
+    /// Whether the family is one of the vGPU families.
+    pub fn is_vgpu_family(&self, family: &str) -> bool {
+        self.families.iter().any(|f| f == family)
+    }
+
+    /// Whether the instance type needs memory overcommit enabled to run GPU tasks.
+    pub fn needs_memory_overcommit(&self, instance_type: &str) -> bool {
+        self.memory_overcommit_instance_types
+            .iter()
+            .any(|t| t == instance_type)
     }
 }
 
@@ -443,5 +484,6 @@ pub(crate) fn load(json: &str) -> Result<Catalog, DataError> {
         task_cpu_units_range_ec2: raw.task_cpu_units_range_ec2,
         market: raw.market,
         efa: raw.efa,
+        vgpu: raw.vgpu,
     })
 }

@@ -1,5 +1,5 @@
 //! The Terraform module's view of the catalog: `terraform/ecs-gpu-task/modules/facts/catalog.tf`, generated so the
-//! module's validations read the same facts as the checker (a test in the `ecs-gpu` crate fails when
+//! module's validations read the same facts as the checker (a test of this crate fails when
 //! the committed file drifts).
 
 use std::fmt::Write;
@@ -36,7 +36,7 @@ impl Catalog {
              # Do not edit: the test `terraform_catalog_matches_the_catalog` fails when this file drifts.\n\
              # Sources: instance facts karpenter-preview / ecs-doc-gpu / ecs-doc-gpu-specifying (per type in\n\
              # catalog.json); family status ECS-GPU, AMI; AMI parameters AMI, CDK; capabilities NCT; memory ECS-MEM;\n\
-             # EFA karpenter-preview-efa, BOTO.\n"
+             # EFA karpenter-preview-efa, BOTO; vGPU AMI-GRID-KMOD, AMI-GRIDD, AMI-README-G6F, AGENT-MPS-VGPU.\n"
         );
         s.push_str("locals {\n");
         s.push_str("  # GPU instance types: whole GPUs (0 on fractional types), fraction, vCPUs, memory (MiB, EC2),\n");
@@ -133,6 +133,49 @@ impl Catalog {
             "  nvidia_driver_capability_names = [{}]",
             names.join(", ")
         );
+        let list = |v: &[String]| -> String {
+            v.iter()
+                .map(|x| hcl_string(x))
+                .collect::<Vec<_>>()
+                .join(", ")
+        };
+        let v = &self.vgpu;
+        s.push_str("\n  # The fractional GPU (vGPU) families on ECS on EC2: only the AMI variants with the NVIDIA GRID\n");
+        s.push_str("  # driver, from this release (YYYYMMDD) on; no MPS; the types that need memory overcommit in\n");
+        s.push_str("  # their user data (`<setting> = <value>`).\n");
+        s.push_str("  ecs_gpu_vgpu = {\n");
+        let _ = writeln!(
+            s,
+            "    families                         = [{}]",
+            list(&v.families)
+        );
+        let _ = writeln!(
+            s,
+            "    ami_variants                     = [{}]",
+            list(&v.ami_variants)
+        );
+        let _ = writeln!(
+            s,
+            "    min_ami_release                  = {}",
+            hcl_string(&v.min_ami_release)
+        );
+        let _ = writeln!(s, "    mps                              = {}", v.mps);
+        let _ = writeln!(
+            s,
+            "    memory_overcommit_instance_types = [{}]",
+            list(&v.memory_overcommit_instance_types)
+        );
+        let _ = writeln!(
+            s,
+            "    memory_overcommit_setting        = {}",
+            hcl_string(&v.memory_overcommit_setting)
+        );
+        let _ = writeln!(
+            s,
+            "    memory_overcommit_value          = {}",
+            hcl_string(&v.memory_overcommit_value)
+        );
+        s.push_str("  }\n");
         s.push_str("}\n");
         s
     }

@@ -10,8 +10,8 @@ fn known(name: &str) -> &'static InstanceType {
 }
 
 #[test]
-fn embedded_data_loads_with_69_instance_types() {
-    assert_eq!(catalog().instance_types().len(), 69);
+fn embedded_data_loads_with_81_instance_types() {
+    assert_eq!(catalog().instance_types().len(), 81);
 }
 
 #[test]
@@ -78,8 +78,8 @@ fn every_family_has_a_status_and_every_type_a_family() {
     assert_eq!(statuses(EcsStatus::Deprecated), ["g2"]);
     assert_eq!(statuses(EcsStatus::Restricted), ["p2"]);
     assert_eq!(statuses(EcsStatus::NotNvidia), ["g4ad"]);
-    assert_eq!(statuses(EcsStatus::NoEcsGpuAmi), ["g5g"]);
-    assert_eq!(statuses(EcsStatus::Unverified), ["p6e-gb200"]);
+    assert_eq!(statuses(EcsStatus::NoEcsGpuAmi), ["p6e-gb200", "g5g"]);
+    assert_eq!(statuses(EcsStatus::Unverified), ["g7", "g7e"]);
 }
 
 #[test]
@@ -137,6 +137,7 @@ fn every_fact_has_a_source_that_resolves() {
     check("anywhere", &cat.anywhere.sources);
     check("autoscaling", &cat.autoscaling.sources);
     check("ec2", &cat.ec2.sources);
+    check("vgpu", &cat.vgpu.sources);
 }
 
 #[test]
@@ -147,8 +148,151 @@ fn unverified_numbers_stay_unknown() {
     assert_eq!(t.vcpus, None);
     assert_eq!(t.memory_mib, None);
     assert_eq!(t.architecture, None);
-    assert_eq!(t.ecs_status, EcsStatus::Unverified);
+    assert_eq!(t.ecs_status, EcsStatus::NoEcsGpuAmi);
     assert!(!t.is_supported());
+}
+
+/// Types that arrived by a DescribeInstanceTypes record carry its numbers, and their family's
+/// status says nothing beyond what a source says (no ECS source for G7 and G7e: unverified).
+#[test]
+fn types_added_from_describe_instance_types_are_known_and_unverified() {
+    let t = known("g7e.2xlarge");
+    assert_eq!(t.gpus, Gpus::Whole(1));
+    assert_eq!(t.gpu_memory_mib, Some(98304));
+    assert_eq!(t.vcpus, Some(8));
+    assert_eq!(t.memory_mib, Some(65536));
+    assert_eq!(t.architecture, Some(Architecture::X86_64));
+    assert_eq!(t.ecs_status, EcsStatus::Unverified);
+    assert_eq!(t.sources["vcpus"], ["karpenter-preview"]);
+    assert_eq!(known("g7.48xlarge").gpus, Gpus::Whole(8));
+    assert_eq!(catalog().efa.supports("g7e.48xlarge"), Some(true));
+    assert_eq!(catalog().efa.supports("g7e.2xlarge"), Some(false));
+    // Every NVIDIA family of the EC2 API's names is in the catalog now, but cg1 (no record anywhere).
+    assert_eq!(catalog().ec2.families_with_gpus_not_detailed, ["cg1"]);
+}
+
+#[test]
+fn vgpu_facts_name_the_fractional_families() {
+    let v = &catalog().vgpu;
+    assert!(v.is_vgpu_family("g6f") && v.is_vgpu_family("gr6f") && !v.is_vgpu_family("g6"));
+    assert!(v.needs_memory_overcommit("g6f.large") && !v.needs_memory_overcommit("g6f.xlarge"));
+    assert_eq!(v.ami_variants, ["al2023"]);
+    assert_eq!(v.min_ami_release, "20260323");
+    assert!(!v.mps);
+    // Every fractional type of the catalog is of a vGPU family, and the other way round.
+    for t in catalog().instance_types() {
+        assert_eq!(
+            t.gpus.fraction().is_some(),
+            v.is_vgpu_family(&t.family),
+            "{}",
+            t.name
+        );
+    }
+    // The AMI variants named are the catalog's.
+    for variant in &v.ami_variants {
+        assert!(catalog()
+            .ami
+            .gpu_parameters
+            .iter()
+            .any(|p| &p.variant == variant));
+    }
+}
+
+#[test]
+fn gpu_ami_variants_are_found_for_listed_and_pinned_parameters() {
+    let ami = &catalog().ami;
+    let variant = |name: &str| ami.gpu_variant(name).map(|p| p.variant.as_str());
+    assert_eq!(
+        variant("/aws/service/ecs/optimized-ami/amazon-linux-2023/gpu/recommended/image_id"),
+        Some("al2023")
+    );
+    assert_eq!(
+        variant("/aws/service/ecs/optimized-ami/amazon-linux-2023/gpu/al2023-ami-ecs-gpu-hvm-2023.0.20251027-kernel-6.1-x86_64"),
+        Some("al2023")
+    );
+    assert_eq!(
+        variant("/aws/service/ecs/optimized-ami/amazon-linux-2/gpu/amzn2-ami-ecs-gpu-hvm-2.0.20230906-x86_64-ebs"),
+        Some("al2")
+    );
+    assert_eq!(
+        variant("/aws/service/ecs/optimized-ami/amazon-linux-2/kernel-5.10/gpu/recommended"),
+        Some("al2-kernel-5.10")
+    );
+    assert_eq!(
+        variant("/aws/service/ecs/optimized-ami/amazon-linux-2023/recommended/image_id"),
+        None
+    );
+    assert_eq!(variant("/my/gpu/ami"), None);
+}
+
+#[test]
+fn gpu_ami_releases_are_read_from_names_and_pinned_parameters() {
+    let ami = &catalog().ami;
+    assert_eq!(
+        ami.gpu_ami_release("al2023-ami-ecs-gpu-hvm-2023.0.20260323-kernel-6.1-x86_64"),
+        Some("20260323")
+    );
+    assert_eq!(
+        ami.gpu_ami_release(
+            "/aws/service/ecs/optimized-ami/amazon-linux-2023/gpu/al2023-ami-ecs-gpu-hvm-2023.0.20251027-kernel-6.1-x86_64/image_id"
+        ),
+        None,
+        "a sub-parameter's last segment is not the AMI name"
+    );
+    assert_eq!(
+        ami.gpu_ami_release(
+            "/aws/service/ecs/optimized-ami/amazon-linux-2023/gpu/al2023-ami-ecs-gpu-hvm-2023.0.20251027-kernel-6.1-x86_64"
+        ),
+        Some("20251027")
+    );
+    assert_eq!(
+        ami.gpu_ami_release("amzn2-ami-ecs-gpu-hvm-2.0.20230906-x86_64-ebs"),
+        Some("20230906")
+    );
+    // A release that is not written out, or not a GPU AMI: unknown.
+    assert_eq!(
+        ami.gpu_ami_release("al2023-ami-ecs-gpu-hvm-2023.0.2026*"),
+        None
+    );
+    assert_eq!(ami.gpu_ami_release("al2023-ami-ecs-gpu-hvm-*"), None);
+    assert_eq!(
+        ami.gpu_ami_release("al2023-ami-ecs-hvm-2023.0.20260323-kernel-6.1-x86_64"),
+        None
+    );
+    assert_eq!(
+        ami.gpu_ami_release("/aws/service/ecs/optimized-ami/amazon-linux-2023/gpu/recommended"),
+        None
+    );
+}
+
+/// catalog.json is generated from `data/sources/` by `scripts/import-catalog.py`; a hand edit of
+/// either side, or a source change not carried over, fails here. Needs python3 (3.8 or later);
+/// without it the test says so and passes, and `.ci/run` runs the same check directly.
+#[test]
+fn catalog_json_is_generated_from_its_sources() {
+    let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../..");
+    let script = root.join("scripts/import-catalog.py");
+    let out = match std::process::Command::new("python3")
+        .arg(&script)
+        .arg("--check")
+        .output()
+    {
+        Ok(out) => out,
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
+            use std::io::Write as _;
+            let _ = writeln!(
+                std::io::stderr(),
+                "note: python3 not found: catalog.json was not checked against data/sources"
+            );
+            return;
+        }
+        Err(e) => panic!("{}: {e}", script.display()),
+    };
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
 }
 
 #[test]
@@ -194,10 +338,10 @@ fn unknown_names_are_unknown_never_guessed() {
         cat.lookup("g9.xlarge"),
         Lookup::Unknown { family: None }
     ));
-    // NVIDIA families EC2 has that the catalog does not detail: unknown, not "no GPU".
-    assert!(cat.is_ec2_instance_type("g7e.2xlarge"));
+    // GPU families EC2 has that the catalog does not detail: unknown, not "no GPU".
+    assert!(cat.is_ec2_instance_type("cg1.4xlarge"));
     assert!(matches!(
-        cat.lookup("g7e.2xlarge"),
+        cat.lookup("cg1.4xlarge"),
         Lookup::Unknown { family: None }
     ));
     // g2: known deprecated family, no sizes listed.

@@ -436,7 +436,7 @@ pub struct TaskDefinition {
     /// `runtime_platform.operating_system_family` / `runtimePlatform.operatingSystemFamily`.
     pub operating_system_family: Option<Node>,
     /// The container definitions as ECS JSON (a list of objects with camelCase keys): the
-    /// `jsonencode` value itself (a [`Value::Json`], shared with the resource's body), decoded
+    /// `jsonencode` value itself (a [`Value::Json`](crate::Value::Json), shared with the resource's body), decoded
     /// from a JSON string, or read from the JSON file. Unknown when the string is unknown. Read the
     /// list through [`TaskDefinition::containers`].
     pub container_definitions: Option<Node>,

@@ -219,7 +219,7 @@ pub struct Problem {
 
 impl Problem {
     /// One sentence for a report: "`main.tf` could not be read or parsed, so it was not checked:
-    /// <message>".
+    /// `<message>`".
     pub fn sentence(&self) -> String {
         format!(
             "{} could not be read or parsed, so it was not checked: {}",

@@ -18,12 +18,12 @@ fn stderr(o: &Output) -> String {
 }
 
 #[test]
-fn types_json_lists_all_69_entries_with_the_documented_fields() {
+fn types_json_lists_all_81_entries_with_the_documented_fields() {
     let o = ecs_gpu(&["types", "--format", "json"]);
     assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
     let v: serde_json::Value = serde_json::from_str(&stdout(&o)).unwrap();
     let rows = v.as_array().unwrap();
-    assert_eq!(rows.len(), 69);
+    assert_eq!(rows.len(), 81);
     for key in [
         "instance_type",
         "family",
@@ -49,7 +49,46 @@ fn types_json_lists_all_69_entries_with_the_documented_fields() {
         .find(|r| r["instance_type"] == "p6e-gb200.36xlarge")
         .unwrap();
     assert!(gb200["gpu_count"].is_null() && gb200["vcpus"].is_null());
-    assert_eq!(gb200["ecs_status"], "unverified");
+    assert_eq!(gb200["ecs_status"], "no-ecs-gpu-ami");
+}
+
+/// A vGPU type says what ECS on EC2 needs of it: the AMI with the GRID driver, its release, no MPS,
+/// and memory overcommit on `g6f.large` only.
+#[test]
+fn types_of_a_vgpu_type_names_what_ecs_on_ec2_needs() {
+    let o = ecs_gpu(&["types", "g6f.large", "gr6f.4xlarge"]);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    let out = stdout(&o);
+    assert_eq!(
+        out.matches("needs the `al2023` ECS GPU AMI (its GRID driver), release 20260323 or later")
+            .count(),
+        2,
+        "{out}"
+    );
+    assert_eq!(
+        out.matches("user data must set `vm.overcommit_memory = 1`")
+            .count(),
+        1,
+        "{out}"
+    );
+    assert!(out.contains("AMI-README-G6F"), "{out}");
+}
+
+/// The newest types (G7e, Blackwell) are known by their numbers, with no ECS claim.
+#[test]
+fn types_shows_the_newest_types_as_unverified_for_ecs() {
+    let o = ecs_gpu(&["types", "g7e.2xlarge"]);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    let out = stdout(&o);
+    assert!(
+        out.contains("g7e.2xlarge: 1 × NVIDIA rtx-pro-server-6000"),
+        "{out}"
+    );
+    assert!(out.contains("98304 MiB per GPU"), "{out}");
+    assert!(out.contains("ECS status      unverified: "), "{out}");
+    let o = ecs_gpu(&["types", "--supported", "--family", "g7"]);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    assert!(stdout(&o).contains("0 instance types"), "{}", stdout(&o));
 }
 
 #[test]

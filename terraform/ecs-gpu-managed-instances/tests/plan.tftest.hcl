@@ -172,12 +172,12 @@ run "a_type_the_catalog_lacks_is_used_with_the_callers_facts" {
   command = plan
 
   variables {
-    instance_types      = ["g7e.2xlarge"]
-    instance_type_facts = { "g7e.2xlarge" = { gpus = 1, vcpus = 8, memory_mib = 65536 } }
+    instance_types      = ["g8e.2xlarge"]
+    instance_type_facts = { "g8e.2xlarge" = { gpus = 1, vcpus = 8, memory_mib = 65536 } }
   }
 
   assert {
-    condition     = output.tasks_per_instance["g7e.2xlarge"] == 1
+    condition     = output.tasks_per_instance["g8e.2xlarge"] == 1
     error_message = "the fit uses the caller's facts"
   }
 }

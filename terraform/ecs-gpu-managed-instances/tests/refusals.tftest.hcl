@@ -104,8 +104,8 @@ run "instance_types_are_exact_names" {
 run "instance_type_facts_need_whole_gpus" {
   command = plan
   variables {
-    instance_types      = ["g7e.2xlarge"]
-    instance_type_facts = { "g7e.2xlarge" = { gpus = 0.5, vcpus = 8, memory_mib = 65536 } }
+    instance_types      = ["g8e.2xlarge"]
+    instance_type_facts = { "g8e.2xlarge" = { gpus = 0.5, vcpus = 8, memory_mib = 65536 } }
   }
   expect_failures = [var.instance_type_facts]
 }

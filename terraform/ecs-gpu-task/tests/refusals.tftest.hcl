@@ -942,7 +942,7 @@ run "unknown_type_with_facts_is_accepted_and_checked" {
   command = plan
 
   variables {
-    instance_type       = "g7.2xlarge"
+    instance_type       = "g8.2xlarge"
     instance_type_facts = { gpus = 1, vcpus = 8, memory_mib = 32768 }
     task_cpu            = 8192
     task_memory         = 30000
@@ -962,7 +962,7 @@ run "unknown_type_with_facts_still_checks_the_fit" {
   }
 
   variables {
-    instance_type       = "g7.2xlarge"
+    instance_type       = "g8.2xlarge"
     instance_type_facts = { gpus = 1, vcpus = 8, memory_mib = 32768 }
     gpu_count           = 2
   }
@@ -978,7 +978,7 @@ run "instance_type_facts_must_be_whole" {
   }
 
   variables {
-    instance_type       = "g7.2xlarge"
+    instance_type       = "g8.2xlarge"
     instance_type_facts = { gpus = 0.5, vcpus = 8, memory_mib = 32768 }
   }
 

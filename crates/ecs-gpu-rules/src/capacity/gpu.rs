@@ -440,7 +440,7 @@ pub struct NvidiaEvidence {
 /// Whether the group launches instances with NVIDIA GPUs, and why: an instance type it launches
 /// that has them (a launch template's own `instance_type` counts only when no `override` replaces
 /// it), or an `override` whose `instance_requirements` select only such types
-/// ([`selects_only_nvidia_gpus`]; the group then launches one of them when it launches from that
+/// (`selects_only_nvidia_gpus`; the group then launches one of them when it launches from that
 /// override, whichever the types are).
 pub fn nvidia_evidence(cap: &GroupCapacity<'_>) -> Option<NvidiaEvidence> {
     if let Some(t) = cap

@@ -212,7 +212,7 @@ impl<'m> Groups<'m> {
         }
     }
 
-    /// [`provider_group`].
+    /// The capacity of a provider's group ([`provider_asg`], then [`Groups::of`]).
     pub fn of_provider(
         self,
         model: &'m Model,

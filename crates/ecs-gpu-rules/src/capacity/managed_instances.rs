@@ -101,7 +101,7 @@ pub fn managed_instances_without_nvidia(provider: &Resource) -> Option<NoNvidiaS
 
 /// Whether a capacity provider of ECS Managed Instances (`managed_instances_provider`) selects
 /// only instance types with NVIDIA GPUs: its `instance_launch_template.instance_requirements`,
-/// read as an Auto Scaling group's override's are ([`selects_only_nvidia_gpus`]). `None` on
+/// read as an Auto Scaling group's override's are (`selects_only_nvidia_gpus`). `None` on
 /// anything unknown.
 pub fn managed_instances_nvidia(provider: &Resource) -> Option<NvidiaEvidence> {
     let mip = provider.body.block("managed_instances_provider")?;

@@ -25,6 +25,7 @@ mod placement;
 mod spot;
 mod tenants;
 mod user_data;
+mod vgpu;
 
 pub use self::ami::*;
 pub use self::gpu::*;
@@ -34,6 +35,7 @@ pub use self::placement::*;
 pub use self::spot::*;
 pub use self::tenants::*;
 pub use self::user_data::*;
+pub use self::vgpu::*;
 
 use ecs_gpu_catalog::{catalog, InstanceType, Lookup};
 use ecs_gpu_model::{Loc, Model, Node, Resource, TaskDefinition, TaskDefinitionOrigin};

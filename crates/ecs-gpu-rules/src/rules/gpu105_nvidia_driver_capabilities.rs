@@ -6,7 +6,7 @@ use crate::task::{
 };
 use crate::{declare_rule, Findings, Severity};
 
-// The facts in the documentation below, from ../shared/data/ecs-gpu-facts.md: ECS sets only
+// The facts in the documentation below, from crates/ecs-gpu-catalog/data/sources/ecs-gpu-facts.md: ECS sets only
 // `NVIDIA_VISIBLE_DEVICES`, and its guide says `utility,compute` or `all` (source key ECS-GPU); the
 // capability names and the toolkit's default when the variable is not set, `utility,compute`
 // (source key NCT).

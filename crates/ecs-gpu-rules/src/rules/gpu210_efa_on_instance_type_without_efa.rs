@@ -18,7 +18,7 @@ declare_rule! {
     /// ## Why it matters
     ///
     /// An EFA exists only on the instance types that support it (EC2 User Guide, "Supported
-    /// instance types" of the EFA page, https://docs.aws.amazon.com/AWSEC2/latest/UserGuide/efa.html#efa-instance-types;
+    /// instance types" of the EFA page, <https://docs.aws.amazon.com/AWSEC2/latest/UserGuide/efa.html#efa-instance-types>;
     /// DescribeInstanceTypes' `network-info.efa-supported`). A launch of another type with an EFA
     /// interface is refused: the group's or fleet's launches fail for that type, and with no other
     /// type the GPU capacity never comes up.

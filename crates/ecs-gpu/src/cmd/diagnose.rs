@@ -3,9 +3,13 @@
 
 use std::io::{self, Write};
 use std::path::PathBuf;
+#[cfg(feature = "live")]
 use std::time::Duration;
 
-use anyhow::{anyhow, bail, Context as _, Result};
+#[cfg(feature = "live")]
+use anyhow::Context as _;
+use anyhow::{anyhow, bail, Result};
+#[cfg(feature = "live")]
 use ecs_gpu_aws::{Options, What};
 use ecs_gpu_diagnose::{Inputs, Outcome as DiagnoseOutcome, Report, Status, Target};
 
@@ -89,6 +93,18 @@ pub fn run(args: &Args, out: &mut dyn Write) -> Result<Outcome> {
     }
 }
 
+/// Built without live AWS access (`--no-default-features`): only saved output can be diagnosed.
+#[cfg(not(feature = "live"))]
+fn live(args: &Args) -> Result<(Inputs, String)> {
+    if args.service.is_none() && args.task_definition.is_none() {
+        bail!("nothing to diagnose: give --from DIR (saved AWS CLI output); this build of ecs-gpu has no live AWS access");
+    }
+    bail!(
+        "this build of ecs-gpu has no live AWS access (installed without the `live` feature): diagnose saved AWS CLI output with --from DIR, or install with the default features for live diagnose"
+    )
+}
+
+#[cfg(feature = "live")]
 fn live(args: &Args) -> Result<(Inputs, String)> {
     let what = match (&args.service, &args.task_definition) {
         (Some(s), _) => What::Service(s.clone()),

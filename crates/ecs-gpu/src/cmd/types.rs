@@ -10,7 +10,7 @@ use crate::Outcome;
 
 #[derive(Debug, clap::Args)]
 #[command(
-    after_help = "Examples:\n  ecs-gpu types g5.12xlarge\n  ecs-gpu types --family g6e --min-gpus 4\n  ecs-gpu types --gpu-model l4 --supported --format json\n\nGPU memory is per GPU (per partition on g6f/gr6f) in MiB as the EC2 API reports it, which is below the advertised size for several GPUs (A10G: 22888 MiB for \"24 GB\"). Unverified numbers (p6e-gb200) are shown as unknown and never match a numeric filter."
+    after_help = "Examples:\n  ecs-gpu types g5.12xlarge\n  ecs-gpu types --family g6e --min-gpus 4\n  ecs-gpu types --gpu-model l4 --supported --format json\n\nGPU memory is per GPU (per partition on g6f/gr6f) in MiB as the EC2 API reports it, which is below the advertised size for several GPUs (A10G: 22888 MiB for \"24 GB\"). Numbers no source gives (p6e-gb200) are shown as unknown and never match a numeric filter. GPU names of types that came from Karpenter's DescribeInstanceTypes rendering (g7, g7e) are in its lower-case form. An `unverified` ECS status means no source says how ECS GPU support treats the family."
 )]
 pub struct Args {
     /// Instance types to show, by exact name (for example g5.12xlarge). Without names, every type that passes the filters.
@@ -31,7 +31,7 @@ pub struct Args {
     /// Only this CPU architecture.
     #[arg(long, value_enum)]
     arch: Option<ArchArg>,
-    /// Only types usable with the current ECS GPU-optimized AMI (excludes g2, p2, g4ad, g5g, unverified).
+    /// Only types usable with the current ECS GPU-optimized AMI (excludes g2, p2, g4ad, g5g, p6e-gb200, and unverified families such as g7 and g7e).
     #[arg(long)]
     supported: bool,
     /// Output format.
@@ -313,10 +313,37 @@ fn write_detail(out: &mut dyn Write, t: &InstanceType) -> Result<()> {
         Some(r) => writeln!(out, ": {r}")?,
         None => writeln!(out)?,
     }
+    let vgpu = &cat.vgpu;
+    if vgpu.is_vgpu_family(&t.family) {
+        writeln!(
+            out,
+            "  vGPU            ECS on EC2 needs the {} ECS GPU AMI (its GRID driver), release {} or later, from its SSM parameter (not the Marketplace copy); no MPS sharing",
+            vgpu.ami_variants
+                .iter()
+                .map(|v| format!("`{v}`"))
+                .collect::<Vec<_>>()
+                .join(" or "),
+            vgpu.min_ami_release
+        )?;
+        if vgpu.needs_memory_overcommit(&t.name) {
+            writeln!(
+                out,
+                "                  user data must set `{} = {}`",
+                vgpu.memory_overcommit_setting, vgpu.memory_overcommit_value
+            )?;
+        }
+    }
     if !t.unverified.is_empty() {
         writeln!(out, "  unverified      {}", t.unverified.join(", "))?;
     }
+    // The sources of every fact shown: the type's fields, its family's status, the vGPU facts.
     let mut keys: Vec<&str> = t.sources.values().flatten().map(String::as_str).collect();
+    if let Some(f) = family.filter(|f| f.status != EcsStatus::Supported || f.reason.is_some()) {
+        keys.extend(f.sources.iter().map(String::as_str));
+    }
+    if vgpu.is_vgpu_family(&t.family) {
+        keys.extend(vgpu.sources.iter().map(String::as_str));
+    }
     keys.sort_unstable();
     keys.dedup();
     writeln!(out, "  sources         {}", keys.join(", "))?;

@@ -2,7 +2,7 @@
 # Do not edit: the test `terraform_catalog_matches_the_catalog` fails when this file drifts.
 # Sources: instance facts karpenter-preview / ecs-doc-gpu / ecs-doc-gpu-specifying (per type in
 # catalog.json); family status ECS-GPU, AMI; AMI parameters AMI, CDK; capabilities NCT; memory ECS-MEM;
-# EFA karpenter-preview-efa, BOTO.
+# EFA karpenter-preview-efa, BOTO; vGPU AMI-GRID-KMOD, AMI-GRIDD, AMI-README-G6F, AGENT-MPS-VGPU.
 
 locals {
   # GPU instance types: whole GPUs (0 on fractional types), fraction, vCPUs, memory (MiB, EC2),
@@ -24,7 +24,7 @@ locals {
     "p5en.48xlarge"      = { family = "p5en", gpus = 8, gpu_fraction = null, gpu_model = "NVIDIA H200", gpu_memory_mib = 144384, vcpus = 192, memory_mib = 2097152, max_task_memory_mib = 2096945, architecture = "x86_64", ecs_status = "supported", efa = true }
     "p6-b200.48xlarge"   = { family = "p6-b200", gpus = 8, gpu_fraction = null, gpu_model = "NVIDIA B200", gpu_memory_mib = 183359, vcpus = 192, memory_mib = 2097152, max_task_memory_mib = 2096945, architecture = "x86_64", ecs_status = "supported", efa = true }
     "p6-b300.48xlarge"   = { family = "p6-b300", gpus = 8, gpu_fraction = null, gpu_model = "NVIDIA B300", gpu_memory_mib = 275040, vcpus = 192, memory_mib = 4194304, max_task_memory_mib = 4194097, architecture = "x86_64", ecs_status = "supported", efa = true }
-    "p6e-gb200.36xlarge" = { family = "p6e-gb200", gpus = null, gpu_fraction = null, gpu_model = null, gpu_memory_mib = null, vcpus = null, memory_mib = null, max_task_memory_mib = null, architecture = null, ecs_status = "unverified", efa = null }
+    "p6e-gb200.36xlarge" = { family = "p6e-gb200", gpus = null, gpu_fraction = null, gpu_model = null, gpu_memory_mib = null, vcpus = null, memory_mib = null, max_task_memory_mib = null, architecture = null, ecs_status = "no-ecs-gpu-ami", efa = null }
     "g3.4xlarge"         = { family = "g3", gpus = 1, gpu_fraction = null, gpu_model = "NVIDIA Tesla M60", gpu_memory_mib = 8192, vcpus = 16, memory_mib = 124928, max_task_memory_mib = 124721, architecture = "x86_64", ecs_status = "supported", efa = null }
     "g3.8xlarge"         = { family = "g3", gpus = 2, gpu_fraction = null, gpu_model = "NVIDIA Tesla M60", gpu_memory_mib = 8192, vcpus = 32, memory_mib = 249856, max_task_memory_mib = 249649, architecture = "x86_64", ecs_status = "supported", efa = null }
     "g3.16xlarge"        = { family = "g3", gpus = 4, gpu_fraction = null, gpu_model = "NVIDIA Tesla M60", gpu_memory_mib = 8192, vcpus = 64, memory_mib = 499712, max_task_memory_mib = 499505, architecture = "x86_64", ecs_status = "supported", efa = null }
@@ -78,6 +78,18 @@ locals {
     "gr6.4xlarge"        = { family = "gr6", gpus = 1, gpu_fraction = null, gpu_model = "NVIDIA L4", gpu_memory_mib = 22888, vcpus = 16, memory_mib = 131072, max_task_memory_mib = 130865, architecture = "x86_64", ecs_status = "supported", efa = false }
     "gr6.8xlarge"        = { family = "gr6", gpus = 1, gpu_fraction = null, gpu_model = "NVIDIA L4", gpu_memory_mib = 22888, vcpus = 32, memory_mib = 262144, max_task_memory_mib = 261937, architecture = "x86_64", ecs_status = "supported", efa = true }
     "gr6f.4xlarge"       = { family = "gr6f", gpus = 0, gpu_fraction = 0.5, gpu_model = "NVIDIA L4", gpu_memory_mib = 11444, vcpus = 16, memory_mib = 131072, max_task_memory_mib = 130865, architecture = "x86_64", ecs_status = "supported", efa = false }
+    "g7.2xlarge"         = { family = "g7", gpus = 1, gpu_fraction = null, gpu_model = "NVIDIA rtx-pro-4500", gpu_memory_mib = 32768, vcpus = 8, memory_mib = 32768, max_task_memory_mib = 32561, architecture = "x86_64", ecs_status = "unverified", efa = false }
+    "g7.4xlarge"         = { family = "g7", gpus = 1, gpu_fraction = null, gpu_model = "NVIDIA rtx-pro-4500", gpu_memory_mib = 32768, vcpus = 16, memory_mib = 65536, max_task_memory_mib = 65329, architecture = "x86_64", ecs_status = "unverified", efa = false }
+    "g7.8xlarge"         = { family = "g7", gpus = 1, gpu_fraction = null, gpu_model = "NVIDIA rtx-pro-4500", gpu_memory_mib = 32768, vcpus = 32, memory_mib = 131072, max_task_memory_mib = 130865, architecture = "x86_64", ecs_status = "unverified", efa = true }
+    "g7.12xlarge"        = { family = "g7", gpus = 2, gpu_fraction = null, gpu_model = "NVIDIA rtx-pro-4500", gpu_memory_mib = 32768, vcpus = 48, memory_mib = 196608, max_task_memory_mib = 196401, architecture = "x86_64", ecs_status = "unverified", efa = true }
+    "g7.24xlarge"        = { family = "g7", gpus = 4, gpu_fraction = null, gpu_model = "NVIDIA rtx-pro-4500", gpu_memory_mib = 32768, vcpus = 96, memory_mib = 393216, max_task_memory_mib = 393009, architecture = "x86_64", ecs_status = "unverified", efa = true }
+    "g7.48xlarge"        = { family = "g7", gpus = 8, gpu_fraction = null, gpu_model = "NVIDIA rtx-pro-4500", gpu_memory_mib = 32768, vcpus = 192, memory_mib = 786432, max_task_memory_mib = 786225, architecture = "x86_64", ecs_status = "unverified", efa = true }
+    "g7e.2xlarge"        = { family = "g7e", gpus = 1, gpu_fraction = null, gpu_model = "NVIDIA rtx-pro-server-6000", gpu_memory_mib = 98304, vcpus = 8, memory_mib = 65536, max_task_memory_mib = 65329, architecture = "x86_64", ecs_status = "unverified", efa = false }
+    "g7e.4xlarge"        = { family = "g7e", gpus = 1, gpu_fraction = null, gpu_model = "NVIDIA rtx-pro-server-6000", gpu_memory_mib = 98304, vcpus = 16, memory_mib = 131072, max_task_memory_mib = 130865, architecture = "x86_64", ecs_status = "unverified", efa = false }
+    "g7e.8xlarge"        = { family = "g7e", gpus = 1, gpu_fraction = null, gpu_model = "NVIDIA rtx-pro-server-6000", gpu_memory_mib = 98304, vcpus = 32, memory_mib = 262144, max_task_memory_mib = 261937, architecture = "x86_64", ecs_status = "unverified", efa = true }
+    "g7e.12xlarge"       = { family = "g7e", gpus = 2, gpu_fraction = null, gpu_model = "NVIDIA rtx-pro-server-6000", gpu_memory_mib = 98304, vcpus = 48, memory_mib = 524288, max_task_memory_mib = 524081, architecture = "x86_64", ecs_status = "unverified", efa = true }
+    "g7e.24xlarge"       = { family = "g7e", gpus = 4, gpu_fraction = null, gpu_model = "NVIDIA rtx-pro-server-6000", gpu_memory_mib = 98304, vcpus = 96, memory_mib = 1048576, max_task_memory_mib = 1048369, architecture = "x86_64", ecs_status = "unverified", efa = true }
+    "g7e.48xlarge"       = { family = "g7e", gpus = 8, gpu_fraction = null, gpu_model = "NVIDIA rtx-pro-server-6000", gpu_memory_mib = 98304, vcpus = 192, memory_mib = 2097152, max_task_memory_mib = 2096945, architecture = "x86_64", ecs_status = "unverified", efa = true }
   }
 
   # Why a family is not plainly supported.
@@ -92,7 +104,7 @@ locals {
     "p5en"      = { status = "supported", reason = "not in the ECS GPU instance table; the AL2023 ECS GPU AMI loads the NVIDIA driver for it" }
     "p6-b200"   = { status = "supported", reason = "not in the ECS GPU instance table; the AL2023 ECS GPU AMI loads the NVIDIA driver for it" }
     "p6-b300"   = { status = "supported", reason = "not in the ECS GPU instance table; the AL2023 ECS GPU AMI loads the NVIDIA driver for it" }
-    "p6e-gb200" = { status = "unverified", reason = "no EC2-API-derived record: GPU count, model, memory, vCPUs and architecture are unknown" }
+    "p6e-gb200" = { status = "no-ecs-gpu-ami", reason = "arm64 (NVIDIA Grace CPU): every ECS GPU-optimized AMI recipe is x86_64 and no arm64 GPU SSM parameter exists; its GPU count, memory and vCPUs are in no source read" }
     "g3"        = { status = "supported", reason = null }
     "g3s"       = { status = "supported", reason = null }
     "g4dn"      = { status = "supported", reason = null }
@@ -104,6 +116,8 @@ locals {
     "g6f"       = { status = "supported", reason = null }
     "gr6"       = { status = "supported", reason = null }
     "gr6f"      = { status = "supported", reason = null }
+    "g7"        = { status = "unverified", reason = "not in the ECS GPU instance tables, and no G7 handling in the ECS GPU AMI seen (the EKS AMIs needed a second NVIDIA driver branch for it)" }
+    "g7e"       = { status = "unverified", reason = "not in the ECS GPU instance tables, and no G7e handling in the ECS GPU AMI seen" }
     "g2"        = { status = "deprecated", reason = "ECS GPU support for g2 is deprecated" }
   }
 
@@ -117,4 +131,17 @@ locals {
 
   # NVIDIA_DRIVER_CAPABILITIES names the NVIDIA container toolkit accepts.
   nvidia_driver_capability_names = ["compute", "compat32", "graphics", "utility", "video", "display", "ngx", "all", "none"]
+
+  # The fractional GPU (vGPU) families on ECS on EC2: only the AMI variants with the NVIDIA GRID
+  # driver, from this release (YYYYMMDD) on; no MPS; the types that need memory overcommit in
+  # their user data (`<setting> = <value>`).
+  ecs_gpu_vgpu = {
+    families                         = ["g6f", "gr6f"]
+    ami_variants                     = ["al2023"]
+    min_ami_release                  = "20260323"
+    mps                              = false
+    memory_overcommit_instance_types = ["g6f.large"]
+    memory_overcommit_setting        = "vm.overcommit_memory"
+    memory_overcommit_value          = "1"
+  }
 }
