@@ -590,7 +590,7 @@ mod tests {
                 let n = next(40);
                 // A service has one strategy and one set of constraints, as in the engine.
                 let service = kinds[kind].service;
-                let binpack = service % 2 == 0;
+                let binpack = service.is_multiple_of(2);
                 let allowed = |c: usize| !(service == 1 && c == 2);
                 fresh.forget_indexes();
                 let (a, b) = match next(4) {

@@ -136,7 +136,7 @@ fn max_plan_bytes() -> u64 {
 
 /// A size in words: `2 GiB`, `16 MiB`.
 fn size_text(bytes: u64) -> String {
-    if bytes >= 1 << 30 && bytes % (1 << 30) == 0 {
+    if bytes >= 1 << 30 && bytes.is_multiple_of(1 << 30) {
         format!("{} GiB", bytes >> 30)
     } else {
         format!("{} MiB", bytes >> 20)
