@@ -84,7 +84,7 @@ impl UserData {
     /// What the user data does with the `ecs.config` variable `variable`: its last assignment
     /// outside `#` comments ([`config_value`]). In a template with unknown parts, a line without
     /// one is known whole, and an unknown part stands for no more than its place needs
-    /// ([`may_assign_any`]): the value of the assignment it is written in, a word of a command that
+    /// (`may_assign_any`): the value of the assignment it is written in, a word of a command that
     /// does not write the agent's configuration, or, at the start of a line or elsewhere in a line
     /// that writes it, anything (then the setting is unknown, unless a known line after it assigns
     /// the variable).
