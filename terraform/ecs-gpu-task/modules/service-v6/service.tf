@@ -60,7 +60,7 @@ locals {
   # tasks start only beside all the old ones: the first needs room for one more task. BLUE_GREEN, LINEAR
   # and CANARY start the new revision at full size beside the old one ("plan for sufficient cluster
   # capacity to handle both environments during deployment", ECS blue-green-deployment-implementation
-  # page; /work/shared/data/ecs-gpu-2026-updates.md 1.5): twice the tasks. The count is desired_count, or
+  # page; crates/ecs-gpu-catalog/data/sources/ecs-gpu-2026-updates.md 1.5): twice the tasks. The count is desired_count, or
   # autoscaling.max_capacity (a deployment may come when the service is at its largest).
   deploy_count      = local.autoscaling_enabled ? var.autoscaling.max_capacity : var.desired_count
   deploy_count_name = local.autoscaling_enabled ? "autoscaling.max_capacity" : "desired_count"
@@ -234,7 +234,7 @@ resource "aws_ecs_service" "this" {
           }
 
           # Service Connect's proxy ends a request after 15 s by default (zenn.dev/moozaru, cited in
-          # /work/shared/data/ecs-gpu-2026-updates.md 1.5), which cuts a long generation. The module's
+          # crates/ecs-gpu-catalog/data/sources/ecs-gpu-2026-updates.md 1.5), which cuts a long generation. The module's
           # default is 600 s for both timeouts (the connection closes at the shorter one, ECS API
           # TimeoutConfiguration); a TCP port takes the idle timeout only.
           timeout {
@@ -423,7 +423,7 @@ resource "aws_ecs_service" "autoscaled" {
           }
 
           # Service Connect's proxy ends a request after 15 s by default (zenn.dev/moozaru, cited in
-          # /work/shared/data/ecs-gpu-2026-updates.md 1.5), which cuts a long generation. The module's
+          # crates/ecs-gpu-catalog/data/sources/ecs-gpu-2026-updates.md 1.5), which cuts a long generation. The module's
           # default is 600 s for both timeouts (the connection closes at the shorter one, ECS API
           # TimeoutConfiguration); a TCP port takes the idle timeout only.
           timeout {

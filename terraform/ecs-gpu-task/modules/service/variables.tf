@@ -785,7 +785,7 @@ variable "deployment_strategy" {
   }
 
   # ECS API LinearConfiguration: stepPercent 3.0 to 100; bake times up to 1440 minutes (botocore 1.44.8
-  # ecs 2014-11-13, ECS blue/green pages; /work/shared/data/ecs-gpu-2026-updates.md 1.1 and 1.5).
+  # ecs 2014-11-13, ECS blue/green pages; crates/ecs-gpu-catalog/data/sources/ecs-gpu-2026-updates.md 1.1 and 1.5).
   validation {
     condition = alltrue([
       for m in [var.deployment_strategy.bake_time_in_minutes, try(var.deployment_strategy.canary.bake_time_in_minutes, null), try(var.deployment_strategy.linear.step_bake_time_in_minutes, null)] :
