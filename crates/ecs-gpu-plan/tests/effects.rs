@@ -4,6 +4,7 @@
 
 use std::path::PathBuf;
 
+use ecs_gpu_plan::simulate::deployment_capacity;
 use ecs_gpu_plan::{read, read_slice, render, Effect, EffectKind, Plan};
 
 fn fixture(name: &str) -> PathBuf {
@@ -32,14 +33,26 @@ fn kinds(effects: &[Effect]) -> Vec<(&'static str, &str)> {
 fn human(name: &str) -> String {
     let plan = load(name);
     let mut out = Vec::new();
-    render::human(&mut out, &plan, &plan.effects()).unwrap();
+    render::human(
+        &mut out,
+        &plan,
+        &plan.effects(),
+        &deployment_capacity(&plan),
+    )
+    .unwrap();
     String::from_utf8(out).unwrap()
 }
 
 fn json(name: &str) -> String {
     let plan = load(name);
     let mut out = Vec::new();
-    render::json(&mut out, &plan, &plan.effects()).unwrap();
+    render::json(
+        &mut out,
+        &plan,
+        &plan.effects(),
+        &deployment_capacity(&plan),
+    )
+    .unwrap();
     String::from_utf8(out).unwrap()
 }
 
@@ -550,7 +563,12 @@ fn json_has_the_documented_shape() {
     assert_eq!(v["complete"], true);
     for e in v["effects"].as_array().unwrap() {
         let keys: Vec<&str> = e.as_object().unwrap().keys().map(String::as_str).collect();
-        assert_eq!(keys, ["kind", "address", "related", "message"]);
+        let want: &[&str] = if e["kind"] == "deployment" {
+            &["kind", "address", "related", "message", "capacity"]
+        } else {
+            &["kind", "address", "related", "message"]
+        };
+        assert_eq!(keys, want);
     }
     assert_eq!(v["summary"]["deployment"], 4);
     assert_eq!(v["summary"]["revision-deregistered"], 4);
@@ -584,7 +602,7 @@ fn a_plan_without_gpu_changes_has_no_effect() {
     let plan = read_slice(json.as_bytes()).unwrap();
     assert!(plan.effects().is_empty());
     let mut out = Vec::new();
-    render::human(&mut out, &plan, &[]).unwrap();
+    render::human(&mut out, &plan, &[], &[]).unwrap();
     assert_eq!(
         String::from_utf8(out).unwrap(),
         "no effect on running GPU tasks or instances (0 changes to the GPU stack, 1 resource change in the plan)\n"
@@ -696,7 +714,13 @@ fn control_characters_in_values_are_escaped_in_human_output() {
     assert_ne!(hostile, text);
     let plan = read(hostile.as_bytes()).unwrap();
     let mut out = Vec::new();
-    render::human(&mut out, &plan, &plan.effects()).unwrap();
+    render::human(
+        &mut out,
+        &plan,
+        &plan.effects(),
+        &deployment_capacity(&plan),
+    )
+    .unwrap();
     let out = String::from_utf8(out).unwrap();
     assert!(out.contains("FORGED"), "the value is shown, escaped: {out}");
     assert!(out.contains("\\n"), "{out}");

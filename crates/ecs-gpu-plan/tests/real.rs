@@ -5,6 +5,7 @@
 
 use std::path::PathBuf;
 
+use ecs_gpu_plan::simulate::deployment_capacity;
 use ecs_gpu_plan::{read, render, Effect, EffectKind, Plan};
 
 fn load(name: &str) -> Plan {
@@ -17,13 +18,13 @@ fn load(name: &str) -> Plan {
 
 fn human(plan: &Plan) -> String {
     let mut out = Vec::new();
-    render::human(&mut out, plan, &plan.effects()).unwrap();
+    render::human(&mut out, plan, &plan.effects(), &deployment_capacity(plan)).unwrap();
     String::from_utf8(out).unwrap()
 }
 
 fn json(plan: &Plan) -> serde_json::Value {
     let mut out = Vec::new();
-    render::json(&mut out, plan, &plan.effects()).unwrap();
+    render::json(&mut out, plan, &plan.effects(), &deployment_capacity(plan)).unwrap();
     serde_json::from_slice(&out).unwrap()
 }
 
@@ -349,4 +350,34 @@ fn a_desired_capacity_set_back_on_protected_instances_fails_the_apply() {
     );
     find(&e, EffectKind::DriftRevert, "aws_autoscaling_group.gpu");
     insta::assert_snapshot!("desired_capacity_drift_human", human(&plan));
+}
+
+/// `plan` says under each deployment whether the capacity can hold it, from the simulation: twice
+/// the GPUs per task on a one-GPU type never places (the provider writes `cpu = ""` for a task
+/// without task-level CPU: the containers' sum, not an unknown), and a new instance type that
+/// holds the task completes.
+#[test]
+fn each_deployment_says_whether_the_capacity_holds_it() {
+    let stuck = deployment_capacity(&load("gpu_count.json"));
+    assert_eq!(stuck.len(), 1);
+    assert_eq!(stuck[0].address, "aws_ecs_service.train[0]");
+    assert_eq!(
+        stuck[0].answer.verdict.as_str(),
+        "stuck",
+        "{}",
+        stuck[0].line()
+    );
+    assert!(stuck[0].line().contains("(2 GPUs, "), "{}", stuck[0].line());
+    assert!(human(&load("gpu_count.json")).contains("\n    capacity: stuck: "));
+    let fits = deployment_capacity(&load("instance_type.json"));
+    assert_eq!(fits.len(), 1);
+    assert_eq!(fits[0].line(), "capacity: completes");
+    let v = json(&load("instance_type.json"));
+    let deployment = v["effects"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|e| e["kind"] == "deployment")
+        .unwrap();
+    assert_eq!(deployment["capacity"]["verdict"], "completes");
 }

@@ -603,6 +603,12 @@ impl TaskShape {
                 }
             }
         }
+        // The provider writes `""` for a task-level `cpu` or `memory` left unset: the containers'
+        // sums, as when the field is absent.
+        let (cpu, memory) = (
+            cpu.filter(|s| !s.trim().is_empty()),
+            memory.filter(|s| !s.trim().is_empty()),
+        );
         let cpu = match cpu {
             Some(s) => match ecs_gpu_catalog::task_cpu_units(s) {
                 Some(c) => c as u64,

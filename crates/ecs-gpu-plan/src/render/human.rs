@@ -4,13 +4,21 @@ use std::io::{self, Write};
 
 use ecs_gpu_report::escape_control as escape;
 
+use crate::simulate::DeploymentCapacity;
 use crate::{Effect, EffectKind, Plan};
 
-/// The human format: a summary line, then the effects grouped by kind, most disruptive first.
+/// The human format: a summary line, then the effects grouped by kind, most disruptive first. Under
+/// a deployment, whether the capacity can hold it (`capacity`, from
+/// [`crate::simulate::deployment_capacity`]).
 ///
 /// # Errors
 /// Writing to `out` fails.
-pub fn human(out: &mut dyn Write, plan: &Plan, effects: &[Effect]) -> io::Result<()> {
+pub fn human(
+    out: &mut dyn Write,
+    plan: &Plan,
+    effects: &[Effect],
+    capacity: &[DeploymentCapacity],
+) -> io::Result<()> {
     if plan.is_errored() {
         writeln!(
             out,
@@ -44,6 +52,9 @@ pub fn human(out: &mut dyn Write, plan: &Plan, effects: &[Effect]) -> io::Result
             writeln!(out, "    {}", escape(&e.message))?;
             if !e.related.is_empty() {
                 writeln!(out, "    related: {}", escape(&e.related.join(", ")))?;
+            }
+            if let Some(c) = super::capacity_of(e, capacity) {
+                writeln!(out, "    {}", escape(&c.line()))?;
             }
             if let Some(h) = &e.help {
                 writeln!(out, "    help: {}", escape(h))?;

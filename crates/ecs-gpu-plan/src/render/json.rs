@@ -4,6 +4,7 @@ use std::io::{self, Write};
 
 use serde::Serialize;
 
+use crate::simulate::DeploymentCapacity;
 use crate::{Effect, EffectKind, Plan};
 
 #[derive(Debug, Serialize)]
@@ -25,16 +26,33 @@ struct JsonEffect<'a> {
     address: &'a str,
     related: &'a [String],
     message: String,
+    /// Under a deployment: whether the capacity can hold it.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    capacity: Option<JsonCapacity<'a>>,
+}
+
+#[derive(Debug, Serialize)]
+struct JsonCapacity<'a> {
+    /// `completes`, `stuck`, `over-max` or `unknown`.
+    verdict: &'static str,
+    /// Why it is stuck, over the maximum or unknown.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    reason: Option<&'a str>,
 }
 
 /// The JSON format: `{"version": 1, "errored", "applyable", "complete", "effects": [{"kind",
-/// "address", "related", "message"}],
+/// "address", "related", "message", "capacity"?}],
 /// "summary": {kind: count}}`, with every kind in `summary` (0 when absent). The help, when there
-/// is one, ends the message after `; help: `.
+/// is one, ends the message after `; help: `. A deployment has `capacity`: `{"verdict", "reason"?}`.
 ///
 /// # Errors
 /// Writing to `out` fails.
-pub fn json(out: &mut dyn Write, plan: &Plan, effects: &[Effect]) -> io::Result<()> {
+pub fn json(
+    out: &mut dyn Write,
+    plan: &Plan,
+    effects: &[Effect],
+    capacity: &[DeploymentCapacity],
+) -> io::Result<()> {
     let mut summary = serde_json::Map::new();
     for k in EffectKind::ALL {
         let n = effects.iter().filter(|e| e.kind == k).count();
@@ -55,6 +73,10 @@ pub fn json(out: &mut dyn Write, plan: &Plan, effects: &[Effect]) -> io::Result<
                     Some(h) => format!("{}; help: {h}", e.message),
                     None => e.message.clone(),
                 },
+                capacity: super::capacity_of(e, capacity).map(|c| JsonCapacity {
+                    verdict: c.answer.verdict.as_str(),
+                    reason: c.answer.verdict.reason(),
+                }),
             })
             .collect(),
         summary,

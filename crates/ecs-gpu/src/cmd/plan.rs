@@ -50,9 +50,11 @@ pub fn run(args: &Args, out: &mut dyn Write) -> Result<Outcome> {
     };
     let plan = read(&args.plan, stdin).with_context(|| name.clone())?;
     let effects = plan.effects();
+    // Whether the capacity can hold each deployment: the simulation `simulate --plan` runs.
+    let capacity = ecs_gpu_plan::simulate::deployment_capacity(&plan);
     match args.format {
-        Format::Human => render::human(out, &plan, &effects)?,
-        Format::Json => render::json(out, &plan, &effects)?,
+        Format::Human => render::human(out, &plan, &effects, &capacity)?,
+        Format::Json => render::json(out, &plan, &effects, &capacity)?,
     }
     // A plan that stopped at an error is a finding whatever --fail-on says: its effects are partial,
     // and a CI gate must not pass it (docs/plan.md, exit statuses). A plan with nothing to apply
