@@ -17,6 +17,13 @@ thread_local! {
 /// budget ([`ecs_gpu_hcl::tree_budget`]), but the trees of a unit together take no more than the
 /// base once: four hundred small files that are each a dense list cannot each take the base.
 pub(crate) fn start_unit() {
+    // The budgets of a unit (this one, and the evaluator's in `budget`) are its thread's: a unit
+    // runs from start to end on one thread and waits on no other work of the pool, which would
+    // let the thread take up another unit in the middle of this one and start its budgets afresh.
+    debug_assert!(
+        UNIT_TREES.with(Cell::get).is_none(),
+        "a unit started on a thread inside another"
+    );
     UNIT_TREES.with(|t| t.set(Some(TREE_BUDGET_BASE)));
 }
 

@@ -300,3 +300,63 @@ fn a_call_reads_every_file_of_its_folder_and_the_root_what_the_walk_found() {
         );
     }
 }
+
+/// A unit's evaluation has budgets of its own, kept by the thread that loads it: a load gives the
+/// same model alone, or several times at once on threads of their own beside loads of hundreds of
+/// units, whose threads reuse their budgets unit after unit.
+#[test]
+fn a_load_is_the_same_whatever_runs_beside_it() {
+    let dir = tempfile::tempdir().unwrap();
+    write_under(
+        dir.path(),
+        "gpu/main.tf",
+        r#"
+resource "aws_ecs_cluster" "gpu" {
+  name = "gpu"
+}
+
+resource "aws_launch_template" "gpu" {
+  instance_type = "g6f.large"
+  user_data = base64encode(<<-EOT
+    #!/bin/bash
+    echo ECS_CLUSTER=${aws_ecs_cluster.gpu.name} >> /etc/ecs/ecs.config
+  EOT
+  )
+}
+"#,
+    );
+    let load_small = || load_with(vec![dir.path().join("gpu")], 1);
+    let small = || format!("{:#?}", load_small());
+    // The cluster's name as written is known: the whole user data is.
+    let model = load_small();
+    let template = model.resources_of("aws_launch_template").next().unwrap();
+    let user_data = template.body.attr("user_data").unwrap().as_str();
+    assert_eq!(
+        user_data.as_deref(),
+        Some("IyEvYmluL2Jhc2gKZWNobyBFQ1NfQ0xVU1RFUj1ncHUgPj4gL2V0Yy9lY3MvZWNzLmNvbmZpZwo=")
+    );
+    let alone = format!("{model:#?}");
+    let corpus = vec![
+        repo("terraform"),
+        repo("examples"),
+        repo("crates/ecs-gpu-rules/tests/fixtures"),
+    ];
+    let beside: Vec<String> = std::thread::scope(|s| {
+        let busy: Vec<_> = [1, 2]
+            .map(|threads| {
+                let corpus = corpus.clone();
+                s.spawn(move || load_with(corpus, threads).resources.len())
+            })
+            .into();
+        let loads: Vec<_> = (0..4)
+            .map(|_| s.spawn(|| (0..5).map(|_| small()).collect::<Vec<_>>()))
+            .collect();
+        for b in busy {
+            assert!(b.join().unwrap() > 500);
+        }
+        loads.into_iter().flat_map(|l| l.join().unwrap()).collect()
+    });
+    for got in &beside {
+        assert_same_model(&alone, got, "a load beside others");
+    }
+}

@@ -138,3 +138,34 @@ fn the_rules_in_parallel_report_what_one_thread_reports() {
     }
     assert!(compared > 20, "{compared} folders with findings");
 }
+
+/// The tests of this binary run at once, and loading a case moves the current directory: the
+/// cases of a rule are found wherever it stands, else the other tests' loads silently cut the
+/// list short and the cases left out are never checked.
+#[test]
+fn the_cases_are_found_whatever_the_current_directory() {
+    let on_disk: Vec<(&str, usize)> = RULES
+        .iter()
+        .map(|r| {
+            (
+                r.id,
+                common::count(r.id, "fires") + common::count(r.id, "clean"),
+            )
+        })
+        .collect();
+    assert!(on_disk.iter().all(|&(_, n)| n > 0), "{on_disk:?}");
+    let found = {
+        let _guard = common::CWD
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner);
+        let here = std::env::current_dir().unwrap();
+        std::env::set_current_dir(env!("CARGO_TARGET_TMPDIR")).unwrap();
+        let found: Vec<(&str, usize)> = RULES
+            .iter()
+            .map(|r| (r.id, common::cases(r.id).len()))
+            .collect();
+        std::env::set_current_dir(here).unwrap();
+        found
+    };
+    assert_eq!(found, on_disk);
+}

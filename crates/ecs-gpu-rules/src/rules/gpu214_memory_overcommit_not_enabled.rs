@@ -13,10 +13,12 @@ declare_rule! {
     /// type the catalog says needs memory overcommit (`g6f.large`; source key AMI-README-G6F),
     /// whose user data is known and never sets `vm.overcommit_memory`, or that has none. User data
     /// that is not known, that is known only in part (an interpolation such as
-    /// `ECS_CLUSTER=${aws_ecs_cluster.gpu.name}` may hold anything), or that fetches its
+    /// `${var.extra_user_data}` on a line of its own may hold anything), or that fetches its
     /// configuration from elsewhere (a download, an SSM parameter, an included URL) is not
     /// reported; nor is any mention of `overcommit_memory` (a `sysctl` line, a file under
-    /// `/etc/sysctl.d`, a write to `/proc`).
+    /// `/etc/sysctl.d`, a write to `/proc`). A name written in the configuration is known, as
+    /// `terraform plan` shows it: `ECS_CLUSTER=${aws_ecs_cluster.gpu.name}`, with the cluster's
+    /// `name = "gpu"`, leaves the user data known.
     ///
     /// ## Why it matters
     ///

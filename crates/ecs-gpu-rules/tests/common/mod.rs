@@ -17,19 +17,21 @@ pub fn fixtures_dir_abs() -> PathBuf {
     crate_path("tests/fixtures")
 }
 
-/// The fixture cases of a rule: (fires|clean, path), sorted by name.
+/// The fixture cases of a rule: (fires|clean, path), sorted by name. The paths are relative to
+/// the crate (what the output shows), but the folders are listed by their absolute path: the
+/// tests of a binary run at once, and [`load`] moves the current directory while it loads.
 pub fn cases(id: &str) -> Vec<(Kind, PathBuf)> {
     let mut out = Vec::new();
     for (kind, sub) in [(Kind::Fires, "fires"), (Kind::Clean, "clean")] {
-        let dir = fixtures_dir().join(id).join(sub);
-        let mut entries: Vec<PathBuf> = match std::fs::read_dir(&dir) {
-            Ok(rd) => rd.filter_map(|e| e.ok().map(|e| e.path())).collect(),
-            Err(_) => Vec::new(),
+        let dir = fixtures_dir_abs().join(id).join(sub);
+        let mut names: Vec<std::ffi::OsString> = match std::fs::read_dir(&dir) {
+            Ok(rd) => rd.map(|e| e.unwrap().file_name()).collect(),
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => Vec::new(),
+            Err(e) => panic!("{}: {e}", dir.display()),
         };
-        entries.sort();
-        for e in entries {
-            out.push((kind, e));
-        }
+        names.sort();
+        let relative = fixtures_dir().join(id).join(sub);
+        out.extend(names.into_iter().map(|n| (kind, relative.join(n))));
     }
     out
 }
