@@ -636,6 +636,19 @@ fn managed_instances_values_named_in_code_are_in_the_data() {
 }
 
 #[test]
+fn nvidia_accelerator_names_are_the_gpu_names_of_nvidia_types() {
+    let cat = catalog();
+    let names = &cat.managed_instances.nvidia_accelerator_names;
+    for n in ["a10g", "t4", "l4", "h100"] {
+        assert!(names.iter().any(|v| v == n), "{n} missing from {names:?}");
+    }
+    // An AMD GPU, an FPGA and an inference chip are accelerators EC2 names too.
+    for n in ["radeon-pro-v520", "vu9p", "inferentia"] {
+        assert!(!names.iter().any(|v| v == n), "{n} in {names:?}");
+    }
+}
+
+#[test]
 fn instance_type_patterns_match_as_attribute_based_selection_reads_them() {
     use crate::wildcard_match as m;
     assert!(m("g5.xlarge", "g5.xlarge"));
