@@ -395,10 +395,10 @@ pub fn gpu_capacity_with<'m>(
 /// An instance type where it is written, with its catalog record.
 pub type TypeRecord<'a, 'm> = (&'a InstanceTypeUse<'m>, &'static InstanceType);
 
-/// Two instance types a group or fleet launches from its overrides that have different GPU
-/// counts or GPU models, both known to the catalog: the first override's type, and the first
-/// that differs from it, each with its catalog record. `None` otherwise (types the catalog does
-/// not know are left out).
+/// Two instance types a group or fleet launches from its overrides whose GPUs differ in a way a
+/// task sized for one cannot ignore ([`different_gpu_shape`]), both known to the catalog: the
+/// first override's type, and the first that differs from it, each with its catalog record.
+/// `None` otherwise (types the catalog does not know are left out).
 pub fn mixed_gpu_shapes<'a, 'm>(
     cap: &'a GroupCapacity<'m>,
 ) -> Option<(TypeRecord<'a, 'm>, TypeRecord<'a, 'm>)> {
@@ -414,14 +414,31 @@ pub fn mixed_gpu_shapes<'a, 'm>(
     let first = *known.first()?;
     let other = known
         .iter()
-        .find(|(_, k)| k.gpus != first.1.gpus || k.gpu_model != first.1.gpu_model)?;
+        .find(|(_, k)| different_gpu_shape(first.1, k))?;
     Some((first, *other))
 }
 
-/// "4 × NVIDIA A10G": a type's GPUs, for messages.
+/// Whether two GPU instance types differ in their GPU count (or fraction) or in the memory of
+/// each GPU. Another GPU model with the same count and memory per GPU (`g5.12xlarge`'s four A10G
+/// beside `g6.12xlarge`'s four L4) sizes tasks and managed scaling alike, and the Terraform module
+/// accepts such a pair by opt-in; when a memory is unknown, another model counts as different.
+fn different_gpu_shape(a: &InstanceType, b: &InstanceType) -> bool {
+    if a.gpus != b.gpus {
+        return true;
+    }
+    match (a.gpu_memory_mib, b.gpu_memory_mib) {
+        (Some(x), Some(y)) => x != y,
+        _ => a.gpu_model != b.gpu_model,
+    }
+}
+
+/// "4 × NVIDIA A10G, 22888 MiB each": a type's GPUs, for messages.
 pub fn describe_gpus(k: &InstanceType) -> String {
+    let each = k
+        .gpu_memory_mib
+        .map_or(String::new(), |m| format!(", {m} MiB each"));
     format!(
-        "{} × {}",
+        "{} × {}{each}",
         k.gpus.count().map_or("?".to_string(), |n| n.to_string()),
         k.gpu_model.as_deref().unwrap_or("unknown GPU")
     )
