@@ -79,7 +79,11 @@ fn every_family_has_a_status_and_every_type_a_family() {
     assert_eq!(statuses(EcsStatus::Restricted), ["p2"]);
     assert_eq!(statuses(EcsStatus::NotNvidia), ["g4ad"]);
     assert_eq!(statuses(EcsStatus::NoEcsGpuAmi), ["p6e-gb200", "g5g"]);
-    assert_eq!(statuses(EcsStatus::Unverified), ["g7", "g7e"]);
+    // No ECS document names p5e, p5en or p6-b300: the AMI loading their driver is not one.
+    assert_eq!(
+        statuses(EcsStatus::Unverified),
+        ["p5e", "p5en", "p6-b300", "g7", "g7e"]
+    );
 }
 
 #[test]
