@@ -398,6 +398,13 @@ catalog = {
         # "acceleratorTypes (gpu|fpga|inference)".
         "accelerator_types": field_values("acceleratorTypes"),
         "accelerator_manufacturers": field_values("acceleratorManufacturers"),
+        # The `acceleratorNames` values of the API (BOTO) that name an NVIDIA GPU: those the curated
+        # table gives as the EC2 name of an NVIDIA type's GPU. A name of the API no catalog type has
+        # (k520, of the deprecated g2) is left out rather than assumed.
+        "nvidia_accelerator_names": [
+            n for n in src["ecs_facts"]["managed_instances_gpu"]["acceleratorNames_enum_botocore_1_44_8"]
+            if n in {t.get("gpu_name_ec2_api_label") for t in src["instance_types"] if t["nvidia"]}
+        ],
         "sources": ["ECS-MI-GPU", "ECS-GPU-SPEC", "BOTO"],
     },
     "market": {

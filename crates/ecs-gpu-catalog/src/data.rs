@@ -366,6 +366,9 @@ pub struct ManagedInstancesFacts {
     pub accelerator_types: Vec<String>,
     /// The values of `instanceRequirements.acceleratorManufacturers` (`nvidia`, `amd`, ...).
     pub accelerator_manufacturers: Vec<String>,
+    /// The values of `instanceRequirements.acceleratorNames` that name an NVIDIA GPU (`a10g`, `t4`,
+    /// ...): the API's names that the curated table gives for an NVIDIA type's GPU.
+    pub nvidia_accelerator_names: Vec<String>,
     pub sources: Vec<String>,
 }
 

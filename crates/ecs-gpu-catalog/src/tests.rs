@@ -79,7 +79,11 @@ fn every_family_has_a_status_and_every_type_a_family() {
     assert_eq!(statuses(EcsStatus::Restricted), ["p2"]);
     assert_eq!(statuses(EcsStatus::NotNvidia), ["g4ad"]);
     assert_eq!(statuses(EcsStatus::NoEcsGpuAmi), ["p6e-gb200", "g5g"]);
-    assert_eq!(statuses(EcsStatus::Unverified), ["g7", "g7e"]);
+    // No ECS document names p5e, p5en or p6-b300: the AMI loading their driver is not one.
+    assert_eq!(
+        statuses(EcsStatus::Unverified),
+        ["p5e", "p5en", "p6-b300", "g7", "g7e"]
+    );
 }
 
 #[test]
@@ -633,6 +637,19 @@ fn managed_instances_values_named_in_code_are_in_the_data() {
     // The other values are there too, so that a set of them is read as known.
     assert_eq!(mi.accelerator_types, ["gpu", "fpga", "inference"]);
     assert!(mi.accelerator_manufacturers.iter().any(|m| m == "amd"));
+}
+
+#[test]
+fn nvidia_accelerator_names_are_the_gpu_names_of_nvidia_types() {
+    let cat = catalog();
+    let names = &cat.managed_instances.nvidia_accelerator_names;
+    for n in ["a10g", "t4", "l4", "h100"] {
+        assert!(names.iter().any(|v| v == n), "{n} missing from {names:?}");
+    }
+    // An AMD GPU, an FPGA and an inference chip are accelerators EC2 names too.
+    for n in ["radeon-pro-v520", "vu9p", "inferentia"] {
+        assert!(!names.iter().any(|v| v == n), "{n} in {names:?}");
+    }
 }
 
 #[test]

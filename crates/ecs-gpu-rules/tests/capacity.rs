@@ -569,7 +569,7 @@ resource "aws_ecs_capacity_provider" "gpu" {
 /// A group whose `override`s select instance types by attributes is GPU capacity only when the
 /// requirements are known to select NVIDIA GPUs (allowed types that all have them, or NVIDIA
 /// accelerators that are GPUs: `accelerator_types`, or allowed types that all have GPUs) or ask
-/// only for NVIDIA accelerators.
+/// only for NVIDIA GPUs (by manufacturer or by name).
 #[test]
 fn attribute_based_overrides_are_gpu_capacity_only_when_they_select_nvidia_gpus() {
     let cases = [
@@ -592,6 +592,32 @@ fn attribute_based_overrides_are_gpu_capacity_only_when_they_select_nvidia_gpus(
         (
             r#"accelerator_types = ["gpu"]
           accelerator_manufacturers = ["nvidia", "amd"]"#,
+            false,
+        ),
+        // NVIDIA GPUs by name (source key BOTO's `AcceleratorName`): configured for GPU tasks.
+        (r#"accelerator_names = ["a10g", "t4"]"#, true),
+        (r#"accelerator_names = ["t4", "radeon-pro-v520"]"#, false),
+        (r#"accelerator_names = ["vu9p"]"#, false),
+        (
+            r#"accelerator_names = ["t4"]
+          accelerator_count {
+            max = 0
+          }"#,
+            false,
+        ),
+        // A count of accelerators, even of GPUs, is no sign of NVIDIA GPUs: FPGAs and Inferentia
+        // chips are accelerators, AMD Radeon Pro and Habana Gaudi devices GPUs.
+        (
+            r#"accelerator_count {
+            min = 1
+          }"#,
+            false,
+        ),
+        (
+            r#"accelerator_types = ["gpu"]
+          accelerator_count {
+            min = 1
+          }"#,
             false,
         ),
         (r#"allowed_instance_types = ["zz9.*"]"#, false),
@@ -640,7 +666,7 @@ resource "aws_ecs_capacity_provider" "cp" {{
             let (_, label) = cap.providers[0].1.label(&model);
             assert!(
                 label.contains("only instance types with NVIDIA GPUs")
-                    || label.contains("ask for NVIDIA accelerators"),
+                    || label.contains("ask for NVIDIA GPUs"),
                 "{label}"
             );
         }

@@ -269,18 +269,27 @@ impl DeploymentNeed {
             )
         };
         format!(
-            "{kind} of {} needs at least {} at once ({} GPUs) to finish; {holder}, so at least {} are needed{others}; `max_size` is {} ({} GPUs)",
+            "{kind} of {} needs at least {} at once ({}) to finish; {holder}, so at least {} are needed{others}; `max_size` is {} ({})",
             plural(self.desired, "task", "tasks"),
             plural(self.tasks_at_once, "task", "tasks"),
-            u64::from(self.tasks_at_once) * u64::from(self.gpus_per_task),
+            plural(
+                u64::from(self.tasks_at_once) * u64::from(self.gpus_per_task),
+                "GPU",
+                "GPUs"
+            ),
             plural(self.instances_needed, "instance", "instances"),
             self.max_size,
-            u64::from(self.max_size) * u64::from(self.gpus_per_instance),
+            plural(
+                u64::from(self.max_size) * u64::from(self.gpus_per_instance),
+                "GPU",
+                "GPUs"
+            ),
         )
     }
 }
 
-fn plural(n: u32, one: &str, many: &str) -> String {
+fn plural(n: impl Into<u64>, one: &str, many: &str) -> String {
+    let n = n.into();
     format!("{n} {}", if n == 1 { one } else { many })
 }
 

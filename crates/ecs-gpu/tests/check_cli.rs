@@ -247,6 +247,66 @@ fn the_terraform_module_checks_with_no_error_and_no_warning() {
     assert_eq!(code(&o), 0, "{}\n{}", stdout(&o), stderr(&o));
 }
 
+/// The module refuses eight GPUs on a 4-GPU type, or a task memory above what the agent registers,
+/// at plan time; `check` says so before any plan, following the values through the module's
+/// inputs into its `service` submodule.
+#[test]
+fn a_root_calling_the_terraform_module_with_values_that_cannot_fit_gets_gpu106_and_gpu107() {
+    let module = root()
+        .join("terraform/ecs-gpu-task")
+        .canonicalize()
+        .unwrap();
+    for (name, input, rule, says) in [
+        (
+            "module-gpu-count",
+            "gpu_count = 8",
+            "GPU106",
+            "asks for 8 GPUs, more than any instance type it can be placed on: `g6.12xlarge` has 4",
+        ),
+        (
+            "module-task-memory",
+            "task_memory = 196608",
+            "GPU107",
+            "needs 196608 MiB of memory, more than any instance type it can be placed on: `g6.12xlarge` registers at most",
+        ),
+    ] {
+        let dir = scratch(name);
+        write(
+            &dir,
+            "main.tf",
+            &format!(
+                r#"module "inference" {{
+  source = "{}"
+
+  name            = "inference"
+  cluster_name    = "gpu-inference"
+  vpc_id          = "vpc-0123456789abcdef0"
+  subnet_ids      = ["subnet-0123456789abcdef0"]
+  instance_type   = "g6.12xlarge"
+  container_image = "vllm/vllm-openai:v0.10.2"
+  {input}
+}}
+"#,
+                module.display()
+            ),
+        );
+        let o = run_in(&dir, &["check", "--format", "json"]);
+        assert_eq!(code(&o), 1, "{}\n{}", stdout(&o), stderr(&o));
+        let v: serde_json::Value = serde_json::from_str(&stdout(&o)).unwrap();
+        let found: Vec<_> = v["diagnostics"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .filter(|d| d["severity"] != "info")
+            .collect();
+        assert_eq!(found.len(), 1, "{}", stdout(&o));
+        assert_eq!(found[0]["rule"], rule);
+        assert_eq!(found[0]["module"], "module.inference.module.service");
+        let message = found[0]["message"].as_str().unwrap();
+        assert!(message.contains(says), "{message}");
+    }
+}
+
 #[test]
 fn opentofu_files_are_checked_in_place_of_their_tf_twins() {
     let dir = scratch("tofu");

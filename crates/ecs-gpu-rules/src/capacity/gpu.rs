@@ -395,10 +395,10 @@ pub fn gpu_capacity_with<'m>(
 /// An instance type where it is written, with its catalog record.
 pub type TypeRecord<'a, 'm> = (&'a InstanceTypeUse<'m>, &'static InstanceType);
 
-/// Two instance types a group or fleet launches from its overrides that have different GPU
-/// counts or GPU models, both known to the catalog: the first override's type, and the first
-/// that differs from it, each with its catalog record. `None` otherwise (types the catalog does
-/// not know are left out).
+/// Two instance types a group or fleet launches from its overrides whose GPUs differ in a way a
+/// task sized for one cannot ignore ([`different_gpu_shape`]), both known to the catalog: the
+/// first override's type, and the first that differs from it, each with its catalog record.
+/// `None` otherwise (types the catalog does not know are left out).
 pub fn mixed_gpu_shapes<'a, 'm>(
     cap: &'a GroupCapacity<'m>,
 ) -> Option<(TypeRecord<'a, 'm>, TypeRecord<'a, 'm>)> {
@@ -414,14 +414,31 @@ pub fn mixed_gpu_shapes<'a, 'm>(
     let first = *known.first()?;
     let other = known
         .iter()
-        .find(|(_, k)| k.gpus != first.1.gpus || k.gpu_model != first.1.gpu_model)?;
+        .find(|(_, k)| different_gpu_shape(first.1, k))?;
     Some((first, *other))
 }
 
-/// "4 × NVIDIA A10G": a type's GPUs, for messages.
+/// Whether two GPU instance types differ in their GPU count (or fraction) or in the memory of
+/// each GPU. Another GPU model with the same count and memory per GPU (`g5.12xlarge`'s four A10G
+/// beside `g6.12xlarge`'s four L4) sizes tasks and managed scaling alike, and the Terraform module
+/// accepts such a pair by opt-in; when a memory is unknown, another model counts as different.
+fn different_gpu_shape(a: &InstanceType, b: &InstanceType) -> bool {
+    if a.gpus != b.gpus {
+        return true;
+    }
+    match (a.gpu_memory_mib, b.gpu_memory_mib) {
+        (Some(x), Some(y)) => x != y,
+        _ => a.gpu_model != b.gpu_model,
+    }
+}
+
+/// "4 × NVIDIA A10G, 22888 MiB each": a type's GPUs, for messages.
 pub fn describe_gpus(k: &InstanceType) -> String {
+    let each = k
+        .gpu_memory_mib
+        .map_or(String::new(), |m| format!(", {m} MiB each"));
     format!(
-        "{} × {}",
+        "{} × {}{each}",
         k.gpus.count().map_or("?".to_string(), |n| n.to_string()),
         k.gpu_model.as_deref().unwrap_or("unknown GPU")
     )
@@ -480,7 +497,7 @@ pub struct GpuIntent {
 /// NVIDIA GPUs: a launch template's user data sets `ECS_ENABLE_GPU_SUPPORT=true`, its image is an
 /// ECS GPU-optimized AMI (an SSM parameter or `aws_ami` name filter, [`AmiSource::is_ecs_gpu`]),
 /// or attribute-based `instance_requirements` (the template's, or an override's) ask only for
-/// NVIDIA accelerators (`accelerator_manufacturers` exactly `nvidia`). `None` when an instance
+/// NVIDIA GPUs ([`asks_only_for_nvidia`]). `None` when an instance
 /// type it is known to launch has no GPU at all: such capacity is not GPU capacity, whatever the
 /// image or the agent's configuration say.
 ///
@@ -522,9 +539,9 @@ pub fn gpu_intent(model: &Model, cap: &GroupCapacity<'_>) -> Option<GpuIntent> {
         let Some(req) = body.block("instance_requirements") else {
             continue;
         };
-        if let Some(node) = asks_only_for_nvidia(&req.body) {
+        if let Some((node, what)) = asks_only_for_nvidia(&req.body) {
             return Some(GpuIntent {
-                why: "its `instance_requirements` ask for NVIDIA accelerators".to_string(),
+                why: format!("its `instance_requirements` ask for {what}"),
                 at: node.loc,
             });
         }
@@ -532,16 +549,43 @@ pub fn gpu_intent(model: &Model, cap: &GroupCapacity<'_>) -> Option<GpuIntent> {
     None
 }
 
-/// The `accelerator_manufacturers` of attribute-based `instance_requirements`, when it is known and
-/// only `nvidia` (source keys ECS-MI-GPU and BOTO): EC2 then picks only types with NVIDIA GPUs.
-fn asks_only_for_nvidia(req: &Body) -> Option<&Node> {
-    let node = req.attr("accelerator_manufacturers")?;
-    let set = every_known_string(node)?;
-    (!set.is_empty()
-        && set
-            .iter()
-            .all(|m| *m == ecs_gpu_catalog::ManagedInstancesFacts::NVIDIA_MANUFACTURER))
-    .then_some(node)
+/// Whether attribute-based `instance_requirements` ask only for NVIDIA GPUs (source keys ECS-MI-GPU
+/// and BOTO), the argument that shows it and what it asks for: `accelerator_manufacturers` known
+/// and only `nvidia`, or `accelerator_names` known and only names of NVIDIA GPUs (`a10g`, `t4`,
+/// ...); with `accelerator_count`, its `min` is said. Not when `accelerator_count.max` is 0: that
+/// excludes every type with an accelerator. `accelerator_count` alone, or with `accelerator_types =
+/// ["gpu"]`, is no intent: EC2 counts FPGAs and Inferentia chips as accelerators, and AMD Radeon
+/// Pro and Habana Gaudi devices as GPUs.
+fn asks_only_for_nvidia(req: &Body) -> Option<(&Node, String)> {
+    let mi = &catalog().managed_instances;
+    let only = |attr: &str, allowed: &dyn Fn(&str) -> bool| {
+        let node = req.attr(attr)?;
+        let set = every_known_string(node)?;
+        (!set.is_empty() && set.iter().all(|v| allowed(v))).then_some((node, set))
+    };
+    if req.may_have_unknown("accelerator_count") {
+        return None;
+    }
+    let count = req.block("accelerator_count").map(|b| &b.body);
+    let bound = |attr: &str| count.and_then(|b| b.attr(attr)).map(|n| n.as_f64());
+    if matches!(bound("max"), Some(v) if v.is_none_or(|v| v < 1.0)) {
+        return None;
+    }
+    let gpus = match bound("min").flatten() {
+        Some(n) if n >= 1.0 && n.fract() == 0.0 => {
+            format!("at least {n} NVIDIA GPU{}", if n == 1.0 { "" } else { "s" })
+        }
+        _ => "NVIDIA GPUs".to_string(),
+    };
+    if let Some((node, _)) = only("accelerator_manufacturers", &|m| {
+        m == ecs_gpu_catalog::ManagedInstancesFacts::NVIDIA_MANUFACTURER
+    }) {
+        return Some((node, gpus));
+    }
+    let (node, names) = only("accelerator_names", &|n| {
+        mi.nvidia_accelerator_names.iter().any(|v| v == n)
+    })?;
+    Some((node, format!("{gpus} ({})", backticked(&names))))
 }
 
 /// Whether attribute-based `instance_requirements` (of an Auto Scaling group's `override`) are

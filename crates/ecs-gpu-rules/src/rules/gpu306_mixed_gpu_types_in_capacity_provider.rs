@@ -8,10 +8,14 @@ declare_rule! {
     /// ## What it checks
     ///
     /// Auto Scaling groups behind an ECS capacity provider whose `mixed_instances_policy` overrides
-    /// name GPU instance types (known to the catalog) with different GPU counts or GPU models, for
-    /// example `g5.xlarge` (1 A10G) and `g5.12xlarge` (4 A10G), or `g5.xlarge` and `g6.xlarge`. Types
-    /// the catalog does not know are left out of the comparison. Warning; error when an override
-    /// also sets `weighted_capacity` (known and not null).
+    /// name GPU instance types (known to the catalog) with different GPU counts or different memory
+    /// per GPU, for example `g5.xlarge` (1 A10G) and `g5.12xlarge` (4 A10G), or `g5.xlarge` (22888
+    /// MiB per GPU) and `g6e.xlarge` (45776 MiB). Another GPU model with the same count and memory
+    /// per GPU (`g5.12xlarge` and `g6.12xlarge`, four A10G or four L4) is not reported: tasks and
+    /// managed scaling size alike on either, and the Terraform module accepts such a pair by
+    /// opt-in; when a type's GPU memory is unknown, another model counts as different. Types the
+    /// catalog does not know are left out of the comparison. Warning; error when an override also
+    /// sets `weighted_capacity` (known and not null).
     ///
     /// ## Why it matters
     ///
@@ -38,7 +42,8 @@ declare_rule! {
     /// ## How to fix
     ///
     /// Give each GPU shape its own group and capacity provider, and choose one per service with a
-    /// capacity provider strategy; keep overrides to types with the same GPU count and model.
+    /// capacity provider strategy; keep overrides to types with the same GPU count and memory per
+    /// GPU (and a model the task's image runs on).
     pub static RULE = {
         id: "GPU306",
         name: "mixed-gpu-types-in-capacity-provider",

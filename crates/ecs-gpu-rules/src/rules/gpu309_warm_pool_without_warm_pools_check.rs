@@ -14,8 +14,11 @@ declare_rule! {
     /// `ECS_WARM_POOLS_CHECK=true`. The agent's default is `false` (AGENT README).
     ///
     /// Not reported: user data that does not mention the variable on an image not known to be an
-    /// ECS-optimized AMI (a custom AMI may bake it into `/etc/ecs/ecs.config`); user data that is
-    /// partly unknown, fetches its configuration at boot, or is gzip; a `dynamic "warm_pool"` over an unknown collection; ECS Managed Instances, which have
+    /// ECS-optimized AMI (a custom AMI may bake it into `/etc/ecs/ecs.config`); user data with an
+    /// unknown part that may set it (one that can stand for a whole line, or in a line that writes
+    /// the agent's configuration; a hole in another line's value, such as the cluster name, does
+    /// not hide it), that fetches its configuration at boot, or that is gzip; a `dynamic
+    /// "warm_pool"` over an unknown collection; ECS Managed Instances, which have
     /// no warm pool and no user data. (hashicorp/aws 5.100.0 has no separate warm-pool resource:
     /// the `warm_pool` block is the only way to declare one.)
     ///

@@ -10,17 +10,19 @@ declare_rule! {
     /// Fleet request (`aws_spot_fleet_request`), or an Auto Scaling group whose instances join the
     /// cluster through their user data — whose overrides (`override`, `overrides`, a
     /// `mixed_instances_policy`'s `override`, `dynamic` ones over known collections included) name
-    /// GPU instance types, known to the catalog, with different GPU counts or GPU models: for
-    /// example `g5.xlarge` (1 A10G) and `g5.12xlarge` (4 A10G). Types the catalog does not know are
-    /// left out. A group behind a capacity provider is GPU306's.
+    /// GPU instance types, known to the catalog, with different GPU counts or different memory per
+    /// GPU: for example `g5.xlarge` (1 A10G) and `g5.12xlarge` (4 A10G). Another GPU model with the
+    /// same count and memory per GPU (`g5.12xlarge` and `g6.12xlarge`) is not reported, as GPU306
+    /// does not, and as the Terraform module accepts it by opt-in. Types the catalog does not know
+    /// are left out. A group behind a capacity provider is GPU306's.
     ///
     /// ## Why it matters
     ///
     /// The fleet or group counts instances (or weights), not GPUs, and EC2 picks whichever type
     /// it can launch. Which GPUs the cluster has then depends on that choice: a task that reserves
-    /// more GPUs than the smaller type has, or that is built for one GPU model, stays pending (or
-    /// fails placement) whenever EC2 launched the other type, and GPUs of the larger type sit idle
-    /// under tasks sized for the smaller one.
+    /// more GPUs than the smaller type has, or that needs the larger GPU memory, stays pending (or
+    /// fails on the smaller GPU) whenever EC2 launched the other type, and GPUs of the larger type
+    /// sit idle under tasks sized for the smaller one.
     ///
     /// ## Example
     ///
@@ -39,8 +41,8 @@ declare_rule! {
     ///
     /// ## How to fix
     ///
-    /// Keep the overrides of one fleet or group to types with the same GPU count and model (for
-    /// Spot diversity, the same shape in several families: `g5.xlarge`, `g6.xlarge` only when
+    /// Keep the overrides of one fleet or group to types with the same GPU count and memory per GPU
+    /// (for Spot diversity, the same shape in several families: `g5.xlarge`, `g6.xlarge` only when
     /// tasks accept either GPU model), and launch each GPU shape in a fleet or group of its own.
     pub static RULE = {
         id: "GPU310",
@@ -90,7 +92,7 @@ fn check(model: &Model, report: &mut Findings<'_>) {
             )
             .label(first.node.loc, format!("`{}` is here", first.name))
             .label(why_at, why)
-            .help("keep one GPU count and model per fleet or group, and launch other shapes in their own")
+            .help("keep one GPU count and memory per GPU per fleet or group, and launch other shapes in their own")
             .resource(cap.group);
     }
 }

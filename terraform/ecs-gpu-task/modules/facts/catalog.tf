@@ -20,10 +20,10 @@ locals {
     "p4de.24xlarge"      = { family = "p4de", gpus = 8, gpu_fraction = null, gpu_model = "NVIDIA A100", gpu_memory_mib = 81920, vcpus = 96, memory_mib = 1179648, max_task_memory_mib = 1179441, architecture = "x86_64", ecs_status = "supported", efa = true }
     "p5.4xlarge"         = { family = "p5", gpus = 1, gpu_fraction = null, gpu_model = "NVIDIA H100", gpu_memory_mib = 81920, vcpus = 16, memory_mib = 262144, max_task_memory_mib = 261937, architecture = "x86_64", ecs_status = "supported", efa = true }
     "p5.48xlarge"        = { family = "p5", gpus = 8, gpu_fraction = null, gpu_model = "NVIDIA H100", gpu_memory_mib = 81920, vcpus = 192, memory_mib = 2097152, max_task_memory_mib = 2096945, architecture = "x86_64", ecs_status = "supported", efa = true }
-    "p5e.48xlarge"       = { family = "p5e", gpus = 8, gpu_fraction = null, gpu_model = "NVIDIA H200", gpu_memory_mib = 144384, vcpus = 192, memory_mib = 2097152, max_task_memory_mib = 2096945, architecture = "x86_64", ecs_status = "supported", efa = true }
-    "p5en.48xlarge"      = { family = "p5en", gpus = 8, gpu_fraction = null, gpu_model = "NVIDIA H200", gpu_memory_mib = 144384, vcpus = 192, memory_mib = 2097152, max_task_memory_mib = 2096945, architecture = "x86_64", ecs_status = "supported", efa = true }
+    "p5e.48xlarge"       = { family = "p5e", gpus = 8, gpu_fraction = null, gpu_model = "NVIDIA H200", gpu_memory_mib = 144384, vcpus = 192, memory_mib = 2097152, max_task_memory_mib = 2096945, architecture = "x86_64", ecs_status = "unverified", efa = true }
+    "p5en.48xlarge"      = { family = "p5en", gpus = 8, gpu_fraction = null, gpu_model = "NVIDIA H200", gpu_memory_mib = 144384, vcpus = 192, memory_mib = 2097152, max_task_memory_mib = 2096945, architecture = "x86_64", ecs_status = "unverified", efa = true }
     "p6-b200.48xlarge"   = { family = "p6-b200", gpus = 8, gpu_fraction = null, gpu_model = "NVIDIA B200", gpu_memory_mib = 183359, vcpus = 192, memory_mib = 2097152, max_task_memory_mib = 2096945, architecture = "x86_64", ecs_status = "supported", efa = true }
-    "p6-b300.48xlarge"   = { family = "p6-b300", gpus = 8, gpu_fraction = null, gpu_model = "NVIDIA B300", gpu_memory_mib = 275040, vcpus = 192, memory_mib = 4194304, max_task_memory_mib = 4194097, architecture = "x86_64", ecs_status = "supported", efa = true }
+    "p6-b300.48xlarge"   = { family = "p6-b300", gpus = 8, gpu_fraction = null, gpu_model = "NVIDIA B300", gpu_memory_mib = 275040, vcpus = 192, memory_mib = 4194304, max_task_memory_mib = 4194097, architecture = "x86_64", ecs_status = "unverified", efa = true }
     "p6e-gb200.36xlarge" = { family = "p6e-gb200", gpus = null, gpu_fraction = null, gpu_model = null, gpu_memory_mib = null, vcpus = null, memory_mib = null, max_task_memory_mib = null, architecture = null, ecs_status = "no-ecs-gpu-ami", efa = null }
     "g3.4xlarge"         = { family = "g3", gpus = 1, gpu_fraction = null, gpu_model = "NVIDIA Tesla M60", gpu_memory_mib = 8192, vcpus = 16, memory_mib = 124928, max_task_memory_mib = 124721, architecture = "x86_64", ecs_status = "supported", efa = null }
     "g3.8xlarge"         = { family = "g3", gpus = 2, gpu_fraction = null, gpu_model = "NVIDIA Tesla M60", gpu_memory_mib = 8192, vcpus = 32, memory_mib = 249856, max_task_memory_mib = 249649, architecture = "x86_64", ecs_status = "supported", efa = null }
@@ -98,12 +98,12 @@ locals {
     "p3"        = { status = "supported", reason = null }
     "p3dn"      = { status = "supported", reason = null }
     "p4d"       = { status = "supported", reason = null }
-    "p4de"      = { status = "supported", reason = "not in the ECS GPU instance table; the AL2023 ECS GPU AMI loads the NVIDIA driver for it" }
+    "p4de"      = { status = "supported", reason = "not in the ECS GPU instance table; the ECS guide's Managed Instances GPU page names `p4de.24xlarge` in its example of GPU instance types" }
     "p5"        = { status = "supported", reason = null }
-    "p5e"       = { status = "supported", reason = "not in the ECS GPU instance table; the AL2023 ECS GPU AMI loads the NVIDIA driver for it" }
-    "p5en"      = { status = "supported", reason = "not in the ECS GPU instance table; the AL2023 ECS GPU AMI loads the NVIDIA driver for it" }
-    "p6-b200"   = { status = "supported", reason = "not in the ECS GPU instance table; the AL2023 ECS GPU AMI loads the NVIDIA driver for it" }
-    "p6-b300"   = { status = "supported", reason = "not in the ECS GPU instance table; the AL2023 ECS GPU AMI loads the NVIDIA driver for it" }
+    "p5e"       = { status = "unverified", reason = "not in the ECS GPU instance tables, and no ECS document names P5e; the AL2023 ECS GPU AMI's boot script loads the open NVIDIA kernel module for it, which is code, not a documented statement" }
+    "p5en"      = { status = "unverified", reason = "not in the ECS GPU instance tables, and no ECS document names P5en; the AL2023 ECS GPU AMI's boot script loads the open NVIDIA kernel module for it, which is code, not a documented statement" }
+    "p6-b200"   = { status = "supported", reason = "not in the ECS GPU instance table; the ECS GPU AMI's release notes (release 20250626) add support for P6 instances to the AL2023 GPU AMI" }
+    "p6-b300"   = { status = "unverified", reason = "not in the ECS GPU instance tables, and no ECS document names P6-B300 (the AMI's release notes of 20250626 name the P6 instances of that time, P6-B200); the AL2023 ECS GPU AMI's boot script loads the open NVIDIA kernel module for it, which is code, not a documented statement" }
     "p6e-gb200" = { status = "no-ecs-gpu-ami", reason = "arm64 (NVIDIA Grace CPU): every ECS GPU-optimized AMI recipe is x86_64 and no arm64 GPU SSM parameter exists; its GPU count, memory and vCPUs are in no source read" }
     "g3"        = { status = "supported", reason = null }
     "g3s"       = { status = "supported", reason = null }
