@@ -1,6 +1,6 @@
 //! The model crate's modules import one another in one direction only: the `crate::` paths of
-//! `src/` form a graph with no cycle (values, then the evaluator, the functions, module
-//! expansion, the driver). A cycle fails the test, printed module by module.
+//! `src/` form a graph with no cycle (values, then the evaluator, the functions, the loader's
+//! state, its stages, the driver). A cycle fails the test, printed module by module.
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::Path;
@@ -143,8 +143,40 @@ fn the_evaluator_imports_only_values() {
 #[test]
 fn the_functions_know_nothing_of_the_loader_or_the_driver() {
     let funcs = &import_graph()["funcs"];
-    for above in ["loader", "driver", "walk", "references", "files"] {
+    for above in [
+        "loader",
+        "instances",
+        "vars",
+        "emit",
+        "driver",
+        "walk",
+        "references",
+        "files",
+    ] {
         assert!(!funcs.contains(above), "funcs imports `{above}`");
+    }
+}
+
+#[test]
+fn the_type_conversion_knows_only_the_evaluator_the_functions_and_values() {
+    let graph = import_graph();
+    let types: Vec<&str> = graph["types"].iter().map(String::as_str).collect();
+    assert_eq!(types, ["eval", "funcs", "value"]);
+}
+
+#[test]
+fn the_loaders_state_imports_none_of_its_stages() {
+    let loader = &import_graph()["loader"];
+    for stage in [
+        "instances",
+        "vars",
+        "types",
+        "emit",
+        "references",
+        "files",
+        "driver",
+    ] {
+        assert!(!loader.contains(stage), "loader imports `{stage}`");
     }
 }
 
