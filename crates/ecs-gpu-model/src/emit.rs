@@ -21,7 +21,7 @@ impl Loader {
     }
 
     /// Creates the resources of a module instance and of the module instances it calls.
-    pub(crate) fn emit(&mut self, inst: usize) {
+    fn emit(&mut self, inst: usize) {
         if self.instances[inst].emitted {
             return;
         }
@@ -48,7 +48,7 @@ impl Loader {
         }
     }
 
-    pub(crate) fn emit_resource(&mut self, inst: usize, block: &ast::Block, fid: FileId) {
+    fn emit_resource(&mut self, inst: usize, block: &ast::Block, fid: FileId) {
         let mode = if block.kind.name == "data" {
             Mode::Data
         } else {
@@ -194,7 +194,7 @@ impl Loader {
         out
     }
 
-    pub(crate) fn expand_dynamic(&mut self, cx: &EvalContext<'_>, b: &ast::Block, out: &mut Body) {
+    fn expand_dynamic(&mut self, cx: &EvalContext<'_>, b: &ast::Block, out: &mut Body) {
         let Some(kind) = b.labels.first() else { return };
         let iterator = attr(&b.body, "iterator")
             .and_then(|a| match &a.value.kind {

@@ -46,7 +46,7 @@ struct RootListing {
 
 impl RootListing {
     /// The listing of the folder at `real`.
-    pub(crate) fn read(real: &Path) -> RootListing {
+    fn read(real: &Path) -> RootListing {
         let mut listing = RootListing::default();
         if let Ok(rd) = std::fs::read_dir(real) {
             for e in rd.filter_map(Result::ok) {
@@ -152,7 +152,7 @@ fn format_count(f: f64) -> String {
 
 impl Loader {
     /// The size of the texts of a module folder's declarations.
-    pub(crate) fn text_size(&self, decl: &ModuleDecl) -> usize {
+    fn text_size(&self, decl: &ModuleDecl) -> usize {
         decl.files
             .iter()
             .filter_map(|(id, _)| self.files.get(id.0 as usize))
@@ -161,7 +161,7 @@ impl Loader {
     }
 
     #[allow(clippy::too_many_arguments)]
-    pub(crate) fn new_inst(
+    fn new_inst(
         &mut self,
         decl: Rc<ModuleDecl>,
         address: Option<String>,
@@ -250,11 +250,7 @@ impl Loader {
 
     /// The calls `terraform init` installed for the root module at `root_real` (shown as
     /// `display_root`): `None` when it has no manifest, or one that cannot be read (a problem).
-    pub(crate) fn read_installed(
-        &mut self,
-        root_real: &Path,
-        display_root: &Path,
-    ) -> Option<Rc<Installed>> {
+    fn read_installed(&mut self, root_real: &Path, display_root: &Path) -> Option<Rc<Installed>> {
         let path = root_real.join(installed::MANIFEST);
         let display = display_root.join(installed::MANIFEST);
         let text = match walk::read_text(&path) {
@@ -275,7 +271,7 @@ impl Loader {
     }
 
     /// Notes a `count` or `for_each` past [`MAX_INSTANCES`].
-    pub(crate) fn instance_limit(&mut self, meta: &str, n: &str, loc: Option<Loc>) {
+    fn instance_limit(&mut self, meta: &str, n: &str, loc: Option<Loc>) {
         // Once per place: a block is expanded again when a reference names one of its instances,
         // and a module called twice declares it twice.
         if self
@@ -427,7 +423,7 @@ impl Loader {
         children
     }
 
-    pub(crate) fn create_children(
+    fn create_children(
         &mut self,
         inst: usize,
         name: &str,
@@ -559,7 +555,7 @@ impl Loader {
     /// Where `terraform init` installed the code of the remote call at `key` (written with
     /// `source`) of instance `inst`'s root: its real path, its path as shown and `path.module`. Or
     /// why its copy is not used (`None`: there is none).
-    pub(crate) fn installed_copy(
+    fn installed_copy(
         &self,
         inst: usize,
         key: &str,
@@ -623,7 +619,7 @@ impl Loader {
 
     /// The declarations of a module folder: kept from an earlier call, or read (the texts the
     /// unit already has are parsed again, not read again).
-    pub(crate) fn decl_for(&mut self, real: &Path, display: &Path) -> Option<Rc<ModuleDecl>> {
+    fn decl_for(&mut self, real: &Path, display: &Path) -> Option<Rc<ModuleDecl>> {
         if let Some(d) = self.decls.get(real.as_os_str()) {
             let d = d.clone();
             self.allow(real);
@@ -704,7 +700,7 @@ impl Loader {
     }
 
     /// Lets `file()` read under a module folder the unit in progress loads.
-    pub(crate) fn allow(&mut self, real: &Path) {
+    fn allow(&mut self, real: &Path) {
         if !self.allowed.iter().any(|d| d == real) {
             self.allowed.push(real.to_path_buf());
         }

@@ -59,7 +59,7 @@ impl Loader {
 
     /// `-var name=value`: a literal string for primitive-typed (or untyped) variables, otherwise
     /// an HCL expression, as Terraform parses it.
-    pub(crate) fn cli_var(&mut self, inst: usize, name: &str, raw: &str) -> Node {
+    fn cli_var(&mut self, inst: usize, name: &str, raw: &str) -> Node {
         let decl = self.instances[inst].decl.clone();
         let complex = decl
             .variables
@@ -80,12 +80,7 @@ impl Loader {
         Node::new(Value::String(raw.to_string().into()), None)
     }
 
-    pub(crate) fn read_tfvars(
-        &mut self,
-        inst: usize,
-        path: &Path,
-        values: &mut FastMap<String, Node>,
-    ) {
+    fn read_tfvars(&mut self, inst: usize, path: &Path, values: &mut FastMap<String, Node>) {
         let display = walk::display_path(path, &self.cwd);
         let real = std::fs::canonicalize(path).unwrap_or_else(|_| path.to_path_buf());
         let text = match walk::read_text(&real) {
