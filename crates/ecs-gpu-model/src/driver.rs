@@ -24,7 +24,8 @@ use std::sync::Arc;
 use rayon::prelude::*;
 
 use crate::decl::apply_overrides;
-use crate::loader::{finish_notes, Loader, Partial, RemoteCall, Shared, WalkedFolder};
+use crate::instances::finish_notes;
+use crate::loader::{Loader, Partial, RemoteCall, Shared, WalkedFolder};
 use crate::model::*;
 use crate::taskdef::{json_task_definition, resource_task_definition};
 use crate::value::{Loc, Node, Value};
@@ -457,7 +458,7 @@ impl Loader {
             files.extend(self.module_file(f, true, false));
         }
         let files = apply_overrides(files, |id| self.is_override_file(id));
-        let decl = Rc::new(crate::loader::ModuleDecl::new(
+        let decl = Rc::new(crate::decl::ModuleDecl::new(
             real.to_path_buf(),
             display.to_path_buf(),
             files,

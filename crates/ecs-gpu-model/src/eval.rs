@@ -69,16 +69,20 @@ pub(crate) struct EvalContext<'a> {
 }
 
 impl<'a> EvalContext<'a> {
+    pub fn new(inst: usize, file: FileId, scope: &'a Scope<'a>, closed: bool) -> EvalContext<'a> {
+        EvalContext {
+            inst,
+            file,
+            scope,
+            closed,
+        }
+    }
+
     pub fn with_scope<'b>(&self, scope: &'b Scope<'b>) -> EvalContext<'b>
     where
         'a: 'b,
     {
-        EvalContext {
-            inst: self.inst,
-            file: self.file,
-            scope,
-            closed: self.closed,
-        }
+        EvalContext::new(self.inst, self.file, scope, self.closed)
     }
 
     pub fn loc(&self, span: Span) -> Option<Loc> {

@@ -116,12 +116,7 @@ impl Filesystem for Loader {
             vars: vars.entries.into_iter().map(|e| (e.key, e.value)).collect(),
             parent: None,
         };
-        let template_cx = EvalContext {
-            inst: cx.inst,
-            file: fid,
-            scope: &scope,
-            closed: true,
-        };
+        let template_cx = EvalContext::new(cx.inst, fid, &scope, true);
         self.template_stack.push(real);
         let span = Span::new(
             0,

@@ -67,11 +67,13 @@
 mod budget;
 mod decl;
 mod driver;
+mod emit;
 mod eval;
 mod files;
 mod funcs;
 mod ignore_files;
 mod installed;
+mod instances;
 mod json;
 mod json_holes;
 mod loader;
@@ -80,12 +82,14 @@ mod parse;
 mod references;
 mod taskdef;
 mod tfjson;
+mod types;
 mod value;
+mod vars;
 mod version;
 mod walk;
 
 pub use budget::{MEMORY_BUDGET_BASE, MEMORY_BUDGET_PER_FILE};
-pub use loader::MAX_INSTANCES;
+pub use instances::MAX_INSTANCES;
 pub use model::*;
 pub use value::*;
 

@@ -195,12 +195,7 @@ impl Loader {
             vars: binding.into_iter().collect(),
             parent: None,
         };
-        let block_cx = EvalContext {
-            inst: cx.inst,
-            file: block.file,
-            scope: &scope,
-            closed: false,
-        };
+        let block_cx = EvalContext::new(cx.inst, block.file, &scope, false);
         let mut value = self.eval(&block_cx, &arg.value);
         self.evaluating_data.pop();
         // The value is where the reference is written, as a resource's other attributes are.
@@ -284,12 +279,7 @@ impl Loader {
             vars: binding.into_iter().collect(),
             parent: None,
         };
-        let cx2 = EvalContext {
-            inst: cx.inst,
-            file: block.file,
-            scope: &scope,
-            closed: false,
-        };
+        let cx2 = EvalContext::new(cx.inst, block.file, &scope, false);
         let v = match (kind, arg) {
             (_, Some(arg)) => self.eval(&cx2, &arg.value),
             ("template_file", None) => {
@@ -417,12 +407,7 @@ impl Loader {
             vars: vars.entries.into_iter().map(|e| (e.key, e.value)).collect(),
             parent: None,
         };
-        let tcx = EvalContext {
-            inst: cx.inst,
-            file: cx.file,
-            scope: &scope,
-            closed: true,
-        };
+        let tcx = EvalContext::new(cx.inst, cx.file, &scope, true);
         self.eval_template(&tcx, &t, span)
     }
 
@@ -481,11 +466,7 @@ impl Loader {
                     let mut obj = Object::default();
                     for (k, n) in items {
                         if let Some(InstanceKey::Key(k)) = k {
-                            obj.entries.push(Entry {
-                                key: k,
-                                key_loc: None,
-                                value: n,
-                            });
+                            obj.entries.push(Entry::new(k, n));
                         }
                     }
                     Value::Object(obj)
@@ -517,11 +498,7 @@ impl Loader {
         let mut obj = Object::default();
         for n in names {
             let v = self.get_output(child, &n);
-            obj.entries.push(Entry {
-                key: n,
-                key_loc: None,
-                value: v,
-            });
+            obj.entries.push(Entry::new(n, v));
         }
         Node::new(Value::Object(obj), None)
     }

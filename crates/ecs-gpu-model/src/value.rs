@@ -231,6 +231,17 @@ pub struct Entry {
     pub value: Node,
 }
 
+impl Entry {
+    /// An entry whose key is written nowhere (a binding the loader makes).
+    pub fn new(key: String, value: Node) -> Entry {
+        Entry {
+            key,
+            key_loc: None,
+            value,
+        }
+    }
+}
+
 impl Object {
     pub fn get(&self, key: &str) -> Option<&Node> {
         self.entries.iter().find(|e| e.key == key).map(|e| &e.value)

@@ -1,20 +1,27 @@
-//! The model crate's modules import one another in one direction only: the `crate::` paths of
-//! `src/` form a graph with no cycle (values, then the evaluator, the functions, module
-//! expansion, the driver). A cycle fails the test, printed module by module.
+//! Every crate's modules import one another in one direction only: in each crate of `crates/`,
+//! the paths its files name (`crate::`, `super::`, `self::`, a child module's) form a graph of
+//! modules, one a file, with no cycle (a file may use its folder's `mod.rs`, the ground its parts
+//! share, which dispatches to them). In the model crate: values, then the evaluator, the
+//! functions, the loader's state, its stages, the driver. A cycle fails the test, printed module
+//! by module.
 
 use std::collections::{BTreeMap, BTreeSet};
-use std::path::Path;
+use std::path::{Path, PathBuf};
 
 type Graph = BTreeMap<String, BTreeSet<String>>;
 
-/// The module a file belongs to: `src/eval.rs` is `eval`, `src/funcs/string.rs` is `funcs`.
+/// The module a file is: `src/eval.rs` is `eval`, `src/funcs/string.rs` is `funcs::string`,
+/// `src/funcs/mod.rs` is `funcs`; `lib.rs` and `main.rs` are the crate's root, `""`.
 fn module_of(src: &Path, file: &Path) -> String {
-    let first = file.strip_prefix(src).unwrap().components().next().unwrap();
-    let name = first.as_os_str().to_str().unwrap();
-    name.strip_suffix(".rs").unwrap_or(name).to_string()
+    let rel = file.strip_prefix(src).unwrap().with_extension("");
+    let mut names: Vec<&str> = rel.iter().map(|c| c.to_str().unwrap()).collect();
+    if names.last() == Some(&"mod") || names == ["lib"] || names == ["main"] {
+        names.pop();
+    }
+    names.join("::")
 }
 
-fn rust_files(dir: &Path, out: &mut Vec<std::path::PathBuf>) {
+fn rust_files(dir: &Path, out: &mut Vec<PathBuf>) {
     for entry in std::fs::read_dir(dir).unwrap() {
         let path = entry.unwrap().path();
         if path.is_dir() {
@@ -25,53 +32,96 @@ fn rust_files(dir: &Path, out: &mut Vec<std::path::PathBuf>) {
     }
 }
 
-/// The first name of every `crate::` path in `code`, with `crate::{a, b::c}` giving `a` and `b`.
-fn crate_paths(code: &str) -> Vec<String> {
-    let ident = |s: &str| -> String {
-        s.trim_start()
-            .chars()
-            .take_while(|c| c.is_alphanumeric() || *c == '_')
-            .collect()
-    };
+/// Every path of two or more names in `code`, a group giving one path each:
+/// `crate::{a, b::{c, D}}` gives `crate::a`, `crate::b::c` and `crate::b::D`.
+fn paths(code: &str) -> Vec<Vec<String>> {
+    let bytes = code.as_bytes();
+    let is_ident = |b: u8| b.is_ascii_alphanumeric() || b == b'_';
     let mut out = Vec::new();
-    for (at, _) in code.match_indices("crate::") {
-        let rest = &code[at + "crate::".len()..];
-        let Some(group) = rest.strip_prefix('{') else {
-            out.push(ident(rest));
+    let mut i = 0;
+    while i < bytes.len() {
+        let starts =
+            is_ident(bytes[i]) && (i == 0 || !is_ident(bytes[i - 1]) && bytes[i - 1] != b':');
+        if !starts {
+            i += 1;
             continue;
-        };
-        let mut depth = 0;
-        let mut start = 0;
-        for (i, c) in group.char_indices() {
-            match c {
-                '{' => depth += 1,
-                '}' if depth == 0 => {
-                    out.push(ident(&group[start..i]));
-                    break;
-                }
-                '}' => depth -= 1,
-                ',' if depth == 0 => {
-                    out.push(ident(&group[start..i]));
-                    start = i + 1;
-                }
-                _ => {}
-            }
         }
+        let end = path_tail(code, i, &mut Vec::new(), &mut out);
+        i = end.max(i + 1);
     }
     out
 }
 
-/// Which module imports which, from the code of `src/` (comments left out). `lib.rs` is the root
-/// that declares the modules, not a layer.
-fn import_graph() -> Graph {
-    let src = Path::new(env!("CARGO_MANIFEST_DIR")).join("src");
+/// Reads the path that starts at `at` after the names `prefix`, pushing each whole path of two
+/// or more names to `out`; returns where it ends.
+fn path_tail(
+    code: &str,
+    mut at: usize,
+    prefix: &mut Vec<String>,
+    out: &mut Vec<Vec<String>>,
+) -> usize {
+    let bytes = code.as_bytes();
+    let skip_space = |mut i: usize| {
+        while i < bytes.len() && bytes[i].is_ascii_whitespace() {
+            i += 1;
+        }
+        i
+    };
+    let depth = prefix.len();
+    loop {
+        at = skip_space(at);
+        if bytes.get(at) == Some(&b'{') {
+            at += 1;
+            loop {
+                at = skip_space(path_tail(code, at, prefix, out));
+                match bytes.get(at) {
+                    Some(b',') => at += 1,
+                    Some(b'}') => {
+                        at += 1;
+                        break;
+                    }
+                    _ => break,
+                }
+            }
+            prefix.truncate(depth);
+            return at;
+        }
+        if bytes.get(at) == Some(&b'*') {
+            prefix.push("*".into());
+            at += 1;
+            break;
+        }
+        let start = at;
+        while at < bytes.len() && (bytes[at].is_ascii_alphanumeric() || bytes[at] == b'_') {
+            at += 1;
+        }
+        if at == start {
+            break;
+        }
+        prefix.push(code[start..at].to_string());
+        if code[at..].starts_with("::") {
+            at += 2;
+        } else {
+            break;
+        }
+    }
+    if prefix.len() > depth.max(1) {
+        out.push(prefix.clone());
+    }
+    prefix.truncate(depth);
+    at
+}
+
+/// Which module imports which in the crate whose sources are `src` (comments left out). The root
+/// declares the modules and is not a layer.
+fn import_graph(src: &Path) -> Graph {
     let mut files = Vec::new();
-    rust_files(&src, &mut files);
-    let modules: BTreeSet<String> = files.iter().map(|f| module_of(&src, f)).collect();
+    rust_files(src, &mut files);
+    let modules: BTreeSet<String> = files.iter().map(|f| module_of(src, f)).collect();
     let mut graph = Graph::new();
     for file in &files {
-        let from = module_of(&src, file);
-        if from == "lib" {
+        let from = module_of(src, file);
+        if from.is_empty() {
             continue;
         }
         let text = std::fs::read_to_string(file).unwrap();
@@ -80,12 +130,53 @@ fn import_graph() -> Graph {
             .filter(|l| !l.trim_start().starts_with("//"))
             .collect::<Vec<_>>()
             .join("\n");
+        let here: Vec<&str> = from.split("::").collect();
         let to = graph.entry(from.clone()).or_default();
-        for name in crate_paths(&code) {
-            if name != from && name != "lib" && modules.contains(&name) {
-                to.insert(name);
+        for path in paths(&code) {
+            let mut names: Vec<&str> = Vec::new();
+            let mut rest = path.iter().map(String::as_str).peekable();
+            match rest.peek() {
+                Some(&"crate") => {
+                    rest.next();
+                }
+                Some(&"self") => {
+                    rest.next();
+                    names.extend(&here);
+                }
+                Some(&"super") => {
+                    names.extend(&here);
+                    while rest.peek() == Some(&"super") {
+                        rest.next();
+                        names.pop();
+                    }
+                }
+                // A child module, named from its parent.
+                Some(first) if modules.contains(&format!("{from}::{first}")) => names.extend(&here),
+                _ => continue,
+            }
+            names.extend(rest);
+            // The longest leading names that are a module: `crate::eval::Scope` is `eval`.
+            let target = (1..=names.len())
+                .rev()
+                .map(|n| names[..n].join("::"))
+                .find(|m| modules.contains(m));
+            // A file may use its folder's `mod.rs`, the ground its parts share.
+            let ancestor = |t: &String| from.starts_with(&format!("{t}::"));
+            if let Some(target) = target.filter(|t| *t != from && !ancestor(t)) {
+                to.insert(target);
             }
         }
+    }
+    graph
+}
+
+/// The model crate's graph with each module's files as one (`funcs` for `funcs::string`).
+fn model_graph() -> Graph {
+    let top = |m: &str| m.split("::").next().unwrap().to_string();
+    let mut graph = Graph::new();
+    for (from, to) in import_graph(&Path::new(env!("CARGO_MANIFEST_DIR")).join("src")) {
+        let set = graph.entry(top(&from)).or_default();
+        set.extend(to.iter().map(|t| top(t)).filter(|t| *t != top(&from)));
     }
     graph
 }
@@ -123,34 +214,93 @@ fn find_cycle(graph: &Graph) -> Option<Vec<String>> {
 }
 
 #[test]
-fn module_imports_form_a_dag() {
-    let graph = import_graph();
-    if let Some(cycle) = find_cycle(&graph) {
-        panic!(
-            "the model crate's imports have a cycle: {}",
-            cycle.join(" -> ")
-        );
+fn every_crates_module_imports_form_a_dag() {
+    let crates = Path::new(env!("CARGO_MANIFEST_DIR")).parent().unwrap();
+    let mut checked = Vec::new();
+    let mut cycles = Vec::new();
+    for entry in std::fs::read_dir(crates).unwrap() {
+        let dir = entry.unwrap().path();
+        let name = dir.file_name().unwrap().to_string_lossy().into_owned();
+        if !dir.join("src").is_dir() {
+            continue;
+        }
+        if let Some(cycle) = find_cycle(&import_graph(&dir.join("src"))) {
+            cycles.push(format!("{name}: {}", cycle.join(" -> ")));
+        }
+        checked.push(name);
+    }
+    assert!(
+        cycles.is_empty(),
+        "module imports with a cycle:\n{}",
+        cycles.join("\n")
+    );
+    // The walk found the crates, this one and its neighbours.
+    for name in ["ecs-gpu", "ecs-gpu-model", "ecs-gpu-plan", "ecs-gpu-rules"] {
+        assert!(checked.iter().any(|c| c == name), "`{name}` not checked");
     }
 }
 
 #[test]
+fn a_file_in_a_folder_is_a_module_of_its_own() {
+    let graph = import_graph(&Path::new(env!("CARGO_MANIFEST_DIR")).join("src"));
+    assert!(graph["funcs"].contains("funcs::string"), "{graph:?}");
+    assert!(
+        graph["funcs::string"].contains("funcs::format"),
+        "{graph:?}"
+    );
+    assert!(!graph["funcs::string"].contains("funcs"), "{graph:?}");
+}
+
+#[test]
 fn the_evaluator_imports_only_values() {
-    let graph = import_graph();
+    let graph = model_graph();
     let eval: Vec<&str> = graph["eval"].iter().map(String::as_str).collect();
     assert_eq!(eval, ["budget", "json", "value"]);
 }
 
 #[test]
 fn the_functions_know_nothing_of_the_loader_or_the_driver() {
-    let funcs = &import_graph()["funcs"];
-    for above in ["loader", "driver", "walk", "references", "files"] {
+    let funcs = &model_graph()["funcs"];
+    for above in [
+        "loader",
+        "instances",
+        "vars",
+        "emit",
+        "driver",
+        "walk",
+        "references",
+        "files",
+    ] {
         assert!(!funcs.contains(above), "funcs imports `{above}`");
     }
 }
 
 #[test]
+fn the_type_conversion_knows_only_the_evaluator_the_functions_and_values() {
+    let graph = model_graph();
+    let types: Vec<&str> = graph["types"].iter().map(String::as_str).collect();
+    assert_eq!(types, ["eval", "funcs", "value"]);
+}
+
+#[test]
+fn the_loaders_state_imports_none_of_its_stages() {
+    let loader = &model_graph()["loader"];
+    for stage in [
+        "instances",
+        "vars",
+        "types",
+        "emit",
+        "references",
+        "files",
+        "driver",
+    ] {
+        assert!(!loader.contains(stage), "loader imports `{stage}`");
+    }
+}
+
+#[test]
 fn the_declarations_import_no_other_module() {
-    assert_eq!(import_graph()["decl"], BTreeSet::new());
+    assert_eq!(model_graph()["decl"], BTreeSet::new());
 }
 
 #[test]
@@ -168,8 +318,19 @@ fn a_cycle_is_found_and_printed_in_order() {
 }
 
 #[test]
-fn grouped_and_nested_crate_paths_are_read() {
-    let code =
-        "use crate::{budget, eval::{EvalContext, Scope}, value::Node};\nlet x = crate::json::f();";
-    assert_eq!(crate_paths(code), ["budget", "eval", "value", "json"]);
+fn grouped_and_nested_paths_are_read() {
+    let code = "use crate::{budget, eval::{EvalContext, Scope}, value::Node};\nlet x = super::json::f(a::b);\nuse super::*;";
+    let read: Vec<String> = paths(code).iter().map(|p| p.join("::")).collect();
+    assert_eq!(
+        read,
+        [
+            "crate::budget",
+            "crate::eval::EvalContext",
+            "crate::eval::Scope",
+            "crate::value::Node",
+            "super::json::f",
+            "a::b",
+            "super::*"
+        ]
+    );
 }

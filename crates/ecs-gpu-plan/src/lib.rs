@@ -333,7 +333,7 @@ fn from_raw(raw: parse::Raw) -> Result<Plan, Error> {
     let terraform_version = raw.terraform_version.clone();
     let resource_changes = raw.resource_changes_changing;
     Ok(Plan {
-        model: model::Model::build(raw),
+        model: model::Model::build(raw, model::Relations::build),
         format_version,
         terraform_version,
         resource_changes,

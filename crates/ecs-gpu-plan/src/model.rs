@@ -205,6 +205,31 @@ impl Resource {
     }
 }
 
+/// Edges between GPU-stack resources, both ways (`effects::relations` finds them).
+#[derive(Debug, Default)]
+pub(crate) struct Relations {
+    pub uses: Vec<Vec<usize>>,
+    pub used_by: Vec<Vec<usize>>,
+}
+
+impl Relations {
+    pub fn uses(&self, m: &Model, from: usize, type_: &str) -> Vec<usize> {
+        self.uses[from]
+            .iter()
+            .copied()
+            .filter(|&t| m.resources[t].type_ == type_)
+            .collect()
+    }
+
+    pub fn used_by(&self, m: &Model, to: usize, type_: &str) -> Vec<usize> {
+        self.used_by[to]
+            .iter()
+            .copied()
+            .filter(|&t| m.resources[t].type_ == type_)
+            .collect()
+    }
+}
+
 /// The GPU-stack resources of one plan.
 #[derive(Debug, Default)]
 pub(crate) struct Model {
@@ -214,7 +239,7 @@ pub(crate) struct Model {
     by_base: HashMap<String, Vec<usize>>,
     /// Indexes of the resources, in the order of `resource_changes`.
     pub changed: Vec<usize>,
-    pub relations: crate::effects::Relations,
+    pub relations: Relations,
     /// Whether the plan holds every change the configuration needs.
     pub completeness: Completeness,
     /// `errored: true`: planning stopped at an error.
@@ -250,7 +275,8 @@ pub(crate) enum Completeness {
 }
 
 impl Model {
-    pub fn build(raw: Raw) -> Self {
+    /// The model of a plan, its resources related by `relate`.
+    pub fn build(raw: Raw, relate: fn(&Model) -> Relations) -> Self {
         // Only `errored` says planning failed: `applyable: false` alone is a plan with nothing
         // to apply (Terraform's internal/plans/plan.go; the JSON format's documentation).
         let errored = raw.errored == Some(true);
@@ -360,7 +386,7 @@ impl Model {
         for (i, r) in m.resources.iter().enumerate() {
             m.by_base.entry(r.base.clone()).or_default().push(i);
         }
-        m.relations = crate::effects::Relations::build(&m);
+        m.relations = relate(&m);
         m
     }
 

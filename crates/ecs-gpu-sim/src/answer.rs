@@ -4,7 +4,7 @@
 use serde::Serialize;
 
 use crate::facts::RuleId;
-use crate::scenario::{Known, TaskShape};
+use crate::scenario::{Bound, Known, TaskShape};
 
 /// Something that happens to the capacity.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
@@ -88,24 +88,6 @@ pub struct Answer {
     pub cost: Option<Cost>,
     /// What the answer does not model, where it could matter.
     pub notes: Vec<String>,
-}
-
-/// Which of a group's instance types a simulation takes every new instance to be, when the group
-/// launches several.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
-#[serde(rename_all = "snake_case")]
-pub enum Bound {
-    Smallest,
-    Largest,
-}
-
-impl Bound {
-    pub fn as_str(self) -> &'static str {
-        match self {
-            Bound::Smallest => "smallest",
-            Bound::Largest => "largest",
-        }
-    }
 }
 
 /// What a deployment's tasks reserve at once: the fewest to finish (a rolling deployment whose

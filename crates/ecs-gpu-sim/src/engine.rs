@@ -7,13 +7,12 @@ use std::collections::BTreeMap;
 
 use ecs_gpu_query::{Expression, Truth};
 
-use crate::answer::Bound;
 use crate::answer::{Answer, Cost, DeploymentGpus, Event, GroupPeak, Step, Stranded, Verdict};
 use crate::facts::{self, RuleId};
 use crate::fleet::{fits, free, Cap, Fleet, Kind, Slot};
 use crate::scenario::{
-    Constraint, Deployment, InstanceShape, Known, Memory, PoolState, ProtectedInstances, Scenario,
-    Strategy, TaskShape,
+    Bound, Constraint, Deployment, InstanceShape, Known, Memory, PoolState, ProtectedInstances,
+    Scenario, Strategy, TaskShape,
 };
 use crate::Prices;
 

@@ -42,11 +42,9 @@ mod scenario;
 
 use std::collections::BTreeMap;
 
-pub use answer::{
-    Answer, Bound, Cost, DeploymentGpus, Event, GroupPeak, Report, Step, Stranded, Verdict,
-};
+pub use answer::{Answer, Cost, DeploymentGpus, Event, GroupPeak, Report, Step, Stranded, Verdict};
 pub use scenario::{
-    Constraint, Deployment, Group, Instance, InstanceShape, Known, ManagedScaling, Memory,
+    Bound, Constraint, Deployment, Group, Instance, InstanceShape, Known, ManagedScaling, Memory,
     OnDemandShare, PoolState, ProtectedInstances, Refresh, Scenario, Service, Strategy, TaskShape,
     WarmPool,
 };

@@ -166,14 +166,31 @@ impl InstanceShape {
     }
 }
 
+/// Which of a group's instance types a simulation takes every new instance to be, when the group
+/// launches several.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Bound {
+    Smallest,
+    Largest,
+}
+
+impl Bound {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Bound::Smallest => "smallest",
+            Bound::Largest => "largest",
+        }
+    }
+}
+
 /// The smallest (or largest) of a group's instance shapes, and the types it stands for: the one
 /// type that is smallest (largest) in every resource, or else a shape with the least (most) of
 /// each, named after the types. `None` for no shape.
 pub(crate) fn bound_shape(
     shapes: &[InstanceShape],
-    bound: crate::answer::Bound,
+    bound: Bound,
 ) -> Option<(InstanceShape, Vec<String>)> {
-    use crate::answer::Bound;
     let first = shapes.first()?;
     let pick = |a: u64, b: u64| match bound {
         Bound::Smallest => a.min(b),

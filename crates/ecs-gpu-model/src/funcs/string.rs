@@ -339,11 +339,9 @@ fn match_value(re: &regex::Regex, captures: regex::Captures<'_>) -> Node {
         let mut object = Object::default();
         for (i, name) in names.iter().enumerate() {
             if let Some(name) = name {
-                object.entries.push(Entry {
-                    key: (*name).to_string(),
-                    key_loc: None,
-                    value: group(i + 1),
-                });
+                object
+                    .entries
+                    .push(Entry::new((*name).to_string(), group(i + 1)));
             }
         }
         object.entries.sort_by(|x, y| x.key.cmp(&y.key));

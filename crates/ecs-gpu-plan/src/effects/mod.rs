@@ -14,8 +14,6 @@ use std::collections::BTreeSet;
 use crate::model::{Change, Model, Setting};
 use crate::{Effect, EffectKind};
 
-pub(crate) use relations::Relations;
-
 /// Attributes that only describe a resource: changing them reaches no task and no instance.
 const METADATA: &[&str] = &["tags", "tags_all", "tag", "description"];
 

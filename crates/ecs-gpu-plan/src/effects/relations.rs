@@ -7,15 +7,8 @@
 
 use std::collections::HashMap;
 
-use crate::model::Model;
+use crate::model::{Model, Relations};
 use crate::value::{lookup, Side};
-
-/// Edges between GPU-stack resources, both ways.
-#[derive(Debug, Default)]
-pub(crate) struct Relations {
-    uses: Vec<Vec<usize>>,
-    used_by: Vec<Vec<usize>>,
-}
 
 /// What a resource of `from` type uses, and the values that identify it on each side.
 struct Rule {
@@ -137,6 +130,7 @@ const RULES: &[Rule] = &[
 ];
 
 impl Relations {
+    /// The edges between the GPU-stack resources of `m` (for [`Model::build`]).
     pub(crate) fn build(m: &Model) -> Self {
         let n = m.resources.len();
         let mut rel = Relations {
@@ -181,22 +175,6 @@ impl Relations {
             v.sort_unstable();
         }
         rel
-    }
-
-    fn uses(&self, m: &Model, from: usize, type_: &str) -> Vec<usize> {
-        self.uses[from]
-            .iter()
-            .copied()
-            .filter(|&t| m.resources[t].type_ == type_)
-            .collect()
-    }
-
-    fn used_by(&self, m: &Model, to: usize, type_: &str) -> Vec<usize> {
-        self.used_by[to]
-            .iter()
-            .copied()
-            .filter(|&t| m.resources[t].type_ == type_)
-            .collect()
     }
 }
 

@@ -12,7 +12,7 @@ use super::graph::{
     fleet_capacity, known_str, service_task, GroupCapacity, Groups, InstanceTypeUse, TemplateUse,
     FLEETS, GROUPS, INSTANCE, SERVICE_TASK,
 };
-use super::managed_instances::{managed_instances_nvidia, MANAGED_INSTANCES};
+use super::managed_instances::MANAGED_INSTANCES;
 use super::placement::{
     service_capacity_with, Placement, ProviderUse, ServiceCapacity, SERVICE_CAPACITY,
 };
@@ -470,17 +470,36 @@ pub fn nvidia_evidence(cap: &GroupCapacity<'_>) -> Option<NvidiaEvidence> {
             at: t.node.loc,
         });
     }
-    cap.overrides.as_ref()?.iter().find_map(|o| {
-        if o.body.may_have_unknown("instance_requirements") {
-            return None;
-        }
-        let (node, why) = selects_only_nvidia_gpus(&o.body.block("instance_requirements")?.body)?;
-        Some(NvidiaEvidence {
-            launches: format!(
-                "only instance types with NVIDIA GPUs (its `instance_requirements`: {why})"
-            ),
-            at: node.loc,
-        })
+    cap.overrides
+        .as_ref()?
+        .iter()
+        .find_map(|o| requirements_evidence(&o.body))
+}
+
+/// Whether a capacity provider of ECS Managed Instances (`managed_instances_provider`) selects
+/// only instance types with NVIDIA GPUs: its `instance_launch_template.instance_requirements`,
+/// read as an Auto Scaling group's override's are. `None` on anything unknown.
+pub fn managed_instances_nvidia(provider: &Resource) -> Option<NvidiaEvidence> {
+    let mip = provider.body.block("managed_instances_provider")?;
+    if mip.body.may_have_unknown("instance_launch_template") {
+        return None;
+    }
+    requirements_evidence(&mip.body.block("instance_launch_template")?.body)
+}
+
+/// What the `instance_requirements` of a body (an override, a launch template of ECS Managed
+/// Instances) show when they select only instance types with NVIDIA GPUs
+/// (`selects_only_nvidia_gpus`).
+fn requirements_evidence(body: &Body) -> Option<NvidiaEvidence> {
+    if body.may_have_unknown("instance_requirements") {
+        return None;
+    }
+    let (node, why) = selects_only_nvidia_gpus(&body.block("instance_requirements")?.body)?;
+    Some(NvidiaEvidence {
+        launches: format!(
+            "only instance types with NVIDIA GPUs (its `instance_requirements`: {why})"
+        ),
+        at: node.loc,
     })
 }
 
@@ -596,7 +615,7 @@ fn asks_only_for_nvidia(req: &Body) -> Option<(&Node, String)> {
 /// with `allowed_instance_types` that match only types with GPUs. `None` on anything unknown, an
 /// empty list ([`every_known_string`] has none), or a pattern that matches no EC2 name or a type
 /// the catalog does not know.
-pub(super) fn selects_only_nvidia_gpus(req: &Body) -> Option<(&Node, String)> {
+fn selects_only_nvidia_gpus(req: &Body) -> Option<(&Node, String)> {
     type Mi = ecs_gpu_catalog::ManagedInstancesFacts;
     let cat = catalog();
     let only = |attr: &str, value: &str| {

@@ -4,7 +4,6 @@
 use ecs_gpu_catalog::{catalog, Lookup};
 use ecs_gpu_model::{Body, Loc, Node, Resource, Value};
 
-use super::gpu::{selects_only_nvidia_gpus, NvidiaEvidence};
 use super::placement::{Placement, ServiceCapacity};
 use crate::task::every_known_string;
 use crate::{backticked, reads, Reads};
@@ -96,29 +95,6 @@ pub fn managed_instances_without_nvidia(provider: &Resource) -> Option<NoNvidiaS
             backticked(&patterns),
             if gpus { "an NVIDIA GPU" } else { "a GPU" }
         ),
-    })
-}
-
-/// Whether a capacity provider of ECS Managed Instances (`managed_instances_provider`) selects
-/// only instance types with NVIDIA GPUs: its `instance_launch_template.instance_requirements`,
-/// read as an Auto Scaling group's override's are (`selects_only_nvidia_gpus`). `None` on
-/// anything unknown.
-pub fn managed_instances_nvidia(provider: &Resource) -> Option<NvidiaEvidence> {
-    let mip = provider.body.block("managed_instances_provider")?;
-    if mip.body.may_have_unknown("instance_launch_template") {
-        return None;
-    }
-    let template = mip.body.block("instance_launch_template")?;
-    if template.body.may_have_unknown("instance_requirements") {
-        return None;
-    }
-    let (node, why) =
-        selects_only_nvidia_gpus(&template.body.block("instance_requirements")?.body)?;
-    Some(NvidiaEvidence {
-        launches: format!(
-            "only instance types with NVIDIA GPUs (its `instance_requirements`: {why})"
-        ),
-        at: node.loc,
     })
 }
 
