@@ -142,6 +142,7 @@ fn a_destroyed_group_says_what_the_provider_does() {
         g.message
     );
     assert!(!g.message.contains("removes the scale-in protection"));
+    insta::assert_snapshot!("destroy_force_delete_human", human(&plan));
 }
 
 /// A `cluster` change replaces the service whatever `force_new_deployment` says: no help that
@@ -380,4 +381,71 @@ fn each_deployment_says_whether_the_capacity_holds_it() {
         .find(|e| e["kind"] == "deployment")
         .unwrap();
     assert_eq!(deployment["capacity"]["verdict"], "completes");
+}
+
+/// The repository's own module (terraform/ecs-gpu-task): a help names the module's input
+/// (`instance_refresh_min_healthy_percentage`, `instance_refresh_max_healthy_percentage`), never
+/// the argument of the group inside it, and says when the module has none (`skip_destroy`).
+#[test]
+fn on_the_repository_module_helps_name_its_inputs() {
+    let plan = load("module_ami.json");
+    let e = plan.effects();
+    let group = "module.inference.module.capacity.aws_autoscaling_group.this";
+    let r = find(&e, EffectKind::InstanceReplacement, group);
+    assert!(r.message.contains("minimum healthy 90%"), "{}", r.message);
+    for input in [
+        "`min_healthy_percentage = 100` through the input `instance_refresh_min_healthy_percentage` of `module.inference`",
+        "`max_healthy_percentage` above 100 through the input `instance_refresh_max_healthy_percentage` of `module.inference`",
+    ] {
+        assert!(help(r).contains(input), "{}", help(r));
+    }
+    // Not as arguments to set on the group itself, which the caller cannot reach.
+    assert!(!help(r).contains("= 100` on `"), "{}", help(r));
+    assert!(!help(r).contains("above 100 on `"), "{}", help(r));
+    insta::assert_snapshot!("module_ami_human", human(&plan));
+
+    let plan = load("module_image.json");
+    let e = plan.effects();
+    let r = find(
+        &e,
+        EffectKind::RevisionDeregistered,
+        "module.inference.module.service.aws_ecs_task_definition.this",
+    );
+    assert!(
+        help(r).contains("`module.inference` has no input for `skip_destroy`"),
+        "{}",
+        help(r)
+    );
+    // A new image is a deployment only: no launch template change, so no refresh.
+    assert!(e.iter().all(|e| e.kind != EffectKind::InstanceReplacement));
+    insta::assert_snapshot!("module_image_human", human(&plan));
+}
+
+/// The module's `gpu_count` 2 -> 4 on g5.12xlarge (4 GPUs): at minimum healthy 100% the new task
+/// needs all 4 GPUs of an instance while the old one holds 2 of the running one, so the deployment
+/// completes only on a second instance, which `max_size = 2` allows.
+#[test]
+fn twice_the_gpus_per_task_in_the_module_needs_a_second_instance() {
+    let plan = load("module_gpu_count.json");
+    let e = plan.effects();
+    let service = "module.inference.module.service.aws_ecs_service.this[0]";
+    let d = find(&e, EffectKind::Deployment, service);
+    assert!(
+        d.message
+            .contains("each new task needs 4 GPUs where the old ones need 2 GPUs"),
+        "{}",
+        d.message
+    );
+    assert!(
+        d.message.contains(
+            "every new task needs 4 GPUs free on one instance while the old tasks hold theirs"
+        ),
+        "{}",
+        d.message
+    );
+    let capacity = deployment_capacity(&plan);
+    assert_eq!(capacity.len(), 1);
+    assert_eq!(capacity[0].address, service);
+    assert_eq!(capacity[0].line(), "capacity: completes");
+    insta::assert_snapshot!("module_gpu_count_human", human(&plan));
 }
