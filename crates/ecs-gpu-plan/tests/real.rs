@@ -175,7 +175,7 @@ fn the_same_revision_named_another_way_is_no_deployment() {
 }
 
 /// A flag that moves the service to another address deletes the old one and creates one of the
-/// same name: a pair, with `moved {}` as the fix.
+/// same name: a pair, with a `moved` block as the fix.
 #[test]
 fn a_service_moved_to_another_address_is_paired_with_its_new_self() {
     let plan = load("service_moved.json");
@@ -190,7 +190,7 @@ fn a_service_moved_to_another_address_is_paired_with_its_new_self() {
     assert!(!s.message.contains("not created again"), "{}", s.message);
     assert!(
         help(s).contains(
-            "`moved { from = aws_ecs_service.train[0]  to = aws_ecs_service.train_autoscaled[0] }`"
+            "a `moved` block with `from = aws_ecs_service.train[0]` and `to = aws_ecs_service.train_autoscaled[0]`"
         ),
         "{}",
         help(s)
