@@ -317,7 +317,7 @@ fn a_capacity_provider_deleted_while_in_use_fails_the_apply() {
 }
 
 /// Managed termination protection turned off: scale-in may now terminate instances that run GPU
-/// tasks.
+/// tasks, and on a group that launches them protected, idle instances are never scaled in.
 #[test]
 fn managed_termination_protection_turned_off_is_named() {
     let plan = load("termination_protection_off.json");
@@ -330,6 +330,13 @@ fn managed_termination_protection_turned_off_is_named() {
     assert!(
         p.message
             .contains("may terminate an instance that runs GPU tasks"),
+        "{}",
+        p.message
+    );
+    // The group has `protect_from_scale_in = true`: what it launches stays protected.
+    assert!(
+        p.message
+            .contains("scale-in cannot terminate them and idle GPU instances keep running"),
         "{}",
         p.message
     );
