@@ -175,8 +175,8 @@ def check(example, outputs_path):
     service = ecs.describe_services(cluster=want["cluster"], services=[want["service"]])["services"]
     expect(len(service) == 1, f"service {want['service']} exists in {want['cluster']}")
     service = service[0]
-    # moto's CreateService drops capacityProviderStrategy and placementConstraints: read them
-    # from the request the provider sent, which moto's recorder kept.
+    # What the provider sent, from moto's recorder: the emulator keeps the strategy and the
+    # constraints, but the request is what the module wrote.
     sent = created_service(want["service"])
     strategy = sent.get("capacityProviderStrategy", [])
     expect(len(strategy) == 1, f"service strategy names one capacity provider: {strategy}")
@@ -288,6 +288,8 @@ def check(example, outputs_path):
     for other in want.get("other_providers", []):
         expect(other in cluster.get("capacityProviders", []), f"the cluster keeps its provider {other}")
 
+    placed(ecs, want, service)
+
     outputs = json.load(open(outputs_path))
     if "task_gpus" in want:
         expect(outputs["task_gpus"]["value"] == want["task_gpus"], f"the task's GPUs are {want['task_gpus']}")
@@ -388,18 +390,45 @@ def effects(path, kind):
     expect(kind in kinds, f"ecs-gpu plan reports a {kind} on the real plan")
 
 
+def placed(ecs, want, service):
+    """The emulator placed the service's tasks as ECS would: as many RUNNING as desired (at least
+    one), each container's GPUs pinned by ID, on an instance of the example's type."""
+    desired, running = service.get("desiredCount", 0), service.get("runningCount", 0)
+    expect(desired >= 1 and running == desired, f"service {want['service']} runs {running} of {desired} desired tasks")
+    arns = ecs.list_tasks(cluster=want["cluster"], serviceName=want["service"], desiredStatus="RUNNING")["taskArns"]
+    tasks = ecs.describe_tasks(cluster=want["cluster"], tasks=arns)["tasks"] if arns else []
+    expect(len(tasks) == desired, f"{len(tasks)} RUNNING task(s) of {want['service']} listed")
+    for task in tasks:
+        pinned = {c["name"]: len(c.get("gpuIds", [])) for c in task.get("containers", [])}
+        asked = {name: int(count) for name, count in want["gpus"].items()}
+        expect(pinned == asked, f"task {task['taskArn'].rsplit('/', 1)[-1]} holds GPUs by ID per container as asked {asked}: {pinned}")
+    instances = {t["containerInstanceArn"] for t in tasks}
+    if instances:
+        described = ecs.describe_container_instances(cluster=want["cluster"], containerInstances=sorted(instances))["containerInstances"]
+        types = sorted({a.get("value") for i in described for a in i.get("attributes", []) if a["name"] == "ecs.instance-type"})
+        allowed = want.get("mixed", {}).get("types", [want["type"]])
+        expect(types and all(t in allowed for t in types), f"the tasks run on {allowed}: {types}")
+
+
 def diagnose(path, status):
+    """diagnose of examples/basic, live: the emulator placed its one GPU task, so the verdict is
+    healthy (exit status 0), with no step failing."""
     text = open(path).read()
-    expect(text.strip().startswith("{") or text.strip().startswith("["), "diagnose printed JSON")
     try:
-        json.loads(text)
-        parsed = True
+        report = json.loads(text)
     except ValueError:
-        parsed = False
-    expect(parsed, "diagnose's JSON parses")
-    # moto registers no container instance with GPUs: diagnose must say why the task cannot run
-    # (status 1), not fail on the API (status 2).
-    expect(status in ("0", "1"), f"diagnose ran to a verdict (exit status {status})")
+        report = None
+    expect(isinstance(report, dict), "diagnose printed a JSON report")
+    report = report if isinstance(report, dict) else {}
+    verdict = report.get("verdict", {})
+    expect(status == "0", f"diagnose exits 0 on a healthy service (exit status {status})")
+    expect(verdict.get("step") == "healthy" and verdict.get("status") == "pass", f"the verdict is healthy: {verdict}")
+    expect(
+        verdict.get("message") == "service `inference` runs 1 of 1 desired tasks and no step fails",
+        f"the verdict says the service runs its task: {verdict.get('message')}",
+    )
+    failed = [step.get("id") for step in report.get("steps", []) if step.get("status") == "fail"]
+    expect(failed == [], f"no step fails: {failed}")
 
 
 def moves(path):

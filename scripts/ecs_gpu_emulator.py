@@ -31,7 +31,7 @@ What it emulates (each rule names the ECS behaviour it follows):
 * The instance's capacity provider: an instance launched by an Auto Scaling group gets the name of
   the capacity provider over that group (`capacityProviderName`).
 * Services keep `capacityProviderStrategy`, `placementConstraints`, `placementStrategy`,
-  `availabilityZoneRebalancing` and `deploymentConfiguration` (with ECS's defaults, 100% and 200%) and read them back.
+  `availabilityZoneRebalancing`, `enableECSManagedTags` and `deploymentConfiguration` (with ECS's defaults, 100% and 200%) and read them back.
 * Service scheduling, at every ECS call: the service's tasks are placed by ECS's rules — whole GPUs
   per task (the sum over containers, pinned by ID), CPU and memory (task level, else the sum of the
   containers), host ports, the instances of the strategy's capacity providers only, `memberOf`
@@ -44,6 +44,8 @@ What it emulates (each rule names the ECS behaviour it follows):
 * Managed scaling: when a service's tasks cannot be placed and its capacity provider has managed
   scaling ENABLED and is attached to the cluster, the Auto Scaling group's desired capacity is raised
   (up to its max size) by the instances the tasks need; moto launches them and they join.
+* Launch templates: the template's own tags are not read back as part of its data (moto mixes
+  them into the first version's tag specifications; EC2 keeps them apart).
 * Managed termination protection: while it is ENABLED, the instances that run tasks are protected
   from scale-in in the Auto Scaling group, and the others are not.
 
@@ -836,6 +838,8 @@ def _adopt(service, params):
     service.deployment_configuration = config
     if params.get("availabilityZoneRebalancing") is not None:
         service.availability_zone_rebalancing = params["availabilityZoneRebalancing"]
+    if params.get("enableECSManagedTags") is not None:
+        service.enable_ecs_managed_tags = params["enableECSManagedTags"] in (True, "true")
     if params.get("forceNewDeployment"):
         service._ecs_gpu_force = True
     # ECS leaves out the network configuration of a service without one; moto answers `{}`, which
@@ -881,6 +885,21 @@ def install():
 
     AutoScalingBackend.set_instance_protection = set_instance_protection
 
+    # EC2 keeps a launch template's own tags (CreateLaunchTemplate's TagSpecifications, resource
+    # type launch-template) apart from its data; moto adds them to the data of version 1, which the
+    # provider then reads back as a tag specification the configuration never had.
+    from moto.ec2.models.launch_templates import LaunchTemplateBackend
+
+    create_template = LaunchTemplateBackend.create_launch_template
+
+    def create_launch_template(self, name, description, template_data, tag_spec):
+        specs = template_data.get("TagSpecifications")
+        if specs:
+            template_data["TagSpecifications"] = [t for t in specs if t.get("ResourceType") != "launch-template"]
+        return create_template(self, name, description, template_data, tag_spec)
+
+    LaunchTemplateBackend.create_launch_template = create_launch_template
+
     # Every read and write of the scheduler's state first brings it up to date.
     for name in (
         "list_container_instances",
@@ -925,6 +944,7 @@ def install():
                     "availabilityZoneRebalancing",
                     "forceNewDeployment",
                     "taskDefinition",
+                    "enableECSManagedTags",
                 )
             }
             # Read before moto's handler runs: UpdateService pops them from the parameters.

@@ -253,7 +253,7 @@ secrets                  = {}
 EOF
 } >"$work/autoscaling/terraform.tfvars"
 prepare autoscaling
-# moto never runs a task: waiting for a steady state would wait forever.
+# No wait for a steady state: e2e_check.py checks through the API that the tasks were placed.
 cat >"$work/autoscaling/e2e_module_override.tf" <<EOF
 module "inference" {
   ami_id                = "$(seed ami_1)"
@@ -339,7 +339,7 @@ mkdir -p "$work/gpu-metrics"
   common_vars
   echo "image           = \"123456789012.dkr.ecr.us-east-1.amazonaws.com/inference:1\""
   echo "alarm_topic_arn = \"arn:aws:sns:us-east-1:123456789012:gpu-oncall\""
-  # moto never runs a task: waiting for a steady state would wait forever.
+  # No wait for a steady state: e2e_check.py checks through the API that the tasks were placed.
   echo "wait_for_steady_state = false"
 } >"$work/gpu-metrics/terraform.tfvars"
 prepare gpu-metrics

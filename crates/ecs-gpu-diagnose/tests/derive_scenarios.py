@@ -195,6 +195,10 @@ def held_by_another_service():
     task["taskDefinitionArn"] = "arn:aws:ecs:us-east-1:123456789012:task-definition/embed:7"
     task["startedBy"] = "ecs-svc/9876543210987654321"
     save("gpus-available-held-by-another-service", s)
+    # The same with the constraint the module writes: the placement step then judges the instance
+    # whose GPU is taken, and the CPU and memory step must not call it free.
+    svc["placementConstraints"] = [{"type": "memberOf", "expression": "attribute:ecs.instance-type == g5.xlarge"}]
+    save("gpus-available-held-constrained", s)
 
 
 def managed_scaling_adds():

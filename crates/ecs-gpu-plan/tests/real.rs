@@ -142,6 +142,7 @@ fn a_destroyed_group_says_what_the_provider_does() {
         g.message
     );
     assert!(!g.message.contains("removes the scale-in protection"));
+    insta::assert_snapshot!("destroy_force_delete_human", human(&plan));
 }
 
 /// A `cluster` change replaces the service whatever `force_new_deployment` says: no help that
@@ -174,7 +175,7 @@ fn the_same_revision_named_another_way_is_no_deployment() {
 }
 
 /// A flag that moves the service to another address deletes the old one and creates one of the
-/// same name: a pair, with `moved {}` as the fix.
+/// same name: a pair, with a `moved` block as the fix.
 #[test]
 fn a_service_moved_to_another_address_is_paired_with_its_new_self() {
     let plan = load("service_moved.json");
@@ -189,7 +190,7 @@ fn a_service_moved_to_another_address_is_paired_with_its_new_self() {
     assert!(!s.message.contains("not created again"), "{}", s.message);
     assert!(
         help(s).contains(
-            "`moved { from = aws_ecs_service.train[0]  to = aws_ecs_service.train_autoscaled[0] }`"
+            "a `moved` block with `from = aws_ecs_service.train[0]` and `to = aws_ecs_service.train_autoscaled[0]`"
         ),
         "{}",
         help(s)
@@ -316,7 +317,7 @@ fn a_capacity_provider_deleted_while_in_use_fails_the_apply() {
 }
 
 /// Managed termination protection turned off: scale-in may now terminate instances that run GPU
-/// tasks.
+/// tasks, and on a group that launches them protected, idle instances are never scaled in.
 #[test]
 fn managed_termination_protection_turned_off_is_named() {
     let plan = load("termination_protection_off.json");
@@ -329,6 +330,13 @@ fn managed_termination_protection_turned_off_is_named() {
     assert!(
         p.message
             .contains("may terminate an instance that runs GPU tasks"),
+        "{}",
+        p.message
+    );
+    // The group has `protect_from_scale_in = true`: what it launches stays protected.
+    assert!(
+        p.message
+            .contains("scale-in cannot terminate them and idle GPU instances keep running"),
         "{}",
         p.message
     );
@@ -380,4 +388,71 @@ fn each_deployment_says_whether_the_capacity_holds_it() {
         .find(|e| e["kind"] == "deployment")
         .unwrap();
     assert_eq!(deployment["capacity"]["verdict"], "completes");
+}
+
+/// The repository's own module (terraform/ecs-gpu-task): a help names the module's input
+/// (`instance_refresh_min_healthy_percentage`, `instance_refresh_max_healthy_percentage`), never
+/// the argument of the group inside it, and says when the module has none (`skip_destroy`).
+#[test]
+fn on_the_repository_module_helps_name_its_inputs() {
+    let plan = load("module_ami.json");
+    let e = plan.effects();
+    let group = "module.inference.module.capacity.aws_autoscaling_group.this";
+    let r = find(&e, EffectKind::InstanceReplacement, group);
+    assert!(r.message.contains("minimum healthy 90%"), "{}", r.message);
+    for input in [
+        "`min_healthy_percentage = 100` through the input `instance_refresh_min_healthy_percentage` of `module.inference`",
+        "`max_healthy_percentage` above 100 through the input `instance_refresh_max_healthy_percentage` of `module.inference`",
+    ] {
+        assert!(help(r).contains(input), "{}", help(r));
+    }
+    // Not as arguments to set on the group itself, which the caller cannot reach.
+    assert!(!help(r).contains("= 100` on `"), "{}", help(r));
+    assert!(!help(r).contains("above 100 on `"), "{}", help(r));
+    insta::assert_snapshot!("module_ami_human", human(&plan));
+
+    let plan = load("module_image.json");
+    let e = plan.effects();
+    let r = find(
+        &e,
+        EffectKind::RevisionDeregistered,
+        "module.inference.module.service.aws_ecs_task_definition.this",
+    );
+    assert!(
+        help(r).contains("`module.inference` has no input for `skip_destroy`"),
+        "{}",
+        help(r)
+    );
+    // A new image is a deployment only: no launch template change, so no refresh.
+    assert!(e.iter().all(|e| e.kind != EffectKind::InstanceReplacement));
+    insta::assert_snapshot!("module_image_human", human(&plan));
+}
+
+/// The module's `gpu_count` 2 -> 4 on g5.12xlarge (4 GPUs): at minimum healthy 100% the new task
+/// needs all 4 GPUs of an instance while the old one holds 2 of the running one, so the deployment
+/// completes only on a second instance, which `max_size = 2` allows.
+#[test]
+fn twice_the_gpus_per_task_in_the_module_needs_a_second_instance() {
+    let plan = load("module_gpu_count.json");
+    let e = plan.effects();
+    let service = "module.inference.module.service.aws_ecs_service.this[0]";
+    let d = find(&e, EffectKind::Deployment, service);
+    assert!(
+        d.message
+            .contains("each new task needs 4 GPUs where the old ones need 2 GPUs"),
+        "{}",
+        d.message
+    );
+    assert!(
+        d.message.contains(
+            "every new task needs 4 GPUs free on one instance while the old tasks hold theirs"
+        ),
+        "{}",
+        d.message
+    );
+    let capacity = deployment_capacity(&plan);
+    assert_eq!(capacity.len(), 1);
+    assert_eq!(capacity[0].address, service);
+    assert_eq!(capacity[0].line(), "capacity: completes");
+    insta::assert_snapshot!("module_gpu_count_human", human(&plan));
 }

@@ -368,6 +368,15 @@ fn live_a_stuck_gpu_service() {
         out.contains("insufficient GPU available"),
         "a service event from the emulator: {out}"
     );
+    // The instance's one GPU is taken: no step may say it has room for the task.
+    assert!(
+        !out.contains("enough free GPUs, CPU and memory on"),
+        "{out}"
+    );
+    assert!(
+        out.contains("no instance with enough free GPUs to check"),
+        "{out}"
+    );
     // Only reads, the holders' ListTasks by container instance included.
     for op in operations(&dir) {
         assert!(

@@ -11,8 +11,13 @@ impl Walk<'_> {
         if self.instances().is_none() {
             return unknown(id, vec![self.missing(Call::DescribeContainerInstances)]);
         }
+        // Only an instance with free GPUs can take the task: the placement step falls back to the
+        // instances whose GPUs are all taken to show a constraint's typo, and those must not be
+        // said to have room.
+        let free =
+            |i: &&ContainerInstance| self.free_gpu_instances.iter().any(|f| std::ptr::eq(*f, *i));
         let pool: Vec<&ContainerInstance> = match &self.placeable {
-            Some(p) if !p.is_empty() => p.clone(),
+            Some(p) if !p.is_empty() => p.iter().copied().filter(free).collect(),
             _ => self.free_gpu_instances.clone(),
         };
         if self.packed {

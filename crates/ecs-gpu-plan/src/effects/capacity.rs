@@ -190,14 +190,24 @@ fn protection_removed(m: &Model, i: usize, c: &Change, out: &mut Vec<Effect>) ->
         return false;
     }
     let r = &m.resources[i];
+    let groups = capacity_provider_groups(m, i);
     let mut related = Vec::new();
-    relate(&mut related, m, &capacity_provider_groups(m, i));
+    relate(&mut related, m, &groups);
     relate(&mut related, m, &capacity_provider_services(m, i));
+    let mut message = "managed termination protection goes from ENABLED to DISABLED: ECS no longer keeps the instances that run tasks protected from scale-in, so when the group scales in (managed scaling, a scheduled action, a lower desired capacity) Auto Scaling may terminate an instance that runs GPU tasks; those tasks stop, and a service's replacements need free GPUs elsewhere".to_string();
+    // Auto Scaling never terminates a protected instance on scale-in, and without managed
+    // termination protection nothing takes the launch-time protection off an idle one.
+    if groups
+        .iter()
+        .any(|&g| m.resources[g].current().bool(&["protect_from_scale_in"]) == Some(true))
+    {
+        message.push_str("; the group still launches its instances protected from scale-in (`protect_from_scale_in = true`) and ECS no longer removes that protection from idle ones, so those stay protected: scale-in cannot terminate them and idle GPU instances keep running");
+    }
     out.push(Effect {
         kind: EffectKind::ProtectionRemoved,
         address: r.address.clone(),
         related,
-        message: "managed termination protection goes from ENABLED to DISABLED: ECS no longer keeps the instances that run tasks protected from scale-in, so when the group scales in (managed scaling, a scheduled action, a lower desired capacity) Auto Scaling may terminate an instance that runs GPU tasks; those tasks stop, and a service's replacements need free GPUs elsewhere".to_string(),
+        message,
         help: Some("keep `managed_termination_protection = \"ENABLED\"` (with `protect_from_scale_in = true` on the group) unless the GPU tasks may be stopped at any time".to_string()),
     });
     true

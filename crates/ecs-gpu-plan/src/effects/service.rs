@@ -189,7 +189,7 @@ fn replaced(m: &Model, i: usize, c: &Change, mut related: Vec<String>, out: &mut
                     reason(c)
                 ),
                 help: Some(format!(
-                    "to keep the service and its tasks, add `moved {{ from = {}  to = {to} }}` to the root module, so Terraform moves it in the state instead of replacing it",
+                    "to keep the service and its tasks, add a `moved` block with `from = {}` and `to = {to}` to the root module, so Terraform moves it in the state instead of replacing it",
                     r.address
                 )),
             });
