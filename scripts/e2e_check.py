@@ -448,7 +448,10 @@ def moves(path):
     expect(len(moved) >= 10, f"the old layout's resources move into the submodules ({len(moved)} moves)")
     expect(all(".module." in f".{c['address']}" for c in moved), "every move lands in a submodule")
     expect(destroyed == [], f"nothing is destroyed or replaced: {destroyed}")
-    expect(created == [], f"nothing is created: {created}")
+    # A terraform_data resource lives only in the state (the capacity's gate that orders the
+    # cluster check after the cluster's creation): creating it touches nothing in AWS.
+    in_aws = [a for a in created if not a.split(".")[-2].startswith("terraform_data")]
+    expect(in_aws == [], f"nothing is created in AWS: {in_aws}")
 
 
 def empty():
