@@ -507,7 +507,7 @@ fn word_operators_and_quoted_values_are_read() {
     assert_eq!(step(&r, StepId::PlacementConstraint).0, Status::Pass);
 }
 
-/// Issue 30.4: sizes near the integer limits saturate instead of overflowing.
+/// Sizes near the integer limits saturate instead of overflowing.
 #[test]
 fn huge_container_sizes_saturate_instead_of_overflowing() {
     let json = r#"{"taskDefinition": {"family": "f", "containerDefinitions": [

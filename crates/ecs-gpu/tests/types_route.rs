@@ -233,7 +233,7 @@ fn usage_errors_exit_2_and_help_exits_0() {
     assert!(stdout(&o).contains("--min-gpu-memory"));
 }
 
-/// Issue 30.5: `route --from` refuses a device, a directory or a FIFO (without waiting on it) and a
+/// `route --from` refuses a device, a directory or a FIFO (without waiting on it) and a
 /// file past the documented size, with one clear line.
 #[test]
 fn route_from_refuses_special_and_huge_files() {
@@ -262,7 +262,7 @@ fn route_from_refuses_special_and_huge_files() {
     }
 }
 
-/// Issue 32.5: `route` names the module that builds the home it recommends, or says why none does,
+/// `route` names the module that builds the home it recommends, or says why none does,
 /// in the human and the JSON output.
 #[test]
 fn route_names_the_module_of_each_home_in_every_format() {
