@@ -4,7 +4,7 @@ use std::fmt;
 
 use serde::Serialize;
 
-/// The links of the chain, in the order they are walked.
+/// The links of the chain, in the order they are checked.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize)]
 #[serde(rename_all = "kebab-case")]
 pub enum StepId {
@@ -80,7 +80,7 @@ impl fmt::Display for Status {
     }
 }
 
-/// One step of the walk.
+/// One step of the diagnosis.
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct Step {
     pub id: StepId,

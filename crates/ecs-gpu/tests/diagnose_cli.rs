@@ -336,7 +336,7 @@ fn the_documented_iam_policy_is_exactly_the_calls_made() {
         .map(|a| a.as_str().unwrap().to_string())
         .collect();
     documented.sort();
-    let mut made: Vec<String> = ecs_gpu_diagnose::input::Call::ALL
+    let mut made: Vec<String> = ecs_gpu_diagnose::api::Call::ALL
         .iter()
         .map(|c| c.iam_action())
         .collect();

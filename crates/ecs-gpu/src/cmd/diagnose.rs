@@ -139,7 +139,7 @@ fn live(args: &Args) -> Result<(Inputs, String)> {
         .context("could not start the async runtime")?;
     let collected = runtime.block_on(ecs_gpu_aws::collect(&opts))?;
     // Each call that failed, with its AWS error (escaped: an endpoint's message is anything it
-    // says); the walk goes on with the others.
+    // says); the diagnosis goes on with the others.
     for e in &collected.inputs.errors {
         let _ = writeln!(io::stderr(), "ecs-gpu: warning: {}", esc(&e.to_string()));
     }
