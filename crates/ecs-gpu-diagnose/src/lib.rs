@@ -25,6 +25,7 @@
 
 pub mod api;
 mod inputs;
+pub mod render;
 mod report;
 pub mod simulate;
 mod steps;

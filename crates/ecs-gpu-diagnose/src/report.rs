@@ -119,10 +119,9 @@ pub enum Outcome {
     Inconclusive,
 }
 
-/// The whole diagnosis. Serializes as the `--format json` document.
+/// The whole diagnosis ([`crate::render`] writes it).
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct Report {
-    pub version: u32,
     pub verdict: Verdict,
     pub steps: Vec<Step>,
 }

@@ -117,11 +117,7 @@ pub fn diagnose(inputs: &Inputs, target: &Target) -> Result<Report, DiagnoseErro
         w.cpu_memory(),
     ];
     let verdict = w.verdict(&steps);
-    Ok(Report {
-        version: 1,
-        verdict,
-        steps,
-    })
+    Ok(Report { verdict, steps })
 }
 
 fn pick_service<'a>(
