@@ -54,13 +54,25 @@ impl<'a> Row<'a> {
     }
 }
 
-/// Writes the types as a JSON array of objects, one per type.
+/// The `--format json` document: `{"version": 1, "command": "types", "instance_types": [...]}`.
+#[derive(Debug, Serialize)]
+struct Document<'a> {
+    version: u32,
+    command: &'static str,
+    instance_types: Vec<Row<'a>>,
+}
+
+/// Writes the `--format json` document, one object per type.
 ///
 /// # Errors
 /// Writing to `out` fails.
 pub fn json(out: &mut dyn Write, types: &[&InstanceType]) -> io::Result<()> {
-    let rows: Vec<Row<'_>> = types.iter().map(|t| Row::new(t)).collect();
-    serde_json::to_writer_pretty(&mut *out, &rows)?;
+    let document = Document {
+        version: 1,
+        command: "types",
+        instance_types: types.iter().map(|t| Row::new(t)).collect(),
+    };
+    serde_json::to_writer_pretty(&mut *out, &document)?;
     writeln!(out)
 }
 

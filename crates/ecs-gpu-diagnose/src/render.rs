@@ -9,10 +9,11 @@ use serde::Serialize;
 
 use crate::{Report, Status, Step, Verdict};
 
-/// The `--format json` document: `{"version": 1, "verdict", "steps"}`.
+/// The `--format json` document: `{"version": 1, "command": "diagnose", "verdict", "steps"}`.
 #[derive(Serialize)]
 struct Document<'a> {
     version: u32,
+    command: &'static str,
     verdict: &'a Verdict,
     steps: &'a [Step],
 }
@@ -24,6 +25,7 @@ struct Document<'a> {
 pub fn json(out: &mut dyn Write, report: &Report) -> io::Result<()> {
     let document = Document {
         version: 1,
+        command: "diagnose",
         verdict: &report.verdict,
         steps: &report.steps,
     };

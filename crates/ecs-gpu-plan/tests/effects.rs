@@ -533,11 +533,13 @@ fn the_slice_and_the_stream_read_the_same() {
 fn json_has_the_documented_shape() {
     let v: serde_json::Value = serde_json::from_str(&json("deployment.json")).unwrap();
     assert_eq!(v["version"], 1);
+    assert_eq!(v["command"], "plan");
     let keys: Vec<&str> = v.as_object().unwrap().keys().map(String::as_str).collect();
     assert_eq!(
         keys,
         [
             "version",
+            "command",
             "errored",
             "applyable",
             "complete",

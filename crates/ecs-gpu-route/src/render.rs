@@ -10,6 +10,8 @@ use crate::Route;
 /// The `--format json` document.
 #[derive(Debug, Serialize)]
 struct Document<'a> {
+    version: u32,
+    command: &'static str,
     home: &'a str,
     /// This repository's Terraform module for the home, or null.
     module: Option<&'a str>,
@@ -25,6 +27,8 @@ struct Document<'a> {
 /// Writing to `out` fails.
 pub fn json(out: &mut dyn Write, r: &Route) -> io::Result<()> {
     let document = Document {
+        version: 1,
+        command: "route",
         home: r.home.as_str(),
         module: r.deploy.module,
         module_note: r.deploy.note,

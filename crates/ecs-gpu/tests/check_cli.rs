@@ -734,7 +734,7 @@ fn rules_lists_every_rule_and_rule_shows_its_doc() {
     }
     let o = run(&["rules", "--format", "json"]);
     let v: serde_json::Value = serde_json::from_str(&stdout(&o)).unwrap();
-    assert!(v
+    assert!(v["rules"]
         .as_array()
         .unwrap()
         .iter()

@@ -97,7 +97,11 @@ fn json_output_has_exactly_the_documented_shape() {
             k.sort();
             k
         };
-        assert_eq!(keys(&v), ["steps", "verdict", "version"], "{name}");
+        assert_eq!(
+            keys(&v),
+            ["command", "steps", "verdict", "version"],
+            "{name}"
+        );
         assert_eq!(v["version"], 1);
         assert_eq!(
             keys(&v["verdict"]),

@@ -9,6 +9,7 @@ use crate::{Effect, EffectKind, Plan};
 #[derive(Debug, Serialize)]
 struct JsonReport<'a> {
     version: u32,
+    command: &'static str,
     /// Terraform's `errored`: planning stopped at an error, the effects are partial.
     errored: bool,
     /// Terraform's `applyable`: `false` for an errored plan and for a plan with nothing to apply.
@@ -27,7 +28,7 @@ struct JsonEffect<'a> {
     message: String,
 }
 
-/// The JSON format: `{"version": 1, "errored", "applyable", "complete", "effects": [{"kind",
+/// The JSON format: `{"version": 1, "command": "plan", "errored", "applyable", "complete", "effects": [{"kind",
 /// "address", "related", "message"}],
 /// "summary": {kind: count}}`, with every kind in `summary` (0 when absent). The help, when there
 /// is one, ends the message after `; help: `.
@@ -42,6 +43,7 @@ pub fn json(out: &mut dyn Write, plan: &Plan, effects: &[Effect]) -> io::Result<
     }
     let report = JsonReport {
         version: 1,
+        command: "plan",
         errored: plan.is_errored(),
         applyable: plan.is_applyable(),
         complete: plan.is_complete(),

@@ -62,7 +62,7 @@ pub struct Args {
 pub enum FormatArg {
     /// `file:line:col`, severity, rule and message, the source excerpt, a help line.
     Human,
-    /// `{"version": 1, "diagnostics": [...], "summary": {...}}`.
+    /// `{"version": 1, "command": "check", "diagnostics": [...], "summary": {...}, "problems": [...]}`.
     Json,
     /// SARIF 2.1.0, for GitHub code scanning.
     Sarif,
@@ -363,14 +363,14 @@ pub struct RulesArgs {
 pub enum ListFormat {
     /// An aligned table.
     Human,
-    /// An array of objects: id, name, severity, summary.
+    /// `{"version": 1, "command": "rules", "rules": [...]}`: id, name, severity, summary.
     Json,
 }
 
 pub fn run_rules(args: &RulesArgs, out: &mut dyn Write) -> Result<Outcome> {
     match args.format {
         ListFormat::Json => {
-            let rows: Vec<serde_json::Value> = RULES
+            let rules: Vec<serde_json::Value> = RULES
                 .iter()
                 .map(|r| {
                     serde_json::json!({
@@ -381,7 +381,8 @@ pub fn run_rules(args: &RulesArgs, out: &mut dyn Write) -> Result<Outcome> {
                     })
                 })
                 .collect();
-            serde_json::to_writer_pretty(&mut *out, &rows)?;
+            let document = serde_json::json!({"version": 1, "command": "rules", "rules": rules});
+            serde_json::to_writer_pretty(&mut *out, &document)?;
             writeln!(out)?;
         }
         ListFormat::Human => {

@@ -57,7 +57,7 @@ pub struct Args {
 enum Format {
     /// The steps as a checklist, then the verdict.
     Human,
-    /// `{"version": 1, "verdict": {...}, "steps": [...]}`.
+    /// `{"version": 1, "command": "diagnose", "verdict": {...}, "steps": [...]}`.
     Json,
 }
 

@@ -49,7 +49,7 @@ enum ArchArg {
 enum Format {
     /// An aligned table.
     Human,
-    /// An array of objects.
+    /// `{"version": 1, "command": "types", "instance_types": [...]}`.
     Json,
 }
 
