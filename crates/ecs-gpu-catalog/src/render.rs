@@ -54,32 +54,15 @@ impl<'a> Row<'a> {
     }
 }
 
-/// The `--format json` document: `{"version": 1, "command": "types", "instance_types": [...]}`.
-#[derive(Debug, Serialize)]
-struct Document<'a> {
-    version: u32,
-    command: &'static str,
-    instance_types: Vec<Row<'a>>,
-}
-
-/// Writes the `--format json` document, one object per type.
-///
-/// # Errors
-/// Writing to `out` fails.
+/// Writes the `--format json` document: `{"version": 1, "command": "types", "instance_types"}`.
 pub fn json(out: &mut dyn Write, types: &[&InstanceType]) -> io::Result<()> {
-    let document = Document {
-        version: 1,
-        command: "types",
-        instance_types: types.iter().map(|t| Row::new(t)).collect(),
-    };
+    let rows: Vec<Row<'_>> = types.iter().map(|t| Row::new(t)).collect();
+    let document = serde_json::json!({"version": 1, "command": "types", "instance_types": rows});
     serde_json::to_writer_pretty(&mut *out, &document)?;
     writeln!(out)
 }
 
 /// Writes the types as an aligned table and, with `detail`, each type's facts with their sources.
-///
-/// # Errors
-/// Writing to `out` fails.
 pub fn human(out: &mut dyn Write, types: &[&InstanceType], detail: bool) -> io::Result<()> {
     write_table(out, types)?;
     if detail {
@@ -88,14 +71,6 @@ pub fn human(out: &mut dyn Write, types: &[&InstanceType], detail: bool) -> io::
         }
     }
     Ok(())
-}
-
-fn gpus_cell(t: &InstanceType) -> String {
-    match t.gpus {
-        Gpus::Whole(n) => n.to_string(),
-        Gpus::Fraction(f) => f.as_str().to_string(),
-        Gpus::Unknown => "unknown".to_string(),
-    }
 }
 
 fn gib(mib: u64) -> String {
@@ -127,7 +102,10 @@ fn write_table(out: &mut dyn Write, types: &[&InstanceType]) -> io::Result<()> {
         .map(|t| {
             [
                 t.name.clone(),
-                gpus_cell(t),
+                // A fractional type's share as ECS takes it (`0.125`), not the `0` of the filters.
+                t.gpus
+                    .fraction()
+                    .map_or_else(|| cell(t.gpus.count()), |f| f.as_str().into()),
                 cell(t.gpu_model.as_deref()),
                 cell(t.gpu_memory_mib.map(|m| gib(u64::from(m)))),
                 cell(t.vcpus),

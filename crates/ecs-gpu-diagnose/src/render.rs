@@ -5,39 +5,20 @@
 use std::io::{self, Write};
 
 use ecs_gpu_report::escape_control as esc;
-use serde::Serialize;
 
-use crate::{Report, Status, Step, Verdict};
+use crate::{Report, Status};
 
-/// The `--format json` document: `{"version": 1, "command": "diagnose", "verdict", "steps"}`.
-#[derive(Serialize)]
-struct Document<'a> {
-    version: u32,
-    command: &'static str,
-    verdict: &'a Verdict,
-    steps: &'a [Step],
-}
-
-/// Writes the `--format json` document.
-///
-/// # Errors
-/// Writing to `out` fails.
+/// Writes the `--format json` document: `{"version": 1, "command": "diagnose", "verdict",
+/// "steps"}`.
 pub fn json(out: &mut dyn Write, report: &Report) -> io::Result<()> {
-    let document = Document {
-        version: 1,
-        command: "diagnose",
-        verdict: &report.verdict,
-        steps: &report.steps,
-    };
+    let document = serde_json::json!({"version": 1, "command": "diagnose",
+        "verdict": report.verdict, "steps": report.steps});
     // Rendered whole first, so a closed pipe surfaces as one io::Error.
     let text = serde_json::to_string_pretty(&document).map_err(io::Error::other)?;
     writeln!(out, "{text}")
 }
 
 /// Writes the steps as a checklist, then the verdict; `source` says what was diagnosed.
-///
-/// # Errors
-/// Writing to `out` fails.
 pub fn human(out: &mut dyn Write, report: &Report, source: &str) -> io::Result<()> {
     writeln!(out, "diagnosing {}", esc(source))?;
     writeln!(out)?;

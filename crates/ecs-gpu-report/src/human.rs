@@ -391,8 +391,9 @@ impl Write for Counting<'_> {
     }
 }
 
-fn plural(n: usize, one: &str, many: &str) -> String {
-    format!("{n} {}", if n == 1 { one } else { many })
+/// `1 file`, `2 files`: a count with its noun, for every command's messages.
+pub fn plural<N: std::fmt::Display + PartialEq + From<u8>>(n: N, one: &str, many: &str) -> String {
+    format!("{n} {}", if n == N::from(1) { one } else { many })
 }
 
 /// `3 errors, 1 warning, 0 infos in 12 files`.

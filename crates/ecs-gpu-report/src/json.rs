@@ -126,10 +126,8 @@ mod tests {
     fn json_has_exactly_the_documented_keys() {
         let v = super::to_value(&crate::test_report::sample());
         let keys: Vec<&str> = v.as_object().unwrap().keys().map(String::as_str).collect();
-        assert_eq!(
-            keys,
-            ["version", "command", "diagnostics", "summary", "problems"]
-        );
+        let documented = ["version", "command", "diagnostics", "summary", "problems"];
+        assert_eq!(keys, documented);
         let p = v["problems"][0].as_object().unwrap();
         let keys: Vec<&str> = p.keys().map(String::as_str).collect();
         assert_eq!(keys, ["file", "line", "column", "message"]);

@@ -3,46 +3,19 @@
 
 use std::io::{self, Write};
 
-use serde::Serialize;
-
 use crate::Route;
 
-/// The `--format json` document.
-#[derive(Debug, Serialize)]
-struct Document<'a> {
-    version: u32,
-    command: &'static str,
-    home: &'a str,
-    /// This repository's Terraform module for the home, or null.
-    module: Option<&'a str>,
-    /// What the module builds, or why there is none.
-    module_note: &'a str,
-    reasons: &'a [String],
-    guardrails: &'a [String],
-}
-
-/// Writes the `--format json` document.
-///
-/// # Errors
-/// Writing to `out` fails.
+/// Writes the `--format json` document; `module` is this repository's Terraform module for the
+/// home or null, and `module_note` says what it builds or why there is none.
 pub fn json(out: &mut dyn Write, r: &Route) -> io::Result<()> {
-    let document = Document {
-        version: 1,
-        command: "route",
-        home: r.home.as_str(),
-        module: r.deploy.module,
-        module_note: r.deploy.note,
-        reasons: &r.reasons,
-        guardrails: &r.guardrails,
-    };
+    let document = serde_json::json!({"version": 1, "command": "route", "home": r.home.as_str(),
+        "module": r.deploy.module, "module_note": r.deploy.note, "reasons": r.reasons,
+        "guardrails": r.guardrails});
     serde_json::to_writer_pretty(&mut *out, &document)?;
     writeln!(out)
 }
 
 /// Writes the home, the module that builds it, the reasons and the guardrails.
-///
-/// # Errors
-/// Writing to `out` fails.
 pub fn human(out: &mut dyn Write, r: &Route) -> io::Result<()> {
     writeln!(out, "home: {} ({})", r.home, r.home.describe())?;
     writeln!(

@@ -42,6 +42,8 @@ mod scenario;
 
 use std::collections::BTreeMap;
 
+use ecs_gpu_report::plural;
+
 pub use answer::{
     Answer, Bound, Cost, DeploymentGpus, Event, GroupPeak, Report, Step, Stranded, Verdict,
 };
@@ -278,10 +280,6 @@ impl DeploymentNeed {
             u64::from(self.max_size) * u64::from(self.gpus_per_instance),
         )
     }
-}
-
-fn plural(n: u32, one: &str, many: &str) -> String {
-    format!("{n} {}", if n == 1 { one } else { many })
 }
 
 use serde::Serialize;

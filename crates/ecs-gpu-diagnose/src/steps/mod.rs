@@ -9,6 +9,7 @@ use ecs_gpu_query::{
 use crate::api::{Call, ContainerInstance, PlacementConstraint, Service, Task, TaskDefinition};
 use crate::report::{Report, Status, Step, StepId, Verdict};
 use crate::Inputs;
+use ecs_gpu_report::plural;
 use facts::InstanceFacts;
 
 mod capacity;
@@ -257,14 +258,6 @@ fn grouped(lines: Vec<(&ContainerInstance, String)>) -> Vec<String> {
         ));
     }
     out
-}
-
-fn plural(n: usize, one: &str, many: &str) -> String {
-    if n == 1 {
-        format!("{n} {one}")
-    } else {
-        format!("{n} {many}")
-    }
 }
 
 /// Whether a service runs its desired count with nothing pending and its deployment done: a steady

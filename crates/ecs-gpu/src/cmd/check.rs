@@ -373,12 +373,8 @@ pub fn run_rules(args: &RulesArgs, out: &mut dyn Write) -> Result<Outcome> {
             let rules: Vec<serde_json::Value> = RULES
                 .iter()
                 .map(|r| {
-                    serde_json::json!({
-                        "id": r.id,
-                        "name": r.name,
-                        "severity": r.severity,
-                        "summary": r.summary,
-                    })
+                    serde_json::json!({"id": r.id, "name": r.name, "severity": r.severity,
+                        "summary": r.summary})
                 })
                 .collect();
             let document = serde_json::json!({"version": 1, "command": "rules", "rules": rules});
