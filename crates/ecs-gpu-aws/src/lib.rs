@@ -420,8 +420,8 @@ fn profile_exists(name: &str) -> bool {
 }
 
 /// What was wrong with an answer the SDK could not read: its parser's words and, when the field is
-/// one the diagnosis reads, where it is (`tasks[0].containers`), found by reading the answer again into
-/// the AWS CLI shape of the call.
+/// one the diagnosis reads, where it is (`tasks[0].containers`), found by reading the answer again
+/// into the AWS CLI shape of the call.
 fn unreadable<E>(call: Call, e: &SdkError<E, HttpResponse>) -> String
 where
     E: std::error::Error + 'static,
@@ -595,9 +595,9 @@ impl Run {
         }
     }
 
-    /// The running tasks of other groups on the instances whose GPUs are held, so the diagnosis can name
-    /// who holds them: for at most [`MAX_HOLDER_INSTANCES`] instances whose running tasks the tasks
-    /// read so far do not account for.
+    /// The running tasks of other groups on the instances whose GPUs are held, so the diagnosis can
+    /// name who holds them: for at most [`MAX_HOLDER_INSTANCES`] instances whose running tasks the
+    /// tasks read so far do not account for.
     async fn read_gpu_holders(&mut self, ecs: &aws_sdk_ecs::Client, cluster: &str) {
         let (Some(tasks), Some(instances)) = (&self.inputs.tasks, &self.inputs.container_instances)
         else {

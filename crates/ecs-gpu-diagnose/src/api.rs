@@ -1,9 +1,9 @@
 //! The diagnosis inputs: the AWS CLI JSON output of each read-only call, as typed structs.
 //!
 //! Field names follow the wire shapes the AWS CLI prints: camelCase for ECS, PascalCase for Auto
-//! Scaling. Only the fields the diagnosis reads are kept; unknown fields are ignored on input, so a full
-//! `aws ecs describe-services` output loads as is. Absent values are skipped on output, so a saved
-//! file is a subset of the CLI shape that reads back the same.
+//! Scaling. Only the fields the diagnosis reads are kept; unknown fields are ignored on input, so a
+//! full `aws ecs describe-services` output loads as is. Absent values are skipped on output, so a
+//! saved file is a subset of the CLI shape that reads back the same.
 
 use std::fmt;
 

@@ -1,6 +1,7 @@
 //! `--format json`: `{"version": 1, "command": "check", "diagnostics": [...], "summary": {...},
-//! "problems": [...]}` (the envelope of docs/json.md), one object per finding with the same keys in the same order every time, and one per file that could
-//! not be read or parsed (`file`, `line`, `column`, `message`; empty when every file was read).
+//! "problems": [...]}` (the envelope of docs/json.md), one object per finding with the same keys
+//! in the same order every time, and one per file that could not be read or parsed (`file`,
+//! `line`, `column`, `message`; empty when every file was read).
 
 use std::io::{self, Write};
 

@@ -175,9 +175,9 @@ pub struct Finding {
     pub block: Option<Loc>,
 }
 
-/// What every rule of one run shares: the model, and the analyses several rules need, each done once
-/// (an analysis per rule and per task definition would be quadratic in the size of a monorepo). Rules
-/// run on several threads, so it is `Sync`.
+/// What every rule of one run shares: the model, and the analyses several rules need, each done
+/// once (an analysis per rule and per task definition would be quadratic in the size of a
+/// monorepo). Rules run on several threads, so it is `Sync`.
 #[derive(Debug)]
 pub struct Context<'m> {
     model: &'m Model,

@@ -126,5 +126,8 @@ fn names_from_the_input_are_escaped_like_in_every_command() {
     let (code, out, err) = simulate(&["--from", dir.to_str().unwrap(), "--deploy", "train"]);
     assert_eq!(code, 0, "{err}");
     assert!(out.contains("`gpu-asg\\u{202e}\\u{1b}[31m`"), "{out}");
-    assert!(!out.contains('\u{202e}') && !out.contains('\u{1b}'), "{out}");
+    assert!(
+        !out.contains('\u{202e}') && !out.contains('\u{1b}'),
+        "{out}"
+    );
 }

@@ -28,10 +28,10 @@ struct JsonEffect<'a> {
     message: String,
 }
 
-/// The JSON format: `{"version": 1, "command": "plan", "errored", "applyable", "complete", "effects": [{"kind",
-/// "address", "related", "message"}],
-/// "summary": {kind: count}}`, with every kind in `summary` (0 when absent). The help, when there
-/// is one, ends the message after `; help: `.
+/// The JSON format: `{"version": 1, "command": "plan", "errored", "applyable", "complete",
+/// "effects": [{"kind", "address", "related", "message"}], "summary": {kind: count}}`, with every
+/// kind in `summary` (0 when absent). The help, when there is one, ends the message after
+/// `; help: `.
 ///
 /// # Errors
 /// Writing to `out` fails.

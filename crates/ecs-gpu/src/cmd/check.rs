@@ -62,7 +62,7 @@ pub struct Args {
 pub enum FormatArg {
     /// `file:line:col`, severity, rule and message, the source excerpt, a help line.
     Human,
-    /// `{"version": 1, "command": "check", "diagnostics": [...], "summary": {...}, "problems": [...]}`.
+    /// `{"version": 1, "command": "check", "diagnostics": [...], "summary": {...}, ...}`.
     Json,
     /// SARIF 2.1.0, for GitHub code scanning.
     Sarif,
