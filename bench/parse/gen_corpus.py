@@ -7,8 +7,9 @@ Every file is a seeded mix of AWS resources (EC2, launch templates with heredoc 
 Auto Scaling groups, ECS clusters, capacity providers, services, jsonencode'd GPU task
 definitions, IAM with jsonencode'd and heredoc policies, security groups with dynamic blocks,
 load balancers, S3, CloudWatch), variables with validation, locals with for expressions and
-conditionals, module calls and outputs. About 1 file in 100 also holds the two constructs of
-issue 7 (a duplicate key in a container definition, an object `for` value over several lines).
+conditionals, module calls and outputs. About 1 file in 100 also holds two constructs real code
+has and a parser once missed (a duplicate key in a container definition, an object `for` value
+over several lines).
 The project's own Terraform module is copied in as well.
 """
 import os
@@ -532,4 +533,4 @@ for root, _, files in os.walk(module):
         if fn.endswith(".tf") and ".terraform" not in root:
             shutil.copy(os.path.join(root, fn), os.path.join(OUT, f"project-{copied:03d}-{fn}"))
             copied += 1
-print(f"{COUNT} generated files ({quirky_files} with the constructs of issue 7) and {copied} project files in {OUT}")
+print(f"{COUNT} generated files ({quirky_files} with the two quirky constructs) and {copied} project files in {OUT}")

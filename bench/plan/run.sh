@@ -3,7 +3,7 @@
 # one run. Wall time (best of RUNS) and peak RSS (largest of RUNS) from GNU time (`/usr/bin/time -v`;
 # Debian/Ubuntu: `apt-get install time`). Also measures the library's two ways of reading (streaming
 # from a buffered file reader, which `ecs-gpu plan` uses, and reading the whole file into memory
-# first) so the choice between them stays measured. Then the memory target of issue 33.13: peak RSS
+# first) so the choice between them stays measured. Then the memory target: peak RSS
 # of `ecs-gpu plan` (human and json) under 3x the plan's size on the GPU-heavy shapes, 21,000
 # GPU-stack resources alone (`gen.py 4200 0`, 53 MB) and with 6 other resources per module
 # (`gen.py 4200 6`, 155 MB, the plan of the issue). Not part of the test suite.
@@ -92,7 +92,7 @@ printf '%s\n' "$results" | awk -F'\t' -v jw="$jq_wall" -v jr="$jq_rss" '
 
 [ -n "$memory_shapes" ] || exit 0
 echo
-echo "memory (issue 33.13): peak RSS of ecs-gpu plan / plan size, target < 3x"
+echo "memory: peak RSS of ecs-gpu plan / plan size, target < 3x"
 printf '%-34s %10s %14s %14s\n' "" "plan (MB)" "human (MB, x)" "json (MB, x)"
 missed=0
 for shape in $memory_shapes; do

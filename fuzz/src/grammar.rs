@@ -2,7 +2,7 @@
 //! the module's own locals and variable, operators, conditionals, `for` expressions, splats,
 //! indexes, templates and calls of the functions the evaluator knows. Sizes stay small (ranges
 //! of at most 255, shallow nesting): the target looks for panics and wrong handling, not for the
-//! memory bombs of issue 30.1, which the hostile suite covers.
+//! memory bombs (a `range` or `for` that builds gigabytes), which the hostile suite covers.
 
 use arbitrary::{Arbitrary, Result, Unstructured};
 

@@ -6,7 +6,7 @@
 //! Lists are paginated and Describe calls batched; throttling is retried with backoff by the SDK's
 //! standard retry mode; one deadline bounds the whole run. A call that fails is recorded in
 //! [`Inputs::errors`] (with the IAM action an AccessDenied needs) and the calls that do not depend on
-//! it still run, so the walk can check every step that has its inputs.
+//! it still run, so the diagnosis can check every step that has its inputs.
 //!
 //! ```no_run
 //! # async fn run() -> Result<(), ecs_gpu_aws::AwsError> {
@@ -37,7 +37,7 @@ use aws_config::{BehaviorVersion, Region};
 use aws_sdk_ecs::error::{ProvideErrorMetadata, SdkError};
 use aws_sdk_ecs::types::DesiredStatus;
 use aws_smithy_runtime_api::client::orchestrator::HttpResponse;
-use ecs_gpu_diagnose::input::{
+use ecs_gpu_diagnose::api::{
     Call, CallError, DescribeAutoScalingGroupsOutput, DescribeCapacityProvidersOutput,
     DescribeContainerInstancesOutput, DescribeScalingActivitiesOutput, DescribeServicesOutput,
     DescribeTaskDefinitionOutput, DescribeTasksOutput,
@@ -258,7 +258,7 @@ pub fn check_file_variables(
     Ok(())
 }
 
-/// Reads everything the walk uses, read-only.
+/// Reads everything the diagnosis uses, read-only.
 pub async fn collect(opts: &Options) -> Result<Collected, AwsError> {
     if opts.timeout > MAX_TIMEOUT {
         return Err(AwsError::TimeoutTooLong {
@@ -420,8 +420,8 @@ fn profile_exists(name: &str) -> bool {
 }
 
 /// What was wrong with an answer the SDK could not read: its parser's words and, when the field is
-/// one the walk reads, where it is (`tasks[0].containers`), found by reading the answer again into
-/// the AWS CLI shape of the call.
+/// one the diagnosis reads, where it is (`tasks[0].containers`), found by reading the answer again
+/// into the AWS CLI shape of the call.
 fn unreadable<E>(call: Call, e: &SdkError<E, HttpResponse>) -> String
 where
     E: std::error::Error + 'static,
@@ -447,7 +447,7 @@ fn place_in(call: Call, body: &[u8]) -> Option<String> {
             .map(|e| e.path().to_string())
             .filter(|p| p != ".")
     }
-    use ecs_gpu_diagnose::input as cli;
+    use ecs_gpu_diagnose::api as cli;
     match call {
         Call::DescribeServices => path_of::<cli::DescribeServicesOutput>(body),
         Call::DescribeTaskDefinition => path_of::<cli::DescribeTaskDefinitionOutput>(body),
@@ -595,9 +595,9 @@ impl Run {
         }
     }
 
-    /// The running tasks of other groups on the instances whose GPUs are held, so the walk can name
-    /// who holds them: for at most [`MAX_HOLDER_INSTANCES`] instances whose running tasks the tasks
-    /// read so far do not account for.
+    /// The running tasks of other groups on the instances whose GPUs are held, so the diagnosis can
+    /// name who holds them: for at most [`MAX_HOLDER_INSTANCES`] instances whose running tasks the
+    /// tasks read so far do not account for.
     async fn read_gpu_holders(&mut self, ecs: &aws_sdk_ecs::Client, cluster: &str) {
         let (Some(tasks), Some(instances)) = (&self.inputs.tasks, &self.inputs.container_instances)
         else {
@@ -819,7 +819,7 @@ impl Run {
                 )
                 .await;
             // ECS answers a task definition that does not exist with a ClientException: the input
-            // is wrong, not a step of the walk.
+            // is wrong, not a step of the diagnosis.
             if let Some(e) = self.inputs.error(Call::DescribeTaskDefinition) {
                 if e.code == "ClientException" {
                     return Err(AwsError::TaskDefinitionNotFound {
@@ -881,7 +881,7 @@ impl Run {
                     None => complete = false,
                 }
             }
-            // A partial list would make the walk's "no instance has ..." claims wrong.
+            // A partial list would make the diagnosis' "no instance has ..." claims wrong.
             if complete {
                 self.inputs.container_instances = Some(out);
             }

@@ -1,10 +1,10 @@
-//! SDK output types -> the AWS CLI shapes of `ecs_gpu_diagnose::input`.
+//! SDK output types -> the AWS CLI shapes of `ecs_gpu_diagnose::api`.
 
 use aws_sdk_autoscaling::types as asg;
 use aws_sdk_ecs::types as ecs;
 use aws_smithy_types::date_time::Format;
 use aws_smithy_types::DateTime;
-use ecs_gpu_diagnose::input as cli;
+use ecs_gpu_diagnose::api as cli;
 
 fn ts(t: Option<&DateTime>) -> Option<cli::Timestamp> {
     t.and_then(|t| t.fmt(Format::DateTime).ok())

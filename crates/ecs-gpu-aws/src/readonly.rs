@@ -67,7 +67,7 @@ impl Intercept for ReadOnly {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use ecs_gpu_diagnose::input::Call;
+    use ecs_gpu_diagnose::api::Call;
 
     #[test]
     fn every_call_the_diagnosis_makes_is_read_only() {

@@ -21,6 +21,7 @@ mod base_images;
 mod data;
 mod filter;
 mod gpu_value;
+pub mod render;
 mod task_size;
 mod terraform;
 

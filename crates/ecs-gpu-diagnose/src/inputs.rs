@@ -7,13 +7,13 @@ use std::path::{Path, PathBuf};
 use serde::de::DeserializeOwned;
 use serde::Serialize;
 
-use crate::input::{
+use crate::api::{
     Call, CallError, DescribeAutoScalingGroupsOutput, DescribeCapacityProvidersOutput,
     DescribeContainerInstancesOutput, DescribeScalingActivitiesOutput, DescribeServicesOutput,
     DescribeTaskDefinitionOutput, DescribeTasksOutput, ListContainerInstancesOutput,
 };
 
-/// What the walk reads. Every part is optional: a step whose inputs are missing is `unknown`.
+/// What the diagnosis reads. Every part is optional: a step whose inputs are missing is `unknown`.
 #[derive(Debug, Clone, Default, PartialEq)]
 pub struct Inputs {
     pub services: Option<DescribeServicesOutput>,

@@ -4,7 +4,7 @@ use std::fmt;
 
 use serde::Serialize;
 
-/// The links of the chain, in the order they are walked.
+/// The links of the chain, in the order they are checked.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize)]
 #[serde(rename_all = "kebab-case")]
 pub enum StepId {
@@ -80,7 +80,7 @@ impl fmt::Display for Status {
     }
 }
 
-/// One step of the walk.
+/// One step of the diagnosis.
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct Step {
     pub id: StepId,
@@ -119,10 +119,9 @@ pub enum Outcome {
     Inconclusive,
 }
 
-/// The whole diagnosis. Serializes as the `--format json` document.
+/// The whole diagnosis ([`crate::render`] writes it).
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct Report {
-    pub version: u32,
     pub verdict: Verdict,
     pub steps: Vec<Step>,
 }

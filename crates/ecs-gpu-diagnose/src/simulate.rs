@@ -2,7 +2,7 @@
 //! live client) read into an [`ecs_gpu_sim::Scenario`] with what runs now: each container
 //! instance's registered and remaining resources and the tasks of each service on it.
 //!
-//! The typed inputs keep only what the diagnosis walk reads; the few fields the simulation needs
+//! The typed inputs keep only what the diagnosis reads; the few fields the simulation needs
 //! besides (managed scaling step sizes and warmup, the deployment strategy, placement strategies,
 //! a group's mixed instances policy and warm pool) are read from the saved files as [`Extras`].
 //! Live, they are unknown.
@@ -15,7 +15,7 @@ use ecs_gpu_sim::{
 };
 use serde_json::Value;
 
-use crate::input::{ContainerInstance, TaskDefinition};
+use crate::api::{ContainerInstance, TaskDefinition};
 use crate::{FilesError, Inputs};
 
 /// The fields of the saved AWS CLI output the typed inputs leave out.
@@ -265,7 +265,7 @@ pub fn scenario(inputs: &Inputs, extras: &Extras) -> Scenario {
 /// its instances run (the launch template is not in the saved output).
 fn launches(
     mixed: Option<&Value>,
-    instances: &[crate::input::AsgInstance],
+    instances: &[crate::api::AsgInstance],
 ) -> Known<Vec<InstanceShape>> {
     if let Some(overrides) = mixed
         .and_then(|m| m.pointer("/LaunchTemplate/Overrides"))
@@ -388,9 +388,8 @@ fn task_shape(td: &TaskDefinition) -> Known<TaskShape> {
 /// A container instance: what modelled services could use on it (its remaining resources plus
 /// what their tasks on it reserve), and those tasks.
 fn instance(ci: &ContainerInstance, inputs: &Inputs, sc: &Scenario) -> Option<Instance> {
-    let amount = |v: Option<&crate::input::Resource>| {
-        v.map(|r| u64::try_from(r.amount().max(0)).unwrap_or(0))
-    };
+    let amount =
+        |v: Option<&crate::api::Resource>| v.map(|r| u64::try_from(r.amount().max(0)).unwrap_or(0));
     let instance_type = ci
         .attribute(ecs_gpu_query::INSTANCE_TYPE_ATTRIBUTE)?
         .to_string();

@@ -95,7 +95,11 @@ fn reports_match_snapshots() {
             service: (name == "services-only").then(|| "train".to_string()),
         };
         let report = diagnose(&inputs, &target).unwrap();
-        insta::assert_json_snapshot!(name, report);
+        // The `--format json` document, as the command writes it.
+        let mut text = Vec::new();
+        ecs_gpu_diagnose::render::json(&mut text, &report).unwrap();
+        let document: serde_json::Value = serde_json::from_slice(&text).unwrap();
+        insta::assert_json_snapshot!(name, document);
     }
 }
 
@@ -198,7 +202,7 @@ fn report_of(name: &str) -> ecs_gpu_diagnose::Report {
     diagnose(&Inputs::from_dir(&dir).unwrap(), &Target::default()).unwrap()
 }
 
-/// Issue 33.1: every GPU held by the service's own running tasks is a packed cluster, not a fault;
+/// Every GPU held by the service's own running tasks is a packed cluster, not a fault;
 /// the headroom for the next deployment is a note that follows from the group and the deployment
 /// configuration.
 #[test]
@@ -217,7 +221,7 @@ fn a_fully_packed_steady_service_is_healthy_with_a_headroom_note() {
     assert!(report_of("healthy").verdict.notes.is_empty());
 }
 
-/// Issue 33.1: the same packed cluster while the service is short of its desired count still fails.
+/// The same packed cluster while the service is short of its desired count still fails.
 #[test]
 fn a_packed_cluster_with_a_service_short_of_its_count_still_fails() {
     let r = report_of("gpus-available-pinned");
@@ -225,7 +229,7 @@ fn a_packed_cluster_with_a_service_short_of_its_count_still_fails() {
     assert!(r.verdict.notes.is_empty());
 }
 
-/// Issue 33.2: a connected CPU instance does not hide the disconnected GPU instance.
+/// A connected CPU instance does not hide the disconnected GPU instance.
 #[test]
 fn a_connected_cpu_instance_does_not_hide_a_disconnected_gpu_instance() {
     let r = report_of("capacity-mixed-cpu-instance-connected");
@@ -240,7 +244,7 @@ fn a_connected_cpu_instance_does_not_hide_a_disconnected_gpu_instance() {
     assert!(ev.contains("without GPUs"), "{ev}");
 }
 
-/// Issue 33.3: a real instance type in a constraint is a choice, never a typo to "correct".
+/// A real instance type in a constraint is a choice, never a typo to "correct".
 #[test]
 fn no_typo_suggestion_for_a_real_instance_type() {
     let r = report_of("placement-constraint-real-type-not-a-typo");
@@ -256,7 +260,7 @@ fn no_typo_suggestion_for_a_real_instance_type() {
         .contains("did you mean `g5.xlarge`"));
 }
 
-/// Issue 33.6: each help line follows from the evidence: no "turn on managed scaling" when it is
+/// Each help line follows from the evidence: no "turn on managed scaling" when it is
 /// ENABLED, no "lower `cpu`" when only memory is short, the AMI the instances report instead of a
 /// placeholder.
 #[test]
@@ -292,7 +296,7 @@ fn help_lines_follow_from_the_evidence() {
     assert!(!fix.contains("`cpu`"), "{fix}");
 }
 
-/// Issue 33.7: input files as people have them: any name (known by content), a UTF-8 BOM, UTF-16
+/// Input files as people have them: any name (known by content), a UTF-8 BOM, UTF-16
 /// from PowerShell, the `--query taskDefinition` output, several describe-container-instances files
 /// (the API describes at most 100 a call), YAML named as such, and the files found when nothing
 /// matches.

@@ -334,7 +334,7 @@ fn print_bare(g: &G) -> (String, String) {
             let (ks, kt) = print(key, 0);
             let (vs, vt) = print(val, 0);
             let g = if *grouping { "..." } else { "" };
-            // the value on its own line, after `=>` (issue 7's shape)
+            // the value on its own line, after `=>` (a shape real container definitions have)
             (
                 format!("{{ for {k}, {v} in {cs} : {ks} =>\n  {vs}{g}\n}}"),
                 format!("(for-object {k} {v} {ct} {kt} => {vt}{g})"),

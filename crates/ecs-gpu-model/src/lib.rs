@@ -106,7 +106,7 @@ pub fn load(options: &LoadOptions) -> Model {
     driver::load(options)
 }
 
-pub use walk::{file_kind, ReadError, MAX_FILE_BYTES};
+pub use walk::{file_kind, parse_only, ParseOnly, ReadError, MAX_FILE_BYTES};
 
 /// Reads a file as UTF-8 text as `check` reads every file: without blocking on a FIFO, refusing
 /// what is not a regular file and files over [`MAX_FILE_BYTES`], with the place of the first byte

@@ -421,6 +421,37 @@ pub(crate) fn find_files(paths: &[PathBuf], cwd: &Path) -> (Vec<Found>, Vec<(Pat
     (out, problems)
 }
 
+/// What `check --parse-only` (the benchmark's floor) did: files found, bytes read, and files or
+/// folders that could not be read or parsed.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct ParseOnly {
+    pub files: usize,
+    pub bytes: usize,
+    pub errors: usize,
+}
+
+/// The floor of [`crate::load`]: the same walk (so the same folders skipped and ignore files
+/// read), the same bounded reads and the same parser, on all cores, and nothing else.
+pub fn parse_only(paths: &[PathBuf]) -> ParseOnly {
+    use rayon::prelude::*;
+    let (found, problems) = find_files(paths, &cwd());
+    let (bytes, errors) = found
+        .par_iter()
+        .map(|f| {
+            let (text, parsed) = read_one(f);
+            (
+                text.len(),
+                usize::from(matches!(parsed, Parsed::Problem { .. })),
+            )
+        })
+        .reduce(|| (0, 0), |a, b| (a.0 + b.0, a.1 + b.1));
+    ParseOnly {
+        files: found.len(),
+        bytes,
+        errors: errors + problems.len(),
+    }
+}
+
 /// The problem of a folder or file the walk could not read (a folder without read permission):
 /// it may hold files to check, so it is not skipped silently. A symlink loop is not one: what it
 /// leads to was walked already.

@@ -1,6 +1,6 @@
 //! Evaluation memory is bounded: values are shared, not copied, and what an evaluation builds is
-//! charged to a budget (the memory bombs of issue 30). One test in its own binary, so the peak
-//! memory it reads is its own.
+//! charged to a budget (a few lines of `range` and `for` that would build gigabytes). One test in
+//! its own binary, so the peak memory it reads is its own.
 
 mod common;
 

@@ -36,7 +36,7 @@
 
 mod effects;
 mod error;
-mod json;
+mod json_tree;
 mod model;
 mod parse;
 pub mod render;

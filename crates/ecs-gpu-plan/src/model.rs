@@ -3,7 +3,7 @@
 
 use std::collections::{BTreeSet, HashMap};
 
-use crate::json::{Map, Value};
+use crate::json_tree::{Map, Value};
 use crate::parse::{ModuleCallInfo, Object, Raw};
 use crate::value::Side;
 

@@ -11,7 +11,7 @@ use crate::effects::relations::{
     capacity_provider_groups, group_capacity_providers, group_templates,
     service_capacity_providers, service_task_definitions,
 };
-use crate::json::Value;
+use crate::json_tree::Value;
 use crate::value::Side;
 use crate::{EffectKind, Plan};
 

@@ -4,7 +4,7 @@
 //! sensitive mark (`before_sensitive`, `after_sensitive`, `sensitive_values`) is never returned as
 //! known, and a value under an `after_unknown` mark is never guessed.
 
-use crate::json::Value;
+use crate::json_tree::Value;
 
 static NULL: Value = Value::Null;
 

@@ -546,11 +546,13 @@ fn the_slice_and_the_stream_read_the_same() {
 fn json_has_the_documented_shape() {
     let v: serde_json::Value = serde_json::from_str(&json("deployment.json")).unwrap();
     assert_eq!(v["version"], 1);
+    assert_eq!(v["command"], "plan");
     let keys: Vec<&str> = v.as_object().unwrap().keys().map(String::as_str).collect();
     assert_eq!(
         keys,
         [
             "version",
+            "command",
             "errored",
             "applyable",
             "complete",
@@ -668,7 +670,7 @@ fn messages_follow_the_convention() {
     assert!(seen > 40, "{seen} effects checked");
 }
 
-/// Issue 33.9: a plan made by Terraform 1.11 with the real aws provider that stops at a failed
+/// A plan made by Terraform 1.11 with the real aws provider that stops at a failed
 /// precondition (`errored: true`, `applyable: false`; fixtures/real/gen.py) is not applyable, and a
 /// change missing from it is never explained by `ignore_changes`.
 #[test]
@@ -684,7 +686,7 @@ fn an_errored_plan_is_not_applyable_and_blames_no_ignore_changes() {
     insta::assert_snapshot!("real_errored_json", json("real/errored.json"));
 }
 
-/// Issue 33.10: in a `-target` plan (`complete: false`) the service left out is "not in this
+/// In a `-target` plan (`complete: false`) the service left out is "not in this
 /// targeted plan", not `ignore_changes`.
 #[test]
 fn a_targeted_plan_says_the_service_is_not_in_it() {
@@ -702,7 +704,7 @@ fn a_targeted_plan_says_the_service_is_not_in_it() {
     insta::assert_snapshot!("real_targeted_human", text);
 }
 
-/// Issue 30.8: control characters in plan values (an AMI ID that forges a problem-matcher line, an
+/// Control characters in plan values (an AMI ID that forges a problem-matcher line, an
 /// ESC sequence) are escaped in the human format: every line is one the renderer wrote.
 #[test]
 fn control_characters_in_values_are_escaped_in_human_output() {
@@ -728,7 +730,7 @@ fn control_characters_in_values_are_escaped_in_human_output() {
     assert!(out.lines().all(|l| !l.starts_with("x/main.tf")), "{out}");
 }
 
-/// Issue 33.12: a scaling target of another service (a DynamoDB table's) is not counted as a change
+/// A scaling target of another service (a DynamoDB table's) is not counted as a change
 /// to the GPU stack; an ECS one is.
 #[test]
 fn a_dynamodb_scaling_target_is_not_a_gpu_stack_change() {
@@ -755,7 +757,7 @@ fn a_dynamodb_scaling_target_is_not_a_gpu_stack_change() {
     assert_eq!(with("ecs"), base + 1);
 }
 
-/// Issue 33.12: a capacity provider replaced for a new name is destroyed and created again, but its
+/// A capacity provider replaced for a new name is destroyed and created again, but its
 /// Auto Scaling group and instances stay: the message never says the group is destroyed.
 #[test]
 fn a_renamed_capacity_provider_does_not_destroy_its_group() {
@@ -792,7 +794,7 @@ fn a_renamed_capacity_provider_does_not_destroy_its_group() {
     assert!(!message.contains("terminated"), "{message}");
 }
 
-/// Issue 33.13: values the model never reads are skipped while reading; a read on a thread that read
+/// Values the model never reads are skipped while reading; a read on a thread that read
 /// another plan before gives the same effects as a read on a fresh thread.
 #[test]
 fn skipping_unread_values_leaves_nothing_behind_between_reads() {

@@ -134,7 +134,7 @@ fn error_of(json: &str) -> Error {
     streamed
 }
 
-/// Issue 30.11: a resource change without the plan format's shape is an error naming its entry and
+/// A resource change without the plan format's shape is an error naming its entry and
 /// the path inside it, never a resource silently dropped.
 #[test]
 fn a_wrong_shape_resource_change_is_an_error_with_its_place() {
@@ -164,7 +164,7 @@ fn a_wrong_shape_resource_change_is_an_error_with_its_place() {
     assert!(!text.chars().any(char::is_control), "{text}");
 }
 
-/// Issue 30.12: a `format_version` that is not a version is named, never quoted.
+/// A `format_version` that is not a version is named, never quoted.
 #[test]
 fn a_bad_format_version_is_not_quoted() {
     let e = error_of(r#"{"format_version":"hunter2\u001b","resource_changes":[]}"#);

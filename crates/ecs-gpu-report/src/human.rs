@@ -391,8 +391,9 @@ impl Write for Counting<'_> {
     }
 }
 
-fn plural(n: usize, one: &str, many: &str) -> String {
-    format!("{n} {}", if n == 1 { one } else { many })
+/// `1 file`, `2 files`: a count with its noun, for every command's messages.
+pub fn plural<N: std::fmt::Display + PartialEq + From<u8>>(n: N, one: &str, many: &str) -> String {
+    format!("{n} {}", if n == N::from(1) { one } else { many })
 }
 
 /// `3 errors, 1 warning, 0 infos in 12 files`.
@@ -553,7 +554,7 @@ mod tests {
         body[begin..begin + width].iter().collect()
     }
 
-    /// Issue 30.2: an excerpt used to walk the file's lines from its start, so a file with
+    /// An excerpt used to walk the file's lines from its start, so a file with
     /// thousands of findings took time quadratic in them. The work is now linear: the file is
     /// indexed once, and each excerpt looks at a window of its line.
     #[test]
@@ -575,7 +576,7 @@ mod tests {
         assert!(underlined(&out).starts_with("name"), "{}", underlined(&out));
     }
 
-    /// Issue 30.3: a one-line file (a `jsonencode` of 368 KB, minified task-definition JSON) with
+    /// A one-line file (a `jsonencode` of 368 KB, minified task-definition JSON) with
     /// many findings printed the whole line for each. Each excerpt is now a window of at most
     /// [`WINDOW`] characters around the span, cut with `…`, and the carets still point at the
     /// span; the work stays linear even when columns are not bytes (text that is not ASCII).
@@ -636,7 +637,7 @@ mod tests {
         assert_eq!(out.matches('^').count(), 1);
     }
 
-    /// Issue 30.3: the total is bounded. Past the limit, one line says how many findings were
+    /// The total is bounded. Past the limit, one line says how many findings were
     /// left out, and the summary still comes last.
     #[test]
     fn the_output_stops_at_its_limit_with_a_count_of_what_was_left_out() {

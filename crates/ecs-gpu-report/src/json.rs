@@ -1,6 +1,7 @@
-//! `--format json`: `{"version": 1, "diagnostics": [...], "summary": {...}, "problems": [...]}`, one
-//! object per finding with the same keys in the same order every time, and one per file that could
-//! not be read or parsed (`file`, `line`, `column`, `message`; empty when every file was read).
+//! `--format json`: `{"version": 1, "command": "check", "diagnostics": [...], "summary": {...},
+//! "problems": [...]}` (the envelope of docs/json.md), one object per finding with the same keys
+//! in the same order every time, and one per file that could not be read or parsed (`file`,
+//! `line`, `column`, `message`; empty when every file was read).
 
 use std::io::{self, Write};
 
@@ -20,6 +21,7 @@ pub fn to_value(report: &Report) -> Value {
 #[derive(serde::Serialize)]
 struct Document<'a> {
     version: u32,
+    command: &'static str,
     diagnostics: Vec<Entry<'a>>,
     summary: crate::Summary,
     problems: Vec<ProblemEntry<'a>>,
@@ -65,6 +67,7 @@ impl<'a> Document<'a> {
     fn of(report: &'a Report) -> Document<'a> {
         Document {
             version: VERSION,
+            command: "check",
             diagnostics: report.diagnostics.iter().map(Entry::of).collect(),
             summary: report.summary(),
             problems: report
@@ -124,7 +127,8 @@ mod tests {
     fn json_has_exactly_the_documented_keys() {
         let v = super::to_value(&crate::test_report::sample());
         let keys: Vec<&str> = v.as_object().unwrap().keys().map(String::as_str).collect();
-        assert_eq!(keys, ["version", "diagnostics", "summary", "problems"]);
+        let documented = ["version", "command", "diagnostics", "summary", "problems"];
+        assert_eq!(keys, documented);
         let p = v["problems"][0].as_object().unwrap();
         let keys: Vec<&str> = p.keys().map(String::as_str).collect();
         assert_eq!(keys, ["file", "line", "column", "message"]);

@@ -40,6 +40,7 @@ pub mod json;
 mod redact;
 pub mod sarif;
 
+pub use human::plural;
 pub use redact::Redactions;
 
 /// How bad a finding is.

@@ -580,5 +580,7 @@ fn guardrails_for(home: Home, w: &Workload) -> Vec<String> {
     g
 }
 
+pub mod render;
+
 #[cfg(test)]
 mod tests;

@@ -231,7 +231,7 @@ fn workload_file_errors_name_the_line() {
     assert_eq!(e.line, Some(1));
 }
 
-/// Issue 32.5: every home `route` recommends names the module that builds it, or says why none
+/// Every home `route` recommends names the module that builds it, or says why none
 /// does; the two GPU homes name the two modules, which exist with their examples.
 #[test]
 fn each_home_names_its_module_or_why_there_is_none() {

@@ -217,7 +217,7 @@ mod tests {
         assert!(Settings::from_file(&f).is_err());
     }
 
-    /// Issue 30.13: a TOML error was 11 to 13 lines (the parser's excerpt of the file) and was
+    /// A TOML error was 11 to 13 lines (the parser's excerpt of the file) and was
     /// printed twice; it is one line that starts with its place.
     #[test]
     fn a_toml_error_is_one_line_with_its_place() {

@@ -138,7 +138,7 @@ fn installing_call(model: &Model, f: &Finding) -> Option<Location> {
 /// and severity overrides. The diagnostics are sorted by file, line, column and rule.
 pub fn check(model: &Model, settings: &Settings) -> Vec<Diagnostic> {
     use rayon::prelude::*;
-    // The walks several rules share are computed once, by the first rule that needs each (the
+    // The analyses several rules share are computed once, by the first rule that needs each (the
     // others wait for it).
     let ctx = Context::new(model);
     let rules: Vec<&'static Rule> = RULES

@@ -77,7 +77,7 @@ fn every_rule() -> Vec<&'static Reads> {
     RULES.iter().map(|r| &r.reads).collect()
 }
 
-/// What `reads` read together, with their walks, as [`ecs_gpu_model::LoadOptions`] takes it: the
+/// What `reads` read together, with their analyses, as [`ecs_gpu_model::LoadOptions`] takes it: the
 /// types, and of each type not read whole, the arguments.
 pub fn load_filters(reads: &[&Reads]) -> (Vec<String>, Vec<(String, Vec<String>)>) {
     // By type, the arguments read; `None` for a type read whole.
@@ -92,7 +92,7 @@ pub fn load_filters(reads: &[&Reads]) -> (Vec<String>, Vec<(String, Vec<String>)
                 read.extend(names.iter().copied());
             }
         }
-        todo.extend(r.walks);
+        todo.extend(r.analyses);
     }
     let arguments = types
         .iter()

@@ -36,7 +36,7 @@ pub struct Rule {
     pub check: fn(&Model, &mut Findings<'_>),
 }
 
-/// What a rule reads of the model, or a walk that several rules share, as a tflint rule passes
+/// What a rule reads of the model, or an analysis that several rules share, as a tflint rule passes
 /// the `BodySchema` it reads. `check` loads only what its rules read
 /// ([`load_types`](crate::load_types), [`load_arguments`](crate::load_arguments)); the model
 /// panics in a debug build when asked for a type or an argument it did not load, so a rule's tests
@@ -48,8 +48,8 @@ pub struct Reads {
     /// Managed resource types, each with the top-level arguments and nested block types read
     /// (`lifecycle` is always evaluated).
     pub arguments: &'static [(&'static str, &'static [&'static str])],
-    /// The walks used: what they read is read too.
-    pub walks: &'static [&'static Reads],
+    /// The analyses used: what they read is read too.
+    pub analyses: &'static [&'static Reads],
 }
 
 impl Rule {
@@ -103,7 +103,7 @@ impl Rule {
 ///         name: "gpu-task-on-fargate",
 ///         severity: Error,
 ///         summary: "a GPU task definition is Fargate-compatible",
-///         reads: { walks: [TASK_DEFINITIONS] },
+///         reads: { analyses: [TASK_DEFINITIONS] },
 ///         check: check,
 ///     }
 /// }
@@ -140,7 +140,7 @@ macro_rules! declare_rule {
 /// reads! {
 ///     whole: ["aws_ami"],
 ///     arguments: { "aws_autoscaling_group": ["tags", "warm_pool"] },
-///     walks: [GROUPS, TASK_DEFINITIONS],
+///     analyses: [GROUPS, TASK_DEFINITIONS],
 /// }
 /// ```
 #[macro_export]
@@ -148,12 +148,12 @@ macro_rules! reads {
     (
         $(whole: [$($whole:literal),* $(,)?] $(,)?)?
         $(arguments: { $($kind:literal: [$($arg:literal),* $(,)?]),* $(,)? } $(,)?)?
-        $(walks: [$($walk:ident),* $(,)?] $(,)?)?
+        $(analyses: [$($analysis:ident),* $(,)?] $(,)?)?
     ) => {
         $crate::Reads {
             whole: &[$($($whole),*)?],
             arguments: &[$($(($kind, &[$($arg),*])),*)?],
-            walks: &[$($(&$walk),*)?],
+            analyses: &[$($(&$analysis),*)?],
         }
     };
 }
@@ -175,13 +175,13 @@ pub struct Finding {
     pub block: Option<Loc>,
 }
 
-/// What every rule of one run shares: the model, and the walks several rules need, each done once
-/// (a walk per rule and per task definition would be quadratic in the size of a monorepo). Rules
-/// run on several threads, so it is `Sync`.
+/// What every rule of one run shares: the model, and the analyses several rules need, each done
+/// once (an analysis per rule and per task definition would be quadratic in the size of a
+/// monorepo). Rules run on several threads, so it is `Sync`.
 #[derive(Debug)]
 pub struct Context<'m> {
     model: &'m Model,
-    /// What every Auto Scaling group launches: the walks below borrow from it.
+    /// What every Auto Scaling group launches: the analyses below borrow from it.
     groups: OnceLock<GroupMemo<'m>>,
     services: OnceLock<ServiceIndex<'m>>,
     capacities: Mutex<HashMap<ResourceId, Option<Capacity>>>,

@@ -1,4 +1,4 @@
-//! A Terraform root as the simulation's input: the capacity walk (service → capacity provider →
+//! A Terraform root as the simulation's input: the capacity trace (service → capacity provider →
 //! Auto Scaling group → launch template → instance type) and the task definitions, read into an
 //! [`ecs_gpu_sim::Scenario`]. What the code does not say, or says only after apply, is unknown in
 //! the scenario, with the reason; values the AWS documentation gives a default for take it.
@@ -43,7 +43,7 @@ pub const SCENARIO: Reads = reads! {
             "ordered_placement_strategy",
         ],
     },
-    walks: [
+    analyses: [
         GROUPS,
         SERVICE_CAPACITY,
         SERVICE_TASK,

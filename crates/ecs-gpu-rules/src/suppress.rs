@@ -93,7 +93,7 @@ impl Suppression {
 }
 
 fn nested_block_covers(model: &Model, s: &Suppression, loc: Loc) -> bool {
-    fn walk(model: &Model, s: &Suppression, loc: Loc, body: &ecs_gpu_model::Body) -> bool {
+    fn visit(model: &Model, s: &Suppression, loc: Loc, body: &ecs_gpu_model::Body) -> bool {
         body.blocks.iter().any(|b| {
             let extent = match (b.loc, b.body.loc) {
                 (Some(a), Some(c)) if a.file == c.file => Some(Loc {
@@ -108,12 +108,12 @@ fn nested_block_covers(model: &Model, s: &Suppression, loc: Loc) -> bool {
                     && model.file(s.file).line_col(e.span.start).0 == s.target_line
                     && e.contains(&loc)
             });
-            hit || walk(model, s, loc, &b.body)
+            hit || visit(model, s, loc, &b.body)
         })
     }
     model
         .resources
         .iter()
         .filter(|r| r.loc.file == loc.file)
-        .any(|r| walk(model, s, loc, &r.body))
+        .any(|r| visit(model, s, loc, &r.body))
 }

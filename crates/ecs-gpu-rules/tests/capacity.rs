@@ -1,6 +1,6 @@
-//! The capacity walk: service → strategy (or the cluster's default) → capacity provider → group →
+//! The capacity trace: service → strategy (or the cluster's default) → capacity provider → group →
 //! launch templates → instance types, AMI source and user data. Each test writes a small module to a
-//! temporary folder, loads it, and asks the walk.
+//! temporary folder, loads it, and asks the trace.
 
 use std::path::PathBuf;
 
@@ -17,7 +17,7 @@ fn load(name: &str, text: &str) -> Model {
     let _ = std::fs::remove_dir_all(&dir);
     std::fs::create_dir_all(&dir).unwrap();
     std::fs::write(dir.join("main.tf"), text).unwrap();
-    // As `ecs-gpu check` loads: the capacity walk reads only what the rules read.
+    // As `ecs-gpu check` loads: the capacity trace reads only what the rules read.
     let model = ecs_gpu_model::load(&LoadOptions {
         paths: vec![dir.clone()],
         only_types: Some(ecs_gpu_rules::load_types()),

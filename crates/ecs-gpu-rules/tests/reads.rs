@@ -229,7 +229,7 @@ fn a_type_read_whole_is_loaded_whole() {
     const RULE: Reads = reads! {
         whole: ["aws_instance"],
         arguments: { "aws_launch_template": ["a"] },
-        walks: [WALK],
+        analyses: [WALK],
     };
     let (types, arguments) = load_filters(&[&RULE]);
     assert_eq!(types, ["aws_instance", "aws_launch_template"]);

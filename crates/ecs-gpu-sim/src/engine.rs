@@ -15,6 +15,7 @@ use crate::scenario::{
     Scenario, Strategy, TaskShape,
 };
 use crate::Prices;
+use ecs_gpu_report::plural;
 
 /// Steps after which a simulation gives up and answers unknown (docs/limits.md). Each step makes
 /// progress; the most a real event takes is one per instance, when a group of several instance
@@ -58,10 +59,6 @@ pub(crate) struct Sim<'a> {
     ports: Vec<u16>,
     /// `memberOf` results per (service, cap).
     allowed: BTreeMap<(usize, usize), Truth>,
-}
-
-fn plural(n: u64, one: &str, many: &str) -> String {
-    format!("{n} {}", if n == 1 { one } else { many })
 }
 
 fn div_ceil(a: u64, b: u64) -> u64 {

@@ -42,6 +42,8 @@ mod scenario;
 
 use std::collections::BTreeMap;
 
+use ecs_gpu_report::plural;
+
 pub use answer::{Answer, Cost, DeploymentGpus, Event, GroupPeak, Report, Step, Stranded, Verdict};
 pub use scenario::{
     Bound, Constraint, Deployment, Group, Instance, InstanceShape, Known, ManagedScaling, Memory,
@@ -284,11 +286,6 @@ impl DeploymentNeed {
             ),
         )
     }
-}
-
-fn plural(n: impl Into<u64>, one: &str, many: &str) -> String {
-    let n = n.into();
-    format!("{n} {}", if n == 1 { one } else { many })
 }
 
 use serde::Serialize;

@@ -794,7 +794,7 @@ fn rules_lists_every_rule_and_rule_shows_its_doc() {
     }
     let o = run(&["rules", "--format", "json"]);
     let v: serde_json::Value = serde_json::from_str(&stdout(&o)).unwrap();
-    assert!(v
+    assert!(v["rules"]
         .as_array()
         .unwrap()
         .iter()
@@ -1012,4 +1012,29 @@ fn a_broken_module_manifest_is_reported_and_the_rest_is_checked() {
         stderr(&o)
     );
     assert_eq!(json_lines(&o), CALL_NOT_FOLLOWED);
+}
+
+/// `check --parse-only` (the benchmark's floor) walks as `check` does: the folders `check` skips
+/// (`.terraform/`, `.git/`, `.terragrunt-cache/`) and what an ignore file hides are skipped by
+/// both, so both read the same files.
+#[test]
+fn parse_only_skips_what_check_skips() {
+    let dir = scratch("parse_only_skips");
+    write(&dir, "main.tf", "variable \"a\" {}\n");
+    write(&dir, "sub/x.tf", "locals {}\n");
+    for skipped in [
+        ".terragrunt-cache/abc/def/main.tf",
+        ".terraform/modules/m/main.tf",
+        ".git/main.tf",
+        "generated/main.tf",
+    ] {
+        write(&dir, skipped, "resource {\n");
+    }
+    write(&dir, ".gitignore", "generated/\n");
+    let o = run_in(&dir, &["check", "--parse-only", "."]);
+    assert_eq!(code(&o), 0, "{}", stderr(&o));
+    assert_eq!(stdout(&o), "parsed 2 files, 26 bytes, 0 errors\n");
+    let o = run_in(&dir, &["check", "."]);
+    assert_eq!(code(&o), 0, "{}", stderr(&o));
+    assert_eq!(stdout(&o), "0 errors, 0 warnings, 0 infos in 2 files\n");
 }

@@ -97,7 +97,11 @@ fn json_output_has_exactly_the_documented_shape() {
             k.sort();
             k
         };
-        assert_eq!(keys(&v), ["steps", "verdict", "version"], "{name}");
+        assert_eq!(
+            keys(&v),
+            ["command", "steps", "verdict", "version"],
+            "{name}"
+        );
         assert_eq!(v["version"], 1);
         assert_eq!(
             keys(&v["verdict"]),
@@ -336,7 +340,7 @@ fn the_documented_iam_policy_is_exactly_the_calls_made() {
         .map(|a| a.as_str().unwrap().to_string())
         .collect();
     documented.sort();
-    let mut made: Vec<String> = ecs_gpu_diagnose::input::Call::ALL
+    let mut made: Vec<String> = ecs_gpu_diagnose::api::Call::ALL
         .iter()
         .map(|c| c.iam_action())
         .collect();
@@ -365,7 +369,7 @@ fn the_documented_example_is_the_real_output() {
     assert_eq!(&doc[start..end], stdout(&o).trim_end());
 }
 
-/// Issue 33.4: `describe-services` with no service and a MISSING failure (a misspelt name) is the
+/// `describe-services` with no service and a MISSING failure (a misspelt name) is the
 /// same input as in live mode, and exits 2 the same way, naming the service.
 #[test]
 fn a_missing_service_in_saved_output_exits_2_naming_it() {
@@ -375,7 +379,7 @@ fn a_missing_service_in_saved_output_exits_2_naming_it() {
     assert!(o.stdout.is_empty());
 }
 
-/// Issue 30.4: the largest --timeout is refused with a clear error, not an overflow panic.
+/// The largest --timeout is refused with a clear error, not an overflow panic.
 #[test]
 #[cfg(feature = "live")]
 fn a_huge_timeout_is_refused_not_a_panic() {
@@ -395,7 +399,7 @@ fn a_huge_timeout_is_refused_not_a_panic() {
     );
 }
 
-/// Issue 30.4: a credential variable with a character no HTTP header may hold (a key pasted from a
+/// A credential variable with a character no HTTP header may hold (a key pasted from a
 /// Windows file ends in `\r`) is named, never printed, and never reaches the SDK (which panics).
 #[test]
 #[cfg(feature = "live")]
@@ -431,7 +435,7 @@ fn a_malformed_credential_variable_is_named_without_its_value() {
     }
 }
 
-/// Issue 30.12 and 30.13: a file error says where and what was expected on one line, never the
+/// A file error says where and what was expected on one line, never the
 /// value found, and never the same cause twice.
 #[test]
 fn file_errors_are_one_line_without_the_value_or_repetition() {
@@ -458,7 +462,7 @@ fn file_errors_are_one_line_without_the_value_or_repetition() {
     );
 }
 
-/// Issue 30.8: control characters in the input (a constraint expression that forges a line, an ESC
+/// Control characters in the input (a constraint expression that forges a line, an ESC
 /// sequence) are escaped in the human output.
 #[test]
 fn control_characters_in_the_input_are_escaped() {
@@ -481,7 +485,7 @@ fn control_characters_in_the_input_are_escaped() {
     assert!(out.lines().all(|l| !l.starts_with("x/main.tf")), "{out}");
 }
 
-/// Issue 30.5: a saved-output file that is a device, a FIFO or past the size limit is refused with
+/// A saved-output file that is a device, a FIFO or past the size limit is refused with
 /// one line naming it.
 #[test]
 fn diagnose_from_refuses_special_files() {
@@ -555,7 +559,7 @@ fn live_against(url: &str) -> Output {
     ])
 }
 
-/// Issue 33.8 and 30.13: when AWS refuses the credentials on every call, the error says so (not
+/// When AWS refuses the credentials on every call, the error says so (not
 /// "no input").
 #[test]
 #[cfg(feature = "live")]
@@ -579,7 +583,7 @@ fn refused_credentials_say_so() {
     assert!(!err.contains("no input"), "{err}");
 }
 
-/// Issue 30.6: an endpoint that answers 200 with a body that never ends: memory stays bounded (the
+/// An endpoint that answers 200 with a body that never ends: memory stays bounded (the
 /// run is held to 1 GiB of address space) and the error says the answer was too large.
 #[test]
 #[cfg(feature = "live")]
@@ -623,7 +627,7 @@ fn an_endless_response_body_is_bounded() {
     assert_eq!(err.lines().count(), 1, "{err}");
 }
 
-/// Issue 33.8: a profile that is in neither shared file says so, not "no AWS region".
+/// A profile that is in neither shared file says so, not "no AWS region".
 #[test]
 #[cfg(feature = "live")]
 fn a_missing_profile_says_so() {
@@ -684,7 +688,7 @@ fn live_without_credentials(config: &str, extra: &[(&str, &str)], args: &[&str])
     c.output().unwrap()
 }
 
-/// Issue 33.8: a profile that signs in through IAM Identity Center says how to get credentials this
+/// A profile that signs in through IAM Identity Center says how to get credentials this
 /// build reads, instead of failing on every call.
 #[test]
 #[cfg(feature = "live")]
@@ -704,7 +708,7 @@ fn an_sso_profile_says_how_to_export_its_credentials() {
     );
 }
 
-/// Issue 33.8: no credentials anywhere and an instance metadata endpoint that refuses the
+/// No credentials anywhere and an instance metadata endpoint that refuses the
 /// connection: the error says there are no credentials, not that AWS is unreachable.
 #[test]
 #[cfg(feature = "live")]
@@ -728,7 +732,7 @@ fn a_refused_metadata_endpoint_means_no_credentials() {
     );
 }
 
-/// Issue 40.15: an empty cluster from saved files. The documented recipe saves
+/// An empty cluster from saved files. The documented recipe saves
 /// `list-container-instances.json`; an empty list (or the empty describe file an older recipe
 /// left) means no instances, and the scaling activities name the stock-out.
 #[test]

@@ -282,7 +282,7 @@ fn live_credentials_from_a_profile() {
     );
 }
 
-/// Issue 33.5: a task definition that does not exist is the input's fault: exit 2 naming it, not a
+/// A task definition that does not exist is the input's fault: exit 2 naming it, not a
 /// warning followed by a verdict on the rest.
 #[test]
 fn live_missing_task_definition_exits_2() {

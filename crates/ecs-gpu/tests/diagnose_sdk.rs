@@ -359,7 +359,7 @@ fn an_unreadable_answer_names_what_was_wrong() {
     assert!(err.contains("at `tasks[0].containers`"), "{err}");
 }
 
-/// Hostile (issue 44.5): an endpoint's error message with a newline, ESC, an OSC sequence and a
+/// Hostile: an endpoint's error message with a newline, ESC, an OSC sequence and a
 /// carriage return is printed escaped, on one line.
 #[test]
 fn hostile_aws_error_messages_are_escaped() {
@@ -389,7 +389,7 @@ fn hostile_aws_error_messages_are_escaped() {
     );
 }
 
-/// Hostile (issue 44.6): an endpoint that pages without end is read up to a bound, then the call
+/// Hostile: an endpoint that pages without end is read up to a bound, then the call
 /// fails with a clear error and the walk goes on, within time and memory.
 #[test]
 fn hostile_an_endless_paginator_is_cut_off() {

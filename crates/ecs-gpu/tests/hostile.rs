@@ -1,4 +1,4 @@
-//! Hostile and unlucky input (issue 30): every case generates its input at test time, runs a
+//! Hostile and unlucky input: every case generates its input at test time, runs a
 //! command under a memory limit (`prlimit --as`) and a wall-clock limit, and asserts the exit
 //! status, what stderr says (one line per problem at most, never a panic), that the output stays
 //! bounded and that no planted secret appears anywhere. Each case names the behaviour it protects.

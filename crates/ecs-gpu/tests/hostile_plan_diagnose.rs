@@ -1,4 +1,4 @@
-//! Hostile and unlucky input to `plan` and `diagnose` (issue 44, the items of those commands): each
+//! Hostile and unlucky input to `plan` and `diagnose` (huge, deep, hostile or cut short): each
 //! case builds its input at test time, runs the binary under a memory limit (`prlimit --as`) and a
 //! wall-clock limit, and asserts the exit status, what stderr says, and that nothing hangs, panics
 //! or prints a control character raw. Each test names the behaviour it protects.

@@ -312,7 +312,7 @@ fn a_real_binary_plan_from_terraform() {
     let _ = std::fs::remove_dir_all(&dir);
 }
 
-/// Issue 33.9: a plan Terraform cannot apply exits 1 (a finding about the plan, read whole), with or
+/// A plan Terraform cannot apply exits 1 (a finding about the plan, read whole), with or
 /// without --fail-on; docs/plan.md documents it.
 #[test]
 fn an_errored_plan_exits_1() {

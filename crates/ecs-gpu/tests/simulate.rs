@@ -106,3 +106,28 @@ fn hand_written_stack_several_types_with_spot_above_an_on_demand_base() {
     assert_eq!(code, 0, "{err}");
     insta::assert_snapshot!(out);
 }
+
+/// A name from the cluster (an Auto Scaling group's) with a bidirectional override and an escape
+/// sequence is printed escaped, by the escaper of every other command: it can neither reorder
+/// the line nor colour the terminal.
+#[test]
+fn names_from_the_input_are_escaped_like_in_every_command() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("../..");
+    let dir = Path::new(env!("CARGO_TARGET_TMPDIR")).join("simulate-hostile-name");
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    let saved = root.join(format!("{SAVED}/gpus-available-pinned"));
+    for entry in std::fs::read_dir(saved).unwrap() {
+        let path = entry.unwrap().path();
+        let text = std::fs::read_to_string(&path).unwrap();
+        let hostile = text.replace("gpu-asg", "gpu-asg\\u202e\\u001b[31m");
+        std::fs::write(dir.join(path.file_name().unwrap()), hostile).unwrap();
+    }
+    let (code, out, err) = simulate(&["--from", dir.to_str().unwrap(), "--deploy", "train"]);
+    assert_eq!(code, 0, "{err}");
+    assert!(out.contains("`gpu-asg\\u{202e}\\u{1b}[31m`"), "{out}");
+    assert!(
+        !out.contains('\u{202e}') && !out.contains('\u{1b}'),
+        "{out}"
+    );
+}

@@ -6,7 +6,7 @@ use super::relations::{
     cluster_services,
 };
 use super::{destroy_phrase, list, metadata_only, reason, relate};
-use crate::json::Value;
+use crate::json_tree::Value;
 use crate::model::{Change, Model};
 use crate::value::Side;
 use crate::{Effect, EffectKind};

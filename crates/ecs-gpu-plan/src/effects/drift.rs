@@ -55,7 +55,7 @@ pub(super) fn effects(m: &Model, out: &mut Vec<Effect>) {
             // goes down: the group stays above its new desired capacity until protection ends.
             let protected = r.type_ == "aws_autoscaling_group"
                 && r.current().raw(&["protect_from_scale_in"])
-                    == Some(&crate::json::Value::Bool(true));
+                    == Some(&crate::json_tree::Value::Bool(true));
             let effect = if protected && name == "desired_capacity" {
                 match (d.after().get(path).as_f64(), plan.as_f64()) {
                     // The group cannot shrink while its instances are protected: the

@@ -4,7 +4,7 @@
 use ecs_gpu_catalog::{catalog, Lookup};
 
 use super::relations::group_templates;
-use crate::json::Value;
+use crate::json_tree::Value;
 use crate::model::Model;
 use crate::value::{Side, Val};
 

@@ -10,6 +10,7 @@ use crate::{Effect, EffectKind, Plan};
 #[derive(Debug, Serialize)]
 struct JsonReport<'a> {
     version: u32,
+    command: &'static str,
     /// Terraform's `errored`: planning stopped at an error, the effects are partial.
     errored: bool,
     /// Terraform's `applyable`: `false` for an errored plan and for a plan with nothing to apply.
@@ -40,10 +41,10 @@ struct JsonCapacity<'a> {
     reason: Option<&'a str>,
 }
 
-/// The JSON format: `{"version": 1, "errored", "applyable", "complete", "effects": [{"kind",
-/// "address", "related", "message", "capacity"?}],
-/// "summary": {kind: count}}`, with every kind in `summary` (0 when absent). The help, when there
-/// is one, ends the message after `; help: `. A deployment has `capacity`: `{"verdict", "reason"?}`.
+/// The JSON format: `{"version": 1, "command": "plan", "errored", "applyable", "complete",
+/// "effects": [{"kind", "address", "related", "message", "capacity"?}], "summary": {kind: count}}`,
+/// with every kind in `summary` (0 when absent). The help, when there is one, ends the message
+/// after `; help: `. A deployment has `capacity`: `{"verdict", "reason"?}`.
 ///
 /// # Errors
 /// Writing to `out` fails.
@@ -60,6 +61,7 @@ pub fn json(
     }
     let report = JsonReport {
         version: 1,
+        command: "plan",
         errored: plan.is_errored(),
         applyable: plan.is_applyable(),
         complete: plan.is_complete(),

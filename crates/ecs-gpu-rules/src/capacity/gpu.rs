@@ -21,13 +21,13 @@ use crate::task::{every_known_string, is_checked, is_gpu_task};
 use crate::{backticked, reads, Reads};
 
 /// What [`gpu_services`] reads.
-pub const GPU_SERVICES: Reads = reads! { walks: [SERVICE_TASK, SERVICE_CAPACITY] };
+pub const GPU_SERVICES: Reads = reads! { analyses: [SERVICE_TASK, SERVICE_CAPACITY] };
 
 /// What [`gpu_capacity`] reads (and [`crate::Findings::is_gpu_resource`]): the GPU services, the
 /// capacity they reach, and every group, fleet and standalone instance, with its user data.
 pub const GPU_CAPACITY: Reads = reads! {
     arguments: { "aws_instance": ["instance_type", "launch_template"] },
-    walks: [GPU_SERVICES, GROUPS, MANAGED_INSTANCES, USER_DATA, AMI],
+    analyses: [GPU_SERVICES, GROUPS, MANAGED_INSTANCES, USER_DATA, AMI],
 };
 
 /// A service whose task definition certainly reserves GPUs: with that task definition and the

@@ -11,7 +11,7 @@ use ecs_gpu_model::{
     Block, Model, Node, Resource, ResourceId, TaskDefinition, UnknownReason, Value,
 };
 
-/// What the walk from a capacity provider to its Auto Scaling group, and from a group or fleet to
+/// What the trace from a capacity provider to its Auto Scaling group, and from a group or fleet to
 /// its launch templates and instance types, reads ([`group_capacity`], [`fleet_capacity`],
 /// [`provider_asg`], [`providers_by_group`], [`provider_groups`]). A link written as a name is
 /// followed to the resource with that `name`. A launch configuration's `instance_requirements`
@@ -35,13 +35,13 @@ pub const GROUPS: Reads = reads! {
 /// What [`service_task_definition`] and [`service_task`] read.
 pub const SERVICE_TASK: Reads = reads! {
     arguments: { "aws_ecs_service": ["task_definition"] },
-    walks: [TASK_DEFINITIONS],
+    analyses: [TASK_DEFINITIONS],
 };
 
 /// What [`replaced_on_new_template_version`] reads.
 pub const REPLACEMENT: Reads = reads! {
     arguments: { "aws_autoscaling_group": ["name", "name_prefix"] },
-    walks: [GROUPS],
+    analyses: [GROUPS],
 };
 
 /// The known string of a node (not a `jsonencode` result).

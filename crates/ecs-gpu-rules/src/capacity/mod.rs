@@ -9,12 +9,12 @@
 //! in the checked files has, a `dynamic` block with an unknown `for_each`) makes the step unknown.
 //!
 //! Rules that compare a task with its instance types (GPU103's fraction/whole check, GPU106,
-//! GPU107, GPU401) ask [`capacity_for_task`] or [`service_capacity`] and need the walk known in
+//! GPU107, GPU401) ask [`capacity_for_task`] or [`service_capacity`] and need the trace known in
 //! full. Rules about the configuration of GPU capacity (GPU2xx, GPU3xx) ask [`gpu_capacity`],
 //! which collects every launch template, group and capacity provider that a GPU service is known
 //! to reach, or that is known to launch GPU instance types for ECS (behind a capacity provider, as
 //! the container instances of a group without one, or as a standalone `aws_instance`), even when
-//! other branches of the walk are unknown: a broken link that is known is broken whatever the
+//! other branches of the trace are unknown: a broken link that is known is broken whatever the
 //! unknown ones are.
 
 mod ami;
@@ -43,7 +43,7 @@ use ecs_gpu_model::{Loc, Model, Node, Resource, TaskDefinition, TaskDefinitionOr
 use crate::{reads, Reads};
 
 /// What [`capacity_for_task`] and [`ServiceIndex`] read.
-pub const TASK_CAPACITY: Reads = reads! { walks: [SERVICE_TASK, SERVICE_CAPACITY] };
+pub const TASK_CAPACITY: Reads = reads! { analyses: [SERVICE_TASK, SERVICE_CAPACITY] };
 
 /// The instance types a task can be placed on, and where they are written.
 #[derive(Debug, Clone, Default)]

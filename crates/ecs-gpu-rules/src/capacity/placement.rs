@@ -26,13 +26,13 @@ pub const SERVICE_CAPACITY: Reads = reads! {
         ],
         "aws_ecs_service": ["capacity_provider_strategy", "cluster", "launch_type"],
     },
-    walks: [GROUPS],
+    analyses: [GROUPS],
 };
 
 /// What [`placement_constraints`] reads.
 pub const PLACEMENT_CONSTRAINTS: Reads = reads! {
     arguments: { "aws_ecs_service": ["placement_constraints"] },
-    walks: [SERVICE_TASK],
+    analyses: [SERVICE_TASK],
 };
 
 /// How a service chooses its capacity.

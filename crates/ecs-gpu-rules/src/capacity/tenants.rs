@@ -12,7 +12,7 @@ use crate::task::is_checked;
 use crate::{reads, Reads};
 
 /// What [`tenants_with`] reads.
-pub const TENANTS: Reads = reads! { walks: [SERVICE_TASK, SERVICE_CAPACITY] };
+pub const TENANTS: Reads = reads! { analyses: [SERVICE_TASK, SERVICE_CAPACITY] };
 
 /// The tasks that run on a capacity provider, as far as the checked files say.
 #[derive(Debug, Clone, Default)]

@@ -45,7 +45,7 @@ declare_rule! {
         name: "gpu-task-on-fargate",
         severity: Error,
         summary: "a GPU task definition is Fargate-compatible",
-        reads: { walks: [TASK_DEFINITIONS] },
+        reads: { analyses: [TASK_DEFINITIONS] },
         check: check,
     }
 }

@@ -52,7 +52,7 @@ declare_rule! {
         name: "gpu-requirement-misplaced",
         severity: Error,
         summary: "a GPU requirement is outside a container definition or under a misspelt key",
-        reads: { walks: [TASK_DEFINITIONS] },
+        reads: { analyses: [TASK_DEFINITIONS] },
         check: check,
     }
 }

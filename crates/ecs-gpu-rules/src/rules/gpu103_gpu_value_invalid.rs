@@ -52,7 +52,7 @@ declare_rule! {
         name: "gpu-value-invalid",
         severity: Error,
         summary: "a GPU requirement's value is not one ECS accepts",
-        reads: { walks: [TASK_DEFINITIONS, TASK_CAPACITY] },
+        reads: { analyses: [TASK_DEFINITIONS, TASK_CAPACITY] },
         check: check,
     }
 }

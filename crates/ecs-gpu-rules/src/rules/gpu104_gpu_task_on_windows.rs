@@ -41,7 +41,7 @@ declare_rule! {
         name: "gpu-task-on-windows",
         severity: Error,
         summary: "a GPU task definition runs on Windows",
-        reads: { walks: [TASK_DEFINITIONS] },
+        reads: { analyses: [TASK_DEFINITIONS] },
         check: check,
     }
 }

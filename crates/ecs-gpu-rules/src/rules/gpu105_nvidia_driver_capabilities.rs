@@ -75,7 +75,7 @@ declare_rule! {
         name: "nvidia-driver-capabilities",
         severity: Warning,
         summary: "a GPU container's `NVIDIA_DRIVER_CAPABILITIES` names an unknown capability or leaves out `compute`",
-        reads: { walks: [TASK_DEFINITIONS] },
+        reads: { analyses: [TASK_DEFINITIONS] },
         check: check,
     }
 }

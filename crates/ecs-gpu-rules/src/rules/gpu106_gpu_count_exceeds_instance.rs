@@ -72,7 +72,7 @@ declare_rule! {
         name: "gpu-count-exceeds-instance",
         severity: Error,
         summary: "a task asks for more GPUs than any instance type it can be placed on has",
-        reads: { walks: [TASK_DEFINITIONS, TASK_CAPACITY, GPU_SERVICES, MANAGED_INSTANCES] },
+        reads: { analyses: [TASK_DEFINITIONS, TASK_CAPACITY, GPU_SERVICES, MANAGED_INSTANCES] },
         check: check,
     }
 }

@@ -59,7 +59,7 @@ declare_rule! {
         name: "task-size-exceeds-instance",
         severity: Error,
         summary: "a GPU task needs more cpu or memory than any instance type it can be placed on registers",
-        reads: { walks: [TASK_DEFINITIONS, TASK_CAPACITY, GPU_SERVICES, MANAGED_INSTANCES] },
+        reads: { analyses: [TASK_DEFINITIONS, TASK_CAPACITY, GPU_SERVICES, MANAGED_INSTANCES] },
         check: check,
     }
 }

@@ -47,7 +47,7 @@ declare_rule! {
         name: "container-definition-duplicate-key",
         severity: Warning,
         summary: "an object in a container definition repeats a key, and only the last value counts",
-        reads: { walks: [TASK_DEFINITIONS] },
+        reads: { analyses: [TASK_DEFINITIONS] },
         check: check,
     }
 }
@@ -70,18 +70,18 @@ fn holds_gpu_link(e: &Entry) -> Option<&'static str> {
     None
 }
 
-fn walk<'a>(node: &'a Node, out: &mut Vec<(&'a Entry, Option<&'a Entry>)>) {
+fn visit<'a>(node: &'a Node, out: &mut Vec<(&'a Entry, Option<&'a Entry>)>) {
     match &node.value {
         Value::Object(o) => {
             for d in &o.discarded {
                 out.push((d, o.entries.iter().find(|e| e.key == d.key)));
             }
             for e in o.entries.iter().chain(&o.discarded) {
-                walk(&e.value, out);
+                visit(&e.value, out);
             }
         }
-        Value::List(items) => items.iter().for_each(|i| walk(i, out)),
-        Value::Json(inner) => walk(inner, out),
+        Value::List(items) => items.iter().for_each(|i| visit(i, out)),
+        Value::Json(inner) => visit(inner, out),
         _ => {}
     }
 }
@@ -120,7 +120,7 @@ fn check(model: &Model, report: &mut Findings<'_>) {
             .iter()
             .map(|c| {
                 let mut found = Vec::new();
-                walk(c.node, &mut found);
+                visit(c.node, &mut found);
                 found
             })
             .collect();

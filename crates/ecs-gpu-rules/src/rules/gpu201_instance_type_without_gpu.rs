@@ -66,7 +66,7 @@ declare_rule! {
         name: "instance-type-without-gpu",
         severity: Error,
         summary: "an instance type of GPU capacity has no NVIDIA GPU",
-        reads: { walks: [GPU_CAPACITY] },
+        reads: { analyses: [GPU_CAPACITY] },
         check: check,
     }
 }

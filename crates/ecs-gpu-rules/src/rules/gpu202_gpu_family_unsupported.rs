@@ -43,7 +43,7 @@ declare_rule! {
         name: "gpu-family-unsupported",
         severity: Error,
         summary: "an instance type of GPU capacity is of a family that ECS GPU support does not cover",
-        reads: { walks: [GPU_CAPACITY] },
+        reads: { analyses: [GPU_CAPACITY] },
         check: check,
     }
 }

@@ -51,7 +51,7 @@ declare_rule! {
         name: "ami-not-gpu-optimized",
         severity: Error,
         summary: "the image of GPU capacity is not an ECS GPU-optimized AMI",
-        reads: { walks: [GPU_CAPACITY, AMI] },
+        reads: { analyses: [GPU_CAPACITY, AMI] },
         check: check,
     }
 }

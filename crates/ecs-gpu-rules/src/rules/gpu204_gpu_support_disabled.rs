@@ -56,7 +56,7 @@ declare_rule! {
         name: "gpu-support-disabled",
         severity: Error,
         summary: "the ECS agent of GPU capacity does not enable GPU support",
-        reads: { walks: [GPU_CAPACITY, USER_DATA, AMI] },
+        reads: { analyses: [GPU_CAPACITY, USER_DATA, AMI] },
         check: check,
     }
 }

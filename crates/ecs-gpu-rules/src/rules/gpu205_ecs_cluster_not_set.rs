@@ -49,7 +49,7 @@ declare_rule! {
         name: "ecs-cluster-not-set",
         severity: Warning,
         summary: "the user data of GPU capacity does not write `ECS_CLUSTER`",
-        reads: { walks: [GPU_CAPACITY, USER_DATA, AMI] },
+        reads: { analyses: [GPU_CAPACITY, USER_DATA, AMI] },
         check: check,
     }
 }

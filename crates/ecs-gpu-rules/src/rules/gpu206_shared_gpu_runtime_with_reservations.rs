@@ -50,7 +50,7 @@ declare_rule! {
         name: "shared-gpu-runtime-with-reservations",
         severity: Warning,
         summary: "user data makes nvidia the default Docker runtime on capacity where tasks reserve GPUs",
-        reads: { walks: [GPU_CAPACITY, USER_DATA, TENANTS] },
+        reads: { analyses: [GPU_CAPACITY, USER_DATA, TENANTS] },
         check: check,
     }
 }

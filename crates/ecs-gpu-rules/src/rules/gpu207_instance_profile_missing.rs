@@ -44,7 +44,7 @@ declare_rule! {
                 "aws_launch_configuration": ["iam_instance_profile"],
                 "aws_launch_template": ["iam_instance_profile"],
             },
-            walks: [GPU_CAPACITY],
+            analyses: [GPU_CAPACITY],
         },
         check: check,
     }

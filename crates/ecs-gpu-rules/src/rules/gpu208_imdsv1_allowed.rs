@@ -48,7 +48,7 @@ declare_rule! {
                 "aws_launch_configuration": ["metadata_options"],
                 "aws_launch_template": ["metadata_options"],
             },
-            walks: [GPU_CAPACITY],
+            analyses: [GPU_CAPACITY],
         },
         check: check,
     }

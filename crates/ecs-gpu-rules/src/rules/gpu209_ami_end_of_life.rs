@@ -46,7 +46,7 @@ declare_rule! {
         name: "ami-end-of-life",
         severity: Warning,
         summary: "the image of GPU capacity is an Amazon Linux 2 ECS-optimized AMI, at or near its end of life",
-        reads: { walks: [GPU_CAPACITY, AMI] },
+        reads: { analyses: [GPU_CAPACITY, AMI] },
         check: check,
     }
 }

@@ -46,7 +46,7 @@ declare_rule! {
         summary: "a launch template requests EFA for an instance type without EFA support",
         reads: {
             arguments: { "aws_launch_template": ["network_interfaces"] },
-            walks: [GPU_CAPACITY],
+            analyses: [GPU_CAPACITY],
         },
         check: check,
     }

@@ -58,7 +58,7 @@ declare_rule! {
         name: "gpu-capacity-runs-no-gpu-task",
         severity: Warning,
         summary: "no task placed on GPU-only capacity reserves a GPU, so no container sees its GPUs",
-        reads: { walks: [GROUPS, TENANTS, USER_DATA, AMI] },
+        reads: { analyses: [GROUPS, TENANTS, USER_DATA, AMI] },
         check: check,
     }
 }

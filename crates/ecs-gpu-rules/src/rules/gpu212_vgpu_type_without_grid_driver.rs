@@ -44,7 +44,7 @@ declare_rule! {
         name: "vgpu-type-without-grid-driver",
         severity: Error,
         summary: "a fractional GPU type (g6f, gr6f) is launched from an AMI without the NVIDIA GRID driver",
-        reads: { walks: [GPU_CAPACITY, AMI] },
+        reads: { analyses: [GPU_CAPACITY, AMI] },
         check: check,
     }
 }

@@ -46,7 +46,7 @@ declare_rule! {
         name: "vgpu-ami-release-too-old",
         severity: Warning,
         summary: "a fractional GPU type (g6f, gr6f) is launched from an AMI release whose vGPU license lapses after 24 hours",
-        reads: { walks: [GPU_CAPACITY, AMI] },
+        reads: { analyses: [GPU_CAPACITY, AMI] },
         check: check,
     }
 }

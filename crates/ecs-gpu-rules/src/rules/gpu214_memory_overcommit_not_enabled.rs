@@ -58,7 +58,7 @@ declare_rule! {
         name: "memory-overcommit-not-enabled",
         severity: Error,
         summary: "an instance type that needs memory overcommit for GPU tasks (g6f.large) has user data that does not enable it",
-        reads: { walks: [GPU_CAPACITY, USER_DATA] },
+        reads: { analyses: [GPU_CAPACITY, USER_DATA] },
         check: check,
     }
 }

@@ -40,7 +40,7 @@ declare_rule! {
         name: "mps-on-vgpu-type",
         severity: Error,
         summary: "a task shares a GPU with NVIDIA MPS, and its only instance types are fractional GPU types, where MPS is not offered",
-        reads: { walks: [TASK_DEFINITIONS, TASK_CAPACITY] },
+        reads: { analyses: [TASK_DEFINITIONS, TASK_CAPACITY] },
         check: check,
     }
 }

@@ -43,7 +43,7 @@ declare_rule! {
         summary: "managed termination protection is on and the group does not protect new instances from scale-in",
         reads: {
             arguments: { "aws_autoscaling_group": ["protect_from_scale_in"] },
-            walks: [GPU_CAPACITY, GROUPS],
+            analyses: [GPU_CAPACITY, GROUPS],
         },
         check: check,
     }

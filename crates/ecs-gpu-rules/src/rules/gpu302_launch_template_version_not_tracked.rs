@@ -50,7 +50,7 @@ declare_rule! {
         summary: "the group's launch template version does not change when the template does",
         reads: {
             arguments: { "aws_autoscaling_group": ["instance_refresh", "max_instance_lifetime"] },
-            walks: [GPU_CAPACITY, REPLACEMENT],
+            analyses: [GPU_CAPACITY, REPLACEMENT],
         },
         check: check,
     }

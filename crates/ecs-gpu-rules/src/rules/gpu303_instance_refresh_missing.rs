@@ -63,7 +63,7 @@ declare_rule! {
                     "protect_from_scale_in",
                 ],
             },
-            walks: [GPU_CAPACITY, REPLACEMENT],
+            analyses: [GPU_CAPACITY, REPLACEMENT],
         },
         check: check,
     }

@@ -47,7 +47,7 @@ declare_rule! {
                     "instance_refresh",
                 ],
             },
-            walks: [GPU_CAPACITY],
+            analyses: [GPU_CAPACITY],
         },
         check: check,
     }

@@ -43,7 +43,7 @@ declare_rule! {
         summary: "an instance refresh waits for scale-in protected instances that never lose their protection",
         reads: {
             arguments: { "aws_autoscaling_group": ["instance_refresh", "protect_from_scale_in"] },
-            walks: [GPU_CAPACITY],
+            analyses: [GPU_CAPACITY],
         },
         check: check,
     }

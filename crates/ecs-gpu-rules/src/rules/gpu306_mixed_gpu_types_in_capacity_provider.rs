@@ -49,7 +49,7 @@ declare_rule! {
         name: "mixed-gpu-types-in-capacity-provider",
         severity: Warning,
         summary: "a group behind a capacity provider mixes instance types with different GPUs",
-        reads: { walks: [GROUPS] },
+        reads: { analyses: [GROUPS] },
         check: check,
     }
 }

@@ -36,7 +36,7 @@ declare_rule! {
         summary: "managed scaling is disabled on a capacity provider of GPU capacity",
         reads: {
             arguments: { "aws_autoscaling_group": ["desired_capacity", "max_size", "min_size"] },
-            walks: [GPU_CAPACITY],
+            analyses: [GPU_CAPACITY],
         },
         check: check,
     }

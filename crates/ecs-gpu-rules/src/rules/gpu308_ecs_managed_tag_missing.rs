@@ -43,7 +43,7 @@ declare_rule! {
         summary: "a GPU group behind a capacity provider lacks the `AmazonECSManaged` tag",
         reads: {
             arguments: { "aws_autoscaling_group": ["tag", "tags"] },
-            walks: [GPU_CAPACITY, GROUPS],
+            analyses: [GPU_CAPACITY, GROUPS],
         },
         check: check,
     }

@@ -59,7 +59,7 @@ declare_rule! {
         summary: "a GPU group has a warm pool and its user data does not set `ECS_WARM_POOLS_CHECK=true`",
         reads: {
             arguments: { "aws_autoscaling_group": ["warm_pool"] },
-            walks: [GPU_CAPACITY, USER_DATA, AMI],
+            analyses: [GPU_CAPACITY, USER_DATA, AMI],
         },
         check: check,
     }

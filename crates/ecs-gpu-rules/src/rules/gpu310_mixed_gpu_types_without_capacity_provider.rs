@@ -49,7 +49,7 @@ declare_rule! {
         name: "mixed-gpu-types-without-capacity-provider",
         severity: Warning,
         summary: "a fleet or group outside capacity providers mixes instance types with different GPUs",
-        reads: { walks: [GPU_CAPACITY] },
+        reads: { analyses: [GPU_CAPACITY] },
         check: check,
     }
 }

@@ -58,7 +58,7 @@ declare_rule! {
         name: "spot-without-draining",
         severity: Info,
         summary: "capacity of Spot GPU instances does not drain its tasks on an interruption notice",
-        reads: { walks: [GPU_CAPACITY, USER_DATA, AMI, SPOT] },
+        reads: { analyses: [GPU_CAPACITY, USER_DATA, AMI, SPOT] },
         check: check,
     }
 }

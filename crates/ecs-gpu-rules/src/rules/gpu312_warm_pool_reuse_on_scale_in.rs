@@ -49,7 +49,7 @@ declare_rule! {
         name: "warm-pool-reuse-on-scale-in",
         severity: Warning,
         summary: "a GPU group's warm pool returns instances to the pool on scale in, which ECS does not support",
-        reads: { arguments: { "aws_autoscaling_group": ["warm_pool"] }, walks: [GPU_CAPACITY] },
+        reads: { arguments: { "aws_autoscaling_group": ["warm_pool"] }, analyses: [GPU_CAPACITY] },
         check: check,
     }
 }

@@ -47,7 +47,7 @@ declare_rule! {
         name: "placement-constraint-matches-no-instance",
         severity: Error,
         summary: "a `memberOf` expression on `ecs.instance-type` matches none of the service's instance types",
-        reads: { walks: [GPU_CAPACITY, SERVICE_CAPACITY, PLACEMENT_CONSTRAINTS] },
+        reads: { analyses: [GPU_CAPACITY, SERVICE_CAPACITY, PLACEMENT_CONSTRAINTS] },
         check: check,
     }
 }

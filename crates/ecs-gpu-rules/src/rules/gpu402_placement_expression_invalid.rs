@@ -45,7 +45,7 @@ declare_rule! {
         name: "placement-expression-invalid",
         severity: Error,
         summary: "a placement constraint expression is invalid",
-        reads: { walks: [TASK_DEFINITIONS, GPU_CAPACITY, PLACEMENT_CONSTRAINTS] },
+        reads: { analyses: [TASK_DEFINITIONS, GPU_CAPACITY, PLACEMENT_CONSTRAINTS] },
         check: check,
     }
 }

@@ -33,7 +33,7 @@ declare_rule! {
         name: "gpu-service-on-fargate",
         severity: Error,
         summary: "a service of a GPU task runs on Fargate",
-        reads: { walks: [TASK_DEFINITIONS, GPU_SERVICES] },
+        reads: { analyses: [TASK_DEFINITIONS, GPU_SERVICES] },
         check: check,
     }
 }

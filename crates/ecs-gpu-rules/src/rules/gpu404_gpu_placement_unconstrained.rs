@@ -37,7 +37,7 @@ declare_rule! {
         name: "gpu-placement-unconstrained",
         severity: Info,
         summary: "a GPU service has no `memberOf` constraint and its capacity has several instance types",
-        reads: { walks: [GPU_SERVICES, PLACEMENT_CONSTRAINTS] },
+        reads: { analyses: [GPU_SERVICES, PLACEMENT_CONSTRAINTS] },
         check: check,
     }
 }

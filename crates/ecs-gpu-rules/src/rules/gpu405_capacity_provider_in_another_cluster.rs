@@ -55,7 +55,7 @@ declare_rule! {
         name: "capacity-provider-in-another-cluster",
         severity: Error,
         summary: "a GPU service's strategy names a capacity provider of another cluster",
-        reads: { walks: [GPU_SERVICES, SERVICE_CAPACITY, USER_DATA] },
+        reads: { analyses: [GPU_SERVICES, SERVICE_CAPACITY, USER_DATA] },
         check: check,
     }
 }

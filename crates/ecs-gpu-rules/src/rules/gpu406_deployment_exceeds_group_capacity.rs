@@ -54,7 +54,7 @@ declare_rule! {
         name: "deployment-exceeds-group-capacity",
         severity: Error,
         summary: "a GPU service's deployment needs more instances at once than its Auto Scaling group's max_size allows",
-        reads: { walks: [SCENARIO] },
+        reads: { analyses: [SCENARIO] },
         check: check,
     }
 }

@@ -56,7 +56,7 @@ declare_rule! {
                 ],
                 "aws_ecs_service": ["desired_count", "name"],
             },
-            walks: [GPU_CAPACITY, SERVICE_CAPACITY],
+            analyses: [GPU_CAPACITY, SERVICE_CAPACITY],
         },
         check: check,
     }

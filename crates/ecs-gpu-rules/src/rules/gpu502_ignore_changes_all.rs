@@ -44,7 +44,7 @@ declare_rule! {
                 "aws_ecs_task_definition": [],
                 "aws_launch_template": [],
             },
-            walks: [GPU_CAPACITY],
+            analyses: [GPU_CAPACITY],
         },
         check: check,
     }

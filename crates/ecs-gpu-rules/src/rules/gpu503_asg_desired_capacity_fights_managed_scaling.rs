@@ -40,7 +40,7 @@ declare_rule! {
         summary: "a group under managed scaling sets `desired_capacity` and does not ignore it",
         reads: {
             arguments: { "aws_autoscaling_group": ["desired_capacity", "max_size", "min_size"] },
-            walks: [GROUPS, GPU_CAPACITY],
+            analyses: [GROUPS, GPU_CAPACITY],
         },
         check: check,
     }

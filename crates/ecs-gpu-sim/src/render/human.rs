@@ -4,6 +4,8 @@
 use std::io::{self, Write};
 
 use super::escape;
+use ecs_gpu_report::plural;
+
 use crate::{Answer, Deployment, DeploymentGpus, Known, Report, Verdict};
 
 /// Writes the report for a reader.
@@ -34,10 +36,6 @@ pub fn human(out: &mut dyn Write, report: &Report) -> io::Result<()> {
         count("over-max"),
         count("unknown")
     )
-}
-
-fn plural(n: usize, one: &str, many: &str) -> String {
-    format!("{n} {}", if n == 1 { one } else { many })
 }
 
 fn answer(out: &mut dyn Write, a: &Answer) -> io::Result<()> {

@@ -1,4 +1,4 @@
-//! The json format: `{"version": 1, "answers": [...], "summary": {...}}`.
+//! The json format: `{"version": 1, "command": "simulate", "answers": [...], "summary": {...}}`.
 
 use std::io::{self, Write};
 
@@ -20,6 +20,7 @@ pub fn json(out: &mut dyn Write, report: &Report) -> io::Result<()> {
     }
     let value = serde_json::json!({
         "version": 1,
+        "command": "simulate",
         "answers": report.answers,
         "summary": summary,
     });

@@ -62,7 +62,7 @@ pub struct Args {
 pub enum FormatArg {
     /// `file:line:col`, severity, rule and message, the source excerpt, a help line.
     Human,
-    /// `{"version": 1, "diagnostics": [...], "summary": {...}}`.
+    /// `{"version": 1, "command": "check", "diagnostics": [...], "summary": {...}, ...}`.
     Json,
     /// SARIF 2.1.0, for GitHub code scanning.
     Sarif,
@@ -363,25 +363,22 @@ pub struct RulesArgs {
 pub enum ListFormat {
     /// An aligned table.
     Human,
-    /// An array of objects: id, name, severity, summary.
+    /// `{"version": 1, "command": "rules", "rules": [...]}`: id, name, severity, summary.
     Json,
 }
 
 pub fn run_rules(args: &RulesArgs, out: &mut dyn Write) -> Result<Outcome> {
     match args.format {
         ListFormat::Json => {
-            let rows: Vec<serde_json::Value> = RULES
+            let rules: Vec<serde_json::Value> = RULES
                 .iter()
                 .map(|r| {
-                    serde_json::json!({
-                        "id": r.id,
-                        "name": r.name,
-                        "severity": r.severity,
-                        "summary": r.summary,
-                    })
+                    serde_json::json!({"id": r.id, "name": r.name, "severity": r.severity,
+                        "summary": r.summary})
                 })
                 .collect();
-            serde_json::to_writer_pretty(&mut *out, &rows)?;
+            let document = serde_json::json!({"version": 1, "command": "rules", "rules": rules});
+            serde_json::to_writer_pretty(&mut *out, &document)?;
             writeln!(out)?;
         }
         ListFormat::Human => {
@@ -436,67 +433,13 @@ pub fn run_rule(args: &RuleArgs, out: &mut dyn Write) -> Result<Outcome> {
     Ok(Outcome::Clean)
 }
 
-/// The parse-only floor of the benchmark: the same walker as `check` (the `ignore` crate's, in
-/// parallel, `.terraform/` and `.git/` skipped, without `check`'s reading of ignore files, which
-/// the benchmark's corpus has none of), the same bounded reads and the same parser, on all cores,
-/// and nothing else.
+/// The parse-only floor of the benchmark: the walk, reads and parser of `check`, nothing else.
 fn parse_only(paths: &[PathBuf], out: &mut dyn Write) -> Result<Outcome> {
-    use std::sync::atomic::{AtomicUsize, Ordering};
-    let files = AtomicUsize::new(0);
-    let bytes = AtomicUsize::new(0);
-    let errors = AtomicUsize::new(0);
-    for root in paths {
-        ignore::WalkBuilder::new(root)
-            .hidden(false)
-            .git_ignore(false)
-            .git_exclude(false)
-            .git_global(false)
-            .parents(false)
-            .require_git(false)
-            .ignore(false)
-            .follow_links(true)
-            .filter_entry(|e| {
-                let name = e.file_name().to_string_lossy();
-                !(e.depth() > 0
-                    && e.file_type().is_some_and(|t| t.is_dir())
-                    && (name == ".terraform" || name == ".git"))
-            })
-            .build_parallel()
-            .run(|| {
-                Box::new(|entry| {
-                    let Ok(entry) = entry else {
-                        return ignore::WalkState::Continue;
-                    };
-                    let name = entry.file_name().to_string_lossy();
-                    let tf = name.ends_with(".tf") || name.ends_with(".tofu");
-                    let json = name.ends_with(".json") && !name.ends_with(".tfvars.json");
-                    if !(tf || json) || !entry.file_type().is_some_and(|t| t.is_file()) {
-                        return ignore::WalkState::Continue;
-                    }
-                    let Ok(text) = ecs_gpu_model::read_text(entry.path()) else {
-                        errors.fetch_add(1, Ordering::Relaxed);
-                        return ignore::WalkState::Continue;
-                    };
-                    let ok = if tf {
-                        ecs_gpu_hcl::parse(&text).is_ok()
-                    } else {
-                        ecs_gpu_hcl::json::parse(&text).is_ok()
-                    };
-                    if !ok {
-                        errors.fetch_add(1, Ordering::Relaxed);
-                    }
-                    files.fetch_add(1, Ordering::Relaxed);
-                    bytes.fetch_add(text.len(), Ordering::Relaxed);
-                    ignore::WalkState::Continue
-                })
-            });
-    }
+    let floor = ecs_gpu_model::parse_only(paths);
     writeln!(
         out,
         "parsed {} files, {} bytes, {} errors",
-        files.into_inner(),
-        bytes.into_inner(),
-        errors.into_inner()
+        floor.files, floor.bytes, floor.errors
     )?;
     Ok(Outcome::Clean)
 }

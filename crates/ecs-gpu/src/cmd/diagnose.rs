@@ -11,7 +11,8 @@ use anyhow::Context as _;
 use anyhow::{anyhow, bail, Result};
 #[cfg(feature = "live")]
 use ecs_gpu_aws::{Options, What};
-use ecs_gpu_diagnose::{Inputs, Outcome as DiagnoseOutcome, Report, Status, Target};
+use ecs_gpu_diagnose::{render, Inputs, Outcome as DiagnoseOutcome, Target};
+use ecs_gpu_report::escape_control as esc;
 
 use crate::Outcome;
 
@@ -56,7 +57,7 @@ pub struct Args {
 enum Format {
     /// The steps as a checklist, then the verdict.
     Human,
-    /// `{"version": 1, "verdict": {...}, "steps": [...]}`.
+    /// `{"version": 1, "command": "diagnose", "verdict": {...}, "steps": [...]}`.
     Json,
 }
 
@@ -73,12 +74,8 @@ pub fn run(args: &Args, out: &mut dyn Write) -> Result<Outcome> {
     };
     let report = ecs_gpu_diagnose::diagnose(&inputs, &target)?;
     match args.format {
-        Format::Json => {
-            // Rendered first, so a closed pipe surfaces as the io::Error main treats as no error.
-            let text = serde_json::to_string_pretty(&report)?;
-            writeln!(out, "{text}")?;
-        }
-        Format::Human => write_human(out, &report, &source)?,
+        Format::Json => render::json(out, &report)?,
+        Format::Human => render::human(out, &report, &source)?,
     }
     match report.outcome() {
         DiagnoseOutcome::Healthy => Ok(Outcome::Clean),
@@ -139,7 +136,7 @@ fn live(args: &Args) -> Result<(Inputs, String)> {
         .context("could not start the async runtime")?;
     let collected = runtime.block_on(ecs_gpu_aws::collect(&opts))?;
     // Each call that failed, with its AWS error (escaped: an endpoint's message is anything it
-    // says); the walk goes on with the others.
+    // says); the diagnosis goes on with the others.
     for e in &collected.inputs.errors {
         let _ = writeln!(io::stderr(), "ecs-gpu: warning: {}", esc(&e.to_string()));
     }
@@ -165,49 +162,4 @@ fn live(args: &Args) -> Result<(Inputs, String)> {
         }
     };
     Ok((collected.inputs, source))
-}
-
-fn mark(s: Status) -> &'static str {
-    match s {
-        Status::Pass => "[pass]",
-        Status::Fail => "[FAIL]",
-        Status::Unknown => "[ ?? ]",
-    }
-}
-
-/// Control characters and line-reordering characters from the input (a constraint, an event, an
-/// AMI value) as escapes, so a value can neither forge a line nor send a terminal sequence.
-fn esc(s: &str) -> std::borrow::Cow<'_, str> {
-    ecs_gpu_report::escape_control(s)
-}
-
-fn write_human(out: &mut dyn Write, report: &Report, source: &str) -> io::Result<()> {
-    writeln!(out, "diagnosing {}", esc(source))?;
-    writeln!(out)?;
-    for step in &report.steps {
-        writeln!(
-            out,
-            "{} {}: {}",
-            mark(step.status),
-            step.id,
-            step.id.title()
-        )?;
-        for e in &step.evidence {
-            writeln!(out, "       - {}", esc(e))?;
-        }
-    }
-    writeln!(out)?;
-    let v = &report.verdict;
-    match (v.step.as_str(), v.status) {
-        ("healthy", _) => writeln!(out, "verdict: healthy: {}", esc(&v.message))?,
-        (_, Status::Fail) => writeln!(out, "verdict: {} fails: {}", v.step, esc(&v.message))?,
-        _ => writeln!(out, "verdict: unknown: {}", esc(&v.message))?,
-    }
-    if let Some(fix) = &v.fix {
-        writeln!(out, "help: {}", esc(fix))?;
-    }
-    for note in &v.notes {
-        writeln!(out, "note: {}", esc(note))?;
-    }
-    Ok(())
 }

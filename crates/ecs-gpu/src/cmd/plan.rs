@@ -33,7 +33,7 @@ pub struct Args {
 enum Format {
     /// A summary line, then the effects grouped by kind, most disruptive first.
     Human,
-    /// `{"version": 1, "effects": [...], "summary": {...}}`.
+    /// `{"version": 1, "command": "plan", "effects": [...], "summary": {...}}`.
     Json,
 }
 

@@ -4,8 +4,7 @@ use std::io::Write;
 use std::path::PathBuf;
 
 use anyhow::Result;
-use ecs_gpu_route::{route, Accelerator, Ec2Lifecycle, K8sPrimitive, Workload};
-use serde::Serialize;
+use ecs_gpu_route::{render, route, Accelerator, Ec2Lifecycle, K8sPrimitive, Workload};
 
 use crate::Outcome;
 
@@ -71,17 +70,6 @@ fn parse_k8s(s: &str) -> Result<K8sPrimitive, String> {
     })
 }
 
-#[derive(Debug, Serialize)]
-struct Json<'a> {
-    home: &'a str,
-    /// This repository's Terraform module for the home, or null.
-    module: Option<&'a str>,
-    /// What the module builds, or why there is none.
-    module_note: &'a str,
-    reasons: &'a [String],
-    guardrails: &'a [String],
-}
-
 pub fn run(args: &Args, out: &mut dyn Write) -> Result<Outcome> {
     let mut w = match &args.from {
         Some(path) => Workload::from_file(path).map_err(|e| match (e.line, e.column) {
@@ -115,36 +103,8 @@ pub fn run(args: &Args, out: &mut dyn Write) -> Result<Outcome> {
 
     let r = route(&w);
     match args.format {
-        Format::Json => {
-            let j = Json {
-                home: r.home.as_str(),
-                module: r.deploy.module,
-                module_note: r.deploy.note,
-                reasons: &r.reasons,
-                guardrails: &r.guardrails,
-            };
-            serde_json::to_writer_pretty(&mut *out, &j)?;
-            writeln!(out)?;
-        }
-        Format::Human => {
-            writeln!(out, "home: {} ({})", r.home, r.home.describe())?;
-            writeln!(
-                out,
-                "module: {} ({})",
-                r.deploy.module.unwrap_or("none"),
-                r.deploy.note
-            )?;
-            writeln!(out, "\nwhy:")?;
-            for reason in &r.reasons {
-                writeln!(out, "  - {reason}")?;
-            }
-            if !r.guardrails.is_empty() {
-                writeln!(out, "\nguardrails:")?;
-                for g in &r.guardrails {
-                    writeln!(out, "  - {g}")?;
-                }
-            }
-        }
+        Format::Json => render::json(out, &r)?,
+        Format::Human => render::human(out, &r)?,
     }
     Ok(Outcome::Clean)
 }

@@ -56,7 +56,7 @@ pub struct Args {
 enum Format {
     /// Per event: the answer, the peak against the maximum, the time line, stranded GPUs, cost.
     Human,
-    /// `{"version": 1, "answers": [...], "summary": {...}}`.
+    /// `{"version": 1, "command": "simulate", "answers": [...], "summary": {...}}`.
     Json,
 }
 

@@ -18,7 +18,7 @@ locals {
   grouped    = { for k, v in var.services : v.group => k... }
   grouped_if = { for k, v in var.services : v.group => v.gpus... if v.gpus > 0 }
 
-  # issue 7: the value continues over several lines
+  # The value continues over several lines
   multi_and = { for k in ["a"] : k =>
     true &&
     false

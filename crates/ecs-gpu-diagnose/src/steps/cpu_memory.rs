@@ -2,7 +2,7 @@
 
 use super::*;
 
-impl Walk<'_> {
+impl Diagnosis<'_> {
     pub(super) fn cpu_memory(&mut self) -> Step {
         let id = StepId::CpuMemory;
         let Some(td) = self.task_def else {

@@ -2,7 +2,7 @@
 
 use super::*;
 
-impl Walk<'_> {
+impl Diagnosis<'_> {
     pub(super) fn capacity(&mut self) -> Step {
         let id = StepId::Capacity;
         let Some(all) = self.instances() else {
@@ -344,14 +344,14 @@ fn classify_activity(text: &str, group: &str) -> Option<(String, String)> {
     None
 }
 
-impl<'a> Walk<'a> {
+impl<'a> Diagnosis<'a> {
     /// The Auto Scaling groups behind the service's capacity providers, each with its capacity
     /// provider when the input has it; every group when the link is not known.
     pub(super) fn linked_groups(
         &self,
     ) -> Vec<(
-        &'a crate::input::AutoScalingGroup,
-        Option<&'a crate::input::CapacityProvider>,
+        &'a crate::api::AutoScalingGroup,
+        Option<&'a crate::api::CapacityProvider>,
     )> {
         let Some(groups) = &self.inputs.auto_scaling_groups else {
             return Vec::new();
@@ -365,14 +365,14 @@ impl<'a> Walk<'a> {
                     .collect()
             })
             .unwrap_or_default();
-        let providers: Vec<&crate::input::CapacityProvider> = self
+        let providers: Vec<&crate::api::CapacityProvider> = self
             .inputs
             .capacity_providers
             .iter()
             .flat_map(|c| &c.capacity_providers)
             .filter(|cp| strategy.is_empty() || strategy.contains(&cp.name.as_str()))
             .collect();
-        let provider_of = |g: &crate::input::AutoScalingGroup| {
+        let provider_of = |g: &crate::api::AutoScalingGroup| {
             providers.iter().copied().find(|cp| {
                 cp.auto_scaling_group_provider.as_ref().is_some_and(|p| {
                     let l = p.auto_scaling_group_arn.as_str();
@@ -398,10 +398,10 @@ impl<'a> Walk<'a> {
     }
 }
 
-impl Walk<'_> {
+impl Diagnosis<'_> {
     /// What to do about a group at desired capacity 0, from what its capacity provider says: a
     /// help that turns on managed scaling only when it is off.
-    fn desired_zero_fix(&self, g: &crate::input::AutoScalingGroup) -> String {
+    fn desired_zero_fix(&self, g: &crate::api::AutoScalingGroup) -> String {
         let cp = self
             .linked_groups()
             .into_iter()

@@ -2,7 +2,7 @@
 
 use super::*;
 
-impl Walk<'_> {
+impl Diagnosis<'_> {
     pub(super) fn verdict(&self, steps: &[Step]) -> Verdict {
         if let Some(s) = steps.iter().find(|s| s.status == Status::Fail) {
             return Verdict {

@@ -2,7 +2,7 @@
 
 use super::*;
 
-impl Walk<'_> {
+impl Diagnosis<'_> {
     pub(super) fn placement_constraint(&mut self) -> Step {
         let id = StepId::PlacementConstraint;
         if self.task_def.is_none() {

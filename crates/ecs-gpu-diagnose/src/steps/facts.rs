@@ -1,10 +1,10 @@
 //! What the cluster query language sees of a container instance. The language itself (parser,
 //! evaluator, subjects, operators) is `ecs-gpu-query`'s; this is only the bridge from the AWS CLI
-//! shapes of [`crate::input`] to its [`Facts`].
+//! shapes of [`crate::api`] to its [`Facts`].
 
 use ecs_gpu_query::{format_instant, ContainerInstance as Known, Fact, Facts, Subject};
 
-use crate::input::{ContainerInstance, Task, Timestamp};
+use crate::api::{ContainerInstance, Task, Timestamp};
 
 /// One container instance as `describe-container-instances` reports it: every subject is known (an
 /// attribute that is absent does not exist) except, possibly, `task:group`.

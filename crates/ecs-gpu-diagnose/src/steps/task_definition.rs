@@ -2,7 +2,7 @@
 
 use super::*;
 
-impl Walk<'_> {
+impl Diagnosis<'_> {
     pub(super) fn task_definition(&mut self) -> Step {
         let id = StepId::TaskDefinition;
         let Some(td) = self.task_def else {

@@ -1,6 +1,6 @@
-//! The walk's rules one at a time, on small inputs in the AWS CLI shape.
+//! The diagnosis' steps one at a time, on small inputs in the AWS CLI shape.
 
-use ecs_gpu_diagnose::input::{Call, CallError};
+use ecs_gpu_diagnose::api::{Call, CallError};
 use ecs_gpu_diagnose::{diagnose, Inputs, Outcome, Report, Status, StepId, Target};
 use serde_json::{json, Value};
 
@@ -69,7 +69,7 @@ fn step(r: &Report, id: StepId) -> (Status, String) {
 }
 
 #[test]
-fn access_denied_names_the_call_and_the_iam_action_and_the_walk_goes_on() {
+fn access_denied_names_the_call_and_the_iam_action_and_the_diagnosis_goes_on() {
     let mut i = inputs(Some(service(json!({}))), Some(task_def("1")), None);
     i.errors.push(CallError {
         call: Call::ListContainerInstances,
@@ -354,7 +354,7 @@ fn a_gpu_fraction_places_only_on_the_matching_partition() {
     assert_eq!(r.verdict.step, "gpus-available");
 }
 
-/// The attribute names the walk reads are the agent's built-in ones the catalog lists.
+/// The attribute names the diagnosis reads are the agent's built-in ones the catalog lists.
 #[test]
 fn attribute_names_are_the_catalogs() {
     let builtin = &ecs_gpu_catalog::catalog().query_language.builtin_attributes;
@@ -507,7 +507,7 @@ fn word_operators_and_quoted_values_are_read() {
     assert_eq!(step(&r, StepId::PlacementConstraint).0, Status::Pass);
 }
 
-/// Issue 30.4: sizes near the integer limits saturate instead of overflowing.
+/// Sizes near the integer limits saturate instead of overflowing.
 #[test]
 fn huge_container_sizes_saturate_instead_of_overflowing() {
     let json = r#"{"taskDefinition": {"family": "f", "containerDefinitions": [
@@ -515,7 +515,7 @@ fn huge_container_sizes_saturate_instead_of_overflowing() {
          "resourceRequirements": [{"type": "GPU", "value": "4294967295"}]},
         {"name": "b", "cpu": 9223372036854775807, "memory": 9223372036854775807,
          "resourceRequirements": [{"type": "GPU", "value": "4294967295"}]}]}}"#;
-    let td: ecs_gpu_diagnose::input::DescribeTaskDefinitionOutput =
+    let td: ecs_gpu_diagnose::api::DescribeTaskDefinitionOutput =
         serde_json::from_str(json).unwrap();
     assert_eq!(
         ecs_gpu_diagnose::task_size(&td.task_definition),

@@ -1,9 +1,9 @@
 //! The diagnosis inputs: the AWS CLI JSON output of each read-only call, as typed structs.
 //!
 //! Field names follow the wire shapes the AWS CLI prints: camelCase for ECS, PascalCase for Auto
-//! Scaling. Only the fields the walk reads are kept; unknown fields are ignored on input, so a full
-//! `aws ecs describe-services` output loads as is. Absent values are skipped on output, so a saved
-//! file is a subset of the CLI shape that reads back the same.
+//! Scaling. Only the fields the diagnosis reads are kept; unknown fields are ignored on input, so a
+//! full `aws ecs describe-services` output loads as is. Absent values are skipped on output, so a
+//! saved file is a subset of the CLI shape that reads back the same.
 
 use std::fmt;
 
@@ -294,7 +294,7 @@ pub struct TaskDefinition {
     #[serde(default)]
     pub container_definitions: Vec<ContainerDefinition>,
     /// Not an ECS task-definition field: a GPU requirement here is a common mistake (it belongs in a
-    /// container), kept so the walk can say so.
+    /// container), kept so the diagnosis can say so.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub resource_requirements: Vec<ResourceRequirement>,
 }

@@ -2,7 +2,7 @@
 
 use super::*;
 
-impl Walk<'_> {
+impl Diagnosis<'_> {
     pub(super) fn gpus_available(&mut self) -> Step {
         let id = StepId::GpusAvailable;
         let Some(need) = self.need else {
@@ -174,8 +174,8 @@ impl Walk<'_> {
     fn more_gpus_fix(
         &self,
         groups: &[(
-            &crate::input::AutoScalingGroup,
-            Option<&crate::input::CapacityProvider>,
+            &crate::api::AutoScalingGroup,
+            Option<&crate::api::CapacityProvider>,
         )],
     ) -> String {
         if groups.is_empty() {
@@ -320,7 +320,7 @@ fn bigger_type(itype: &str, n: i64) -> Option<String> {
         .map(|t| t.name.clone())
 }
 
-impl<'a> Walk<'a> {
+impl<'a> Diagnosis<'a> {
     /// For a packed service: whether the next deployment or scale-out finds room, from the capacity
     /// provider's group and the service's deployment configuration.
     pub(super) fn headroom(&self, need: GpuNeed) -> Vec<String> {

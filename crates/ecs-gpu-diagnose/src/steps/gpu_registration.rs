@@ -2,7 +2,7 @@
 
 use super::*;
 
-impl Walk<'_> {
+impl Diagnosis<'_> {
     pub(super) fn gpu_registration(&mut self) -> Step {
         let id = StepId::GpuRegistration;
         if self.instances().is_none() {

@@ -1,4 +1,4 @@
-//! The walk: each link of the chain in order, with the evidence it used.
+//! The steps: each link of the chain in order, with the evidence it used.
 
 use ecs_gpu_catalog::{catalog, GpuValue, Gpus, Lookup};
 use ecs_gpu_query::{
@@ -6,9 +6,10 @@ use ecs_gpu_query::{
     Subject, Truth,
 };
 
-use crate::input::{Call, ContainerInstance, PlacementConstraint, Service, Task, TaskDefinition};
+use crate::api::{Call, ContainerInstance, PlacementConstraint, Service, Task, TaskDefinition};
 use crate::report::{Report, Status, Step, StepId, Verdict};
 use crate::Inputs;
+use ecs_gpu_report::plural;
 use facts::InstanceFacts;
 
 mod capacity;
@@ -101,13 +102,13 @@ impl GpuNeed {
 /// How many instances a list names before it says "and N more".
 const LIST_MAX: usize = 5;
 
-/// Runs the walk.
+/// Runs the steps in order.
 pub fn diagnose(inputs: &Inputs, target: &Target) -> Result<Report, DiagnoseError> {
     if inputs.is_empty() {
         return Err(DiagnoseError::NoInput);
     }
     let service = pick_service(inputs, target)?;
-    let mut w = Walk::new(inputs, service);
+    let mut w = Diagnosis::new(inputs, service);
     let steps = vec![
         w.task_definition(),
         w.capacity(),
@@ -117,11 +118,7 @@ pub fn diagnose(inputs: &Inputs, target: &Target) -> Result<Report, DiagnoseErro
         w.cpu_memory(),
     ];
     let verdict = w.verdict(&steps);
-    Ok(Report {
-        version: 1,
-        verdict,
-        steps,
-    })
+    Ok(Report { verdict, steps })
 }
 
 fn pick_service<'a>(
@@ -174,7 +171,7 @@ fn pick_service<'a>(
     }
 }
 
-struct Walk<'a> {
+struct Diagnosis<'a> {
     inputs: &'a Inputs,
     service: Option<&'a Service>,
     task_def: Option<&'a TaskDefinition>,
@@ -263,14 +260,6 @@ fn grouped(lines: Vec<(&ContainerInstance, String)>) -> Vec<String> {
     out
 }
 
-fn plural(n: usize, one: &str, many: &str) -> String {
-    if n == 1 {
-        format!("{n} {one}")
-    } else {
-        format!("{n} {many}")
-    }
-}
-
 /// Whether a service runs its desired count with nothing pending and its deployment done: a steady
 /// or completed rollout (`COMPLETED`), or, when the input lists no deployment, a steady-state event
 /// as the newest event.
@@ -295,9 +284,9 @@ fn driver_attribute() -> String {
         .to_string()
 }
 
-impl<'a> Walk<'a> {
+impl<'a> Diagnosis<'a> {
     fn new(inputs: &'a Inputs, service: Option<&'a Service>) -> Self {
-        Walk {
+        Diagnosis {
             inputs,
             service,
             task_def: inputs.task_definition.as_ref().map(|d| &d.task_definition),
