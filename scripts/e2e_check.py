@@ -5,6 +5,7 @@
     e2e_check.py effects <effects.json> <kind>  # `ecs-gpu plan --format json` reports <kind>
     e2e_check.py diagnose <diagnose.json> <status>
     e2e_check.py moves <plan.json>            # a plan of the old layout's state only moves resources
+    e2e_check.py service-moved <plan.json>    # autoscaling switched on with the README's moved block
     e2e_check.py gpu-metrics <outputs>        # the agent in the user data, its policy, the scaling
                                               # policy's metric math, the idle alarm, the dashboard
     e2e_check.py empty                        # nothing of the module is left after destroy
@@ -422,6 +423,25 @@ def moves(path):
     expect(created == [], f"nothing is created: {created}")
 
 
+def service_moved(path):
+    """Autoscaling switched on in examples/basic, with the README's `moved` block: the service moves
+    from `aws_ecs_service.this[0]` to `aws_ecs_service.autoscaled[0]` and nothing is destroyed."""
+    plan = json.load(open(path))
+    changes = plan.get("resource_changes", [])
+    source = "module.inference.module.service.aws_ecs_service.this[0]"
+    target = "module.inference.module.service.aws_ecs_service.autoscaled[0]"
+    moved = {c["address"]: c.get("previous_address") for c in changes if c.get("previous_address")}
+    destroyed = [c["address"] for c in changes if "delete" in c["change"]["actions"]]
+    created = sorted(c["address"] for c in changes if c["change"]["actions"] == ["create"])
+    print(f"moved {moved}, destroyed {destroyed}, created {created}")
+    expect(moved.get(target) == source, f"the service moves from {source} to {target}")
+    expect(destroyed == [], f"nothing is destroyed or replaced: {destroyed}")
+    expect(
+        all(".aws_appautoscaling_" in a for a in created) and created,
+        f"only the Application Auto Scaling target and policy are created: {created}",
+    )
+
+
 def empty():
     ecs = client("ecs")
     arns = [a for a in ecs.list_clusters()["clusterArns"] if not a.endswith(("/shared-gpu", "/platform"))]
@@ -496,7 +516,16 @@ def main():
     if command == "seed":
         seed()
         return
-    {"check": check, "effects": effects, "diagnose": diagnose, "moves": moves, "mps": mps, "gpu-metrics": gpu_metrics}.get(command, lambda *a: empty())(*sys.argv[2:])
+    commands = {
+        "check": check,
+        "effects": effects,
+        "diagnose": diagnose,
+        "moves": moves,
+        "mps": mps,
+        "gpu-metrics": gpu_metrics,
+        "service-moved": service_moved,
+    }
+    commands.get(command, lambda *a: empty())(*sys.argv[2:])
     if failures:
         sys.exit(f"{len(failures)} check(s) failed")
 

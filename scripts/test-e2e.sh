@@ -230,6 +230,23 @@ tf basic show -json image.tfplan >"$work/basic/plan-image.json"
 "$ecs_gpu" plan "$work/basic/plan-image.json" | head -n 12
 "$py" "$root/scripts/e2e_check.py" effects "$work/basic/effects-image.json" deployment
 
+# Autoscaling switched on with the README's `moved` block ("Update semantics"): the service moves
+# from `this[0]` to `autoscaled[0]`, and nothing is destroyed. A plan only: the state stays.
+override_ami basic inference "$(seed ami_1)" 'autoscaling = { min_capacity = 1, max_capacity = 1, target_value = 70 }'
+cat >"$work/basic/e2e_moved.tf" <<'EOF'
+moved {
+  from = module.inference.module.service.aws_ecs_service.this[0]
+  to   = module.inference.module.service.aws_ecs_service.autoscaled[0]
+}
+EOF
+tf basic plan -refresh=false -out=moved.tfplan -input=false >"$work/basic/plan-moved.log" 2>&1 || { tail -n 40 "$work/basic/plan-moved.log" >&2; exit 1; }
+tf basic show -json moved.tfplan >"$work/basic/plan-moved.json"
+echo
+echo "=== examples/basic: autoscaling switched on with the README's moved block"
+"$py" "$root/scripts/e2e_check.py" service-moved "$work/basic/plan-moved.json"
+rm "$work/basic/e2e_moved.tf"
+override_ami basic inference "$(seed ami_1)"
+
 echo
 echo "=== ecs-gpu diagnose --endpoint-url (live, against moto)"
 diag_status=0
