@@ -452,11 +452,11 @@ fi
 "$py" "$root/scripts/e2e_check.py" empty
 
 # --- terraform/ecs-gpu-managed-instances -------------------------------------------------------
-# Not applied: it needs hashicorp/aws >= 6.15.0 (aws_ecs_capacity_provider.managed_instances_provider),
+# Not applied: it needs hashicorp/aws >= 6.66.0 (its versions.tf),
 # which the mirror's provider may predate; its offline `terraform test` runs cover it instead.
-if [ "$(printf '%s\n' "$provider_version" 6.15.0 | sort -V | head -n 1)" != 6.15.0 ]; then
+if [ "$(printf '%s\n' "$provider_version" 6.66.0 | sort -V | head -n 1)" != 6.66.0 ]; then
   echo
-  echo "test-e2e: terraform/ecs-gpu-managed-instances not applied: it needs hashicorp/aws >= 6.15.0, the mirror has $provider_version"
+  echo "test-e2e: terraform/ecs-gpu-managed-instances not applied: it needs hashicorp/aws >= 6.66.0, the mirror has $provider_version"
 else
   echo
   echo "test-e2e: terraform/ecs-gpu-managed-instances not applied: no apply against moto is written for it yet"
