@@ -6,7 +6,8 @@
     e2e_check.py diagnose <diagnose.json> <status>
     e2e_check.py moves <plan.json>            # a plan of the old layout's state only moves resources
     e2e_check.py service-moved <plan.json>    # autoscaling switched on with the README's moved block
-    e2e_check.py production <outputs>         # examples/production: two GPU services on one cluster
+    e2e_check.py production <outputs> <alb security group id>
+                                              # examples/production: two GPU services on one cluster
     e2e_check.py module-untouched <plan.json> <baseline.json> <address>...
                                               # an edit changes only <address>es, nothing inside a
                                               # module call, against a plan without the edit
@@ -480,6 +481,7 @@ def production(outputs_path, alb_security_group_id):
         )
         instances = {t["containerInstanceArn"] for t in described}
         found = ecs.describe_container_instances(cluster="gpu-prod", containerInstances=list(instances))["containerInstances"] if instances else []
+        expect(found and len(found) == len(instances), f"the instances of {name}'s tasks are registered: {len(found)} of {len(instances)}")
         for instance in found:
             attributes = {a["name"]: a.get("value") for a in instance.get("attributes", [])}
             gpus = [r for r in instance.get("registeredResources", []) if r["name"] == "GPU"]
