@@ -5,6 +5,12 @@
     e2e_check.py effects <effects.json> <kind>  # `ecs-gpu plan --format json` reports <kind>
     e2e_check.py diagnose <diagnose.json> <status>
     e2e_check.py moves <plan.json>            # a plan of the old layout's state only moves resources
+    e2e_check.py service-moved <plan.json>    # autoscaling switched on with the README's moved block
+    e2e_check.py production <outputs> <alb security group id>
+                                              # examples/production: two GPU services on one cluster
+    e2e_check.py module-untouched <plan.json> <baseline.json> <address>...
+                                              # an edit changes only <address>es, nothing inside a
+                                              # module call, against a plan without the edit
     e2e_check.py gpu-metrics <outputs>        # the agent in the user data, its policy, the scaling
                                               # policy's metric math, the idle alarm, the dashboard
     e2e_check.py empty                        # nothing of the module is left after destroy
@@ -454,6 +460,145 @@ def moves(path):
     expect(in_aws == [], f"nothing is created in AWS: {in_aws}")
 
 
+def service_moved(path):
+    """Autoscaling switched on in examples/basic, with the README's `moved` block: the service moves
+    from `aws_ecs_service.this[0]` to `aws_ecs_service.autoscaled[0]` and nothing is destroyed."""
+    plan = json.load(open(path))
+    changes = plan.get("resource_changes", [])
+    source = "module.inference.module.service.aws_ecs_service.this[0]"
+    target = "module.inference.module.service.aws_ecs_service.autoscaled[0]"
+    moved = {c["address"]: c.get("previous_address") for c in changes if c.get("previous_address")}
+    destroyed = [c["address"] for c in changes if "delete" in c["change"]["actions"]]
+    created = sorted(c["address"] for c in changes if c["change"]["actions"] == ["create"])
+    print(f"moved {moved}, destroyed {destroyed}, created {created}")
+    expect(moved.get(target) == source, f"the service moves from {source} to {target}")
+    expect(destroyed == [], f"nothing is destroyed or replaced: {destroyed}")
+    expect(
+        all(".aws_appautoscaling_" in a for a in created) and created,
+        f"only the Application Auto Scaling target and policy are created: {created}",
+    )
+
+
+def production(outputs_path, alb_security_group_id):
+    """examples/production: two GPU services on one cluster, read back from the emulator."""
+    print("checks of examples/production through the API")
+    ecs, ec2, elb = client("ecs"), client("ec2"), client("elbv2")
+    outputs = json.load(open(outputs_path))
+    cluster = ecs.describe_clusters(clusters=["gpu-prod"])["clusters"]
+    expect(len(cluster) == 1 and cluster[0]["status"] == "ACTIVE", "cluster gpu-prod is active")
+    on_cluster = cluster[0].get("capacityProviders", []) if cluster else []
+    listed = outputs["capacity_providers"]["value"]
+    expect(len(listed) == 2 and sorted(on_cluster) == sorted(listed), f"the cluster has the two capacity providers: {on_cluster}")
+    providers = {}
+
+    # What each service must have: its own capacity provider, its tasks placed with their GPUs.
+    want = {"vllm": {"type": "g6.12xlarge", "gpus": 4, "count": 2}, "embed": {"type": "g6.xlarge", "gpus": 1, "count": 2}}
+    services = {s["serviceName"]: s for s in ecs.describe_services(cluster="gpu-prod", services=list(want))["services"]}
+    for name, w in want.items():
+        service = services.get(name, {})
+        expect(service.get("status") == "ACTIVE", f"service {name} is active")
+        strategy = [p["capacityProvider"] for p in service.get("capacityProviderStrategy", [])]
+        providers[name] = strategy[0] if len(strategy) == 1 else None
+        expect(providers[name] in listed, f"service {name}'s strategy names one of the cluster's providers: {strategy}")
+        expect(
+            service.get("runningCount") == w["count"] == service.get("desiredCount"),
+            f"service {name} runs {w['count']} tasks: running {service.get('runningCount')} of {service.get('desiredCount')}",
+        )
+        tasks = ecs.list_tasks(cluster="gpu-prod", serviceName=name)["taskArns"]
+        described = ecs.describe_tasks(cluster="gpu-prod", tasks=tasks)["tasks"] if tasks else []
+        gpu_ids = [g for t in described for c in t.get("containers", []) for g in c.get("gpuIds", [])]
+        expect(
+            len(described) == w["count"] and len(gpu_ids) == w["count"] * w["gpus"] and len(set(gpu_ids)) == len(gpu_ids),
+            f"each {name} task holds {w['gpus']} GPU(s) of its own: {len(described)} tasks, {len(gpu_ids)} GPU IDs",
+        )
+        instances = {t["containerInstanceArn"] for t in described}
+        found = ecs.describe_container_instances(cluster="gpu-prod", containerInstances=list(instances))["containerInstances"] if instances else []
+        expect(found and len(found) == len(instances), f"the instances of {name}'s tasks are registered: {len(found)} of {len(instances)}")
+        for instance in found:
+            attributes = {a["name"]: a.get("value") for a in instance.get("attributes", [])}
+            gpus = [r for r in instance.get("registeredResources", []) if r["name"] == "GPU"]
+            registered = len(gpus[0].get("stringSetValue", [])) if gpus else 0
+            expect(
+                attributes.get("ecs.instance-type") == w["type"] and instance.get("capacityProviderName") == providers[name],
+                f"a task of {name} runs on a {w['type']} of its capacity provider: {attributes.get('ecs.instance-type')} {instance.get('capacityProviderName')}",
+            )
+            expect(registered == {"g6.12xlarge": 4, "g6.xlarge": 1}[w["type"]], f"the {w['type']} registered its GPUs: {registered}")
+
+    vllm = services.get("vllm", {})
+    deployment = vllm.get("deploymentConfiguration", {})
+    expect(
+        (deployment.get("minimumHealthyPercent"), deployment.get("maximumPercent")) == (100, 150),
+        f"vllm deploys at 100% to 150%: {deployment}",
+    )
+    # The emulator keeps the deployment configuration as sent; the alarm's own existence is read from
+    # CloudWatch.
+    alarms = deployment.get("alarms", {})
+    expect(alarms.get("alarmNames") == ["vllm-prod-target-5xx"] and alarms.get("enable"), f"vllm's deployment watches the 5xx alarm: {alarms}")
+    cloudwatch = client("cloudwatch")
+    found_alarms = [a["AlarmName"] for a in cloudwatch.describe_alarms(AlarmNames=["vllm-prod-target-5xx"])["MetricAlarms"]]
+    expect(found_alarms == ["vllm-prod-target-5xx"], f"the 5xx alarm exists: {found_alarms}")
+    balancers = vllm.get("loadBalancers", [])
+    target_group = elb.describe_target_groups(Names=["vllm-prod"])["TargetGroups"][0]["TargetGroupArn"]
+    expect(
+        [(b.get("targetGroupArn"), b.get("containerName"), b.get("containerPort")) for b in balancers] == [(target_group, "app", 8000)],
+        f"vllm is registered in its target group on 8000: {balancers}",
+    )
+    # The rule from the load balancer's group into the tasks' group, on the service's port.
+    groups = vllm.get("networkConfiguration", {}).get("awsvpcConfiguration", {}).get("securityGroups", [])
+    rules = ec2.describe_security_group_rules(Filters=[{"Name": "group-id", "Values": groups}])["SecurityGroupRules"] if groups else []
+    from_lb = [r for r in rules if not r["IsEgress"] and r.get("ReferencedGroupInfo", {}).get("GroupId") == alb_security_group_id]
+    expect(
+        [(r["FromPort"], r["ToPort"]) for r in from_lb] == [(8000, 8000)],
+        f"the tasks' group lets the load balancer in on 8000 only: {[(r['FromPort'], r['ToPort']) for r in from_lb]}",
+    )
+    # Service Connect: moto keeps no serviceConnectConfiguration, so it is read from the request the
+    # provider sent (moto's recorder).
+    for name, port in (("vllm", 8000), ("embed", 8080)):
+        connect = created_service(name).get("serviceConnectConfiguration", {})
+        services_sent = connect.get("services", [])
+        timeout = services_sent[0].get("timeout", {}) if services_sent else {}
+        expect(
+            connect.get("enabled") is True and connect.get("namespace", "").startswith("arn:")
+            and [a.get("port") for s in services_sent for a in s.get("clientAliases", [])] == [port],
+            f"{name} joins the Service Connect namespace on {port}: {connect}",
+        )
+        expect(timeout.get("perRequestTimeoutSeconds", 0) > 15, f"{name}'s per-request timeout is above 15 s: {timeout}")
+    expect(providers["vllm"] != providers["embed"], f"each service has its own capacity provider: {providers}")
+    scaling = client("application-autoscaling").describe_scalable_targets(
+        ServiceNamespace="ecs", ResourceIds=["service/gpu-prod/vllm"]
+    )["ScalableTargets"]
+    expect(
+        [(t["MinCapacity"], t["MaxCapacity"]) for t in scaling] == [(2, 3)],
+        f"vllm scales between 2 and 3 tasks: {[(t['MinCapacity'], t['MaxCapacity']) for t in scaling]}",
+    )
+
+
+def module_untouched(path, baseline_path, *changed):
+    """A plan after an edit outside the module calls, against a plan of the same state without it:
+    the edit adds exactly the `changed` addresses, and every other change (moto reads back less than
+    it was given, so a refreshed plan shows some) is the same in both, to the value; nothing is
+    destroyed and nothing is deferred."""
+    plan, baseline = json.load(open(path)), json.load(open(baseline_path))
+
+    def changes(p):
+        return {c["address"]: c["change"] for c in p.get("resource_changes", []) if c["change"]["actions"] != ["no-op"]}
+
+    edited, drift = changes(plan), changes(baseline)
+    inside = [c["address"] for c in plan.get("resource_changes", []) if c["address"].startswith("module.")]
+    print(f"changed by the edit: {sorted(set(edited) - set(drift))}; moto's read-back drift, in both plans: {sorted(drift)}")
+    expect(sorted(set(edited) - set(drift)) == sorted(changed), f"the edit changes only {sorted(changed)}")
+    differ = [
+        a for a in drift
+        if a not in edited or any(edited[a].get(k) != drift[a].get(k) for k in ("actions", "after", "after_unknown"))
+    ]
+    expect(differ == [], f"every other change is the same with and without the edit: {differ}")
+    destroyed = [a for a, c in edited.items() if "delete" in c["actions"]]
+    expect(destroyed == [], f"nothing is destroyed or replaced: {destroyed}")
+    expect(len(inside) > 20, f"the plan covers the module calls' resources ({len(inside)})")
+    deferred = [c["address"] for c in plan.get("deferred_changes", [])]
+    expect(deferred == [], f"nothing is deferred: {deferred}")
+
+
 def empty():
     ecs = client("ecs")
     arns = [a for a in ecs.list_clusters()["clusterArns"] if not a.endswith(("/shared-gpu", "/platform"))]
@@ -528,7 +673,18 @@ def main():
     if command == "seed":
         seed()
         return
-    {"check": check, "effects": effects, "diagnose": diagnose, "moves": moves, "mps": mps, "gpu-metrics": gpu_metrics}.get(command, lambda *a: empty())(*sys.argv[2:])
+    commands = {
+        "check": check,
+        "effects": effects,
+        "diagnose": diagnose,
+        "moves": moves,
+        "mps": mps,
+        "gpu-metrics": gpu_metrics,
+        "service-moved": service_moved,
+        "production": production,
+        "module-untouched": module_untouched,
+    }
+    commands.get(command, lambda *a: empty())(*sys.argv[2:])
     if failures:
         sys.exit(f"{len(failures)} check(s) failed")
 

@@ -7,14 +7,17 @@
 #      /opt/tf-plugins, else a search) and points terraform at it with its own CLI config
 #      (TF_CLI_CONFIG_FILE, filesystem_mirror only: no registry);
 #   3. applies examples/basic, autoscaling, vllm, existing-cluster, mixed-spot, capacity-block,
-#      warm-pool, mps and gpu-metrics (each copied to a scratch folder with an override file that
-#      sends the provider to moto);
+#      warm-pool, mps, gpu-metrics and production (each copied to a scratch folder with an override
+#      file that sends the provider to the emulator);
 #   4. checks the launch template's user data, the group's protection and refresh settings, the
 #      capacity provider, the task definition's GPU resourceRequirements, the service's strategy
 #      and constraint, and gpu-metrics' agent, policy metric math, alarm and dashboard
 #      (scripts/e2e_check.py, boto3 from the venv);
 #   5. bumps the AMI and then the image, saves `terraform show -json` of each plan and asserts
-#      what `ecs-gpu plan` reports (instance replacement, deployment);
+#      what `ecs-gpu plan` reports (instance replacement, deployment); switches autoscaling on with
+#      the README's `moved` block (the service moves, nothing is destroyed); on examples/production,
+#      checks both services placed with their GPUs on their own capacity providers, then tags the
+#      listener rule and asserts that the plan changes nothing inside the module calls;
 #   6. runs `ecs-gpu diagnose --endpoint-url` against the live stack;
 #   7. destroys everything;
 #   8. applies examples/basic with the module as it was before the split into submodules (from git,
@@ -22,8 +25,8 @@
 #      none be destroyed or created; destroys it and stops moto.
 #
 # Without terraform, python3 or the provider mirror it prints one line and exits 0 (skipped).
-# What moto does not emulate, and what this script works around, is in the module README
-# ("Tested against an emulator").
+# What the emulator and moto emulate per resource, and what this script works around, is in
+# docs/emulator.md ("What the Terraform end-to-end test relies on").
 #
 # Usage: scripts/test-e2e.sh   (from anywhere)
 set -euo pipefail
@@ -162,6 +165,7 @@ provider "aws" {
     iam                    = "$ENDPOINT"
     logs                   = "$ENDPOINT"
     ssm                    = "$ENDPOINT"
+    servicediscovery       = "$ENDPOINT"
     sts                    = "$ENDPOINT"
   }
 }
@@ -229,6 +233,23 @@ tf basic show -json image.tfplan >"$work/basic/plan-image.json"
 "$ecs_gpu" plan "$work/basic/plan-image.json" --format json >"$work/basic/effects-image.json" || true
 "$ecs_gpu" plan "$work/basic/plan-image.json" | head -n 12
 "$py" "$root/scripts/e2e_check.py" effects "$work/basic/effects-image.json" deployment
+
+# Autoscaling switched on with the README's `moved` block ("Update semantics"): the service moves
+# from `this[0]` to `autoscaled[0]`, and nothing is destroyed. A plan only: the state stays.
+override_ami basic inference "$(seed ami_1)" 'autoscaling = { min_capacity = 1, max_capacity = 1, target_value = 70 }'
+cat >"$work/basic/e2e_moved.tf" <<'EOF'
+moved {
+  from = module.inference.module.service.aws_ecs_service.this[0]
+  to   = module.inference.module.service.aws_ecs_service.autoscaled[0]
+}
+EOF
+tf basic plan -refresh=false -out=moved.tfplan -input=false >"$work/basic/plan-moved.log" 2>&1 || { tail -n 40 "$work/basic/plan-moved.log" >&2; exit 1; }
+tf basic show -json moved.tfplan >"$work/basic/plan-moved.json"
+echo
+echo "=== examples/basic: autoscaling switched on with the README's moved block"
+"$py" "$root/scripts/e2e_check.py" service-moved "$work/basic/plan-moved.json"
+rm "$work/basic/e2e_moved.tf"
+override_ami basic inference "$(seed ami_1)"
 
 echo
 echo "=== ecs-gpu diagnose --endpoint-url (live, against moto)"
@@ -348,9 +369,56 @@ apply_example gpu-metrics
 "$py" "$root/scripts/e2e_check.py" check gpu-metrics "$work/gpu-metrics/outputs.json"
 "$py" "$root/scripts/e2e_check.py" gpu-metrics "$work/gpu-metrics/outputs.json"
 
+# --- production: vLLM and an embedding service on one cluster, behind the load balancer -----------
+# Two capacity providers associated by modules/cluster, Spot above an On-Demand base, the listener
+# waited for by reference, deployment alarms, Service Connect. The emulator registers the GPUs and
+# places the tasks, so the apply waits for both services to be steady.
+mkdir -p "$work/production"
+listener_arn=$(seed listener_arn)
+{
+  common_vars
+  cat <<EOF
+listener_arn             = "$listener_arn"
+load_balancer_arn_suffix = "$(sed -E 's|.*:listener/(app/[^/]+/[^/]+)/.*|\1|' <<<"$listener_arn")"
+alb_security_group_id    = "$(seed alb_security_group_id)"
+vllm_image               = "123456789012.dkr.ecr.us-east-1.amazonaws.com/vllm-openai:v0.9"
+embed_image              = "123456789012.dkr.ecr.us-east-1.amazonaws.com/embed:1"
+EOF
+} >"$work/production/terraform.tfvars"
+prepare production
+cat >"$work/production/e2e_module_override.tf" <<EOF
+module "vllm" {
+  ami_id = "$(seed ami_1)"
+}
+module "embed" {
+  ami_id = "$(seed ami_1)"
+}
+EOF
+apply_example production
+"$py" "$root/scripts/e2e_check.py" production "$work/production/outputs.json" "$(seed alb_security_group_id)"
+
+# An unrelated edit of the listener rule (a tag): the plan, refresh included, changes that rule and
+# nothing inside either module call (no task definition, no launch template, no instance refresh).
+# moto reads back less than it was given (the launch templates' tag specifications, some service
+# flags, the scaling target's tags), so a refreshed plan changes those even with no edit: the edit's
+# plan is compared with a plan of the same state without it.
+tf production plan -out=baseline.tfplan -input=false >"$work/production/plan-baseline.log" 2>&1 || { tail -n 40 "$work/production/plan-baseline.log" >&2; exit 1; }
+tf production show -json baseline.tfplan >"$work/production/plan-baseline.json"
+cat >"$work/production/e2e_listener_override.tf" <<'EOF'
+resource "aws_lb_listener_rule" "vllm" {
+  tags = merge(var.tags, { owner = "platform" })
+}
+EOF
+tf production plan -out=listener.tfplan -input=false >"$work/production/plan-listener.log" 2>&1 || { tail -n 40 "$work/production/plan-listener.log" >&2; exit 1; }
+tf production show -json listener.tfplan >"$work/production/plan-listener.json"
+echo
+echo "=== examples/production: a tag on the listener rule"
+"$py" "$root/scripts/e2e_check.py" module-untouched "$work/production/plan-listener.json" "$work/production/plan-baseline.json" aws_lb_listener_rule.vllm
+rm "$work/production/e2e_listener_override.tf"
+
 echo
 echo "=== destroy"
-for example in gpu-metrics mps warm-pool capacity-block mixed-spot existing-cluster vllm autoscaling basic; do
+for example in production gpu-metrics mps warm-pool capacity-block mixed-spot existing-cluster vllm autoscaling basic; do
   tf "$example" destroy -auto-approve -input=false >"$work/$example/destroy.log" 2>&1 || { tail -n 40 "$work/$example/destroy.log" >&2; exit 1; }
   echo "destroyed examples/$example"
 done
@@ -384,11 +452,11 @@ fi
 "$py" "$root/scripts/e2e_check.py" empty
 
 # --- terraform/ecs-gpu-managed-instances -------------------------------------------------------
-# Not applied: it needs hashicorp/aws >= 6.15.0 (aws_ecs_capacity_provider.managed_instances_provider),
+# Not applied: it needs hashicorp/aws >= 6.66.0 (its versions.tf),
 # which the mirror's provider may predate; its offline `terraform test` runs cover it instead.
-if [ "$(printf '%s\n' "$provider_version" 6.15.0 | sort -V | head -n 1)" != 6.15.0 ]; then
+if [ "$(printf '%s\n' "$provider_version" 6.66.0 | sort -V | head -n 1)" != 6.66.0 ]; then
   echo
-  echo "test-e2e: terraform/ecs-gpu-managed-instances not applied: it needs hashicorp/aws >= 6.15.0, the mirror has $provider_version"
+  echo "test-e2e: terraform/ecs-gpu-managed-instances not applied: it needs hashicorp/aws >= 6.66.0, the mirror has $provider_version"
 else
   echo
   echo "test-e2e: terraform/ecs-gpu-managed-instances not applied: no apply against moto is written for it yet"

@@ -5,7 +5,7 @@
 # provider validates what the module plans (policy JSON, ARN shapes, enum values...).
 #
 # Each provider version found in the mirror runs the test directories whose modules it can serve:
-#   hashicorp/aws 5.x: terraform/ecs-gpu-task/tests (the module supports >= 5.16.2, < 7.0);
+#   hashicorp/aws 5.x: terraform/ecs-gpu-task/tests, from the module's floor (its versions.tf) to < 7.0;
 #   hashicorp/aws 6.x: the same, plus the modules that need 6.x
 #     (terraform/ecs-gpu-task/modules/service-v6/tests, terraform/ecs-gpu-managed-instances/tests),
 #     when the version meets their floor.
@@ -39,9 +39,10 @@ fi
 # version_ge A B: A >= B (dotted versions).
 version_ge() { [ "$(printf '%s\n%s\n' "$1" "$2" | sort -V | head -n 1)" = "$2" ]; }
 
-# The modules that need hashicorp/aws 6.x, with their floor (their versions.tf).
-v6_floor=$(sed -nE 's/.*version *= *">= *([0-9.]+).*/\1/p' "$root/terraform/ecs-gpu-task/modules/service-v6/versions_override.tf" | head -n 1)
-mi_floor=$(sed -nE 's/.*version *= *">= *([0-9.]+).*/\1/p' "$root/terraform/ecs-gpu-managed-instances/versions.tf" | head -n 1)
+# Each module's floor (its versions.tf); service-v6 and Managed Instances need hashicorp/aws 6.x.
+task_floor=$(sed -nE 's/^[[:space:]]*version *= *">= *([0-9.]+).*/\1/p' "$root/terraform/ecs-gpu-task/versions.tf" | head -n 1)
+v6_floor=$(sed -nE 's/^[[:space:]]*version *= *">= *([0-9.]+).*/\1/p' "$root/terraform/ecs-gpu-task/modules/service-v6/versions_override.tf" | head -n 1)
+mi_floor=$(sed -nE 's/^[[:space:]]*version *= *">= *([0-9.]+).*/\1/p' "$root/terraform/ecs-gpu-managed-instances/versions.tf" | head -n 1)
 
 work=$(mktemp -d -t ecs-gpu-tf-real.XXXXXX)
 trap 'rm -rf "$work"' EXIT
@@ -83,7 +84,7 @@ RC
   find "$work/$version/terraform" -name .terraform -type d -prune -exec rm -rf {} +
   find "$work/$version/terraform" -name .terraform.lock.hcl -exec rm -f {} +
 
-  if version_ge "$version" 5.16.2 && ! version_ge "$version" 7.0.0; then
+  if version_ge "$version" "$task_floor" && ! version_ge "$version" 7.0.0; then
     run_tests "$version" ecs-gpu-task
     ran=$((ran + 1))
   fi
@@ -99,4 +100,4 @@ RC
   fi
 done
 
-[ "$ran" -gt 0 ] || echo "real-provider tests: no provider version in $mirror serves terraform/ecs-gpu-task (>= 5.16.2, < 7.0)"
+[ "$ran" -gt 0 ] || echo "real-provider tests: no provider version in $mirror serves terraform/ecs-gpu-task (>= $task_floor, < 7.0)"

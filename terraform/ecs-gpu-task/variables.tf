@@ -579,7 +579,9 @@ variable "gpu_metrics" {
     CloudWatch dashboard; `idle_alarm` (on by default) creates an alarm for GPUs idle while the service's
     tasks pend: the group's GPU utilization under `utilization_threshold` percent while Container
     Insights' PendingTaskCount is above 0, for `evaluation_periods` periods, notifying `alarm_topic_arn`
-    (an SNS topic) when set. PendingTaskCount needs Container Insights on the cluster.
+    (an SNS topic) when set. PendingTaskCount needs Container Insights on the cluster. Changing `enabled`,
+    `interval` or `namespace` later rewrites the user data: a new launch template version, and the
+    instance refresh replaces every instance (`dashboard` and `idle_alarm` do not touch the instances).
   EOT
   type = object({
     enabled   = optional(bool, false)

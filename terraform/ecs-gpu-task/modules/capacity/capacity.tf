@@ -48,9 +48,14 @@ resource "aws_launch_template" "this" {
   image_id               = local.ami_id
   instance_type          = var.instance_type
   user_data              = base64encode(local.user_data)
-  vpc_security_group_ids = var.efa ? null : local.instance_security_group_ids
   update_default_version = true
   ebs_optimized          = true
+
+  # The instances' groups: here, or on the EFA interface with `efa`. The module's own group is
+  # named here rather than through a local: checkov's graph drops an edge that goes through a local
+  # when this module and the cluster module take each other's outputs (examples/production), and
+  # then reports the group as attached to nothing (CKV2_AWS_5).
+  vpc_security_group_ids = var.efa ? null : concat([aws_security_group.instance.id], var.instance_security_group_ids)
 
   iam_instance_profile {
     arn = local.instance_profile_arn
@@ -64,7 +69,7 @@ resource "aws_launch_template" "this" {
       device_index          = 0
       network_card_index    = 0
       interface_type        = "efa"
-      security_groups       = local.instance_security_group_ids
+      security_groups       = concat([aws_security_group.instance.id], var.instance_security_group_ids)
       delete_on_termination = true
     }
   }

@@ -34,8 +34,6 @@ locals {
   # (a random string), which the provider would refuse in every ARN: the plan then goes on in "aws".
   partition = can(regex("^aws(-[a-z]+)*$", data.aws_partition.current.partition)) ? data.aws_partition.current.partition : "aws"
   tags      = merge(var.tags, { "ecs-gpu-task" = var.name })
-  # The groups of the instances: on the template, or on its EFA interface with `efa`.
-  instance_security_group_ids = concat([aws_security_group.instance.id], var.instance_security_group_ids)
 
   # --- the AMI ------------------------------------------------------------------------------
   ami_ssm_parameter = var.ami_ssm_parameter != null ? var.ami_ssm_parameter : module.facts.ami_recommended_parameter

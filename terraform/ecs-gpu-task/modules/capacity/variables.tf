@@ -496,7 +496,8 @@ variable "gpu_metrics" {
     repository), writes the module's agent configuration and starts it; the instance role gets the
     CloudWatchAgentServerPolicy managed policy. `interval` is the agent's collection interval in seconds
     (10, 20, 30, or a multiple of 60 up to 3600); `namespace` the CloudWatch namespace (CWAgent, the
-    agent's default).
+    agent's default). The configuration is in the user data, so changing any of the three later makes a
+    new launch template version, and the instance refresh replaces every instance.
   EOT
   type = object({
     enabled   = optional(bool, false)
