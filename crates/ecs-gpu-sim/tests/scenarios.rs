@@ -660,3 +660,37 @@ fn refresh_waits_for_protected_instances_by_the_api_default() {
     assert_eq!(report.answers[0].verdict.as_str(), "stuck", "{text}");
     assert!(text.contains("`Wait`"), "{text}");
 }
+
+/// A service or group name from the input cannot forge a line, reorder one or send a terminal
+/// sequence: the human format escapes it as every other command's output does, the JSON format
+/// writes the unsafe characters as `\u` escapes and keeps the exact name for a JSON reader.
+#[test]
+fn hostile_names_are_escaped_in_human_and_json() {
+    let name = "train\nFORGED: completes\u{1b}[31m\u{202e}\u{2028}\u{85}\u{7f}x";
+    let group_name = "gpu\u{202e}\r";
+    let sc = Scenario {
+        groups: vec![group(group_name, "g5.12xlarge", 0, 2)],
+        services: vec![service(name, group_name, 2, 4, 4096, 32768)],
+    };
+    let (report, text) = run(&sc, &[deploy(name)]);
+    assert_eq!(report.answers[0].verdict.as_str(), "over-max", "{text}");
+    for c in ['\u{1b}', '\u{202e}', '\u{2028}', '\u{85}', '\u{7f}', '\r'] {
+        assert!(!text.contains(c), "raw {c:?} in {text:?}");
+    }
+    assert!(text.lines().all(|l| !l.starts_with("FORGED")), "{text}");
+    assert!(
+        text.contains("train\\nFORGED: completes\\u{1b}[31m\\u{202e}\\u{2028}\\u{85}\\u{7f}x"),
+        "{text}"
+    );
+
+    let mut out = Vec::new();
+    render::json(&mut out, &report).unwrap();
+    let json = String::from_utf8(out).unwrap();
+    for c in ['\u{1b}', '\u{202e}', '\u{2028}', '\u{85}', '\u{7f}', '\r'] {
+        assert!(!json.contains(c), "raw {c:?} in {json:?}");
+    }
+    assert!(json.lines().all(|l| !l.starts_with("FORGED")), "{json}");
+    assert!(json.contains("\\u202e\\u2028\\u0085\\u007fx"), "{json}");
+    let v: serde_json::Value = serde_json::from_str(&json).unwrap();
+    assert_eq!(v["answers"][0]["event"]["service"], name, "{json}");
+}

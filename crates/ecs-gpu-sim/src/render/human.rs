@@ -3,8 +3,8 @@
 
 use std::io::{self, Write};
 
-use super::escape;
 use crate::{Answer, Deployment, DeploymentGpus, Known, Report, Verdict};
+use ecs_gpu_report::escape_control as escape;
 
 /// Writes the report for a reader.
 ///
