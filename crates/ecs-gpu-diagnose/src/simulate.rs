@@ -4,8 +4,8 @@
 //!
 //! The typed inputs keep only what the diagnosis walk reads; the few fields the simulation needs
 //! besides (managed scaling step sizes and warmup, the deployment strategy, placement strategies,
-//! a group's mixed instances policy and warm pool) are read from the saved files as [`Extras`].
-//! Live, they are unknown.
+//! a group's mixed instances policy and warm pool) are read from the saved files as [`Extras`],
+//! or filled by the live client from the same answers.
 
 use std::path::Path;
 

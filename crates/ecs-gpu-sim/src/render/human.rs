@@ -160,8 +160,8 @@ fn need(d: &DeploymentGpus) -> String {
         } => {
             let why = if d.least_tasks > d.desired {
                 format!(
-                    "minimum healthy {minimum_healthy_percent}% keeps the {} old tasks running until a new one is healthy",
-                    d.desired
+                    "minimum healthy {minimum_healthy_percent}% keeps the {} running until a new one is healthy",
+                    plural(d.desired as usize, "old task", "old tasks")
                 )
             } else {
                 format!(
