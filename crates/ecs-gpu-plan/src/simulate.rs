@@ -375,6 +375,7 @@ pub fn scenario(plan: &Plan) -> PlanScenario {
             _ => Known::unknown("the deployment configuration is not known"),
         };
         let tds = service_task_definitions(m, i);
+        let gpu = std::cell::Cell::new(false);
         let shape = |side: Side<'_>| -> Known<TaskShape> {
             let Some(text) = side.str(&["container_definitions"]) else {
                 return Known::unknown("its container definitions are not in the plan");
@@ -382,6 +383,7 @@ pub fn scenario(plan: &Plan) -> PlanScenario {
             let Ok(json) = serde_json::from_str::<serde_json::Value>(text) else {
                 return Known::unknown("its container definitions are not JSON");
             };
+            gpu.set(gpu.get() || TaskShape::asks_for_gpus(&json));
             TaskShape::from_ecs_json(
                 side.str(&["family"]).unwrap_or_default(),
                 &json,
@@ -407,6 +409,7 @@ pub fn scenario(plan: &Plan) -> PlanScenario {
             ),
         };
         s.task = old;
+        s.gpu = gpu.get();
         if deployed.contains(&r.address) {
             events.push(Event::Deploy {
                 service: r.address.clone(),

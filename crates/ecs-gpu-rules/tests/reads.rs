@@ -38,6 +38,7 @@ const ARGUMENTS: &[(&str, &[&str])] = &[
             "default_instance_warmup",
             "desired_capacity",
             "health_check_grace_period",
+            "instance_maintenance_policy",
             "instance_refresh",
             "launch_configuration",
             "launch_template",

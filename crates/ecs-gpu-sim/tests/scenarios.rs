@@ -694,3 +694,18 @@ fn hostile_names_are_escaped_in_human_and_json() {
     let v: serde_json::Value = serde_json::from_str(&json).unwrap();
     assert_eq!(v["answers"][0]["event"]["service"], name, "{json}");
 }
+
+/// A container that shares a GPU with NVIDIA MPS asks for a GPU (so its service is simulated),
+/// but what it reserves is unknown, with the reason.
+#[test]
+fn an_mps_task_asks_for_a_gpu_and_its_shape_is_unknown() {
+    let containers = serde_json::json!([{
+        "name": "app", "memory": 4096,
+        "resourceRequirements": [{"type": "GPU", "sharingStrategy": {"nvidiaMps": {"memory": 11264}}}]
+    }]);
+    assert!(TaskShape::asks_for_gpus(&containers));
+    let shape = TaskShape::from_ecs_json("embed", &containers, Some("1024"), None, None);
+    assert_eq!(shape.get().err(), Some(MPS_UNKNOWN));
+    let plain = serde_json::json!([{"name": "web", "memory": 512}]);
+    assert!(!TaskShape::asks_for_gpus(&plain));
+}

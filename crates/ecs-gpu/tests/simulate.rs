@@ -106,3 +106,45 @@ fn hand_written_stack_several_types_with_spot_above_an_on_demand_base() {
     assert_eq!(code, 0, "{err}");
     insta::assert_snapshot!(out);
 }
+
+/// The Terraform module's own examples, as a user runs `simulate` on one: each answers, or says
+/// precisely why the answer is unknown, and none is a usage error. One snapshot per example.
+#[test]
+fn module_examples_answer_or_say_why_unknown() {
+    let expected = [
+        ("autoscaling", "unknown"),
+        ("basic", "completes"),
+        ("canary", "completes"),
+        ("capacity-block", "completes"),
+        ("existing-cluster", "unknown"),
+        ("gpu-metrics", "completes"),
+        ("mixed-spot", "completes"),
+        ("mps", "unknown"),
+        ("production", "completes"),
+        ("vllm", "completes"),
+        ("warm-pool", "completes"),
+    ];
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../terraform/ecs-gpu-task/examples");
+    let mut found: Vec<String> = std::fs::read_dir(&root)
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .collect();
+    found.sort();
+    let names: Vec<&str> = expected.iter().map(|(n, _)| *n).collect();
+    assert_eq!(
+        found, names,
+        "an example was added or removed: pin its answer here"
+    );
+    for (name, verdict) in expected {
+        let (code, out, err) = simulate(&[&format!("terraform/ecs-gpu-task/examples/{name}")]);
+        assert_eq!(code, 0, "{name}: {err}");
+        let first = out.lines().next().unwrap_or_default();
+        assert!(first.ends_with(&format!(": {verdict}")), "{name}: {out}");
+        if verdict == "unknown" {
+            // The reason is on the next line, never a bare "unknown".
+            let reason = out.lines().nth(1).unwrap_or_default();
+            assert!(reason.contains("is not known: "), "{name}: {out}");
+        }
+        insta::assert_snapshot!(format!("module_example_{name}"), out);
+    }
+}

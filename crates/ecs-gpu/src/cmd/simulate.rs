@@ -143,7 +143,7 @@ pub fn run(args: &Args, out: &mut dyn Write) -> Result<Outcome> {
     if events.is_empty() {
         // Every GPU service deploys once.
         for s in &scenario.services {
-            if s.task.known().is_some_and(|t| t.gpus > 0) {
+            if s.asks_for_gpus() {
                 events.push(Event::Deploy {
                     service: s.name.clone(),
                     task: None,
