@@ -148,3 +148,20 @@ fn module_examples_answer_or_say_why_unknown() {
         insta::assert_snapshot!(format!("module_example_{name}"), out);
     }
 }
+
+/// The two examples on an existing cluster are unknown only because `cluster_name` has no default:
+/// the capacity provider's name is built from it, and the service picks its provider from the
+/// cluster's list by that name. Given the variable, as `terraform plan` needs it, both answer.
+#[test]
+fn module_examples_on_an_existing_cluster_answer_with_its_name() {
+    for name in ["autoscaling", "existing-cluster"] {
+        let (code, out, err) = simulate(&[
+            &format!("terraform/ecs-gpu-task/examples/{name}"),
+            "--var",
+            "cluster_name=gpu",
+        ]);
+        assert_eq!(code, 0, "{name}: {err}");
+        let first = out.lines().next().unwrap_or_default();
+        assert!(first.ends_with(": completes"), "{name}: {out}");
+    }
+}
