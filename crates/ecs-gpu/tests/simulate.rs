@@ -165,3 +165,54 @@ fn module_examples_on_an_existing_cluster_answer_with_its_name() {
         assert!(first.ends_with(": completes"), "{name}: {out}");
     }
 }
+
+const REAL_PLANS: &str = "crates/ecs-gpu-plan/tests/fixtures/real";
+
+/// A real plan that raises a GPU service's `desired_count` (and the group's desired capacity) is
+/// simulated as that scale-out, not as a deployment.
+#[test]
+fn plan_scale_out_is_simulated_as_a_scale_event() {
+    let (code, out, err) = simulate(&["--plan", &format!("{REAL_PLANS}/scale_out.json")]);
+    assert_eq!(code, 0, "{err}");
+    assert!(
+        out.starts_with("scale `aws_ecs_service.train[0]` to 4: "),
+        "{out}"
+    );
+    assert!(!out.contains("deploy `"), "{out}");
+    insta::assert_snapshot!(out);
+}
+
+/// A real plan that changes the launch template's instance type under an instance refresh: the
+/// refresh is an event of its own, beside the deployment the new placement constraint starts.
+#[test]
+fn plan_instance_type_change_is_simulated_as_a_refresh() {
+    let (code, out, err) = simulate(&["--plan", &format!("{REAL_PLANS}/instance_type.json")]);
+    assert_eq!(code, 0, "{err}");
+    assert!(
+        out.contains("refresh `aws_autoscaling_group.gpu`: "),
+        "{out}"
+    );
+    assert!(out.contains("deploy `aws_ecs_service.train[0]`: "), "{out}");
+    insta::assert_snapshot!(out);
+}
+
+/// A plan that changes nothing has nothing to simulate: status 0, and no deployment of every GPU
+/// service in its place.
+#[test]
+fn plan_with_no_event_has_nothing_to_simulate() {
+    let (code, out, err) = simulate(&["--plan", &format!("{REAL_PLANS}/noop.json")]);
+    assert_eq!(code, 0, "{err}");
+    assert_eq!(
+        out,
+        "nothing to simulate: the plan starts no deployment, scale-out or instance refresh of a GPU service\n"
+    );
+    let (code, out, _) = simulate(&[
+        "--plan",
+        &format!("{REAL_PLANS}/noop.json"),
+        "--format",
+        "json",
+    ]);
+    assert_eq!(code, 0);
+    let v: serde_json::Value = serde_json::from_str(&out).unwrap();
+    assert_eq!(v["answers"].as_array().map(Vec::len), Some(0), "{out}");
+}

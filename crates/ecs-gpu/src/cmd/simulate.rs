@@ -14,7 +14,7 @@ use crate::Outcome;
 
 #[derive(Debug, clap::Args)]
 #[command(
-    after_help = "Examples:\n  ecs-gpu simulate infra/ --deploy aws_ecs_service.train\n  ecs-gpu simulate infra/ --scale aws_ecs_service.train=8 --refresh aws_autoscaling_group.gpu\n  ecs-gpu simulate --plan plan.json                      # every deployment the plan starts\n  ecs-gpu simulate --from ./diag --deploy train --format json\n  ecs-gpu simulate --cluster gpu --scale train=4 --region us-east-1\n  ecs-gpu simulate infra/ --deploy aws_ecs_service.train --prices prices.json --fail-on stuck,over-max\n\nWithout an event, every GPU service is deployed once (and with --plan, the plan's deployments).\nPrices: {\"g5.xlarge\": {\"on_demand\": 1.006, \"spot\": 0.45}} (dollars per hour; no price table ships: AWS prices change by Region and date).\n\nLive (--cluster) sends only the Describe, List and Get calls `ecs-gpu diagnose` sends, for one service: the --service, or the one --deploy or --scale names.\n\nExit status: 0 = simulated, nothing in --fail-on; 1 = an answer is in --fail-on; 2 = usage error or unreadable input."
+    after_help = "Examples:\n  ecs-gpu simulate infra/ --deploy aws_ecs_service.train\n  ecs-gpu simulate infra/ --scale aws_ecs_service.train=8 --refresh aws_autoscaling_group.gpu\n  ecs-gpu simulate --plan plan.json                      # what the plan starts\n  ecs-gpu simulate --from ./diag --deploy train --format json\n  ecs-gpu simulate --cluster gpu --scale train=4 --region us-east-1\n  ecs-gpu simulate infra/ --deploy aws_ecs_service.train --prices prices.json --fail-on stuck,over-max\n\nWithout an event, every GPU service is deployed once; with --plan, the plan's own events: its deployments, the scale-outs of GPU services and the instance refreshes it starts (none: nothing to simulate, status 0).\nPrices: {\"g5.xlarge\": {\"on_demand\": 1.006, \"spot\": 0.45}} (dollars per hour; no price table ships: AWS prices change by Region and date).\n\nLive (--cluster) sends only the Describe, List and Get calls `ecs-gpu diagnose` sends, for one service: the --service, or the one --deploy or --scale names.\n\nExit status: 0 = simulated, nothing in --fail-on; 1 = an answer is in --fail-on; 2 = usage error or unreadable input."
 )]
 pub struct Args {
     /// A Terraform root or task-definition files, as `ecs-gpu check` reads them.
@@ -83,6 +83,7 @@ pub fn run(args: &Args, out: &mut dyn Write) -> Result<Outcome> {
         Some(p) => Some(read_prices(p)?),
         None => None,
     };
+    let from_a_plan = args.plan.is_some();
     let (scenario, mut events) = if let Some(plan) = &args.plan {
         from_plan(plan)?
     } else if let Some(cluster) = &args.cluster {
@@ -139,6 +140,19 @@ pub fn run(args: &Args, out: &mut dyn Write) -> Result<Outcome> {
             );
         }
         events.push(Event::Refresh { group: g.clone() });
+    }
+    if events.is_empty() && from_a_plan {
+        // A plan that touches no GPU service's tasks or instances has nothing to simulate: a
+        // deployment of every GPU service would answer a question the plan does not ask.
+        let report = ecs_gpu_sim::simulate(&scenario, &[], prices.as_ref());
+        match args.format {
+            Format::Human => writeln!(
+                out,
+                "nothing to simulate: the plan starts no deployment, scale-out or instance refresh of a GPU service"
+            )?,
+            Format::Json => render::json(out, &report)?,
+        }
+        return Ok(Outcome::Clean);
     }
     if events.is_empty() {
         // Every GPU service deploys once.
