@@ -48,7 +48,7 @@ impl serde_json::ser::Formatter for Escaping {
     ) -> io::Result<()> {
         let mut rest = fragment;
         while let Some(at) = rest.find(ecs_gpu_report::needs_escape) {
-            w.write_all(rest[..at].as_bytes())?;
+            w.write_all(&rest.as_bytes()[..at])?;
             let c = rest[at..].chars().next().unwrap_or_default();
             // Every such character is in the Basic Multilingual Plane: one `\u` escape.
             write!(w, "\\u{:04x}", u32::from(c))?;
