@@ -49,13 +49,25 @@ impl DeploymentCapacity {
 /// Whether the capacity can hold each deployment the plan starts, from the simulation model: the
 /// line `plan` prints under each deployment.
 pub fn deployment_capacity(plan: &Plan) -> Vec<DeploymentCapacity> {
-    let sim = scenario(plan);
-    let deploys: Vec<Event> = sim
-        .events
-        .into_iter()
-        .filter(|e| matches!(e, Event::Deploy { .. }))
-        .collect();
-    let report = ecs_gpu_sim::simulate(&sim.scenario, &deploys, None);
+    let PlanScenario {
+        mut scenario,
+        events,
+    } = scenario(plan);
+    // Each deployment against the planned counts: a service the plan scales out runs its new
+    // count beside it, as after apply.
+    let mut deploys = Vec::new();
+    for e in events {
+        match e {
+            Event::Scale { service, to } => {
+                if let Some(i) = scenario.service(&service) {
+                    scenario.services[i].desired = Known::Known(to);
+                }
+            }
+            e @ Event::Deploy { .. } => deploys.push(e),
+            Event::Refresh { .. } => {}
+        }
+    }
+    let report = ecs_gpu_sim::simulate(&scenario, &deploys, None);
     report
         .answers
         .into_iter()
