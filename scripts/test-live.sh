@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Runs the live `ecs-gpu diagnose` tests against the GPU-faithful emulator: moto's server with
+# Runs the live `ecs-gpu diagnose` and `ecs-gpu simulate` tests, and simulate's validation, against the GPU-faithful emulator: moto's server with
 # scripts/ecs_gpu_emulator.py's patches (GPUs registered from the catalog, the ECS agent joining
 # from user data, service tasks placed by ECS's rules; docs/emulator.md).
 #
@@ -138,4 +138,9 @@ service("scaling", "grow", "grow")
 PY
 
 echo "test-live: the emulator (moto) on $ENDPOINT, seeded" >&2
-ECS_GPU_TEST_ENDPOINT="$ENDPOINT" cargo test -p ecs-gpu --test diagnose_live "$@" -- --nocapture
+ECS_GPU_TEST_ENDPOINT="$ENDPOINT" cargo test -p ecs-gpu --test diagnose_live --test simulate_live "$@" -- --nocapture
+
+# Last, as it changes the emulator's state: simulate's answers against what the emulator does, on
+# clusters of its own (docs/simulate.md, "Validation against the emulator").
+BINARY="${CARGO_TARGET_DIR:-target}/debug/ecs-gpu"
+"$VENV/bin/python" scripts/validate_simulate.py "$ENDPOINT" "$BINARY"

@@ -6,7 +6,8 @@
 #   varied    one rolling deployment (maximum 101%: about a hundred batches) on a cluster of four
 #             GPU types filled part-way by ten services of different sizes and constraints, in a
 #             group that launches either of two types (so the model runs twice);
-#   stepwise  a group of two types scaling out one instance a step, its minimum step.
+#   stepwise  a group of two types scaling out one instance a step, its minimum step;
+#   refresh   an instance refresh (minimum healthy 90%) of the varied cluster's group.
 # Usage: bench/simulate/run.sh
 set -euo pipefail
 cd "$(dirname "$0")/../.."
@@ -26,4 +27,8 @@ done
 run varied 10000 100000 200
 for n in 1000 10000 100000; do
     run stepwise "$n"
+done
+for n in "1000 10000" "10000 100000"; do
+    # shellcheck disable=SC2086
+    run refresh $n
 done

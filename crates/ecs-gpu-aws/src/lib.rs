@@ -42,6 +42,7 @@ use ecs_gpu_diagnose::api::{
     DescribeContainerInstancesOutput, DescribeScalingActivitiesOutput, DescribeServicesOutput,
     DescribeTaskDefinitionOutput, DescribeTasksOutput,
 };
+use ecs_gpu_diagnose::simulate::Extras;
 use ecs_gpu_diagnose::Inputs;
 use tokio::time::Instant;
 
@@ -97,6 +98,10 @@ impl Default for Options {
 #[derive(Debug, Clone)]
 pub struct Collected {
     pub inputs: Inputs,
+    /// The fields of the same answers that only `simulate` reads (deployment strategy, placement
+    /// strategy, managed scaling step sizes, mixed instances policy, warm pool), in the AWS CLI's
+    /// shape, as `Extras::from_dir` reads them from saved files.
+    pub extras: Extras,
     /// Every operation sent, in order (`DescribeServices`, `ListContainerInstances`, ...).
     pub operations: Vec<String>,
 }
@@ -320,6 +325,7 @@ pub async fn collect(opts: &Options) -> Result<Collected, AwsError> {
         timeout: opts.timeout,
         inputs: Inputs::default(),
         answered: false,
+        extras: Extras::default(),
     };
     let result = run.read(opts, &ecs, &autoscaling).await;
     let operations = guard.operations();
@@ -360,6 +366,7 @@ pub async fn collect(opts: &Options) -> Result<Collected, AwsError> {
     }
     Ok(Collected {
         inputs: run.inputs,
+        extras: run.extras,
         operations,
     })
 }
@@ -486,6 +493,7 @@ struct Run {
     inputs: Inputs,
     /// Whether AWS answered anything, even an error.
     answered: bool,
+    extras: Extras,
 }
 
 impl Run {
@@ -788,6 +796,9 @@ impl Run {
             self.cluster_missing(cluster)?;
             if let Some(out) = out {
                 let services: Vec<_> = out.services().iter().map(map::service).collect();
+                self.extras.services = Some(serde_json::json!({
+                    "services": out.services().iter().map(map::service_extras).collect::<Vec<_>>()
+                }));
                 if services.is_empty() {
                     let reason = out
                         .failures()
@@ -972,6 +983,7 @@ impl Run {
         if !names.is_empty() {
             let names = Some(names);
             let mut out = DescribeCapacityProvidersOutput::default();
+            let mut extra_providers = Vec::new();
             let mut token: Option<String> = None;
             let mut ok = true;
             for n in 0.. {
@@ -995,6 +1007,11 @@ impl Run {
                 };
                 out.capacity_providers
                     .extend(page.capacity_providers().iter().map(map::capacity_provider));
+                extra_providers.extend(
+                    page.capacity_providers()
+                        .iter()
+                        .map(map::capacity_provider_extras),
+                );
                 out.failures
                     .extend(page.failures().iter().map(map::failure));
                 token = page.next_token().map(str::to_string);
@@ -1004,6 +1021,8 @@ impl Run {
             }
             if ok {
                 self.inputs.capacity_providers = Some(out);
+                self.extras.capacity_providers =
+                    Some(serde_json::json!({ "capacityProviders": extra_providers }));
             }
         }
 
@@ -1039,6 +1058,13 @@ impl Run {
                 .await
                 .and_then(|pages| self.within(Call::DescribeAutoScalingGroups, pages))
             {
+                self.extras.auto_scaling_groups = Some(serde_json::json!({
+                    "AutoScalingGroups": pages
+                        .iter()
+                        .flat_map(|p| p.auto_scaling_groups())
+                        .map(map::auto_scaling_group_extras)
+                        .collect::<Vec<_>>()
+                }));
                 self.inputs.auto_scaling_groups = Some(DescribeAutoScalingGroupsOutput {
                     auto_scaling_groups: pages
                         .iter()

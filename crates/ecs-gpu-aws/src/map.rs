@@ -268,3 +268,127 @@ pub(crate) fn activity(a: &asg::Activity) -> cli::Activity {
         status_message: owned(a.status_message()),
     }
 }
+
+/// The fields of a service that only the simulation reads, in the AWS CLI's shape
+/// (`ecs_gpu_diagnose::simulate::Extras`): the deployment strategy and controller, the bake time,
+/// the placement strategy.
+pub(crate) fn service_extras(v: &ecs::Service) -> serde_json::Value {
+    let mut out = serde_json::Map::new();
+    out.insert(
+        "serviceName".into(),
+        v.service_name().unwrap_or_default().into(),
+    );
+    if let Some(dc) = v.deployment_configuration() {
+        let mut d = serde_json::Map::new();
+        if let Some(s) = dc.strategy() {
+            d.insert("strategy".into(), s.as_str().into());
+        }
+        if let Some(b) = dc.bake_time_in_minutes() {
+            d.insert("bakeTimeInMinutes".into(), b.into());
+        }
+        out.insert("deploymentConfiguration".into(), d.into());
+    }
+    if let Some(t) = v.deployment_controller().map(|c| c.r#type()) {
+        out.insert(
+            "deploymentController".into(),
+            serde_json::json!({"type": t.as_str()}),
+        );
+    }
+    let strategy: Vec<serde_json::Value> = v
+        .placement_strategy()
+        .iter()
+        .map(|s| {
+            let mut m = serde_json::Map::new();
+            if let Some(t) = s.r#type() {
+                m.insert("type".into(), t.as_str().into());
+            }
+            if let Some(f) = s.field() {
+                m.insert("field".into(), f.into());
+            }
+            m.into()
+        })
+        .collect();
+    out.insert("placementStrategy".into(), strategy.into());
+    out.into()
+}
+
+/// A capacity provider's managed scaling step sizes and warmup, in the AWS CLI's shape.
+pub(crate) fn capacity_provider_extras(c: &ecs::CapacityProvider) -> serde_json::Value {
+    let ms = c
+        .auto_scaling_group_provider()
+        .and_then(|p| p.managed_scaling());
+    let mut m = serde_json::Map::new();
+    if let Some(ms) = ms {
+        for (k, v) in [
+            ("minimumScalingStepSize", ms.minimum_scaling_step_size()),
+            ("maximumScalingStepSize", ms.maximum_scaling_step_size()),
+            ("instanceWarmupPeriod", ms.instance_warmup_period()),
+        ] {
+            if let Some(v) = v {
+                m.insert(k.into(), v.into());
+            }
+        }
+    }
+    serde_json::json!({
+        "name": c.name().unwrap_or_default(),
+        "autoScalingGroupProvider": {"managedScaling": m},
+    })
+}
+
+/// A group's mixed instances policy (instance types, weights, On-Demand share) and warm pool, in
+/// the AWS CLI's shape.
+pub(crate) fn auto_scaling_group_extras(g: &asg::AutoScalingGroup) -> serde_json::Value {
+    let mut out = serde_json::Map::new();
+    out.insert(
+        "AutoScalingGroupName".into(),
+        g.auto_scaling_group_name().unwrap_or_default().into(),
+    );
+    if let Some(p) = g.mixed_instances_policy() {
+        let overrides: Vec<serde_json::Value> = p
+            .launch_template()
+            .map(|l| l.overrides())
+            .unwrap_or_default()
+            .iter()
+            .map(|o| {
+                let mut m = serde_json::Map::new();
+                if let Some(t) = o.instance_type() {
+                    m.insert("InstanceType".into(), t.into());
+                }
+                if let Some(w) = o.weighted_capacity() {
+                    m.insert("WeightedCapacity".into(), w.into());
+                }
+                m.into()
+            })
+            .collect();
+        let mut dist = serde_json::Map::new();
+        if let Some(d) = p.instances_distribution() {
+            if let Some(b) = d.on_demand_base_capacity() {
+                dist.insert("OnDemandBaseCapacity".into(), b.into());
+            }
+            if let Some(a) = d.on_demand_percentage_above_base_capacity() {
+                dist.insert("OnDemandPercentageAboveBaseCapacity".into(), a.into());
+            }
+        }
+        out.insert(
+            "MixedInstancesPolicy".into(),
+            serde_json::json!({
+                "LaunchTemplate": {"Overrides": overrides},
+                "InstancesDistribution": dist,
+            }),
+        );
+    }
+    if let Some(w) = g.warm_pool_configuration() {
+        let mut m = serde_json::Map::new();
+        if let Some(s) = w.pool_state() {
+            m.insert("PoolState".into(), s.as_str().into());
+        }
+        if let Some(n) = w.min_size() {
+            m.insert("MinSize".into(), n.into());
+        }
+        if let Some(n) = w.max_group_prepared_capacity() {
+            m.insert("MaxGroupPreparedCapacity".into(), n.into());
+        }
+        out.insert("WarmPoolConfiguration".into(), m.into());
+    }
+    out.into()
+}

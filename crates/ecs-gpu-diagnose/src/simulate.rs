@@ -4,8 +4,8 @@
 //!
 //! The typed inputs keep only what the diagnosis reads; the few fields the simulation needs
 //! besides (managed scaling step sizes and warmup, the deployment strategy, placement strategies,
-//! a group's mixed instances policy and warm pool) are read from the saved files as [`Extras`].
-//! Live, they are unknown.
+//! a group's mixed instances policy and warm pool) are read from the saved files as [`Extras`],
+//! or filled by the live client from the same answers.
 
 use std::path::Path;
 
@@ -101,7 +101,13 @@ pub fn scenario(inputs: &Inputs, extras: &Extras) -> Scenario {
             _ => Known::unknown("it spreads over several capacity providers"),
         };
         s.task = match td {
-            Some(td) if runs(svc.task_definition.as_deref(), td) => task_shape(td),
+            Some(td) if runs(svc.task_definition.as_deref(), td) => {
+                s.gpu = td
+                    .container_definitions
+                    .iter()
+                    .any(|c| c.resource_requirements.iter().any(|r| r.type_ == "GPU"));
+                task_shape(td)
+            }
             _ => Known::unknown("its task definition is not in the saved output"),
         };
         let extra = extras.service(&svc.service_name);

@@ -1,6 +1,8 @@
 //! A plan as the simulation's input: the planned values of the GPU stack read into an
-//! [`ecs_gpu_sim::Scenario`], and each deployment the plan starts as an event. What runs now is not
-//! in a plan: the simulation starts from the steady state of the planned configuration.
+//! [`ecs_gpu_sim::Scenario`], and what the plan does to running GPU tasks and instances as events:
+//! each deployment it starts, each higher `desired_count` of a GPU service (a scale-out, from the
+//! count before the plan), each instance refresh it starts. What runs now is not in a plan: the
+//! simulation starts from the steady state of the planned configuration.
 
 use ecs_gpu_sim::{
     Answer, Deployment, Event, Group, InstanceShape, Known, ManagedScaling, OnDemandShare,
@@ -19,7 +21,9 @@ use crate::{EffectKind, Plan};
 #[derive(Debug, Clone)]
 pub struct PlanScenario {
     pub scenario: Scenario,
-    /// One [`Event::Deploy`] per service the plan deploys, with the new revision's task.
+    /// One [`Event::Deploy`] per service the plan deploys, with the new revision's task; one
+    /// [`Event::Scale`] per GPU service whose `desired_count` goes up without a deployment; one
+    /// [`Event::Refresh`] per group whose instances the plan replaces by an instance refresh.
     pub events: Vec<Event>,
 }
 
@@ -45,8 +49,25 @@ impl DeploymentCapacity {
 /// Whether the capacity can hold each deployment the plan starts, from the simulation model: the
 /// line `plan` prints under each deployment.
 pub fn deployment_capacity(plan: &Plan) -> Vec<DeploymentCapacity> {
-    let sim = scenario(plan);
-    let report = ecs_gpu_sim::simulate(&sim.scenario, &sim.events, None);
+    let PlanScenario {
+        mut scenario,
+        events,
+    } = scenario(plan);
+    // Each deployment against the planned counts: a service the plan scales out runs its new
+    // count beside it, as after apply.
+    let mut deploys = Vec::new();
+    for e in events {
+        match e {
+            Event::Scale { service, to } => {
+                if let Some(i) = scenario.service(&service) {
+                    scenario.services[i].desired = Known::Known(to);
+                }
+            }
+            e @ Event::Deploy { .. } => deploys.push(e),
+            Event::Refresh { .. } => {}
+        }
+    }
+    let report = ecs_gpu_sim::simulate(&scenario, &deploys, None);
     report
         .answers
         .into_iter()
@@ -312,12 +333,16 @@ pub fn scenario(plan: &Plan) -> PlanScenario {
         sc.groups.push(g);
     }
     let mut events = Vec::new();
-    let deployed: Vec<String> = plan
-        .effects()
-        .into_iter()
-        .filter(|e| e.kind == EffectKind::Deployment)
-        .map(|e| e.address)
-        .collect();
+    let effects = plan.effects();
+    let of_kind = |kind: EffectKind| -> Vec<&str> {
+        effects
+            .iter()
+            .filter(|e| e.kind == kind)
+            .map(|e| e.address.as_str())
+            .collect()
+    };
+    let deployed = of_kind(EffectKind::Deployment);
+    let scaled_out = of_kind(EffectKind::ScaleOut);
     for i in m.of_type("aws_ecs_service") {
         let r = &m.resources[i];
         let after = r.current();
@@ -375,6 +400,7 @@ pub fn scenario(plan: &Plan) -> PlanScenario {
             _ => Known::unknown("the deployment configuration is not known"),
         };
         let tds = service_task_definitions(m, i);
+        let gpu = std::cell::Cell::new(false);
         let shape = |side: Side<'_>| -> Known<TaskShape> {
             let Some(text) = side.str(&["container_definitions"]) else {
                 return Known::unknown("its container definitions are not in the plan");
@@ -382,6 +408,7 @@ pub fn scenario(plan: &Plan) -> PlanScenario {
             let Ok(json) = serde_json::from_str::<serde_json::Value>(text) else {
                 return Known::unknown("its container definitions are not JSON");
             };
+            gpu.set(gpu.get() || TaskShape::asks_for_gpus(&json));
             TaskShape::from_ecs_json(
                 side.str(&["family"]).unwrap_or_default(),
                 &json,
@@ -407,13 +434,37 @@ pub fn scenario(plan: &Plan) -> PlanScenario {
             ),
         };
         s.task = old;
-        if deployed.contains(&r.address) {
+        s.gpu = gpu.get();
+        let address = r.address.as_str();
+        if deployed.contains(&address) {
             events.push(Event::Deploy {
                 service: r.address.clone(),
                 task: new.known().cloned(),
             });
+        } else if scaled_out.contains(&address) && s.asks_for_gpus() {
+            // The steady state before the plan: the count it runs now, then the scale-out.
+            let before = r.before();
+            if let (Known::Known(from), Known::Known(to)) = (
+                known_num(&before, &["desired_count"], Some(0)),
+                s.desired.clone(),
+            ) {
+                if to > from {
+                    s.desired = Known::Known(from);
+                    events.push(Event::Scale {
+                        service: r.address.clone(),
+                        to,
+                    });
+                }
+            }
         }
         sc.services.push(s);
+    }
+    for group in of_kind(EffectKind::InstanceReplacement) {
+        if sc.group(group).is_some() {
+            events.push(Event::Refresh {
+                group: group.to_string(),
+            });
+        }
     }
     PlanScenario {
         scenario: sc,

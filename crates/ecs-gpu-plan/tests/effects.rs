@@ -831,3 +831,43 @@ fn deployment_capacity_answers_each_deployment_from_the_simulation() {
         .collect::<Vec<_>>()
         .join("\n"));
 }
+
+/// What a real plan does to running GPU tasks and instances becomes the simulation's events: a
+/// higher `desired_count` of a GPU service is a scale-out from the count before the plan, a launch
+/// template change under an instance refresh is a refresh of the group, and a plan that does
+/// neither and deploys nothing has no event (never a deployment of every GPU service).
+#[test]
+fn plan_events_are_its_scale_outs_refreshes_and_deployments() {
+    let events = |name: &str| {
+        let text = std::fs::read_to_string(fixture(&format!("real/{name}.json"))).unwrap();
+        ecs_gpu_plan::simulate::scenario(&read(text.as_bytes()).unwrap()).events
+    };
+    let titles = |name: &str| -> Vec<String> { events(name).iter().map(|e| e.title()).collect() };
+    assert_eq!(
+        titles("scale_out"),
+        ["scale `aws_ecs_service.train[0]` to 4"]
+    );
+    let sc = {
+        let text = std::fs::read_to_string(fixture("real/scale_out.json")).unwrap();
+        ecs_gpu_plan::simulate::scenario(&read(text.as_bytes()).unwrap()).scenario
+    };
+    let train = sc.service("aws_ecs_service.train[0]").unwrap();
+    assert_eq!(
+        sc.services[train].desired.known(),
+        Some(&2),
+        "the scale-out starts from the count before the plan"
+    );
+    assert_eq!(
+        titles("instance_type"),
+        [
+            "deploy `aws_ecs_service.train[0]`",
+            "refresh `aws_autoscaling_group.gpu`"
+        ]
+    );
+    assert!(titles("noop").is_empty());
+    // The plan's capacity line stays one per deployment.
+    let text = std::fs::read_to_string(fixture("real/instance_type.json")).unwrap();
+    let capacity = deployment_capacity(&read(text.as_bytes()).unwrap());
+    assert_eq!(capacity.len(), 1);
+    assert_eq!(capacity[0].address, "aws_ecs_service.train[0]");
+}

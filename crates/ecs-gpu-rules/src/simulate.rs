@@ -417,7 +417,10 @@ fn service(model: &Model, svc: &Resource, sc: &Scenario) -> Service {
     // The AWS provider's default desired count is 0.
     s.desired = known_u32(body.attr("desired_count"), "desired_count", Some(0));
     s.task = match service_task(model, svc) {
-        Some(td) => task_shape(td),
+        Some(td) => {
+            s.gpu = crate::task::is_gpu_task(td);
+            task_shape(td)
+        }
         None => Known::unknown("its task definition is not known"),
     };
     s.deployment = deployment(svc);
@@ -543,6 +546,9 @@ pub fn task_shape(td: &TaskDefinition) -> Known<TaskShape> {
     };
     for c in &cs.known {
         for entry in c.gpu_requirements() {
+            if entry.get("sharingStrategy").is_some() {
+                return Known::unknown(ecs_gpu_sim::MPS_UNKNOWN);
+            }
             match entry
                 .get("value")
                 .and_then(|v| v.as_str())

@@ -309,7 +309,8 @@ fn main() {
         ),
         "stepwise" => stepwise(instances),
         "refresh" => {
-            let mut c = varied(instances, tasks, 100, 2);
+            // One launch type: with two, a refresh whose answers differ by type is unknown.
+            let mut c = varied(instances, tasks, 100, 1);
             let g = &mut c.sc.groups[0];
             g.protected = Known::Known(false);
             g.refresh = Refresh {
@@ -357,6 +358,9 @@ fn main() {
             ", straightforward placement alone {:.1} ms",
             t.as_secs_f64() * 1e3
         ));
+    }
+    if let Some(r) = a.verdict.reason() {
+        line.push_str(&format!(" ({r})"));
     }
     println!("{line}");
 }

@@ -48,7 +48,7 @@ pub use answer::{Answer, Cost, DeploymentGpus, Event, GroupPeak, Report, Step, S
 pub use scenario::{
     Bound, Constraint, Deployment, Group, Instance, InstanceShape, Known, ManagedScaling, Memory,
     OnDemandShare, PoolState, ProtectedInstances, Refresh, Scenario, Service, Strategy, TaskShape,
-    WarmPool,
+    WarmPool, MPS_UNKNOWN,
 };
 
 /// Simulates each event from the scenario's steady state.

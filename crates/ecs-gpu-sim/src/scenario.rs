@@ -461,6 +461,10 @@ pub struct Service {
     pub deployment: Known<Deployment>,
     pub constraints: Known<Vec<Constraint>>,
     pub strategy: Known<Strategy>,
+    /// Whether its tasks ask for a GPU (whole GPUs, a fraction or an MPS share), even when what
+    /// they reserve is not known: such a service is simulated, with an unknown answer and its
+    /// reason, never passed over as one without GPUs.
+    pub gpu: bool,
 }
 
 impl Service {
@@ -474,7 +478,13 @@ impl Service {
             deployment: Known::Known(Deployment::default()),
             constraints: Known::Known(Vec::new()),
             strategy: Known::Known(Strategy::Spread),
+            gpu: false,
         }
+    }
+
+    /// Whether its tasks ask for a GPU: [`Service::gpu`], or a known task with whole GPUs.
+    pub fn asks_for_gpus(&self) -> bool {
+        self.gpu || self.task.known().is_some_and(|t| t.gpus > 0)
     }
 }
 
@@ -559,7 +569,22 @@ pub enum Strategy {
     Random,
 }
 
+/// Why a task that shares a GPU with NVIDIA MPS has no known shape.
+pub const MPS_UNKNOWN: &str = "it shares a GPU with NVIDIA MPS (`sharingStrategy`): how many MPS tasks ECS places on one GPU is not modelled";
+
 impl TaskShape {
+    /// Whether any container of an ECS task definition's JSON asks for a GPU (a `GPU` resource
+    /// requirement, whatever its value or sharing strategy).
+    pub fn asks_for_gpus(containers: &serde_json::Value) -> bool {
+        containers.as_array().into_iter().flatten().any(|c| {
+            c.get("resourceRequirements")
+                .and_then(|r| r.as_array())
+                .into_iter()
+                .flatten()
+                .any(|r| r.get("type").and_then(|t| t.as_str()) == Some("GPU"))
+        })
+    }
+
     /// What one task of an ECS task definition reserves, from its JSON as the ECS API and
     /// Terraform's `container_definitions` write it: whole GPUs summed over the containers, the
     /// task-level `cpu` and `memory` (else the containers' `cpu`, and `memoryReservation` or
@@ -592,6 +617,9 @@ impl TaskShape {
             {
                 if r.get("type").and_then(|t| t.as_str()) != Some("GPU") {
                     continue;
+                }
+                if r.get("sharingStrategy").is_some() {
+                    return Known::unknown(MPS_UNKNOWN);
                 }
                 match r.get("value").and_then(|v| v.as_str()).map(GpuValue::parse) {
                     Some(Ok(GpuValue::Whole(n))) => gpus += n,

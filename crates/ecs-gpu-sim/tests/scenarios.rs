@@ -660,3 +660,181 @@ fn refresh_waits_for_protected_instances_by_the_api_default() {
     assert_eq!(report.answers[0].verdict.as_str(), "stuck", "{text}");
     assert!(text.contains("`Wait`"), "{text}");
 }
+
+/// A service or group name from the input cannot forge a line, reorder one or send a terminal
+/// sequence: the human format escapes it as every other command's output does, the JSON format
+/// writes the unsafe characters as `\u` escapes and keeps the exact name for a JSON reader.
+#[test]
+fn hostile_names_are_escaped_in_human_and_json() {
+    let name = "train\nFORGED: completes\u{1b}[31m\u{202e}\u{2028}\u{85}\u{7f}x";
+    let group_name = "gpu\u{202e}\r";
+    let sc = Scenario {
+        groups: vec![group(group_name, "g5.12xlarge", 0, 2)],
+        services: vec![service(name, group_name, 2, 4, 4096, 32768)],
+    };
+    let (report, text) = run(&sc, &[deploy(name)]);
+    assert_eq!(report.answers[0].verdict.as_str(), "over-max", "{text}");
+    for c in ['\u{1b}', '\u{202e}', '\u{2028}', '\u{85}', '\u{7f}', '\r'] {
+        assert!(!text.contains(c), "raw {c:?} in {text:?}");
+    }
+    assert!(text.lines().all(|l| !l.starts_with("FORGED")), "{text}");
+    assert!(
+        text.contains("train\\nFORGED: completes\\u{1b}[31m\\u{202e}\\u{2028}\\u{85}\\u{7f}x"),
+        "{text}"
+    );
+
+    let mut out = Vec::new();
+    render::json(&mut out, &report).unwrap();
+    let json = String::from_utf8(out).unwrap();
+    for c in ['\u{1b}', '\u{202e}', '\u{2028}', '\u{85}', '\u{7f}', '\r'] {
+        assert!(!json.contains(c), "raw {c:?} in {json:?}");
+    }
+    assert!(json.lines().all(|l| !l.starts_with("FORGED")), "{json}");
+    assert!(json.contains("\\u202e\\u2028\\u0085\\u007fx"), "{json}");
+    let v: serde_json::Value = serde_json::from_str(&json).unwrap();
+    assert_eq!(v["answers"][0]["event"]["service"], name, "{json}");
+}
+
+/// A container that shares a GPU with NVIDIA MPS asks for a GPU (so its service is simulated),
+/// but what it reserves is unknown, with the reason.
+#[test]
+fn an_mps_task_asks_for_a_gpu_and_its_shape_is_unknown() {
+    let containers = serde_json::json!([{
+        "name": "app", "memory": 4096,
+        "resourceRequirements": [{"type": "GPU", "sharingStrategy": {"nvidiaMps": {"memory": 11264}}}]
+    }]);
+    assert!(TaskShape::asks_for_gpus(&containers));
+    let shape = TaskShape::from_ecs_json("embed", &containers, Some("1024"), None, None);
+    assert_eq!(shape.get().err(), Some(MPS_UNKNOWN));
+    let plain = serde_json::json!([{"name": "web", "memory": 512}]);
+    assert!(!TaskShape::asks_for_gpus(&plain));
+}
+
+fn with_constraints(mut s: Service, c: Vec<Constraint>) -> Service {
+    s.constraints = Known::Known(c);
+    s
+}
+
+/// A `memberOf` expression (the cluster query language, through the query crate) that excludes the
+/// group's only instance type leaves every task unplaced, and says which constraint; one that
+/// matches it places them.
+#[test]
+fn member_of_decides_which_instance_types_take_the_tasks() {
+    let sc = |expr: &str| Scenario {
+        groups: vec![group("gpu", "g5.12xlarge", 0, 4)],
+        services: vec![with_constraints(
+            service("train", "gpu", 2, 1, 1024, 4096),
+            vec![Constraint::MemberOf(expr.into())],
+        )],
+    };
+    let (report, text) = run(
+        &sc("attribute:ecs.instance-type == g5.xlarge"),
+        &[deploy("train")],
+    );
+    assert_eq!(report.answers[0].verdict.as_str(), "stuck", "{text}");
+    assert!(
+        text.contains("the `memberOf` constraint of `train` excludes `g5.12xlarge`"),
+        "{text}"
+    );
+    let (report, text) = run(
+        &sc("attribute:ecs.instance-type =~ g5.*"),
+        &[deploy("train")],
+    );
+    assert_eq!(report.answers[0].verdict.as_str(), "completes", "{text}");
+}
+
+/// `distinctInstance`: three 1-GPU tasks need three instances even where one g5.12xlarge has four
+/// GPUs, so a `max_size` of 2 is too small; without the constraint they share one instance.
+#[test]
+fn distinct_instance_needs_one_instance_per_task() {
+    let sc = |c: Vec<Constraint>| Scenario {
+        groups: vec![group("gpu", "g5.12xlarge", 0, 2)],
+        services: vec![with_constraints(
+            service("infer", "gpu", 1, 1, 1024, 4096),
+            c,
+        )],
+    };
+    let (report, text) = run(
+        &sc(vec![Constraint::DistinctInstance]),
+        &[scale("infer", 3)],
+    );
+    assert_eq!(report.answers[0].verdict.as_str(), "over-max", "{text}");
+    assert!(text.contains("1 task is never placed"), "{text}");
+    let (report, text) = run(&sc(vec![]), &[scale("infer", 3)]);
+    assert_eq!(report.answers[0].verdict.as_str(), "completes", "{text}");
+    let g = &report.answers[0].groups[0];
+    assert_eq!(g.peak_instances, 1, "{text}");
+}
+
+/// binpack fills one instance before the next; spread (and random, modelled as spread: the
+/// emptiest instance first, the best case for placement) spreads the tasks. On two empty
+/// g5.12xlarge, four 1-GPU tasks of 4096 MiB: binpack puts all four on one instance (which must
+/// register 16384 MiB for them) and leaves the other idle; spread puts two on each.
+#[test]
+fn binpack_fills_one_instance_spread_and_random_spread_the_tasks() {
+    let run_with = |strategy: Strategy| {
+        let mut s = service("infer", "gpu", 2, 1, 1024, 4096);
+        s.strategy = Known::Known(strategy);
+        let mut g = group("gpu", "g5.12xlarge", 0, 4);
+        let shape = InstanceShape::from_catalog_all(&["g5.12xlarge"])
+            .known()
+            .unwrap()[0]
+            .clone();
+        g.instances = Known::Known(
+            (0..2)
+                .map(|i| Instance {
+                    id: format!("i-{i}"),
+                    shape: shape.clone(),
+                    tasks: vec![],
+                    protected: Known::Known(false),
+                })
+                .collect(),
+        );
+        let sc = Scenario {
+            groups: vec![g],
+            services: vec![s],
+        };
+        run(&sc, &[scale("infer", 4)])
+    };
+    let (report, text) = run_with(Strategy::Binpack);
+    assert_eq!(report.answers[0].verdict.as_str(), "completes", "{text}");
+    assert!(text.contains("registers at least 16384 MiB"), "{text}");
+    assert!(
+        text.contains("1 instance of `gpu` runs no task at the end"),
+        "{text}"
+    );
+    for strategy in [Strategy::Spread, Strategy::Random] {
+        let (report, text) = run_with(strategy);
+        assert_eq!(report.answers[0].verdict.as_str(), "completes", "{text}");
+        assert!(text.contains("registers at least 8192 MiB"), "{text}");
+        assert!(!text.contains("runs no task at the end"), "{text}");
+    }
+}
+
+/// A linear deployment runs both revisions at full size through the bake time, as blue/green does:
+/// two 4-GPU tasks need 16 GPUs at once, four g5.12xlarge; with three it is over the maximum.
+#[test]
+fn linear_deployment_runs_both_revisions_through_the_bake_time() {
+    let sc = |max: u32| {
+        let mut s = service("train", "gpu", 2, 4, 4096, 32768);
+        s.deployment = Known::Known(Deployment::Linear {
+            step_percent: Some(50),
+            bake_minutes: Some(10),
+        });
+        Scenario {
+            groups: vec![group("gpu", "g5.12xlarge", 0, max)],
+            services: vec![s],
+        }
+    };
+    let (report, text) = run(&sc(3), &[deploy("train")]);
+    assert_eq!(report.answers[0].verdict.as_str(), "over-max", "{text}");
+    let (report, text) = run(&sc(4), &[deploy("train")]);
+    assert_eq!(report.answers[0].verdict.as_str(), "completes", "{text}");
+    assert_eq!(report.answers[0].groups[0].peak_instances, 4, "{text}");
+    assert!(
+        text.contains("the linear deployment needs 16 GPUs at once"),
+        "{text}"
+    );
+    assert!(text.contains("through the bake time (10 min)"), "{text}");
+    insta::assert_snapshot!(text);
+}

@@ -78,3 +78,26 @@ fn live_diagnose_in_the_default_build_calls_aws() {
     assert!(!err.contains(NO_LIVE), "{err}");
     assert!(err.contains("no AWS region"), "{err}");
 }
+
+/// Live simulate is the same: without the `live` feature, a usage error that names the way out.
+#[cfg(not(feature = "live"))]
+#[test]
+fn live_simulate_without_the_live_feature_exits_2_saying_so() {
+    let o = ecs_gpu(&["simulate", "--cluster", "gpu", "--scale", "train=2"]);
+    assert_eq!(o.status.code(), Some(2));
+    let err = stderr(&o);
+    assert!(err.contains(NO_LIVE) && err.contains("--from DIR"), "{err}");
+    assert_eq!(err.lines().count(), 1, "one line: {err}");
+    assert!(o.stdout.is_empty());
+}
+
+/// With it, live simulate goes to AWS (here it finds no region and says so).
+#[cfg(feature = "live")]
+#[test]
+fn live_simulate_in_the_default_build_calls_aws() {
+    let o = ecs_gpu(&["simulate", "--cluster", "gpu", "--scale", "train=2"]);
+    assert_eq!(o.status.code(), Some(2));
+    let err = stderr(&o);
+    assert!(!err.contains(NO_LIVE), "{err}");
+    assert!(err.contains("no AWS region"), "{err}");
+}

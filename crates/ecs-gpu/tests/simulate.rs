@@ -131,3 +131,113 @@ fn names_from_the_input_are_escaped_like_in_every_command() {
         "{out}"
     );
 }
+
+/// The Terraform module's own examples, as a user runs `simulate` on one: each answers, or says
+/// precisely why the answer is unknown, and none is a usage error. One snapshot per example.
+#[test]
+fn module_examples_answer_or_say_why_unknown() {
+    let expected = [
+        ("autoscaling", "unknown"),
+        ("basic", "completes"),
+        ("canary", "completes"),
+        ("capacity-block", "completes"),
+        ("existing-cluster", "unknown"),
+        ("gpu-metrics", "completes"),
+        ("mixed-spot", "completes"),
+        ("mps", "unknown"),
+        ("production", "completes"),
+        ("vllm", "completes"),
+        ("warm-pool", "completes"),
+    ];
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../terraform/ecs-gpu-task/examples");
+    let mut found: Vec<String> = std::fs::read_dir(&root)
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .collect();
+    found.sort();
+    let names: Vec<&str> = expected.iter().map(|(n, _)| *n).collect();
+    assert_eq!(
+        found, names,
+        "an example was added or removed: pin its answer here"
+    );
+    for (name, verdict) in expected {
+        let (code, out, err) = simulate(&[&format!("terraform/ecs-gpu-task/examples/{name}")]);
+        assert_eq!(code, 0, "{name}: {err}");
+        let first = out.lines().next().unwrap_or_default();
+        assert!(first.ends_with(&format!(": {verdict}")), "{name}: {out}");
+        if verdict == "unknown" {
+            // The reason is on the next line, never a bare "unknown".
+            let reason = out.lines().nth(1).unwrap_or_default();
+            assert!(reason.contains("is not known: "), "{name}: {out}");
+        }
+        insta::assert_snapshot!(format!("module_example_{name}"), out);
+    }
+}
+
+/// The two examples on an existing cluster are unknown only because `cluster_name` has no default:
+/// the capacity provider's name is built from it, and the service picks its provider from the
+/// cluster's list by that name. Given the variable, as `terraform plan` needs it, both answer.
+#[test]
+fn module_examples_on_an_existing_cluster_answer_with_its_name() {
+    for name in ["autoscaling", "existing-cluster"] {
+        let (code, out, err) = simulate(&[
+            &format!("terraform/ecs-gpu-task/examples/{name}"),
+            "--var",
+            "cluster_name=gpu",
+        ]);
+        assert_eq!(code, 0, "{name}: {err}");
+        let first = out.lines().next().unwrap_or_default();
+        assert!(first.ends_with(": completes"), "{name}: {out}");
+    }
+}
+
+const REAL_PLANS: &str = "crates/ecs-gpu-plan/tests/fixtures/real";
+
+/// A real plan that raises a GPU service's `desired_count` (and the group's desired capacity) is
+/// simulated as that scale-out, not as a deployment.
+#[test]
+fn plan_scale_out_is_simulated_as_a_scale_event() {
+    let (code, out, err) = simulate(&["--plan", &format!("{REAL_PLANS}/scale_out.json")]);
+    assert_eq!(code, 0, "{err}");
+    assert!(
+        out.starts_with("scale `aws_ecs_service.train[0]` to 4: "),
+        "{out}"
+    );
+    assert!(!out.contains("deploy `"), "{out}");
+    insta::assert_snapshot!(out);
+}
+
+/// A real plan that changes the launch template's instance type under an instance refresh: the
+/// refresh is an event of its own, beside the deployment the new placement constraint starts.
+#[test]
+fn plan_instance_type_change_is_simulated_as_a_refresh() {
+    let (code, out, err) = simulate(&["--plan", &format!("{REAL_PLANS}/instance_type.json")]);
+    assert_eq!(code, 0, "{err}");
+    assert!(
+        out.contains("refresh `aws_autoscaling_group.gpu`: "),
+        "{out}"
+    );
+    assert!(out.contains("deploy `aws_ecs_service.train[0]`: "), "{out}");
+    insta::assert_snapshot!(out);
+}
+
+/// A plan that changes nothing has nothing to simulate: status 0, and no deployment of every GPU
+/// service in its place.
+#[test]
+fn plan_with_no_event_has_nothing_to_simulate() {
+    let (code, out, err) = simulate(&["--plan", &format!("{REAL_PLANS}/noop.json")]);
+    assert_eq!(code, 0, "{err}");
+    assert_eq!(
+        out,
+        "nothing to simulate: the plan starts no deployment, scale-out or instance refresh of a GPU service\n"
+    );
+    let (code, out, _) = simulate(&[
+        "--plan",
+        &format!("{REAL_PLANS}/noop.json"),
+        "--format",
+        "json",
+    ]);
+    assert_eq!(code, 0);
+    let v: serde_json::Value = serde_json::from_str(&out).unwrap();
+    assert_eq!(v["answers"].as_array().map(Vec::len), Some(0), "{out}");
+}

@@ -3,10 +3,10 @@
 
 use std::io::{self, Write};
 
-use super::escape;
 use ecs_gpu_report::plural;
 
 use crate::{Answer, Deployment, DeploymentGpus, Known, Report, Verdict};
+use ecs_gpu_report::escape_control as escape;
 
 /// Writes the report for a reader.
 ///
@@ -158,8 +158,8 @@ fn need(d: &DeploymentGpus) -> String {
         } => {
             let why = if d.least_tasks > d.desired {
                 format!(
-                    "minimum healthy {minimum_healthy_percent}% keeps the {} old tasks running until a new one is healthy",
-                    d.desired
+                    "minimum healthy {minimum_healthy_percent}% keeps the {} running until a new one is healthy",
+                    plural(d.desired as usize, "old task", "old tasks")
                 )
             } else {
                 format!(

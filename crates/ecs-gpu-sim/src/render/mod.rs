@@ -1,11 +1,9 @@
-//! Answers as text, one file per output format. Renderers decide nothing; they only format.
+//! Answers as text, one file per output format. Renderers decide nothing; they only format. Every
+//! text from the input (a service, group or instance type name, a reason quoting a value) goes
+//! through the report crate's escaper, the one every other command's output uses.
 
 mod human;
 mod json;
 
 pub use human::human;
 pub use json::json;
-
-/// A name from the input can neither forge a line nor send a terminal sequence: the report crate's
-/// escaper, the one of every command.
-pub(crate) use ecs_gpu_report::escape_control as escape;

@@ -1,7 +1,7 @@
 //! `ecs-gpu diagnose`: walk the chain for a GPU task that never starts, live (read-only AWS calls) or
 //! from saved AWS CLI output.
 
-use std::io::{self, Write};
+use std::io::Write;
 use std::path::PathBuf;
 #[cfg(feature = "live")]
 use std::time::Duration;
@@ -110,45 +110,18 @@ fn live(args: &Args) -> Result<(Inputs, String)> {
             "nothing to diagnose: give --service SERVICE or --task-definition FAMILY[:REVISION] (live), or --from DIR (saved output)"
         ),
     };
-    if args.timeout == 0 {
-        bail!("--timeout 0: give at least 1 second");
-    }
-    if args.timeout > ecs_gpu_aws::MAX_TIMEOUT.as_secs() {
-        bail!(
-            "--timeout: give at most {} seconds",
-            ecs_gpu_aws::MAX_TIMEOUT.as_secs()
-        );
-    }
-    let opts = Options {
-        cluster: args.cluster.clone(),
+    let collected = read_live(&Live {
+        cluster: &args.cluster,
         what: what.clone(),
-        region: args.region.clone(),
-        profile: args.profile.clone(),
-        endpoint_url: args.endpoint_url.clone(),
-        timeout: Duration::from_secs(args.timeout),
-        page_size: std::env::var("ECS_GPU_PAGE_SIZE")
-            .ok()
-            .and_then(|v| v.parse().ok()),
-    };
-    let runtime = tokio::runtime::Builder::new_current_thread()
-        .enable_all()
-        .build()
-        .context("could not start the async runtime")?;
-    let collected = runtime.block_on(ecs_gpu_aws::collect(&opts))?;
-    // Each call that failed, with its AWS error (escaped: an endpoint's message is anything it
-    // says); the diagnosis goes on with the others.
-    for e in &collected.inputs.errors {
-        let _ = writeln!(io::stderr(), "ecs-gpu: warning: {}", esc(&e.to_string()));
-    }
-    // For tests and the curious: the operations that were sent, one a line.
-    if let Some(path) = std::env::var_os("ECS_GPU_OPERATIONS_LOG") {
-        std::fs::write(&path, collected.operations.join("\n") + "\n")
-            .with_context(|| format!("writing {}", PathBuf::from(&path).display()))?;
-    }
+        region: args.region.as_deref(),
+        profile: args.profile.as_deref(),
+        endpoint_url: args.endpoint_url.as_deref(),
+        timeout: args.timeout,
+    })?;
     if let Some(dir) = &args.save {
         let written = collected.inputs.save(dir)?;
         let _ = writeln!(
-            io::stderr(),
+            std::io::stderr(),
             "ecs-gpu: saved {} file{} to {}",
             written.len(),
             if written.len() == 1 { "" } else { "s" },
@@ -162,4 +135,62 @@ fn live(args: &Args) -> Result<(Inputs, String)> {
         }
     };
     Ok((collected.inputs, source))
+}
+
+/// Where and how to read a cluster live: the options `diagnose` and `simulate` share.
+#[cfg(feature = "live")]
+pub(crate) struct Live<'a> {
+    pub cluster: &'a str,
+    pub what: What,
+    pub region: Option<&'a str>,
+    pub profile: Option<&'a str>,
+    pub endpoint_url: Option<&'a str>,
+    /// Seconds, for the whole run.
+    pub timeout: u64,
+}
+
+/// Reads a cluster live with read-only calls, within the bounds of `ecs_gpu_aws`; each call that
+/// failed is a warning on stderr.
+#[cfg(feature = "live")]
+pub(crate) fn read_live(live: &Live<'_>) -> Result<ecs_gpu_aws::Collected> {
+    if live.timeout == 0 {
+        bail!("--timeout 0: give at least 1 second");
+    }
+    if live.timeout > ecs_gpu_aws::MAX_TIMEOUT.as_secs() {
+        bail!(
+            "--timeout: give at most {} seconds",
+            ecs_gpu_aws::MAX_TIMEOUT.as_secs()
+        );
+    }
+    let opts = Options {
+        cluster: live.cluster.to_string(),
+        what: live.what.clone(),
+        region: live.region.map(str::to_string),
+        profile: live.profile.map(str::to_string),
+        endpoint_url: live.endpoint_url.map(str::to_string),
+        timeout: Duration::from_secs(live.timeout),
+        page_size: std::env::var("ECS_GPU_PAGE_SIZE")
+            .ok()
+            .and_then(|v| v.parse().ok()),
+    };
+    let runtime = tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()
+        .context("could not start the async runtime")?;
+    let collected = runtime.block_on(ecs_gpu_aws::collect(&opts))?;
+    // Each call that failed, with its AWS error (escaped: an endpoint's message is anything it
+    // says); the reading goes on with the others.
+    for e in &collected.inputs.errors {
+        let _ = writeln!(
+            std::io::stderr(),
+            "ecs-gpu: warning: {}",
+            esc(&e.to_string())
+        );
+    }
+    // For tests and the curious: the operations that were sent, one a line.
+    if let Some(path) = std::env::var_os("ECS_GPU_OPERATIONS_LOG") {
+        std::fs::write(&path, collected.operations.join("\n") + "\n")
+            .with_context(|| format!("writing {}", PathBuf::from(&path).display()))?;
+    }
+    Ok(collected)
 }

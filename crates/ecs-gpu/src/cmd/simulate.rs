@@ -1,6 +1,6 @@
 //! `ecs-gpu simulate`: will the GPUs be there for this deployment, this scale-out, this instance
-//! refresh? Reads a Terraform root (as `check` does), a plan JSON (as `plan` does) or a saved
-//! cluster (as `diagnose --from` does), builds the simulation's scenario through the adapter of the
+//! refresh? Reads a Terraform root (as `check` does), a plan JSON (as `plan` does) or a cluster,
+//! live or saved (as `diagnose` does), builds the simulation's scenario through the adapter of the
 //! crate that owns each input, and renders the answers.
 
 use std::fs::File;
@@ -14,18 +14,36 @@ use crate::Outcome;
 
 #[derive(Debug, clap::Args)]
 #[command(
-    after_help = "Examples:\n  ecs-gpu simulate infra/ --deploy aws_ecs_service.train\n  ecs-gpu simulate infra/ --scale aws_ecs_service.train=8 --refresh aws_autoscaling_group.gpu\n  ecs-gpu simulate --plan plan.json                      # every deployment the plan starts\n  ecs-gpu simulate --from ./diag --deploy train --format json\n  ecs-gpu simulate infra/ --deploy aws_ecs_service.train --prices prices.json --fail-on stuck,over-max\n\nWithout an event, every GPU service is deployed once (and with --plan, the plan's deployments).\nPrices: {\"g5.xlarge\": {\"on_demand\": 1.006, \"spot\": 0.45}} (dollars per hour; no price table ships: AWS prices change by Region and date).\n\nExit status: 0 = simulated, nothing in --fail-on; 1 = an answer is in --fail-on; 2 = usage error or unreadable input."
+    after_help = "Examples:\n  ecs-gpu simulate infra/ --deploy aws_ecs_service.train\n  ecs-gpu simulate infra/ --scale aws_ecs_service.train=8 --refresh aws_autoscaling_group.gpu\n  ecs-gpu simulate --plan plan.json                      # what the plan starts\n  ecs-gpu simulate --from ./diag --deploy train --format json\n  ecs-gpu simulate --cluster gpu --scale train=4 --region us-east-1\n  ecs-gpu simulate infra/ --deploy aws_ecs_service.train --prices prices.json --fail-on stuck,over-max\n\nWithout an event, every GPU service is deployed once; with --plan, the plan's own events: its deployments, the scale-outs of GPU services and the instance refreshes it starts (none: nothing to simulate, status 0).\nPrices: {\"g5.xlarge\": {\"on_demand\": 1.006, \"spot\": 0.45}} (dollars per hour; no price table ships: AWS prices change by Region and date).\n\nLive (--cluster) sends only the Describe, List and Get calls `ecs-gpu diagnose` sends, for one service: the --service, or the one --deploy or --scale names.\n\nExit status: 0 = simulated, nothing in --fail-on; 1 = an answer is in --fail-on; 2 = usage error or unreadable input."
 )]
 pub struct Args {
     /// A Terraform root or task-definition files, as `ecs-gpu check` reads them.
-    #[arg(value_name = "PATH", conflicts_with_all = ["plan", "from"])]
+    #[arg(value_name = "PATH", conflicts_with_all = ["plan", "from", "cluster"])]
     paths: Vec<PathBuf>,
     /// A plan: the JSON of `terraform show -json tfplan` (`-` for standard input).
-    #[arg(long, value_name = "PLAN", conflicts_with = "from")]
+    #[arg(long, value_name = "PLAN", conflicts_with_all = ["from", "cluster"])]
     plan: Option<PathBuf>,
     /// Saved AWS CLI output of a cluster, as `ecs-gpu diagnose --from` reads it.
-    #[arg(long, value_name = "DIR")]
+    #[arg(long, value_name = "DIR", conflicts_with = "cluster")]
     from: Option<PathBuf>,
+    /// Read this cluster live (read-only AWS calls, as `ecs-gpu diagnose` does).
+    #[arg(long, value_name = "CLUSTER")]
+    cluster: Option<String>,
+    /// Live: the service to read (default: the one --deploy or --scale names).
+    #[arg(long, value_name = "SERVICE", requires = "cluster")]
+    service: Option<String>,
+    /// Live: the AWS region (default: the environment's or the profile's).
+    #[arg(long, value_name = "REGION", requires = "cluster")]
+    region: Option<String>,
+    /// Live: a named profile from the AWS config and credentials files.
+    #[arg(long, value_name = "PROFILE", requires = "cluster")]
+    profile: Option<String>,
+    /// Live: send the AWS calls to this URL (a local emulator, for testing).
+    #[arg(long, value_name = "URL", requires = "cluster")]
+    endpoint_url: Option<String>,
+    /// Live: give up on AWS after this many seconds overall.
+    #[arg(long, value_name = "SECONDS", default_value_t = 30)]
+    timeout: u64,
     /// Deploy a new revision of SERVICE (its name or Terraform address); repeatable.
     #[arg(long, value_name = "SERVICE")]
     deploy: Vec<String>,
@@ -65,8 +83,11 @@ pub fn run(args: &Args, out: &mut dyn Write) -> Result<Outcome> {
         Some(p) => Some(read_prices(p)?),
         None => None,
     };
+    let from_a_plan = args.plan.is_some();
     let (scenario, mut events) = if let Some(plan) = &args.plan {
         from_plan(plan)?
+    } else if let Some(cluster) = &args.cluster {
+        (live(args, cluster)?, Vec::new())
     } else if let Some(dir) = &args.from {
         let inputs = ecs_gpu_diagnose::Inputs::from_dir(dir)?;
         let extras = ecs_gpu_diagnose::simulate::Extras::from_dir(dir)?;
@@ -120,10 +141,23 @@ pub fn run(args: &Args, out: &mut dyn Write) -> Result<Outcome> {
         }
         events.push(Event::Refresh { group: g.clone() });
     }
+    if events.is_empty() && from_a_plan {
+        // A plan that touches no GPU service's tasks or instances has nothing to simulate: a
+        // deployment of every GPU service would answer a question the plan does not ask.
+        let report = ecs_gpu_sim::simulate(&scenario, &[], prices.as_ref());
+        match args.format {
+            Format::Human => writeln!(
+                out,
+                "nothing to simulate: the plan starts no deployment, scale-out or instance refresh of a GPU service"
+            )?,
+            Format::Json => render::json(out, &report)?,
+        }
+        return Ok(Outcome::Clean);
+    }
     if events.is_empty() {
         // Every GPU service deploys once.
         for s in &scenario.services {
-            if s.task.known().is_some_and(|t| t.gpus > 0) {
+            if s.asks_for_gpus() {
                 events.push(Event::Deploy {
                     service: s.name.clone(),
                     task: None,
@@ -145,6 +179,61 @@ pub fn run(args: &Args, out: &mut dyn Write) -> Result<Outcome> {
     } else {
         Outcome::Clean
     })
+}
+
+/// Built without live AWS access (`--no-default-features`): only saved output can be simulated.
+#[cfg(not(feature = "live"))]
+fn live(_args: &Args, _cluster: &str) -> Result<Scenario> {
+    bail!(
+        "this build of ecs-gpu has no live AWS access (installed without the `live` feature): simulate saved AWS CLI output with --from DIR, or install with the default features for live simulate"
+    )
+}
+
+/// The cluster read live, one service with its task definition, tasks, instances, capacity
+/// providers and groups: the reading of live `diagnose`, with the fields only the simulation uses.
+#[cfg(feature = "live")]
+fn live(args: &Args, cluster: &str) -> Result<Scenario> {
+    let service = match &args.service {
+        Some(s) => s.clone(),
+        None => {
+            let mut named: Vec<&str> = args
+                .deploy
+                .iter()
+                .map(String::as_str)
+                .chain(
+                    args.scale
+                        .iter()
+                        .map(|s| s.split_once('=').map_or(s.as_str(), |p| p.0)),
+                )
+                .collect();
+            named.sort_unstable();
+            named.dedup();
+            match named.as_slice() {
+                [one] => (*one).to_string(),
+                [] => bail!(
+                    "--cluster `{}`: which service? give --service SERVICE, or --deploy or --scale it\nhelp: live, simulate reads one service with its capacity, as `diagnose` does",
+                    ecs_gpu_report::escape_control(cluster)
+                ),
+                _ => bail!(
+                    "--cluster `{}`: live, simulate reads one service, and --deploy and --scale name {}\nhelp: give --service SERVICE, or `diagnose --save DIR` each and simulate `--from DIR`",
+                    ecs_gpu_report::escape_control(cluster),
+                    named.len()
+                ),
+            }
+        }
+    };
+    let collected = super::diagnose::read_live(&super::diagnose::Live {
+        cluster,
+        what: ecs_gpu_aws::What::Service(service),
+        region: args.region.as_deref(),
+        profile: args.profile.as_deref(),
+        endpoint_url: args.endpoint_url.as_deref(),
+        timeout: args.timeout,
+    })?;
+    Ok(ecs_gpu_diagnose::simulate::scenario(
+        &collected.inputs,
+        &collected.extras,
+    ))
 }
 
 fn check_service(scenario: &Scenario, name: &str) -> Result<()> {
