@@ -160,9 +160,19 @@ impl IgnoreRules {
 }
 
 /// Whether the folder at `path` is on a file system of the kernel's own making (`/proc`, `/sys`,
-/// `/dev/pts`, the debug, trace and control-group file systems): a link into one is not
-/// followed, as what is there is no code and much of it cannot be read.
+/// `/dev`, `/dev/pts`, the debug, trace and control-group file systems), or resolves to a place
+/// under `/dev`, `/proc` or `/sys`: a link into one is not followed, as what is there is no code
+/// and much of it cannot be read.
 pub(crate) fn on_special_file_system(path: &Path) -> bool {
+    // A container's `/dev` is often a plain tmpfs, which its magic cannot tell from any other:
+    // where the link leads says it.
+    if std::fs::canonicalize(path).is_ok_and(|real| {
+        ["/dev", "/proc", "/sys"]
+            .iter()
+            .any(|special| real.starts_with(special))
+    }) {
+        return true;
+    }
     #[cfg(target_os = "linux")]
     {
         /// The `f_type` of those file systems (linux/magic.h).
@@ -170,6 +180,7 @@ pub(crate) fn on_special_file_system(path: &Path) -> bool {
             0x9fa0,      // proc
             0x6265_6572, // sysfs
             0x1cd1,      // devpts
+            0x1373,      // devtmpfs
             0x6462_6720, // debugfs
             0x7472_6163, // tracefs
             0x7363_6673, // securityfs
