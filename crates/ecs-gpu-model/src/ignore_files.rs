@@ -160,12 +160,12 @@ impl IgnoreRules {
 }
 
 /// Whether the folder at `path` is on a file system of the kernel's own making (`/proc`, `/sys`,
-/// `/dev`, `/dev/pts`, the debug, trace and control-group file systems), or resolves to a place
-/// under `/dev`, `/proc` or `/sys`: a link into one is not followed, as what is there is no code
-/// and much of it cannot be read.
+/// `/dev/pts`, the debug, trace and control-group file systems), or resolves to a place under
+/// `/dev`, `/proc` or `/sys`: a link into one is not followed, as what is there is no code and
+/// much of it cannot be read.
 pub(crate) fn on_special_file_system(path: &Path) -> bool {
-    // A container's `/dev` is often a plain tmpfs, which its magic cannot tell from any other:
-    // where the link leads says it.
+    // `/dev` (devtmpfs on a host, a plain tmpfs in a container) reports tmpfs's magic, which
+    // cannot tell it from any other tmpfs: where the link leads says it.
     if std::fs::canonicalize(path).is_ok_and(|real| {
         ["/dev", "/proc", "/sys"]
             .iter()
@@ -180,7 +180,6 @@ pub(crate) fn on_special_file_system(path: &Path) -> bool {
             0x9fa0,      // proc
             0x6265_6572, // sysfs
             0x1cd1,      // devpts
-            0x1373,      // devtmpfs
             0x6462_6720, // debugfs
             0x7472_6163, // tracefs
             0x7363_6673, // securityfs

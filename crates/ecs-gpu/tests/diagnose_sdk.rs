@@ -438,7 +438,7 @@ fn hostile_an_endless_paginator_is_cut_off() {
     );
 }
 
-/// Hostile (issue 44.6): pages that each stay under the bound of one answer are cut off once the
+/// Hostile: pages that each stay under the bound of one answer are cut off once the
 /// run's answers together pass the bound of the run, with an error that names that bound. The
 /// bound is lowered to 4 MiB (from 256 MiB) so that the test reads a few pages of about 1 MiB
 /// rather than hundreds of megabytes; the counting is the same.

@@ -1462,8 +1462,8 @@ fn a_task_definition_past_the_limits_in_a_folder_is_said() {
     );
 }
 
-/// A link to `/dev` inside the checked tree was followed: `/dev` is a devtmpfs on a host and a
-/// plain tmpfs in a container, and code planted in `/dev/shm` was checked as the tree's own.
+/// A link to `/dev` inside the checked tree was followed: `/dev` reports tmpfs's magic, not one of
+/// the kernel's special file systems, and code planted in `/dev/shm` was checked as the tree's own.
 /// Links that lead under `/dev` are not followed, whatever file system is there.
 #[test]
 fn a_link_to_dev_inside_the_tree_is_not_followed() {
