@@ -134,16 +134,17 @@ pub(crate) const LENGTH_LIMIT: &str = "length limit exceeded";
 pub(crate) const TOTAL_LIMIT: &str = "total response limit exceeded";
 
 /// Bounds every response body to [`MAX_RESPONSE_BYTES`], and all of them together to what is left
-/// of [`MAX_TOTAL_RESPONSE_BYTES`], before the SDK reads them whole.
+/// of the run's budget (at most [`MAX_TOTAL_RESPONSE_BYTES`]), before the SDK reads them whole.
 #[derive(Debug, Clone)]
 pub(crate) struct BodyLimit {
     left: Arc<AtomicU64>,
 }
 
-impl Default for BodyLimit {
-    fn default() -> Self {
+impl BodyLimit {
+    /// A budget of `total` bytes for all the responses of the run.
+    pub(crate) fn new(total: u64) -> Self {
         BodyLimit {
-            left: Arc::new(AtomicU64::new(MAX_TOTAL_RESPONSE_BYTES)),
+            left: Arc::new(AtomicU64::new(total)),
         }
     }
 }

@@ -160,9 +160,19 @@ impl IgnoreRules {
 }
 
 /// Whether the folder at `path` is on a file system of the kernel's own making (`/proc`, `/sys`,
-/// `/dev/pts`, the debug, trace and control-group file systems): a link into one is not
-/// followed, as what is there is no code and much of it cannot be read.
+/// `/dev/pts`, the debug, trace and control-group file systems), or resolves to a place under
+/// `/dev`, `/proc` or `/sys`: a link into one is not followed, as what is there is no code and
+/// much of it cannot be read.
 pub(crate) fn on_special_file_system(path: &Path) -> bool {
+    // `/dev` (devtmpfs on a host, a plain tmpfs in a container) reports tmpfs's magic, which
+    // cannot tell it from any other tmpfs: where the link leads says it.
+    if std::fs::canonicalize(path).is_ok_and(|real| {
+        ["/dev", "/proc", "/sys"]
+            .iter()
+            .any(|special| real.starts_with(special))
+    }) {
+        return true;
+    }
     #[cfg(target_os = "linux")]
     {
         /// The `f_type` of those file systems (linux/magic.h).

@@ -802,8 +802,9 @@ struct References {
     /// Resource addresses, in order of first appearance, each once.
     list: Vec<String>,
     seen: HashSet<String>,
-    /// The `var.NAME` references, as `NAME`, each once.
+    /// The `var.NAME` references, as `NAME`, in order of first appearance, each once.
     vars: Vec<String>,
+    vars_seen: HashSet<String>,
 }
 
 impl References {
@@ -811,7 +812,8 @@ impl References {
         let first = r.split('.').next().unwrap_or("");
         if first == "var" {
             let name = strip_indexes(r.split('.').nth(1).unwrap_or(""));
-            if !name.is_empty() && !self.vars.contains(&name) {
+            // A set here too: an expression may reference a hundred thousand variables.
+            if !name.is_empty() && self.vars_seen.insert(name.clone()) {
                 self.vars.push(name);
             }
             return;

@@ -25,6 +25,8 @@ struct Script {
     raw: HashMap<&'static str, String>,
     /// Answer ListContainerInstances with a next token on every page, without end.
     endless: bool,
+    /// Pad each ARN of the endless pages to this many characters (0: as they are).
+    pad: usize,
 }
 
 struct Fake {
@@ -150,10 +152,11 @@ fn serve(stream: TcpStream, script: Arc<Mutex<Script>>, seen: Arc<Mutex<Vec<Stri
                 (200, Value::String(text.clone()))
             } else if s.endless && op == "ListContainerInstances" {
                 let from: u64 = body["nextToken"].as_str().map_or(0, |t| t.parse().unwrap());
+                let pad = s.pad;
                 let arns: Vec<String> = (from..from + 100)
                     .map(|n| {
                         format!(
-                            "arn:aws:ecs:us-east-1:123456789012:container-instance/gpu/endless{n}"
+                            "arn:aws:ecs:us-east-1:123456789012:container-instance/gpu/endless{n:0>pad$}"
                         )
                     })
                     .collect();
@@ -212,6 +215,16 @@ fn scratch(name: &str) -> PathBuf {
 }
 
 fn run(fake: &Fake, dir: &Path, page_size: &str, extra: &[&str]) -> Output {
+    run_with(fake, dir, page_size, extra, &[])
+}
+
+fn run_with(
+    fake: &Fake,
+    dir: &Path,
+    page_size: &str,
+    extra: &[&str],
+    env: &[(&str, &str)],
+) -> Output {
     Command::new(env!("CARGO_BIN_EXE_ecs-gpu"))
         .args([
             "diagnose",
@@ -233,6 +246,7 @@ fn run(fake: &Fake, dir: &Path, page_size: &str, extra: &[&str]) -> Output {
         .env("AWS_ACCESS_KEY_ID", "testing")
         .env("AWS_SECRET_ACCESS_KEY", "testing")
         .env_remove("AWS_PROFILE")
+        .envs(env.iter().copied())
         .output()
         .unwrap()
 }
@@ -422,4 +436,41 @@ fn hostile_an_endless_paginator_is_cut_off() {
         !seen.contains(&"DescribeContainerInstances".to_string()),
         "{seen:?}"
     );
+}
+
+/// Hostile: pages that each stay under the bound of one answer are cut off once the
+/// run's answers together pass the bound of the run, with an error that names that bound. The
+/// bound is lowered to 4 MiB (from 256 MiB) so that the test reads a few pages of about 1 MiB
+/// rather than hundreds of megabytes; the counting is the same.
+#[test]
+fn hostile_the_answers_of_a_run_are_bounded_together() {
+    let fake = start(Script {
+        endless: true,
+        pad: 10_000,
+        ..Script::default()
+    });
+    let dir = scratch("run-total");
+    let o = run_with(
+        &fake,
+        &dir,
+        "100",
+        &["--service", "train"],
+        &[("ECS_GPU_MAX_TOTAL_RESPONSE_BYTES", "4194304")],
+    );
+    let err = text(&o.stderr);
+    assert!(
+        err.contains(
+            "ListContainerInstances failed: ResponseTooLarge: the answers of this run passed 4 MiB, \
+             the most ecs-gpu reads in one run"
+        ),
+        "{err}"
+    );
+    let seen = fake.seen.lock().unwrap().clone();
+    let pages = seen
+        .iter()
+        .filter(|o| *o == "ListContainerInstances")
+        .count();
+    // About 1 MiB a page: the fifth passes 4 MiB, and the SDK's attempts at it (5 at most) are
+    // each cut at once. Without the run's bound the endless pages would go on to 100.
+    assert!((5..=9).contains(&pages), "{pages} pages read: {seen:?}");
 }

@@ -1462,6 +1462,33 @@ fn a_task_definition_past_the_limits_in_a_folder_is_said() {
     );
 }
 
+/// A link to `/dev` inside the checked tree was followed: `/dev` reports tmpfs's magic, not one of
+/// the kernel's special file systems, and code planted in `/dev/shm` was checked as the tree's own.
+/// Links that lead under `/dev` are not followed, whatever file system is there.
+#[test]
+fn a_link_to_dev_inside_the_tree_is_not_followed() {
+    let dir = scratch("dev-link");
+    write(&dir, "main.tf", &gpu_task("app"));
+    std::os::unix::fs::symlink("/dev", dir.join("dev")).unwrap();
+    // A file the walk would find through the link, where one can be written.
+    let planted = Path::new("/dev/shm").join(format!("ecs-gpu-hostile-{}", std::process::id()));
+    let can_plant = std::fs::create_dir_all(&planted).is_ok()
+        && std::fs::write(planted.join("main.tf"), gpu_task("planted")).is_ok();
+    let r = run(&dir, &["check", ".", "--format", "json"]);
+    if can_plant {
+        let _ = std::fs::remove_dir_all(&planted);
+    }
+    r.assert_sane();
+    assert_eq!(r.code(), 1, "{}", r.stderr);
+    assert!(
+        r.stderr.is_empty(),
+        "{}",
+        &r.stderr[..r.stderr.len().min(2000)]
+    );
+    assert!(r.stdout.contains("\"files\": 1"), "{}", r.stdout);
+    assert!(!r.stdout.contains("planted"), "{}", r.stdout);
+}
+
 /// A link to `/proc` inside the checked tree was followed: 115 KB of errors about `/proc`'s
 /// folders. Links into the kernel's own file systems are not followed.
 #[test]

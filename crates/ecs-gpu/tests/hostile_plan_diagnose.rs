@@ -243,17 +243,33 @@ fn an_endless_standard_input_is_cut_off() {
 // ---------------------------------------------------------------------------------------------
 // 44.11, 44.14: plan JSON that is slow or wrong.
 
-/// 100,000 references from one resource's configuration are matched in linear time.
+/// 100,000 resource references from one resource's configuration are matched in linear time.
 #[test]
 fn a_hundred_thousand_references_are_matched_in_linear_time() {
-    let dir = scratch("plan-references");
+    a_plan_whose_service_references_each_of("plan-references", |n| {
+        format!("aws_ecs_task_definition.t{n}.arn")
+    });
+}
+
+/// 100,000 variable references (`var.NAME`, each a different name) are matched in linear time
+/// too: a configuration's expressions and module inputs are reduced to the variables they name.
+#[test]
+fn a_hundred_thousand_variable_references_are_matched_in_linear_time() {
+    a_plan_whose_service_references_each_of("plan-variable-references", |n| format!("var.v{n}"));
+}
+
+/// A plan that scales one service out, whose configuration's `task_definition` and
+/// `desired_count` expressions reference 100,000 distinct names: `plan` finishes (the harness
+/// kills it past the backstop) and still reports the scale-out.
+fn a_plan_whose_service_references_each_of(name: &str, reference: impl Fn(usize) -> String) {
+    let dir = scratch(name);
     let refs: Vec<String> = (0..100_000)
-        .map(|n| format!("\"aws_ecs_task_definition.t{n}.arn\""))
+        .map(|n| format!("\"{}\"", reference(n)))
         .collect();
+    let refs = refs.join(",");
     let plan = format!(
         r#"{{"format_version":"1.2","resource_changes":[{{"address":"aws_ecs_service.app","mode":"managed","type":"aws_ecs_service","name":"app","change":{{"actions":["update"],"before":{{"desired_count":1}},"after":{{"desired_count":2}},"after_unknown":{{}},"before_sensitive":{{}},"after_sensitive":{{}}}}}}],
-"configuration":{{"root_module":{{"resources":[{{"address":"aws_ecs_service.app","mode":"managed","type":"aws_ecs_service","name":"app","expressions":{{"task_definition":{{"references":[{}]}}}}}}]}}}}}}"#,
-        refs.join(",")
+"configuration":{{"root_module":{{"resources":[{{"address":"aws_ecs_service.app","mode":"managed","type":"aws_ecs_service","name":"app","expressions":{{"task_definition":{{"references":[{refs}]}},"desired_count":{{"references":[{refs}]}}}}}}]}}}}}}"#
     );
     std::fs::write(dir.join("plan.json"), plan).unwrap();
     let r = run_with(

@@ -172,6 +172,10 @@ pub(crate) fn read_live(live: &Live<'_>) -> Result<ecs_gpu_aws::Collected> {
         page_size: std::env::var("ECS_GPU_PAGE_SIZE")
             .ok()
             .and_then(|v| v.parse().ok()),
+        // For tests: a lower bound on all the answers of the run, reached without 256 MiB of pages.
+        max_total_response_bytes: std::env::var("ECS_GPU_MAX_TOTAL_RESPONSE_BYTES")
+            .ok()
+            .and_then(|v| v.parse().ok()),
     };
     let runtime = tokio::runtime::Builder::new_current_thread()
         .enable_all()
