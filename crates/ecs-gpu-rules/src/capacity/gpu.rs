@@ -396,7 +396,7 @@ pub fn gpu_capacity_with<'m>(
 pub type TypeRecord<'a, 'm> = (&'a InstanceTypeUse<'m>, &'static InstanceType);
 
 /// Two instance types a group or fleet launches from its overrides whose GPUs differ in a way a
-/// task sized for one cannot ignore ([`different_gpu_shape`]), both known to the catalog: the
+/// task sized for one cannot ignore (`different_gpu_shape`), both known to the catalog: the
 /// first override's type, and the first that differs from it, each with its catalog record.
 /// `None` otherwise (types the catalog does not know are left out).
 pub fn mixed_gpu_shapes<'a, 'm>(
@@ -516,7 +516,7 @@ pub struct GpuIntent {
 /// NVIDIA GPUs: a launch template's user data sets `ECS_ENABLE_GPU_SUPPORT=true`, its image is an
 /// ECS GPU-optimized AMI (an SSM parameter or `aws_ami` name filter, [`AmiSource::is_ecs_gpu`]),
 /// or attribute-based `instance_requirements` (the template's, or an override's) ask only for
-/// NVIDIA GPUs ([`asks_only_for_nvidia`]). `None` when an instance
+/// NVIDIA GPUs (`asks_only_for_nvidia`). `None` when an instance
 /// type it is known to launch has no GPU at all: such capacity is not GPU capacity, whatever the
 /// image or the agent's configuration say.
 ///
