@@ -1038,3 +1038,34 @@ fn parse_only_skips_what_check_skips() {
     assert_eq!(code(&o), 0, "{}", stderr(&o));
     assert_eq!(stdout(&o), "0 errors, 0 warnings, 0 infos in 2 files\n");
 }
+
+/// Two root modules checked in one run that use the same names (a staging and a prod copy of one
+/// stack): a name links within its own root first, so each copy gets every finding it gets
+/// alone. Names known at plan time (a cluster's, a family) once made the links ambiguous across
+/// the copies, and the fit rules (GPU107 here) went quiet on both.
+#[test]
+fn two_copies_of_one_stack_each_get_their_findings() {
+    let example = root().join("examples/broken-gpu-chain");
+    let dir = scratch("two-copies");
+    for copy in ["staging", "prod"] {
+        for entry in std::fs::read_dir(&example).unwrap() {
+            let path = entry.unwrap().path();
+            if path.extension().is_some_and(|e| e == "tf") {
+                let text = std::fs::read_to_string(&path).unwrap();
+                write(
+                    &dir,
+                    &format!("{copy}/{}", path.file_name().unwrap().to_string_lossy()),
+                    &text,
+                );
+            }
+        }
+    }
+    let mut alone = rules_of(&run_in(&dir, &["check", "staging", "--format", "json"]));
+    alone.sort();
+    assert!(alone.contains(&"GPU107".to_string()), "{alone:?}");
+    let mut both = rules_of(&run_in(&dir, &["check", ".", "--format", "json"]));
+    both.sort();
+    let mut twice: Vec<String> = alone.iter().chain(&alone).cloned().collect();
+    twice.sort();
+    assert_eq!(both, twice);
+}

@@ -57,6 +57,7 @@ pub(super) fn known_str(node: &Node) -> Option<&str> {
 /// `None` when unknown (no such resource in the checked files, or a value that cannot be followed).
 pub fn resolve_link<'m>(
     model: &'m Model,
+    from: &Resource,
     node: &Node,
     kind: &'static str,
 ) -> Option<Vec<&'m Resource>> {
@@ -79,6 +80,7 @@ pub fn resolve_link<'m>(
     }
     found.sort_by_key(|r| r.id);
     found.dedup_by_key(|r| r.id);
+    let found = same_root_first(model, from, found);
     if found.is_empty() {
         None
     } else {
@@ -86,13 +88,45 @@ pub fn resolve_link<'m>(
     }
 }
 
+/// The root module a resource's module is called from (itself for a root module's resource).
+fn root_of(model: &Model, r: &Resource) -> ecs_gpu_model::ModuleId {
+    let mut m = r.module;
+    while let Some(parent) = model.module(m).parent {
+        m = parent;
+    }
+    m
+}
+
+/// Of the resources a name matches, those in the same root module as `from`, when there are any:
+/// each root module is its own Terraform configuration, so two roots checked in one run (a
+/// staging and a prod copy of one stack) that use the same names do not make each other's links
+/// ambiguous. Otherwise all of them: a name may link to another root's resource.
+pub(super) fn same_root_first<'m>(
+    model: &Model,
+    from: &Resource,
+    found: Vec<&'m Resource>,
+) -> Vec<&'m Resource> {
+    let root = root_of(model, from);
+    let same: Vec<&'m Resource> = found
+        .iter()
+        .copied()
+        .filter(|r| root_of(model, r) == root)
+        .collect();
+    if same.is_empty() {
+        found
+    } else {
+        same
+    }
+}
+
 /// The one resource a link points to, when known and unique.
 pub(super) fn resolve_one<'m>(
     model: &'m Model,
+    from: &Resource,
     node: &Node,
     kind: &'static str,
 ) -> Option<&'m Resource> {
-    match resolve_link(model, node, kind)?.as_slice() {
+    match resolve_link(model, from, node, kind)?.as_slice() {
         [one] => Some(*one),
         _ => None,
     }
@@ -102,13 +136,17 @@ pub(super) fn resolve_one<'m>(
 pub fn service_task_definition(model: &Model, svc: &Resource) -> Option<ecs_gpu_model::ResourceId> {
     let node = svc.body.attr("task_definition")?;
     if node.is_unknown() {
-        return resolve_one(model, node, "aws_ecs_task_definition").map(|r| r.id);
+        return resolve_one(model, svc, node, "aws_ecs_task_definition").map(|r| r.id);
     }
     // A known string: `family`, `family:revision` or an ARN; match the family.
     let s = known_str(node)?;
     let family = s.rsplit('/').next().unwrap_or(s);
     let family = family.split(':').next().unwrap_or(family);
-    let found = model.with_attr_str("aws_ecs_task_definition", "family", family);
+    let found = same_root_first(
+        model,
+        svc,
+        model.with_attr_str("aws_ecs_task_definition", "family", family),
+    );
     match found.as_slice() {
         [one] => Some(one.id),
         _ => None,
@@ -170,7 +208,7 @@ pub struct GroupCapacity<'m> {
 pub fn provider_asg<'m>(model: &'m Model, provider: &Resource) -> Option<&'m Resource> {
     let asgp = provider.body.block("auto_scaling_group_provider")?;
     let arn = asgp.body.attr("auto_scaling_group_arn")?;
-    resolve_one(model, arn, "aws_autoscaling_group")
+    resolve_one(model, provider, arn, "aws_autoscaling_group")
 }
 
 /// What every Auto Scaling group launches ([`group_capacity`]), worked out once for a run of the
@@ -230,7 +268,7 @@ pub fn providers_by_group(model: &Model) -> HashMap<ResourceId, Vec<&Resource>> 
             .body
             .block("auto_scaling_group_provider")
             .and_then(|b| b.body.attr("auto_scaling_group_arn"))
-            .and_then(|n| resolve_one(model, n, "aws_autoscaling_group"));
+            .and_then(|n| resolve_one(model, p, n, "aws_autoscaling_group"));
         if let Some(g) = group {
             out.entry(g.id).or_default().push(p);
         }
@@ -241,6 +279,7 @@ pub fn providers_by_group(model: &Model) -> HashMap<ResourceId, Vec<&Resource>> 
 /// The template a `launch_template` / `launch_template_specification` block names.
 fn template_of<'m>(
     model: &'m Model,
+    from: &Resource,
     spec: &'m Block,
     id_attr: &str,
     name_attr: &str,
@@ -249,7 +288,7 @@ fn template_of<'m>(
         .body
         .attr(id_attr)
         .or_else(|| spec.body.attr(name_attr))?;
-    let template = resolve_one(model, node, "aws_launch_template")?;
+    let template = resolve_one(model, from, node, "aws_launch_template")?;
     Some(TemplateUse {
         template,
         version: spec.body.attr("version"),
@@ -271,7 +310,7 @@ pub fn group_capacity<'m>(model: &'m Model, group: &'m Resource) -> GroupCapacit
     };
     // A launch configuration (the legacy way): its image, type and user data, like a template's.
     if let Some(node) = body.attr("launch_configuration") {
-        let Some(lc) = resolve_one(model, node, LAUNCH_CONFIGURATION) else {
+        let Some(lc) = resolve_one(model, group, node, LAUNCH_CONFIGURATION) else {
             return cap;
         };
         let use_ = TemplateUse {
@@ -296,7 +335,7 @@ pub fn group_capacity<'m>(model: &'m Model, group: &'m Resource) -> GroupCapacit
         return cap;
     }
     if let Some(lt) = body.block("launch_template") {
-        let Some(use_) = template_of(model, lt, "id", "name") else {
+        let Some(use_) = template_of(model, group, lt, "id", "name") else {
             return cap;
         };
         cap.instance_types = template_instance_type(use_.template).map(|(name, node)| {
@@ -327,7 +366,15 @@ pub fn group_capacity<'m>(model: &'m Model, group: &'m Resource) -> GroupCapacit
     let default = lt
         .body
         .block("launch_template_specification")
-        .and_then(|s| template_of(model, s, "launch_template_id", "launch_template_name"));
+        .and_then(|s| {
+            template_of(
+                model,
+                group,
+                s,
+                "launch_template_id",
+                "launch_template_name",
+            )
+        });
     let mut templates = Vec::new();
     let mut all_templates = true;
     if let Some(d) = &default {
@@ -341,7 +388,13 @@ pub fn group_capacity<'m>(model: &'m Model, group: &'m Resource) -> GroupCapacit
     cap.overrides = Some(overrides.clone());
     for o in &overrides {
         if let Some(spec) = o.body.block("launch_template_specification") {
-            match template_of(model, spec, "launch_template_id", "launch_template_name") {
+            match template_of(
+                model,
+                group,
+                spec,
+                "launch_template_id",
+                "launch_template_name",
+            ) {
                 Some(t) => {
                     if !templates
                         .iter()
@@ -458,7 +511,7 @@ pub fn fleet_capacity<'m>(model: &'m Model, fleet: &'m Resource) -> GroupCapacit
         let template = config
             .body
             .block("launch_template_specification")
-            .and_then(|s| template_of(model, s, id_attr, name_attr));
+            .and_then(|s| template_of(model, fleet, s, id_attr, name_attr));
         match &template {
             Some(t) => {
                 if !templates

@@ -7,8 +7,8 @@ use std::collections::HashMap;
 use ecs_gpu_model::{Body, Loc, Model, Node, Resource, ResourceId};
 
 use super::graph::{
-    known_str, resolve_link, resolve_one, service_task, GroupCapacity, Groups, InstanceTypeUse,
-    GROUPS, SERVICE_TASK,
+    known_str, resolve_link, resolve_one, same_root_first, service_task, GroupCapacity, Groups,
+    InstanceTypeUse, GROUPS, SERVICE_TASK,
 };
 use crate::{reads, Reads};
 
@@ -105,6 +105,7 @@ fn fargate_provider(name: &str) -> bool {
 fn strategy<'m>(
     model: &'m Model,
     groups: Groups<'m>,
+    from: &'m Resource,
     body: &'m Body,
     kind: &str,
     cap: &mut ServiceCapacity<'m>,
@@ -126,7 +127,7 @@ fn strategy<'m>(
                 continue;
             }
         }
-        match resolve_one(model, node, "aws_ecs_capacity_provider") {
+        match resolve_one(model, from, node, "aws_ecs_capacity_provider") {
             Some(provider) => {
                 let group = groups.of_provider(model, provider);
                 if group.is_none() {
@@ -166,6 +167,7 @@ pub fn service_capacity_with<'m>(
         strategy(
             model,
             groups,
+            svc,
             &svc.body,
             "capacity_provider_strategy",
             &mut cap,
@@ -189,7 +191,7 @@ pub fn service_capacity_with<'m>(
                 if let Some(list) = ccp.body.attr("capacity_providers").and_then(Node::as_list) {
                     for node in list {
                         if let Some(provider) =
-                            resolve_one(model, node, "aws_ecs_capacity_provider")
+                            resolve_one(model, ccp, node, "aws_ecs_capacity_provider")
                         {
                             let group = groups.of_provider(model, provider);
                             cap.providers.push(ProviderUse {
@@ -228,6 +230,7 @@ pub fn service_capacity_with<'m>(
             strategy(
                 model,
                 groups,
+                ccp,
                 &ccp.body,
                 "default_capacity_provider_strategy",
                 &mut cap,
@@ -248,7 +251,7 @@ pub fn service_cluster_name<'m>(model: &'m Model, svc: &'m Resource) -> Option<&
     if let Some(s) = known_str(node) {
         return Some(s.rsplit_once(":cluster/").map_or(s, |(_, name)| name));
     }
-    resolve_one(model, node, "aws_ecs_cluster")?
+    resolve_one(model, svc, node, "aws_ecs_cluster")?
         .body
         .attr("name")
         .and_then(known_str)
@@ -257,7 +260,7 @@ pub fn service_cluster_name<'m>(model: &'m Model, svc: &'m Resource) -> Option<&
 /// The `aws_ecs_cluster_capacity_providers` of a service's cluster, when the cluster is known.
 fn cluster_capacity_providers<'m>(model: &'m Model, svc: &Resource) -> Option<Vec<&'m Resource>> {
     let cluster_node = svc.body.attr("cluster")?;
-    let cluster = resolve_one(model, cluster_node, "aws_ecs_cluster")?;
+    let cluster = resolve_one(model, svc, cluster_node, "aws_ecs_cluster")?;
     let cluster_name = cluster.body.attr("name").and_then(known_str);
     // `cluster_name` refers to the cluster (unknown until apply), or is its known name.
     let mut found = model.referring(CLUSTER_CAPACITY_PROVIDERS, "cluster_name", cluster);
@@ -265,7 +268,7 @@ fn cluster_capacity_providers<'m>(model: &'m Model, svc: &Resource) -> Option<Ve
         found.extend(model.with_attr_str(CLUSTER_CAPACITY_PROVIDERS, "cluster_name", name));
     }
     found.sort_by_key(|r| r.id);
-    Some(found)
+    Some(same_root_first(model, svc, found))
 }
 
 /// The cluster associations of each capacity provider: the `aws_ecs_cluster_capacity_providers`
@@ -282,7 +285,7 @@ pub fn clusters_by_provider(model: &Model) -> Option<ProviderClusters<'_>> {
         let items = ccp.body.attr("capacity_providers")?.as_list()?;
         let mut providers = Vec::new();
         for item in items {
-            match resolve_link(model, item, "aws_ecs_capacity_provider") {
+            match resolve_link(model, ccp, item, "aws_ecs_capacity_provider") {
                 Some(rs) => providers.extend(rs.iter().map(|r| r.id)),
                 None if item.is_unknown() => return None,
                 None => {}
@@ -295,7 +298,7 @@ pub fn clusters_by_provider(model: &Model) -> Option<ProviderClusters<'_>> {
         providers.dedup();
         let name = ccp.body.attr("cluster_name").and_then(|n| {
             known_str(n).map(str::to_string).or_else(|| {
-                resolve_one(model, n, "aws_ecs_cluster")
+                resolve_one(model, ccp, n, "aws_ecs_cluster")
                     .and_then(|c| c.body.attr("name").and_then(known_str).map(str::to_string))
             })
         });

@@ -113,6 +113,7 @@ fn scaled_to_zero_daily(model: &Model, group: &Resource) -> Option<Option<Loc>> 
         .find_map(|s| {
             let target = resolve_link(
                 model,
+                s,
                 s.body.attr("autoscaling_group_name")?,
                 "aws_autoscaling_group",
             )?;
