@@ -108,7 +108,7 @@ fn diagnostic(model: &Model, f: &Finding, severity: Severity) -> Diagnostic {
         instances: Vec::new(),
         help: f.help.clone(),
         labels,
-        omitted: 0,
+        omitted: f.omitted,
     }
 }
 
@@ -274,7 +274,11 @@ fn merge_module_instances(out: &mut Vec<Diagnostic>) {
         match first.get(&key) {
             Some(&j) => {
                 let module = module.clone();
+                let omitted = d.omitted;
                 let into = &mut out[j];
+                // Each instance counted the findings it left out at this place; the same code
+                // in another instance leaves out the same ones, which merge as these do.
+                into.omitted = into.omitted.max(omitted);
                 if into.instances.is_empty() {
                     into.instances.extend(into.module.clone());
                 }

@@ -1,7 +1,8 @@
 //! What a rule is, and how it reports.
 
 use std::borrow::Cow;
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
+use std::hash::BuildHasher;
 use std::sync::{Mutex, OnceLock};
 
 use ecs_gpu_model::{
@@ -173,7 +174,38 @@ pub struct Finding {
     pub labels: Vec<(Loc, String)>,
     /// The extent of the resource block the finding is about (a suppression above it silences it).
     pub block: Option<Loc>,
+    /// How many more findings of this rule at this place were counted but not kept
+    /// ([`MAX_PER_PLACE`](ecs_gpu_report::MAX_PER_PLACE)); 0 when none.
+    pub omitted: usize,
 }
+
+impl Finding {
+    /// Everything that tells two findings apart, hashed: two findings with the same hash are one
+    /// (the report drops exact duplicates, so counting both would overstate the rest).
+    fn fingerprint(&self, hasher: &impl BuildHasher) -> u64 {
+        hasher.hash_one((
+            self.rule.id,
+            self.severity,
+            &self.message,
+            self.loc,
+            &self.resource,
+            &self.module,
+            &self.help,
+            &self.labels,
+            self.block,
+        ))
+    }
+
+    /// Findings with the same place are capped together: the same rule (one [`Findings`] per
+    /// rule), place, block, module and severity. The block and the module are part of it because a
+    /// suppression reads the block and the merge of module instances reads the module: a finding
+    /// kept stands for the ones left out in both.
+    fn place(&self) -> Place {
+        (self.loc, self.block, self.module.clone(), self.severity)
+    }
+}
+
+type Place = (Option<Loc>, Option<Loc>, Option<String>, Severity);
 
 /// What every rule of one run shares: the model, and the analyses several rules need, each done
 /// once (an analysis per rule and per task definition would be quadratic in the size of a
@@ -247,12 +279,28 @@ impl<'m> Context<'m> {
 }
 
 /// Where a rule reports its findings.
+///
+/// One line of code can make a million findings (a `for` that builds a container per element, in
+/// a resource with a `count`), and each finding takes about 2 KB once rendered: a rule keeps the
+/// first [`MAX_PER_PLACE`](ecs_gpu_report::MAX_PER_PLACE) of each place and only counts the others
+/// (in [`Finding::omitted`] of the last one kept), as the report would print them. An exact
+/// duplicate of a finding already reported is dropped, as the report drops it.
 #[derive(Debug)]
 pub struct Findings<'m> {
     model: &'m Model,
     ctx: &'m Context<'m>,
     rule: &'static Rule,
     out: Vec<Finding>,
+    /// Whether the last finding in `out` is settled (kept, counted, or dropped as a duplicate):
+    /// a finding is complete only once its builder is done, so it is settled at the next
+    /// [`Findings::add`] or at [`Findings::into_findings`].
+    settled: bool,
+    /// The fingerprints of the findings reported so far, kept or counted.
+    seen: HashSet<u64>,
+    /// For each place: how many findings are kept, and the index in `out` of the last one.
+    places: HashMap<Place, (usize, usize)>,
+    hasher: std::collections::hash_map::RandomState,
+    max_per_place: usize,
 }
 
 impl<'m> Findings<'m> {
@@ -262,6 +310,44 @@ impl<'m> Findings<'m> {
             ctx,
             rule,
             out: Vec::new(),
+            settled: true,
+            seen: HashSet::new(),
+            places: HashMap::new(),
+            hasher: std::collections::hash_map::RandomState::new(),
+            max_per_place: ecs_gpu_report::MAX_PER_PLACE,
+        }
+    }
+
+    /// [`Findings::new`], keeping at most `max` findings of each place (at least 1).
+    pub fn with_max_per_place(
+        ctx: &'m Context<'m>,
+        rule: &'static Rule,
+        max: usize,
+    ) -> Findings<'m> {
+        Findings {
+            max_per_place: max.max(1),
+            ..Findings::new(ctx, rule)
+        }
+    }
+
+    /// Keeps, counts or drops the last finding reported, now that its builder is done.
+    fn settle(&mut self) {
+        if std::mem::replace(&mut self.settled, true) {
+            return;
+        }
+        let Some(last) = self.out.last() else { return };
+        if !self.seen.insert(last.fingerprint(&self.hasher)) {
+            self.out.pop();
+            return;
+        }
+        let index = self.out.len() - 1;
+        let entry = self.places.entry(last.place()).or_insert((0, index));
+        if entry.0 < self.max_per_place {
+            *entry = (entry.0 + 1, index);
+        } else {
+            let kept = entry.1;
+            self.out.pop();
+            self.out[kept].omitted += 1;
         }
     }
 
@@ -368,6 +454,8 @@ impl<'m> Findings<'m> {
     /// Reports a finding at `loc` with the rule's default severity. Chain the builder's methods to
     /// add the help line, labels and the resource.
     pub fn add(&mut self, loc: Option<Loc>, message: impl Into<String>) -> FindingBuilder<'_> {
+        self.settle();
+        self.settled = false;
         self.out.push(Finding {
             rule: self.rule,
             severity: self.rule.severity,
@@ -378,6 +466,7 @@ impl<'m> Findings<'m> {
             help: None,
             labels: Vec::new(),
             block: None,
+            omitted: 0,
         });
         let model = self.model;
         FindingBuilder {
@@ -386,7 +475,10 @@ impl<'m> Findings<'m> {
         }
     }
 
-    pub fn into_findings(self) -> Vec<Finding> {
+    /// The findings kept, in the order reported; each place's last one counts the findings of
+    /// that place left out.
+    pub fn into_findings(mut self) -> Vec<Finding> {
+        self.settle();
         self.out
     }
 }
@@ -460,5 +552,93 @@ pub fn attribute_site(r: &Resource, attr: &Attribute) -> (Option<Loc>, Option<Lo
         (Some(value), Some(name)) if !block.contains(&value) => (Some(name), Some(value)),
         (Some(value), _) => (Some(value), None),
         (None, name) => (name, None),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use ecs_gpu_model::FileId;
+
+    fn at(start: u32) -> Option<Loc> {
+        let mut loc = Loc {
+            file: FileId(0),
+            span: Default::default(),
+        };
+        (loc.span.start, loc.span.end) = (start, start + 1);
+        Some(loc)
+    }
+
+    fn rule() -> &'static Rule {
+        &crate::rules::gpu105_nvidia_driver_capabilities::RULE
+    }
+
+    #[test]
+    fn past_the_cap_a_place_counts_its_findings_without_keeping_them() {
+        let model = Model::default();
+        let ctx = Context::new(&model);
+        let mut findings = Findings::with_max_per_place(&ctx, rule(), 3);
+        for i in 0..10 {
+            findings.add(at(1), format!("container `c{i}`"));
+            // Another place, interleaved: capped on its own.
+            findings.add(at(2), format!("container `d{i}`"));
+        }
+        // An error at the first place is a place of its own: the summary counts by severity.
+        findings.add(at(1), "raised").severity(Severity::Error);
+        let out = findings.into_findings();
+        let shown: Vec<(&str, usize)> = out
+            .iter()
+            .map(|f| (f.message.as_str(), f.omitted))
+            .collect();
+        assert_eq!(
+            shown,
+            [
+                ("container `c0`", 0),
+                ("container `d0`", 0),
+                ("container `c1`", 0),
+                ("container `d1`", 0),
+                ("container `c2`", 7),
+                ("container `d2`", 7),
+                ("raised", 0),
+            ]
+        );
+    }
+
+    #[test]
+    fn an_exact_duplicate_is_neither_kept_nor_counted() {
+        let model = Model::default();
+        let ctx = Context::new(&model);
+        let mut findings = Findings::with_max_per_place(&ctx, rule(), 2);
+        for _ in 0..5 {
+            findings.add(at(1), "one").help("fix");
+            findings.add(at(1), "two").help("fix");
+            findings.add(at(1), "three").help("fix");
+        }
+        // The same message with another help is another finding.
+        findings.add(at(1), "one").help("other");
+        let out = findings.into_findings();
+        let shown: Vec<(&str, usize)> = out
+            .iter()
+            .map(|f| (f.message.as_str(), f.omitted))
+            .collect();
+        assert_eq!(shown, [("one", 0), ("two", 2)]);
+    }
+
+    #[test]
+    fn findings_in_other_blocks_or_modules_are_other_places() {
+        let model = Model::default();
+        let ctx = Context::new(&model);
+        let mut findings = Findings::with_max_per_place(&ctx, rule(), 1);
+        findings.add(at(1), "a");
+        findings.add(at(1), "b");
+        // A suppression above another block must find its own findings kept.
+        findings.add(at(1), "c").finding.block = at(0);
+        findings.add(at(1), "d").finding.module = Some("module.x".into());
+        let out = findings.into_findings();
+        let shown: Vec<(&str, usize)> = out
+            .iter()
+            .map(|f| (f.message.as_str(), f.omitted))
+            .collect();
+        assert_eq!(shown, [("a", 1), ("c", 0), ("d", 0)]);
     }
 }
