@@ -228,6 +228,49 @@ impl Expr {
     }
 }
 
+/// An expression that passes `var` through a few of the grammar's steps (calls, templates,
+/// indexes, `for`, conditionals): where a derived value goes, the rules quote it.
+#[derive(Debug)]
+pub struct Through(pub String);
+
+impl Through {
+    fn gen(u: &mut Unstructured<'_>, depth: u32, var: &str) -> Result<String> {
+        if depth == 0 || u.is_empty() {
+            return Ok(var.to_string());
+        }
+        let inner = Self::gen(u, depth - 1, var)?;
+        Ok(match u.int_in_range(0..=7)? {
+            0 => var.to_string(),
+            1 => {
+                let (name, n) = *u.choose(FUNCTIONS)?;
+                let mut args = vec![inner];
+                for _ in 1..n {
+                    args.push(Expr::gen(u, 1)?);
+                }
+                format!("{name}({})", args.join(", "))
+            }
+            2 => format!("\"${{{inner}}}{}\"", u.choose(&["", "-x", "%"])?),
+            3 => format!(
+                "({inner}){}",
+                u.choose(&["[0]", ".name", "[\"name\"]", "[*]"])?
+            ),
+            4 => format!("[for x in {inner} : x][0]"),
+            5 => format!("({} ? {inner} : {})", Expr::gen(u, 1)?, Expr::gen(u, 1)?),
+            6 => format!(
+                "{}({inner})",
+                u.choose(&["upper", "lower", "tostring", "trimspace", "strrev", "one"])?
+            ),
+            _ => format!("join(\"-\", [{inner}, {}])", Expr::gen(u, 0)?),
+        })
+    }
+}
+
+impl<'a> Arbitrary<'a> for Through {
+    fn arbitrary(u: &mut Unstructured<'a>) -> Result<Self> {
+        Ok(Through(Self::gen(u, 3, "var.v")?))
+    }
+}
+
 impl<'a> Arbitrary<'a> for Expr {
     fn arbitrary(u: &mut Unstructured<'a>) -> Result<Self> {
         Ok(Expr(Self::gen(u, DEPTH)?))
@@ -242,10 +285,28 @@ pub enum Hide {
     Ephemeral,
 }
 
+/// A text no expression of the grammar makes: the hidden variable's default holds it, and no
+/// diagnostic may show it (in any case: `upper` and `lower` keep it).
+pub const CANARY: &str = "zqxcanary";
+
+/// Where the hidden variable's default holds [`CANARY`].
+#[derive(Debug, Arbitrary)]
+pub enum Canary {
+    /// `default = "zqxcanary"`.
+    Plain,
+    /// `default = { name = "zqxcanary", a = <expression> }`.
+    InObject,
+    /// `default = ["zqxcanary", <expression>]`.
+    InList,
+    /// `default = "zqxcanary-${<expression>}"`.
+    InTemplate,
+}
+
 /// A module whose task definitions read every expression.
 #[derive(Debug, Arbitrary)]
 pub struct Module {
     pub hide: Hide,
+    pub canary: Canary,
     pub default: Expr,
     pub a: Expr,
     pub b: Expr,
@@ -253,9 +314,33 @@ pub struct Module {
     pub count: Expr,
     pub for_each: Expr,
     pub instance_type: Expr,
+    /// Where the variable goes: a container's name, its GPU value, its driver capabilities.
+    pub name: Through,
+    pub gpu: Through,
+    pub capabilities: Through,
 }
 
 impl Module {
+    /// Whether the variable is hidden (sensitive or ephemeral): its default then holds
+    /// [`CANARY`], which no diagnostic may show unless the module calls `nonsensitive` (which
+    /// shows a sensitive value on purpose).
+    pub fn hides_canary(&self) -> bool {
+        !matches!(self.hide, Hide::No)
+    }
+
+    fn default(&self) -> String {
+        if !self.hides_canary() {
+            return self.default.0.clone();
+        }
+        let expr = &self.default.0;
+        match self.canary {
+            Canary::Plain => format!("\"{CANARY}\""),
+            Canary::InObject => format!("{{ name = \"{CANARY}\", a = {expr} }}"),
+            Canary::InList => format!("[\"{CANARY}\", {expr}]"),
+            Canary::InTemplate => format!("\"{CANARY}-${{{expr}}}\""),
+        }
+    }
+
     pub fn to_hcl(&self) -> String {
         let hide = match self.hide {
             Hide::No => "",
@@ -296,18 +381,36 @@ resource "aws_ecs_task_definition" "e" {{
   }}])
 }}
 
+resource "aws_ecs_task_definition" "through" {{
+  family                   = "through"
+  requires_compatibilities = ["EC2"]
+  container_definitions = jsonencode([{{
+    name                 = {name}
+    image                = "nvidia/cuda:12"
+    resourceRequirements = [{{ type = "GPU", value = "1" }}]
+    }}, {{
+    name                 = "second"
+    image                = "nvidia/cuda:12"
+    resourceRequirements = [{{ type = "GPU", value = {gpu} }}]
+    environment          = [{{ name = "NVIDIA_DRIVER_CAPABILITIES", value = {capabilities} }}]
+  }}])
+}}
+
 resource "aws_launch_template" "gpu" {{
   instance_type = {instance_type}
   image_id      = local.a
 }}
 "#,
-            default = self.default.0,
+            default = self.default(),
             a = self.a.0,
             b = self.b.0,
             c = self.c.0,
             count = self.count.0,
             for_each = self.for_each.0,
             instance_type = self.instance_type.0,
+            name = self.name.0,
+            gpu = self.gpu.0,
+            capabilities = self.capabilities.0,
         )
     }
 }

@@ -27,29 +27,47 @@ pub fn hcl(data: &[u8]) {
 
 /// The evaluator, through the model's public API: a module built from expressions of a small
 /// grammar ([`grammar`]) in a variable default, locals, a `count` and a task definition, loaded
-/// and checked by every rule.
+/// and checked by every rule. When the variable is sensitive or ephemeral, no diagnostic shows
+/// its value ([`grammar::CANARY`]), whatever the expressions do with it.
 pub fn eval(data: &[u8]) {
     let mut u = Unstructured::new(data);
     let Ok(module) = grammar::Module::arbitrary(&mut u) else {
         return;
     };
-    check_text(&module.to_hcl());
+    let text = module.to_hcl();
+    let diagnostics = check_text(&text);
+    if module.hides_canary() && !text.contains("nonsensitive") {
+        if let Err(shown) = canary_hidden(&diagnostics) {
+            panic!("a hidden value is shown: {shown}\nin\n{text}");
+        }
+    }
 }
 
-/// Loads one `main.tf` holding `text` and runs every rule on it.
-pub fn check_text(text: &str) {
+/// The first diagnostic that shows [`grammar::CANARY`], in any case, in any field.
+pub fn canary_hidden(diagnostics: &[ecs_gpu_report::Diagnostic]) -> Result<(), String> {
+    for d in diagnostics {
+        let shown = format!("{d:?}");
+        if shown.to_lowercase().contains(grammar::CANARY) {
+            return Err(shown);
+        }
+    }
+    Ok(())
+}
+
+/// Loads one `main.tf` holding `text` and runs every rule on it: the diagnostics.
+pub fn check_text(text: &str) -> Vec<ecs_gpu_report::Diagnostic> {
     let Ok(dir) = tempfile::tempdir() else {
-        return;
+        return Vec::new();
     };
     if std::fs::write(dir.path().join("main.tf"), text).is_err() {
-        return;
+        return Vec::new();
     }
     let model = ecs_gpu_model::load(&ecs_gpu_model::LoadOptions {
         paths: vec![dir.path().to_path_buf()],
         threads: Some(1),
         ..Default::default()
     });
-    let _ = ecs_gpu_rules::check(&model, &ecs_gpu_rules::Settings::default());
+    ecs_gpu_rules::check(&model, &ecs_gpu_rules::Settings::default())
 }
 
 /// The plan reader, on any bytes, both ways (from memory and streaming).
@@ -153,6 +171,54 @@ mod tests {
             }
         }
         assert_eq!(parsed, 500);
+    }
+
+    /// The hidden-value property holds on a few hundred modules whose variable is hidden, and it
+    /// can fail: a diagnostic that shows the canary, in another case, is caught.
+    #[test]
+    fn no_diagnostic_shows_a_hidden_value() {
+        let mut state = 0x9e37_79b9_7f4a_7c15u64;
+        let (mut hidden, mut redacted) = (0, 0);
+        for _ in 0..300 {
+            let bytes: Vec<u8> = (0..512)
+                .map(|_| {
+                    state ^= state << 13;
+                    state ^= state >> 7;
+                    state ^= state << 17;
+                    state as u8
+                })
+                .collect();
+            let module = grammar::Module::arbitrary(&mut Unstructured::new(&bytes)).unwrap();
+            if module.hides_canary() {
+                hidden += 1;
+                let diagnostics = check_text(&module.to_hcl());
+                if diagnostics.iter().any(|d| {
+                    let d = format!("{d:?}");
+                    d.contains("(sensitive)") || d.contains("(ephemeral)")
+                }) {
+                    redacted += 1;
+                }
+            }
+            eval(&bytes);
+        }
+        assert!(hidden > 100, "{hidden} of 300 modules hide the variable");
+        // The property is reached: some diagnostics quote a value derived from the variable.
+        assert!(redacted > 0, "no diagnostic of {hidden} hid a value");
+        eprintln!("{hidden} modules hide the variable, {redacted} of them with a hidden value in a diagnostic");
+        let shown = ecs_gpu_report::Diagnostic {
+            rule: "GPU103".into(),
+            name: "x".into(),
+            severity: ecs_gpu_report::Severity::Error,
+            message: format!("the GPU value `{}`", grammar::CANARY.to_uppercase()),
+            location: None,
+            resource: None,
+            module: None,
+            instances: Vec::new(),
+            help: None,
+            labels: Vec::new(),
+            omitted: 0,
+        };
+        assert!(canary_hidden(&[shown]).is_err());
     }
 
     /// Every target returns on the empty input and on a seed-like input.
