@@ -1524,3 +1524,68 @@ fn a_link_to_proc_inside_the_tree_is_not_followed() {
     );
     assert!(r.stdout.contains("\"files\": 1"), "{}", r.stdout);
 }
+
+/// A rule that quotes pieces of a value (GPU105 names each capability of
+/// `NVIDIA_DRIVER_CAPABILITIES` that is not one) printed pieces of a hidden value: the last
+/// guard hides whole hidden texts, and a piece is not the whole. Found by the eval fuzz target's
+/// hidden-value property (`zqxcanary-[1,2]` printed as `` `zqxcanary-[1`, `2]` ``).
+#[test]
+fn pieces_of_a_hidden_value_are_printed_in_no_format() {
+    let dir = scratch("hidden-pieces");
+    let piece = |i: usize| format!("{SECRET}-PIECE{i}");
+    for (name, mark) in [("sensitive", "sensitive"), ("ephemeral", "ephemeral")] {
+        let folder = dir.join(name);
+        write(
+            &folder,
+            "main.tf",
+            &format!(
+                r#"variable "caps" {{
+  default   = "{},{}"
+  {mark} = true
+}}
+
+variable "without_compute" {{
+  default   = "{},utility"
+  {mark} = true
+}}
+
+resource "aws_ecs_task_definition" "t" {{
+  family                   = "t"
+  requires_compatibilities = ["EC2"]
+  container_definitions = jsonencode([{{
+    name                 = "a"
+    image                = "example/app:1"
+    resourceRequirements = [{{ type = "GPU", value = "1" }}]
+    environment          = [{{ name = "NVIDIA_DRIVER_CAPABILITIES", value = var.caps }}]
+    }}, {{
+    name                 = "b"
+    image                = "example/app:1"
+    resourceRequirements = [{{ type = "GPU", value = "1" }}]
+    environment          = [{{ name = "NVIDIA_DRIVER_CAPABILITIES", value = var.without_compute }}]
+  }}])
+}}
+"#,
+                piece(1),
+                piece(2),
+                piece(3),
+            ),
+        );
+        for format in ["human", "json", "sarif", "github", "gitlab"] {
+            let r = run(&folder, &["check", ".", "--format", format]);
+            r.assert_sane();
+            for i in 1..=3 {
+                assert!(
+                    !r.stdout.contains(&piece(i)),
+                    "{name} {format}: piece {i} printed:\n{}",
+                    r.stdout
+                );
+            }
+            // Both containers are still reported, with the value said to be hidden.
+            assert!(
+                r.stdout.matches(&format!("({mark})")).count() >= 2,
+                "{name} {format}:\n{}",
+                r.stdout
+            );
+        }
+    }
+}

@@ -138,6 +138,10 @@ fn check(model: &Model, report: &mut Findings<'_>) {
                         .into_iter()
                         .filter(|n| !n.is_empty())
                         .collect();
+                    // A hidden value is quoted as `(sensitive)`, never in pieces: a piece of a
+                    // secret is not the secret, so the last guard (which hides whole texts)
+                    // would let it through.
+                    let shown = value.shown();
                     if invalid.is_empty() {
                         if names.iter().any(|n| *n == "compute" || *n == "all") {
                             continue;
@@ -146,7 +150,7 @@ fn check(model: &Model, report: &mut Findings<'_>) {
                             .add(
                                 value.loc,
                                 format!(
-                                    "`{VARIABLE}` of GPU container {} is `{v}`, without `compute`: CUDA libraries are not mounted",
+                                    "`{VARIABLE}` of GPU container {} is `{shown}`, without `compute`: CUDA libraries are not mounted",
                                     c.display_name()
                                 ),
                             )
@@ -157,19 +161,24 @@ fn check(model: &Model, report: &mut Findings<'_>) {
                             .task(td);
                         continue;
                     }
-                    let names = invalid
-                        .iter()
-                        .map(|n| format!("`{n}`"))
-                        .collect::<Vec<_>>()
-                        .join(", ");
-                    report
-                        .add(
-                            value.loc,
-                            format!(
-                                "`{VARIABLE}` of container {} names {names}, not an NVIDIA driver capability",
-                                c.display_name()
-                            ),
+                    let message = if value.is_sensitive() {
+                        format!(
+                            "`{VARIABLE}` of container {} is `{shown}`, and names what is not an NVIDIA driver capability",
+                            c.display_name()
                         )
+                    } else {
+                        let names = invalid
+                            .iter()
+                            .map(|n| format!("`{n}`"))
+                            .collect::<Vec<_>>()
+                            .join(", ");
+                        format!(
+                            "`{VARIABLE}` of container {} names {names}, not an NVIDIA driver capability",
+                            c.display_name()
+                        )
+                    };
+                    report
+                        .add(value.loc, message)
                         .severity(Severity::Error)
                         .help(format!(
                             "use names from {}; `{}` is the usual choice",
