@@ -64,6 +64,7 @@ done
 #             its task: gpus-available fails, naming `service:embed` and the max size;
 #   scaling   a group at 0 of at most 2 under managed scaling: service `grow` makes the emulator
 #             scale it out, and its task runs: healthy.
+#   bluegreen 2 instances (max size 3), service `infer` (2 tasks) deployed blue/green, binpack.
 ECS_GPU_SEED_ENDPOINT="$ENDPOINT" "$VENV/bin/python" - <<'PY'
 import base64, json, os
 import boto3
@@ -135,6 +136,14 @@ service("stuck", "embed", "embed")
 service("stuck", "train", "train")
 gpu_cluster("scaling", desired=0, max_size=2)
 service("scaling", "grow", "grow")
+# bluegreen: service `infer` deployed blue/green and placed by binpack, which only the fields
+# `diagnose --save` keeps for simulate say.
+gpu_cluster("bluegreen", desired=2, max_size=3)
+ecs.create_service(cluster="bluegreen", serviceName="infer", taskDefinition="infer", desiredCount=2,
+                   capacityProviderStrategy=[{"capacityProvider": "bluegreen-cp", "weight": 1}],
+                   deploymentConfiguration={"strategy": "BLUE_GREEN", "bakeTimeInMinutes": 5,
+                                            "minimumHealthyPercent": 100, "maximumPercent": 200},
+                   placementStrategy=[{"type": "binpack", "field": "memory"}])
 PY
 
 echo "test-live: the emulator (moto) on $ENDPOINT, seeded" >&2

@@ -12,6 +12,7 @@ use crate::api::{
     DescribeContainerInstancesOutput, DescribeScalingActivitiesOutput, DescribeServicesOutput,
     DescribeTaskDefinitionOutput, DescribeTasksOutput, ListContainerInstancesOutput,
 };
+use crate::simulate::Extras;
 
 /// What the diagnosis reads. Every part is optional: a step whose inputs are missing is `unknown`.
 #[derive(Debug, Clone, Default, PartialEq)]
@@ -303,14 +304,26 @@ impl Inputs {
 
     /// Writes every known output to `dir` (created if missing) in the AWS CLI shape, one file per
     /// call, and returns the paths written. Unknown outputs are not written, so `from_dir` reads back
-    /// exactly these inputs.
-    pub fn save(&self, dir: &Path) -> Result<Vec<PathBuf>, FilesError> {
+    /// exactly these inputs. The fields only the simulation reads ([`Extras`]: the deployment and
+    /// placement strategies, managed scaling's step sizes and warmup, a group's mixed instances
+    /// policy and warm pool) are written into the same objects, so that `simulate --from` reads back
+    /// what the live run read: without them it would take a blue/green service for a rolling one.
+    pub fn save(&self, dir: &Path, extras: &Extras) -> Result<Vec<PathBuf>, FilesError> {
         fs::create_dir_all(dir).map_err(|cause| FilesError::Io {
             path: dir.to_path_buf(),
             cause,
         })?;
         let mut written = Vec::new();
-        write(dir, Call::DescribeServices, &self.services, &mut written)?;
+        write_with(
+            dir,
+            Call::DescribeServices,
+            &self.services,
+            extras
+                .services
+                .as_ref()
+                .map(|e| ("services", "serviceName", e)),
+            &mut written,
+        )?;
         write(
             dir,
             Call::DescribeTaskDefinition,
@@ -330,16 +343,24 @@ impl Inputs {
             &mut written,
         )?;
         write(dir, Call::DescribeTasks, &self.tasks, &mut written)?;
-        write(
+        write_with(
             dir,
             Call::DescribeCapacityProviders,
             &self.capacity_providers,
+            extras
+                .capacity_providers
+                .as_ref()
+                .map(|e| ("capacityProviders", "name", e)),
             &mut written,
         )?;
-        write(
+        write_with(
             dir,
             Call::DescribeAutoScalingGroups,
             &self.auto_scaling_groups,
+            extras
+                .auto_scaling_groups
+                .as_ref()
+                .map(|e| ("AutoScalingGroups", "AutoScalingGroupName", e)),
             &mut written,
         )?;
         write(
@@ -418,15 +439,46 @@ fn write<T: Serialize>(
     value: &Option<T>,
     written: &mut Vec<PathBuf>,
 ) -> Result<(), FilesError> {
+    write_with(dir, call, value, None, written)
+}
+
+/// [`write`], with the extra fields of each object of the list `extra.0` merged in: the object of
+/// `extra.2`'s list with the same value of the key `extra.1` (a service's `serviceName`).
+fn write_with<T: Serialize>(
+    dir: &Path,
+    call: Call,
+    value: &Option<T>,
+    extra: Option<(&str, &str, &serde_json::Value)>,
+    written: &mut Vec<PathBuf>,
+) -> Result<(), FilesError> {
     let (Some(value), Some(name)) = (value, call.file_name()) else {
         return Ok(());
     };
     let path = dir.join(name);
-    let mut text = serde_json::to_string_pretty(value).map_err(|cause| FilesError::Json {
+    let json_error = |cause| FilesError::Json {
         path: path.clone(),
         command: call.operation().to_string(),
         cause,
-    })?;
+    };
+    let mut value = serde_json::to_value(value).map_err(json_error)?;
+    if let Some((list, key, extras)) = extra {
+        let extras = extras.get(list).and_then(serde_json::Value::as_array);
+        let items = value
+            .get_mut(list)
+            .and_then(serde_json::Value::as_array_mut);
+        if let (Some(items), Some(extras)) = (items, extras) {
+            for item in items {
+                let id = item.get(key).cloned();
+                if let Some(e) = extras
+                    .iter()
+                    .find(|e| id.is_some() && e.get(key) == id.as_ref())
+                {
+                    merge_missing(item, e);
+                }
+            }
+        }
+    }
+    let mut text = serde_json::to_string_pretty(&value).map_err(json_error)?;
     text.push('\n');
     fs::write(&path, text).map_err(|cause| FilesError::Io {
         path: path.clone(),
@@ -434,6 +486,52 @@ fn write<T: Serialize>(
     })?;
     written.push(path);
     Ok(())
+}
+
+/// Adds to `into` what `from` has and it has not, object by object (what `into` has is kept; a
+/// `null` is had not).
+fn merge_missing(into: &mut serde_json::Value, from: &serde_json::Value) {
+    if into.is_null() {
+        *into = from.clone();
+        return;
+    }
+    let (Some(into), Some(from)) = (into.as_object_mut(), from.as_object()) else {
+        return;
+    };
+    for (k, v) in from {
+        match into.get_mut(k) {
+            Some(existing) => merge_missing(existing, v),
+            None => {
+                into.insert(k.clone(), v.clone());
+            }
+        }
+    }
+}
+
+/// The saved outputs in `dir`, as [`Inputs::from_dir`] finds them: every `*.json` file, by name,
+/// read through the same bounded reader, with the call it is the output of (by its name, else by
+/// its content), in name order. Files of no known call are left out.
+pub(crate) fn saved_outputs(dir: &Path) -> Result<Vec<(PathBuf, Call, String)>, FilesError> {
+    let io = |path: &Path, cause| FilesError::Io {
+        path: path.to_path_buf(),
+        cause,
+    };
+    let mut names: Vec<String> = fs::read_dir(dir)
+        .map_err(|e| io(dir, e))?
+        .filter_map(Result::ok)
+        .map(|e| e.file_name().to_string_lossy().into_owned())
+        .filter(|n| n.to_ascii_lowercase().ends_with(".json"))
+        .collect();
+    names.sort();
+    let mut out = Vec::new();
+    for name in names {
+        let path = dir.join(&name);
+        let text = read_bounded(&path).map_err(|e| io(&path, e))?;
+        if let Some(call) = call_by_name(&name).or_else(|| call_by_content(&text)) {
+            out.push((path, call, text));
+        }
+    }
+    Ok(out)
 }
 
 /// The largest saved output read: far above what the AWS CLI prints for thousands of instances,

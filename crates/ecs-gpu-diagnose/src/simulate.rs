@@ -15,7 +15,7 @@ use ecs_gpu_sim::{
 };
 use serde_json::Value;
 
-use crate::api::{ContainerInstance, TaskDefinition};
+use crate::api::{Call, ContainerInstance, TaskDefinition};
 use crate::{FilesError, Inputs};
 
 /// The fields of the saved AWS CLI output the typed inputs leave out.
@@ -30,25 +30,34 @@ pub struct Extras {
 }
 
 impl Extras {
-    /// Reads the extra fields from the saved files in `dir` (missing files are no extras).
+    /// Reads the extra fields from the saved files in `dir`, found and read as
+    /// [`Inputs::from_dir`] finds and reads them (by name or content, several files of one call
+    /// adding up, regular files of bounded size): a call with no file has no extras.
     ///
     /// # Errors
-    /// A file that exists but is not JSON.
+    /// A file that cannot be read, or that is not JSON.
     pub fn from_dir(dir: &Path) -> Result<Extras, FilesError> {
-        let read = |name: &str| -> Result<Option<Value>, FilesError> {
-            let path = dir.join(name);
-            match std::fs::read_to_string(&path) {
-                Ok(text) => serde_json::from_str(&text)
-                    .map(Some)
-                    .map_err(|_| FilesError::NotJson { path }),
-                Err(_) => Ok(None),
+        let mut extras = Extras::default();
+        for (path, call, text) in crate::inputs::saved_outputs(dir)? {
+            let (slot, list) = match call {
+                Call::DescribeServices => (&mut extras.services, "services"),
+                Call::DescribeCapacityProviders => {
+                    (&mut extras.capacity_providers, "capacityProviders")
+                }
+                Call::DescribeAutoScalingGroups => {
+                    (&mut extras.auto_scaling_groups, "AutoScalingGroups")
+                }
+                _ => continue,
+            };
+            let value: Value =
+                serde_json::from_str(&text).map_err(|_| FilesError::NotJson { path })?;
+            let items = value.get(list).and_then(Value::as_array).cloned();
+            let all = slot.get_or_insert_with(|| serde_json::json!({ list: [] }));
+            if let (Some(items), Some(Value::Array(into))) = (items, all.get_mut(list)) {
+                into.extend(items);
             }
-        };
-        Ok(Extras {
-            capacity_providers: read("describe-capacity-providers.json")?,
-            services: read("describe-services.json")?,
-            auto_scaling_groups: read("describe-auto-scaling-groups.json")?,
-        })
+        }
+        Ok(extras)
     }
 
     fn provider(&self, name: &str) -> Option<&Value> {
@@ -108,7 +117,7 @@ pub fn scenario(inputs: &Inputs, extras: &Extras) -> Scenario {
                     .any(|c| c.resource_requirements.iter().any(|r| r.type_ == "GPU"));
                 task_shape(td)
             }
-            _ => Known::unknown("its task definition is not in the saved output"),
+            _ => Known::unknown("its task definition is not in the AWS output read"),
         };
         let extra = extras.service(&svc.service_name);
         let strategy = extra
@@ -137,7 +146,7 @@ pub fn scenario(inputs: &Inputs, extras: &Extras) -> Scenario {
                     minimum_healthy_percent: u32::try_from(min.max(0)).unwrap_or(0),
                     maximum_percent: u32::try_from(max.max(0)).unwrap_or(0),
                 }),
-                _ => Known::unknown("the deployment percentages are not in the saved output"),
+                _ => Known::unknown("the deployment percentages are not in the AWS output read"),
             },
             (_, Some(other)) => {
                 Known::unknown(format!("the deployment strategy `{other}` is not modelled"))
@@ -161,7 +170,7 @@ pub fn scenario(inputs: &Inputs, extras: &Extras) -> Scenario {
             Known::Known(constraints)
         };
         s.strategy = match extra {
-            None => Known::unknown("the placement strategy is not in the saved output"),
+            None => Known::unknown("the placement strategy is not in the AWS output read"),
             Some(e) => match e
                 .pointer("/placementStrategy/0/type")
                 .and_then(Value::as_str)
@@ -268,7 +277,7 @@ pub fn scenario(inputs: &Inputs, extras: &Extras) -> Scenario {
 }
 
 /// The instance types a group launches: its mixed instances policy's overrides, else the one type
-/// its instances run (the launch template is not in the saved output).
+/// its instances run (the launch template is not in the AWS output read).
 fn launches(
     mixed: Option<&Value>,
     instances: &[crate::api::AsgInstance],
@@ -310,11 +319,11 @@ fn launches(
 }
 
 /// The On-Demand share of a mixed instances policy, with the API's defaults (base 0, 100% above
-/// it). Without one, the launch template decides, and it is not in the saved output.
+/// it). Without one, the launch template decides, and it is not in the AWS output read.
 fn on_demand(mixed: Option<&Value>) -> Known<OnDemandShare> {
     let Some(m) = mixed else {
         return Known::unknown(
-            "whether its launch template buys Spot Instances is not in the saved output",
+            "whether its launch template buys Spot Instances is not in the AWS output read",
         );
     };
     let dist = m.get("InstancesDistribution");
@@ -341,7 +350,7 @@ fn on_demand(mixed: Option<&Value>) -> Known<OnDemandShare> {
 }
 
 /// A group's warm pool (`WarmPoolConfiguration`); the user data, and so `ECS_WARM_POOLS_CHECK`, is
-/// not in the saved output.
+/// not in the AWS output read.
 fn warm_pool(group: Option<&Value>) -> Known<Option<WarmPool>> {
     let Some(group) = group else {
         return Known::unknown("the group is not in `describe-auto-scaling-groups.json`");
@@ -365,7 +374,7 @@ fn warm_pool(group: Option<&Value>) -> Known<Option<WarmPool>> {
         state,
         min_size: int(c.get("MinSize")).unwrap_or(0),
         max_prepared,
-        warm_pools_check: Known::unknown("the user data is not in the saved output"),
+        warm_pools_check: Known::unknown("the user data is not in the AWS output read"),
     }))
 }
 

@@ -5,6 +5,7 @@
 use std::fs;
 use std::path::{Path, PathBuf};
 
+use ecs_gpu_diagnose::simulate::Extras;
 use ecs_gpu_diagnose::{diagnose, Inputs, Outcome, Status, StepId, Target};
 
 fn scenarios() -> Vec<PathBuf> {
@@ -166,7 +167,7 @@ fn save_then_read_back_is_the_same_input() {
     for dir in scenarios() {
         let inputs = Inputs::from_dir(&dir).unwrap();
         let target = out.join(name(&dir));
-        inputs.save(&target).unwrap();
+        inputs.save(&target, &Default::default()).unwrap();
         let back = Inputs::from_dir(&target).unwrap();
         // Where "no instance" came from (an empty file) is a note on the input, not the input.
         let inputs = Inputs {
@@ -366,4 +367,99 @@ fn input_files_as_people_have_them() {
     let err = Inputs::from_dir(&empty).unwrap_err().to_string();
     assert!(err.contains("expected describe-services.json"), "{err}");
     assert!(err.ends_with("found notes.txt"), "{err}");
+}
+
+/// The simulation's scenario of saved output in `dir`, as `simulate --from` builds it.
+fn simulated(dir: &Path) -> String {
+    let inputs = Inputs::from_dir(dir).unwrap();
+    let extras = Extras::from_dir(dir).unwrap();
+    format!(
+        "{:#?}",
+        ecs_gpu_diagnose::simulate::scenario(&inputs, &extras)
+    )
+}
+
+/// `diagnose --save` keeps the fields only the simulation reads (deployment and placement
+/// strategies, managed scaling's step sizes and warmup, mixed instances policy, warm pool):
+/// `simulate --from` on what it saved sees the cluster it would see on the AWS CLI's own output.
+#[test]
+fn save_keeps_what_the_simulation_reads() {
+    let out = Path::new(env!("CARGO_TARGET_TMPDIR")).join("simulate-save-roundtrip");
+    let _ = fs::remove_dir_all(&out);
+    let mut differs_without = 0;
+    for dir in scenarios() {
+        let inputs = Inputs::from_dir(&dir).unwrap();
+        let extras = Extras::from_dir(&dir).unwrap();
+        let target = out.join(name(&dir));
+        inputs.save(&target, &extras).unwrap();
+        assert_eq!(simulated(&target), simulated(&dir), "{}", name(&dir));
+        // Without the extras the scenario is another one: the test can fail.
+        let bare = out.join(format!("{}-bare", name(&dir)));
+        inputs.save(&bare, &Extras::default()).unwrap();
+        if simulated(&bare) != simulated(&dir) {
+            differs_without += 1;
+        }
+    }
+    assert!(differs_without > 10, "{differs_without}");
+}
+
+/// The simulation's extra fields are read from the same files the diagnosis reads: by content
+/// under any name, several files of one call adding up.
+#[test]
+fn the_simulation_reads_files_by_content_and_in_parts() {
+    let from = Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("tests/scenarios/gpus-available-managed-scaling-adds");
+    let out = Path::new(env!("CARGO_TARGET_TMPDIR")).join("simulate-renamed");
+    let _ = fs::remove_dir_all(&out);
+    fs::create_dir_all(&out).unwrap();
+    for entry in fs::read_dir(&from).unwrap() {
+        let path = entry.unwrap().path();
+        let renamed = match path.file_name().unwrap().to_str().unwrap() {
+            "describe-services.json" => "services.json".to_string(),
+            "describe-capacity-providers.json" => "providers.json".to_string(),
+            other => other.to_string(),
+        };
+        fs::copy(&path, out.join(renamed)).unwrap();
+    }
+    // The groups in two files: one group each (and an empty second list).
+    let groups: serde_json::Value = serde_json::from_str(
+        &fs::read_to_string(from.join("describe-auto-scaling-groups.json")).unwrap(),
+    )
+    .unwrap();
+    let list = groups["AutoScalingGroups"].as_array().unwrap();
+    assert!(!list.is_empty());
+    let (first, rest) = list.split_at(1);
+    fs::write(
+        out.join("describe-auto-scaling-groups.json"),
+        serde_json::json!({ "AutoScalingGroups": first }).to_string(),
+    )
+    .unwrap();
+    fs::write(
+        out.join("describe-auto-scaling-groups-2.json"),
+        serde_json::json!({ "AutoScalingGroups": rest }).to_string(),
+    )
+    .unwrap();
+    let sc = simulated(&out);
+    assert_eq!(sc, simulated(&from));
+    // What only the renamed files say: the service's binpack strategy, the provider's steps.
+    assert!(sc.contains("Binpack"), "{sc}");
+    assert!(sc.contains("max_step: 10000"), "{sc}");
+}
+
+/// A saved file that is a FIFO is refused with what it is, never opened (opening one waits for
+/// a writer).
+#[cfg(unix)]
+#[test]
+fn the_simulation_refuses_a_fifo_for_a_saved_file() {
+    let out = Path::new(env!("CARGO_TARGET_TMPDIR")).join("simulate-fifo");
+    let _ = fs::remove_dir_all(&out);
+    fs::create_dir_all(&out).unwrap();
+    let fifo = out.join("describe-services.json");
+    let made = std::process::Command::new("mkfifo")
+        .arg(&fifo)
+        .status()
+        .unwrap();
+    assert!(made.success());
+    let err = Extras::from_dir(&out).unwrap_err().to_string();
+    assert!(err.contains("not a regular file"), "{err}");
 }

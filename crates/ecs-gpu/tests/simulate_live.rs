@@ -36,6 +36,11 @@ fn scratch(name: &str) -> PathBuf {
 
 /// `simulate --cluster` with credentials from the environment only.
 fn simulate(dir: &Path, url: &str, args: &[&str]) -> Output {
+    live(dir, url, "simulate", args)
+}
+
+/// A live command (`simulate`, `diagnose`) with credentials from the environment only.
+fn live(dir: &Path, url: &str, command: &str, args: &[&str]) -> Output {
     std::process::Command::new(env!("CARGO_BIN_EXE_ecs-gpu"))
         .current_dir(dir)
         .env("AWS_EC2_METADATA_DISABLED", "true")
@@ -47,7 +52,7 @@ fn simulate(dir: &Path, url: &str, args: &[&str]) -> Output {
         .env_remove("AWS_SESSION_TOKEN")
         .env_remove("AWS_ENDPOINT_URL")
         .env("ECS_GPU_OPERATIONS_LOG", dir.join("operations.log"))
-        .args(["simulate", "--region", "us-east-1", "--endpoint-url", url])
+        .args([command, "--region", "us-east-1", "--endpoint-url", url])
         .args(args)
         .output()
         .unwrap()
@@ -145,4 +150,65 @@ fn live_without_a_service_says_which_to_give() {
         err.contains("which service? give --service SERVICE"),
         "{err}"
     );
+}
+
+/// What `diagnose --save` writes, `simulate --from` reads as live `simulate` reads the cluster:
+/// the same answers. Cluster `bluegreen`'s service is deployed blue/green: the saved files used
+/// to leave the strategy out, and the saved cluster was simulated as a rolling deployment.
+#[test]
+fn live_diagnose_save_then_simulate_from_gives_the_live_answers() {
+    let Some(url) = endpoint("live_diagnose_save_then_simulate_from_gives_the_live_answers") else {
+        return;
+    };
+    let dir = scratch("save-then-from");
+    let saved = dir.join("saved");
+    let d = live(
+        &dir,
+        &url,
+        "diagnose",
+        &[
+            "--cluster",
+            "bluegreen",
+            "--service",
+            "infer",
+            "--save",
+            saved.to_str().unwrap(),
+        ],
+    );
+    assert!(
+        saved.join("describe-capacity-providers.json").exists(),
+        "{}",
+        text(&d.stderr)
+    );
+    let args = [
+        "--scale", "infer=3", "--deploy", "infer", "--format", "json",
+    ];
+    let live_run = simulate(
+        &dir,
+        &url,
+        &[&["--cluster", "bluegreen"][..], &args[..]].concat(),
+    );
+    let from = std::process::Command::new(env!("CARGO_BIN_EXE_ecs-gpu"))
+        .current_dir(&dir)
+        .args(["simulate", "--from", saved.to_str().unwrap()])
+        .args(args)
+        .output()
+        .unwrap();
+    let answers = |o: &Output| {
+        let out = text(&o.stdout);
+        let v: serde_json::Value = serde_json::from_str(&out)
+            .unwrap_or_else(|e| panic!("{e}: {out}\n{}", text(&o.stderr)));
+        v["answers"].clone()
+    };
+    let (a, b) = (answers(&live_run), answers(&from));
+    assert_eq!(a.as_array().map(Vec::len), Some(2), "{a}");
+    // Read live: the deployment is blue/green (both revisions at full size, so the group's
+    // `max_size` of 3 cannot hold 4 tasks), and managed scaling's steps are known.
+    assert_eq!(
+        a[0]["deployment"]["deployment"]["type"], "blue_green",
+        "{a}"
+    );
+    assert_eq!(a[0]["verdict"]["status"], "over-max", "{a}");
+    assert!(!a.to_string().contains("managed scaling step sizes"), "{a}");
+    assert_eq!(a, b, "live and saved answers differ");
 }

@@ -119,7 +119,7 @@ fn live(args: &Args) -> Result<(Inputs, String)> {
         timeout: args.timeout,
     })?;
     if let Some(dir) = &args.save {
-        let written = collected.inputs.save(dir)?;
+        let written = collected.inputs.save(dir, &collected.extras)?;
         let _ = writeln!(
             std::io::stderr(),
             "ecs-gpu: saved {} file{} to {}",
