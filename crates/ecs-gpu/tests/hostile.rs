@@ -1588,4 +1588,91 @@ resource "aws_ecs_task_definition" "t" {{
             );
         }
     }
+    // The same of values read from hidden user data: a cluster the instances join (GPU405), and
+    // the settings the other user-data rules read.
+    let folder = dir.join("user-data");
+    write(
+        &folder,
+        "main.tf",
+        &format!(
+            r##"variable "user_data" {{
+  sensitive = true
+  default   = "#!/bin/bash\necho ECS_CLUSTER={p1} >> /etc/ecs/ecs.config\necho ECS_ENABLE_GPU_SUPPORT={p2} >> /etc/ecs/ecs.config\necho ECS_WARM_POOLS_CHECK={p3} >> /etc/ecs/ecs.config\necho ECS_ENABLE_SPOT_INSTANCE_DRAINING={p4} >> /etc/ecs/ecs.config\nsysctl -w vm.overcommit_memory={p5}\n"
+}}
+
+resource "aws_launch_template" "gpu" {{
+  instance_type = "g6f.large"
+  image_id      = "resolve:ssm:/aws/service/ecs/optimized-ami/amazon-linux-2023/gpu/recommended/image_id"
+  user_data     = base64encode(var.user_data)
+  instance_market_options {{
+    market_type = "spot"
+  }}
+}}
+
+resource "aws_autoscaling_group" "gpu" {{
+  max_size = 2
+  min_size = 0
+  launch_template {{
+    id = aws_launch_template.gpu.id
+  }}
+  warm_pool {{
+    pool_state = "Stopped"
+  }}
+}}
+
+resource "aws_ecs_cluster" "c" {{
+  name = "gpu"
+}}
+
+resource "aws_ecs_capacity_provider" "cp" {{
+  name = "cp"
+  auto_scaling_group_provider {{
+    auto_scaling_group_arn = aws_autoscaling_group.gpu.arn
+  }}
+}}
+
+resource "aws_ecs_task_definition" "t" {{
+  family                   = "t"
+  requires_compatibilities = ["EC2"]
+  container_definitions = jsonencode([{{
+    name                 = "a"
+    image                = "example/app:1"
+    resourceRequirements = [{{ type = "GPU", value = "1" }}]
+  }}])
+}}
+
+resource "aws_ecs_service" "s" {{
+  name            = "s"
+  cluster         = aws_ecs_cluster.c.id
+  task_definition = aws_ecs_task_definition.t.arn
+  desired_count   = 1
+  capacity_provider_strategy {{
+    capacity_provider = aws_ecs_capacity_provider.cp.name
+    weight            = 1
+  }}
+}}
+"##,
+            p1 = piece(1),
+            p2 = piece(2),
+            p3 = piece(3),
+            p4 = piece(4),
+            p5 = piece(5),
+        ),
+    );
+    for format in ["human", "json", "sarif", "github", "gitlab"] {
+        let r = run(&folder, &["check", ".", "--format", format]);
+        r.assert_sane();
+        for i in 1..=5 {
+            assert!(
+                !r.stdout.contains(&piece(i)),
+                "user data {format}: piece {i} printed:\n{}",
+                r.stdout
+            );
+        }
+        assert!(
+            r.stdout.contains("GPU405"),
+            "user data {format}: GPU405 not reported:\n{}",
+            r.stdout
+        );
+    }
 }

@@ -4,7 +4,7 @@
 use base64::alphabet;
 use base64::engine::{DecodePaddingMode, GeneralPurpose, GeneralPurposeConfig};
 use base64::Engine as _;
-use ecs_gpu_model::{Loc, Resource, Value};
+use ecs_gpu_model::{Loc, Mark, Node, Resource, Value};
 
 use super::graph::{inline_specification, is_launch_configuration, is_standalone_instance};
 use crate::{reads, Reads};
@@ -149,17 +149,29 @@ fn may_assign_any(line: &str, at: usize) -> bool {
     word_after.contains('=') || line.contains("ecs.config")
 }
 
+/// The `user_data` (or `user_data_base64`) argument of a launch template, a launch
+/// configuration, an instance or a Spot Fleet's launch specification.
+fn user_data_node(template: &Resource) -> Option<&Node> {
+    let body = inline_specification(template).map_or(&template.body, |spec| &spec.body);
+    body.attr("user_data").or_else(|| {
+        (is_standalone_instance(template) || is_launch_configuration(template))
+            .then(|| template.body.attr("user_data_base64"))
+            .flatten()
+    })
+}
+
+/// How the user data is hidden: a rule that quotes a value read from it (an `ECS_CLUSTER`)
+/// quotes [`Mark::label`] instead when it is. The last guard hides the whole hidden text, not a
+/// line or a value taken from it.
+pub fn user_data_mark(template: &Resource) -> Mark {
+    user_data_node(template).map_or(Mark::None, Node::hidden)
+}
+
 /// The user data of a launch template, or of an `aws_instance` (its `user_data`, or
 /// `user_data_base64`). Both are read alike: text that is base64 is decoded, other text is the
 /// script itself.
 pub fn user_data(template: &Resource) -> (UserData, Option<Loc>) {
-    let body = inline_specification(template).map_or(&template.body, |spec| &spec.body);
-    let node = body.attr("user_data").or_else(|| {
-        (is_standalone_instance(template) || is_launch_configuration(template))
-            .then(|| template.body.attr("user_data_base64"))
-            .flatten()
-    });
-    let Some(node) = node else {
+    let Some(node) = user_data_node(template) else {
         return (UserData::Absent, None);
     };
     let data = match &node.value {

@@ -1,8 +1,8 @@
 use ecs_gpu_model::Model;
 
 use crate::capacity::{
-    clusters_by_provider, service_cluster_name, user_data, Setting, GPU_SERVICES, SERVICE_CAPACITY,
-    USER_DATA,
+    clusters_by_provider, service_cluster_name, user_data, user_data_mark, Setting, GPU_SERVICES,
+    SERVICE_CAPACITY, USER_DATA,
 };
 use crate::{declare_rule, Findings};
 
@@ -118,6 +118,12 @@ fn check(model: &Model, report: &mut Findings<'_>) {
                         if joins == cluster || joins.contains("${") {
                             continue;
                         }
+                        let mark = user_data_mark(t.template);
+                        let joins = if mark.is_hidden() {
+                            mark.label()
+                        } else {
+                            joins
+                        };
                         report
                             .add(
                                 Some(named_at),
