@@ -314,10 +314,15 @@ pub struct Module {
     pub count: Expr,
     pub for_each: Expr,
     pub instance_type: Expr,
-    /// Where the variable goes: a container's name, its GPU value, its driver capabilities.
+    /// Where the variable goes: a container's name, its GPU value, its driver capabilities, its
+    /// image; the cluster the instances join (user data) and a `memberOf` instance type of the
+    /// service that places it.
     pub name: Through,
     pub gpu: Through,
     pub capabilities: Through,
+    pub image: Through,
+    pub joins: Through,
+    pub member_of: Through,
 }
 
 impl Module {
@@ -348,7 +353,7 @@ impl Module {
             Hide::Ephemeral => "\n  ephemeral = true",
         };
         format!(
-            r#"variable "v" {{
+            r##"variable "v" {{
   default = {default}{hide}
 }}
 
@@ -386,7 +391,7 @@ resource "aws_ecs_task_definition" "through" {{
   requires_compatibilities = ["EC2"]
   container_definitions = jsonencode([{{
     name                 = {name}
-    image                = "nvidia/cuda:12"
+    image                = {image}
     resourceRequirements = [{{ type = "GPU", value = "1" }}]
     }}, {{
     name                 = "second"
@@ -396,11 +401,51 @@ resource "aws_ecs_task_definition" "through" {{
   }}])
 }}
 
+resource "aws_launch_template" "through" {{
+  instance_type = "g5.xlarge"
+  image_id      = "resolve:ssm:/aws/service/ecs/optimized-ami/amazon-linux-2023/gpu/recommended/image_id"
+  user_data     = base64encode("#!/bin/bash\necho ECS_CLUSTER=${{{joins}}} >> /etc/ecs/ecs.config\necho ECS_ENABLE_GPU_SUPPORT=true >> /etc/ecs/ecs.config\n")
+}}
+
+resource "aws_autoscaling_group" "through" {{
+  min_size = 0
+  max_size = 1
+  launch_template {{
+    id = aws_launch_template.through.id
+  }}
+}}
+
+resource "aws_ecs_capacity_provider" "through" {{
+  name = "through"
+  auto_scaling_group_provider {{
+    auto_scaling_group_arn = aws_autoscaling_group.through.arn
+  }}
+}}
+
+resource "aws_ecs_cluster" "through" {{
+  name = "through"
+}}
+
+resource "aws_ecs_service" "through" {{
+  name            = "through"
+  cluster         = aws_ecs_cluster.through.id
+  task_definition = aws_ecs_task_definition.through.arn
+  desired_count   = 1
+  capacity_provider_strategy {{
+    capacity_provider = aws_ecs_capacity_provider.through.name
+    weight            = 1
+  }}
+  placement_constraints {{
+    type       = "memberOf"
+    expression = "attribute:ecs.instance-type == ${{{member_of}}}"
+  }}
+}}
+
 resource "aws_launch_template" "gpu" {{
   instance_type = {instance_type}
   image_id      = local.a
 }}
-"#,
+"##,
             default = self.default(),
             a = self.a.0,
             b = self.b.0,
@@ -411,6 +456,9 @@ resource "aws_launch_template" "gpu" {{
             name = self.name.0,
             gpu = self.gpu.0,
             capabilities = self.capabilities.0,
+            image = self.image.0,
+            joins = self.joins.0,
+            member_of = self.member_of.0,
         )
     }
 }
