@@ -12,7 +12,6 @@ use crate::api::{
     DescribeContainerInstancesOutput, DescribeScalingActivitiesOutput, DescribeServicesOutput,
     DescribeTaskDefinitionOutput, DescribeTasksOutput, ListContainerInstancesOutput,
 };
-use crate::simulate::Extras;
 
 /// What the diagnosis reads. Every part is optional: a step whose inputs are missing is `unknown`.
 #[derive(Debug, Clone, Default, PartialEq)]
@@ -32,6 +31,84 @@ pub struct Inputs {
     pub no_instances_because: Option<String>,
     /// Calls that did not answer (live mode), so the steps that need them can say why they are unknown.
     pub errors: Vec<CallError>,
+}
+
+/// The fields of the saved AWS CLI output the typed inputs leave out.
+#[derive(Debug, Clone, Default)]
+pub struct Extras {
+    /// `describe-capacity-providers.json`.
+    pub capacity_providers: Option<serde_json::Value>,
+    /// `describe-services.json`.
+    pub services: Option<serde_json::Value>,
+    /// `describe-auto-scaling-groups.json`.
+    pub auto_scaling_groups: Option<serde_json::Value>,
+}
+
+impl Extras {
+    /// Reads the extra fields from the saved files in `dir`, found and read as
+    /// [`Inputs::from_dir`] finds and reads them (by name or content, several files of one call
+    /// adding up, regular files of bounded size): a call with no file has no extras.
+    ///
+    /// # Errors
+    /// A file that cannot be read, or that is not JSON.
+    pub fn from_dir(dir: &Path) -> Result<Extras, FilesError> {
+        let mut extras = Extras::default();
+        for (path, call, text) in saved_outputs(dir)? {
+            let (slot, list) = match call {
+                Call::DescribeServices => (&mut extras.services, "services"),
+                Call::DescribeCapacityProviders => {
+                    (&mut extras.capacity_providers, "capacityProviders")
+                }
+                Call::DescribeAutoScalingGroups => {
+                    (&mut extras.auto_scaling_groups, "AutoScalingGroups")
+                }
+                _ => continue,
+            };
+            let value: serde_json::Value =
+                serde_json::from_str(&text).map_err(|_| FilesError::NotJson { path })?;
+            let items = value
+                .get(list)
+                .and_then(serde_json::Value::as_array)
+                .cloned();
+            let all = slot.get_or_insert_with(|| serde_json::json!({ list: [] }));
+            if let (Some(items), Some(serde_json::Value::Array(into))) = (items, all.get_mut(list))
+            {
+                into.extend(items);
+            }
+        }
+        Ok(extras)
+    }
+
+    pub(crate) fn provider(&self, name: &str) -> Option<&serde_json::Value> {
+        self.capacity_providers
+            .as_ref()?
+            .get("capacityProviders")?
+            .as_array()?
+            .iter()
+            .find(|p| p.get("name").and_then(serde_json::Value::as_str) == Some(name))
+    }
+
+    pub(crate) fn group(&self, name: &str) -> Option<&serde_json::Value> {
+        self.auto_scaling_groups
+            .as_ref()?
+            .get("AutoScalingGroups")?
+            .as_array()?
+            .iter()
+            .find(|g| {
+                g.get("AutoScalingGroupName")
+                    .and_then(serde_json::Value::as_str)
+                    == Some(name)
+            })
+    }
+
+    pub(crate) fn service(&self, name: &str) -> Option<&serde_json::Value> {
+        self.services
+            .as_ref()?
+            .get("services")?
+            .as_array()?
+            .iter()
+            .find(|p| p.get("serviceName").and_then(serde_json::Value::as_str) == Some(name))
+    }
 }
 
 /// Why a directory of saved outputs could not be read or written.

@@ -7,86 +7,15 @@
 //! a group's mixed instances policy and warm pool) are read from the saved files as [`Extras`],
 //! or filled by the live client from the same answers.
 
-use std::path::Path;
-
 use ecs_gpu_sim::{
     Constraint, Deployment, Group, Instance, InstanceShape, Known, ManagedScaling, Memory,
     OnDemandShare, PoolState, Scenario, Service, Strategy, TaskShape, WarmPool,
 };
 use serde_json::Value;
 
-use crate::api::{Call, ContainerInstance, TaskDefinition};
-use crate::{FilesError, Inputs};
-
-/// The fields of the saved AWS CLI output the typed inputs leave out.
-#[derive(Debug, Clone, Default)]
-pub struct Extras {
-    /// `describe-capacity-providers.json`.
-    pub capacity_providers: Option<Value>,
-    /// `describe-services.json`.
-    pub services: Option<Value>,
-    /// `describe-auto-scaling-groups.json`.
-    pub auto_scaling_groups: Option<Value>,
-}
-
-impl Extras {
-    /// Reads the extra fields from the saved files in `dir`, found and read as
-    /// [`Inputs::from_dir`] finds and reads them (by name or content, several files of one call
-    /// adding up, regular files of bounded size): a call with no file has no extras.
-    ///
-    /// # Errors
-    /// A file that cannot be read, or that is not JSON.
-    pub fn from_dir(dir: &Path) -> Result<Extras, FilesError> {
-        let mut extras = Extras::default();
-        for (path, call, text) in crate::inputs::saved_outputs(dir)? {
-            let (slot, list) = match call {
-                Call::DescribeServices => (&mut extras.services, "services"),
-                Call::DescribeCapacityProviders => {
-                    (&mut extras.capacity_providers, "capacityProviders")
-                }
-                Call::DescribeAutoScalingGroups => {
-                    (&mut extras.auto_scaling_groups, "AutoScalingGroups")
-                }
-                _ => continue,
-            };
-            let value: Value =
-                serde_json::from_str(&text).map_err(|_| FilesError::NotJson { path })?;
-            let items = value.get(list).and_then(Value::as_array).cloned();
-            let all = slot.get_or_insert_with(|| serde_json::json!({ list: [] }));
-            if let (Some(items), Some(Value::Array(into))) = (items, all.get_mut(list)) {
-                into.extend(items);
-            }
-        }
-        Ok(extras)
-    }
-
-    fn provider(&self, name: &str) -> Option<&Value> {
-        self.capacity_providers
-            .as_ref()?
-            .get("capacityProviders")?
-            .as_array()?
-            .iter()
-            .find(|p| p.get("name").and_then(Value::as_str) == Some(name))
-    }
-
-    fn group(&self, name: &str) -> Option<&Value> {
-        self.auto_scaling_groups
-            .as_ref()?
-            .get("AutoScalingGroups")?
-            .as_array()?
-            .iter()
-            .find(|g| g.get("AutoScalingGroupName").and_then(Value::as_str) == Some(name))
-    }
-
-    fn service(&self, name: &str) -> Option<&Value> {
-        self.services
-            .as_ref()?
-            .get("services")?
-            .as_array()?
-            .iter()
-            .find(|p| p.get("serviceName").and_then(Value::as_str) == Some(name))
-    }
-}
+use crate::api::{ContainerInstance, TaskDefinition};
+pub use crate::inputs::Extras;
+use crate::Inputs;
 
 fn int(v: Option<&Value>) -> Option<u32> {
     v?.as_u64().and_then(|n| u32::try_from(n).ok())
