@@ -71,7 +71,7 @@ impl Loader {
             });
         if complex {
             if let Some(e) = crate::parse::expression(raw) {
-                let cx = EvalContext::new(inst, FileId(u32::MAX), &EMPTY, true);
+                let cx = EvalContext::new(inst, FileId(u32::MAX), &EMPTY, true).for_variable_file();
                 let mut n = self.eval(&cx, &e);
                 strip_locs(&mut n);
                 return n;
@@ -120,7 +120,7 @@ impl Loader {
             match crate::parse::transient_file(&text) {
                 Ok(file) => {
                     let fid = self.add_file(&real, display.clone(), text, Vec::new());
-                    let cx = EvalContext::new(inst, fid, &EMPTY, true);
+                    let cx = EvalContext::new(inst, fid, &EMPTY, true).for_variable_file();
                     for item in &file.body.items {
                         if let Item::Attribute(a) = item {
                             if decl.variables.contains_key(&a.name.name) {
@@ -207,7 +207,7 @@ impl Loader {
         let default = |ev: &mut Loader| -> Option<Node> {
             let (b, fid) = var_block?;
             let d = attr(&b.body, "default")?;
-            let cx = EvalContext::new(inst, fid, &EMPTY, true);
+            let cx = EvalContext::new(inst, fid, &EMPTY, true).for_variable_file();
             Some(ev.eval(&cx, &d.value))
         };
         let nullable = var_block
@@ -221,7 +221,7 @@ impl Loader {
         };
         if let Some((b, fid)) = var_block {
             if let Some(t) = attr(&b.body, "type") {
-                let cx = EvalContext::new(inst, fid, &EMPTY, true);
+                let cx = EvalContext::new(inst, fid, &EMPTY, true).for_variable_file();
                 value = Conversion { ev: self, cx }.convert(value, &t.value, 0);
             }
             value.raise_mark(declared_mark(&b.body));

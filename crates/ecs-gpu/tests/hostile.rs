@@ -1676,3 +1676,47 @@ resource "aws_ecs_service" "s" {{
         );
     }
 }
+
+/// The same 600 bytes with a `count` of 1,000: a million containers, each a small tree the
+/// evaluation's budget did not charge (only the `for` iteration and the JSON text were), and a
+/// million findings built before the cap. It peaked at 2.6 GB; the budget now charges every list
+/// and object built, and findings past the cap are counted, not built.
+#[test]
+fn a_small_file_that_would_build_a_million_containers_stays_within_memory() {
+    let dir = scratch("million-containers");
+    let text = r#"resource "aws_ecs_task_definition" "app" {
+  count                    = 1000
+  family                   = "app"
+  requires_compatibilities = ["EC2"]
+  container_definitions = jsonencode([for i in range(1000) : {
+    name                 = "c${i}"
+    image                = "example/app:1"
+    resourceRequirements = [{ type = "GPU", value = "1" }]
+  }])
+}
+"#;
+    assert!(text.len() < 600);
+    write(&dir, "main.tf", text);
+    let r = run_limited(
+        &dir,
+        &["check", ".", "--format", "sarif"],
+        Duration::from_secs(300),
+        &[],
+    );
+    r.assert_sane();
+    assert_eq!(r.code(), 0, "{}", r.stderr);
+    // The budget says where it ran out, and what was built before it is checked.
+    assert!(
+        r.stdout.contains("GPU004"),
+        "{}",
+        &r.stdout[..r.stdout.len().min(3000)]
+    );
+    assert!(r
+        .stdout
+        .contains("more findings of `GPU105` here are not listed"));
+    assert!(
+        r.peak_rss > 0 && r.peak_rss <= 384 << 20,
+        "peak {} bytes",
+        r.peak_rss
+    );
+}
