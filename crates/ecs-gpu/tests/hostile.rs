@@ -1659,10 +1659,44 @@ resource "aws_ecs_service" "s" {{
             p5 = piece(5),
         ),
     );
+    // And what the placement-expression parser found in a hidden expression (GPU402), found by
+    // the fuzz target too.
+    write(
+        &folder,
+        "placement.tf",
+        &format!(
+            r#"variable "expression" {{
+  sensitive = true
+  default   = "attribute:ecs.instance-type == g5.xlarge {p6}"
+}}
+
+resource "aws_ecs_service" "placed" {{
+  name            = "placed"
+  cluster         = aws_ecs_cluster.c.id
+  task_definition = aws_ecs_task_definition.t.arn
+  desired_count   = 1
+  capacity_provider_strategy {{
+    capacity_provider = aws_ecs_capacity_provider.cp.name
+    weight            = 1
+  }}
+  placement_constraints {{
+    type       = "memberOf"
+    expression = var.expression
+  }}
+}}
+"#,
+            p6 = piece(6),
+        ),
+    );
     for format in ["human", "json", "sarif", "github", "gitlab"] {
         let r = run(&folder, &["check", ".", "--format", format]);
         r.assert_sane();
-        for i in 1..=5 {
+        assert!(
+            r.stdout.contains("GPU402"),
+            "user data {format}: GPU402 not reported:\n{}",
+            r.stdout
+        );
+        for i in 1..=6 {
             assert!(
                 !r.stdout.contains(&piece(i)),
                 "user data {format}: piece {i} printed:\n{}",

@@ -89,9 +89,20 @@ fn problem(
         // Nesting deeper than the parser reads is not known to be invalid.
         Some("memberOf") if ecs_gpu_query::has_unspaced_symbol_operator(text) => None,
         Some("memberOf") => Expression::parse(text).err().filter(|e| !e.too_deep).map(|e| {
+            // What the parser found is a piece of the expression: not quoted when it is hidden.
+            let message = if expr.is_sensitive() {
+                format!(
+                    "the placement expression `{}` is invalid: expected {} at column {}",
+                    expr.shown(),
+                    e.expected,
+                    e.column
+                )
+            } else {
+                format!("the placement expression `{text}` is invalid: {e}")
+            };
             (
                 error_loc(model, expr, text, &e),
-                format!("the placement expression `{text}` is invalid: {e}"),
+                message,
                 "write `subject operator [argument]`, for example `attribute:ecs.instance-type == g5.xlarge`",
             )
         }),
