@@ -8,6 +8,8 @@
 #   did-you-mean    diagnose --from on a memberOf constraint and an instance type of 200 KB each
 #   plan-resources  a plan whose service references 100,000 distinct resource addresses
 #   plan-variables  the same with 100,000 distinct `var.NAME` references
+#   amplification   600 bytes: a `count` of 1,000 each building 1,000 GPU containers in a `for`
+#                   (a million containers, each with a GPU105 finding), as SARIF
 # Each run is cut at LIMIT seconds (600 by default); a cut run prints `timeout`.
 # Usage: bench/hostile/run.sh BUILD... (release builds of ecs-gpu, old then new)
 set -euo pipefail
@@ -15,7 +17,7 @@ cd "$(dirname "$0")/../.."
 limit=${LIMIT:-600}
 out=bench/out/hostile
 rm -rf "$out"
-mkdir -p "$out"/{comments-100k,comments-4mib,collections,did-you-mean,plan-resources,plan-variables}
+mkdir -p "$out"/{comments-100k,comments-4mib,collections,did-you-mean,plan-resources,plan-variables,amplification}
 
 gpu_task='resource "aws_ecs_task_definition" "app" {
   family                   = "app"
@@ -73,6 +75,17 @@ def plan(refs):
 (out / "plan-resources/plan.json").write_text(
     plan([f"aws_ecs_task_definition.t{n}.arn" for n in range(100_000)]))
 (out / "plan-variables/plan.json").write_text(plan([f"var.v{n}" for n in range(100_000)]))
+(out / "amplification/main.tf").write_text('''resource "aws_ecs_task_definition" "app" {
+  count                    = 1000
+  family                   = "app"
+  requires_compatibilities = ["EC2"]
+  container_definitions = jsonencode([for i in range(1000) : {
+    name                 = "c${i}"
+    image                = "example/app:1"
+    resourceRequirements = [{ type = "GPU", value = "1" }]
+  }])
+}
+''')
 EOF
 
 run() {
@@ -98,4 +111,5 @@ for build in "$@"; do
     run "$build" did-you-mean diagnose --from . --format json
     run "$build" plan-resources plan plan.json
     run "$build" plan-variables plan plan.json
+    run "$build" amplification check . --format sarif
 done
