@@ -656,6 +656,13 @@ impl<'a> Sim<'a> {
             ..Launch::default()
         };
         let ms = match &group.managed_scaling {
+            Known::Known(Some(ms)) if ms.refused().is_some() => {
+                return Err(Unknown(format!(
+                    "the managed scaling of `{}` has {}",
+                    group.name,
+                    ms.refused().unwrap_or_default()
+                )))
+            }
             Known::Known(Some(ms)) => *ms,
             Known::Known(None) => {
                 return Ok(blocked(format!("managed scaling is off on `{}`: nothing launches instances for the waiting tasks", group.name), vec![]))
@@ -1412,7 +1419,7 @@ impl Run {
         let group = &sim.sc.groups[g];
         let cap = w.launch_cap[g].map(|c| &w.caps[c]);
         let max_gpus = match (group.max_size.known(), cap) {
-            (Some(m), Some(c)) => Some(m * c.gpus),
+            (Some(m), Some(c)) => Some(m.saturating_mul(c.gpus)),
             _ => None,
         };
         let f = &w.fleets[g];

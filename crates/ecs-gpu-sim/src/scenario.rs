@@ -308,6 +308,34 @@ pub struct ManagedScaling {
     pub warmup: u32,
 }
 
+impl ManagedScaling {
+    /// What the ECS API refuses in these settings (`ManagedScaling`: a target capacity above 0 and
+    /// at most 100, step sizes from 1 to 10,000, a warmup from 0 to 10,000 seconds;
+    /// <https://docs.aws.amazon.com/AmazonECS/latest/APIReference/API_ManagedScaling.html>), or
+    /// `None`: a capacity provider with them never exists, so no answer is given for one.
+    pub fn refused(&self) -> Option<String> {
+        let steps = 1..=crate::facts::DEFAULT_MAX_STEP;
+        if self.target_capacity == 0 || self.target_capacity > 100 {
+            Some(format!(
+                "a target capacity of {} (the API accepts 1 to 100)",
+                self.target_capacity
+            ))
+        } else if !steps.contains(&self.min_step) || !steps.contains(&self.max_step) {
+            Some(format!(
+                "scaling step sizes of {} and {} (the API accepts 1 to 10000)",
+                self.min_step, self.max_step
+            ))
+        } else if self.warmup > 10_000 {
+            Some(format!(
+                "an instance warmup of {} s (the API accepts 0 to 10000)",
+                self.warmup
+            ))
+        } else {
+            None
+        }
+    }
+}
+
 /// A warm pool of pre-initialized instances beside the group (EC2 Auto Scaling `PutWarmPool`).
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 pub struct WarmPool {

@@ -838,3 +838,68 @@ fn linear_deployment_runs_both_revisions_through_the_bake_time() {
     assert!(text.contains("through the bake time (10 min)"), "{text}");
     insta::assert_snapshot!(text);
 }
+
+/// A capacity provider's managed scaling that the ECS API refuses (a target capacity of 0 or above
+/// 100, a step size outside 1 to 10,000) never exists: no answer is given for it. The fuzz target
+/// found that a target capacity in the billions made a scale-out step a million times (8.7 s).
+#[test]
+fn managed_scaling_the_api_refuses_gives_no_answer() {
+    for (target, min_step, max_step, says) in [
+        (
+            0,
+            1,
+            10_000,
+            "a target capacity of 0 (the API accepts 1 to 100)",
+        ),
+        (3_481_426_613, 1, 10_000, "a target capacity of 3481426613"),
+        (100, 0, 10_000, "scaling step sizes of 0 and 10000"),
+        (
+            100,
+            1,
+            1_014_250_145,
+            "scaling step sizes of 1 and 1014250145",
+        ),
+    ] {
+        let mut g = group("gpu", "g5.xlarge", 0, 4);
+        g.managed_scaling = Known::Known(Some(ManagedScaling {
+            target_capacity: target,
+            min_step,
+            max_step,
+            warmup: 300,
+        }));
+        let sc = Scenario {
+            groups: vec![g],
+            services: vec![service("infer", "gpu", 1, 1, 1024, 4096)],
+        };
+        let event = Event::Scale {
+            service: "infer".into(),
+            to: 3,
+        };
+        let (report, out) = run(&sc, &[event]);
+        assert_eq!(report.answers[0].verdict.as_str(), "unknown", "{out}");
+        assert!(out.contains(says), "{out}");
+    }
+}
+
+/// The most GPUs a group holds saturates instead of wrapping: `max_size` times the GPUs of an
+/// instance past `u32::MAX` (the fuzz target's overflow check found it; a release build printed a
+/// wrapped number).
+#[test]
+fn the_most_gpus_of_a_huge_group_saturates() {
+    let sc = Scenario {
+        groups: vec![group("gpu", "g5.12xlarge", 0, 2_000_000_000)],
+        services: vec![service("train", "gpu", 1, 4, 1024, 4096)],
+    };
+    let (report, out) = run(
+        &sc,
+        &[Event::Scale {
+            service: "train".into(),
+            to: 2,
+        }],
+    );
+    assert_eq!(
+        report.answers[0].groups[0].max_gpus,
+        Some(u32::MAX),
+        "{out}"
+    );
+}
