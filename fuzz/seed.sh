@@ -5,7 +5,7 @@ set -eu
 here=$(cd "$(dirname "$0")" && pwd)
 repo=$(dirname "$here")
 corpus="$here/corpus"
-mkdir -p "$corpus/hcl" "$corpus/eval" "$corpus/plan" "$corpus/diagnose"
+mkdir -p "$corpus/hcl" "$corpus/eval" "$corpus/plan" "$corpus/diagnose" "$corpus/simulate"
 
 # hcl: every Terraform, OpenTofu and JSON file of the examples, the module and the test fixtures.
 find "$repo/examples" "$repo/terraform" "$repo/crates" \
@@ -40,6 +40,13 @@ while [ $n -lt 32 ]; do
     head -c 256 /dev/urandom > "$corpus/eval/random-$n"
     n=$((n + 1))
 done
-for t in hcl plan diagnose eval; do
+
+# simulate: the scenario builder reads any bytes too.
+n=0
+while [ $n -lt 32 ]; do
+    head -c 512 /dev/urandom > "$corpus/simulate/random-$n"
+    n=$((n + 1))
+done
+for t in hcl plan diagnose eval simulate; do
     echo "$t: $(ls "$corpus/$t" | wc -l) seeds"
 done

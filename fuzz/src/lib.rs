@@ -9,6 +9,7 @@ use std::sync::OnceLock;
 use arbitrary::{Arbitrary, Unstructured};
 
 pub mod grammar;
+pub mod sim;
 
 /// The HCL parser: the whole-file parser, the expression and template parsers, and the JSON
 /// parser, on any text.
@@ -76,6 +77,45 @@ pub fn plan(data: &[u8]) {
     let _ = ecs_gpu_plan::read(std::io::BufReader::new(data));
 }
 
+/// The simulator: a scenario and events built from the bytes ([`sim`]), simulated and rendered
+/// in both formats. Beyond not panicking and ending: a deployment or a scale-out that completes
+/// never needs more instances at once than a known `max_size`, or than run before it (an
+/// instance refresh may: with a maximum healthy percentage above 100 it launches replacements
+/// before it terminates).
+pub fn simulate(data: &[u8]) {
+    let mut u = Unstructured::new(data);
+    let Ok((scenario, events)) = sim::scenario(&mut u) else {
+        return;
+    };
+    let report = ecs_gpu_sim::simulate(&scenario, &events, None);
+    assert_eq!(report.answers.len(), events.len());
+    for a in &report.answers {
+        if a.verdict.as_str() != "completes"
+            || matches!(a.event, ecs_gpu_sim::Event::Refresh { .. })
+        {
+            continue;
+        }
+        for g in &a.groups {
+            // Instances already running count even when the group's `max_size` is lower.
+            if let Some(max) = g
+                .max_instances
+                .known()
+                .map(|m| (*m).max(g.instances_before))
+            {
+                assert!(
+                    g.peak_instances <= max && g.instances_after <= max,
+                    "{} completes with {} instances at its peak and {} after, past the max of {max}: {scenario:#?}",
+                    a.event.title(),
+                    g.peak_instances,
+                    g.instances_after
+                );
+            }
+        }
+    }
+    let _ = ecs_gpu_sim::render::human(&mut std::io::sink(), &report);
+    let _ = ecs_gpu_sim::render::json(&mut std::io::sink(), &report);
+}
+
 /// The saved AWS CLI outputs diagnose reads (`--from DIR`).
 const DIAGNOSE_FILES: [&str; 7] = [
     "describe-services.json",
@@ -136,6 +176,7 @@ pub fn target(name: &str) -> Option<fn(&[u8])> {
         "eval" => eval,
         "plan" => plan,
         "diagnose" => diagnose,
+        "simulate" => simulate,
         _ => return None,
     })
 }
@@ -221,10 +262,39 @@ mod tests {
         assert!(canary_hidden(&[shown]).is_err());
     }
 
+    /// The simulator target reaches every verdict from random bytes (so its invariant is
+    /// exercised on answers that complete), and holds on a few hundred of them.
+    #[test]
+    fn the_simulator_target_reaches_every_verdict() {
+        let mut state = 0x51_7cc1_b727_220au64;
+        let mut seen = std::collections::BTreeMap::new();
+        for _ in 0..400 {
+            let bytes: Vec<u8> = (0..512)
+                .map(|_| {
+                    state ^= state << 13;
+                    state ^= state >> 7;
+                    state ^= state << 17;
+                    state as u8
+                })
+                .collect();
+            simulate(&bytes);
+            let (scenario, events) = sim::scenario(&mut Unstructured::new(&bytes)).unwrap();
+            for a in ecs_gpu_sim::simulate(&scenario, &events, None).answers {
+                *seen.entry(a.verdict.as_str()).or_insert(0) += 1;
+            }
+        }
+        for verdict in ["completes", "stuck", "over-max", "unknown"] {
+            assert!(
+                seen.contains_key(verdict),
+                "{verdict} never reached: {seen:?}"
+            );
+        }
+    }
+
     /// Every target returns on the empty input and on a seed-like input.
     #[test]
     fn every_target_runs() {
-        for name in ["hcl", "eval", "plan", "diagnose"] {
+        for name in ["hcl", "eval", "plan", "diagnose", "simulate"] {
             let target = target(name).unwrap();
             target(b"");
             target(b"\x01\x00{\"taskDefinition\": {\"containerDefinitions\": []}}");

@@ -140,7 +140,8 @@ fn read_corpus(path: &Path) -> Vec<Vec<u8>> {
 #[allow(clippy::print_stdout, clippy::print_stderr)]
 fn main() {
     let args: Vec<String> = std::env::args().collect();
-    let usage = "usage: mutate TARGET CORPUS SECONDS [SEED] (TARGET: hcl, eval, plan, diagnose)";
+    let usage =
+        "usage: mutate TARGET CORPUS SECONDS [SEED] (TARGET: hcl, eval, plan, diagnose, simulate)";
     let (Some(name), Some(corpus_path), Some(seconds)) = (args.get(1), args.get(2), args.get(3))
     else {
         eprintln!("{usage}");
