@@ -544,12 +544,17 @@ fn write_with<T: Serialize>(
             .get_mut(list)
             .and_then(serde_json::Value::as_array_mut);
         if let (Some(items), Some(extras)) = (items, extras) {
+            // By name, through a map: a live run may have read thousands of groups.
+            let by_key: std::collections::HashMap<&str, &serde_json::Value> = extras
+                .iter()
+                .filter_map(|e| Some((e.get(key)?.as_str()?, e)))
+                .collect();
             for item in items {
-                let id = item.get(key).cloned();
-                if let Some(e) = extras
-                    .iter()
-                    .find(|e| id.is_some() && e.get(key) == id.as_ref())
-                {
+                let found = item
+                    .get(key)
+                    .and_then(serde_json::Value::as_str)
+                    .and_then(|id| by_key.get(id).copied());
+                if let Some(e) = found {
                     merge_missing(item, e);
                 }
             }
