@@ -1428,8 +1428,8 @@ impl Run {
         let pending: u64 = w
             .pending
             .iter()
-            .map(|(k, n)| u64::from(w.kinds[*k].gpus) * n)
-            .sum();
+            .map(|(k, n)| u64::from(w.kinds[*k].gpus).saturating_mul(*n))
+            .fold(0, u64::saturating_add);
         self.peaks.push(GroupPeak {
             group: group.name.clone(),
             instance_type: cap.map(|c| c.instance_type.clone()),
@@ -1438,7 +1438,7 @@ impl Run {
             peak_instances: f.instances(),
             peak_gpus_reserved: u32::try_from(reserved).unwrap_or(u32::MAX),
             peak_gpus: u32::try_from(gpus).unwrap_or(u32::MAX),
-            gpus_asked: u32::try_from(reserved + pending).unwrap_or(u32::MAX),
+            gpus_asked: u32::try_from(reserved.saturating_add(pending)).unwrap_or(u32::MAX),
             max_instances: group.max_size.clone(),
             max_gpus,
             instances_after: f.instances(),

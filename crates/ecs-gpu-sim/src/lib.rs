@@ -58,6 +58,25 @@ pub use scenario::{
 /// every new instance the largest, and an answer holds when both agree (else it is unknown, with
 /// both outcomes).
 pub fn simulate(scenario: &Scenario, events: &[Event], prices: Option<&Prices>) -> Report {
+    if let Some(reason) = out_of_bounds(scenario, events) {
+        return Report {
+            answers: events
+                .iter()
+                .map(|e| Answer {
+                    event: e.clone(),
+                    verdict: Verdict::Unknown {
+                        reason: reason.clone(),
+                    },
+                    groups: Vec::new(),
+                    timeline: Vec::new(),
+                    stranded: Vec::new(),
+                    deployment: None,
+                    cost: None,
+                    notes: Vec::new(),
+                })
+                .collect(),
+        };
+    }
     let several = scenario
         .groups
         .iter()
@@ -76,6 +95,135 @@ pub fn simulate(scenario: &Scenario, events: &[Event], prices: Option<&Prices>) 
             })
             .collect(),
     }
+}
+
+/// The most tasks of a service, instances of a group (its sizes, its warm pool) or tasks on an
+/// instance the simulator takes. ECS's own quotas are far below it (5,000 tasks per service by
+/// default), and the arithmetic of every answer stays far from overflowing with it.
+pub const MAX_COUNT: u32 = 1_000_000;
+/// The most GPUs, CPU units (1,024 a vCPU) and MiB of memory of one task or one instance the
+/// simulator takes: far above any instance type (a p5.48xlarge has 8 GPUs, 192 vCPUs, 2 TiB).
+pub const MAX_GPUS: u32 = 1_024;
+pub const MAX_CPU: u32 = 1 << 24;
+pub const MAX_MEMORY_MIB: u64 = 1 << 32;
+
+/// Why the scenario or an event is past what the simulator takes ([`MAX_COUNT`], [`MAX_GPUS`],
+/// [`MAX_CPU`], [`MAX_MEMORY_MIB`]), or `None`: every answer is then unknown with the reason.
+fn out_of_bounds(sc: &Scenario, events: &[Event]) -> Option<String> {
+    let count = |what: &str, n: u32| {
+        (n > MAX_COUNT)
+            .then(|| format!("{what} is {n}, more than the simulator takes ({MAX_COUNT})"))
+    };
+    let shape = |what: &str, gpus: u32, cpu: u32, memory: u64| {
+        if gpus > MAX_GPUS {
+            Some(format!(
+                "{what} has {gpus} GPUs, more than the simulator takes ({MAX_GPUS})"
+            ))
+        } else if cpu > MAX_CPU {
+            Some(format!(
+                "{what} has {cpu} CPU units, more than the simulator takes ({MAX_CPU})"
+            ))
+        } else if memory > MAX_MEMORY_MIB {
+            Some(format!(
+                "{what} has {memory} MiB of memory, more than the simulator takes ({MAX_MEMORY_MIB})"
+            ))
+        } else {
+            None
+        }
+    };
+    let memory = |m: Memory| match m {
+        Memory::Registered(v) | Memory::AtMost(v) => v,
+    };
+    for g in &sc.groups {
+        let name = &g.name;
+        for (what, n) in [("min_size", &g.min_size), ("max_size", &g.max_size)] {
+            if let Some(why) = n
+                .known()
+                .and_then(|n| count(&format!("the {what} of `{name}`"), *n))
+            {
+                return Some(why);
+            }
+        }
+        if let Some(Some(pool)) = g.warm_pool.known() {
+            let prepared = pool.max_prepared.unwrap_or(0);
+            if let Some(why) = count(
+                &format!("the warm pool of `{name}`"),
+                pool.min_size.max(prepared),
+            ) {
+                return Some(why);
+            }
+        }
+        for s in g.launches.known().into_iter().flatten() {
+            if let Some(why) = shape(
+                &format!("`{}`", s.instance_type),
+                s.gpus,
+                s.cpu,
+                memory(s.memory),
+            ) {
+                return Some(why);
+            }
+        }
+        let instances = g.instances.known().map_or(&[][..], Vec::as_slice);
+        if let Some(why) = count(
+            &format!("the number of running instances of `{name}`"),
+            u32::try_from(instances.len()).unwrap_or(u32::MAX),
+        ) {
+            return Some(why);
+        }
+        for i in instances {
+            if let Some(why) = shape(
+                &format!("instance `{}`", i.id),
+                i.shape.gpus,
+                i.shape.cpu,
+                memory(i.shape.memory),
+            ) {
+                return Some(why);
+            }
+            for (_, n) in &i.tasks {
+                if let Some(why) = count(&format!("the tasks on instance `{}`", i.id), *n) {
+                    return Some(why);
+                }
+            }
+        }
+    }
+    for s in &sc.services {
+        if let Some(why) = s
+            .desired
+            .known()
+            .and_then(|n| count(&format!("the desired count of `{}`", s.name), *n))
+        {
+            return Some(why);
+        }
+        if let Some(t) = s.task.known() {
+            if let Some(why) = shape(&format!("a task of `{}`", s.name), t.gpus, t.cpu, t.memory) {
+                return Some(why);
+            }
+        }
+    }
+    for e in events {
+        match e {
+            Event::Scale { service, to } => {
+                if let Some(why) = count(&format!("the scale-out of `{service}`"), *to) {
+                    return Some(why);
+                }
+            }
+            Event::Deploy {
+                service,
+                task: Some(t),
+            } => {
+                if let Some(why) = shape(
+                    &format!("the new task of `{service}`"),
+                    t.gpus,
+                    t.cpu,
+                    t.memory,
+                ) {
+                    return Some(why);
+                }
+            }
+            _ => {}
+        }
+    }
+    None
 }
 
 /// The tasks of a service a deployment of `desired` runs at once: the fewest it needs to finish

@@ -881,25 +881,59 @@ fn managed_scaling_the_api_refuses_gives_no_answer() {
     }
 }
 
-/// The most GPUs a group holds saturates instead of wrapping: `max_size` times the GPUs of an
-/// instance past `u32::MAX` (the fuzz target's overflow check found it; a release build printed a
-/// wrapped number).
+/// Sizes far past any real cluster (a `max_size` of two billion g5.12xlarge, tasks of four billion
+/// GPUs, four billion of them waiting) overflowed the simulator's arithmetic (found by the fuzz
+/// target: a debug build panicked, a release build printed wrapped numbers). Past the bounds it
+/// documents, every answer is unknown and names the input.
 #[test]
-fn the_most_gpus_of_a_huge_group_saturates() {
+fn sizes_past_the_simulators_bounds_give_unknown_answers() {
+    let cases = [
+        (
+            Scenario {
+                groups: vec![group("gpu", "g5.12xlarge", 0, 2_000_000_000)],
+                services: vec![service("train", "gpu", 1, 4, 1024, 4096)],
+            },
+            "the max_size of `gpu` is 2000000000, more than the simulator takes (1000000)",
+        ),
+        (
+            Scenario {
+                groups: vec![group("gpu", "g5.12xlarge", 0, 4)],
+                services: vec![
+                    service("train", "gpu", 0, u32::MAX, 1024, 4096),
+                    service("tune", "gpu", 3, 1, 1024, 4096),
+                ],
+            },
+            "a task of `train` has 4294967295 GPUs, more than the simulator takes (1024)",
+        ),
+    ];
+    for (sc, says) in cases {
+        let events = [
+            Event::Scale {
+                service: "tune".into(),
+                to: 4,
+            },
+            deploy("train"),
+        ];
+        let (report, out) = run(&sc, &events);
+        for a in &report.answers {
+            assert_eq!(a.verdict.as_str(), "unknown", "{out}");
+        }
+        assert!(out.contains(says), "{out}");
+    }
     let sc = Scenario {
-        groups: vec![group("gpu", "g5.12xlarge", 0, 2_000_000_000)],
-        services: vec![service("train", "gpu", 1, 4, 1024, 4096)],
+        groups: vec![group("gpu", "g5.12xlarge", 0, 4)],
+        services: vec![service("tune", "gpu", 1, 1, 1024, 4096)],
     };
     let (report, out) = run(
         &sc,
         &[Event::Scale {
-            service: "train".into(),
-            to: 2,
+            service: "tune".into(),
+            to: u32::MAX,
         }],
     );
-    assert_eq!(
-        report.answers[0].groups[0].max_gpus,
-        Some(u32::MAX),
+    assert_eq!(report.answers[0].verdict.as_str(), "unknown", "{out}");
+    assert!(
+        out.contains("the scale-out of `tune` is 4294967295, more than the simulator takes"),
         "{out}"
     );
 }
