@@ -66,8 +66,9 @@ pub(crate) struct EvalContext<'a> {
     pub scope: &'a Scope<'a>,
     /// In a `templatefile` template or a `.tfvars` file: only the scope's names exist.
     pub closed: bool,
-    /// In a variable file (or a `--var`): the values are charged to the variable files' budget
-    /// when read, not to evaluation's as they are built.
+    /// A variable's value from a variable file, a `--var`, its `default` or the conversion to its
+    /// `type`: literal values, charged when read (a variable file's to the variable files'
+    /// budget, a default with the syntax tree it is written in), not as they are built.
     pub variable_file: bool,
 }
 
@@ -82,7 +83,7 @@ impl<'a> EvalContext<'a> {
         }
     }
 
-    /// The context of a variable file's (or a `--var`'s) values.
+    /// The context of a variable's value ([`EvalContext::variable_file`]).
     pub fn for_variable_file(self) -> EvalContext<'a> {
         EvalContext {
             variable_file: true,
