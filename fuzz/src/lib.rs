@@ -185,6 +185,18 @@ pub fn target(name: &str) -> Option<fn(&[u8])> {
 mod tests {
     use super::*;
 
+    /// `n` bytes of a xorshift sequence from `state`: the same inputs on every run.
+    fn random_bytes(state: &mut u64, n: usize) -> Vec<u8> {
+        (0..n)
+            .map(|_| {
+                *state ^= *state << 13;
+                *state ^= *state >> 7;
+                *state ^= *state << 17;
+                *state as u8
+            })
+            .collect()
+    }
+
     /// The grammar's modules parse: the evaluator target reaches the evaluator, not only the
     /// parser's errors.
     #[test]
@@ -192,14 +204,7 @@ mod tests {
         let mut state = 0x2545_f491_4f6c_dd1du64;
         let mut parsed = 0;
         for _ in 0..500 {
-            let bytes: Vec<u8> = (0..256)
-                .map(|_| {
-                    state ^= state << 13;
-                    state ^= state >> 7;
-                    state ^= state << 17;
-                    state as u8
-                })
-                .collect();
+            let bytes = random_bytes(&mut state, 256);
             let module = grammar::Module::arbitrary(&mut Unstructured::new(&bytes)).unwrap();
             let text = module.to_hcl();
             match ecs_gpu_hcl::parse(&text) {
@@ -221,14 +226,7 @@ mod tests {
         let mut state = 0x9e37_79b9_7f4a_7c15u64;
         let (mut hidden, mut redacted) = (0, 0);
         for _ in 0..300 {
-            let bytes: Vec<u8> = (0..512)
-                .map(|_| {
-                    state ^= state << 13;
-                    state ^= state >> 7;
-                    state ^= state << 17;
-                    state as u8
-                })
-                .collect();
+            let bytes = random_bytes(&mut state, 512);
             let module = grammar::Module::arbitrary(&mut Unstructured::new(&bytes)).unwrap();
             if module.hides_canary() {
                 hidden += 1;
@@ -269,14 +267,7 @@ mod tests {
         let mut state = 0x51_7cc1_b727_220au64;
         let mut seen = std::collections::BTreeMap::new();
         for _ in 0..400 {
-            let bytes: Vec<u8> = (0..512)
-                .map(|_| {
-                    state ^= state << 13;
-                    state ^= state >> 7;
-                    state ^= state << 17;
-                    state as u8
-                })
-                .collect();
+            let bytes = random_bytes(&mut state, 512);
             simulate(&bytes);
             let (scenario, events) = sim::scenario(&mut Unstructured::new(&bytes)).unwrap();
             for a in ecs_gpu_sim::simulate(&scenario, &events, None).answers {

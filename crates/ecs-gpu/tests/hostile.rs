@@ -1262,6 +1262,26 @@ fn collection_functions_over_100_000_elements_are_not_quadratic() {
     }
 }
 
+/// Under 600 bytes: a resource with a `count` of `count`, each building 1,000 GPU containers in a
+/// `for` (each container gets a GPU105 info).
+fn amplification(count: u32) -> String {
+    let text = format!(
+        r#"resource "aws_ecs_task_definition" "app" {{
+  count                    = {count}
+  family                   = "app"
+  requires_compatibilities = ["EC2"]
+  container_definitions = jsonencode([for i in range(1000) : {{
+    name                 = "c${{i}}"
+    image                = "example/app:1"
+    resourceRequirements = [{{ type = "GPU", value = "1" }}]
+  }}])
+}}
+"#
+    );
+    assert!(text.len() < 600);
+    text
+}
+
 /// 600 bytes of Terraform made 82 MB of JSON, SARIF, GitHub and GitLab output: a `for` over a
 /// `range` builds a container per element, in a resource with a `count`. Each rule lists at most
 /// 100 findings at one place and says how many more there are, in every format; the summary
@@ -1271,18 +1291,7 @@ fn collection_functions_over_100_000_elements_are_not_quadratic() {
 #[test]
 fn a_small_file_that_makes_100_000_findings_prints_a_bounded_report() {
     let dir = scratch("amplification");
-    let text = r#"resource "aws_ecs_task_definition" "app" {
-  count                    = 100
-  family                   = "app"
-  requires_compatibilities = ["EC2"]
-  container_definitions = jsonencode([for i in range(1000) : {
-    name                 = "c${i}"
-    image                = "example/app:1"
-    resourceRequirements = [{ type = "GPU", value = "1" }]
-  }])
-}
-"#;
-    assert!(text.len() < 600);
+    let text = &amplification(100);
     write(&dir, "main.tf", text);
     for format in ["human", "json", "sarif", "github", "gitlab"] {
         let r = run_limited(
@@ -1718,18 +1727,7 @@ resource "aws_ecs_service" "placed" {{
 #[test]
 fn a_small_file_that_would_build_a_million_containers_stays_within_memory() {
     let dir = scratch("million-containers");
-    let text = r#"resource "aws_ecs_task_definition" "app" {
-  count                    = 1000
-  family                   = "app"
-  requires_compatibilities = ["EC2"]
-  container_definitions = jsonencode([for i in range(1000) : {
-    name                 = "c${i}"
-    image                = "example/app:1"
-    resourceRequirements = [{ type = "GPU", value = "1" }]
-  }])
-}
-"#;
-    assert!(text.len() < 600);
+    let text = &amplification(1000);
     write(&dir, "main.tf", text);
     let r = run_limited(
         &dir,
