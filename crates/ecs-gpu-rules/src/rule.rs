@@ -281,7 +281,7 @@ impl<'m> Context<'m> {
 /// Where a rule reports its findings.
 ///
 /// One line of code can make a million findings (a `for` that builds a container per element, in
-/// a resource with a `count`), and each finding takes about 2 KB once rendered: a rule keeps the
+/// a resource with a `count`), each a few kilobytes once rendered: a rule keeps the
 /// first [`MAX_PER_PLACE`](ecs_gpu_report::MAX_PER_PLACE) of each place and only counts the others
 /// (in [`Finding::omitted`] of the last one kept), as the report would print them. An exact
 /// duplicate of a finding already reported is dropped, as the report drops it.

@@ -233,6 +233,15 @@ pub const DEFAULT_INSTANCE_WARMUP: u32 = 300;
 pub const DEFAULT_MIN_STEP: u32 = 1;
 /// The maximum scaling step size when the capacity provider does not set it.
 pub const DEFAULT_MAX_STEP: u32 = 10_000;
+/// What the ECS API accepts in a capacity provider's managed scaling: a target capacity above 0
+/// and at most this percent, step sizes from 1 to [`MAX_SCALING_STEP`], a warmup of at most
+/// [`MAX_INSTANCE_WARMUP`] seconds
+/// (<https://docs.aws.amazon.com/AmazonECS/latest/APIReference/API_ManagedScaling.html>).
+pub const MAX_TARGET_CAPACITY: u32 = 100;
+/// See [`MAX_TARGET_CAPACITY`].
+pub const MAX_SCALING_STEP: u32 = 10_000;
+/// See [`MAX_TARGET_CAPACITY`].
+pub const MAX_INSTANCE_WARMUP: u32 = 10_000;
 /// Instances the first scale-out from zero launches (CapacityProviderReservation 200 at a target
 /// of 100).
 pub const SCALE_FROM_ZERO_INSTANCES: u32 = 2;

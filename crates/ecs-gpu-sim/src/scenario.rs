@@ -309,25 +309,25 @@ pub struct ManagedScaling {
 }
 
 impl ManagedScaling {
-    /// What the ECS API refuses in these settings (`ManagedScaling`: a target capacity above 0 and
-    /// at most 100, step sizes from 1 to 10,000, a warmup from 0 to 10,000 seconds;
-    /// <https://docs.aws.amazon.com/AmazonECS/latest/APIReference/API_ManagedScaling.html>), or
-    /// `None`: a capacity provider with them never exists, so no answer is given for one.
+    /// What the ECS API refuses in these settings ([`crate::facts::MAX_TARGET_CAPACITY`] and
+    /// the ranges beside it), or `None`: a capacity provider with them never exists, so no answer
+    /// is given for one.
     pub fn refused(&self) -> Option<String> {
-        let steps = 1..=crate::facts::DEFAULT_MAX_STEP;
-        if self.target_capacity == 0 || self.target_capacity > 100 {
+        use crate::facts::{MAX_INSTANCE_WARMUP, MAX_SCALING_STEP, MAX_TARGET_CAPACITY};
+        let steps = 1..=MAX_SCALING_STEP;
+        if self.target_capacity == 0 || self.target_capacity > MAX_TARGET_CAPACITY {
             Some(format!(
-                "a target capacity of {} (the API accepts 1 to 100)",
+                "a target capacity of {} (the API accepts 1 to {MAX_TARGET_CAPACITY})",
                 self.target_capacity
             ))
         } else if !steps.contains(&self.min_step) || !steps.contains(&self.max_step) {
             Some(format!(
-                "scaling step sizes of {} and {} (the API accepts 1 to 10000)",
+                "scaling step sizes of {} and {} (the API accepts 1 to {MAX_SCALING_STEP})",
                 self.min_step, self.max_step
             ))
-        } else if self.warmup > 10_000 {
+        } else if self.warmup > MAX_INSTANCE_WARMUP {
             Some(format!(
-                "an instance warmup of {} s (the API accepts 0 to 10000)",
+                "an instance warmup of {} s (the API accepts 0 to {MAX_INSTANCE_WARMUP})",
                 self.warmup
             ))
         } else {
