@@ -245,18 +245,22 @@ pub fn check_file_variables(
             continue;
         };
         let path = std::path::PathBuf::from(value);
-        let problem = match std::fs::metadata(&path) {
-            Err(e) if e.kind() == std::io::ErrorKind::NotFound => continue,
-            Err(e) => format!("cannot be read ({})", e.kind()),
-            Ok(m) if !m.is_file() => {
-                "is not a regular file (a FIFO, a device or a folder)".to_string()
+        // Opened and looked at as every file of every command is ([`ecs_gpu_fs`]): a link to
+        // `/proc/kmsg` is a "regular" file the SDK would wait on forever.
+        let problem = match ecs_gpu_fs::inspect(&path, max) {
+            Ok(()) => continue,
+            Err(e) if e.is_not_found() => continue,
+            Err(ecs_gpu_fs::FileError::NotRegular(kind)) => {
+                format!("is not a regular file ({kind})")
             }
-            Ok(m) if m.len() > max => format!(
-                "is larger than {} MiB ({} bytes), more than such a file holds",
+            Err(ecs_gpu_fs::FileError::Kernel) => {
+                "is not a regular file (a file of the kernel: `/proc`, `/sys`, `/dev`)".to_string()
+            }
+            Err(ecs_gpu_fs::FileError::TooLarge { size }) => format!(
+                "is larger than {} MiB ({size} bytes), more than such a file holds",
                 max >> 20,
-                m.len()
             ),
-            Ok(_) => continue,
+            Err(e) => format!("cannot be read ({e})"),
         };
         return Err(AwsError::BadFile {
             variable,
@@ -408,15 +412,12 @@ fn profile_exists(name: &str) -> bool {
     };
     let sections = |path: Option<std::path::PathBuf>| -> Vec<String> {
         let Some(path) = path else { return Vec::new() };
-        // The shared files are small; a bound keeps a device named here from filling memory.
-        let Ok(meta) = std::fs::metadata(&path) else {
+        // The shared files are small; the bounded opener keeps a device named here from filling
+        // memory and a FIFO from blocking.
+        let Ok(bytes) = ecs_gpu_fs::read(&path, 1024 * 1024) else {
             return Vec::new();
         };
-        if !meta.is_file() || meta.len() > 1024 * 1024 {
-            return Vec::new();
-        }
-        std::fs::read_to_string(&path)
-            .unwrap_or_default()
+        String::from_utf8_lossy(&bytes)
             .lines()
             .filter_map(|l| {
                 let l = l.trim();

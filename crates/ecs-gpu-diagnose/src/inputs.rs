@@ -132,6 +132,10 @@ pub enum FilesError {
     },
     #[error("{}: not JSON (YAML or text output?): run the AWS CLI with `--output json`", path.display())]
     NotJson { path: PathBuf },
+    /// A file that is not read: what it is, or its size ([`ecs_gpu_fs`], the one opener of every
+    /// command).
+    #[error("{}: {cause}", path.display())]
+    File { path: PathBuf, cause: String },
     /// An empty describe-container-instances file where the other files show instances: a call
     /// that failed, not an empty cluster.
     #[error("{}: empty, but {why}: it holds no instance because the call that wrote it failed; save it again (docs/diagnose.md has the commands)", path.display())]
@@ -183,7 +187,7 @@ impl Inputs {
             .filter(|n| n.to_ascii_lowercase().ends_with(".json"))
         {
             let path = dir.join(name);
-            let text = read_bounded(&path).map_err(|e| io(&path, e))?;
+            let text = read_bounded(&path)?;
             let call = call_by_name(name).or_else(|| call_by_content(&text));
             // `aws ecs describe-container-instances` cannot be called with no instance: on an empty
             // cluster a script that saves its output leaves an empty file.
@@ -608,7 +612,7 @@ pub(crate) fn saved_outputs(dir: &Path) -> Result<Vec<(PathBuf, Call, String)>, 
     let mut out = Vec::new();
     for name in names {
         let path = dir.join(&name);
-        let text = read_bounded(&path).map_err(|e| io(&path, e))?;
+        let text = read_bounded(&path)?;
         if let Some(call) = call_by_name(&name).or_else(|| call_by_content(&text)) {
             out.push((path, call, text));
         }
@@ -620,32 +624,22 @@ pub(crate) fn saved_outputs(dir: &Path) -> Result<Vec<(PathBuf, Call, String)>, 
 /// and a bound that keeps a device or a huge file from filling memory.
 pub const MAX_INPUT_BYTES: u64 = 128 * 1024 * 1024;
 
-/// Reads a regular file of at most [`MAX_INPUT_BYTES`] as UTF-8 text.
-fn read_bounded(path: &Path) -> io::Result<String> {
-    use std::io::Read;
-    // The kind is checked before opening: opening a FIFO waits for a writer.
-    let meta = fs::metadata(path)?;
-    if !meta.is_file() {
-        return Err(io::Error::other(
-            "not a regular file (a directory, a FIFO or a device)",
-        ));
-    }
-    let too_large = || {
-        io::Error::other(format!(
-            "larger than {} MiB, more than a saved AWS CLI output",
-            MAX_INPUT_BYTES / (1024 * 1024)
-        ))
-    };
-    if meta.len() > MAX_INPUT_BYTES {
-        return Err(too_large());
-    }
-    let file = fs::File::open(path)?;
-    let mut bytes = Vec::new();
-    file.take(MAX_INPUT_BYTES + 1).read_to_end(&mut bytes)?;
-    if bytes.len() as u64 > MAX_INPUT_BYTES {
-        return Err(too_large());
-    }
-    decode(bytes)
+/// Reads a saved output through the one bounded opener ([`ecs_gpu_fs`]), as UTF-8 text.
+fn read_bounded(path: &Path) -> Result<String, FilesError> {
+    let bytes = ecs_gpu_fs::read(path, MAX_INPUT_BYTES).map_err(|e| FilesError::File {
+        path: path.to_path_buf(),
+        cause: match e {
+            ecs_gpu_fs::FileError::TooLarge { size } => format!(
+                "larger than {} MiB ({size} bytes), more than a saved AWS CLI output",
+                MAX_INPUT_BYTES >> 20
+            ),
+            e => e.to_string(),
+        },
+    })?;
+    decode(bytes).map_err(|cause| FilesError::Io {
+        path: path.to_path_buf(),
+        cause,
+    })
 }
 
 /// UTF-8 text, with or without a BOM, or UTF-16 with a BOM (what Windows PowerShell's `>` writes).

@@ -278,10 +278,7 @@ pub(crate) fn find_files(paths: &[PathBuf], cwd: &Path) -> (Vec<Found>, Vec<(Pat
                 {
                     return false;
                 }
-                if is_dir
-                    && e.path_is_symlink()
-                    && crate::ignore_files::on_special_file_system(e.path())
-                {
+                if is_dir && e.path_is_symlink() && ecs_gpu_fs::on_kernel_file_system(e.path()) {
                     return false;
                 }
                 let rest = e.path().strip_prefix(&walked_root).unwrap_or(e.path());
@@ -493,25 +490,12 @@ impl From<String> for ReadError {
 
 /// What a file that is not a regular file is, for a message.
 pub fn file_kind(kind: &std::fs::FileType) -> &'static str {
-    #[cfg(unix)]
-    {
-        use std::os::unix::fs::FileTypeExt;
-        if kind.is_fifo() {
-            return "a FIFO or pipe";
-        }
-        if kind.is_char_device() || kind.is_block_device() {
-            return "a device";
-        }
-        if kind.is_socket() {
-            return "a socket";
-        }
-    }
-    if kind.is_dir() {
-        "a folder"
-    } else if kind.is_file() {
-        "a file"
-    } else {
-        "not a file"
+    ecs_gpu_fs::kind_text(kind)
+}
+
+impl From<ecs_gpu_fs::FileError> for ReadError {
+    fn from(e: ecs_gpu_fs::FileError) -> ReadError {
+        ReadError::from(e.to_string())
     }
 }
 
@@ -520,33 +504,16 @@ pub(crate) fn read_text(path: &Path) -> Result<String, ReadError> {
     utf8(read_bytes(path)?)
 }
 
-/// Reads a file's bytes as [`read_text`] does, without the UTF-8 check (`filebase64`).
+/// Reads a file's bytes as [`read_text`] does, without the UTF-8 check (`filebase64`): through
+/// the one bounded opener of every command ([`ecs_gpu_fs`]), up to [`MAX_FILE_BYTES`].
 pub(crate) fn read_bytes(path: &Path) -> Result<Vec<u8>, ReadError> {
-    read_open_bytes(open_nonblocking(path)?, MAX_FILE_BYTES)
+    Ok(ecs_gpu_fs::read(path, MAX_FILE_BYTES)?)
 }
 
 /// Reads a file's bytes as [`read_bytes`] does, up to `max` bytes: `None` when there is no file
 /// at `path` (nothing on the way to it is a problem then).
 pub(crate) fn read_if_there(path: &Path, max: u64) -> Result<Option<Vec<u8>>, ReadError> {
-    let mut options = std::fs::OpenOptions::new();
-    options.read(true);
-    #[cfg(unix)]
-    {
-        use std::os::unix::fs::OpenOptionsExt;
-        options.custom_flags(libc::O_NONBLOCK);
-    }
-    match options.open(path) {
-        Ok(file) => read_open_bytes(file, max).map(Some),
-        Err(e)
-            if matches!(
-                e.kind(),
-                std::io::ErrorKind::NotFound | std::io::ErrorKind::NotADirectory
-            ) =>
-        {
-            Ok(None)
-        }
-        Err(e) => Err(format!("cannot read: {e}").into()),
-    }
+    Ok(ecs_gpu_fs::read_if_there(path, max)?)
 }
 
 /// Reads a file's bytes as [`read_bytes`] does, if the file opened is where `inside` allows: the
@@ -556,13 +523,7 @@ pub(crate) fn read_bytes_inside(
     path: &Path,
     inside: &dyn Fn(&Path) -> bool,
 ) -> Result<Vec<u8>, ReadError> {
-    let file = open_nonblocking(path)?;
-    if opened_path(&file).is_some_and(|real| !inside(&real)) {
-        return Err(ReadError::from(
-            "moved outside the checked folders while being read: not read".to_string(),
-        ));
-    }
-    read_open_bytes(file, MAX_FILE_BYTES)
+    Ok(ecs_gpu_fs::read_inside(path, MAX_FILE_BYTES, inside)?)
 }
 
 /// [`read_bytes_inside`], as UTF-8 text.
@@ -571,67 +532,6 @@ pub(crate) fn read_text_inside(
     inside: &dyn Fn(&Path) -> bool,
 ) -> Result<String, ReadError> {
     utf8(read_bytes_inside(path, inside)?)
-}
-
-/// Opens a file for reading without blocking (an ordinary open would block on a FIFO), to be
-/// looked at before it is read: one path lookup per file.
-fn open_nonblocking(path: &Path) -> Result<std::fs::File, ReadError> {
-    let mut options = std::fs::OpenOptions::new();
-    options.read(true);
-    #[cfg(unix)]
-    {
-        use std::os::unix::fs::OpenOptionsExt;
-        options.custom_flags(libc::O_NONBLOCK);
-    }
-    options
-        .open(path)
-        .map_err(|e| format!("cannot read: {e}").into())
-}
-
-/// Where an open file really is, as the kernel resolved its path (`/proc/self/fd`); `None` where
-/// the system does not say.
-fn opened_path(file: &std::fs::File) -> Option<PathBuf> {
-    #[cfg(target_os = "linux")]
-    {
-        use std::os::fd::AsRawFd;
-        std::fs::read_link(format!("/proc/self/fd/{}", file.as_raw_fd())).ok()
-    }
-    #[cfg(not(target_os = "linux"))]
-    {
-        let _ = file;
-        None
-    }
-}
-
-/// Reads an open file, refusing what is not a regular file and files over `max` bytes. What is
-/// checked is the open file itself, and the read goes through the same handle, bounded: a file
-/// swapped or grown after the check cannot pass the limits.
-fn read_open_bytes(file: std::fs::File, max: u64) -> Result<Vec<u8>, ReadError> {
-    use std::io::Read;
-    let meta = file.metadata().map_err(|e| format!("cannot read: {e}"))?;
-    if !meta.is_file() {
-        // A FIFO or a device would block or never end.
-        return Err(ReadError::from(format!(
-            "not a regular file: {}",
-            file_kind(&meta.file_type())
-        )));
-    }
-    if meta.len() > max {
-        return Err(format!("file too large ({} bytes)", meta.len()).into());
-    }
-    let mut bytes = Vec::with_capacity(usize::try_from(meta.len()).unwrap_or(0));
-    // Through `take`: `File::read_to_end` would ask for the size and position again (two more
-    // system calls per file). The file is read up to the size it had when opened, so the read
-    // that would only find the end is not made either; a size of 0 may be a file system that does
-    // not know sizes (procfs), read then up to the limit.
-    let limit = match meta.len() {
-        0 => max,
-        n => n,
-    };
-    file.take(limit)
-        .read_to_end(&mut bytes)
-        .map_err(|e| format!("cannot read: {e}"))?;
-    Ok(bytes)
 }
 
 fn utf8(bytes: Vec<u8>) -> Result<String, ReadError> {
@@ -760,31 +660,6 @@ pub(crate) fn into_task_definition_object(json: Json) -> Option<Json> {
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    /// A path checked inside the folders, then led elsewhere (a folder on it swapped for a link
-    /// between the check and the open): what is checked is where the open file really is, so the
-    /// file outside is not read.
-    #[cfg(target_os = "linux")]
-    #[test]
-    fn a_file_opened_outside_the_checked_folders_is_not_read() {
-        let outside = tempfile::tempdir().unwrap();
-        let checked = tempfile::tempdir().unwrap();
-        let secret = outside.path().join("secret.txt");
-        std::fs::write(&secret, "secret").unwrap();
-        std::fs::write(checked.path().join("ok.txt"), "ok").unwrap();
-        std::os::unix::fs::symlink(outside.path(), checked.path().join("swapped")).unwrap();
-        let root = std::fs::canonicalize(checked.path()).unwrap();
-        let inside = |p: &Path| p.starts_with(&root);
-        assert_eq!(
-            read_text_inside(&root.join("ok.txt"), &inside).unwrap(),
-            "ok"
-        );
-        let err = read_text_inside(&root.join("swapped/secret.txt"), &inside).unwrap_err();
-        assert_eq!(
-            err.message,
-            "moved outside the checked folders while being read: not read"
-        );
-    }
 
     /// The order `path_order` must give: the bytes compared one by one, the separator lowest.
     fn reference(a: &Path, b: &Path) -> std::cmp::Ordering {

@@ -6,8 +6,10 @@ use std::io;
 /// a value may be sensitive.
 #[derive(Debug, thiserror::Error)]
 pub enum Error {
+    // The cause is part of the message and not a `source`: a caller that prints the error chain
+    // would print it twice.
     #[error("cannot read the plan: {0}")]
-    Io(#[source] io::Error),
+    Io(io::Error),
     #[error("the input is empty: expected the JSON of `terraform show -json PLANFILE`")]
     Empty,
     #[error(

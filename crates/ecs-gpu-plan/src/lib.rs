@@ -242,10 +242,73 @@ pub fn read<R: BufRead>(mut reader: R) -> Result<Plan, Error> {
         }
         reader.consume(blank);
     }
-    let mut de = serde_json::Deserializer::from_reader(reader);
+    // The parts of a plan that are skipped are skipped without a depth limit (serde_json keeps
+    // one byte per open list or object of a skipped value): `yes '[' | ecs-gpu plan -` filled
+    // memory until the process aborted. The nesting is bounded on the bytes as they are read.
+    let mut de = serde_json::Deserializer::from_reader(std::io::BufReader::with_capacity(
+        1 << 16,
+        Nesting::new(reader),
+    ));
     let raw = parse::read(&mut de).map_err(Error::from_json)?;
     de.end().map_err(Error::from_json)?;
     from_raw(raw)
+}
+
+/// The deepest nesting of lists and objects a plan may have: far beyond Terraform's values (whose
+/// parts this crate keeps are bounded at 128 levels by the JSON parser itself).
+pub const MAX_NESTING: u32 = 512;
+
+/// A reader that fails once the JSON it passes on nests lists and objects more than
+/// [`MAX_NESTING`] levels deep, looking at each byte once (strings are skipped, escapes and all).
+#[derive(Debug)]
+struct Nesting<R> {
+    inner: R,
+    depth: u32,
+    in_string: bool,
+    escaped: bool,
+}
+
+impl<R> Nesting<R> {
+    fn new(inner: R) -> Self {
+        Nesting {
+            inner,
+            depth: 0,
+            in_string: false,
+            escaped: false,
+        }
+    }
+}
+
+impl<R: std::io::Read> std::io::Read for Nesting<R> {
+    fn read(&mut self, buf: &mut [u8]) -> std::io::Result<usize> {
+        let n = self.inner.read(buf)?;
+        for &b in &buf[..n] {
+            if self.in_string {
+                if self.escaped {
+                    self.escaped = false;
+                } else if b == b'\\' {
+                    self.escaped = true;
+                } else if b == b'"' {
+                    self.in_string = false;
+                }
+                continue;
+            }
+            match b {
+                b'"' => self.in_string = true,
+                b'[' | b'{' => {
+                    self.depth += 1;
+                    if self.depth > MAX_NESTING {
+                        return Err(std::io::Error::other(format!(
+                            "lists and objects nested more than {MAX_NESTING} levels deep: not a plan"
+                        )));
+                    }
+                }
+                b']' | b'}' => self.depth = self.depth.saturating_sub(1),
+                _ => {}
+            }
+        }
+        Ok(n)
+    }
 }
 
 /// Same as [`read`], from bytes in memory.

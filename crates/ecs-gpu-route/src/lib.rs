@@ -155,39 +155,27 @@ pub struct WorkloadError {
 pub const MAX_WORKLOAD_BYTES: u64 = 1024 * 1024;
 
 impl Workload {
-    /// Reads a workload file: a regular file of at most [`MAX_WORKLOAD_BYTES`], TOML.
+    /// Reads a workload file: a regular file of at most [`MAX_WORKLOAD_BYTES`] (through the
+    /// bounded opener of every command, [`ecs_gpu_fs`]), TOML.
     pub fn from_file(path: &std::path::Path) -> Result<Workload, WorkloadError> {
-        use std::io::Read;
         let plain = |message: String| WorkloadError {
             message,
             line: None,
             column: None,
         };
-        // The kind is checked before opening: opening a FIFO waits for a writer.
-        let meta = std::fs::metadata(path).map_err(|e| plain(io_text(&e)))?;
-        if !meta.is_file() {
-            return Err(plain(
-                "not a regular file (a directory, a FIFO or a device): give a workload file"
-                    .to_string(),
-            ));
-        }
-        if meta.len() > MAX_WORKLOAD_BYTES {
-            return Err(plain(format!(
-                "larger than {} KiB, too large for a workload file",
-                MAX_WORKLOAD_BYTES / 1024
-            )));
-        }
-        let file = std::fs::File::open(path).map_err(|e| plain(io_text(&e)))?;
-        let mut bytes = Vec::new();
-        file.take(MAX_WORKLOAD_BYTES + 1)
-            .read_to_end(&mut bytes)
-            .map_err(|e| plain(io_text(&e)))?;
-        if bytes.len() as u64 > MAX_WORKLOAD_BYTES {
-            return Err(plain(format!(
-                "larger than {} KiB, too large for a workload file",
-                MAX_WORKLOAD_BYTES / 1024
-            )));
-        }
+        let bytes = ecs_gpu_fs::read(path, MAX_WORKLOAD_BYTES).map_err(|e| {
+            plain(match e {
+                ecs_gpu_fs::FileError::NotRegular(kind) => {
+                    format!("not a regular file ({kind}): give a workload file")
+                }
+                ecs_gpu_fs::FileError::TooLarge { .. } => format!(
+                    "larger than {} KiB, too large for a workload file",
+                    MAX_WORKLOAD_BYTES / 1024
+                ),
+                ecs_gpu_fs::FileError::Read(e) => io_text(&e),
+                e => e.to_string(),
+            })
+        })?;
         let text = String::from_utf8(bytes).map_err(|_| plain("not UTF-8 text".to_string()))?;
         Workload::from_toml(&text)
     }

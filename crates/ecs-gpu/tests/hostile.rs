@@ -1752,3 +1752,66 @@ fn a_small_file_that_would_build_a_million_containers_stays_within_memory() {
         r.peak_rss
     );
 }
+
+// ---------------------------------------------------------------------------------------------
+// Round three (issue 50): the guards of `check` and `plan` at every entry point.
+
+/// 50.7 and 50.8: `--from` read a link to `/proc/kmsg` (a "regular" file whose read waits for the
+/// kernel) forever; `--prices` read `/dev/zero` into gigabytes and blocked on a FIFO. Every file
+/// any command opens goes through the one bounded opener: refused at once, with what it is.
+#[test]
+fn kernel_files_fifos_and_devices_are_refused_by_every_reader() {
+    let dir = scratch("bounded-opener");
+    let saved = dir.join("saved");
+    std::fs::create_dir_all(&saved).unwrap();
+    for (name, target) in [
+        ("describe-services.json", "/proc/kmsg"),
+        ("describe-tasks.json", "/proc/self/environ"),
+    ] {
+        let _ = std::fs::remove_file(saved.join(name));
+        std::os::unix::fs::symlink(target, saved.join(name)).unwrap();
+        for command in ["diagnose", "simulate"] {
+            let r = run_limited(
+                &saved,
+                &[command, "--from", "."],
+                Duration::from_secs(20),
+                &[],
+            );
+            r.assert_refused("not a regular file");
+            assert!(r.took < Duration::from_secs(10), "{command}: {:?}", r.took);
+        }
+        std::fs::remove_file(saved.join(name)).unwrap();
+    }
+    let root = dir.join("root");
+    write(&root, "main.tf", &gpu_task("app"));
+    mkfifo(&dir.join("prices.fifo"));
+    write(&dir, "huge.json", &" ".repeat(2 << 20));
+    for (prices, want) in [
+        (
+            "/dev/zero",
+            "--prices /dev/zero: not a regular file: a device",
+        ),
+        ("../prices.fifo", "not a regular file: a FIFO or pipe"),
+        (
+            "/proc/self/environ",
+            "not a regular file: a file of the kernel",
+        ),
+        ("../huge.json", "larger than 1 MiB"),
+    ] {
+        let r = run_limited(
+            &root,
+            &[
+                "simulate",
+                ".",
+                "--deploy",
+                "aws_ecs_task_definition.app",
+                "--prices",
+                prices,
+            ],
+            Duration::from_secs(20),
+            &[],
+        );
+        r.assert_refused(want);
+        assert!(r.took < Duration::from_secs(10), "{prices}: {:?}", r.took);
+    }
+}

@@ -67,12 +67,18 @@ enum Input {
     },
 }
 
+/// The binary under test: this build's, or the one `ECS_GPU_HOSTILE_BIN` names (to show that a
+/// case fails on a build from before its fix).
+fn bin() -> String {
+    std::env::var("ECS_GPU_HOSTILE_BIN").unwrap_or_else(|_| env!("CARGO_BIN_EXE_ecs-gpu").into())
+}
+
 fn run_with(dir: &Path, args: &[&str], env: &[(&str, &str)], input: Input, limit: Duration) -> Run {
     let mut cmd = Command::new("prlimit");
     cmd.arg(format!("--as={MEMORY}"))
         .arg("--core=0")
         .arg("--")
-        .arg(env!("CARGO_BIN_EXE_ecs-gpu"))
+        .arg(bin())
         .args(args)
         .current_dir(dir)
         .env("NO_COLOR", "1")
@@ -415,4 +421,208 @@ fn bidirectional_overrides_and_line_separators_are_escaped() {
         "{}",
         r.stdout
     );
+}
+
+// ---------------------------------------------------------------------------------------------
+// Round three (issue 50): `simulate --plan`, `plan`'s capacity line and saved clusters pass
+// through the guards of `plan` and `diagnose`.
+
+/// A plan of `n` module instances, each a GPU stack as `terraform show -json` writes it (the
+/// shape of `bench/plan/gen.py`): a task definition replaced and the service that deploys it, or
+/// with `scale`, only the service's `desired_count` going from 2 to 3; a launch template, an Auto
+/// Scaling group behind a capacity provider with managed scaling. `sensitive` marks the
+/// service's desired count and the group's `max_size` sensitive, with the values 918273645 and
+/// 9137.
+fn gpu_plan(n: usize, scale: bool, sensitive: bool) -> String {
+    use serde_json::json;
+    let mut changes = Vec::new();
+    let mut calls = serde_json::Map::new();
+    for m in 0..n {
+        let module = format!("module.svc_{m:04}");
+        let family = format!("svc-{m:04}");
+        let td_arn = format!("arn:aws:ecs:us-east-1:123456789012:task-definition/{family}:17");
+        let containers = |tag: &str| {
+            json!([{"name": family, "image": format!("example/{family}:{tag}"), "cpu": 4096,
+                    "memory": 15000, "essential": true,
+                    "resourceRequirements": [{"type": "GPU", "value": "1"}]}])
+            .to_string()
+        };
+        let td_before = json!({"arn": td_arn, "family": family, "revision": 17,
+            "container_definitions": containers("1.4"), "network_mode": "awsvpc",
+            "requires_compatibilities": ["EC2"]});
+        let mut td_after = td_before.clone();
+        if !scale {
+            td_after["container_definitions"] = json!(containers("1.5"));
+            td_after.as_object_mut().unwrap().remove("arn");
+            td_after.as_object_mut().unwrap().remove("revision");
+        }
+        let desired = if sensitive { 918_273_645 } else { 2 };
+        let svc_before = json!({"name": family, "task_definition": td_arn, "desired_count": desired,
+            "deployment_minimum_healthy_percent": 100, "deployment_maximum_percent": 200,
+            "capacity_provider_strategy": [{"capacity_provider": format!("gpu-{m:04}"), "weight": 1, "base": 0}]});
+        let mut svc_after = svc_before.clone();
+        if scale {
+            svc_after["desired_count"] = json!(desired + 1);
+        } else {
+            svc_after.as_object_mut().unwrap().remove("task_definition");
+        }
+        let asg_arn = format!("arn:aws:autoscaling:us-east-1:123456789012:autoScalingGroup:x:autoScalingGroupName/gpu-{m:04}");
+        let lt = json!({"id": format!("lt-{m:017x}"), "name": format!("gpu-{m:04}"),
+            "image_id": "ami-0111aaaa", "instance_type": "g5.xlarge", "latest_version": 4});
+        let asg = json!({"arn": asg_arn, "name": format!("gpu-{m:04}"), "desired_capacity": 2,
+            "min_size": 0, "max_size": if sensitive { 9137 } else { 4 },
+            "launch_template": [{"id": format!("lt-{m:017x}"), "name": "", "version": "$Latest"}],
+            "protect_from_scale_in": true});
+        let cp = json!({"name": format!("gpu-{m:04}"),
+            "auto_scaling_group_provider": [{"auto_scaling_group_arn": asg_arn,
+                "managed_termination_protection": "ENABLED",
+                "managed_scaling": [{"status": "ENABLED", "target_capacity": 100}]}]});
+        let hide = |what: &str| {
+            if sensitive {
+                json!({what: true})
+            } else {
+                json!({})
+            }
+        };
+        let change = |t: &str,
+                      name: &str,
+                      actions: &[&str],
+                      before: &serde_json::Value,
+                      after: &serde_json::Value,
+                      unknown: serde_json::Value,
+                      hidden: serde_json::Value| {
+            json!({"address": format!("{module}.{t}.{name}"), "module_address": module,
+                "mode": "managed", "type": t, "name": name,
+                "change": {"actions": actions, "before": before, "after": after,
+                    "after_unknown": unknown, "before_sensitive": hidden, "after_sensitive": hidden}})
+        };
+        if scale {
+            changes.push(change(
+                "aws_ecs_task_definition",
+                "app",
+                &["no-op"],
+                &td_before,
+                &td_before,
+                json!({}),
+                json!({}),
+            ));
+            changes.push(change(
+                "aws_ecs_service",
+                "app",
+                &["update"],
+                &svc_before,
+                &svc_after,
+                json!({}),
+                hide("desired_count"),
+            ));
+        } else {
+            changes.push(change(
+                "aws_ecs_task_definition",
+                "app",
+                &["delete", "create"],
+                &td_before,
+                &td_after,
+                json!({"arn": true, "revision": true}),
+                json!({}),
+            ));
+            changes.push(change(
+                "aws_ecs_service",
+                "app",
+                &["update"],
+                &svc_before,
+                &svc_after,
+                json!({"task_definition": true}),
+                hide("desired_count"),
+            ));
+        }
+        changes.push(change(
+            "aws_launch_template",
+            "gpu",
+            &["no-op"],
+            &lt,
+            &lt,
+            json!({}),
+            json!({}),
+        ));
+        changes.push(change(
+            "aws_autoscaling_group",
+            "gpu",
+            &["no-op"],
+            &asg,
+            &asg,
+            json!({}),
+            hide("max_size"),
+        ));
+        changes.push(change(
+            "aws_ecs_capacity_provider",
+            "gpu",
+            &["no-op"],
+            &cp,
+            &cp,
+            json!({}),
+            json!({}),
+        ));
+        let refs = |r: &[&str]| json!({"references": r});
+        calls.insert(format!("svc_{m:04}"), json!({"source": "./modules/svc", "module": {"resources": [
+            {"address": "aws_ecs_service.app", "mode": "managed", "type": "aws_ecs_service", "name": "app",
+             "expressions": {"task_definition": refs(&["aws_ecs_task_definition.app.arn", "aws_ecs_task_definition.app"])}},
+            {"address": "aws_autoscaling_group.gpu", "mode": "managed", "type": "aws_autoscaling_group", "name": "gpu",
+             "expressions": {"launch_template": [{"id": refs(&["aws_launch_template.gpu.id", "aws_launch_template.gpu"])}]}},
+            {"address": "aws_ecs_capacity_provider.gpu", "mode": "managed", "type": "aws_ecs_capacity_provider", "name": "gpu",
+             "expressions": {"auto_scaling_group_provider": [{"auto_scaling_group_arn": refs(&["aws_autoscaling_group.gpu.arn", "aws_autoscaling_group.gpu"])}]}}
+        ]}}));
+    }
+    json!({"format_version": "1.2", "terraform_version": "1.11.4", "resource_changes": changes,
+        "configuration": {"root_module": {"module_calls": calls}},
+        "applyable": true, "complete": true, "errored": false})
+    .to_string()
+}
+
+/// 50.6: `simulate --plan` had none of `plan`'s input guards: a FIFO blocked forever, `/dev/zero`
+/// was read, `ECS_GPU_MAX_PLAN_BYTES` was ignored, endless whitespace on standard input never
+/// ended, and `yes '['` aborted at 1.6 GB (so did `plan -`: a skipped value's nesting was kept
+/// without a bound). One plan reader for both commands, with every guard.
+#[test]
+fn simulate_plan_has_every_guard_of_plan() {
+    let dir = scratch("simulate-plan-guards");
+    mkfifo(&dir.join("plan.fifo"));
+    std::fs::write(dir.join("plan.json"), gpu_plan(2, false, false)).unwrap();
+    for command in [&["plan"][..], &["simulate", "--plan"][..]] {
+        let with = |extra: &[&'static str]| -> Vec<&str> {
+            command
+                .iter()
+                .copied()
+                .chain(extra.iter().copied())
+                .collect()
+        };
+        let r = run(&dir, &with(&["plan.fifo"]));
+        r.assert_refused("not a regular file (a FIFO or pipe)");
+        assert!(
+            r.took < Duration::from_secs(10),
+            "{command:?}: {:?}",
+            r.took
+        );
+        run(&dir, &with(&["/dev/zero"])).assert_refused("not a regular file (a device)");
+        run_with(
+            &dir,
+            &with(&["plan.json"]),
+            &[("ECS_GPU_MAX_PLAN_BYTES", "1000")],
+            Input::Null,
+            Duration::from_secs(30),
+        )
+        .assert_refused("more than a plan ecs-gpu reads");
+        for (head, tail) in [(&b"{"[..], &b" \n"[..]), (&b""[..], &b"[\n"[..])] {
+            let r = run_with(
+                &dir,
+                &with(&["-"]),
+                &[("ECS_GPU_MAX_PLAN_BYTES", &(64u64 << 20).to_string())],
+                Input::Endless {
+                    head: head.to_vec(),
+                    tail: tail.to_vec(),
+                },
+                Duration::from_secs(60),
+            );
+            r.assert_refused("standard input");
+        }
+    }
 }

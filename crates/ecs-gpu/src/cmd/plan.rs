@@ -1,6 +1,5 @@
 //! `ecs-gpu plan`: what a Terraform plan does to running GPU tasks and instances.
 
-use std::fs::File;
 use std::io::{self, BufRead, BufReader, Read, Write};
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
@@ -42,13 +41,7 @@ fn parse_kind(s: &str) -> Result<EffectKind, String> {
 }
 
 pub fn run(args: &Args, out: &mut dyn Write) -> Result<Outcome> {
-    let stdin = args.plan.as_os_str() == "-";
-    let name = if stdin {
-        "standard input".to_string()
-    } else {
-        args.plan.display().to_string()
-    };
-    let plan = read(&args.plan, stdin).with_context(|| name.clone())?;
+    let plan = read_plan(&args.plan)?;
     let effects = plan.effects();
     // Whether the capacity can hold each deployment: the simulation `simulate --plan` runs.
     let capacity = ecs_gpu_plan::simulate::deployment_capacity(&plan);
@@ -76,6 +69,21 @@ pub const MAX_PLAN_BYTES: u64 = 2 << 30;
 /// seconds, overrides it for tests).
 const TERRAFORM_TIMEOUT: Duration = Duration::from_secs(600);
 
+/// Reads the plan at `path` (`-`: standard input), for `plan` and `simulate --plan` alike: the one
+/// plan reader, with every guard of a plan input (a regular file through the bounded opener of
+/// every command, at most [`MAX_PLAN_BYTES`] or `ECS_GPU_MAX_PLAN_BYTES` from a file, standard
+/// input or `terraform show -json`, that command stopped after its timeout, the nesting bounded by
+/// the plan crate). Errors name the input.
+pub(crate) fn read_plan(path: &Path) -> Result<Plan> {
+    let stdin = path.as_os_str() == "-";
+    let name = if stdin {
+        "standard input".to_string()
+    } else {
+        path.display().to_string()
+    };
+    read(path, stdin).with_context(|| name)
+}
+
 fn read(path: &Path, stdin: bool) -> Result<Plan> {
     // The parse streams from the reader, so a 100 MB plan is never held whole in memory. The reader
     // stays a concrete type: behind `dyn BufRead`, serde_json's byte-at-a-time reads cost 2x.
@@ -83,48 +91,21 @@ fn read(path: &Path, stdin: bool) -> Result<Plan> {
         let input = Bounded::new(io::stdin().lock(), "standard input");
         read_from(BufReader::with_capacity(1 << 16, input), None)
     } else {
-        // The kind is checked before opening: opening a FIFO waits for a writer, and a device
-        // (`/dev/zero`) never ends.
-        let meta = std::fs::metadata(path).context("cannot open the plan")?;
-        if !meta.is_file() {
-            bail!(
-                "not a regular file ({}): pass the plan as a file, or on standard input with `-` (`terraform show -json tfplan | ecs-gpu plan -`)",
-                kind_of(&meta)
-            );
-        }
-        if meta.len() > max_plan_bytes() {
-            bail!(
-                "larger than {} ({} bytes), more than a plan ecs-gpu reads",
+        // Opened without blocking and checked on the open file: a FIFO would wait for a writer, a
+        // device (`/dev/zero`) or a kernel file (`/proc/kmsg`) never ends.
+        let file = match ecs_gpu_fs::open(path, max_plan_bytes()) {
+            Ok(opened) => opened.into_file(),
+            Err(ecs_gpu_fs::FileError::NotRegular(kind)) => bail!(
+                "not a regular file ({kind}): pass the plan as a file, or on standard input with `-` (`terraform show -json tfplan | ecs-gpu plan -`)"
+            ),
+            Err(ecs_gpu_fs::FileError::TooLarge { size }) => bail!(
+                "larger than {} ({size} bytes), more than a plan ecs-gpu reads",
                 size_text(max_plan_bytes()),
-                meta.len()
-            );
-        }
-        let file = File::open(path).context("cannot open the plan")?;
+            ),
+            Err(e) => bail!("cannot open the plan: {e}"),
+        };
         let input = Bounded::new(file, "the file");
         read_from(BufReader::with_capacity(1 << 16, input), Some(path))
-    }
-}
-
-/// What a file that is not a regular file is, in words.
-fn kind_of(meta: &std::fs::Metadata) -> &'static str {
-    #[cfg(unix)]
-    {
-        use std::os::unix::fs::FileTypeExt;
-        let t = meta.file_type();
-        if t.is_fifo() {
-            return "a FIFO or pipe";
-        }
-        if t.is_char_device() || t.is_block_device() {
-            return "a device";
-        }
-        if t.is_socket() {
-            return "a socket";
-        }
-    }
-    if meta.is_dir() {
-        "a folder"
-    } else {
-        "not a regular file"
     }
 }
 

@@ -3,11 +3,10 @@
 //! live or saved (as `diagnose` does), builds the simulation's scenario through the adapter of the
 //! crate that owns each input, and renders the answers.
 
-use std::fs::File;
-use std::io::{BufReader, Write};
-use std::path::PathBuf;
+use std::io::Write;
+use std::path::{Path, PathBuf};
 
-use anyhow::{anyhow, bail, Context, Result};
+use anyhow::{anyhow, bail, Result};
 use ecs_gpu_sim::{render, Event, Prices, Scenario};
 
 use crate::Outcome;
@@ -255,10 +254,22 @@ fn check_service(scenario: &Scenario, name: &str) -> Result<()> {
     )
 }
 
-fn read_prices(path: &PathBuf) -> Result<Prices> {
-    let text = std::fs::read_to_string(path)
-        .with_context(|| format!("--prices {}: cannot read", path.display()))?;
-    ecs_gpu_sim::parse_prices(&text).map_err(|e| anyhow!("--prices {}: {e}", path.display()))
+/// The most a prices file may hold: a price for every instance type EC2 sells takes some 50 KB.
+const MAX_PRICES_BYTES: u64 = 1 << 20;
+
+/// Reads `--prices` through the bounded opener of every command: a regular file (not a FIFO, a
+/// device or a kernel file) of at most [`MAX_PRICES_BYTES`].
+fn read_prices(path: &Path) -> Result<Prices> {
+    let shown = path.display();
+    let bytes = ecs_gpu_fs::read(path, MAX_PRICES_BYTES).map_err(|e| match e {
+        ecs_gpu_fs::FileError::TooLarge { size } => anyhow!(
+            "--prices {shown}: larger than {} MiB ({size} bytes), more than a price table holds",
+            MAX_PRICES_BYTES >> 20
+        ),
+        e => anyhow!("--prices {shown}: {e}"),
+    })?;
+    let text = String::from_utf8(bytes).map_err(|_| anyhow!("--prices {shown}: not UTF-8 text"))?;
+    ecs_gpu_sim::parse_prices(&text).map_err(|e| anyhow!("--prices {shown}: {e}"))
 }
 
 fn from_root(args: &Args) -> Result<Scenario> {
@@ -302,15 +313,9 @@ fn from_root(args: &Args) -> Result<Scenario> {
     Ok(ecs_gpu_rules::simulate::scenario(&model).0)
 }
 
-fn from_plan(path: &PathBuf) -> Result<(Scenario, Vec<Event>)> {
-    let plan = if path.as_os_str() == "-" {
-        ecs_gpu_plan::read(BufReader::new(std::io::stdin().lock()))?
-    } else {
-        let file = File::open(path)
-            .with_context(|| format!("{}: cannot open the plan", path.display()))?;
-        ecs_gpu_plan::read(BufReader::with_capacity(1 << 16, file))
-            .with_context(|| path.display().to_string())?
-    };
+fn from_plan(path: &Path) -> Result<(Scenario, Vec<Event>)> {
+    // The one plan reader, `plan`'s own: every guard of a plan input.
+    let plan = super::plan::read_plan(path)?;
     let sim = ecs_gpu_plan::simulate::scenario(&plan);
     Ok((sim.scenario, sim.events))
 }
