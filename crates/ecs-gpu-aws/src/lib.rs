@@ -158,7 +158,7 @@ pub enum AwsError {
 /// At most this many items are read from one list (container instance ARNs, task ARNs, pages of
 /// groups would be fewer): far above a cluster's usual size, and a bound that keeps an endpoint
 /// that pages without end from filling memory. Past it the call fails with `TooManyResults`.
-pub const MAX_LISTED: usize = 10_000;
+pub const MAX_LISTED: usize = ecs_gpu_diagnose::MAX_SAVED_ITEMS;
 
 /// At most this many instances whose GPUs are held get their tasks listed to name the holders.
 const MAX_HOLDER_INSTANCES: usize = 10;

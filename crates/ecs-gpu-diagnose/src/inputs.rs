@@ -7,6 +7,8 @@ use std::path::{Path, PathBuf};
 use serde::de::DeserializeOwned;
 use serde::Serialize;
 
+pub use crate::saved::MAX_SAVED_ITEMS;
+
 use crate::api::{
     Call, CallError, DescribeAutoScalingGroupsOutput, DescribeCapacityProvidersOutput,
     DescribeContainerInstancesOutput, DescribeScalingActivitiesOutput, DescribeServicesOutput,
@@ -42,73 +44,86 @@ pub struct Extras {
     pub services: Option<serde_json::Value>,
     /// `describe-auto-scaling-groups.json`.
     pub auto_scaling_groups: Option<serde_json::Value>,
+    /// The items of each list by name, made on the first look-up: a cluster read live or saved
+    /// may have thousands of services or groups, each looked up once.
+    index: std::sync::OnceLock<ExtrasIndex>,
+}
+
+/// Indexes of [`Extras`]' lists by name (the first item of a name, as a search would find).
+#[derive(Debug, Clone, Default)]
+struct ExtrasIndex {
+    providers: std::collections::HashMap<String, usize>,
+    groups: std::collections::HashMap<String, usize>,
+    services: std::collections::HashMap<String, usize>,
 }
 
 impl Extras {
     /// Reads the extra fields from the saved files in `dir`, found and read as
-    /// [`Inputs::from_dir`] finds and reads them (by name or content, several files of one call
-    /// adding up, regular files of bounded size): a call with no file has no extras.
+    /// [`Inputs::from_dir`] reads them (by the same reader, [`read_saved`]): a call with no file
+    /// has no extras.
     ///
     /// # Errors
-    /// A file that cannot be read, or that is not JSON.
+    /// As [`read_saved`].
     pub fn from_dir(dir: &Path) -> Result<Extras, FilesError> {
-        let mut extras = Extras::default();
-        for (path, call, text) in saved_outputs(dir)? {
-            let (slot, list) = match call {
-                Call::DescribeServices => (&mut extras.services, "services"),
-                Call::DescribeCapacityProviders => {
-                    (&mut extras.capacity_providers, "capacityProviders")
+        Ok(read_saved(dir)?.extras)
+    }
+
+    fn items<'a>(value: Option<&'a serde_json::Value>, list: &str) -> &'a [serde_json::Value] {
+        value
+            .and_then(|v| v.get(list))
+            .and_then(serde_json::Value::as_array)
+            .map_or(&[][..], Vec::as_slice)
+    }
+
+    fn index(&self) -> &ExtrasIndex {
+        self.index.get_or_init(|| {
+            let by = |value: Option<&serde_json::Value>, list: &str, key: &str| {
+                let mut map = std::collections::HashMap::new();
+                for (i, item) in Extras::items(value, list).iter().enumerate() {
+                    if let Some(name) = item.get(key).and_then(serde_json::Value::as_str) {
+                        map.entry(name.to_string()).or_insert(i);
+                    }
                 }
-                Call::DescribeAutoScalingGroups => {
-                    (&mut extras.auto_scaling_groups, "AutoScalingGroups")
-                }
-                _ => continue,
+                map
             };
-            let value: serde_json::Value =
-                serde_json::from_str(&text).map_err(|_| FilesError::NotJson { path })?;
-            let items = value
-                .get(list)
-                .and_then(serde_json::Value::as_array)
-                .cloned();
-            let all = slot.get_or_insert_with(|| serde_json::json!({ list: [] }));
-            if let (Some(items), Some(serde_json::Value::Array(into))) = (items, all.get_mut(list))
-            {
-                into.extend(items);
+            ExtrasIndex {
+                providers: by(
+                    self.capacity_providers.as_ref(),
+                    "capacityProviders",
+                    "name",
+                ),
+                groups: by(
+                    self.auto_scaling_groups.as_ref(),
+                    "AutoScalingGroups",
+                    "AutoScalingGroupName",
+                ),
+                services: by(self.services.as_ref(), "services", "serviceName"),
             }
-        }
-        Ok(extras)
+        })
     }
 
     pub(crate) fn provider(&self, name: &str) -> Option<&serde_json::Value> {
-        self.capacity_providers
-            .as_ref()?
-            .get("capacityProviders")?
-            .as_array()?
-            .iter()
-            .find(|p| p.get("name").and_then(serde_json::Value::as_str) == Some(name))
+        let i = *self.index().providers.get(name)?;
+        Extras::items(self.capacity_providers.as_ref(), "capacityProviders").get(i)
     }
 
     pub(crate) fn group(&self, name: &str) -> Option<&serde_json::Value> {
-        self.auto_scaling_groups
-            .as_ref()?
-            .get("AutoScalingGroups")?
-            .as_array()?
-            .iter()
-            .find(|g| {
-                g.get("AutoScalingGroupName")
-                    .and_then(serde_json::Value::as_str)
-                    == Some(name)
-            })
+        let i = *self.index().groups.get(name)?;
+        Extras::items(self.auto_scaling_groups.as_ref(), "AutoScalingGroups").get(i)
     }
 
     pub(crate) fn service(&self, name: &str) -> Option<&serde_json::Value> {
-        self.services
-            .as_ref()?
-            .get("services")?
-            .as_array()?
-            .iter()
-            .find(|p| p.get("serviceName").and_then(serde_json::Value::as_str) == Some(name))
+        let i = *self.index().services.get(name)?;
+        Extras::items(self.services.as_ref(), "services").get(i)
     }
+}
+
+/// What a folder of saved outputs holds: the diagnosis's inputs and the simulation's extras, each
+/// file read once ([`read_saved`]).
+#[derive(Debug, Clone, Default)]
+pub struct Saved {
+    pub inputs: Inputs,
+    pub extras: Extras,
 }
 
 /// Why a directory of saved outputs could not be read or written.
@@ -132,10 +147,17 @@ pub enum FilesError {
     },
     #[error("{}: not JSON (YAML or text output?): run the AWS CLI with `--output json`", path.display())]
     NotJson { path: PathBuf },
-    /// A file that is not read: what it is, or its size ([`ecs_gpu_fs`], the one opener of every
-    /// command).
+    /// A file that is not read: what it is, its size ([`ecs_gpu_fs`], the one opener of every
+    /// command), or a shape that is not AWS CLI output ([`crate::saved::check_shape`]).
     #[error("{}: {cause}", path.display())]
     File { path: PathBuf, cause: String },
+    /// All the files of one call together list more than [`MAX_SAVED_ITEMS`] items.
+    #[error("{}: the files of `{command}` together list more than {MAX_SAVED_ITEMS} {what}, more than `diagnose` reads of one list live", path.display())]
+    TooManyItems {
+        path: PathBuf,
+        command: &'static str,
+        what: &'static str,
+    },
     /// An empty describe-container-instances file where the other files show instances: a call
     /// that failed, not an empty cluster.
     #[error("{}: empty, but {why}: it holds no instance because the call that wrote it failed; save it again (docs/diagnose.md has the commands)", path.display())]
@@ -160,67 +182,61 @@ impl Inputs {
         self.errors.iter().find(|e| e.call == call)
     }
 
-    /// Reads the saved outputs in `dir`: every `*.json` file, known by its name
-    /// (`describe-services.json`, ...) or else by its content (a `services.json`, a misspelt name,
-    /// the `--query taskDefinition` output). Several files of one call add up (the API describes at
-    /// most 100 container instances a call: `describe-container-instances-2.json` and so on). Any
-    /// subset of the calls may be there; at least one must be.
+    /// Reads the saved outputs in `dir` ([`read_saved`]).
+    ///
+    /// # Errors
+    /// As [`read_saved`].
     pub fn from_dir(dir: &Path) -> Result<Inputs, FilesError> {
-        let io = |path: &Path, cause| FilesError::Io {
-            path: path.to_path_buf(),
-            cause,
-        };
-        let meta = fs::metadata(dir).map_err(|e| io(dir, e))?;
-        if !meta.is_dir() {
-            return Err(io(dir, io::Error::other("not a directory")));
+        Ok(read_saved(dir)?.inputs)
+    }
+
+    /// The most items of the lists of one call now known, and what they are.
+    fn largest_list(&self, call: Call) -> (usize, &'static str) {
+        match call {
+            Call::DescribeServices => (
+                self.services
+                    .as_ref()
+                    .map_or(0, |s| s.services.len().max(s.failures.len())),
+                "services",
+            ),
+            Call::DescribeContainerInstances => (
+                self.container_instances
+                    .as_ref()
+                    .map_or(0, |c| c.container_instances.len().max(c.failures.len())),
+                "container instances",
+            ),
+            Call::DescribeTasks => (
+                self.tasks
+                    .as_ref()
+                    .map_or(0, |t| t.tasks.len().max(t.failures.len())),
+                "tasks",
+            ),
+            Call::DescribeCapacityProviders => (
+                self.capacity_providers
+                    .as_ref()
+                    .map_or(0, |c| c.capacity_providers.len().max(c.failures.len())),
+                "capacity providers",
+            ),
+            Call::DescribeAutoScalingGroups => (
+                self.auto_scaling_groups
+                    .as_ref()
+                    .map_or(0, |a| a.auto_scaling_groups.len()),
+                "Auto Scaling groups",
+            ),
+            Call::DescribeScalingActivities => (
+                self.scaling_activities
+                    .as_ref()
+                    .map_or(0, |a| a.activities.len()),
+                "scaling activities",
+            ),
+            Call::ListContainerInstances => (
+                self.container_instance_arns
+                    .as_ref()
+                    .map_or(0, |l| l.container_instance_arns.len()),
+                "container instance ARNs",
+            ),
+            Call::DescribeTaskDefinition | Call::DescribeClusters | Call::ListTasks => (0, "items"),
         }
-        let mut names: Vec<String> = fs::read_dir(dir)
-            .map_err(|e| io(dir, e))?
-            .filter_map(Result::ok)
-            .map(|e| e.file_name().to_string_lossy().into_owned())
-            .collect();
-        names.sort();
-        let mut inputs = Inputs::default();
-        let mut empty_files = Vec::new();
-        for name in names
-            .iter()
-            .filter(|n| n.to_ascii_lowercase().ends_with(".json"))
-        {
-            let path = dir.join(name);
-            let text = read_bounded(&path)?;
-            let call = call_by_name(name).or_else(|| call_by_content(&text));
-            // `aws ecs describe-container-instances` cannot be called with no instance: on an empty
-            // cluster a script that saves its output leaves an empty file.
-            if call == Some(Call::DescribeContainerInstances) && text.trim().is_empty() {
-                empty_files.push(path);
-                continue;
-            }
-            let Some(call) = call else {
-                continue;
-            };
-            inputs.add(call, &path, &text)?;
-        }
-        inputs.settle_instances(&empty_files)?;
-        if inputs.is_empty() {
-            let expected: Vec<&str> = Call::ALL.iter().filter_map(|c| c.file_name()).collect();
-            let shown: Vec<&str> = names.iter().take(10).map(String::as_str).collect();
-            return Err(FilesError::Empty {
-                path: dir.to_path_buf(),
-                expected: expected.join(", "),
-                found: if shown.is_empty() {
-                    "nothing".to_string()
-                } else if names.len() > shown.len() {
-                    format!(
-                        "{}, and {} more",
-                        shown.join(", "),
-                        names.len() - shown.len()
-                    )
-                } else {
-                    shown.join(", ")
-                },
-            });
-        }
-        Ok(inputs)
     }
 
     /// Adds one file's output to what is known.
@@ -594,30 +610,114 @@ fn merge_missing(into: &mut serde_json::Value, from: &serde_json::Value) {
     }
 }
 
-/// The saved outputs in `dir`, as [`Inputs::from_dir`] finds them: every `*.json` file, by name,
-/// read through the same bounded reader, with the call it is the output of (by its name, else by
-/// its content), in name order. Files of no known call are left out.
-pub(crate) fn saved_outputs(dir: &Path) -> Result<Vec<(PathBuf, Call, String)>, FilesError> {
+/// Reads the saved outputs in `dir`, each file once: every `*.json` file, known by its name
+/// (`describe-services.json`, ...) or else by its content (a `services.json`, a misspelt name, the
+/// `--query taskDefinition` output). Several files of one call add up (the API describes at most
+/// 100 container instances a call: `describe-container-instances-2.json` and so on). Any subset of
+/// the calls may be there; at least one must be.
+///
+/// Every file is opened by the one bounded opener of every command ([`ecs_gpu_fs`]: a regular
+/// file, not the kernel's, at most [`MAX_INPUT_BYTES`]) and its shape is checked before it is
+/// parsed ([`crate::saved::check_shape`]): what a parse builds stays within a small multiple of
+/// the files' size. The fields only the simulation reads ([`Extras`]) are taken from the same
+/// text, without building the rest of it.
+///
+/// # Errors
+/// The folder or a file cannot be read, a file is not what the AWS CLI prints, or nothing in the
+/// folder is.
+pub fn read_saved(dir: &Path) -> Result<Saved, FilesError> {
     let io = |path: &Path, cause| FilesError::Io {
         path: path.to_path_buf(),
         cause,
     };
+    let meta = fs::metadata(dir).map_err(|e| io(dir, e))?;
+    if !meta.is_dir() {
+        return Err(io(dir, io::Error::other("not a directory")));
+    }
     let mut names: Vec<String> = fs::read_dir(dir)
         .map_err(|e| io(dir, e))?
         .filter_map(Result::ok)
         .map(|e| e.file_name().to_string_lossy().into_owned())
-        .filter(|n| n.to_ascii_lowercase().ends_with(".json"))
         .collect();
     names.sort();
-    let mut out = Vec::new();
-    for name in names {
-        let path = dir.join(&name);
+    let mut inputs = Inputs::default();
+    let mut extras = Extras::default();
+    let mut empty_files = Vec::new();
+    for name in names
+        .iter()
+        .filter(|n| n.to_ascii_lowercase().ends_with(".json"))
+    {
+        let path = dir.join(name);
         let text = read_bounded(&path)?;
-        if let Some(call) = call_by_name(&name).or_else(|| call_by_content(&text)) {
-            out.push((path, call, text));
+        crate::saved::check_shape(&text).map_err(|e| FilesError::File {
+            path: path.clone(),
+            cause: e.to_string(),
+        })?;
+        let call = call_by_name(name).or_else(|| call_by_content(&text));
+        // `aws ecs describe-container-instances` cannot be called with no instance: on an empty
+        // cluster a script that saves its output leaves an empty file.
+        if call == Some(Call::DescribeContainerInstances) && text.trim().is_empty() {
+            empty_files.push(path);
+            continue;
+        }
+        let Some(call) = call else {
+            continue;
+        };
+        inputs.add(call, &path, &text)?;
+        let (items, what) = inputs.largest_list(call);
+        if items > MAX_SAVED_ITEMS {
+            return Err(FilesError::TooManyItems {
+                path,
+                command: command(call),
+                what,
+            });
+        }
+        type Read = fn(&str) -> Result<Vec<serde_json::Value>, serde_json::Error>;
+        let (slot, list, read): (_, _, Read) = match call {
+            Call::DescribeServices => (&mut extras.services, "services", crate::saved::services),
+            Call::DescribeCapacityProviders => (
+                &mut extras.capacity_providers,
+                "capacityProviders",
+                crate::saved::capacity_providers,
+            ),
+            Call::DescribeAutoScalingGroups => (
+                &mut extras.auto_scaling_groups,
+                "AutoScalingGroups",
+                crate::saved::auto_scaling_groups,
+            ),
+            _ => continue,
+        };
+        let items = read(&text).map_err(|cause| FilesError::Json {
+            path: path.clone(),
+            command: command(call).to_string(),
+            cause,
+        })?;
+        let all = slot.get_or_insert_with(|| serde_json::json!({ list: [] }));
+        if let Some(serde_json::Value::Array(into)) = all.get_mut(list) {
+            into.extend(items);
         }
     }
-    Ok(out)
+    inputs.settle_instances(&empty_files)?;
+    if inputs.is_empty() {
+        let expected: Vec<&str> = Call::ALL.iter().filter_map(|c| c.file_name()).collect();
+        let shown: Vec<&str> = names.iter().take(10).map(String::as_str).collect();
+        return Err(FilesError::Empty {
+            path: dir.to_path_buf(),
+            expected: expected.join(", "),
+            found: if shown.is_empty() {
+                "nothing".to_string()
+            } else if names.len() > shown.len() {
+                format!(
+                    "{}, and {} more",
+                    shown.join(", "),
+                    names.len() - shown.len()
+                )
+            } else {
+                shown.join(", ")
+            },
+        });
+    }
+    Ok(Saved { inputs, extras })
 }
 
 /// The largest saved output read: far above what the AWS CLI prints for thousands of instances,

@@ -27,9 +27,12 @@ pub mod api;
 mod inputs;
 pub mod render;
 mod report;
+mod saved;
 pub mod simulate;
 mod steps;
 
-pub use inputs::{FilesError, Inputs};
+pub use inputs::{
+    read_saved, FilesError, Inputs, Saved, MAX_INPUT_BYTES, MAX_SAVED_ITEMS,
+};
 pub use report::{Outcome, Report, Status, Step, StepId, Verdict};
 pub use steps::{diagnose, task_size, DiagnoseError, GpuNeed, Target};

@@ -1756,6 +1756,72 @@ fn a_small_file_that_would_build_a_million_containers_stays_within_memory() {
 // ---------------------------------------------------------------------------------------------
 // Round three (issue 50): the guards of `check` and `plan` at every entry point.
 
+/// 50.5: saved JSON of empty objects took 240 times its size: 6 MB of
+/// `{"containerInstances":[{},…]}` took 1.45 GB in `diagnose --from` and `simulate --from`, 60 MB
+/// aborted the process. A saved output is refused past what AWS CLI output holds (items of a list,
+/// objects and values per byte, nesting), naming the bound; within them memory stays a small
+/// multiple of the files (a dense but plausible 60 MB file of registered resources).
+#[test]
+fn saved_json_stays_within_a_small_multiple_of_its_size() {
+    let dir = scratch("saved-json-memory");
+    let empty = dir.join("empty");
+    let n = (6 << 20) / 3;
+    write(
+        &empty,
+        "describe-container-instances.json",
+        &format!("{{\"containerInstances\":[{}{{}}]}}", "{},".repeat(n)),
+    );
+    let big = dir.join("big");
+    write(
+        &big,
+        "describe-container-instances.json",
+        &format!("{{\"containerInstances\":[{}{{}}]}}", "{},".repeat(10 * n)),
+    );
+    let nested = dir.join("nested");
+    write(
+        &nested,
+        "describe-container-instances.json",
+        &format!(
+            "{{\"containerInstances\":[{{\"attributes\":[{}{{}}]}}]}}",
+            "{},".repeat(n)
+        ),
+    );
+    for (case, want) in [
+        (&empty, "`containerInstances` lists more than 10000 items"),
+        (&big, "`containerInstances` lists more than 10000 items"),
+        (&nested, "objects and lists in"),
+    ] {
+        for command in ["diagnose", "simulate"] {
+            let r = run(case, &[command, "--from", "."]);
+            r.assert_refused(want);
+            assert!(
+                r.peak_rss > 0 && r.peak_rss <= 256 << 20,
+                "{command}: peak {} bytes",
+                r.peak_rss
+            );
+        }
+    }
+    // Within the bounds: 10,000 instances of registered resources, one object per 26 bytes.
+    let dense = dir.join("dense");
+    let resources = "{\"name\":\"abcdefghijklmn\"},".repeat(600);
+    let instance = format!("{{\"registeredResources\":[{resources}{{\"name\":\"x\"}}]}}");
+    let text = format!(
+        "{{\"containerInstances\":[{}{instance}]}}",
+        format!("{instance},").repeat(4_000)
+    );
+    write(&dense, "describe-container-instances.json", &text);
+    let r = run(&dense, &["diagnose", "--from", "."]);
+    r.assert_sane();
+    assert!(!r.timed_out, "{:?}", r.took);
+    let limit = 10 * text.len() as u64 + (64 << 20);
+    assert!(
+        r.peak_rss > 0 && r.peak_rss <= limit,
+        "peak {} bytes for {} bytes",
+        r.peak_rss,
+        text.len()
+    );
+}
+
 /// 50.7 and 50.8: `--from` read a link to `/proc/kmsg` (a "regular" file whose read waits for the
 /// kernel) forever; `--prices` read `/dev/zero` into gigabytes and blocked on a FIFO. Every file
 /// any command opens goes through the one bounded opener: refused at once, with what it is.

@@ -88,10 +88,10 @@ pub fn run(args: &Args, out: &mut dyn Write) -> Result<Outcome> {
     } else if let Some(cluster) = &args.cluster {
         (live(args, cluster)?, Vec::new())
     } else if let Some(dir) = &args.from {
-        let inputs = ecs_gpu_diagnose::Inputs::from_dir(dir)?;
-        let extras = ecs_gpu_diagnose::simulate::Extras::from_dir(dir)?;
+        // One reader, each file read once: the diagnosis's inputs and the simulation's extras.
+        let saved = ecs_gpu_diagnose::read_saved(dir)?;
         (
-            ecs_gpu_diagnose::simulate::scenario(&inputs, &extras),
+            ecs_gpu_diagnose::simulate::scenario(&saved.inputs, &saved.extras),
             Vec::new(),
         )
     } else {
