@@ -399,20 +399,30 @@ impl Inputs {
         Ok(())
     }
 
-    /// Writes every known output to `dir` (created if missing) in the AWS CLI shape, one file per
-    /// call, and returns the paths written. Unknown outputs are not written, so `from_dir` reads back
-    /// exactly these inputs. The fields only the simulation reads ([`Extras`]: the deployment and
-    /// placement strategies, managed scaling's step sizes and warmup, a group's mixed instances
-    /// policy and warm pool) are written into the same objects, so that `simulate --from` reads back
-    /// what the live run read: without them it would take a blue/green service for a rolling one.
+    /// Writes every known output to `dir` ([`SaveDir::open`]: a new or empty folder) in the AWS
+    /// CLI shape ([`Inputs::save_into`]), and returns the paths written.
+    ///
+    /// # Errors
+    /// As [`SaveDir::open`] and [`Inputs::save_into`].
     pub fn save(&self, dir: &Path, extras: &Extras) -> Result<Vec<PathBuf>, FilesError> {
-        fs::create_dir_all(dir).map_err(|cause| FilesError::Io {
-            path: dir.to_path_buf(),
-            cause,
-        })?;
+        self.save_into(&SaveDir::open(dir)?, extras)
+    }
+
+    /// Writes every known output to `to` in the AWS CLI shape, one file per call, and returns the
+    /// paths written. Unknown outputs are not written, so `from_dir` reads back exactly these
+    /// inputs. The fields only the simulation reads ([`Extras`]: the deployment and placement
+    /// strategies, managed scaling's step sizes and warmup, a group's mixed instances policy and
+    /// warm pool) are written into the same objects, so that `simulate --from` reads back what the
+    /// live run read: without them it would take a blue/green service for a rolling one. Each file
+    /// is created new ([`ecs_gpu_fs::NewFiles::create`]): nothing there is written through or
+    /// over.
+    ///
+    /// # Errors
+    /// A file cannot be created or written.
+    pub fn save_into(&self, to: &SaveDir, extras: &Extras) -> Result<Vec<PathBuf>, FilesError> {
         let mut written = Vec::new();
         write_with(
-            dir,
+            to,
             Call::DescribeServices,
             &self.services,
             extras
@@ -422,26 +432,26 @@ impl Inputs {
             &mut written,
         )?;
         write(
-            dir,
+            to,
             Call::DescribeTaskDefinition,
             &self.task_definition,
             &mut written,
         )?;
         write(
-            dir,
+            to,
             Call::ListContainerInstances,
             &self.container_instance_arns,
             &mut written,
         )?;
         write(
-            dir,
+            to,
             Call::DescribeContainerInstances,
             &self.container_instances,
             &mut written,
         )?;
-        write(dir, Call::DescribeTasks, &self.tasks, &mut written)?;
+        write(to, Call::DescribeTasks, &self.tasks, &mut written)?;
         write_with(
-            dir,
+            to,
             Call::DescribeCapacityProviders,
             &self.capacity_providers,
             extras
@@ -451,7 +461,7 @@ impl Inputs {
             &mut written,
         )?;
         write_with(
-            dir,
+            to,
             Call::DescribeAutoScalingGroups,
             &self.auto_scaling_groups,
             extras
@@ -461,12 +471,69 @@ impl Inputs {
             &mut written,
         )?;
         write(
-            dir,
+            to,
             Call::DescribeScalingActivities,
             &self.scaling_activities,
             &mut written,
         )?;
         Ok(written)
+    }
+}
+
+/// The folder `diagnose --save` writes into: opened (or created) before the live run, so a folder
+/// that cannot take the files is said before any AWS call.
+#[derive(Debug)]
+pub struct SaveDir {
+    files: ecs_gpu_fs::NewFiles,
+}
+
+impl SaveDir {
+    /// The folder at `dir`, created when missing. It is refused when it is a link or not a folder
+    /// (files written through it would land elsewhere), and when it holds JSON files already:
+    /// `--from` reads every `*.json` file of a folder, so an earlier save mixed with this one would
+    /// give another verdict than this run. Files other than JSON may be there.
+    ///
+    /// # Errors
+    /// What is wrong with the folder, naming it (and the JSON files it holds).
+    pub fn open(dir: &Path) -> Result<SaveDir, FilesError> {
+        let refused = |cause: String| FilesError::File {
+            path: dir.to_path_buf(),
+            cause,
+        };
+        let files = ecs_gpu_fs::NewFiles::open(dir).map_err(|e| {
+            refused(match e {
+                ecs_gpu_fs::FileError::Link => {
+                    "a link: not followed (the saved files would land where it leads); give a folder".to_string()
+                }
+                e => e.to_string(),
+            })
+        })?;
+        let names = files.names().map_err(|e| refused(e.to_string()))?;
+        let json: Vec<&String> = names
+            .iter()
+            .filter(|n| n.to_ascii_lowercase().ends_with(".json"))
+            .collect();
+        if !json.is_empty() {
+            let shown: Vec<String> = json
+                .iter()
+                .take(5)
+                .map(|n| format!("`{}`", ecs_gpu_report::escape_control(n)))
+                .collect();
+            let more = match json.len() - shown.len() {
+                0 => String::new(),
+                n => format!(" and {n} more"),
+            };
+            return Err(refused(format!(
+                "holds JSON files already ({}{more}): `--from` reads every JSON file of a folder, so they would mix with this run's; save to a new or empty folder",
+                shown.join(", ")
+            )));
+        }
+        Ok(SaveDir { files })
+    }
+
+    /// The folder, as given.
+    pub fn path(&self) -> &Path {
+        self.files.path()
     }
 }
 
@@ -531,7 +598,7 @@ fn call_by_content(text: &str) -> Option<Call> {
 }
 
 fn write<T: Serialize>(
-    dir: &Path,
+    dir: &SaveDir,
     call: Call,
     value: &Option<T>,
     written: &mut Vec<PathBuf>,
@@ -542,7 +609,7 @@ fn write<T: Serialize>(
 /// [`write`], with the extra fields of each object of the list `extra.0` merged in: the object of
 /// `extra.2`'s list with the same value of the key `extra.1` (a service's `serviceName`).
 fn write_with<T: Serialize>(
-    dir: &Path,
+    dir: &SaveDir,
     call: Call,
     value: &Option<T>,
     extra: Option<(&str, &str, &serde_json::Value)>,
@@ -551,7 +618,7 @@ fn write_with<T: Serialize>(
     let (Some(value), Some(name)) = (value, call.file_name()) else {
         return Ok(());
     };
-    let path = dir.join(name);
+    let path = dir.path().join(name);
     let json_error = |cause| FilesError::Json {
         path: path.clone(),
         command: call.operation().to_string(),
@@ -582,10 +649,13 @@ fn write_with<T: Serialize>(
     }
     let mut text = serde_json::to_string_pretty(&value).map_err(json_error)?;
     text.push('\n');
-    fs::write(&path, text).map_err(|cause| FilesError::Io {
+    let refused = |e: ecs_gpu_fs::FileError| FilesError::File {
         path: path.clone(),
-        cause,
-    })?;
+        cause: e.to_string(),
+    };
+    let mut file = dir.files.create(name).map_err(refused)?;
+    std::io::Write::write_all(&mut file, text.as_bytes())
+        .map_err(|e| refused(ecs_gpu_fs::FileError::Write(e)))?;
     written.push(path);
     Ok(())
 }

@@ -32,7 +32,7 @@ pub mod simulate;
 mod steps;
 
 pub use inputs::{
-    read_saved, FilesError, Inputs, Saved, MAX_INPUT_BYTES, MAX_SAVED_ITEMS,
+    read_saved, FilesError, Inputs, SaveDir, Saved, MAX_INPUT_BYTES, MAX_SAVED_ITEMS,
 };
 pub use report::{Outcome, Report, Status, Step, StepId, Verdict};
 pub use steps::{diagnose, task_size, DiagnoseError, GpuNeed, Target};

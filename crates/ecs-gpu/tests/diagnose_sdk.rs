@@ -474,3 +474,117 @@ fn hostile_the_answers_of_a_run_are_bounded_together() {
     // each cut at once. Without the run's bound the endless pages would go on to 100.
     assert!((5..=9).contains(&pages), "{pages} pages read: {seen:?}");
 }
+
+/// Runs a live `diagnose --save DIR` against the fake endpoint, killed after 30 s (a save that
+/// waits on a FIFO must not hang the suite): the exit status (`None`: killed) and stderr. The
+/// binary is this build's, or the one `ECS_GPU_HOSTILE_BIN` names (to show that the case fails on
+/// a build from before its fix).
+fn save_to(fake: &Fake, dir: &Path, save: &str) -> (Option<i32>, String) {
+    let bin = std::env::var("ECS_GPU_HOSTILE_BIN")
+        .unwrap_or_else(|_| env!("CARGO_BIN_EXE_ecs-gpu").into());
+    let mut child = Command::new(bin)
+        .args([
+            "diagnose",
+            "--cluster",
+            "gpu",
+            "--service",
+            "train",
+            "--region",
+            "us-east-1",
+            "--endpoint-url",
+            &fake.url,
+            "--timeout",
+            "20",
+            "--save",
+            save,
+        ])
+        .current_dir(dir)
+        .env("AWS_EC2_METADATA_DISABLED", "true")
+        .env("AWS_CONFIG_FILE", dir.join("no-config"))
+        .env("AWS_SHARED_CREDENTIALS_FILE", dir.join("no-credentials"))
+        .env("AWS_ACCESS_KEY_ID", "testing")
+        .env("AWS_SECRET_ACCESS_KEY", "testing")
+        .env_remove("AWS_PROFILE")
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    let start = std::time::Instant::now();
+    let status = loop {
+        if let Some(status) = child.try_wait().unwrap() {
+            break status.code();
+        }
+        if start.elapsed() > std::time::Duration::from_secs(30) {
+            let _ = child.kill();
+            let _ = child.wait();
+            break None;
+        }
+        std::thread::sleep(std::time::Duration::from_millis(20));
+    };
+    let mut err = String::new();
+    let _ = child.stderr.take().unwrap().read_to_string(&mut err);
+    (status, err)
+}
+
+/// Hostile (50.4, 50.7): `diagnose --save DIR` wrote through a link DIR held
+/// (`DIR/describe-services.json -> ../victim` overwrote the file outside, for all seven names),
+/// waited forever on a FIFO there, and mixed its files with an earlier save (`--from` of the mixed
+/// folder gave another verdict than the live run). DIR must be new or hold no JSON file, must not
+/// be a link, and each file is created new without following a link: refused before any AWS call,
+/// and nothing outside DIR is touched.
+#[test]
+fn hostile_save_never_writes_through_a_link_or_over_an_earlier_save() {
+    let fake = start(Script::default());
+    let dir = scratch("save-links");
+    std::fs::write(dir.join("victim"), "keep").unwrap();
+    let names = [
+        "describe-services.json",
+        "describe-task-definition.json",
+        "list-container-instances.json",
+        "describe-container-instances.json",
+        "describe-tasks.json",
+        "describe-capacity-providers.json",
+        "describe-auto-scaling-groups.json",
+    ];
+    let linked = dir.join("linked");
+    std::fs::create_dir_all(&linked).unwrap();
+    for name in names {
+        std::os::unix::fs::symlink("../victim", linked.join(name)).unwrap();
+    }
+    let fifo = dir.join("fifo");
+    std::fs::create_dir_all(&fifo).unwrap();
+    assert!(Command::new("mkfifo")
+        .arg(fifo.join("describe-tasks.json"))
+        .status()
+        .unwrap()
+        .success());
+    let earlier = dir.join("earlier");
+    std::fs::create_dir_all(&earlier).unwrap();
+    std::fs::write(earlier.join("describe-services.json"), "{\"services\":[]}").unwrap();
+    std::fs::create_dir_all(dir.join("real")).unwrap();
+    std::os::unix::fs::symlink("real", dir.join("dirlink")).unwrap();
+    for (save, want) in [
+        ("linked", "holds JSON files already"),
+        ("fifo", "holds JSON files already"),
+        ("earlier", "holds JSON files already"),
+        ("dirlink", "a link: not followed"),
+        ("victim", "not a folder: a file"),
+    ] {
+        let (code, err) = save_to(&fake, &dir, save);
+        assert_eq!(code, Some(2), "{save}: {err}");
+        assert!(err.contains(want), "{save}: {err}");
+        assert_eq!(std::fs::read_to_string(dir.join("victim")).unwrap(), "keep");
+        assert!(
+            std::fs::read_dir(dir.join("real"))
+                .unwrap()
+                .next()
+                .is_none(),
+            "{save}: wrote through the folder link"
+        );
+    }
+    // A new folder takes the files.
+    let (code, err) = save_to(&fake, &dir, "new");
+    assert!(matches!(code, Some(0..=2)), "{err}");
+    assert!(err.contains("saved"), "{err}");
+    assert!(dir.join("new/describe-services.json").is_file());
+}

@@ -110,6 +110,13 @@ fn live(args: &Args) -> Result<(Inputs, String)> {
             "nothing to diagnose: give --service SERVICE or --task-definition FAMILY[:REVISION] (live), or --from DIR (saved output)"
         ),
     };
+    // The folder is opened before any AWS call: one that cannot take the files (a link, a file,
+    // an earlier save) is said at once.
+    let save = args
+        .save
+        .as_deref()
+        .map(ecs_gpu_diagnose::SaveDir::open)
+        .transpose()?;
     let collected = read_live(&Live {
         cluster: &args.cluster,
         what: what.clone(),
@@ -118,14 +125,14 @@ fn live(args: &Args) -> Result<(Inputs, String)> {
         endpoint_url: args.endpoint_url.as_deref(),
         timeout: args.timeout,
     })?;
-    if let Some(dir) = &args.save {
-        let written = collected.inputs.save(dir, &collected.extras)?;
+    if let Some(dir) = &save {
+        let written = collected.inputs.save_into(dir, &collected.extras)?;
         let _ = writeln!(
             std::io::stderr(),
             "ecs-gpu: saved {} file{} to {}",
             written.len(),
             if written.len() == 1 { "" } else { "s" },
-            esc(&dir.display().to_string())
+            esc(&dir.path().display().to_string())
         );
     }
     let source = match what {
