@@ -248,7 +248,7 @@ pub fn scenario(u: &mut Unstructured<'_>) -> Result<(Scenario, Vec<Event>)> {
             },
             1 => Event::Scale {
                 service,
-                to: number(u, 32)?,
+                to: number(u, 32)?.into(),
             },
             _ => Event::Refresh {
                 group: format!("g{}", u.int_in_range(0..=groups.max(1))?),

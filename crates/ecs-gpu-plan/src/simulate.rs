@@ -5,7 +5,7 @@
 //! simulation starts from the steady state of the planned configuration.
 
 use ecs_gpu_sim::{
-    Answer, Deployment, Event, Group, InstanceShape, Known, ManagedScaling, OnDemandShare,
+    Answer, Deployment, Event, Group, Hidden, InstanceShape, Known, ManagedScaling, OnDemandShare,
     PoolState, ProtectedInstances, Refresh, Scenario, Service, TaskShape, WarmPool,
 };
 
@@ -60,7 +60,7 @@ pub fn deployment_capacity(plan: &Plan) -> Vec<DeploymentCapacity> {
         match e {
             Event::Scale { service, to } => {
                 if let Some(i) = scenario.service(&service) {
-                    scenario.services[i].desired = Known::Known(to);
+                    scenario.services[i].desired = to;
                 }
             }
             e @ Event::Deploy { .. } => deploys.push(e),
@@ -81,12 +81,26 @@ pub fn deployment_capacity(plan: &Plan) -> Vec<DeploymentCapacity> {
         .collect()
 }
 
+/// Whether the plan marks the value at `path` (or a part of it) sensitive: the scenario keeps only
+/// that it is hidden, so no answer is computed from it and no renderer can print it (the capacity
+/// line of `plan` and `simulate --plan` alike).
+fn sensitive(side: &Side<'_>, path: &[&str]) -> bool {
+    matches!(side.get(path), crate::value::Val::Sensitive)
+}
+
+/// A whole number the scenario may use: known, and not sensitive.
 fn num(side: &Side<'_>, path: &[&str]) -> Option<u32> {
+    if sensitive(side, path) {
+        return None;
+    }
     let v = side.raw(path)?.as_f64()?;
     (v >= 0.0 && v.fract() == 0.0 && v <= f64::from(u32::MAX)).then_some(v as u32)
 }
 
 fn known_num(side: &Side<'_>, path: &[&str], default: Option<u32>) -> Known<u32> {
+    if sensitive(side, path) {
+        return Known::hidden(Hidden::Sensitive);
+    }
     if side.is_unknown(path) {
         return Known::unknown(format!("`{}` is known only after apply", path.join(".")));
     }
@@ -101,6 +115,9 @@ fn known_num(side: &Side<'_>, path: &[&str], default: Option<u32>) -> Known<u32>
 /// `max_group_prepared_capacity` left to the group's `max_size`). The user data is not read from
 /// plans, so whether it sets `ECS_WARM_POOLS_CHECK` is unknown.
 fn warm_pool(after: &Side<'_>) -> Known<Option<WarmPool>> {
+    if sensitive(after, &["warm_pool"]) {
+        return Known::hidden(Hidden::Sensitive);
+    }
     if after.is_unknown(&["warm_pool"]) {
         return Known::unknown("its `warm_pool` is known only after apply");
     }
@@ -177,9 +194,15 @@ fn refresh(after: &Side<'_>) -> Refresh {
             ecs_gpu_sim::facts::DEFAULT_REFRESH_MAX_HEALTHY,
         ),
         warmup: Known::unknown("not read from plans"),
-        skip_matching: Known::Known(after.bool(&p("skip_matching")).unwrap_or(false)),
+        skip_matching: if sensitive(after, &p("skip_matching")) {
+            Known::hidden(Hidden::Sensitive)
+        } else {
+            Known::Known(after.bool(&p("skip_matching")).unwrap_or(false))
+        },
         protected_instances: if !has_prefs {
             Known::Known(ecs_gpu_sim::facts::API_SCALE_IN_PROTECTED_DEFAULT)
+        } else if sensitive(after, &p("scale_in_protected_instances")) {
+            Known::hidden(Hidden::Sensitive)
         } else {
             match after.str(&p("scale_in_protected_instances")) {
                 None => Known::Known(ecs_gpu_sim::facts::PROVIDER_SCALE_IN_PROTECTED_DEFAULT),
@@ -205,7 +228,9 @@ pub fn scenario(plan: &Plan) -> PlanScenario {
         let cps = group_capacity_providers(m, i);
         if let Some(&cp) = cps.first() {
             let c = m.resources[cp].current();
-            g.provider = c.str(&["name"]).map(str::to_string);
+            g.provider = (!sensitive(&c, &["name"]))
+                .then(|| c.str(&["name"]).map(str::to_string))
+                .flatten();
             let ms = ["auto_scaling_group_provider", "0", "managed_scaling", "0"];
             let at = |k: &'static str| {
                 let mut p = ms.to_vec();
@@ -213,6 +238,7 @@ pub fn scenario(plan: &Plan) -> PlanScenario {
                 p
             };
             g.managed_scaling = match c.str(&at("status")) {
+                _ if sensitive(&c, &at("status")) => Known::hidden(Hidden::Sensitive),
                 Some("ENABLED") => {
                     let get = |k: &'static str, d: u32| known_num(&c, &at(k), Some(d));
                     match (
@@ -238,6 +264,10 @@ pub fn scenario(plan: &Plan) -> PlanScenario {
                                 warmup: w,
                             }))
                         }
+                        (Known::Hidden { hidden }, ..)
+                        | (_, Known::Hidden { hidden }, ..)
+                        | (_, _, Known::Hidden { hidden }, _)
+                        | (.., Known::Hidden { hidden }) => Known::Hidden { hidden },
                         _ => Known::unknown("a managed scaling setting is not known"),
                     }
                 }
@@ -245,6 +275,9 @@ pub fn scenario(plan: &Plan) -> PlanScenario {
                 _ => Known::unknown("the managed scaling status is not in the plan"),
             };
             g.protected = match after.bool(&["protect_from_scale_in"]) {
+                _ if sensitive(&after, &["protect_from_scale_in"]) => {
+                    Known::hidden(Hidden::Sensitive)
+                }
                 Some(b) => Known::Known(b),
                 None => Known::unknown("`protect_from_scale_in` is not in the plan"),
             };
@@ -258,7 +291,12 @@ pub fn scenario(plan: &Plan) -> PlanScenario {
             .raw(&at(&["launch_template", "0", "override"]))
             .and_then(Value::as_array)
             .filter(|o| !o.is_empty());
+        let types_hidden = sensitive(&after, &at(&["launch_template", "0", "override"]))
+            || templates
+                .iter()
+                .any(|&t| sensitive(&m.resources[t].current(), &["instance_type"]));
         g.launches = match overrides {
+            _ if types_hidden => Known::hidden(Hidden::Sensitive),
             // Weights make the group's sizes count capacity units, not instances.
             Some(o)
                 if o.iter().any(|o| {
@@ -300,7 +338,16 @@ pub fn scenario(plan: &Plan) -> PlanScenario {
                 .str(&["instance_market_options", "0", "market_type"])
                 == Some("spot")
         });
-        g.on_demand = if has_mixed {
+        let market_hidden = sensitive(&after, &["mixed_instances_policy"])
+            || templates.iter().any(|&t| {
+                sensitive(
+                    &m.resources[t].current(),
+                    &["instance_market_options", "0", "market_type"],
+                )
+            });
+        g.on_demand = if market_hidden {
+            Known::hidden(Hidden::Sensitive)
+        } else if has_mixed {
             let dist = |k: &'static str, d: u32| {
                 known_num(&after, &at(&["instances_distribution", "0", k]), Some(d))
             };
@@ -358,6 +405,7 @@ pub fn scenario(plan: &Plan) -> PlanScenario {
             _ => Known::unknown("it spreads over several capacity providers"),
         };
         s.desired = known_num(&after, &["desired_count"], Some(0));
+        let strategy_path = ["deployment_configuration", "0", "strategy"];
         s.deployment = match (
             known_num(
                 &after,
@@ -369,8 +417,9 @@ pub fn scenario(plan: &Plan) -> PlanScenario {
                 &["deployment_maximum_percent"],
                 Some(ecs_gpu_sim::facts::DEFAULT_MAX_PERCENT),
             ),
-            after.str(&["deployment_configuration", "0", "strategy"]),
+            after.str(&strategy_path),
         ) {
+            _ if sensitive(&after, &strategy_path) => Known::hidden(Hidden::Sensitive),
             (_, _, Some("BLUE_GREEN")) => Known::Known(Deployment::BlueGreen {
                 bake_minutes: num(
                     &after,
@@ -402,6 +451,12 @@ pub fn scenario(plan: &Plan) -> PlanScenario {
         let tds = service_task_definitions(m, i);
         let gpu = std::cell::Cell::new(false);
         let shape = |side: Side<'_>| -> Known<TaskShape> {
+            if ["container_definitions", "cpu", "memory", "network_mode"]
+                .iter()
+                .any(|k| sensitive(&side, &[k]))
+            {
+                return Known::hidden(Hidden::Sensitive);
+            }
             let Some(text) = side.str(&["container_definitions"]) else {
                 return Known::unknown("its container definitions are not in the plan");
             };
@@ -410,7 +465,11 @@ pub fn scenario(plan: &Plan) -> PlanScenario {
             };
             gpu.set(gpu.get() || TaskShape::asks_for_gpus(&json));
             TaskShape::from_ecs_json(
-                side.str(&["family"]).unwrap_or_default(),
+                if sensitive(&side, &["family"]) {
+                    Hidden::Sensitive.label()
+                } else {
+                    side.str(&["family"]).unwrap_or_default()
+                },
                 &json,
                 side.str(&["cpu"]),
                 side.str(&["memory"]),
@@ -442,19 +501,21 @@ pub fn scenario(plan: &Plan) -> PlanScenario {
                 task: new.known().cloned(),
             });
         } else if scaled_out.contains(&address) && s.asks_for_gpus() {
-            // The steady state before the plan: the count it runs now, then the scale-out.
-            let before = r.before();
-            if let (Known::Known(from), Known::Known(to)) = (
-                known_num(&before, &["desired_count"], Some(0)),
-                s.desired.clone(),
-            ) {
-                if to > from {
-                    s.desired = Known::Known(from);
-                    events.push(Event::Scale {
-                        service: r.address.clone(),
-                        to,
-                    });
-                }
+            // The steady state before the plan: the count it runs now, then the scale-out. A count
+            // the plan marks sensitive is hidden on both sides: the answer says so, unknown.
+            let from = known_num(&r.before(), &["desired_count"], Some(0));
+            let to = s.desired.clone();
+            let grows = match (&from, &to) {
+                (Known::Known(from), Known::Known(to)) => to > from,
+                (Known::Hidden { .. }, _) | (_, Known::Hidden { .. }) => true,
+                _ => false,
+            };
+            if grows {
+                s.desired = from;
+                events.push(Event::Scale {
+                    service: r.address.clone(),
+                    to,
+                });
             }
         }
         sc.services.push(s);

@@ -4,10 +4,10 @@
 //! the scenario, with the reason; values the AWS documentation gives a default for take it.
 
 use ecs_gpu_catalog::{catalog, GpuValue};
-use ecs_gpu_model::{Model, Node, Resource, ResourceId, TaskDefinition, Value};
+use ecs_gpu_model::{Mark, Model, Node, Resource, ResourceId, TaskDefinition, Value};
 use ecs_gpu_sim::{
-    Constraint, Deployment, Group, InstanceShape, Known, ManagedScaling, OnDemandShare, PoolState,
-    ProtectedInstances, Refresh, Scenario, Service, Strategy, TaskShape, WarmPool,
+    Constraint, Deployment, Group, Hidden, InstanceShape, Known, ManagedScaling, OnDemandShare,
+    PoolState, ProtectedInstances, Refresh, Scenario, Service, Strategy, TaskShape, WarmPool,
 };
 
 use crate::capacity::{
@@ -81,12 +81,26 @@ pub fn address(model: &Model, r: &Resource) -> String {
     }
 }
 
+/// How a value Terraform hides is hidden (`None`: it is not): the scenario keeps only that, so no
+/// answer is computed from the value and no renderer can print it, as `check` hides it.
+fn hidden(node: Option<&Node>) -> Option<Hidden> {
+    match node?.hidden() {
+        Mark::None => None,
+        Mark::Sensitive => Some(Hidden::Sensitive),
+        Mark::Ephemeral => Some(Hidden::Ephemeral),
+    }
+}
+
+/// A whole number the scenario may use: not hidden.
 fn whole(node: Option<&Node>) -> Option<u32> {
-    let n = number(node?)?;
+    let n = number(node.filter(|n| !n.is_sensitive())?)?;
     (n >= 0.0 && n.fract() == 0.0 && n <= f64::from(u32::MAX)).then_some(n as u32)
 }
 
 fn known_u32(node: Option<&Node>, what: &str, default: Option<u32>) -> Known<u32> {
+    if let Some(h) = hidden(node) {
+        return Known::hidden(h);
+    }
     match node {
         None => match default {
             Some(d) => Known::Known(d),
@@ -105,13 +119,18 @@ fn group(model: &Model, provider: &Resource, cap: &GroupCapacity<'_>) -> Group {
     let asg = cap.group;
     let mut g = Group::new(address(model, asg));
     g.provider = Some(
-        string(provider.body.attr("name")).map_or_else(|| address(model, provider), str::to_string),
+        string(provider.body.attr("name").filter(|n| !n.is_sensitive()))
+            .map_or_else(|| address(model, provider), str::to_string),
     );
     g.launches = launches(cap);
     let body = &asg.body;
     g.min_size = known_u32(body.attr("min_size"), "min_size", None);
     g.max_size = known_u32(body.attr("max_size"), "max_size", None);
-    g.zones = match body.attr("availability_zones").and_then(Node::as_list) {
+    g.zones = match body
+        .attr("availability_zones")
+        .filter(|n| !n.is_sensitive())
+        .and_then(Node::as_list)
+    {
         Some(list) if list.iter().all(|n| !n.is_unknown()) => {
             Known::Known(u32::try_from(list.len()).unwrap_or(u32::MAX))
         }
@@ -119,6 +138,7 @@ fn group(model: &Model, provider: &Resource, cap: &GroupCapacity<'_>) -> Group {
     };
     g.protected = match body.attr("protect_from_scale_in") {
         None => Known::Known(catalog().autoscaling.protect_from_scale_in_provider_default),
+        Some(n) if n.is_sensitive() => Known::hidden(hidden(Some(n)).unwrap_or(Hidden::Sensitive)),
         Some(n) => match n.value {
             Value::Bool(b) => Known::Known(b),
             _ => Known::unknown("`protect_from_scale_in` is not known"),
@@ -147,6 +167,9 @@ fn launches(cap: &GroupCapacity<'_>) -> Known<Vec<InstanceShape>> {
         return Known::unknown(
             "its overrides set `weighted_capacity`, so its sizes count capacity units: not modelled",
         );
+    }
+    if let Some(h) = types.iter().find_map(|t| hidden(Some(t.node))) {
+        return Known::hidden(h);
     }
     let names: Vec<&str> = types.iter().map(|t| t.name.as_str()).collect();
     InstanceShape::from_catalog_all(&names)
@@ -197,6 +220,7 @@ fn on_demand(cap: &GroupCapacity<'_>) -> Known<OnDemandShare> {
         (Known::Unknown { unknown }, _) | (_, Known::Unknown { unknown }) => {
             Known::Unknown { unknown }
         }
+        (Known::Hidden { hidden }, _) | (_, Known::Hidden { hidden }) => Known::Hidden { hidden },
     }
 }
 
@@ -211,6 +235,12 @@ fn warm_pool(model: &Model, cap: &GroupCapacity<'_>) -> Known<Option<WarmPool>> 
     let Some(pool) = body.block("warm_pool") else {
         return Known::Known(None);
     };
+    if let Some(h) = ["pool_state", "max_group_prepared_capacity"]
+        .iter()
+        .find_map(|a| hidden(pool.body.attr(a)))
+    {
+        return Known::hidden(h);
+    }
     let state = match pool.body.attr("pool_state") {
         None => PoolState::Stopped,
         Some(n) => match n.as_str().as_deref().and_then(PoolState::parse) {
@@ -221,6 +251,7 @@ fn warm_pool(model: &Model, cap: &GroupCapacity<'_>) -> Known<Option<WarmPool>> 
     let min_size = match known_u32(pool.body.attr("min_size"), "warm_pool.min_size", Some(0)) {
         Known::Known(v) => v,
         Known::Unknown { unknown } => return Known::Unknown { unknown },
+        Known::Hidden { hidden } => return Known::Hidden { hidden },
     };
     let max_prepared = match pool.body.attr("max_group_prepared_capacity") {
         None => None,
@@ -255,6 +286,11 @@ fn warm_pools_check(model: &Model, cap: &GroupCapacity<'_>) -> Known<bool> {
         return unknown();
     }
     for t in templates {
+        match crate::capacity::user_data_mark(t.template) {
+            Mark::None => {}
+            Mark::Sensitive => return Known::hidden(Hidden::Sensitive),
+            Mark::Ephemeral => return Known::hidden(Hidden::Ephemeral),
+        }
         let (data, _) = user_data(t.template);
         let Some(text) = data.full() else {
             return unknown();
@@ -284,6 +320,9 @@ fn managed_scaling(provider: &Resource) -> Known<Option<ManagedScaling>> {
     let Some(ms) = asgp.body.block("managed_scaling") else {
         return Known::unknown("`managed_scaling` is not set");
     };
+    if let Some(h) = hidden(ms.body.attr("status")) {
+        return Known::hidden(h);
+    }
     match ms.body.attr("status").and_then(|n| n.as_str()).as_deref() {
         Some("ENABLED") => {}
         Some("DISABLED") => return Known::Known(None),
@@ -322,6 +361,10 @@ fn managed_scaling(provider: &Resource) -> Known<Option<ManagedScaling>> {
         | (_, Known::Unknown { unknown }, ..)
         | (_, _, Known::Unknown { unknown }, _)
         | (.., Known::Unknown { unknown }) => Known::Unknown { unknown },
+        (Known::Hidden { hidden }, ..)
+        | (_, Known::Hidden { hidden }, ..)
+        | (_, _, Known::Hidden { hidden }, _)
+        | (.., Known::Hidden { hidden }) => Known::Hidden { hidden },
     }
 }
 
@@ -371,15 +414,24 @@ fn refresh(asg: &Resource) -> Refresh {
             None => Known::unknown("`instance_warmup` is not set"),
             Some(n) => known_u32(Some(n), "instance_warmup", None),
         },
-        skip_matching: match attr("skip_matching").map(|n| &n.value) {
+        skip_matching: match attr("skip_matching") {
             None => Known::Known(false),
-            Some(Value::Bool(b)) => Known::Known(*b),
+            Some(n) if n.is_sensitive() => {
+                Known::hidden(hidden(Some(n)).unwrap_or(Hidden::Sensitive))
+            }
+            Some(Node {
+                value: Value::Bool(b),
+                ..
+            }) => Known::Known(*b),
             Some(_) => Known::unknown("`skip_matching` is not known"),
         },
         protected_instances: match (prefs, attr("scale_in_protected_instances")) {
             (None, _) => Known::Known(ecs_gpu_sim::facts::API_SCALE_IN_PROTECTED_DEFAULT),
             (Some(_), None) => {
                 Known::Known(ecs_gpu_sim::facts::PROVIDER_SCALE_IN_PROTECTED_DEFAULT)
+            }
+            (Some(_), Some(n)) if n.is_sensitive() => {
+                Known::hidden(hidden(Some(n)).unwrap_or(Hidden::Sensitive))
             }
             (Some(_), Some(n)) => match n.as_str().as_deref().and_then(ProtectedInstances::parse) {
                 Some(p) => Known::Known(p),
@@ -425,7 +477,10 @@ fn service(model: &Model, svc: &Resource, sc: &Scenario) -> Service {
     };
     s.deployment = deployment(svc);
     let (list, complete) = placement_constraints(model, svc);
-    s.constraints = if !complete {
+    let constraints_hidden = list.iter().find_map(|(t, e)| hidden(*t).or(hidden(*e)));
+    s.constraints = if let Some(h) = constraints_hidden {
+        Known::hidden(h)
+    } else if !complete {
         Known::unknown("its placement constraints are not known in full")
     } else {
         let mut out = Vec::new();
@@ -445,7 +500,12 @@ fn service(model: &Model, svc: &Resource, sc: &Scenario) -> Service {
             None => Known::Known(out),
         }
     };
-    s.strategy = if body.may_have_unknown("ordered_placement_strategy") {
+    let strategy_hidden = body
+        .block("ordered_placement_strategy")
+        .and_then(|b| hidden(b.body.attr("type")));
+    s.strategy = if let Some(h) = strategy_hidden {
+        Known::hidden(h)
+    } else if body.may_have_unknown("ordered_placement_strategy") {
         Known::unknown("its placement strategy is not known")
     } else {
         match body.block("ordered_placement_strategy").map(|b| {
@@ -470,6 +530,9 @@ fn deployment(svc: &Resource) -> Known<Deployment> {
         return Known::unknown("the deployment controller is not known");
     }
     if let Some(c) = body.block("deployment_controller") {
+        if let Some(h) = hidden(c.body.attr("type")) {
+            return Known::hidden(h);
+        }
         match c.body.attr("type").and_then(|n| n.as_str()).as_deref() {
             None | Some("ECS") => {}
             Some(other) => {
@@ -483,6 +546,9 @@ fn deployment(svc: &Resource) -> Known<Deployment> {
         return Known::unknown("`deployment_configuration` is not known");
     }
     let config = body.block("deployment_configuration");
+    if let Some(h) = config.and_then(|c| hidden(c.body.attr("strategy"))) {
+        return Known::hidden(h);
+    }
     let bake = config.and_then(|c| whole(c.body.attr("bake_time_in_minutes")));
     let strategy = match config.and_then(|c| c.body.attr("strategy")) {
         None => Some("ROLLING".to_string()),
@@ -510,6 +576,9 @@ fn deployment(svc: &Resource) -> Known<Deployment> {
                 (Known::Unknown { unknown }, _) | (_, Known::Unknown { unknown }) => {
                     Known::Unknown { unknown }
                 }
+                (Known::Hidden { hidden }, _) | (_, Known::Hidden { hidden }) => {
+                    Known::Hidden { hidden }
+                }
             }
         }
         Some("BLUE_GREEN") => Known::Known(Deployment::BlueGreen { bake_minutes: bake }),
@@ -532,6 +601,24 @@ pub fn task_shape(td: &TaskDefinition) -> Known<TaskShape> {
     let cs = containers(td);
     if !cs.complete {
         return Known::unknown("its container definitions are not known in full");
+    }
+    // What a task reserves is read from these: none may be hidden (a secret in a container's
+    // environment is not one of them).
+    let read = [&td.cpu, &td.memory, &td.network_mode]
+        .into_iter()
+        .map(Option::as_ref)
+        .chain(cs.known.iter().flat_map(|c| {
+            [
+                "resourceRequirements",
+                "cpu",
+                "memory",
+                "memoryReservation",
+                "portMappings",
+            ]
+            .map(|k| c.get(k))
+        }));
+    if let Some(h) = read.into_iter().find_map(hidden) {
+        return Known::hidden(h);
     }
     let mut gpus = 0u32;
     let (mut cpu_sum, mut mem_sum) = (0u64, Some(0u64));
@@ -605,11 +692,14 @@ pub fn task_shape(td: &TaskDefinition) -> Known<TaskShape> {
     };
     ports.sort_unstable();
     ports.dedup();
-    let family = td
-        .family
-        .as_ref()
-        .and_then(|f| f.as_str().map(|s| s.into_owned()))
-        .unwrap_or_default();
+    let family = match hidden(td.family.as_ref()) {
+        Some(h) => h.label().to_string(),
+        None => td
+            .family
+            .as_ref()
+            .and_then(|f| f.as_str().map(|s| s.into_owned()))
+            .unwrap_or_default(),
+    };
     Known::Known(TaskShape {
         family,
         gpus,

@@ -280,7 +280,7 @@ fn stepwise(instances: u64) -> Case {
         },
         event: Event::Scale {
             service: "embed".into(),
-            to: u32::try_from(instances).expect("instances"),
+            to: u32::try_from(instances).expect("instances").into(),
         },
         straightforward: None,
         distinct: None,

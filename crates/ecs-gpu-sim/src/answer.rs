@@ -17,8 +17,9 @@ pub enum Event {
         #[serde(skip_serializing_if = "Option::is_none")]
         task: Option<TaskShape>,
     },
-    /// The service's desired count becomes `to`.
-    Scale { service: String, to: u32 },
+    /// The service's desired count becomes `to` (hidden when a plan marks it sensitive: the
+    /// answer is then unknown).
+    Scale { service: String, to: Known<u32> },
     /// The group replaces every instance (a new launch template version, a new AMI).
     Refresh { group: String },
 }
@@ -28,7 +29,9 @@ impl Event {
     pub fn title(&self) -> String {
         match self {
             Event::Deploy { service, .. } => format!("deploy `{service}`"),
-            Event::Scale { service, to } => format!("scale `{service}` to {to}"),
+            Event::Scale { service, to } => {
+                format!("scale `{service}` to {}", to.shown(u32::to_string))
+            }
             Event::Refresh { group } => format!("refresh `{group}`"),
         }
     }

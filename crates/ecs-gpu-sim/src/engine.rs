@@ -281,11 +281,11 @@ impl<'a> Sim<'a> {
                         }
                     }
                 }
-                Known::Unknown { .. } => {
+                Known::Unknown { .. } | Known::Hidden { .. } => {
                     let Some(cap) = w.launch_cap[g] else { continue };
                     let start = match (&group.managed_scaling, &group.min_size) {
                         (Known::Known(Some(_)), Known::Known(min)) => *min,
-                        (Known::Known(Some(_)), Known::Unknown { .. }) => 0,
+                        (Known::Known(Some(_)), Known::Unknown { .. } | Known::Hidden { .. }) => 0,
                         _ => continue,
                     };
                     w.fleets[g].add(
@@ -474,6 +474,12 @@ impl<'a> Sim<'a> {
             }
             Event::Scale { service, to } => {
                 let s = self.service(service)?;
+                let to = *to.get().map_err(|r| {
+                    Unknown(format!(
+                        "the count `{}` scales to is not known: {r}",
+                        self.sc.services[s].name
+                    ))
+                })?;
                 let g = self.group_of(s)?;
                 self.steady_ok(g)?;
                 let svc = &self.sc.services[s];
@@ -486,7 +492,7 @@ impl<'a> Sim<'a> {
                 self.check_inputs(s, g, &w)?;
                 run.start(self, &w, g);
                 let now = w.fleets[g].tasks(k) + w.pending.get(&k).copied().unwrap_or(0);
-                let to = u64::from(*to);
+                let to = u64::from(to);
                 if to < now {
                     let stopped = w.fleets[g].stop(k, now - to);
                     run.step(
@@ -560,7 +566,18 @@ impl<'a> Sim<'a> {
 
     fn steady_ok(&self, g: usize) -> Result<(), Unknown> {
         let group = &self.sc.groups[g];
-        if let Known::Unknown { unknown } = &group.launches {
+        // A service on the group whose count or task is hidden holds capacity no answer may
+        // count without computing from the hidden value, nor leave out without being wrong.
+        for s in self.services_on(g) {
+            let svc = &self.sc.services[s];
+            if let Known::Hidden { hidden } = svc.desired {
+                return Err(self.unknown_input(s, "desired count", hidden.reason()));
+            }
+            if let Known::Hidden { hidden } = svc.task {
+                return Err(self.unknown_input(s, "task", hidden.reason()));
+            }
+        }
+        if let Err(unknown) = group.launches.get() {
             if group.instances.known().is_none() {
                 return Err(Unknown(format!(
                     "what `{}` launches is not known: {unknown}",
@@ -570,7 +587,8 @@ impl<'a> Sim<'a> {
         }
         if group.instances.known().is_none() {
             match &group.managed_scaling {
-                Known::Unknown { unknown } => {
+                Known::Unknown { .. } | Known::Hidden { .. } => {
+                    let unknown = group.managed_scaling.get().err().unwrap_or_default();
                     return Err(Unknown(format!("whether `{}` scales is not known: {unknown}", group.name)))
                 }
                 Known::Known(None) => {
@@ -588,11 +606,11 @@ impl<'a> Sim<'a> {
     /// Every input the placement of service `s` on group `g` needs.
     fn check_inputs(&mut self, s: usize, g: usize, w: &World) -> Result<(), Unknown> {
         let svc = &self.sc.services[s];
-        if let Known::Unknown { unknown } = &svc.constraints {
-            return Err(self.unknown_input(s, "placement constraints", &unknown.clone()));
+        if let Err(unknown) = svc.constraints.get() {
+            return Err(self.unknown_input(s, "placement constraints", unknown));
         }
-        if let Known::Unknown { unknown } = &svc.strategy {
-            return Err(self.unknown_input(s, "placement strategy", &unknown.clone()));
+        if let Err(unknown) = svc.strategy.get() {
+            return Err(self.unknown_input(s, "placement strategy", unknown));
         }
         let caps: Vec<usize> = w.fleets[g]
             .slots
@@ -667,7 +685,8 @@ impl<'a> Sim<'a> {
             Known::Known(None) => {
                 return Ok(blocked(format!("managed scaling is off on `{}`: nothing launches instances for the waiting tasks", group.name), vec![]))
             }
-            Known::Unknown { unknown } => {
+            Known::Unknown { .. } | Known::Hidden { .. } => {
+                let unknown = group.managed_scaling.get().err().unwrap_or_default();
                 return Err(Unknown(format!("whether `{}` scales out is not known: {unknown}", group.name)))
             }
         };
@@ -757,9 +776,9 @@ impl<'a> Sim<'a> {
         if have > 0 && (several || group.zones.known().is_some_and(|z| *z > 1)) {
             step = u64::from(ms.min_step);
         }
-        let max = match &group.max_size {
-            Known::Known(m) => u64::from(*m),
-            Known::Unknown { unknown } => {
+        let max = match group.max_size.get() {
+            Ok(m) => u64::from(*m),
+            Err(unknown) => {
                 return Err(Unknown(format!(
                     "the `max_size` of `{}` is not known: {unknown}",
                     group.name
@@ -1124,9 +1143,9 @@ impl<'a> Sim<'a> {
             });
         }
         // Protected instances: managed termination protection protects every instance with tasks.
-        let protected = match &group.protected {
-            Known::Known(p) => *p,
-            Known::Unknown { unknown } => {
+        let protected = match group.protected.get() {
+            Ok(p) => *p,
+            Err(unknown) => {
                 return Err(Unknown(format!("whether the instances of `{name}` are protected from scale-in is not known: {unknown}")))
             }
         };
@@ -1652,7 +1671,7 @@ impl Run {
                     }
                 }
                 None => {
-                    if let Known::Unknown { unknown } = &group.on_demand {
+                    if let Err(unknown) = group.on_demand.get() {
                         self.assumptions.push(format!(
                             "the {} it launches in `{}` can be had ({unknown}; Spot capacity is not known before launch)",
                             plural(u64::from(launched), "instance", "instances"),

@@ -46,9 +46,9 @@ use ecs_gpu_report::plural;
 
 pub use answer::{Answer, Cost, DeploymentGpus, Event, GroupPeak, Report, Step, Stranded, Verdict};
 pub use scenario::{
-    Bound, Constraint, Deployment, Group, Instance, InstanceShape, Known, ManagedScaling, Memory,
-    OnDemandShare, PoolState, ProtectedInstances, Refresh, Scenario, Service, Strategy, TaskShape,
-    WarmPool, MPS_UNKNOWN,
+    Bound, Constraint, Deployment, Group, Hidden, Instance, InstanceShape, Known, ManagedScaling,
+    Memory, OnDemandShare, PoolState, ProtectedInstances, Refresh, Scenario, Service, Strategy,
+    TaskShape, WarmPool, MPS_UNKNOWN,
 };
 
 /// Simulates each event from the scenario's steady state.
@@ -203,7 +203,10 @@ fn out_of_bounds(sc: &Scenario, events: &[Event]) -> Option<String> {
     for e in events {
         match e {
             Event::Scale { service, to } => {
-                if let Some(why) = count(&format!("the scale-out of `{service}`"), *to) {
+                if let Some(why) = to
+                    .known()
+                    .and_then(|to| count(&format!("the scale-out of `{service}`"), *to))
+                {
                     return Some(why);
                 }
             }

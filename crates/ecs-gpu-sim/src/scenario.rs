@@ -4,12 +4,53 @@
 
 use serde::Serialize;
 
-/// A value, or why it is not known.
+/// A value, or why it is not known, or that it is hidden.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 #[serde(untagged)]
 pub enum Known<T> {
     Known(T),
-    Unknown { unknown: String },
+    Unknown {
+        unknown: String,
+    },
+    /// A value Terraform hides (sensitive or ephemeral): the adapter that read it keeps only how
+    /// it is hidden, so no answer is computed from it and no renderer can print it. Every answer
+    /// that needs it is unknown, and says which input is hidden.
+    Hidden {
+        hidden: Hidden,
+    },
+}
+
+/// How Terraform hides a value.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Hidden {
+    /// `(sensitive)`: a `sensitive = true` variable or output, `sensitive()`, a value a plan marks
+    /// sensitive, and what is computed from them.
+    Sensitive,
+    /// `(ephemeral)`: an `ephemeral = true` variable or output.
+    Ephemeral,
+}
+
+impl Hidden {
+    /// What is printed in the value's place.
+    pub fn label(self) -> &'static str {
+        match self {
+            Hidden::Sensitive => "(sensitive)",
+            Hidden::Ephemeral => "(ephemeral)",
+        }
+    }
+
+    /// Why an answer that needs the value is unknown.
+    pub fn reason(self) -> &'static str {
+        match self {
+            Hidden::Sensitive => {
+                "it is sensitive, and nothing is computed from a value Terraform hides"
+            }
+            Hidden::Ephemeral => {
+                "it is ephemeral, and nothing is computed from a value Terraform hides"
+            }
+        }
+    }
 }
 
 impl<T> Known<T> {
@@ -20,20 +61,27 @@ impl<T> Known<T> {
         }
     }
 
+    /// A hidden value.
+    pub fn hidden(hidden: Hidden) -> Known<T> {
+        Known::Hidden { hidden }
+    }
+
     pub fn as_ref(&self) -> Known<&T> {
         match self {
             Known::Known(v) => Known::Known(v),
             Known::Unknown { unknown } => Known::Unknown {
                 unknown: unknown.clone(),
             },
+            Known::Hidden { hidden } => Known::Hidden { hidden: *hidden },
         }
     }
 
-    /// The value, or the reason it is not known.
+    /// The value, or the reason it is not known (a hidden value's is [`Hidden::reason`]).
     pub fn get(&self) -> Result<&T, &str> {
         match self {
             Known::Known(v) => Ok(v),
             Known::Unknown { unknown } => Err(unknown),
+            Known::Hidden { hidden } => Err(hidden.reason()),
         }
     }
 
@@ -45,6 +93,16 @@ impl<T> Known<T> {
         match self {
             Known::Known(v) => Known::Known(f(v)),
             Known::Unknown { unknown } => Known::Unknown { unknown },
+            Known::Hidden { hidden } => Known::Hidden { hidden },
+        }
+    }
+
+    /// The value as printed: itself (by `show`), `(sensitive)`, `(ephemeral)` or `unknown`.
+    pub fn shown(&self, show: impl FnOnce(&T) -> String) -> String {
+        match self {
+            Known::Known(v) => show(v),
+            Known::Unknown { .. } => "unknown".to_string(),
+            Known::Hidden { hidden } => hidden.label().to_string(),
         }
     }
 }
@@ -118,6 +176,7 @@ impl InstanceShape {
                     }
                 }
                 Known::Unknown { unknown } => return Known::Unknown { unknown },
+                Known::Hidden { hidden } => return Known::Hidden { hidden },
             }
         }
         if out.is_empty() {

@@ -137,7 +137,7 @@ fn scale_from_zero_launches_two_instances() {
         &sc,
         &[Event::Scale {
             service: "train".into(),
-            to: 1,
+            to: 1.into(),
         }],
     );
     let a = &report.answers[0];
@@ -162,7 +162,7 @@ fn two_services_starve_each_other_on_one_capacity_provider() {
         &sc,
         &[Event::Scale {
             service: "train".into(),
-            to: 1,
+            to: 1.into(),
         }],
     );
     let a = &report.answers[0];
@@ -215,7 +215,7 @@ fn gpus_stranded_on_an_eight_gpu_instance() {
         &sc,
         &[Event::Scale {
             service: "train".into(),
-            to: 4,
+            to: 4.into(),
         }],
     );
     let a = &report.answers[0];
@@ -292,7 +292,7 @@ fn managed_scaling_step_sizes_bound_each_scale_out() {
         &sc,
         &[Event::Scale {
             service: "web".into(),
-            to: 10,
+            to: 10.into(),
         }],
     );
     let a = &report.answers[0];
@@ -375,7 +375,7 @@ fn prices_give_cost_per_hour() {
 fn scale(s: &str, to: u32) -> Event {
     Event::Scale {
         service: s.into(),
-        to,
+        to: to.into(),
     }
 }
 
@@ -873,7 +873,7 @@ fn managed_scaling_the_api_refuses_gives_no_answer() {
         };
         let event = Event::Scale {
             service: "infer".into(),
-            to: 3,
+            to: 3.into(),
         };
         let (report, out) = run(&sc, &[event]);
         assert_eq!(report.answers[0].verdict.as_str(), "unknown", "{out}");
@@ -910,7 +910,7 @@ fn sizes_past_the_simulators_bounds_give_unknown_answers() {
         let events = [
             Event::Scale {
                 service: "tune".into(),
-                to: 4,
+                to: 4.into(),
             },
             deploy("train"),
         ];
@@ -928,7 +928,7 @@ fn sizes_past_the_simulators_bounds_give_unknown_answers() {
         &sc,
         &[Event::Scale {
             service: "tune".into(),
-            to: u32::MAX,
+            to: u32::MAX.into(),
         }],
     );
     assert_eq!(report.answers[0].verdict.as_str(), "unknown", "{out}");

@@ -1756,6 +1756,161 @@ fn a_small_file_that_would_build_a_million_containers_stays_within_memory() {
 // ---------------------------------------------------------------------------------------------
 // Round three (issue 50): the guards of `check` and `plan` at every entry point.
 
+/// A GPU stack whose sizes come from values Terraform hides, through each way a value is hidden:
+/// a `sensitive` variable (`max_size`), a local module's sensitive output (`desired_count`), a
+/// sensitive variable given in `terraform.tfvars` (a container's `cpu`), `sensitive()` (its
+/// `memory`), a sensitive variable's instance type, and a sensitive target capacity.
+fn hidden_gpu_stack(dir: &Path) {
+    write(
+        dir,
+        "main.tf",
+        r#"variable "max" {
+  type      = number
+  sensitive = true
+  default   = 9137
+}
+variable "cpu" {
+  type      = number
+  sensitive = true
+}
+variable "type" {
+  type      = string
+  sensitive = true
+  default   = "p4d.24xlarge"
+}
+variable "target" {
+  type      = number
+  sensitive = true
+  default   = 83
+}
+module "sizes" {
+  source = "./sizes"
+}
+resource "aws_launch_template" "gpu" {
+  name_prefix   = "gpu-"
+  image_id      = "ami-0123456789abcdef0"
+  instance_type = var.type
+}
+resource "aws_autoscaling_group" "gpu" {
+  name     = "gpu"
+  min_size = 0
+  max_size = var.max
+  launch_template {
+    id      = aws_launch_template.gpu.id
+    version = aws_launch_template.gpu.latest_version
+  }
+}
+resource "aws_ecs_capacity_provider" "gpu" {
+  name = "gpu"
+  auto_scaling_group_provider {
+    auto_scaling_group_arn = aws_autoscaling_group.gpu.arn
+    managed_scaling {
+      status          = "ENABLED"
+      target_capacity = var.target
+    }
+  }
+}
+resource "aws_ecs_task_definition" "infer" {
+  family                   = "infer"
+  requires_compatibilities = ["EC2"]
+  container_definitions = jsonencode([{
+    name                 = "infer"
+    image                = "vllm/vllm-openai:v0.6.3"
+    cpu                  = var.cpu
+    memory               = sensitive(12777)
+    resourceRequirements = [{ type = "GPU", value = "1" }]
+  }])
+}
+resource "aws_ecs_service" "infer" {
+  name            = "infer"
+  task_definition = aws_ecs_task_definition.infer.arn
+  desired_count   = module.sizes.desired
+  capacity_provider_strategy {
+    capacity_provider = aws_ecs_capacity_provider.gpu.name
+    weight            = 1
+  }
+}
+"#,
+    );
+    write(dir, "terraform.tfvars", "cpu = 4099\n");
+    write(
+        dir,
+        "sizes/main.tf",
+        "output \"desired\" {\n  value     = 8231\n  sensitive = true\n}\n",
+    );
+}
+
+/// The numbers and names of [`hidden_gpu_stack`] that are hidden, and what is computed from them
+/// (a rolling deployment of `desired` tasks needs `desired + 1`).
+const HIDDEN_FIGURES: [&str; 6] = ["9137", "8231", "8232", "4099", "12777", "p4d.24xlarge"];
+
+/// 50.1: `simulate` on a Terraform root printed the values `check` hides on the same root: a
+/// sensitive `max_size` as "`max_size` 37 (37 GPUs)", desired counts, CPU, memory and instance
+/// types marked sensitive, through variables, `sensitive()`, module outputs and tfvars. An answer
+/// that needs a hidden value is unknown and names it, in both formats.
+#[test]
+fn simulate_on_a_root_hides_what_check_hides() {
+    let dir = scratch("simulate-hidden-root");
+    hidden_gpu_stack(&dir);
+    for args in [
+        vec!["simulate", "."],
+        vec!["simulate", ".", "--format", "json"],
+        vec!["simulate", ".", "--refresh", "aws_autoscaling_group.gpu"],
+        vec!["simulate", ".", "--scale", "aws_ecs_service.infer=3"],
+        vec!["check", ".", "--format", "json"],
+    ] {
+        let r = run(&dir, &args);
+        r.assert_sane();
+        assert!(matches!(r.code(), 0 | 1), "{args:?}: {}", r.stderr);
+        for figure in HIDDEN_FIGURES {
+            assert!(
+                !r.stdout.contains(figure) && !r.stderr.contains(figure),
+                "{args:?}: {figure} printed: {}",
+                r.stdout
+            );
+        }
+        if args[0] == "simulate" {
+            assert!(r.stdout.contains("sensitive"), "{args:?}: {}", r.stdout);
+        }
+    }
+}
+
+/// 50.3: GPU108 quoted a repeated key written from a sensitive variable in a heredoc task
+/// definition (sensitive as a whole) in its message and help, in every format: the key of a
+/// hidden object is part of its value.
+#[test]
+fn a_repeated_key_from_a_sensitive_variable_is_printed_in_no_format() {
+    let dir = scratch("gpu108-hidden-key");
+    write(
+        &dir,
+        "main.tf",
+        &format!(
+            r#"variable "token" {{
+  sensitive = true
+  default   = "{SECRET}"
+}}
+resource "aws_ecs_task_definition" "app" {{
+  family                   = "app"
+  requires_compatibilities = ["EC2"]
+  container_definitions    = <<JSON
+[{{"name":"app","image":"i","memory":512,"resourceRequirements":[{{"type":"GPU","value":"1"}}],"dockerLabels":{{"${{var.token}}":"1","${{var.token}}":"2"}}}}]
+JSON
+}}
+"#
+        ),
+    );
+    for format in ["human", "json", "sarif", "github", "gitlab"] {
+        let r = run(&dir, &["check", ".", "--format", format]);
+        r.assert_sane();
+        assert!(matches!(r.code(), 0 | 1), "{format}: {}", r.stderr);
+        assert!(
+            r.stdout.contains("repeats the key `(sensitive)`"),
+            "{format}: {}",
+            r.stdout
+        );
+    }
+}
+
 /// 50.5: saved JSON of empty objects took 240 times its size: 6 MB of
 /// `{"containerInstances":[{},…]}` took 1.45 GB in `diagnose --from` and `simulate --from`, 60 MB
 /// aborted the process. A saved output is refused past what AWS CLI output holds (items of a list,

@@ -578,6 +578,40 @@ fn gpu_plan(n: usize, scale: bool, sensitive: bool) -> String {
     .to_string()
 }
 
+/// 50.2: `plan`'s capacity line and `simulate --plan` printed values the plan marks sensitive
+/// (`before_sensitive`/`after_sensitive`): "capacity: unknown: the desired count of
+/// `module.gpu.aws_ecs_service.app` is 918273645". The plan adapter honours the masks as every
+/// effect does: the answer is unknown and names the hidden value, in both formats.
+#[test]
+fn plan_capacity_line_and_simulate_plan_hide_what_the_plan_marks_sensitive() {
+    let dir = scratch("plan-sensitive-capacity");
+    for (name, scale) in [("deploy.json", false), ("scale.json", true)] {
+        std::fs::write(dir.join(name), gpu_plan(1, scale, true)).unwrap();
+        for args in [
+            vec!["plan", name],
+            vec!["plan", name, "--format", "json"],
+            vec!["simulate", "--plan", name],
+            vec!["simulate", "--plan", name, "--format", "json"],
+        ] {
+            let r = run(&dir, &args);
+            r.assert_sane();
+            assert!(matches!(r.code(), 0 | 1), "{args:?}: {}", r.stderr);
+            for hidden in ["918273645", "918273646", "9137"] {
+                assert!(
+                    !r.stdout.contains(hidden) && !r.stderr.contains(hidden),
+                    "{args:?}: {hidden} printed: {}",
+                    r.stdout
+                );
+            }
+            // A sensitive count that changes is no scale-out `plan` can tell (it does not
+            // compare hidden values): only the deployment has a capacity line.
+            if !scale {
+                assert!(r.stdout.contains("sensitive"), "{args:?}: {}", r.stdout);
+            }
+        }
+    }
+}
+
 /// 50.6: `simulate --plan` had none of `plan`'s input guards: a FIFO blocked forever, `/dev/zero`
 /// was read, `ECS_GPU_MAX_PLAN_BYTES` was ignored, endless whitespace on standard input never
 /// ended, and `yes '['` aborted at 1.6 GB (so did `plan -`: a skipped value's nesting was kept

@@ -1,4 +1,4 @@
-use ecs_gpu_model::{Entry, Model, Node, Value};
+use ecs_gpu_model::{Entry, Mark, Model, Node, Value};
 
 use crate::task::{
     containers, containers_in_json, is_gpu_requirement, is_gpu_task, task_definitions,
@@ -70,18 +70,30 @@ fn holds_gpu_link(e: &Entry) -> Option<&'static str> {
     None
 }
 
-fn visit<'a>(node: &'a Node, out: &mut Vec<(&'a Entry, Option<&'a Entry>)>) {
+/// Each repeated key of the objects in `node`, with the entry that counts and how the object
+/// that holds it is hidden: a key is part of its object's value, so the key of a sensitive object
+/// (a heredoc or template with a sensitive interpolation, an object built with a sensitive key)
+/// is never quoted.
+type Repeated<'a> = (&'a Entry, Option<&'a Entry>, Mark);
+
+fn visit<'a>(node: &'a Node, hidden: Mark, out: &mut Vec<Repeated<'a>>) {
     match &node.value {
         Value::Object(o) => {
+            let hidden = hidden.max(node.mark);
             for d in &o.discarded {
-                out.push((d, o.entries.iter().find(|e| e.key == d.key)));
+                out.push((d, o.entries.iter().find(|e| e.key == d.key), hidden));
             }
             for e in o.entries.iter().chain(&o.discarded) {
-                visit(&e.value, out);
+                visit(&e.value, hidden, out);
             }
         }
-        Value::List(items) => items.iter().for_each(|i| visit(i, out)),
-        Value::Json(inner) => visit(inner, out),
+        Value::List(items) => {
+            let hidden = hidden.max(node.mark);
+            items.iter().for_each(|i| visit(i, hidden, out));
+        }
+        // A `jsonencode` text is hidden as a whole when a part is: its parts carry their own
+        // marks.
+        Value::Json(inner) => visit(inner, hidden, out),
         _ => {}
     }
 }
@@ -120,7 +132,7 @@ fn check(model: &Model, report: &mut Findings<'_>) {
             .iter()
             .map(|c| {
                 let mut found = Vec::new();
-                visit(c.node, &mut found);
+                visit(c.node, Mark::None, &mut found);
                 found
             })
             .collect();
@@ -129,20 +141,24 @@ fn check(model: &Model, report: &mut Findings<'_>) {
             || found
                 .iter()
                 .flatten()
-                .any(|(dropped, _)| holds_gpu_link(dropped).is_some());
+                .any(|(dropped, _, _)| holds_gpu_link(dropped).is_some());
         if !gpu_task {
             continue;
         }
         for (c, found) in containers.iter().zip(found) {
-            for (dropped, kept) in found {
+            for (dropped, kept, hidden) in found {
                 let lost = holds_gpu_link(dropped);
                 if loses_nothing(dropped, kept) {
                     continue;
                 }
+                let key = if hidden.is_hidden() {
+                    hidden.label()
+                } else {
+                    dropped.key.as_str()
+                };
                 let mut message = format!(
-                    "container {} repeats the key `{}`, and {who}",
+                    "container {} repeats the key `{key}`, and {who}",
                     c.display_name(),
-                    dropped.key
                 );
                 if let Some(what) = lost {
                     message.push_str(&format!(", which held {what}"));
@@ -153,10 +169,7 @@ fn check(model: &Model, report: &mut Findings<'_>) {
                         kept.and_then(|k| k.key_loc),
                         "this later value is the one that counts",
                     )
-                    .help(format!(
-                        "keep one `{}` and merge the values into it",
-                        dropped.key
-                    ))
+                    .help(format!("keep one `{key}` and merge the values into it"))
                     .task(td);
                 if lost.is_some() {
                     b = b.severity(Severity::Error);

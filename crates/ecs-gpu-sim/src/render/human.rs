@@ -68,6 +68,7 @@ fn answer(out: &mut dyn Write, a: &Answer) -> io::Result<()> {
                 format!("`max_size` {m}{gpus}")
             }
             Known::Unknown { .. } => "`max_size` unknown".to_string(),
+            Known::Hidden { hidden } => format!("`max_size` {}", hidden.label()),
         };
         writeln!(
             out,

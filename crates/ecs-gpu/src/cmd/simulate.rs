@@ -119,7 +119,7 @@ pub fn run(args: &Args, out: &mut dyn Write) -> Result<Outcome> {
         check_service(&scenario, name)?;
         events.push(Event::Scale {
             service: name.to_string(),
-            to,
+            to: to.into(),
         });
     }
     for g in &args.refresh {
