@@ -21,6 +21,20 @@ fn int(v: Option<&Value>) -> Option<u32> {
     v?.as_u64().and_then(|n| u32::try_from(n).ok())
 }
 
+/// A count or size from the AWS output (`MaxSize`, `desiredCount`): known when it is one. A
+/// negative value is no count (a saved `MaxSize: -1` was read as 0), and one past `u32` is past
+/// what the simulator takes.
+fn count(n: i64, what: &str) -> Known<u32> {
+    match u32::try_from(n) {
+        Ok(v) => Known::Known(v),
+        Err(_) if n < 0 => Known::unknown(format!("`{what}` is {n}, which is not a count")),
+        Err(_) => Known::unknown(format!(
+            "`{what}` is {n}, more than the simulator takes ({})",
+            ecs_gpu_sim::MAX_COUNT
+        )),
+    }
+}
+
 /// The scenario of a cluster.
 pub fn scenario(inputs: &Inputs, extras: &Extras) -> Scenario {
     let mut sc = Scenario::default();
@@ -32,7 +46,7 @@ pub fn scenario(inputs: &Inputs, extras: &Extras) -> Scenario {
     let td = inputs.task_definition.as_ref().map(|t| &t.task_definition);
     for svc in &services {
         let mut s = Service::new(svc.service_name.clone());
-        s.desired = Known::Known(u32::try_from(svc.desired_count.max(0)).unwrap_or(0));
+        s.desired = count(svc.desired_count, "desiredCount");
         s.group = match svc.capacity_provider_strategy.as_slice() {
             [one] => Known::Known(one.capacity_provider.clone()),
             [] => Known::unknown("it has no capacity provider strategy"),
@@ -71,10 +85,16 @@ pub fn scenario(inputs: &Inputs, extras: &Extras) -> Scenario {
                 bake_minutes: bake,
             }),
             (_, None | Some("ROLLING")) => match (dc.minimum_healthy_percent, dc.maximum_percent) {
-                (Some(min), Some(max)) => Known::Known(Deployment::Rolling {
-                    minimum_healthy_percent: u32::try_from(min.max(0)).unwrap_or(0),
-                    maximum_percent: u32::try_from(max.max(0)).unwrap_or(0),
-                }),
+                (Some(min), Some(max)) => match (
+                    count(min, "minimumHealthyPercent"),
+                    count(max, "maximumPercent"),
+                ) {
+                    (Known::Known(min), Known::Known(max)) => Known::Known(Deployment::Rolling {
+                        minimum_healthy_percent: min,
+                        maximum_percent: max,
+                    }),
+                    (Known::Known(_), other) | (other, _) => other.map(|_| Deployment::default()),
+                },
                 _ => Known::unknown("the deployment percentages are not in the AWS output read"),
             },
             (_, Some(other)) => {
@@ -155,12 +175,14 @@ pub fn scenario(inputs: &Inputs, extras: &Extras) -> Scenario {
                     get("instanceWarmupPeriod"),
                 ) {
                     (Some(t), Some(min), Some(max), Some(w)) => {
-                        Known::Known(Some(ManagedScaling {
-                            target_capacity: u32::try_from(t.max(0)).unwrap_or(100),
-                            min_step: min,
-                            max_step: max,
-                            warmup: w,
-                        }))
+                        count(t, "targetCapacity").map(|target_capacity| {
+                            Some(ManagedScaling {
+                                target_capacity,
+                                min_step: min,
+                                max_step: max,
+                                warmup: w,
+                            })
+                        })
                     }
                     _ => Known::unknown(
                         "the managed scaling step sizes and warmup are not in the output",
@@ -183,8 +205,8 @@ pub fn scenario(inputs: &Inputs, extras: &Extras) -> Scenario {
         }
         if let Some(asg) = asg {
             g.name = asg.auto_scaling_group_name.clone();
-            g.min_size = Known::Known(u32::try_from(asg.min_size.max(0)).unwrap_or(0));
-            g.max_size = Known::Known(u32::try_from(asg.max_size.max(0)).unwrap_or(0));
+            g.min_size = count(asg.min_size, "MinSize");
+            g.max_size = count(asg.max_size, "MaxSize");
             g.zones = Known::Known(u32::try_from(asg.availability_zones.len()).unwrap_or(0));
             let extra = extras.group(&asg.auto_scaling_group_name);
             let mixed = extra.and_then(|e| e.get("MixedInstancesPolicy"));

@@ -10,6 +10,9 @@ thread_local! {
     /// What is left of the syntax-tree budget of the unit this thread is loading (`None`: no unit,
     /// each file has its own budget only). See [`start_unit`].
     static UNIT_TREES: Cell<Option<usize>> = const { Cell::new(None) };
+    /// What the unit's trees and values took of its budget so far, for the message of a file that
+    /// does not fit.
+    static UNIT_USED: Cell<usize> = const { Cell::new(0) };
 }
 
 /// Starts a unit's syntax-tree budget: [`TREE_BUDGET_BASE`] once, and for each text parsed, as
@@ -25,6 +28,7 @@ pub(crate) fn start_unit() {
         "a unit started on a thread inside another"
     );
     UNIT_TREES.with(|t| t.set(Some(TREE_BUDGET_BASE)));
+    UNIT_USED.with(|u| u.set(0));
 }
 
 /// Ends the unit's budget: parsing outside a unit gives each text its own budget only.
@@ -54,22 +58,29 @@ fn within<T>(
     let Some(left) = UNIT_TREES.with(Cell::get) else {
         return guarded(|| parse(own)).map(|(tree, _)| tree);
     };
+    let taken = UNIT_USED.with(Cell::get);
     let left = left.saturating_add(allowance);
     let budget = own.min(left);
     match guarded(|| parse(budget)) {
         Ok((tree, used)) => {
             UNIT_TREES.with(|t| t.set(Some(left.saturating_sub(used))));
+            UNIT_USED.with(|u| u.set(u.get().saturating_add(used)));
             Ok(tree)
         }
         Err(mut e) => {
             // The tree is dropped: the unit keeps what it had, and this text's allowance.
             UNIT_TREES.with(|t| t.set(Some(left)));
             if e.is_over_budget() && budget < own {
+                // What each side took, not a blame: the files before may have taken little, and
+                // this one most.
                 e.message = format!(
                     "syntax trees over their memory budget for one root module with the modules \
                      it calls ({} MiB, plus {per_byte} bytes per byte of their files): the files \
-                     before this one took it, so this one is not checked",
-                    TREE_BUDGET_BASE >> 20
+                     before this one took {} of it, and this one needs more than the {} left, so \
+                     it is not checked",
+                    TREE_BUDGET_BASE >> 20,
+                    size(taken),
+                    size(budget)
                 );
             }
             Err(e)
@@ -80,14 +91,36 @@ fn within<T>(
 /// Charges the unit's syntax-tree budget with `bytes` of values read from a text of `text_len`
 /// bytes (a variable file: static data, like a tree, held while the unit is evaluated), with the
 /// text's allowance. `false`, and nothing charged, when they do not fit.
-pub(crate) fn charge_values(text_len: usize, bytes: usize) -> bool {
+pub(crate) fn charge_values(text_len: usize, bytes: usize) -> Result<(), String> {
     let Some(left) = UNIT_TREES.with(Cell::get) else {
-        return true;
+        return Ok(());
     };
+    let taken = UNIT_USED.with(Cell::get);
     let left = left.saturating_add(text_len.saturating_mul(ecs_gpu_hcl::TREE_BUDGET_PER_BYTE));
     let fits = bytes <= left;
     UNIT_TREES.with(|t| t.set(Some(if fits { left - bytes } else { left })));
-    fits
+    if fits {
+        UNIT_USED.with(|u| u.set(u.get().saturating_add(bytes)));
+        Ok(())
+    } else {
+        Err(format!(
+            "the files before this one took {} of it, and its values need {}, more than the {} left",
+            size(taken),
+            size(bytes),
+            size(left)
+        ))
+    }
+}
+
+/// A size in words: `3 KiB`, `15 MiB`.
+fn size(bytes: usize) -> String {
+    if bytes >= 1 << 20 {
+        format!("{} MiB", bytes >> 20)
+    } else if bytes >= 1 << 10 {
+        format!("{} KiB", bytes >> 10)
+    } else {
+        format!("{bytes} bytes")
+    }
 }
 
 pub(crate) fn file(text: &str) -> Result<File, ParseError> {

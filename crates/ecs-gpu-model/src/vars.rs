@@ -143,15 +143,15 @@ impl Loader {
             .sum();
         let bytes =
             usize::try_from(nodes.saturating_mul(crate::budget::NODE_SIZE)).unwrap_or(usize::MAX);
-        if !crate::parse::charge_values(text_len, bytes) {
+        if let Err(why) = crate::parse::charge_values(text_len, bytes) {
             self.problems.push(LoadProblem {
                 path: display,
                 line: None,
                 column: None,
                 message: format!(
                     "values over their memory budget for one root module with the modules it \
-                     calls ({} MiB, plus {} bytes per byte of their files): the files before this \
-                     one took it, so its values are not used",
+                     calls ({} MiB, plus {} bytes per byte of their files): {why}, so its values \
+                     are not used",
                     ecs_gpu_hcl::TREE_BUDGET_BASE >> 20,
                     ecs_gpu_hcl::TREE_BUDGET_PER_BYTE
                 ),

@@ -228,6 +228,7 @@ pub fn scenario(plan: &Plan) -> PlanScenario {
         let cps = group_capacity_providers(m, i);
         if let Some(&cp) = cps.first() {
             let c = m.resources[cp].current();
+            g.aliases.push(m.resources[cp].address.clone());
             g.provider = (!sensitive(&c, &["name"]))
                 .then(|| c.str(&["name"]).map(str::to_string))
                 .flatten();

@@ -63,10 +63,15 @@ pub fn scenario(model: &Model) -> (Scenario, Vec<ResourceId>) {
     }
     let mut ids = Vec::new();
     for svc in model.resources_of("aws_ecs_service") {
+        let mut s = service(model, svc, &sc);
         if svc.instances_unknown {
-            continue;
+            // Simulated as one service whose count is unknown, not passed over: a GPU service
+            // with `count = 1001` was "no GPU service found".
+            s.desired = Known::unknown(
+                "how many instances of the service there are is not known (a `count` or `for_each` that is unknown, or past the 1,000 instances `check` expands)",
+            );
         }
-        sc.services.push(service(model, svc, &sc));
+        sc.services.push(s);
         ids.push(svc.id);
     }
     (sc, ids)
@@ -122,6 +127,7 @@ fn group(model: &Model, provider: &Resource, cap: &GroupCapacity<'_>) -> Group {
         string(provider.body.attr("name").filter(|n| !n.is_sensitive()))
             .map_or_else(|| address(model, provider), str::to_string),
     );
+    g.aliases.push(address(model, provider));
     g.launches = launches(cap);
     let body = &asg.body;
     g.min_size = known_u32(body.attr("min_size"), "min_size", None);

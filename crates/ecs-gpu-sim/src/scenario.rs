@@ -121,10 +121,10 @@ pub struct Scenario {
 }
 
 impl Scenario {
+    /// The group of this name: its own, its capacity provider's, or another it is known by
+    /// ([`Group::aliases`]).
     pub fn group(&self, name: &str) -> Option<usize> {
-        self.groups
-            .iter()
-            .position(|g| g.name == name || g.provider.as_deref() == Some(name))
+        self.groups.iter().position(|g| g.is_named(name))
     }
 
     pub fn service(&self, name: &str) -> Option<usize> {
@@ -299,6 +299,9 @@ pub struct Group {
     pub name: String,
     /// The capacity provider over it.
     pub provider: Option<String>,
+    /// Other names it is known by: the capacity provider's Terraform address, when its name is
+    /// set (`--refresh aws_ecs_capacity_provider.gpu`).
+    pub aliases: Vec<String>,
     /// What a new instance of the group may be: one shape, or several with a mixed instances
     /// policy (which of them launches is the allocation strategy's choice, which no input shows:
     /// the answers then hold for the smallest and the largest, or say unknown).
@@ -329,6 +332,7 @@ impl Group {
         Group {
             name: name.into(),
             provider: None,
+            aliases: Vec::new(),
             launches: Known::unknown(unknown()),
             min_size: Known::unknown(unknown()),
             max_size: Known::unknown(unknown()),
@@ -340,6 +344,22 @@ impl Group {
             protected: Known::unknown(unknown()),
             refresh: Refresh::default(),
         }
+    }
+}
+
+impl Group {
+    /// Whether `name` names the group: its own name, its capacity provider's, an alias.
+    pub fn is_named(&self, name: &str) -> bool {
+        self.name == name
+            || self.provider.as_deref() == Some(name)
+            || self.aliases.iter().any(|a| a == name)
+    }
+
+    /// Its names: its own, its capacity provider's, its aliases.
+    pub fn names(&self) -> impl Iterator<Item = &str> {
+        std::iter::once(self.name.as_str())
+            .chain(self.provider.as_deref())
+            .chain(self.aliases.iter().map(String::as_str))
     }
 }
 

@@ -2036,3 +2036,75 @@ fn kernel_files_fifos_and_devices_are_refused_by_every_reader() {
         assert!(r.took < Duration::from_secs(10), "{prices}: {:?}", r.took);
     }
 }
+
+/// 50.14: four answers that said something else than the truth. A GPU service with `count = 1001`
+/// (past the instances `check` expands) was "no GPU service found"; `--refresh` refused a capacity
+/// provider's address; a budget error blamed the files before the one that took the budget.
+#[test]
+fn answers_say_what_they_mean() {
+    let dir = scratch("misleading");
+    let root = dir.join("count");
+    std::fs::create_dir_all(&root).unwrap();
+    std::fs::copy(
+        Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/simulate/warm-pool/main.tf"),
+        root.join("main.tf"),
+    )
+    .unwrap();
+    let text = std::fs::read_to_string(root.join("main.tf")).unwrap();
+    std::fs::write(
+        root.join("main.tf"),
+        text.replace(
+            "desired_count   = 2",
+            "count           = 1001\n  desired_count   = 2",
+        ),
+    )
+    .unwrap();
+    let r = run(&root, &["simulate", "."]);
+    r.assert_sane();
+    assert_eq!(r.code(), 0, "{}", r.stderr);
+    assert!(
+        r.stdout
+            .contains("how many instances of the service there are is not known"),
+        "{}",
+        r.stdout
+    );
+    let r = run(
+        &root,
+        &[
+            "simulate",
+            ".",
+            "--refresh",
+            "aws_ecs_capacity_provider.gpu",
+        ],
+    );
+    r.assert_sane();
+    assert_eq!(r.code(), 0, "{}", r.stderr);
+    assert!(
+        r.stdout.contains("refresh `aws_ecs_capacity_provider.gpu`"),
+        "{}",
+        r.stdout
+    );
+
+    // A small dense file first, then one that takes four times as much: the message says what
+    // each took, blaming neither.
+    let budget = dir.join("budget");
+    write(
+        &budget,
+        "a.tf",
+        &format!("locals {{\n  a = [{}1]\n}}\n", "{a=1},".repeat(20_000)),
+    );
+    write(
+        &budget,
+        "b.tf",
+        &format!("locals {{\n  b = [{}1]\n}}\n", "{a=1},".repeat(80_000)),
+    );
+    let r = run(&budget, &["check", "."]);
+    r.assert_sane();
+    assert_eq!(r.code(), 2, "{}", r.stderr);
+    assert!(
+        r.stderr.contains("b.tf") && r.stderr.contains("the files before this one took"),
+        "{}",
+        r.stderr
+    );
+    assert!(r.stderr.contains("MiB left"), "{}", r.stderr);
+}

@@ -660,3 +660,23 @@ fn simulate_plan_has_every_guard_of_plan() {
         }
     }
 }
+
+/// 50.14: a saved `MaxSize: -1` was read as 0 (and a negative desired count too), which made a
+/// deployment over its maximum. A value that is not a count is unknown, and the answer says so.
+#[test]
+fn a_saved_max_size_of_minus_one_is_not_read_as_zero() {
+    let dir = scratch("saved-max-size");
+    copy_scenario("gpus-available-pinned", &dir);
+    let groups = dir.join("describe-auto-scaling-groups.json");
+    let mut v: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(&groups).unwrap()).unwrap();
+    v["AutoScalingGroups"][0]["MaxSize"] = serde_json::json!(-1);
+    std::fs::write(&groups, v.to_string()).unwrap();
+    let r = run(&dir, &["simulate", "--from", ".", "--format", "json"]);
+    r.assert_sane();
+    assert!(
+        r.stdout.contains("`MaxSize` is -1, which is not a count"),
+        "{}",
+        r.stdout
+    );
+}

@@ -127,7 +127,10 @@ pub fn run(args: &Args, out: &mut dyn Write) -> Result<Outcome> {
             let known: Vec<String> = scenario
                 .groups
                 .iter()
-                .map(|g| format!("`{}`", g.name))
+                .map(|g| {
+                    let names: Vec<String> = g.names().map(|n| format!("`{n}`")).collect();
+                    names.join(" or ")
+                })
                 .collect();
             bail!(
                 "--refresh `{g}`: no such Auto Scaling group or capacity provider; known: {}",
