@@ -112,6 +112,19 @@ pub fn simulate(data: &[u8]) {
             }
         }
     }
+    // Each event is answered from the steady state, whatever was answered before it: alone or
+    // after the others, the same answer (the simulator puts back what an event changed instead of
+    // copying the steady state for each one).
+    for (e, a) in events.iter().zip(&report.answers) {
+        let alone = ecs_gpu_sim::simulate(&scenario, std::slice::from_ref(e), None);
+        assert_eq!(
+            alone.answers.first(),
+            Some(a),
+            "{} alone differs from its answer among {} events: {scenario:#?}",
+            e.title(),
+            events.len()
+        );
+    }
     let _ = ecs_gpu_sim::render::human(&mut std::io::sink(), &report);
     let _ = ecs_gpu_sim::render::json(&mut std::io::sink(), &report);
 }

@@ -56,16 +56,21 @@ pub fn deployment_capacity(plan: &Plan) -> Vec<DeploymentCapacity> {
     // Each deployment against the planned counts: a service the plan scales out runs its new
     // count beside it, as after apply.
     let mut deploys = Vec::new();
+    let mut counts = Vec::new();
+    let services = scenario.service_index();
     for e in events {
         match e {
             Event::Scale { service, to } => {
-                if let Some(i) = scenario.service(&service) {
-                    scenario.services[i].desired = to;
+                if let Some(&i) = services.get(service.as_str()) {
+                    counts.push((i, to));
                 }
             }
             e @ Event::Deploy { .. } => deploys.push(e),
             Event::Refresh { .. } => {}
         }
+    }
+    for (i, to) in counts {
+        scenario.services[i].desired = to;
     }
     let report = ecs_gpu_sim::simulate(&scenario, &deploys, None);
     report
@@ -389,8 +394,11 @@ pub fn scenario(plan: &Plan) -> PlanScenario {
             .map(|e| e.address.as_str())
             .collect()
     };
-    let deployed = of_kind(EffectKind::Deployment);
-    let scaled_out = of_kind(EffectKind::ScaleOut);
+    // Sets: a plan may deploy or scale out thousands of services, each looked up once.
+    let deployed: std::collections::HashSet<&str> =
+        of_kind(EffectKind::Deployment).into_iter().collect();
+    let scaled_out: std::collections::HashSet<&str> =
+        of_kind(EffectKind::ScaleOut).into_iter().collect();
     for i in m.of_type("aws_ecs_service") {
         let r = &m.resources[i];
         let after = r.current();
@@ -496,12 +504,12 @@ pub fn scenario(plan: &Plan) -> PlanScenario {
         s.task = old;
         s.gpu = gpu.get();
         let address = r.address.as_str();
-        if deployed.contains(&address) {
+        if deployed.contains(address) {
             events.push(Event::Deploy {
                 service: r.address.clone(),
                 task: new.known().cloned(),
             });
-        } else if scaled_out.contains(&address) && s.asks_for_gpus() {
+        } else if scaled_out.contains(address) && s.asks_for_gpus() {
             // The steady state before the plan: the count it runs now, then the scale-out. A count
             // the plan marks sensitive is hidden on both sides: the answer says so, unknown.
             let from = known_num(&r.before(), &["desired_count"], Some(0));
@@ -521,8 +529,9 @@ pub fn scenario(plan: &Plan) -> PlanScenario {
         }
         sc.services.push(s);
     }
+    let groups = sc.group_index();
     for group in of_kind(EffectKind::InstanceReplacement) {
-        if sc.group(group).is_some() {
+        if groups.contains_key(group) {
             events.push(Event::Refresh {
                 group: group.to_string(),
             });

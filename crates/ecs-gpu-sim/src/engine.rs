@@ -3,7 +3,7 @@
 //! instances launched by the last step join, the scheduler stops what the deployment bounds allow,
 //! starts and places what they allow, and managed scaling launches instances for what waits.
 
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, HashMap};
 
 use ecs_gpu_query::{Expression, Truth};
 
@@ -27,10 +27,12 @@ const MAX_STEPS: usize = 1_000_000;
 struct Unknown(String);
 
 /// The state of every group during one event.
-#[derive(Debug, Clone)]
+#[derive(Debug, Clone, Default)]
 struct World {
     caps: Vec<Cap>,
     kinds: Vec<Kind>,
+    /// The index in `kinds` of each (service, new revision).
+    kind_of: HashMap<(usize, bool), usize>,
     fleets: Vec<Fleet>,
     /// The cap new instances of each group get (None: unknown): with several instance types, the
     /// bound this simulation assumes.
@@ -57,8 +59,31 @@ pub(crate) struct Sim<'a> {
     over_max: Vec<Option<String>>,
     /// Port numbers, by bit.
     ports: Vec<u16>,
-    /// `memberOf` results per (service, cap).
+    /// `memberOf` results per (cap, service).
     allowed: BTreeMap<(usize, usize), Truth>,
+    /// The services whose group is named so, by name: [`Sim::services_on`] and the look-ups of an
+    /// event by name take no time that grows with the scenario.
+    services_by_group: HashMap<&'a str, Vec<usize>>,
+    services: HashMap<&'a str, usize>,
+    groups: HashMap<&'a str, usize>,
+    /// Services whose capacity is not known (they may use any group).
+    without_group: usize,
+}
+
+/// What an event may change of the steady state, kept to be put back once it is answered: an
+/// event changes one group (its fleet, warm pool, draining instances and the tasks its services
+/// wait with) and adds caps and kinds of its own. Putting back what it changed, instead of copying
+/// the whole steady state for each event, keeps a plan of thousands of events linear.
+struct Undo {
+    group: usize,
+    fleet: Fleet,
+    launch_cap: Option<usize>,
+    launch_all: Vec<usize>,
+    pool: u32,
+    draining: u32,
+    pending: Vec<(usize, Option<u64>)>,
+    caps: usize,
+    kinds: usize,
 }
 
 fn div_ceil(a: u64, b: u64) -> u64 {
@@ -79,6 +104,12 @@ fn percent_down(d: u64, p: u32) -> u64 {
 
 impl<'a> Sim<'a> {
     pub fn new(sc: &'a Scenario, prices: Option<&'a Prices>, bound: Bound) -> Sim<'a> {
+        let mut services_by_group: HashMap<&str, Vec<usize>> = HashMap::new();
+        for (i, s) in sc.services.iter().enumerate() {
+            if let Some(g) = s.group.known() {
+                services_by_group.entry(g.as_str()).or_default().push(i);
+            }
+        }
         let mut sim = Sim {
             sc,
             prices,
@@ -87,6 +118,14 @@ impl<'a> Sim<'a> {
             over_max: vec![None; sc.groups.len()],
             ports: Vec::new(),
             allowed: BTreeMap::new(),
+            services_by_group,
+            services: sc.service_index(),
+            groups: sc.group_index(),
+            without_group: sc
+                .services
+                .iter()
+                .filter(|s| s.group.known().is_none())
+                .count(),
         };
         sim.base = sim.steady();
         sim
@@ -117,11 +156,7 @@ impl<'a> Sim<'a> {
         new: bool,
         task: &TaskShape,
     ) -> Result<usize, String> {
-        if let Some(i) = w
-            .kinds
-            .iter()
-            .position(|k| k.service == service && k.new == new)
-        {
+        if let Some(&i) = w.kind_of.get(&(service, new)) {
             return Ok(i);
         }
         let s = &self.sc.services[service];
@@ -130,6 +165,7 @@ impl<'a> Sim<'a> {
             .known()
             .is_some_and(|c| c.contains(&Constraint::DistinctInstance));
         let ports = self.port_bits(&task.host_ports)?;
+        w.kind_of.insert((service, new), w.kinds.len());
         w.kinds.push(Kind {
             service,
             new,
@@ -178,7 +214,7 @@ impl<'a> Sim<'a> {
 
     /// Whether a service's `memberOf` constraints allow an instance shape.
     fn allowed(&mut self, w: &World, service: usize, cap: usize) -> Truth {
-        if let Some(t) = self.allowed.get(&(service, cap)) {
+        if let Some(t) = self.allowed.get(&(cap, service)) {
             return *t;
         }
         // A cap that stands for several types is allowed when the constraint allows each of
@@ -208,24 +244,37 @@ impl<'a> Sim<'a> {
             });
         }
         let t = all.unwrap_or(Truth::Unknown);
-        self.allowed.insert((service, cap), t);
+        self.allowed.insert((cap, service), t);
         t
+    }
+
+    /// The GPUs the tasks of the services on group `g` wait for (PROVISIONING).
+    fn pending_gpus(&self, w: &World, g: usize) -> u64 {
+        self.services_on(g)
+            .into_iter()
+            .flat_map(|s| [(s, false), (s, true)])
+            .filter_map(|key| w.kind_of.get(&key))
+            .map(|&k| {
+                u64::from(w.kinds[k].gpus).saturating_mul(w.pending.get(&k).copied().unwrap_or(0))
+            })
+            .fold(0, u64::saturating_add)
     }
 
     /// The services on a group, with known tasks and desired counts.
     fn services_on(&self, g: usize) -> Vec<usize> {
         let group = &self.sc.groups[g];
-        self.sc
-            .services
-            .iter()
-            .enumerate()
-            .filter(|(_, s)| {
-                s.group
-                    .known()
-                    .is_some_and(|n| *n == group.name || group.provider.as_deref() == Some(n))
-            })
-            .map(|(i, _)| i)
-            .collect()
+        let by = |name: &str| {
+            self.services_by_group
+                .get(name)
+                .map_or(&[][..], Vec::as_slice)
+        };
+        let mut out = by(&group.name).to_vec();
+        if let Some(p) = group.provider.as_deref().filter(|p| *p != group.name) {
+            out.extend_from_slice(by(p));
+            out.sort_unstable();
+            out.dedup();
+        }
+        out
     }
 
     /// The steady state: what runs now, or for code the services' tasks placed on as few
@@ -234,6 +283,7 @@ impl<'a> Sim<'a> {
         let mut w = World {
             caps: Vec::new(),
             kinds: Vec::new(),
+            kind_of: HashMap::new(),
             fleets: vec![Fleet::default(); self.sc.groups.len()],
             launch_cap: vec![None; self.sc.groups.len()],
             launch_all: vec![Vec::new(); self.sc.groups.len()],
@@ -402,8 +452,73 @@ impl<'a> Sim<'a> {
         }
     }
 
+    /// Answers an event on the steady state itself, then puts back what the event changed
+    /// ([`Undo`]): the next event starts from the same steady state.
     fn run(&mut self, event: &Event, run: &mut Run) -> Result<Verdict, Unknown> {
-        let mut w = self.base.clone().map_err(Unknown)?;
+        let group = match event {
+            Event::Deploy { service, .. } | Event::Scale { service, .. } => {
+                self.service(service).and_then(|s| self.group_of(s)).ok()
+            }
+            Event::Refresh { group } => self.groups.get(group.as_str()).copied(),
+        };
+        let mut w = match &mut self.base {
+            Ok(w) => std::mem::take(w),
+            Err(e) => return Err(Unknown(e.clone())),
+        };
+        let undo = group.map(|g| self.undo_of(&w, g));
+        let verdict = self.run_on(&mut w, event, run);
+        if let Some(undo) = undo {
+            self.put_back(&mut w, undo);
+        }
+        self.base = Ok(w);
+        verdict
+    }
+
+    /// What an event on group `g` may change, as it is before the event.
+    fn undo_of(&self, w: &World, g: usize) -> Undo {
+        let pending = self
+            .services_on(g)
+            .into_iter()
+            .filter_map(|s| w.kind_of.get(&(s, false)))
+            .map(|&k| (k, w.pending.get(&k).copied()))
+            .collect();
+        Undo {
+            group: g,
+            fleet: w.fleets[g].clone(),
+            launch_cap: w.launch_cap[g],
+            launch_all: w.launch_all[g].clone(),
+            pool: w.pool[g],
+            draining: w.draining[g],
+            pending,
+            caps: w.caps.len(),
+            kinds: w.kinds.len(),
+        }
+    }
+
+    /// Puts back what an event changed ([`Sim::undo_of`]).
+    fn put_back(&mut self, w: &mut World, undo: Undo) {
+        let g = undo.group;
+        w.fleets[g] = undo.fleet;
+        w.launch_cap[g] = undo.launch_cap;
+        w.launch_all[g] = undo.launch_all;
+        w.pool[g] = undo.pool;
+        w.draining[g] = undo.draining;
+        for (k, n) in undo.pending {
+            match n {
+                Some(n) => w.pending.insert(k, n),
+                None => w.pending.remove(&k),
+            };
+        }
+        // The event's own kinds and caps, and what was learnt of its caps.
+        let _ = w.pending.split_off(&undo.kinds);
+        for k in w.kinds.drain(undo.kinds..) {
+            w.kind_of.remove(&(k.service, k.new));
+        }
+        w.caps.truncate(undo.caps);
+        let _ = self.allowed.split_off(&(undo.caps, 0));
+    }
+
+    fn run_on(&mut self, w: &mut World, event: &Event, run: &mut Run) -> Result<Verdict, Unknown> {
         match event {
             Event::Deploy { service, task } => {
                 let s = self.service(service)?;
@@ -425,10 +540,10 @@ impl<'a> Sim<'a> {
                     .get()
                     .map_err(|r| self.unknown_input(s, "deployment configuration", r))?;
                 let new_task = task.clone().unwrap_or(old_task.clone());
-                let old = self.kind(&mut w, s, false, &old_task).map_err(Unknown)?;
-                let new = self.kind(&mut w, s, true, &new_task).map_err(Unknown)?;
-                self.check_inputs(s, g, &w)?;
-                run.start(self, &w, g);
+                let old = self.kind(w, s, false, &old_task).map_err(Unknown)?;
+                let new = self.kind(w, s, true, &new_task).map_err(Unknown)?;
+                self.check_inputs(s, g, w)?;
+                run.start(self, w, g);
                 let (lower, upper, all_first) = match deployment {
                     Deployment::Rolling {
                         minimum_healthy_percent,
@@ -468,9 +583,7 @@ impl<'a> Sim<'a> {
                         ),
                     });
                 }
-                self.deploy(
-                    &mut w, run, g, old, new, d, lower, upper, all_first, deployment,
-                )
+                self.deploy(w, run, g, old, new, d, lower, upper, all_first, deployment)
             }
             Event::Scale { service, to } => {
                 let s = self.service(service)?;
@@ -488,9 +601,9 @@ impl<'a> Sim<'a> {
                     .get()
                     .map_err(|r| self.unknown_input(s, "task", r))?
                     .clone();
-                let k = self.kind(&mut w, s, false, &task).map_err(Unknown)?;
-                self.check_inputs(s, g, &w)?;
-                run.start(self, &w, g);
+                let k = self.kind(w, s, false, &task).map_err(Unknown)?;
+                self.check_inputs(s, g, w)?;
+                run.start(self, w, g);
                 let now = w.fleets[g].tasks(k) + w.pending.get(&k).copied().unwrap_or(0);
                 let to = u64::from(to);
                 if to < now {
@@ -504,8 +617,8 @@ impl<'a> Sim<'a> {
                         vec![],
                     );
                     run.notes.push("instances left without tasks are released by managed scaling scale-in, which is not timed here".to_string());
-                    run.record(self, &w, g);
-                    run.finish(self, &w, g);
+                    run.record(self, w, g);
+                    run.finish(self, w, g);
                     return Ok(Verdict::Completes {
                         assumptions: Vec::new(),
                     });
@@ -519,8 +632,8 @@ impl<'a> Sim<'a> {
                     )],
                     vec![],
                 );
-                let v = self.settle(&mut w, run, g, &[k])?;
-                run.finish(self, &w, g);
+                let v = self.settle(w, run, g, &[k])?;
+                run.finish(self, w, g);
                 Ok(v)
             }
             Event::Refresh { group } => {
@@ -529,17 +642,18 @@ impl<'a> Sim<'a> {
                     .group(group)
                     .ok_or_else(|| Unknown(format!("no group or capacity provider `{group}`")))?;
                 self.steady_ok(g)?;
-                run.start(self, &w, g);
-                let v = self.refresh(&mut w, run, g)?;
-                run.finish(self, &w, g);
+                run.start(self, w, g);
+                let v = self.refresh(w, run, g)?;
+                run.finish(self, w, g);
                 Ok(v)
             }
         }
     }
 
     fn service(&self, name: &str) -> Result<usize, Unknown> {
-        self.sc
-            .service(name)
+        self.services
+            .get(name)
+            .copied()
             .ok_or_else(|| Unknown(format!("no service `{name}` in the inputs")))
     }
 
@@ -556,7 +670,7 @@ impl<'a> Sim<'a> {
             .group
             .get()
             .map_err(|r| self.unknown_input(s, "capacity", r))?;
-        self.sc.group(name).ok_or_else(|| {
+        self.groups.get(name.as_str()).copied().ok_or_else(|| {
             Unknown(format!(
                 "the capacity of `{}` (`{name}`) is not in the inputs",
                 svc.name
@@ -1085,7 +1199,12 @@ impl<'a> Sim<'a> {
     /// Why draining cannot stop the tasks of a terminated batch yet: a service whose running
     /// tasks, with its displaced ones not yet placed elsewhere, fall below its minimum healthy
     /// count.
-    fn draining_stuck(&self, moved: &World, displaced: &[(usize, u64)]) -> Option<String> {
+    fn draining_stuck(
+        &self,
+        moved: &World,
+        g: usize,
+        displaced: &[(usize, u64)],
+    ) -> Option<String> {
         for &(k, n) in displaced {
             if moved.pending.get(&k).copied().unwrap_or(0) == 0 {
                 continue;
@@ -1100,12 +1219,11 @@ impl<'a> Sim<'a> {
                 }) => percent_up(d, *minimum_healthy_percent),
                 _ => d,
             };
-            let running: u64 = moved
-                .kinds
+            // A service's tasks run on its group's instances only.
+            let running: u64 = [false, true]
                 .iter()
-                .enumerate()
-                .filter(|(_, kk)| kk.service == s)
-                .map(|(i, _)| moved.fleets.iter().map(|f| f.tasks(i)).sum::<u64>())
+                .filter_map(|new| moved.kind_of.get(&(s, *new)))
+                .map(|&i| moved.fleets[g].tasks(i))
                 .sum();
             if running < lower {
                 return Some(format!(
@@ -1230,15 +1348,22 @@ impl<'a> Sim<'a> {
             }
             // Terminate a batch: draining moves their tasks first, as far as the services allow.
             // A trial, undone if draining cannot: the batch then keeps running.
-            let saved_pending = w.pending.clone();
             let saved_launching = w.fleets[g].launching;
             w.fleets[g].begin();
             let displaced = w.fleets[g].terminate(b32, new_cap);
+            // The waiting tasks of the group's services, as they are: only they can change.
+            let mut saved_pending: Vec<(usize, Option<u64>)> = kinds
+                .iter()
+                .chain(displaced.iter().map(|(k, _)| k))
+                .map(|&k| (k, w.pending.get(&k).copied()))
+                .collect();
+            saved_pending.sort_unstable();
+            saved_pending.dedup();
             for &(k, n) in &displaced {
                 *w.pending.entry(k).or_default() += n;
             }
             let _ = self.place_pending(w, g, &kinds);
-            let mut stuck = self.draining_stuck(w, &displaced);
+            let mut stuck = self.draining_stuck(w, g, &displaced);
             if stuck.is_some() {
                 // Draining starts the replacements while the batch still runs: managed scaling
                 // launches for them round after round (one minimum step a round with several
@@ -1261,7 +1386,7 @@ impl<'a> Sim<'a> {
                     rules = launch.rules;
                     self.arrive(w, g, &mut Vec::new(), &mut Vec::new());
                     self.place_pending(w, g, &kinds);
-                    stuck = self.draining_stuck(w, &displaced);
+                    stuck = self.draining_stuck(w, g, &displaced);
                 }
                 if launched > 0 {
                     let rounds = if rounds > 1 {
@@ -1283,7 +1408,12 @@ impl<'a> Sim<'a> {
                     // The batch keeps running; the instances launched for it wait to join.
                     w.draining[g] = 0;
                     w.fleets[g].rollback();
-                    w.pending = saved_pending;
+                    for (k, n) in saved_pending {
+                        match n {
+                            Some(n) => w.pending.insert(k, n),
+                            None => w.pending.remove(&k),
+                        };
+                    }
                     w.fleets[g].launching =
                         saved_launching + u32::try_from(launched).unwrap_or(u32::MAX);
                     run.record(self, w, g);
@@ -1444,11 +1574,7 @@ impl Run {
         let f = &w.fleets[g];
         let (reserved, gpus) = f.gpus(&w.caps, &w.kinds);
         self.steady_instances = f.instances();
-        let pending: u64 = w
-            .pending
-            .iter()
-            .map(|(k, n)| u64::from(w.kinds[*k].gpus).saturating_mul(*n))
-            .fold(0, u64::saturating_add);
+        let pending = sim.pending_gpus(w, g);
         self.peaks.push(GroupPeak {
             group: group.name.clone(),
             instance_type: cap.map(|c| c.instance_type.clone()),
@@ -1465,12 +1591,7 @@ impl Run {
         if let Some(reason) = &sim.over_max[g] {
             self.notes.push(format!("before the event: {reason}"));
         }
-        let others = sim
-            .sc
-            .services
-            .iter()
-            .filter(|s| s.group.known().is_none())
-            .count();
+        let others = sim.without_group;
         if others > 0 {
             self.assumptions.push(format!(
                 "no other task uses `{}` ({} whose capacity is not known)",
@@ -1491,17 +1612,13 @@ impl Run {
         self.steady_by_type = self.peak_by_type.clone();
     }
 
-    fn record(&mut self, _sim: &Sim<'_>, w: &World, g: usize) {
+    fn record(&mut self, sim: &Sim<'_>, w: &World, g: usize) {
         let f = &w.fleets[g];
         let (reserved, _) = f.gpus(&w.caps, &w.kinds);
         let instances = f.instances() + f.launching + w.draining[g];
         let launching_gpus =
             w.launch_cap[g].map_or(0, |c| u64::from(w.caps[c].gpus) * u64::from(f.launching));
-        let pending: u64 = w
-            .pending
-            .iter()
-            .map(|(k, n)| u64::from(w.kinds[*k].gpus) * n)
-            .sum();
+        let pending = sim.pending_gpus(w, g);
         if let Some(p) = self.peaks.last_mut() {
             if instances >= p.peak_instances {
                 p.peak_instances = instances;

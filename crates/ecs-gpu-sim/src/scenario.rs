@@ -130,6 +130,28 @@ impl Scenario {
     pub fn service(&self, name: &str) -> Option<usize> {
         self.services.iter().position(|s| s.name == name)
     }
+
+    /// Every name of [`Scenario::group`], with the group it finds: for looking up many names in
+    /// linear time.
+    pub fn group_index(&self) -> std::collections::HashMap<&str, usize> {
+        let mut index = std::collections::HashMap::with_capacity(self.groups.len());
+        for (i, g) in self.groups.iter().enumerate() {
+            for name in g.names() {
+                index.entry(name).or_insert(i);
+            }
+        }
+        // A name of several groups finds the first in order, as [`Scenario::group`] does.
+        index
+    }
+
+    /// [`Scenario::service`] for every name at once.
+    pub fn service_index(&self) -> std::collections::HashMap<&str, usize> {
+        let mut index = std::collections::HashMap::with_capacity(self.services.len());
+        for (i, s) in self.services.iter().enumerate() {
+            index.entry(s.name.as_str()).or_insert(i);
+        }
+        index
+    }
 }
 
 /// What one instance offers to tasks.
