@@ -474,6 +474,19 @@ impl Loader {
                         self.failed_calls.push((address, call_loc));
                         return Children::Failed;
                     };
+                    // An absolute path may lead anywhere on the machine: followed only inside the
+                    // checked folders, as a link is (`docs/limits.md`, "Links").
+                    if !self.may_read(&child_real) {
+                        self.remote_calls.push(RemoteCall {
+                            address,
+                            source,
+                            loc: call_loc,
+                            why: Some(
+                                "its absolute path is outside the checked folders, which `check` does not read (give that folder as well to follow it)".to_string(),
+                            ),
+                        });
+                        return Children::Remote;
+                    }
                     (child_real, PathBuf::from(&source), PathBuf::from(&source))
                 }
                 Err(why) => {
@@ -603,7 +616,8 @@ impl Loader {
         let real = std::fs::canonicalize(root_real.join(dir))
             .ok()
             .filter(|real| {
-                (real.starts_with(root_real) || called.as_ref() == Some(real)) && real.is_dir()
+                let linked = called.as_ref() == Some(real) && self.may_read(real);
+                (real.starts_with(root_real) || linked) && real.is_dir()
             })
             .ok_or_else(|| {
                 Some(format!(
@@ -656,6 +670,19 @@ impl Loader {
         let mut files = Vec::new();
         for (p, kind) in entries {
             let Some(name) = p.file_name() else { continue };
+            // A file of the folder that links outside it and the checked folders is not read (a
+            // walked folder's was said by the walk).
+            if !self.link_inside(&p, Some(real)) {
+                if walked_folder.is_none() {
+                    self.problems.push(LoadProblem {
+                        path: walk::display_path(&display_dir.join(name), &self.cwd),
+                        line: None,
+                        column: None,
+                        message: walk::LINK_OUTSIDE.to_string(),
+                    });
+                }
+                continue;
+            }
             // `real` is a real path already: the file's logical real path is its name under it.
             let real_file = real.join(name);
             // A walked file is counted, and its problems reported, by its own folder's unit.

@@ -471,6 +471,19 @@ impl Loader {
             .any(|d| real.starts_with(d))
     }
 
+    /// Whether the file at `path` may be read by the link rule: it is not a link, or it leads
+    /// inside the checked folders (and the module folders the unit loads), or inside `folder` (a
+    /// module folder's own file). A link that leads nowhere is left to the read, which says so.
+    pub(crate) fn link_inside(&self, path: &Path, folder: Option<&Path>) -> bool {
+        if !std::fs::symlink_metadata(path).is_ok_and(|m| m.file_type().is_symlink()) {
+            return true;
+        }
+        match std::fs::canonicalize(path) {
+            Ok(real) => folder.is_some_and(|f| real.starts_with(f)) || self.may_read(&real),
+            Err(_) => true,
+        }
+    }
+
     /// `override.tf`, `*_override.tf` (and `.tf.json`, and OpenTofu's `.tofu` and `.tofu.json`):
     /// merged into the other files' blocks.
     pub(crate) fn is_override_file(&self, id: FileId) -> bool {

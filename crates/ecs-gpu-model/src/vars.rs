@@ -35,8 +35,20 @@ impl Loader {
                 }
             }
         }
+        let listed = files.len();
         files.extend(self.shared.var_files.clone());
-        for f in files {
+        for (i, f) in files.into_iter().enumerate() {
+            // A variable file of the folder that links outside the checked folders is not read,
+            // as no file there is; a `--var-file` is named by the user.
+            if i < listed && !self.link_inside(&f, None) {
+                self.problems.push(LoadProblem {
+                    path: walk::display_path(&f, &self.cwd),
+                    line: None,
+                    column: None,
+                    message: walk::LINK_OUTSIDE.to_string(),
+                });
+                continue;
+            }
             self.read_tfvars(inst, &f, &mut values);
         }
         for (name, raw) in self.shared.vars.clone() {

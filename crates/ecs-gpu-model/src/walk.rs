@@ -203,6 +203,19 @@ pub(crate) fn find_files(paths: &[PathBuf], cwd: &Path) -> (Vec<Found>, Vec<(Pat
     let rules = std::sync::Arc::new(crate::ignore_files::IgnoreRules::new(|path, max| {
         read_if_there(path, max).map_err(|e| e.message)
     }));
+    // The checked folders, real: a link under them that leads elsewhere is not read
+    // ([`LINK_OUTSIDE`]). A file named alone is checked with its folder.
+    let real_roots: std::sync::Arc<Vec<PathBuf>> = std::sync::Arc::new(
+        paths
+            .iter()
+            .filter_map(|p| std::fs::canonicalize(p).ok())
+            .map(|c| match c.is_file() {
+                true => c.parent().map_or(c.clone(), Path::to_path_buf),
+                false => c,
+            })
+            .collect(),
+    );
+    let links: std::sync::Arc<Mutex<Vec<(PathBuf, String)>>> = Default::default();
     for root in paths {
         let meta = match std::fs::metadata(root) {
             Ok(m) => m,
@@ -259,6 +272,7 @@ pub(crate) fn find_files(paths: &[PathBuf], cwd: &Path) -> (Vec<Found>, Vec<(Pat
         let rules = rules.clone();
         let base = std::fs::canonicalize(root).unwrap_or_else(|_| cwd.join(root));
         let walked_root = root.clone();
+        let (roots, refused, here) = (real_roots.clone(), links.clone(), cwd.to_path_buf());
         let walker = ignore::WalkBuilder::new(root)
             .hidden(false)
             .git_ignore(false)
@@ -280,6 +294,19 @@ pub(crate) fn find_files(paths: &[PathBuf], cwd: &Path) -> (Vec<Found>, Vec<(Pat
                 }
                 if is_dir && e.path_is_symlink() && ecs_gpu_fs::on_kernel_file_system(e.path()) {
                     return false;
+                }
+                if e.path_is_symlink() {
+                    let inside = std::fs::canonicalize(e.path())
+                        .is_ok_and(|real| roots.iter().any(|r| real.starts_with(r)));
+                    if !inside {
+                        // Said for what would have been read: a folder, a file `check` reads.
+                        if is_dir || Kind::of(e.path()).is_some() {
+                            if let Ok(mut r) = refused.lock() {
+                                r.push((display_path(e.path(), &here), LINK_OUTSIDE.to_string()));
+                            }
+                        }
+                        return false;
+                    }
                 }
                 let rest = e.path().strip_prefix(&walked_root).unwrap_or(e.path());
                 !rules.ignored(&base.join(rest), is_dir)
@@ -335,6 +362,14 @@ pub(crate) fn find_files(paths: &[PathBuf], cwd: &Path) -> (Vec<Found>, Vec<(Pat
             }
         }
     }
+    let mut links = std::mem::take(
+        &mut *links
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner),
+    );
+    links.sort();
+    links.dedup();
+    problems.extend(links);
     problems.extend(
         rules
             .take_problems()
@@ -448,6 +483,12 @@ pub fn parse_only(paths: &[PathBuf]) -> ParseOnly {
         errors: errors + problems.len(),
     }
 }
+
+/// Why a link inside the checked folders is not read: it leads outside them. Terraform follows it,
+/// but what it leads to may be anything on the machine (a token, a key), and a checker that quotes
+/// what it reads in its findings must not print it: one policy for every file `check` reads
+/// (`docs/limits.md`, "Links").
+pub(crate) const LINK_OUTSIDE: &str = "not read: it links outside the checked folders (`check` reads only what is under the folders it is given: give the place it links to as well to check it)";
 
 /// The problem of a folder or file the walk could not read (a folder without read permission):
 /// it may hold files to check, so it is not skipped silently. A symlink loop is not one: what it

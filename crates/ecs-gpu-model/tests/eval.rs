@@ -1504,11 +1504,13 @@ fn digests_of_known_strings_are_known() {
 }
 
 /// A module called by its absolute path: `terraform init` links it into `.terraform/modules` with
-/// the source `file://` and the path, and that copy is followed; before `terraform init` the
-/// folder is followed where it is.
+/// the source `file://` and the path. An absolute path may lead anywhere on the machine, so it is
+/// followed as a link is (docs/limits.md, "Links"): when it leads inside the checked folders
+/// (given as one of them), directly or through `terraform init`'s link; outside them it is a
+/// module that is not followed, with why, and nothing of it is read.
 #[cfg(unix)]
 #[test]
-fn modules_called_by_an_absolute_path_are_followed() {
+fn modules_called_by_an_absolute_path_are_followed_inside_the_checked_folders() {
     let shared = write(&[(
         "main.tf",
         "variable \"gpus\" { type = number }\nresource \"aws_ecs_task_definition\" \"td\" {\n  family = \"gpu\"\n  container_definitions = jsonencode([{ name = \"app\", resourceRequirements = [{ type = \"GPU\", value = tostring(var.gpus) }] }])\n}\n",
@@ -1528,7 +1530,29 @@ fn modules_called_by_an_absolute_path_are_followed() {
             .expect("the module's task definition");
         json(td.body.attr("container_definitions").unwrap())
     };
-    let (_d, m) = load(&[("main.tf", &call)]);
+    let with_shared = |root: &std::path::Path| {
+        ecs_gpu_model::load(&ecs_gpu_model::LoadOptions {
+            paths: vec![root.to_path_buf(), source.clone()],
+            ..Default::default()
+        })
+    };
+    // Outside the checked folders: not followed, and said.
+    let (d, m) = load(&[("main.tf", &call)]);
+    assert!(m.problems.is_empty(), "{:?}", m.problems);
+    assert!(!m
+        .resources
+        .iter()
+        .any(|r| m.module_address(r) == Some("module.gpu")));
+    assert!(
+        m.notes
+            .iter()
+            .any(|n| n.kind == ecs_gpu_model::LoadNoteKind::RemoteModules
+                && n.message.contains("outside the checked folders")),
+        "{:?}",
+        m.notes
+    );
+    // Checked too: followed where it is.
+    let m = with_shared(d.path());
     assert!(m.problems.is_empty(), "{:?}", m.problems);
     assert!(
         gpus_of(&m).contains("\\\"value\\\":\\\"2\\\""),
@@ -1547,15 +1571,21 @@ fn modules_called_by_an_absolute_path_are_followed() {
         ),
     ]);
     std::os::unix::fs::symlink(&source, root.path().join(".terraform/modules/gpu")).unwrap();
-    let m = load_dir(root.path());
+    let m = with_shared(root.path());
     assert!(m.problems.is_empty(), "{:?}", m.problems);
     assert!(
         gpus_of(&m).contains("\\\"value\\\":\\\"2\\\""),
         "{}",
         gpus_of(&m)
     );
-    assert!(m
-        .files
-        .iter()
-        .any(|f| f.path.to_string_lossy().contains(".terraform/modules/gpu")));
+    // Its file is one of the checked folders': shown once, by the walk's name for it.
+    assert_eq!(
+        m.files
+            .iter()
+            .filter(|f| f.path == source.join("main.tf"))
+            .count(),
+        1,
+        "{:?}",
+        m.files.iter().map(|f| &f.path).collect::<Vec<_>>()
+    );
 }

@@ -2037,6 +2037,87 @@ fn kernel_files_fifos_and_devices_are_refused_by_every_reader() {
     }
 }
 
+/// 50.11: a link in the checked tree to a file outside it was read and its text quoted: `x.tf ->
+/// ~/.token` printed the token in a GitHub annotation, and so did a `.tfvars`, a `.tofu`, a
+/// folder link, a task-definition JSON and a module called by its absolute path, while `file()`
+/// refused the same link. One policy for every reader: a link that leads outside the checked
+/// folders is not read, and said; a link inside them is followed.
+#[test]
+fn links_that_leave_the_checked_tree_are_not_read() {
+    let dir = scratch("links-outside");
+    let outside = dir.join("outside");
+    write(&outside, "token", &format!("{SECRET}\n"));
+    write(
+        &outside,
+        "module/main.tf",
+        &format!("output \"x\" {{\n  value = \"{SECRET}\"\n}}\n"),
+    );
+    write(
+        &outside,
+        "taskdef.json",
+        &format!("{{\"containerDefinitions\":[{{\"name\":\"{SECRET}\"}}]}}"),
+    );
+    let tree = dir.join("tree");
+    write(&tree, "inside.tf", &gpu_task("app"));
+    let module = outside.join("module").canonicalize().unwrap();
+    write(
+        &tree,
+        "calls.tf",
+        &format!(
+            "module \"abs\" {{\n  source = \"{}\"\n}}\n",
+            module.display()
+        ),
+    );
+    let link = |name: &str, to: &Path| std::os::unix::fs::symlink(to, tree.join(name)).unwrap();
+    let token = outside.join("token");
+    link("x.tf", &token);
+    link("y.tofu", &token);
+    link("z.auto.tfvars", &token);
+    link("terraform.tfvars", &token);
+    link("taskdef.json", &outside.join("taskdef.json"));
+    link("folder", &outside.join("module"));
+    // A link that stays inside is followed.
+    link("same.tf", Path::new("inside.tf"));
+    for format in ["human", "github", "json", "sarif", "gitlab"] {
+        let r = run(&tree, &["check", ".", "--format", format]);
+        r.assert_sane();
+        assert_eq!(r.code(), 2, "{format}: {}", r.stderr);
+        for name in [
+            "x.tf",
+            "y.tofu",
+            "z.auto.tfvars",
+            "terraform.tfvars",
+            "taskdef.json",
+            "folder",
+        ] {
+            assert!(
+                r.stderr.contains(&format!(
+                    "{name}: not read: it links outside the checked folders"
+                )),
+                "{format}: {name}: {}",
+                r.stderr
+            );
+        }
+        assert!(!r.stderr.contains("same.tf"), "{}", r.stderr);
+        if format == "json" {
+            // The module by its absolute path is not followed, and said (GPU003).
+            assert!(
+                r.stdout.contains("GPU003") && r.stdout.contains("module.abs"),
+                "{}",
+                r.stdout
+            );
+        }
+    }
+    // Given as a checked folder too, the place a link leads to is read (and so the token, which
+    // is not code, is quoted by the parse error: the user asked for it).
+    let r = run(&dir, &["check", "tree", "outside", "--format", "json"]);
+    assert!(
+        !r.stderr.contains("not read: it links outside"),
+        "{}",
+        r.stderr
+    );
+}
+
 /// 50.14: four answers that said something else than the truth. A GPU service with `count = 1001`
 /// (past the instances `check` expands) was "no GPU service found"; `--refresh` refused a capacity
 /// provider's address; a budget error blamed the files before the one that took the budget.
