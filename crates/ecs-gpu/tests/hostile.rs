@@ -2118,6 +2118,24 @@ fn links_that_leave_the_checked_tree_are_not_read() {
     );
 }
 
+/// 50.13: `simulate ROOT --var nope=1` ran with exit 0; Terraform refuses a value for a variable
+/// the root module does not declare, and so does `check` (exit 2). The root is read through the
+/// same guards.
+#[test]
+fn simulate_refuses_an_undeclared_var_as_check_does() {
+    let dir = scratch("simulate-undeclared-var");
+    std::fs::copy(
+        Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/simulate/warm-pool/main.tf"),
+        dir.join("main.tf"),
+    )
+    .unwrap();
+    for command in ["check", "simulate"] {
+        run(&dir, &[command, ".", "--var", "nope=1"]).assert_refused(
+            "--var `nope`: no checked root module declares a variable of that name",
+        );
+    }
+}
+
 /// 50.14: four answers that said something else than the truth. A GPU service with `count = 1001`
 /// (past the instances `check` expands) was "no GPU service found"; `--refresh` refused a capacity
 /// provider's address; a budget error blamed the files before the one that took the budget.

@@ -147,7 +147,7 @@ fn read_config(path: &Path) -> Result<FileConfig> {
 
 /// Why a `--var-file` cannot be read, before loading starts: the real cause (a folder, a pipe such
 /// as a process substitution, a missing file), not "no such file" for all of them.
-fn check_var_file(f: &Path) -> Result<()> {
+pub(crate) fn check_var_file(f: &Path) -> Result<()> {
     let meta = match std::fs::metadata(f) {
         Ok(meta) => meta,
         Err(e) if e.kind() == io::ErrorKind::NotFound => {
@@ -235,13 +235,7 @@ pub fn run(args: &Args, out: &mut dyn Write) -> Result<Outcome> {
         (None, None) => Severity::Error,
     };
 
-    let mut vars = Vec::new();
-    for v in &args.vars {
-        let Some((name, value)) = v.split_once('=') else {
-            bail!("--var `{v}`: expected NAME=VALUE");
-        };
-        vars.push((name.trim().to_string(), value.to_string()));
-    }
+    let vars = parse_vars(&args.vars)?;
     for f in &args.var_files {
         check_var_file(f)?;
     }
@@ -296,19 +290,7 @@ pub fn run(args: &Args, out: &mut dyn Write) -> Result<Outcome> {
 
     // Terraform refuses a `-var` for a variable the root module does not declare ("Value for
     // undeclared variable"): so does `check`, once everything is checked.
-    let undeclared =
-        (!model.undeclared_vars.is_empty()).then(|| {
-            let names: Vec<String> = model
-                .undeclared_vars
-                .iter()
-                .map(|n| format!("`{}`", escape_control(n)))
-                .collect();
-            format!(
-            "--var {}: no checked root module declares {} of that name, and Terraform refuses it",
-            names.join(", "),
-            if names.len() == 1 { "a variable" } else { "variables" }
-        )
-        });
+    let undeclared = undeclared_vars(&model);
     if model.problems.is_empty() {
         if let Some(undeclared) = undeclared {
             out.flush()?;
@@ -350,6 +332,40 @@ pub fn run(args: &Args, out: &mut dyn Write) -> Result<Outcome> {
     } else {
         Outcome::Clean
     })
+}
+
+/// `--var NAME=VALUE` options, for `check` and `simulate` alike.
+pub(crate) fn parse_vars(vars: &[String]) -> Result<Vec<(String, String)>> {
+    let mut out = Vec::new();
+    for v in vars {
+        let Some((name, value)) = v.split_once('=') else {
+            bail!("--var `{v}`: expected NAME=VALUE");
+        };
+        out.push((name.trim().to_string(), value.to_string()));
+    }
+    Ok(out)
+}
+
+/// The error of a `--var` no checked root module declares, which Terraform refuses ("Value for
+/// undeclared variable"), for `check` and `simulate` alike.
+pub(crate) fn undeclared_vars(model: &ecs_gpu_model::Model) -> Option<String> {
+    if model.undeclared_vars.is_empty() {
+        return None;
+    }
+    let names: Vec<String> = model
+        .undeclared_vars
+        .iter()
+        .map(|n| format!("`{}`", escape_control(n)))
+        .collect();
+    Some(format!(
+        "--var {}: no checked root module declares {} of that name, and Terraform refuses it",
+        names.join(", "),
+        if names.len() == 1 {
+            "a variable"
+        } else {
+            "variables"
+        }
+    ))
 }
 
 #[derive(Debug, clap::Args)]

@@ -286,12 +286,11 @@ fn from_root(args: &Args) -> Result<Scenario> {
             bail!("{}: no such file or folder", p.display());
         }
     }
-    let mut vars = Vec::new();
-    for v in &args.vars {
-        let Some((name, value)) = v.split_once('=') else {
-            bail!("--var `{v}`: expected NAME=VALUE");
-        };
-        vars.push((name.trim().to_string(), value.to_string()));
+    // The root is read as `check` reads it, with its guards: the same `--var` and `--var-file`
+    // checks, the same refusal of a variable no root module declares.
+    let vars = super::check::parse_vars(&args.vars)?;
+    for f in &args.var_files {
+        super::check::check_var_file(f)?;
     }
     let model = ecs_gpu_model::load(&ecs_gpu_model::LoadOptions {
         paths,
@@ -312,6 +311,9 @@ fn from_root(args: &Args) -> Result<Scenario> {
             model.problems.len(),
             if model.problems.len() == 1 { "" } else { "s" }
         );
+    }
+    if let Some(undeclared) = super::check::undeclared_vars(&model) {
+        bail!("{undeclared}");
     }
     Ok(ecs_gpu_rules::simulate::scenario(&model).0)
 }
