@@ -389,6 +389,59 @@ pub fn escape_control(s: &str) -> Cow<'_, str> {
     Cow::Owned(out)
 }
 
+/// The most characters of one quoted piece of input (between backticks) an error line shows.
+pub const MAX_QUOTED_CHARS: usize = 200;
+
+/// The most characters of one error line.
+pub const MAX_ERROR_LINE_CHARS: usize = 4_000;
+
+/// An error or problem line for stderr: control characters escaped ([`escape_control`]), each
+/// piece quoted in backticks cut to [`MAX_QUOTED_CHARS`] characters, and the whole line to
+/// [`MAX_ERROR_LINE_CHARS`], each cut said with `…` and how many characters are not shown. What
+/// an error quotes comes from the input (a saved service name of 100 MB made one line of 100 MB),
+/// and a line must stay a line a reader can read.
+///
+/// ```
+/// let long = "n".repeat(1_000);
+/// let line = ecs_gpu_report::error_line(&format!("no service `{long}`\nknown: none"));
+/// assert!(line.len() < 300);
+/// assert!(line.starts_with("no service `nnn"));
+/// assert!(line.ends_with("… (800 more characters)`\\nknown: none"));
+/// ```
+pub fn error_line(s: &str) -> String {
+    let escaped = escape_control(s);
+    let mut out = String::with_capacity(escaped.len().min(MAX_ERROR_LINE_CHARS + 64));
+    let mut shown = 0usize;
+    for (i, piece) in escaped.split('`').enumerate() {
+        if i > 0 {
+            out.push('`');
+        }
+        // Odd pieces are quoted.
+        let limit = if i % 2 == 1 {
+            MAX_QUOTED_CHARS
+        } else {
+            usize::MAX
+        };
+        let limit = limit.min(MAX_ERROR_LINE_CHARS.saturating_sub(shown));
+        match piece.char_indices().nth(limit) {
+            None => {
+                out.push_str(piece);
+                shown += piece.chars().count();
+            }
+            Some((at, _)) => {
+                let more = piece[at..].chars().count();
+                out.push_str(&piece[..at]);
+                out.push_str(&format!("… ({more} more characters)"));
+                shown += limit;
+            }
+        }
+        if shown >= MAX_ERROR_LINE_CHARS {
+            break;
+        }
+    }
+    out
+}
+
 /// Appends `c` to `out`, escaped as [`escape_control`] escapes it.
 pub(crate) fn push_escaped(out: &mut String, c: char) {
     use fmt::Write as _;

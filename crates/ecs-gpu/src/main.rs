@@ -102,12 +102,12 @@ fn main() -> ExitCode {
         Err(e) if is_broken_pipe(&e) => ExitCode::SUCCESS,
         Err(e) => {
             // One line, whatever the error quotes (a path, a value from the input): control
-            // characters escaped.
+            // characters escaped, long quoted pieces cut.
             let message = format!("{e:#}");
             let _ = writeln!(
                 io::stderr(),
                 "ecs-gpu: error: {}",
-                ecs_gpu_report::escape_control(&message)
+                ecs_gpu_report::error_line(&message)
             );
             ExitCode::from(2)
         }

@@ -692,6 +692,27 @@ fn plan_and_simulate_plan_are_linear_in_the_gpu_services_a_plan_changes() {
     }
 }
 
+/// 50.12: one error line of 100 MB: a saved service name quoted whole on stderr. Quoted input is
+/// cut in every error line.
+#[test]
+fn a_huge_quoted_name_is_cut_in_the_error_line() {
+    let dir = scratch("huge-quoted-name");
+    copy_scenario("gpus-available-pinned", &dir);
+    let services = dir.join("describe-services.json");
+    let mut v: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(&services).unwrap()).unwrap();
+    v["services"][0]["serviceName"] = serde_json::json!("n".repeat(10 << 20));
+    std::fs::write(&services, v.to_string()).unwrap();
+    for args in [
+        &["simulate", "--from", ".", "--deploy", "nope"][..],
+        &["diagnose", "--from", ".", "--service", "nope"][..],
+    ] {
+        let r = run(&dir, args);
+        assert!(r.stderr.len() < 8_000, "{args:?}: {} bytes", r.stderr.len());
+        r.assert_refused("more characters)");
+    }
+}
+
 /// 50.14: a saved `MaxSize: -1` was read as 0 (and a negative desired count too), which made a
 /// deployment over its maximum. A value that is not a count is unknown, and the answer says so.
 #[test]

@@ -308,7 +308,7 @@ pub fn run(args: &Args, out: &mut dyn Write) -> Result<Outcome> {
             // Paths and messages quote the checked files: control characters escaped.
             let path = p.path.display().to_string();
             let path = escape_control(&path);
-            let message = escape_control(&p.message);
+            let message = ecs_gpu_report::error_line(&p.message);
             match (p.line, p.column) {
                 (Some(l), Some(c)) => writeln!(err, "{path}:{l}:{c}: {message}")?,
                 (Some(l), None) => writeln!(err, "{path}:{l}: {message}")?,

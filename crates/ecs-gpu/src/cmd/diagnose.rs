@@ -195,7 +195,7 @@ pub(crate) fn read_live(live: &Live<'_>) -> Result<ecs_gpu_aws::Collected> {
         let _ = writeln!(
             std::io::stderr(),
             "ecs-gpu: warning: {}",
-            esc(&e.to_string())
+            ecs_gpu_report::error_line(&e.to_string())
         );
     }
     // For tests and the curious: the operations that were sent, one a line.
