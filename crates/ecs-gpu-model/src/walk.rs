@@ -492,12 +492,31 @@ pub(crate) const LINK_OUTSIDE: &str = "not read: it links outside the checked fo
 
 /// The problem of a folder or file the walk could not read (a folder without read permission):
 /// it may hold files to check, so it is not skipped silently. A symlink loop is not one: what it
-/// leads to was walked already.
+/// leads to was walked already. Nor is a link that leads nowhere, unless it has the name of a file
+/// Terraform reads from a folder's listing (a `.tf` file, a `*.auto.tfvars` file): Terraform
+/// stops on those, and ignores any other (a `terraform.tfvars` link to a shared folder that is not
+/// there).
 fn walk_error(e: &ignore::Error, cwd: &Path) -> Option<(PathBuf, String)> {
     match e {
-        ignore::Error::WithPath { path, err } => err
-            .io_error()
-            .map(|io| (display_path(path, cwd), format!("cannot read: {io}"))),
+        ignore::Error::WithPath { path, err } => {
+            let io = err.io_error()?;
+            let broken_link = io.kind() == std::io::ErrorKind::NotFound
+                && std::fs::symlink_metadata(path).is_ok_and(|m| m.file_type().is_symlink());
+            if broken_link {
+                let name = path.file_name()?.to_str()?;
+                let read = matches!(Kind::of(path), Some(Kind::Tf | Kind::TfJson))
+                    || name.ends_with(".auto.tfvars")
+                    || name.ends_with(".auto.tfvars.json");
+                return read.then(|| {
+                    (
+                        display_path(path, cwd),
+                        "cannot read: a link to nothing (what it leads to is not there)"
+                            .to_string(),
+                    )
+                });
+            }
+            Some((display_path(path, cwd), format!("cannot read: {io}")))
+        }
         ignore::Error::WithDepth { err, .. } => walk_error(err, cwd),
         _ => None,
     }

@@ -2136,6 +2136,24 @@ fn simulate_refuses_an_undeclared_var_as_check_does() {
     }
 }
 
+/// 50.15: a broken `terraform.tfvars` link (a file users link from a shared folder) made `check`
+/// exit 2, while Terraform ignores a `terraform.tfvars` it cannot find; it refuses a broken
+/// `*.auto.tfvars` (it lists the folder and reads each), and so does `check`. A broken link of a
+/// name nothing reads is no problem.
+#[test]
+fn a_broken_terraform_tfvars_link_is_ignored_as_terraform_does() {
+    let dir = scratch("broken-tfvars");
+    write(&dir, "main.tf", &gpu_task("app"));
+    std::os::unix::fs::symlink("/nonexistent/shared.tfvars", dir.join("terraform.tfvars")).unwrap();
+    std::os::unix::fs::symlink("/nonexistent/README.md", dir.join("README.md")).unwrap();
+    let r = run(&dir, &["check", "."]);
+    r.assert_sane();
+    assert_eq!(r.code(), 1, "{}", r.stderr);
+    assert!(r.stderr.is_empty(), "{}", r.stderr);
+    std::os::unix::fs::symlink("/nonexistent/x.tfvars", dir.join("a.auto.tfvars")).unwrap();
+    run(&dir, &["check", "."]).assert_refused("a.auto.tfvars: cannot read: a link to nothing");
+}
+
 /// 50.14: four answers that said something else than the truth. A GPU service with `count = 1001`
 /// (past the instances `check` expands) was "no GPU service found"; `--refresh` refused a capacity
 /// provider's address; a budget error blamed the files before the one that took the budget.
