@@ -14,26 +14,23 @@
 //! assert!(rule("GPU101").unwrap().doc().contains("## Why it matters"));
 //! ```
 
-pub mod capacity;
 pub mod clock;
 pub mod config;
 pub mod docs;
 mod registry;
 mod rule;
 pub mod rules;
-pub mod simulate;
 pub mod suppress;
-pub mod task;
 
 use ecs_gpu_model::{Loc, Model};
 use ecs_gpu_report::{Diagnostic, Label, Location};
+pub(crate) use ecs_gpu_stack::backticked;
 
 pub use config::{ConfigError, FileConfig, Settings};
 pub use ecs_gpu_report::Severity;
-pub use registry::{load_arguments, load_filters, load_types, RULES};
-pub use rule::{
-    attribute_site, block_extent, Context, Finding, FindingBuilder, Findings, Reads, Rule,
-};
+pub use ecs_gpu_stack::{load_filters, reads, Reads};
+pub use registry::{load_arguments, load_types, RULES};
+pub use rule::{attribute_site, block_extent, Context, Finding, FindingBuilder, Findings, Rule};
 
 /// The rule with this ID (case-insensitive).
 pub fn rule(id: &str) -> Option<&'static Rule> {
@@ -330,15 +327,6 @@ fn drop_root_copies_of_module_findings(out: &mut Vec<Diagnostic>) {
     };
     let mut keep = keep.into_iter();
     out.retain(|_| keep.next().unwrap_or(true));
-}
-
-/// Names in backticks, separated by commas: "`GPU303`, `GPU304`".
-pub(crate) fn backticked<S: AsRef<str>>(names: &[S]) -> String {
-    names
-        .iter()
-        .map(|c| format!("`{}`", c.as_ref()))
-        .collect::<Vec<_>>()
-        .join(", ")
 }
 
 /// A report ready to render: the diagnostics, the texts of the files they point into (for the

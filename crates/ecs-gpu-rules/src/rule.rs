@@ -9,11 +9,12 @@ use ecs_gpu_model::{
     Attribute, Loc, Model, Resource, ResourceId, TaskDefinition, TaskDefinitionOrigin,
 };
 use ecs_gpu_report::Severity;
-
-use crate::capacity::{
+use ecs_gpu_stack::capacity::{
     self, Capacity, GpuCapacity, GpuReason, GpuService, GroupCapacity, GroupMemo, Groups,
     ServiceIndex, TemplateUse, UserData,
 };
+
+use crate::Reads;
 
 /// A check rule. Declare one with [`declare_rule!`](crate::declare_rule) in its own file under
 /// `src/rules/`, and list it in [`RULES`](crate::RULES).
@@ -35,22 +36,6 @@ pub struct Rule {
     pub reads: Reads,
     /// Reports every finding of this rule in the model.
     pub check: fn(&Model, &mut Findings<'_>),
-}
-
-/// What a rule reads of the model, or an analysis that several rules share, as a tflint rule passes
-/// the `BodySchema` it reads. `check` loads only what its rules read
-/// ([`load_types`](crate::load_types), [`load_arguments`](crate::load_arguments)); the model
-/// panics in a debug build when asked for a type or an argument it did not load, so a rule's tests
-/// catch one its reads forget.
-#[derive(Debug)]
-pub struct Reads {
-    /// Resource and data source types read whole (data sources are always evaluated whole).
-    pub whole: &'static [&'static str],
-    /// Managed resource types, each with the top-level arguments and nested block types read
-    /// (`lifecycle` is always evaluated).
-    pub arguments: &'static [(&'static str, &'static [&'static str])],
-    /// The analyses used: what they read is read too.
-    pub analyses: &'static [&'static Reads],
 }
 
 impl Rule {
@@ -132,30 +117,6 @@ macro_rules! declare_rule {
             reads: $crate::reads! $reads,
             check: $check,
         };
-    };
-}
-
-/// A [`Reads`], written as a tflint rule's `BodySchema` is. Each part may be left out.
-///
-/// ```ignore
-/// reads! {
-///     whole: ["aws_ami"],
-///     arguments: { "aws_autoscaling_group": ["tags", "warm_pool"] },
-///     analyses: [GROUPS, TASK_DEFINITIONS],
-/// }
-/// ```
-#[macro_export]
-macro_rules! reads {
-    (
-        $(whole: [$($whole:literal),* $(,)?] $(,)?)?
-        $(arguments: { $($kind:literal: [$($arg:literal),* $(,)?]),* $(,)? } $(,)?)?
-        $(analyses: [$($analysis:ident),* $(,)?] $(,)?)?
-    ) => {
-        $crate::Reads {
-            whole: &[$($($whole),*)?],
-            arguments: &[$($(($kind, &[$($arg),*])),*)?],
-            analyses: &[$($(&$analysis),*)?],
-        }
     };
 }
 
@@ -425,7 +386,7 @@ impl<'m> Findings<'m> {
             }
             "aws_ecs_task_definition" => model.task_definitions.iter().any(|td| {
                 td.origin == ecs_gpu_model::TaskDefinitionOrigin::Resource(r.id)
-                    && crate::task::is_gpu_task(td)
+                    && ecs_gpu_stack::task::is_gpu_task(td)
             }),
             "aws_ecs_capacity_provider" => gpu.providers.iter().any(|(p, _)| p.id == r.id),
             "aws_autoscaling_group" => gpu.groups.iter().any(|(g, _)| g.group.id == r.id),

@@ -5,7 +5,7 @@
 use std::path::PathBuf;
 
 use ecs_gpu_model::{LoadOptions, Model};
-use ecs_gpu_rules::capacity::{
+use ecs_gpu_stack::capacity::{
     ami_source, capacity_for_task, fleet_capacity, gpu_capacity, group_capacity,
     instance_types_for_task, is_fleet, service_capacity, spot_evidence, user_data, AmiSource,
     GpuReason, Placement, UserData,

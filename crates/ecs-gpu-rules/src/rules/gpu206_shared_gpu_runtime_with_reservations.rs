@@ -1,11 +1,12 @@
 use std::collections::HashMap;
 
 use ecs_gpu_model::{Model, Resource, ResourceId};
-
-use crate::capacity::{
+use ecs_gpu_stack::capacity::{
     providers_by_group, sets_nvidia_default_runtime, GpuReason, GPU_CAPACITY, TENANTS, USER_DATA,
 };
-use crate::{declare_rule, task, Findings};
+use ecs_gpu_stack::task;
+
+use crate::{declare_rule, Findings};
 
 declare_rule! {
     /// ## What it checks
@@ -121,7 +122,7 @@ fn check(model: &Model, report: &mut Findings<'_>) {
 
 #[cfg(test)]
 mod tests {
-    use crate::capacity::sets_nvidia_default_runtime as f;
+    use ecs_gpu_stack::capacity::sets_nvidia_default_runtime as f;
 
     #[test]
     fn default_runtime_forms() {

@@ -1,9 +1,9 @@
 use ecs_gpu_model::Model;
-
-use crate::capacity::{
+use ecs_gpu_stack::capacity::{
     clusters_by_provider, service_cluster_name, user_data, user_data_mark, Setting, GPU_SERVICES,
     SERVICE_CAPACITY, USER_DATA,
 };
+
 use crate::{declare_rule, Findings};
 
 declare_rule! {

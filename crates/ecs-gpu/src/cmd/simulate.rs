@@ -90,9 +90,9 @@ pub fn run(args: &Args, out: &mut dyn Write) -> Result<Outcome> {
         (live(args, cluster)?, Vec::new())
     } else if let Some(dir) = &args.from {
         let inputs = ecs_gpu_diagnose::Inputs::from_dir(dir)?;
-        let extras = ecs_gpu_diagnose::simulate::Extras::from_dir(dir)?;
+        let extras = ecs_gpu_diagnose::aws_json::Extras::from_dir(dir)?;
         (
-            ecs_gpu_diagnose::simulate::scenario(&inputs, &extras),
+            ecs_gpu_diagnose::aws_json::scenario(&inputs, &extras),
             Vec::new(),
         )
     } else {
@@ -230,7 +230,7 @@ fn live(args: &Args, cluster: &str) -> Result<Scenario> {
         endpoint_url: args.endpoint_url.as_deref(),
         timeout: args.timeout,
     })?;
-    Ok(ecs_gpu_diagnose::simulate::scenario(
+    Ok(ecs_gpu_diagnose::aws_json::scenario(
         &collected.inputs,
         &collected.extras,
     ))
@@ -299,7 +299,7 @@ fn from_root(args: &Args) -> Result<Scenario> {
             if model.problems.len() == 1 { "" } else { "s" }
         );
     }
-    Ok(ecs_gpu_rules::simulate::scenario(&model).0)
+    Ok(ecs_gpu_stack::terraform_root::scenario(&model).0)
 }
 
 fn from_plan(path: &PathBuf) -> Result<(Scenario, Vec<Event>)> {
@@ -311,6 +311,6 @@ fn from_plan(path: &PathBuf) -> Result<(Scenario, Vec<Event>)> {
         ecs_gpu_plan::read(BufReader::with_capacity(1 << 16, file))
             .with_context(|| path.display().to_string())?
     };
-    let sim = ecs_gpu_plan::simulate::scenario(&plan);
+    let sim = ecs_gpu_plan::plan_json::scenario(&plan);
     Ok((sim.scenario, sim.events))
 }

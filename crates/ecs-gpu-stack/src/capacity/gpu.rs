@@ -23,7 +23,7 @@ use crate::{backticked, reads, Reads};
 /// What [`gpu_services`] reads.
 pub const GPU_SERVICES: Reads = reads! { analyses: [SERVICE_TASK, SERVICE_CAPACITY] };
 
-/// What [`gpu_capacity`] reads (and [`crate::Findings::is_gpu_resource`]): the GPU services, the
+/// What [`gpu_capacity`] reads (and `Findings::is_gpu_resource` of the rules): the GPU services, the
 /// capacity they reach, and every group, fleet and standalone instance, with its user data.
 pub const GPU_CAPACITY: Reads = reads! {
     arguments: { "aws_instance": ["instance_type", "launch_template"] },
@@ -40,7 +40,7 @@ pub struct GpuService<'m> {
 }
 
 /// The services whose task definition certainly reserves GPUs, each with it and its capacity
-/// (the rules read them once per run: [`crate::Findings::gpu_services`]).
+/// (the rules read them once per run: `Findings::gpu_services`).
 pub fn gpu_services(model: &Model) -> Vec<GpuService<'_>> {
     gpu_services_with(model, Groups::NONE)
 }

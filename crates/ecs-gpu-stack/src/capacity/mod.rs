@@ -65,7 +65,7 @@ pub fn capacity_for_task(model: &Model, td: &TaskDefinition) -> Option<Capacity>
 }
 
 /// The services of a model by the task definition they run, computed once per run (see
-/// [`crate::Findings::capacity`]): looking the services up for every task definition would be
+/// `Findings::capacity` of the rules): looking the services up for every task definition would be
 /// quadratic in the size of a monorepo.
 #[derive(Debug, Default)]
 pub struct ServiceIndex<'m> {
