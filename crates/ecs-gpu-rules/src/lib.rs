@@ -24,7 +24,8 @@ pub mod suppress;
 
 use ecs_gpu_model::{Loc, Model};
 use ecs_gpu_report::{Diagnostic, Label, Location};
-pub(crate) use ecs_gpu_stack::backticked;
+// The GPU stack the rules read (`ecs-gpu-stack`), named from the crate root: `crate::capacity`.
+pub(crate) use ecs_gpu_stack::{backticked, capacity, task, terraform_root};
 
 pub use config::{ConfigError, FileConfig, Settings};
 pub use ecs_gpu_report::Severity;

@@ -9,11 +9,11 @@ use ecs_gpu_model::{
     Attribute, Loc, Model, Resource, ResourceId, TaskDefinition, TaskDefinitionOrigin,
 };
 use ecs_gpu_report::Severity;
-use ecs_gpu_stack::capacity::{
+
+use crate::capacity::{
     self, Capacity, GpuCapacity, GpuReason, GpuService, GroupCapacity, GroupMemo, Groups,
     ServiceIndex, TemplateUse, UserData,
 };
-
 use crate::Reads;
 
 /// A check rule. Declare one with [`declare_rule!`](crate::declare_rule) in its own file under
@@ -386,7 +386,7 @@ impl<'m> Findings<'m> {
             }
             "aws_ecs_task_definition" => model.task_definitions.iter().any(|td| {
                 td.origin == ecs_gpu_model::TaskDefinitionOrigin::Resource(r.id)
-                    && ecs_gpu_stack::task::is_gpu_task(td)
+                    && crate::task::is_gpu_task(td)
             }),
             "aws_ecs_capacity_provider" => gpu.providers.iter().any(|(p, _)| p.id == r.id),
             "aws_autoscaling_group" => gpu.groups.iter().any(|(g, _)| g.group.id == r.id),

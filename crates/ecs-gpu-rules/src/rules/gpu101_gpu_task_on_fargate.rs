@@ -1,8 +1,8 @@
 use ecs_gpu_model::Model;
-use ecs_gpu_stack::task::{
+
+use crate::task::{
     gpu_containers, is_json, known_strings, task_definitions, task_name, TASK_DEFINITIONS,
 };
-
 use crate::{declare_rule, Findings};
 
 declare_rule! {

@@ -1,8 +1,6 @@
 use ecs_gpu_model::{Model, Node, Value};
-use ecs_gpu_stack::task::{
-    containers, is_gpu_requirement, task_definitions, task_name, TASK_DEFINITIONS,
-};
 
+use crate::task::{containers, is_gpu_requirement, task_definitions, task_name, TASK_DEFINITIONS};
 use crate::{declare_rule, Findings};
 
 declare_rule! {

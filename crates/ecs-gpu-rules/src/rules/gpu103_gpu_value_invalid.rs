@@ -1,10 +1,10 @@
 use ecs_gpu_catalog::{catalog, GpuValue, GpuValueError, Gpus};
 use ecs_gpu_model::{Model, Node, Value};
-use ecs_gpu_stack::capacity::TASK_CAPACITY;
-use ecs_gpu_stack::task::{
+
+use crate::capacity::TASK_CAPACITY;
+use crate::task::{
     containers, containers_in_json, task_definitions, task_name, Container, TASK_DEFINITIONS,
 };
-
 use crate::{declare_rule, Findings};
 
 declare_rule! {

@@ -1,6 +1,6 @@
 use ecs_gpu_model::{Model, Value};
-use ecs_gpu_stack::task::{gpu_containers, task_definitions, task_name, TASK_DEFINITIONS};
 
+use crate::task::{gpu_containers, task_definitions, task_name, TASK_DEFINITIONS};
 use crate::{declare_rule, Findings};
 
 declare_rule! {

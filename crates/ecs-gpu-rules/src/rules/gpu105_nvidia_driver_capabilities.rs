@@ -1,9 +1,9 @@
 use ecs_gpu_catalog::{catalog, gpu_base_images};
 use ecs_gpu_model::{Model, Value};
-use ecs_gpu_stack::task::{
+
+use crate::task::{
     containers_in_json, gpu_containers, task_definitions, Container, TASK_DEFINITIONS,
 };
-
 use crate::{declare_rule, Findings, Severity};
 
 // The facts in the documentation below, from crates/ecs-gpu-catalog/data/sources/ecs-gpu-facts.md: ECS sets only

@@ -1,10 +1,8 @@
 use ecs_gpu_catalog::{GpuValue, Gpus};
 use ecs_gpu_model::{Loc, Model, TaskDefinition, Value};
-use ecs_gpu_stack::capacity::{
-    service_managed_instances, GPU_SERVICES, MANAGED_INSTANCES, TASK_CAPACITY,
-};
-use ecs_gpu_stack::task::{gpu_containers, task_definitions, task_name, TASK_DEFINITIONS};
 
+use crate::capacity::{service_managed_instances, GPU_SERVICES, MANAGED_INSTANCES, TASK_CAPACITY};
+use crate::task::{gpu_containers, task_definitions, task_name, TASK_DEFINITIONS};
 use crate::{declare_rule, Findings};
 
 declare_rule! {

@@ -1,11 +1,11 @@
 use ecs_gpu_catalog::catalog;
 use ecs_gpu_model::{Loc, Model, Node, Value};
-use ecs_gpu_stack::capacity::{
+
+use crate::capacity::{
     service_managed_instances, ManagedInstancesLimit, ManagedInstancesLimits, GPU_SERVICES,
     MANAGED_INSTANCES, TASK_CAPACITY,
 };
-use ecs_gpu_stack::task::{containers, is_gpu_task, task_definitions, task_name, TASK_DEFINITIONS};
-
+use crate::task::{containers, is_gpu_task, task_definitions, task_name, TASK_DEFINITIONS};
 use crate::{declare_rule, Findings};
 
 declare_rule! {
@@ -87,7 +87,7 @@ fn memory_mib(node: &Node) -> Option<f64> {
 fn size(
     level: Option<&Node>,
     parse: fn(&Node) -> Option<f64>,
-    per_container: impl Fn(&ecs_gpu_stack::task::Container<'_>) -> Option<(f64, Option<Loc>)>,
+    per_container: impl Fn(&crate::task::Container<'_>) -> Option<(f64, Option<Loc>)>,
     td: &ecs_gpu_model::TaskDefinition,
 ) -> Option<(f64, Option<Loc>)> {
     if let Some(n) = level {

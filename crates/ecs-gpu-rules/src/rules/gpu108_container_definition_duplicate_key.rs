@@ -1,9 +1,9 @@
 use ecs_gpu_model::{Entry, Model, Node, Value};
-use ecs_gpu_stack::task::{
+
+use crate::task::{
     containers, containers_in_json, is_gpu_requirement, is_gpu_task, task_definitions,
     TASK_DEFINITIONS,
 };
-
 use crate::{declare_rule, Findings, Severity};
 
 declare_rule! {

@@ -1,9 +1,7 @@
 use ecs_gpu_catalog::{catalog, Lookup};
 use ecs_gpu_model::Model;
-use ecs_gpu_stack::capacity::{
-    managed_instances_without_nvidia, GpuReason, Placement, GPU_CAPACITY,
-};
 
+use crate::capacity::{managed_instances_without_nvidia, GpuReason, Placement, GPU_CAPACITY};
 use crate::{declare_rule, Findings};
 
 declare_rule! {

@@ -1,7 +1,7 @@
 use ecs_gpu_catalog::{catalog, EcsStatus, Lookup};
 use ecs_gpu_model::Model;
-use ecs_gpu_stack::capacity::{GpuReason, GPU_CAPACITY};
 
+use crate::capacity::{GpuReason, GPU_CAPACITY};
 use crate::{declare_rule, Findings, Severity};
 
 declare_rule! {

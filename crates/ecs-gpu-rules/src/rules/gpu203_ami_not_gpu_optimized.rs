@@ -1,7 +1,7 @@
 use ecs_gpu_catalog::catalog;
 use ecs_gpu_model::Model;
-use ecs_gpu_stack::capacity::{ami_source, image_attr, AmiSource, AMI, GPU_CAPACITY};
 
+use crate::capacity::{ami_source, image_attr, AmiSource, AMI, GPU_CAPACITY};
 use crate::{declare_rule, Findings, Severity};
 
 declare_rule! {

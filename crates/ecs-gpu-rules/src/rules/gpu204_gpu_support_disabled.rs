@@ -1,9 +1,9 @@
 use ecs_gpu_catalog::catalog;
 use ecs_gpu_model::Model;
-use ecs_gpu_stack::capacity::{
+
+use crate::capacity::{
     ami_source, config_value, fetches_config, image_attr, Setting, AMI, GPU_CAPACITY, USER_DATA,
 };
-
 use crate::{declare_rule, Findings};
 
 declare_rule! {

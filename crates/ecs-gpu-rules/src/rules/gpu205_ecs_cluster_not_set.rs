@@ -2,11 +2,11 @@ use std::collections::HashMap;
 
 use ecs_gpu_catalog::catalog;
 use ecs_gpu_model::{Model, Resource, ResourceId};
-use ecs_gpu_stack::capacity::{
+
+use crate::capacity::{
     ami_source, clusters_by_provider, fetches_config, providers_by_group, GpuCapacity,
     ProviderClusters, Setting, AMI, GPU_CAPACITY, USER_DATA,
 };
-
 use crate::{declare_rule, Findings};
 
 declare_rule! {

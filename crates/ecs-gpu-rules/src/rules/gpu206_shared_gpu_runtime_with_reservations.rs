@@ -1,12 +1,11 @@
 use std::collections::HashMap;
 
 use ecs_gpu_model::{Model, Resource, ResourceId};
-use ecs_gpu_stack::capacity::{
+
+use crate::capacity::{
     providers_by_group, sets_nvidia_default_runtime, GpuReason, GPU_CAPACITY, TENANTS, USER_DATA,
 };
-use ecs_gpu_stack::task;
-
-use crate::{declare_rule, Findings};
+use crate::{declare_rule, task, Findings};
 
 declare_rule! {
     /// ## What it checks
@@ -122,7 +121,7 @@ fn check(model: &Model, report: &mut Findings<'_>) {
 
 #[cfg(test)]
 mod tests {
-    use ecs_gpu_stack::capacity::sets_nvidia_default_runtime as f;
+    use crate::capacity::sets_nvidia_default_runtime as f;
 
     #[test]
     fn default_runtime_forms() {

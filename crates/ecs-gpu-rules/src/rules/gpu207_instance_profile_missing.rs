@@ -1,8 +1,6 @@
 use ecs_gpu_model::{Model, Resource, Value};
-use ecs_gpu_stack::capacity::{
-    inline_specification, is_standalone_instance, GpuReason, GPU_CAPACITY,
-};
 
+use crate::capacity::{inline_specification, is_standalone_instance, GpuReason, GPU_CAPACITY};
 use crate::{declare_rule, Findings};
 
 declare_rule! {
@@ -57,14 +55,13 @@ const AGENT_POLICY: &str = "AmazonEC2ContainerServiceforEC2Role";
 
 fn check(model: &Model, report: &mut Findings<'_>) {
     for (t, reason) in &report.gpu_capacity().templates {
-        if ecs_gpu_stack::capacity::is_fleet(t.template) {
+        if crate::capacity::is_fleet(t.template) {
             spot_fleet_specification(model, report, t.template, reason);
             continue;
         }
         let body = &t.template.body;
         let standalone = is_standalone_instance(t.template);
-        let string_profile =
-            standalone || ecs_gpu_stack::capacity::is_launch_configuration(t.template);
+        let string_profile = standalone || crate::capacity::is_launch_configuration(t.template);
         let has_profile = if string_profile {
             // A string argument: set unless absent or `null` (an unknown may be either).
             body.attr("iam_instance_profile")
@@ -77,7 +74,7 @@ fn check(model: &Model, report: &mut Findings<'_>) {
             continue;
         }
         let (why_at, why) = reason.label(model);
-        let (message, help) = if ecs_gpu_stack::capacity::is_launch_configuration(t.template) {
+        let (message, help) = if crate::capacity::is_launch_configuration(t.template) {
             (
                 format!(
                     "the launch configuration `{}` has no IAM instance profile, so the ECS agent cannot register its instances",

@@ -1,6 +1,6 @@
 use ecs_gpu_model::{Model, Node, Value};
-use ecs_gpu_stack::capacity::GPU_CAPACITY;
 
+use crate::capacity::GPU_CAPACITY;
 use crate::{declare_rule, Findings};
 
 declare_rule! {
@@ -66,7 +66,7 @@ fn check(model: &Model, report: &mut Findings<'_>) {
         // A Spot Fleet request's inline `launch_specification` has no `metadata_options` (the
         // provider's schema has none): what its instances allow is the image's and the account's
         // default, not in the sources.
-        if ecs_gpu_stack::capacity::is_fleet(t.template) {
+        if crate::capacity::is_fleet(t.template) {
             continue;
         }
         let body = &t.template.body;

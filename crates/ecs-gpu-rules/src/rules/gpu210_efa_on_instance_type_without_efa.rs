@@ -1,7 +1,7 @@
 use ecs_gpu_catalog::catalog;
 use ecs_gpu_model::{Model, Node, Resource};
-use ecs_gpu_stack::capacity::{string, GroupCapacity, GPU_CAPACITY};
 
+use crate::capacity::{string, GroupCapacity, GPU_CAPACITY};
 use crate::{declare_rule, Findings};
 
 declare_rule! {

@@ -1,11 +1,11 @@
 use ecs_gpu_catalog::{catalog, Lookup};
 use ecs_gpu_model::{Model, Node, TaskDefinition, Value};
-use ecs_gpu_stack::capacity::{
+
+use crate::capacity::{
     ami_source, fetches_config, sets_nvidia_default_runtime, user_data, AMI, GROUPS, TENANTS,
     USER_DATA,
 };
-use ecs_gpu_stack::task::{containers, reserves_no_gpu, task_name};
-
+use crate::task::{containers, reserves_no_gpu, task_name};
 use crate::{declare_rule, Findings};
 
 declare_rule! {

@@ -1,9 +1,7 @@
 use ecs_gpu_catalog::{catalog, AmiClass, AmiNameClass};
 use ecs_gpu_model::Model;
-use ecs_gpu_stack::capacity::{
-    ami_source, image_attr, vgpu_templates, AmiSource, AMI, GPU_CAPACITY,
-};
 
+use crate::capacity::{ami_source, image_attr, vgpu_templates, AmiSource, AMI, GPU_CAPACITY};
 use crate::{backticked, declare_rule, Findings};
 
 declare_rule! {

@@ -1,9 +1,9 @@
 use ecs_gpu_catalog::{catalog, AmiNameClass};
 use ecs_gpu_model::{Model, Node, Resource};
-use ecs_gpu_stack::capacity::{
+
+use crate::capacity::{
     ami_source, image_attr, string, vgpu_templates, AmiSource, AMI, GPU_CAPACITY,
 };
-
 use crate::{backticked, declare_rule, Findings};
 
 declare_rule! {

@@ -1,9 +1,9 @@
 use ecs_gpu_catalog::catalog;
 use ecs_gpu_model::Model;
-use ecs_gpu_stack::capacity::{
+
+use crate::capacity::{
     fetches_config, launch_kind, user_data, vgpu_templates, UserData, GPU_CAPACITY, USER_DATA,
 };
-
 use crate::{backticked, declare_rule, Findings};
 
 declare_rule! {

@@ -1,8 +1,8 @@
 use ecs_gpu_catalog::catalog;
 use ecs_gpu_model::Model;
-use ecs_gpu_stack::capacity::TASK_CAPACITY;
-use ecs_gpu_stack::task::{gpu_containers, task_definitions, task_name, TASK_DEFINITIONS};
 
+use crate::capacity::TASK_CAPACITY;
+use crate::task::{gpu_containers, task_definitions, task_name, TASK_DEFINITIONS};
 use crate::{backticked, declare_rule, Findings};
 
 declare_rule! {

@@ -1,6 +1,6 @@
 use ecs_gpu_model::{Model, Value};
-use ecs_gpu_stack::capacity::{provider_asg, string, GPU_CAPACITY, GROUPS};
 
+use crate::capacity::{provider_asg, string, GPU_CAPACITY, GROUPS};
 use crate::{declare_rule, Findings};
 
 declare_rule! {

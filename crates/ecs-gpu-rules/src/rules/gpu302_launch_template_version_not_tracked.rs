@@ -1,9 +1,7 @@
 use ecs_gpu_model::Model;
-use ecs_gpu_stack::capacity::{
-    replaced_on_new_template_version, string, GPU_CAPACITY, REPLACEMENT,
-};
-use ecs_gpu_stack::task::number;
 
+use crate::capacity::{replaced_on_new_template_version, string, GPU_CAPACITY, REPLACEMENT};
+use crate::task::number;
 use crate::{declare_rule, Findings, Severity};
 
 declare_rule! {
@@ -72,7 +70,7 @@ fn check(model: &Model, report: &mut Findings<'_>) {
         }
         for t in &group.known_templates {
             // A launch configuration has no versions: a change replaces it, and the group.
-            if ecs_gpu_stack::capacity::is_launch_configuration(t.template) {
+            if crate::capacity::is_launch_configuration(t.template) {
                 continue;
             }
             // Only the group's own template reference (not overrides' specifications).

@@ -1,10 +1,10 @@
 use ecs_gpu_model::{Loc, Model, Resource, Value};
-use ecs_gpu_stack::capacity::{
+
+use crate::capacity::{
     replaced_on_new_template_version, resolve_link, string, GroupCapacity, GPU_CAPACITY,
     REPLACEMENT,
 };
-use ecs_gpu_stack::task::number;
-
+use crate::task::number;
 use crate::{declare_rule, Findings, Severity};
 
 declare_rule! {

@@ -1,6 +1,6 @@
 use ecs_gpu_model::{Model, Node, Value};
-use ecs_gpu_stack::capacity::GPU_CAPACITY;
 
+use crate::capacity::GPU_CAPACITY;
 use crate::{declare_rule, Findings};
 
 declare_rule! {

@@ -1,6 +1,6 @@
 use ecs_gpu_model::{Model, Value};
-use ecs_gpu_stack::capacity::{string, GPU_CAPACITY};
 
+use crate::capacity::{string, GPU_CAPACITY};
 use crate::{declare_rule, Findings};
 
 declare_rule! {

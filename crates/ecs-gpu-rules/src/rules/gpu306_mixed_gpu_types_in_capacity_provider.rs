@@ -1,7 +1,7 @@
 use ecs_gpu_catalog::{catalog, Lookup};
 use ecs_gpu_model::Model;
-use ecs_gpu_stack::capacity::{describe_gpus, mixed_gpu_shapes, GROUPS};
 
+use crate::capacity::{describe_gpus, mixed_gpu_shapes, GROUPS};
 use crate::{declare_rule, Findings, Severity};
 
 declare_rule! {

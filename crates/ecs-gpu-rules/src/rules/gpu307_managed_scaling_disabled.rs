@@ -1,6 +1,6 @@
 use ecs_gpu_model::Model;
-use ecs_gpu_stack::capacity::{string, GPU_CAPACITY};
 
+use crate::capacity::{string, GPU_CAPACITY};
 use crate::{declare_rule, Findings};
 
 declare_rule! {
@@ -54,7 +54,7 @@ fn check(model: &Model, report: &mut Findings<'_>) {
         if string(status) != Some("DISABLED") {
             continue;
         }
-        if let Some(asg) = ecs_gpu_stack::capacity::provider_asg(model, provider) {
+        if let Some(asg) = crate::capacity::provider_asg(model, provider) {
             if fixed_size(asg) {
                 continue;
             }
@@ -74,7 +74,7 @@ fn check(model: &Model, report: &mut Findings<'_>) {
 /// A group whose size is fixed (`min_size` = `max_size` = `desired_capacity`, all known): scaling
 /// cannot change it.
 pub(crate) fn fixed_size(asg: &ecs_gpu_model::Resource) -> bool {
-    let number = |name: &str| asg.body.attr(name).and_then(ecs_gpu_stack::task::number);
+    let number = |name: &str| asg.body.attr(name).and_then(crate::task::number);
     matches!(
         (number("min_size"), number("max_size"), number("desired_capacity")),
         (Some(min), Some(max), Some(desired)) if min == max && desired == min

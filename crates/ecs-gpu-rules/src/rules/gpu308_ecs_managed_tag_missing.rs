@@ -1,6 +1,6 @@
 use ecs_gpu_model::Model;
-use ecs_gpu_stack::capacity::{string, GPU_CAPACITY, GROUPS};
 
+use crate::capacity::{string, GPU_CAPACITY, GROUPS};
 use crate::{declare_rule, Findings};
 
 declare_rule! {

@@ -1,9 +1,9 @@
 use ecs_gpu_catalog::catalog;
 use ecs_gpu_model::Model;
-use ecs_gpu_stack::capacity::{
+
+use crate::capacity::{
     ami_source, fetches_config, launch_kind, user_data, Setting, AMI, GPU_CAPACITY, USER_DATA,
 };
-
 use crate::{declare_rule, Findings};
 
 declare_rule! {

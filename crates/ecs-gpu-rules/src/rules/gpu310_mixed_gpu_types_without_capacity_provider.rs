@@ -1,8 +1,6 @@
 use ecs_gpu_model::Model;
-use ecs_gpu_stack::capacity::{
-    describe_gpus, mixed_gpu_shapes, GpuReason, GroupCapacity, GPU_CAPACITY,
-};
 
+use crate::capacity::{describe_gpus, mixed_gpu_shapes, GpuReason, GroupCapacity, GPU_CAPACITY};
 use crate::{declare_rule, Findings};
 
 declare_rule! {

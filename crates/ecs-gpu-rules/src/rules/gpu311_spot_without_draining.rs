@@ -2,11 +2,11 @@ use std::collections::HashSet;
 
 use ecs_gpu_catalog::catalog;
 use ecs_gpu_model::Model;
-use ecs_gpu_stack::capacity::{
+
+use crate::capacity::{
     ami_source, fetches_config, launch_kind, spot_evidence, user_data, Setting, AMI, GPU_CAPACITY,
     SPOT, USER_DATA,
 };
-
 use crate::{declare_rule, Findings};
 
 declare_rule! {

@@ -1,7 +1,7 @@
 use ecs_gpu_catalog::catalog;
 use ecs_gpu_model::{Model, Value};
-use ecs_gpu_stack::capacity::GPU_CAPACITY;
 
+use crate::capacity::GPU_CAPACITY;
 use crate::{declare_rule, Findings};
 
 declare_rule! {

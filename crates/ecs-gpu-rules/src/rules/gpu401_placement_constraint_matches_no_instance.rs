@@ -1,9 +1,9 @@
 use ecs_gpu_model::Model;
 use ecs_gpu_query::{matches_none, Expression, INSTANCE_TYPE_ATTRIBUTE};
-use ecs_gpu_stack::capacity::{
+
+use crate::capacity::{
     placement_constraints, string, GPU_CAPACITY, PLACEMENT_CONSTRAINTS, SERVICE_CAPACITY,
 };
-
 use crate::{declare_rule, Findings};
 
 declare_rule! {

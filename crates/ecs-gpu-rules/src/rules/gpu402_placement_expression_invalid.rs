@@ -1,8 +1,8 @@
 use ecs_gpu_model::{Loc, Model, Node};
 use ecs_gpu_query::Expression;
-use ecs_gpu_stack::capacity::{string, GPU_CAPACITY, PLACEMENT_CONSTRAINTS};
-use ecs_gpu_stack::task::{task_definitions, TASK_DEFINITIONS};
 
+use crate::capacity::{string, GPU_CAPACITY, PLACEMENT_CONSTRAINTS};
+use crate::task::{task_definitions, TASK_DEFINITIONS};
 use crate::{declare_rule, Findings};
 
 declare_rule! {
@@ -123,7 +123,7 @@ fn check(model: &Model, report: &mut Findings<'_>) {
             }
         }
     }
-    for td in task_definitions(model).filter(|td| ecs_gpu_stack::task::is_gpu_task(td)) {
+    for td in task_definitions(model).filter(|td| crate::task::is_gpu_task(td)) {
         for (kind, expr) in &td.placement_constraints {
             if let Some((at, msg, help)) = problem(model, kind.as_ref(), expr.as_ref()) {
                 report.add(at, msg).help(help).task(td);

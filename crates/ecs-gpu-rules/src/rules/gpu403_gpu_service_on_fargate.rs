@@ -1,7 +1,7 @@
 use ecs_gpu_model::Model;
-use ecs_gpu_stack::capacity::{Placement, GPU_SERVICES};
-use ecs_gpu_stack::task::{gpu_containers, TASK_DEFINITIONS};
 
+use crate::capacity::{Placement, GPU_SERVICES};
+use crate::task::{gpu_containers, TASK_DEFINITIONS};
 use crate::{declare_rule, Findings};
 
 declare_rule! {

@@ -1,6 +1,6 @@
 use ecs_gpu_model::Model;
-use ecs_gpu_stack::capacity::{placement_constraints, string, GPU_SERVICES, PLACEMENT_CONSTRAINTS};
 
+use crate::capacity::{placement_constraints, string, GPU_SERVICES, PLACEMENT_CONSTRAINTS};
 use crate::{declare_rule, Findings};
 
 declare_rule! {

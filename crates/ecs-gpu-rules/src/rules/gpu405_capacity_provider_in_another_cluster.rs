@@ -1,9 +1,9 @@
 use ecs_gpu_model::Model;
-use ecs_gpu_stack::capacity::{
+
+use crate::capacity::{
     clusters_by_provider, service_cluster_name, user_data, user_data_mark, Setting, GPU_SERVICES,
     SERVICE_CAPACITY, USER_DATA,
 };
-
 use crate::{declare_rule, Findings};
 
 declare_rule! {

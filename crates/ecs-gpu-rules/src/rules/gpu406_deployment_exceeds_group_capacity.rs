@@ -1,7 +1,7 @@
 use ecs_gpu_model::Model;
 use ecs_gpu_sim::Deployment;
-use ecs_gpu_stack::terraform_root::{address, scenario, SCENARIO};
 
+use crate::terraform_root::{address, scenario, SCENARIO};
 use crate::{declare_rule, Findings};
 
 declare_rule! {

@@ -1,6 +1,6 @@
 use ecs_gpu_model::{Mode, Model, Resource};
-use ecs_gpu_stack::capacity::{string, GPU_CAPACITY, SERVICE_CAPACITY};
 
+use crate::capacity::{string, GPU_CAPACITY, SERVICE_CAPACITY};
 use crate::{attribute_site, declare_rule, Findings};
 
 declare_rule! {
@@ -85,7 +85,7 @@ fn targets<'m>(model: &'m Model, target: &'m Resource) -> Vec<&'m Resource> {
         .iter()
         .filter(|r| r.mode == Mode::Managed && r.kind == "aws_ecs_service")
         .filter(|r| string(r.body.attr("name")) == Some(name))
-        .filter(|r| ecs_gpu_stack::capacity::service_cluster_name(model, r) == Some(cluster))
+        .filter(|r| crate::capacity::service_cluster_name(model, r) == Some(cluster))
         .collect();
     if found.len() == 1 {
         found

@@ -1,6 +1,6 @@
 use ecs_gpu_model::Model;
-use ecs_gpu_stack::capacity::{string, GPU_CAPACITY, GROUPS};
 
+use crate::capacity::{string, GPU_CAPACITY, GROUPS};
 use crate::{attribute_site, declare_rule, Findings};
 
 declare_rule! {
@@ -68,11 +68,11 @@ fn check(model: &Model, report: &mut Findings<'_>) {
         }
         // A group whose size is fixed (`min_size` = `max_size` = `desired_capacity`): managed
         // scaling cannot change it, so no apply resets anything.
-        let number = |name: &str| asg.body.attr(name).and_then(ecs_gpu_stack::task::number);
+        let number = |name: &str| asg.body.attr(name).and_then(crate::task::number);
         if let (Some(min), Some(max), Some(desired)) = (
             number("min_size"),
             number("max_size"),
-            ecs_gpu_stack::task::number(&dc.value),
+            crate::task::number(&dc.value),
         ) {
             if min == max && desired == min {
                 continue;
