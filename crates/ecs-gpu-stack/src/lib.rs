@@ -39,6 +39,8 @@
 //! assert_eq!(scenario.services[0].task.known().unwrap().gpus, 1);
 //! ```
 
+#![warn(missing_docs)]
+
 pub mod capacity;
 mod reads;
 pub mod task;

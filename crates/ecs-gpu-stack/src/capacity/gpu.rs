@@ -34,8 +34,11 @@ pub const GPU_CAPACITY: Reads = reads! {
 /// capacity the service can be placed on.
 #[derive(Debug, Clone)]
 pub struct GpuService<'m> {
+    /// The `aws_ecs_service`.
     pub service: &'m Resource,
+    /// The task definition it runs.
     pub task: &'m TaskDefinition,
+    /// What it can be placed on.
     pub capacity: ServiceCapacity<'m>,
 }
 
@@ -71,6 +74,7 @@ pub enum GpuReason<'m> {
     Service(&'m Resource),
     /// A capacity provider whose group launches instances with NVIDIA GPUs.
     GpuInstanceType {
+        /// The capacity provider.
         provider: &'m Resource,
         /// What it launches: [`NvidiaEvidence::launches`].
         launches: String,
@@ -78,6 +82,7 @@ pub enum GpuReason<'m> {
     /// An Auto Scaling group behind no capacity provider, an EC2 Fleet or a Spot Fleet request
     /// that launches instances with NVIDIA GPUs as ECS container instances.
     EcsInstances {
+        /// The group or fleet.
         group: &'m Resource,
         /// What it launches: [`NvidiaEvidence::launches`].
         launches: String,
@@ -87,9 +92,11 @@ pub enum GpuReason<'m> {
     /// A capacity provider of ECS Managed Instances whose `instance_requirements` select only
     /// instance types with NVIDIA GPUs. It has no group, launch template or user data.
     ManagedInstances {
+        /// The capacity provider.
         provider: &'m Resource,
         /// What it launches: [`NvidiaEvidence::launches`].
         launches: String,
+        /// Where its instance requirements say so.
         at: Option<Loc>,
     },
     /// A capacity provider, Auto Scaling group or fleet whose instance types do not show NVIDIA GPUs
@@ -100,12 +107,16 @@ pub enum GpuReason<'m> {
         unit: &'m Resource,
         /// [`GpuIntent::why`].
         why: String,
+        /// [`GpuIntent::at`].
         at: Option<Loc>,
     },
     /// A standalone `aws_instance` of a GPU instance type that is an ECS container instance.
     EcsInstance {
+        /// The `aws_instance`.
         instance: &'m Resource,
+        /// Its GPU instance type.
         instance_type: String,
+        /// Where the instance type is written.
         at: Option<Loc>,
     },
 }
@@ -172,8 +183,11 @@ impl GpuReason<'_> {
 /// Everything known to be GPU capacity, each with the first reason found.
 #[derive(Debug, Clone, Default)]
 pub struct GpuCapacity<'m> {
+    /// Capacity providers, each with why.
     pub providers: Vec<(&'m Resource, GpuReason<'m>)>,
+    /// Auto Scaling groups, with what they launch and why.
     pub groups: Vec<(Cow<'m, GroupCapacity<'m>>, GpuReason<'m>)>,
+    /// Launch templates, launch configurations and standalone instances, each with why.
     pub templates: Vec<(TemplateUse<'m>, GpuReason<'m>)>,
     /// EC2 Fleets and Spot Fleet requests ([`fleet_capacity`]) that launch NVIDIA GPU instance
     /// types as ECS container instances (their user data configures the agent), each with why.
@@ -183,15 +197,10 @@ pub struct GpuCapacity<'m> {
 
 /// The capacity providers, groups and launch templates that are GPU capacity.
 pub fn gpu_capacity(model: &Model) -> GpuCapacity<'_> {
-    gpu_capacity_of(model, &gpu_services(model))
+    gpu_capacity_with(model, Groups::NONE, &gpu_services(model))
 }
 
-/// [`gpu_capacity`], with the GPU services already found.
-pub fn gpu_capacity_of<'m>(model: &'m Model, services: &[GpuService<'m>]) -> GpuCapacity<'m> {
-    gpu_capacity_with(model, Groups::NONE, services)
-}
-
-/// [`gpu_capacity_of`], with the groups' capacities worked out already.
+/// [`gpu_capacity`], with the groups' capacities worked out already and the GPU services found.
 pub fn gpu_capacity_with<'m>(
     model: &'m Model,
     groups_memo: Groups<'m>,

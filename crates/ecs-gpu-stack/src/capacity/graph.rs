@@ -164,6 +164,7 @@ pub fn service_task<'m>(model: &'m Model, svc: &Resource) -> Option<&'m TaskDefi
 /// instance profile, metadata options. [`image_attr`](super::image_attr) and [`user_data`](super::user_data()) read either.
 #[derive(Debug, Clone)]
 pub struct TemplateUse<'m> {
+    /// The launch template, launch configuration, Spot Fleet request or `aws_instance`.
     pub template: &'m Resource,
     /// The `version` argument, when written.
     pub version: Option<&'m Node>,
@@ -176,8 +177,11 @@ pub struct TemplateUse<'m> {
 /// template's `instance_type`).
 #[derive(Debug, Clone)]
 pub struct InstanceTypeUse<'m> {
+    /// The instance type's name (`g5.xlarge`).
     pub name: String,
+    /// Where it is written.
     pub node: &'m Node,
+    /// The template whose `instance_type` it is; `None` for an override's.
     pub template: Option<&'m Resource>,
     /// The override block it comes from (`mixed_instances_policy`).
     pub override_block: Option<&'m Block>,
@@ -186,6 +190,7 @@ pub struct InstanceTypeUse<'m> {
 /// An Auto Scaling group and what it launches.
 #[derive(Debug, Clone)]
 pub struct GroupCapacity<'m> {
+    /// The Auto Scaling group (or fleet, [`fleet_capacity`]).
     pub group: &'m Resource,
     /// Every launch template it uses, `None` when not known in full (a launch configuration, an
     /// unknown template reference).
@@ -220,6 +225,7 @@ pub struct GroupMemo<'m> {
 }
 
 impl<'m> GroupMemo<'m> {
+    /// What every group of `model` launches.
     pub fn new(model: &'m Model) -> GroupMemo<'m> {
         GroupMemo {
             by_group: model
@@ -238,6 +244,7 @@ impl<'m> Groups<'m> {
     /// Each group worked out when asked.
     pub const NONE: Groups<'static> = Groups(None);
 
+    /// The groups worked out in `memo`.
     pub fn from_memo(memo: &'m GroupMemo<'m>) -> Groups<'m> {
         Groups(Some(memo))
     }

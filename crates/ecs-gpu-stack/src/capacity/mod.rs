@@ -76,6 +76,7 @@ pub struct ServiceIndex<'m> {
 }
 
 impl<'m> ServiceIndex<'m> {
+    /// The services of `model`, each group's capacity worked out when asked.
     pub fn new(model: &'m Model) -> ServiceIndex<'m> {
         ServiceIndex::with_groups(model, Groups::NONE)
     }
@@ -130,14 +131,6 @@ pub fn capacity_for_task_in(
         }
     }
     Some(out)
-}
-
-/// The instance types a task can be placed on, or `None` when unknown.
-pub fn instance_types_for_task(
-    model: &Model,
-    td: &TaskDefinition,
-) -> Option<Vec<&'static InstanceType>> {
-    capacity_for_task(model, td).map(|c| c.instance_types)
 }
 
 /// The known string of a node.

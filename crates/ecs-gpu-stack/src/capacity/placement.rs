@@ -53,6 +53,7 @@ pub enum Placement {
 /// One capacity provider a service can use.
 #[derive(Debug, Clone)]
 pub struct ProviderUse<'m> {
+    /// The `aws_ecs_capacity_provider`.
     pub provider: &'m Resource,
     /// Where the service (or the cluster's default strategy) names it.
     pub named_at: Option<Loc>,
@@ -63,6 +64,7 @@ pub struct ProviderUse<'m> {
 /// What a service can be placed on.
 #[derive(Debug, Clone)]
 pub struct ServiceCapacity<'m> {
+    /// How the service chooses its capacity.
     pub placement: Placement,
     /// The capacity providers known to be used.
     pub providers: Vec<ProviderUse<'m>>,
