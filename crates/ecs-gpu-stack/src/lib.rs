@@ -35,8 +35,9 @@
 //! let capacity = ecs_gpu_stack::capacity::service_capacity(&model, svc);
 //! assert_eq!(capacity.placement, ecs_gpu_stack::capacity::Placement::Fargate);
 //!
-//! let (scenario, _) = ecs_gpu_stack::terraform_root::scenario(&model);
-//! assert_eq!(scenario.services[0].task.known().unwrap().gpus, 1);
+//! // One scenario per root module, for the simulator.
+//! let roots = ecs_gpu_stack::terraform_root::scenarios(&model);
+//! assert_eq!(roots[0].scenario.services[0].task.known().unwrap().gpus, 1);
 //! ```
 
 #![warn(missing_docs)]

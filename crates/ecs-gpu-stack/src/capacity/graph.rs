@@ -52,9 +52,12 @@ pub(super) fn known_str(node: &Node) -> Option<&str> {
     }
 }
 
-/// The resources of `kind` a link points to: through its references, or, for a known string, the
-/// resources of that kind whose `name` is the string (or whose name ends an ARN that is the string).
-/// `None` when unknown (no such resource in the checked files, or a value that cannot be followed).
+/// The resources of `kind` a link from `from` points to: through its references, or, for a known
+/// string, the resources of that kind in the root module of `from` (with the modules it calls)
+/// whose `name` is the string (or whose name ends an ARN that is the string): each root module is
+/// its own Terraform configuration, so two roots checked in one run (a staging and a prod copy of
+/// one stack, with the same names or not) know nothing of each other. `None` when unknown (no
+/// such resource in the root module, or a value that cannot be followed).
 pub fn resolve_link<'m>(
     model: &'m Model,
     from: &Resource,
@@ -74,48 +77,17 @@ pub fn resolve_link<'m>(
     let s = known_str(node)?;
     // The name is the whole string, or what follows a `/` of an ARN (every `/`: a name is matched
     // whatever it holds).
-    let mut found = model.with_attr_str(kind, "name", s);
+    let root = model.root_of(from.module);
+    let mut found = model.with_attr_str(root, kind, "name", s);
     for (slash, _) in s.match_indices('/') {
-        found.extend(model.with_attr_str(kind, "name", &s[slash + 1..]));
+        found.extend(model.with_attr_str(root, kind, "name", &s[slash + 1..]));
     }
     found.sort_by_key(|r| r.id);
     found.dedup_by_key(|r| r.id);
-    let found = same_root_first(model, from, found);
     if found.is_empty() {
         None
     } else {
         Some(found)
-    }
-}
-
-/// The root module a resource's module is called from (itself for a root module's resource).
-fn root_of(model: &Model, r: &Resource) -> ecs_gpu_model::ModuleId {
-    let mut m = r.module;
-    while let Some(parent) = model.module(m).parent {
-        m = parent;
-    }
-    m
-}
-
-/// Of the resources a name matches, those in the same root module as `from`, when there are any:
-/// each root module is its own Terraform configuration, so two roots checked in one run (a
-/// staging and a prod copy of one stack) that use the same names do not make each other's links
-/// ambiguous. Otherwise all of them: a name may link to another root's resource.
-pub(super) fn same_root_first<'m>(
-    model: &Model,
-    from: &Resource,
-    found: Vec<&'m Resource>,
-) -> Vec<&'m Resource> {
-    let root = root_of(model, from);
-    let same: Vec<&'m Resource> = found
-        .iter()
-        .copied()
-        .filter(|r| root_of(model, r) == root)
-        .collect();
-    if same.is_empty() {
-        found
-    } else {
-        same
     }
 }
 
@@ -142,11 +114,8 @@ pub fn service_task_definition(model: &Model, svc: &Resource) -> Option<ecs_gpu_
     let s = known_str(node)?;
     let family = s.rsplit('/').next().unwrap_or(s);
     let family = family.split(':').next().unwrap_or(family);
-    let found = same_root_first(
-        model,
-        svc,
-        model.with_attr_str("aws_ecs_task_definition", "family", family),
-    );
+    let root = model.root_of(svc.module);
+    let found = model.with_attr_str(root, "aws_ecs_task_definition", "family", family);
     match found.as_slice() {
         [one] => Some(one.id),
         _ => None,

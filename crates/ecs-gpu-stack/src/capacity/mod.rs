@@ -70,8 +70,9 @@ pub fn capacity_for_task(model: &Model, td: &TaskDefinition) -> Option<Capacity>
 #[derive(Debug, Default)]
 pub struct ServiceIndex<'m> {
     by_task: std::collections::HashMap<ecs_gpu_model::ResourceId, Vec<&'m Resource>>,
-    /// A service whose task definition is unknown: it might run any of them.
-    any_unknown: bool,
+    /// The root modules with a service whose task definition is unknown: it might run any of
+    /// theirs.
+    any_unknown: std::collections::HashSet<ecs_gpu_model::ModuleId>,
     groups: Groups<'m>,
 }
 
@@ -90,7 +91,9 @@ impl<'m> ServiceIndex<'m> {
         for svc in model.resources_of("aws_ecs_service") {
             match service_task_definition(model, svc) {
                 Some(id) => index.by_task.entry(id).or_default().push(svc),
-                None => index.any_unknown = true,
+                None => {
+                    index.any_unknown.insert(model.root_of(svc.module));
+                }
             }
         }
         index
@@ -107,7 +110,10 @@ pub fn capacity_for_task_in(
         return None;
     };
     // A service with an unknown task definition might run this one too: its capacity would count.
-    if index.any_unknown {
+    if index
+        .any_unknown
+        .contains(&model.root_of(model.resource(td_id).module))
+    {
         return None;
     }
     let services = index.by_task.get(&td_id)?;
