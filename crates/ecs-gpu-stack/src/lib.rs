@@ -8,36 +8,20 @@
 //! apply, makes the step unknown, and nothing is concluded from it.
 //!
 //! ```
-//! let dir = std::env::temp_dir().join(format!("ecs-gpu-stack-doc-{}", std::process::id()));
-//! std::fs::create_dir_all(&dir).unwrap();
-//! std::fs::write(dir.join("main.tf"), r#"
-//! resource "aws_ecs_task_definition" "infer" {
-//!   family                = "infer"
-//!   container_definitions = jsonencode([{
-//!     name = "infer", image = "vllm", memory = 8192
-//!     resourceRequirements = [{ type = "GPU", value = "1" }]
-//!   }])
-//! }
-//! resource "aws_ecs_service" "infer" {
-//!   task_definition = aws_ecs_task_definition.infer.arn
-//!   launch_type     = "FARGATE"
-//! }
-//! "#).unwrap();
+//! use ecs_gpu_stack::{capacity, task, terraform_root};
+//!
+//! let example = concat!(env!("CARGO_MANIFEST_DIR"), "/../../examples/broken-gpu-chain");
 //! let model = ecs_gpu_model::load(&ecs_gpu_model::LoadOptions {
-//!     paths: vec![dir.clone()],
+//!     paths: vec![example.into()],
 //!     ..Default::default()
 //! });
-//! std::fs::remove_dir_all(&dir).unwrap();
-//!
 //! let svc = model.resources_of("aws_ecs_service").next().unwrap();
-//! let td = ecs_gpu_stack::capacity::service_task(&model, svc).unwrap();
-//! assert!(ecs_gpu_stack::task::is_gpu_task(td));
-//! let capacity = ecs_gpu_stack::capacity::service_capacity(&model, svc);
-//! assert_eq!(capacity.placement, ecs_gpu_stack::capacity::Placement::Fargate);
-//!
+//! assert!(task::is_gpu_task(capacity::service_task(&model, svc).unwrap()));
+//! let cap = capacity::service_capacity(&model, svc);
+//! assert_eq!(cap.instance_types().unwrap()[0].name, "g5.xlarge");
 //! // One scenario per root module, for the simulator.
-//! let roots = ecs_gpu_stack::terraform_root::scenarios(&model);
-//! assert_eq!(roots[0].scenario.services[0].task.known().unwrap().gpus, 1);
+//! let roots = terraform_root::scenarios(&model);
+//! assert_eq!(roots[0].scenario.groups[0].max_size.known(), Some(&4));
 //! ```
 
 #![warn(missing_docs)]
