@@ -297,27 +297,8 @@ pub fn gpu_capacity_with<'m>(
             continue;
         }
         let cap = groups_memo.of(model, group);
-        if !cap
-            .known_templates
-            .iter()
-            .any(|t| launches_ecs_instances(t.template))
-        {
+        let Some(reason) = ecs_instances_reason(model, group, &cap) else {
             continue;
-        }
-        let reason = match nvidia_evidence(&cap) {
-            Some(evidence) => GpuReason::EcsInstances {
-                group,
-                launches: evidence.launches,
-                at: evidence.at,
-            },
-            None => match gpu_intent(model, &cap) {
-                Some(intent) => GpuReason::Intent {
-                    unit: group,
-                    why: intent.why,
-                    at: intent.at,
-                },
-                None => continue,
-            },
         };
         for t in &cap.known_templates {
             if !t.template.instances_unknown && templates.insert(t.template.id) {
@@ -335,27 +316,8 @@ pub fn gpu_capacity_with<'m>(
                 continue;
             }
             let cap = fleet_capacity(model, fleet);
-            if !cap
-                .known_templates
-                .iter()
-                .any(|t| launches_ecs_instances(t.template))
-            {
+            let Some(reason) = ecs_instances_reason(model, fleet, &cap) else {
                 continue;
-            }
-            let reason = match nvidia_evidence(&cap) {
-                Some(evidence) => GpuReason::EcsInstances {
-                    group: fleet,
-                    launches: evidence.launches,
-                    at: evidence.at,
-                },
-                None => match gpu_intent(model, &cap) {
-                    Some(intent) => GpuReason::Intent {
-                        unit: fleet,
-                        why: intent.why,
-                        at: intent.at,
-                    },
-                    None => continue,
-                },
             };
             for t in &cap.known_templates {
                 if !t.template.instances_unknown && templates.insert(t.template.id) {
@@ -399,6 +361,38 @@ pub fn gpu_capacity_with<'m>(
         }
     }
     out
+}
+
+/// Why a group behind no capacity provider, or a fleet, is GPU capacity: it launches ECS container
+/// instances (the agent is configured in a template's user data) with NVIDIA GPUs, or configured
+/// for GPU tasks. `None` when it is not known to be GPU capacity.
+fn ecs_instances_reason<'m>(
+    model: &Model,
+    unit: &'m Resource,
+    cap: &GroupCapacity<'_>,
+) -> Option<GpuReason<'m>> {
+    if !cap
+        .known_templates
+        .iter()
+        .any(|t| launches_ecs_instances(t.template))
+    {
+        return None;
+    }
+    Some(match nvidia_evidence(cap) {
+        Some(evidence) => GpuReason::EcsInstances {
+            group: unit,
+            launches: evidence.launches,
+            at: evidence.at,
+        },
+        None => {
+            let intent = gpu_intent(model, cap)?;
+            GpuReason::Intent {
+                unit,
+                why: intent.why,
+                at: intent.at,
+            }
+        }
+    })
 }
 
 /// An instance type where it is written, with its catalog record.
