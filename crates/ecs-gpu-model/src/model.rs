@@ -174,6 +174,9 @@ pub struct Model {
     /// The root module of each module instance, and the resources of each root module by type,
     /// built on first use: see [`Model::root_of`] and [`Model::resources_in`].
     pub(crate) roots: OnceLock<Roots>,
+    /// Positions in [`Model::resources`] by the file their block is written in, built on first
+    /// use: see [`Model::resources_in_file`].
+    pub(crate) by_file: OnceLock<FastMap<FileId, Vec<u32>>>,
     /// How many resources the lookups have handed out ([`Model::handed_out`]).
     pub(crate) handed_out: HandedOut,
     /// Positions in [`Model::task_definitions`] by the resource they come from, built on first use.
@@ -661,8 +664,8 @@ impl Model {
     }
 
     /// How many resources the lookups of this model ([`Model::resources_of`],
-    /// [`Model::resources_in`], [`Model::with_attr_str`], [`Model::referring`],
-    /// [`Model::referenced`], [`Model::resolve`]) have handed out so far: the work of the analyses
+    /// [`Model::resources_in`], [`Model::resources_in_file`], [`Model::with_attr_str`],
+    /// [`Model::referring`], [`Model::referenced`], [`Model::resolve`]) have handed out so far: the work of the analyses
     /// that read the model, without a clock. A test that checks it grows linearly with the input
     /// catches an analysis that compares every resource with every other.
     pub fn handed_out(&self) -> u64 {
@@ -698,6 +701,21 @@ impl Model {
     /// own: a name, a task definition family or a cluster in one root says nothing of another's.
     pub fn root_of(&self, module: ModuleId) -> ModuleId {
         self.roots().of_module[module.0 as usize]
+    }
+
+    /// The resources and data sources whose block is written in `file`, in [`Model::resources`]
+    /// order.
+    pub fn resources_in_file(&self, file: FileId) -> impl Iterator<Item = &Resource> + '_ {
+        let by_file = self.by_file.get_or_init(|| {
+            let mut by_file: FastMap<FileId, Vec<u32>> = FastMap::default();
+            for (i, r) in self.resources.iter().enumerate() {
+                by_file.entry(r.loc.file).or_default().push(i as u32);
+            }
+            by_file
+        });
+        let found = by_file.get(&file).map(Vec::as_slice).unwrap_or_default();
+        self.hand_out(found.len());
+        found.iter().map(|&i| &self.resources[i as usize])
     }
 
     /// Managed resources of a type in one root module and the modules it calls, in

@@ -22,7 +22,9 @@ mod rule;
 pub mod rules;
 pub mod suppress;
 
-use ecs_gpu_model::{Loc, Model};
+use std::collections::HashMap;
+
+use ecs_gpu_model::{FileId, Loc, Model};
 use ecs_gpu_report::{Diagnostic, Label, Location};
 // The GPU stack the rules read (`ecs-gpu-stack`), named from the crate root: `crate::capacity`.
 pub(crate) use ecs_gpu_stack::{backticked, capacity, task, terraform_root};
@@ -159,10 +161,18 @@ pub fn check(model: &Model, settings: &Settings) -> Vec<Diagnostic> {
         .collect();
     let suppressions = suppress::collect(model);
     let mut used = vec![false; suppressions.len()];
+    // A suppression silences findings of its own file only: each finding is compared with those
+    // of the files of its place and its block.
+    let mut of_file: HashMap<FileId, Vec<usize>> = HashMap::new();
+    for (i, s) in suppressions.iter().enumerate() {
+        of_file.entry(s.file).or_default().push(i);
+    }
     findings.retain(|(f, _)| {
+        let mut files: Vec<FileId> = f.loc.iter().chain(&f.block).map(|l| l.file).collect();
+        files.dedup();
         let mut keep = true;
-        for (i, s) in suppressions.iter().enumerate() {
-            if s.covers(model, f) {
+        for &i in files.iter().flat_map(|file| of_file.get(file)).flatten() {
+            if suppressions[i].covers(model, f) {
                 used[i] = true;
                 keep = false;
             }

@@ -253,3 +253,47 @@ fn every_root_module_gets_what_it_gets_alone() {
     assert_eq!(simulated.len(), alone_simulations.len());
     let _ = std::fs::remove_dir_all(&base);
 }
+
+/// The work of `check` and of the root modules' simulations over `n` copies of one GPU stack, each
+/// a root module of its own with the same names and a suppression of its own: the resources the
+/// model's lookups hand out.
+fn work(n: usize) -> u64 {
+    let base = Path::new(env!("CARGO_TARGET_TMPDIR")).join(format!("roots-work-{n}"));
+    let _ = std::fs::remove_dir_all(&base);
+    for i in 0..n {
+        let folder = base.join(format!("env-{i}"));
+        std::fs::create_dir_all(&folder).unwrap();
+        let text = stack("gpu").replace(
+            "resource \"aws_autoscaling_group\"",
+            "# ecs-gpu:ignore GPU303 refreshed by the release pipeline\nresource \"aws_autoscaling_group\"",
+        );
+        std::fs::write(folder.join("main.tf"), text).unwrap();
+    }
+    let model = load(vec![base.clone()]);
+    assert!(model.problems.is_empty(), "{:?}", model.problems);
+    let before = model.handed_out();
+    let found = ecs_gpu_rules::check(&model, &Settings::default());
+    assert_eq!(
+        found.len(),
+        2 * n,
+        "each copy has its 2 findings: {found:#?}"
+    );
+    assert_eq!(ecs_gpu_stack::terraform_root::scenarios(&model).len(), n);
+    let _ = std::fs::remove_dir_all(&base);
+    model.handed_out() - before
+}
+
+/// Linear in root modules: four times the copies, four times the work (with some slack for what
+/// is done once). An analysis that looks every copy's names up in every other copy (a name linked
+/// across roots, a service placed on every root's capacity), or a finding compared with every
+/// copy's suppression, is quadratic: sixteen times the work.
+#[test]
+fn the_work_grows_linearly_with_the_root_modules() {
+    let (small, large) = (work(25), work(100));
+    assert!(small > 0);
+    assert!(
+        large <= 5 * small,
+        "25 roots: {small} resources handed out; 100 roots: {large} ({:.1}×)",
+        large as f64 / small as f64
+    );
+}
