@@ -3,9 +3,9 @@
 //! [`ecs_gpu_sim::Scenario`]. What the code does not say, or says only after apply, is unknown in
 //! the scenario, with the reason; values the AWS documentation gives a default for take it.
 
-use ecs_gpu_catalog::{catalog, GpuValue};
 use std::collections::BTreeMap;
 
+use ecs_gpu_catalog::{catalog, GpuValue};
 use ecs_gpu_model::{Model, ModuleId, Node, Resource, ResourceId, TaskDefinition, Value};
 use ecs_gpu_sim::{
     Constraint, Deployment, Group, InstanceShape, Known, ManagedScaling, OnDemandShare, PoolState,
