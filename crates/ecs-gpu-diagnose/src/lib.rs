@@ -24,11 +24,11 @@
 //! ```
 
 pub mod api;
+pub mod aws_json;
 mod inputs;
 pub mod render;
 mod report;
 mod saved;
-pub mod simulate;
 mod steps;
 
 pub use inputs::{

@@ -44,7 +44,7 @@ pub fn run(args: &Args, out: &mut dyn Write) -> Result<Outcome> {
     let plan = read_plan(&args.plan)?;
     let effects = plan.effects();
     // Whether the capacity can hold each deployment: the simulation `simulate --plan` runs.
-    let capacity = ecs_gpu_plan::simulate::deployment_capacity(&plan);
+    let capacity = ecs_gpu_plan::plan_json::deployment_capacity(&plan);
     match args.format {
         Format::Human => render::human(out, &plan, &effects, &capacity)?,
         Format::Json => render::json(out, &plan, &effects, &capacity)?,
