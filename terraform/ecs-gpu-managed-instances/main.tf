@@ -1,14 +1,15 @@
-# The facts of each listed type, and the task and service, come from terraform/ecs-gpu-task's
-# submodules, so that the catalog, the fit rules, the task definition and the service live once:
-# - ../ecs-gpu-task/modules/facts, once per type: the generated catalog (catalog.tf), the memory
-#   margin rule, the nearest names of an unknown type;
-# - ../ecs-gpu-task/modules/service-v6 (modules/service with the blocks of hashicorp/aws 6.x): the task
+# The facts of each listed type, and the task and service, come from the submodules that the EC2
+# module (terraform/ecs-gpu-task) calls too, so that the catalog, the fit rules, the task definition
+# and the service live once:
+# - ../modules/facts, once per type: the generated catalog (catalog.tf), the memory margin rule, the
+#   nearest names of an unknown type;
+# - ../modules/service-v6 (modules/service with the blocks of hashicorp/aws 6.x): the task
 #   definition (requires_compatibilities MANAGED_INSTANCES), its roles, log group and security group,
 #   the service on this module's capacity provider, load balancers, Service Connect, deployments
 #   (native blue/green, linear and canary included) and Application Auto Scaling.
 
 module "facts" {
-  source   = "../ecs-gpu-task/modules/facts"
+  source   = "../modules/facts"
   for_each = toset(var.instance_types)
 
   name                = var.name
@@ -19,7 +20,7 @@ module "facts" {
 }
 
 module "service" {
-  source = "../ecs-gpu-task/modules/service-v6"
+  source = "../modules/service-v6"
 
   name          = var.name
   tags          = var.tags

@@ -1,5 +1,5 @@
 # Inputs of the capacity and the GPU task. Checks on one input are validation blocks here; checks
-# that need another input or the instance types' facts (../ecs-gpu-task/modules/facts) are
+# that need another input or the instance types' facts (../modules/facts) are
 # preconditions on the capacity provider (capacity.tf), so that `terraform plan` fails on them. The
 # service's other inputs are in variables_service.tf, generated from modules/service.
 
@@ -72,7 +72,7 @@ variable "subnet_ids" {
 # ----------------------------------------------------------------------------------------------
 
 variable "instance_types" {
-  description = "The GPU instance types ECS Managed Instances may launch (`allowed_instance_types`), exact names such as \"g6e.xlarge\". Each must be in the catalog (ecs-gpu-task/modules/facts/catalog.tf) with an NVIDIA GPU on x86_64, or described in `instance_type_facts`; each must hold the task (GPUs, CPU, memory). Types need not be on the Managed Instances GPU page's partial list (g4dn, g5, p3, p4d): that list is not exhaustive."
+  description = "The GPU instance types ECS Managed Instances may launch (`allowed_instance_types`), exact names such as \"g6e.xlarge\". Each must be in the catalog (terraform/modules/facts/catalog.tf) with an NVIDIA GPU on x86_64, or described in `instance_type_facts`; each must hold the task (GPUs, CPU, memory). Types need not be on the Managed Instances GPU page's partial list (g4dn, g5, p3, p4d): that list is not exhaustive."
   type        = list(string)
 
   validation {

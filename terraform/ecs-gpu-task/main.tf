@@ -48,7 +48,7 @@ locals {
 }
 
 module "capacity" {
-  source = "./modules/capacity"
+  source = "../modules/capacity"
 
   name                                    = var.name
   name_suffix                             = var.name_suffix
@@ -99,7 +99,7 @@ module "capacity" {
 }
 
 module "service" {
-  source = "./modules/service"
+  source = "../modules/service"
 
   name                               = var.name
   name_suffix                        = var.name_suffix

@@ -1,4 +1,4 @@
-//! The Terraform module's view of the catalog: `terraform/ecs-gpu-task/modules/facts/catalog.tf`, generated so the
+//! The Terraform module's view of the catalog: `terraform/modules/facts/catalog.tf`, generated so the
 //! module's validations read the same facts as the checker (a test of this crate fails when
 //! the committed file drifts).
 

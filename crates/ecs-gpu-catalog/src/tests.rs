@@ -603,7 +603,7 @@ fn terraform_catalog_carries_efa_and_keeps_unknown_null() {
 #[test]
 fn terraform_catalog_matches_the_catalog() {
     let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("../../terraform/ecs-gpu-task/modules/facts/catalog.tf");
+        .join("../../terraform/modules/facts/catalog.tf");
     let want = catalog().terraform_locals();
     if std::env::var_os("UPDATE_TERRAFORM_CATALOG").is_some() {
         std::fs::write(&path, &want).unwrap();
