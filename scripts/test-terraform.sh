@@ -2,8 +2,9 @@
 # Test the Terraform modules terraform/ecs-gpu-task and terraform/ecs-gpu-managed-instances, and the
 # submodules both call (terraform/modules/), offline:
 #   1. terraform fmt -check -recursive terraform/
-#   2. the generated parts are up to date (scripts/gen-terraform.py --check): each module README's
-#      input and output tables, and modules/service-v6's copies of modules/service
+#   2. the generated files are up to date (scripts/generate.sh --check; it needs cargo): among them
+#      each module README's input and output tables, the roots' inputs copied from the submodules,
+#      and modules/service-v6's copies of modules/service
 #   3. init (or get) + validate on each module, submodule (terraform/modules/) and example
 #   4. terraform test (mock aws provider; needs Terraform >= 1.11) with the 6.x schema of
 #      terraform-offline: terraform/ecs-gpu-task, terraform/modules/service-v6, the Managed Instances
@@ -82,9 +83,13 @@ if [ -n "$tf" ]; then
   echo "formatted"
 fi
 
-section "generated parts are up to date (scripts/gen-terraform.py --check)"
-python3 scripts/gen-terraform.py --check
-echo "up to date"
+section "generated files are up to date (scripts/generate.sh --check)"
+if command -v cargo >/dev/null 2>&1; then
+  scripts/generate.sh --check
+  echo "up to date"
+else
+  echo "cargo not found: the generated files were not checked (scripts/generate.sh --check needs it)"
+fi
 
 if [ -n "$tf" ]; then
   # Prepare a root: offline, `get` installs the local child modules (the provider is served by the

@@ -11,6 +11,9 @@
 module "facts" {
   source   = "../modules/facts"
   for_each = toset(var.instance_types)
+  # Not set: name_suffix, iam_role_path, iam_permissions_boundary, model_cache and
+  # additional_instance_types: this call reads the facts of each type only; the service's own call
+  # of modules/facts checks the others.
 
   name                = var.name
   cluster_name        = var.cluster_name
@@ -21,6 +24,12 @@ module "facts" {
 
 module "service" {
   source = "../modules/service-v6"
+  # Not set: efa, gpu_metrics, capacity_availability_zones and additional_instance_types: the inputs
+  # of an EC2 capacity's instances, its agent and its Auto Scaling group, which Managed Instances
+  # does not have (README: "GPU metrics"; the capacity provider pins the types).
+  # Not set: model_cache: a host path on instances ECS Managed Instances manages, and whether it
+  # persists, and where, is not documented.
+  # Not set: name_suffix: not offered yet; the service derives it from the cluster name (the default).
 
   name          = var.name
   tags          = var.tags
@@ -48,8 +57,9 @@ module "service" {
   task_memory              = var.task_memory
   iam_permissions_boundary = var.iam_permissions_boundary
 
-  # Passed through (variables_service.tf, generated from modules/service; scripts/gen-terraform.py
-  # --check fails when one is missing here).
+  # Passed through: variables_service.tf declares them as modules/service-v6 does (copied by
+  # scripts/generate.sh, whose check fails when an input of modules/service-v6 is neither set here
+  # nor named in a `# Not set:` comment above).
   security_group_ids                 = var.security_group_ids
   ingress_rules                      = var.ingress_rules
   egress_rules                       = var.egress_rules

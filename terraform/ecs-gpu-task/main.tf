@@ -100,6 +100,7 @@ module "capacity" {
 
 module "service" {
   source = "../modules/service"
+  # Not set: compatibility: the tasks run on this module's EC2 capacity (the input's default, "EC2").
 
   name                               = var.name
   name_suffix                        = var.name_suffix

@@ -1,6 +1,12 @@
-# Inputs of the root module, passed to the submodules (modules/capacity, modules/service), which
-# validate them: an invalid value fails the plan with the submodule's message, on the module call.
-# Only the inputs of the root's own cluster are validated here.
+# Inputs of the root module, passed to the submodules (../modules/capacity, ../modules/service),
+# which validate them: an invalid value fails the plan with the submodule's message, on the module
+# call. Only the inputs of the root's own cluster are validated here.
+#
+# An input passed unchanged (`x = var.x` in main.tf) is declared by the submodule: its block here is
+# that declaration without its validations, copied by scripts/generate.sh (edit it in the
+# submodule; `scripts/generate.sh --check` fails on a copy edited here). A block that must say
+# something else at the root says so in a `# Differs from modules/<name> in <fields>: <why>`
+# comment, and the check fails unless it differs in exactly those fields.
 
 variable "name" {
   description = "Name of the service, and the base name of every resource the module creates (task definition family, service, capacity provider, Auto Scaling group, launch template, roles, log group)."
@@ -298,6 +304,7 @@ variable "gpu_count" {
 }
 
 variable "mps" {
+  # Differs from modules/service in description: a shorter text, with the README's section.
   description = "Share a GPU between tasks with NVIDIA MPS instead of reserving whole GPUs: `{ memory_mib, max_compute_percent }`, rendered as the GPU container's `sharingStrategy.nvidiaMps`. `memory_mib` must fit one GPU of `instance_type`; leave `gpu_count` unset, and give `additional_containers` no GPUs. Not on g6f/gr6f. See modules/service and the README's \"Sharing a GPU with MPS\"."
   type = object({
     memory_mib          = number
@@ -921,6 +928,7 @@ variable "warm_pool" {
 }
 
 variable "efa" {
+  # Differs from modules/capacity in description: it also names what the service's GPU containers get.
   description = "Give each instance an Elastic Fabric Adapter for multi-node training: the launch template's primary interface becomes an EFA, the group launches into a cluster placement group, the instances' security group allows all traffic to and from itself, and the GPU containers get `/dev/infiniband/uverbs0`. Refused for a type the catalog says has no EFA. One EFA interface per instance. See the README's \"EFA and cluster placement groups\"."
   type        = bool
   default     = false
