@@ -168,10 +168,12 @@ prepare() {
 }
 
 # The upgrade mode (ECS_GPU_E2E_UPGRADE_FROM=<commit>): an example applied with the modules of that
-# commit is planned with this tree's example and modules, without a refresh (moto reads back less
-# than it was given); the plan must be what the previous modules plan on the same state: no change
-# after a successful apply (exit 0 of -detailed-exitcode), the same changes, or the same errors,
-# after a refused one (examples/mps). The checks that follow then run on the upgraded stack.
+# commit is planned with this tree's example and modules, without a refresh, and the plan must be
+# the one the previous modules make of the same state, to the values: no change (exit 0 of
+# -detailed-exitcode) where they plan none; where they plan some on their own fresh stack (moto
+# stores less than it was sent on a create, such as a service's health check grace period), the
+# same changes; after a refused apply (examples/mps), the same changes or errors. The checks that
+# follow then run on the upgraded stack.
 upgrade_check() {
   local example=$1 applied=${2:-} dir=$work/$1 before after status=0 previous_status=0
   [ -n "$upgrade_from" ] || return 0
@@ -196,12 +198,12 @@ upgrade_check() {
     tail -n 20 "$dir/upgrade.log" >&2
     return 1
   fi
-  if [ -n "$applied" ] && [ "$status" -ne 0 ]; then
-    echo "upgrade: examples/$example: applied, and the plan with this tree is not empty (exit $status):" >&2
-    tail -n 40 "$dir/upgrade.log" >&2
-    return 1
+  if [ -z "$before" ]; then
+    echo "  ok: plan -detailed-exitcode exits $status with both: no change"
+  else
+    echo "  ok: plan -detailed-exitcode exits $status with both, the same $(grep -c . <<<"$before") change(s) or error(s)${applied:+ (as the previous modules plan on their own fresh stack: what moto reads back)}:"
+    grep -E '^  # |^Plan:|Error:' "$dir/upgrade.log" | sed 's/^/    /' | head -n 20
   fi
-  echo "  ok: plan -detailed-exitcode exits $status with both; the same plan: $(if [ -z "$before" ]; then echo "no change"; else grep -c . <<<"$before"; echo "change(s) or error(s)"; fi | tr '\n' ' ')"
 }
 
 provider_override() {
