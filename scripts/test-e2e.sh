@@ -176,7 +176,8 @@ prepare() {
 # follow then run on the upgraded stack.
 upgrade_check() {
   local example=$1 applied=${2:-} dir=$work/$1 before after status=0 previous_status=0
-  [ -n "$upgrade_from" ] || return 0
+  # The moves step's stack (examples/basic of an older layout) is no example of this tree.
+  [ -n "$upgrade_from" ] && [ -d "$root/terraform/ecs-gpu-task/examples/$example" ] || return 0
   echo "=== upgrade: examples/$example applied with the modules of $upgrade_from, planned with this tree"
   plan_lines() { # <name>: the plan's changes, or its errors
     if [ -f "$dir/$1.tfplan" ]; then
