@@ -17,9 +17,10 @@
 #      `#checkov:skip=CKV_...:<reason>`
 #
 # Which terraform: ../shared/tools/terraform-offline/terraform-offline (relative to the repository
-# root; ECS_GPU_TERRAFORM_OFFLINE names another place) when it exists — the real terraform CLI serving the hashicorp/aws schema (6.66.0) with no
-# registry — else `terraform` from PATH (which then needs registry access for `init`). Without any
-# terraform CLI, one line says the Terraform tests did not run and the checkov scan still runs.
+# root; ECS_GPU_TERRAFORM_OFFLINE names another place) when it exists — the real terraform CLI
+# serving the hashicorp/aws schema (6.66.0) with no registry — else `terraform` from PATH (which then
+# needs registry access for `init`). Without any terraform CLI, one line says the Terraform tests
+# did not run and the checkov scan still runs.
 #
 # Usage: scripts/test-terraform.sh   (from anywhere)
 set -euo pipefail
