@@ -39,8 +39,8 @@ mod error;
 mod json_tree;
 mod model;
 mod parse;
+pub mod plan_json;
 pub mod render;
-pub mod simulate;
 mod value;
 
 use std::fmt;
