@@ -1,21 +1,26 @@
 #!/usr/bin/env bash
-# Test the Terraform modules terraform/ecs-gpu-task and terraform/ecs-gpu-managed-instances, offline:
+# Test the Terraform modules terraform/ecs-gpu-task and terraform/ecs-gpu-managed-instances, and the
+# submodules both call (terraform/modules/), offline:
 #   1. terraform fmt -check -recursive terraform/
-#   2. the generated parts are up to date (scripts/gen-terraform.py --check): each module README's
-#      input and output tables, and modules/service-v6's copies of modules/service
-#   3. init (or get) + validate on each module, submodule (modules/) and example
+#   2. the generated files are up to date (scripts/generate.sh --check; it needs cargo): among them
+#      each module README's input and output tables, the roots' inputs copied from the submodules,
+#      and modules/service-v6's copies of modules/service
+#   3. init (or get) + validate on each module, submodule (terraform/modules/) and example
 #   4. terraform test (mock aws provider; needs Terraform >= 1.11) with the 6.x schema of
-#      terraform-offline: terraform/ecs-gpu-task, its modules/service-v6, the Managed Instances module
+#      terraform-offline: terraform/ecs-gpu-task, terraform/modules/service-v6, the Managed Instances
+#      module
 #   5. terraform test again with the real hashicorp/aws provider from a filesystem mirror
 #      (scripts/test-terraform-real.sh: 5.x runs terraform/ecs-gpu-task; the modules that need 6.x
 #      run only with a 6.x provider; one line says what was skipped)
-#   6. checkov on both modules, from PyPI into .venv/checkov: no failed check unless skipped inline
-#      with `#checkov:skip=CKV_...:<reason>`
+#   6. checkov on both modules (each scan follows the module calls into terraform/modules/), from
+#      PyPI into .venv/checkov: no failed check unless skipped inline with
+#      `#checkov:skip=CKV_...:<reason>`
 #
 # Which terraform: ../shared/tools/terraform-offline/terraform-offline (relative to the repository
-# root) when it exists — the real terraform CLI serving the hashicorp/aws schema (6.66.0) with no
-# registry — else `terraform` from PATH (which then needs registry access for `init`). Without any
-# terraform CLI, one line says the Terraform tests did not run and the checkov scan still runs.
+# root; ECS_GPU_TERRAFORM_OFFLINE names another place) when it exists — the real terraform CLI
+# serving the hashicorp/aws schema (6.66.0) with no registry — else `terraform` from PATH (which then
+# needs registry access for `init`). Without any terraform CLI, one line says the Terraform tests
+# did not run and the checkov scan still runs.
 #
 # Usage: scripts/test-terraform.sh   (from anywhere)
 set -euo pipefail
@@ -45,7 +50,7 @@ tf_quiet() {
   return "$status"
 }
 
-offline=$root/../shared/tools/terraform-offline/terraform-offline
+offline=${ECS_GPU_TERRAFORM_OFFLINE:-$root/../shared/tools/terraform-offline/terraform-offline}
 tf=
 if ! command -v terraform >/dev/null 2>&1; then
   echo "terraform not found: the Terraform tests did not run"
@@ -79,9 +84,13 @@ if [ -n "$tf" ]; then
   echo "formatted"
 fi
 
-section "generated parts are up to date (scripts/gen-terraform.py --check)"
-python3 scripts/gen-terraform.py --check
-echo "up to date"
+section "generated files are up to date (scripts/generate.sh --check)"
+if command -v cargo >/dev/null 2>&1; then
+  scripts/generate.sh --check
+  echo "up to date"
+else
+  echo "cargo not found: the generated files were not checked (scripts/generate.sh --check needs it)"
+fi
 
 if [ -n "$tf" ]; then
   # Prepare a root: offline, `get` installs the local child modules (the provider is served by the
@@ -94,7 +103,7 @@ if [ -n "$tf" ]; then
     fi
   }
 
-  for dir in "$module" "$module"/modules/*/ "$module"/examples/*/; do
+  for dir in "$module" terraform/modules/*/ "$module"/examples/*/; do
     dir=${dir%/}
     section "validate $dir"
     prepare "$dir"
@@ -104,8 +113,8 @@ if [ -n "$tf" ]; then
   section "terraform test ($module, with $schema)"
   (cd "$module" && tf_quiet test -no-color)
 
-  section "terraform test ($module/modules/service-v6, with $schema)"
-  (cd "$module/modules/service-v6" && tf_quiet test -no-color)
+  section "terraform test (terraform/modules/service-v6, with $schema)"
+  (cd terraform/modules/service-v6 && tf_quiet test -no-color)
 fi
 
 section "checkov $checkov_version ($module)"
@@ -116,14 +125,16 @@ if [ ! -x "$venv/bin/checkov" ] || ! "$venv/bin/checkov" --version 2>/dev/null |
 fi
 
 # Every inline skip must give its reason.
-bad_skips=$(grep -rnE --include='*.tf' 'checkov:skip=' "$module" | grep -vE 'checkov:skip=CKV2?_[A-Z0-9_]+:[^ ].{15,}' || true)
+bad_skips=$(grep -rnE --include='*.tf' 'checkov:skip=' "$module" terraform/modules | grep -vE 'checkov:skip=CKV2?_[A-Z0-9_]+:[^ ].{15,}' || true)
 if [ -n "$bad_skips" ]; then
   echo "checkov skips without a reason (write #checkov:skip=CKV_...:<why>):" >&2
   echo "$bad_skips" >&2
   exit 1
 fi
 
-# --skip-download: no Prisma Cloud call (guidelines, severities); the scan itself is local.
+# --skip-download: no Prisma Cloud call (guidelines, severities); the scan itself is local. The scan
+# follows the module calls of the module and its examples into terraform/modules/ (every submodule
+# is called by one of them).
 "$venv/bin/checkov" -d "$module" --framework terraform --quiet --compact --skip-download
 
 # --- terraform/ecs-gpu-managed-instances: the same checks, in a block of its own ------------------

@@ -27,7 +27,7 @@ variable "tags" {
 }
 
 variable "cluster_name" {
-  description = "Name of the ECS cluster. With `create_cluster = false` (the default) it must already exist; with `create_cluster = true` the module creates it."
+  description = "Name of the ECS cluster the service runs in, which holds its capacity provider (for example `module.capacity.cluster_name`). This module does not create it."
   type        = string
 }
 

@@ -27,7 +27,7 @@ variable "tags" {
 }
 
 variable "cluster_name" {
-  description = "Name of the ECS cluster. With `create_cluster = false` (the default) it must already exist; with `create_cluster = true` the module creates it."
+  description = "Name of the ECS cluster the instances join (ECS_CLUSTER in their user data). This module does not create it: it must exist, or be created in the same apply (by the root module's `create_cluster`, modules/cluster or your own `aws_ecs_cluster`, its name passed by reference); a cluster that ListClusters does not return is refused."
   type        = string
 }
 
@@ -38,8 +38,8 @@ variable "associate_capacity_provider" {
     plus `additional_cluster_capacity_providers`, and any other provider on the cluster is removed.
     When false, the module leaves the list alone and you must add the `capacity_provider_name` output to the
     `aws_ecs_cluster_capacity_providers` you manage elsewhere (otherwise the service cannot be created).
-    null (the default) means true when the module creates the cluster, and is refused for an existing
-    cluster: there you must choose explicitly.
+    null (the default) is refused: the choice is yours to make (the root module passes true for the
+    cluster it creates with `create_cluster`).
   EOT
   type        = bool
   default     = null

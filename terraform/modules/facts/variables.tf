@@ -35,7 +35,7 @@ variable "name_suffix" {
 }
 
 variable "cluster_name" {
-  description = "Name of the ECS cluster. With `create_cluster = false` (the default) it must already exist; with `create_cluster = true` the module creates it."
+  description = "Name of the ECS cluster; with `name_suffix` null, the suffix of the names that are unique in the account and region is derived from it."
   type        = string
 
   validation {

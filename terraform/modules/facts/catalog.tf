@@ -1,5 +1,5 @@
-# Generated from crates/ecs-gpu-catalog/data/catalog.json by `scripts/gen-terraform-catalog.sh`.
-# Do not edit: the test `terraform_catalog_matches_the_catalog` fails when this file drifts.
+# Generated from crates/ecs-gpu-catalog/data/catalog.json by `scripts/generate.sh`.
+# Do not edit: `scripts/generate.sh --check` fails when this file drifts.
 # Sources: instance facts karpenter-preview / ecs-doc-gpu / ecs-doc-gpu-specifying (per type in
 # catalog.json); family status ECS-GPU, AMI; AMI parameters AMI, CDK; capabilities NCT; memory ECS-MEM;
 # EFA karpenter-preview-efa, BOTO; vGPU AMI-GRID-KMOD, AMI-GRIDD, AMI-README-G6F, AGENT-MPS-VGPU.

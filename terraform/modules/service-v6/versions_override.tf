@@ -1,5 +1,5 @@
-# modules/service-v6 is modules/service (its *.tf files, copied by scripts/gen-terraform.py and
-# checked by scripts/test-terraform.sh) plus these override files, which Terraform merges into the
+# modules/service-v6 is modules/service (its *.tf files, copied by scripts/generate.sh, whose
+# --check fails on a copy that differs) plus these override files, which Terraform merges into the
 # copies: what only hashicorp/aws 6.x knows.
 terraform {
   required_providers {

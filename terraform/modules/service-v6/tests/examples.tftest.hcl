@@ -45,7 +45,7 @@ run "canary_example_holds_both_revisions" {
   command = plan
 
   module {
-    source = "../../examples/canary"
+    source = "../../ecs-gpu-task/examples/canary"
   }
 
   variables {
