@@ -3,6 +3,8 @@
 //! Read from git only when the workspace root is itself a git checkout: a build from a tarball, a
 //! PyPI sdist or the crates.io registry has no `.git` beside it (and may sit inside some other git
 //! repository, whose commit is not ours), so it says the commit is unknown and builds all the same.
+//! A build where git cannot answer (the release workflow's Linux containers have no git, or another
+//! owner's checkout) is given the commit in the environment variable `ECS_GPU_COMMIT`.
 
 // A build script speaks to cargo on stdout.
 #![allow(clippy::print_stdout)]
@@ -11,6 +13,15 @@ use std::path::{Path, PathBuf};
 use std::process::Command;
 
 fn main() {
+    println!("cargo:rerun-if-env-changed=ECS_GPU_COMMIT");
+    if let Some(given) = std::env::var("ECS_GPU_COMMIT")
+        .ok()
+        .map(|c| c.trim().to_owned())
+        .filter(|c| !c.is_empty() && !c.contains('\n'))
+    {
+        println!("cargo:rustc-env=ECS_GPU_COMMIT={given}");
+        return;
+    }
     let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("../..");
     let commit = if root.join(".git").exists() {
         commit(&root)

@@ -28,7 +28,15 @@ fn version_names_the_version_the_commit_and_the_build() {
         .ok()
         .filter(|o| o.status.success() && root.join(".git").exists())
         .map(|o| String::from_utf8_lossy(&o.stdout).trim().to_owned());
-    let commit = head.as_deref().unwrap_or("unknown");
+    // The release workflow names the commit for builds where git cannot (build.rs).
+    let given = std::env::var("ECS_GPU_COMMIT")
+        .ok()
+        .filter(|c| !c.trim().is_empty());
+    let commit = given
+        .as_deref()
+        .map(str::trim)
+        .or(head.as_deref())
+        .unwrap_or("unknown");
     let build = if cfg!(feature = "live") {
         "live AWS access"
     } else {
