@@ -189,7 +189,7 @@ if [ "$hook_status" -ne 1 ] || ! grep -q 'error GPU103 gpu-value-invalid' "$hook
   cat "$hook_out" >&2
   fail "pre-commit try-repo exited $hook_status: expected 1 with the broken links"
 fi
-grep -E '^ecs-gpu check\.+' "$hook_out" || true
+echo "$(grep -E '^ecs-gpu check\.+' "$hook_out") (as it should: the hook found the broken links)"
 grep -E '^[0-9]+ errors?,' "$hook_out" || true
 
 # --- 4. the release's notes ------------------------------------------------------------------------
