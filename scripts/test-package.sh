@@ -250,14 +250,15 @@ mkdir -p "$work/stub"
 cat >"$work/stub/cargo" <<'STUB'
 #!/usr/bin/env bash
 echo "$*" >"$(dirname "$0")/cargo.args"
-root=${*##*--root }
-mkdir -p "$root/bin" && printf '#!/bin/sh\necho stub\n' >"$root/bin/ecs-gpu" && chmod +x "$root/bin/ecs-gpu"
+dest=${!#}   # the last argument: --root DEST
+mkdir -p "$dest/bin" && printf '#!/bin/sh\necho stub\n' >"$dest/bin/ecs-gpu" && chmod +x "$dest/bin/ecs-gpu"
 STUB
 chmod +x "$work/stub/cargo"
 out=$(install_action env ECS_GPU_VERSION=9.9.9 PATH="$work/stub:$PATH" scripts/action-install.sh "$work/action-source" 2>&1) \
   || fail "action-install.sh without a release: $out"
 expected="install --locked --no-default-features --path $root/crates/ecs-gpu --root $work/action-source"
 [ "$(cat "$work/stub/cargo.args")" = "$expected" ] || fail "the source build ran \`cargo $(cat "$work/stub/cargo.args")\`, not \`cargo $expected\`"
+[ -x "$work/action-source/bin/ecs-gpu" ] || fail "the source build left no ecs-gpu in $work/action-source/bin"
 echo "no release v9.9.9: $(grep -o 'no release v9.9.9.*' <<<"$out" | head -n 1)"
 
 echo
