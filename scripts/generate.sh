@@ -17,7 +17,7 @@
 # even after one fails; the exit status is the first failure's (1: a file differs, 2: a generator
 # could not run).
 set -uo pipefail
-cd "$(dirname "$0")/.."
+cd "$(dirname "$0")/.." || exit 2
 
 case "$*" in
   "") mode=() ;;
