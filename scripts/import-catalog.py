@@ -14,9 +14,9 @@ The inputs, all in crates/ecs-gpu-catalog/data/sources/ (see its README.md):
 - ecs-gpu-facts.md and ecs-gpu-2026-updates.md: the ECS facts below cite them by source key.
 
 This script copies the facts ecs-gpu uses, keeps their source keys and adds nothing of its own.
-Nothing outside the repository is read. After a change, run it, then
-`scripts/gen-terraform-catalog.sh` and `cargo test -p ecs-gpu-catalog`. New instance types
-arrive through `scripts/refresh-catalog.py` (docs/catalog.md).
+Nothing outside the repository is read. After a change, run `scripts/generate.sh` (which runs this
+script first, then every generator that reads the catalog) and `cargo test -p ecs-gpu-catalog`.
+New instance types arrive through `scripts/refresh-catalog.py` (docs/catalog.md).
 
     python3 scripts/import-catalog.py           # write catalog.json
     python3 scripts/import-catalog.py --check   # exit 1 when catalog.json differs from what the sources give
