@@ -1320,10 +1320,13 @@ impl<'a> Sim<'a> {
             plural(total, "instance", "instances"),
             if extra > 0 { ", launched before the old ones terminate" } else { ", terminated before their replacements launch" }
         ));
-        let services: Vec<usize> = self.services_on(g);
-        let kinds: Vec<usize> = (0..w.kinds.len())
-            .filter(|&k| services.contains(&w.kinds[k].service))
+        let mut kinds: Vec<usize> = self
+            .services_on(g)
+            .into_iter()
+            .flat_map(|s| [(s, false), (s, true)])
+            .filter_map(|key| w.kind_of.get(&key).copied())
             .collect();
+        kinds.sort_unstable();
         let mut replaced = 0u64;
         for _ in 0..MAX_STEPS {
             if replaced >= total {
@@ -1635,7 +1638,7 @@ impl Run {
         }
         let name = |c: usize| w.caps[c].instance_type.clone();
         let mut by_type: BTreeMap<String, u32> = BTreeMap::new();
-        for (c, &n) in f.by_cap().iter().enumerate() {
+        for (c, n) in f.by_cap() {
             if n > 0 {
                 *by_type.entry(name(c)).or_default() += n;
             }
@@ -1693,14 +1696,15 @@ impl Run {
             ));
         }
         // Stranded GPUs: free on an instance, and no task kind of the group fits there.
-        let group_kinds: Vec<usize> = (0..w.kinds.len())
-            .filter(|&k| {
-                let s = &sim.sc.services[w.kinds[k].service];
-                s.group.known().is_some_and(|n| {
-                    *n == sim.sc.groups[g].name || sim.sc.groups[g].provider.as_deref() == Some(n)
-                })
-            })
+        // The kinds of the group's services, found through the index: a scan of every kind made
+        // each event cost the size of the scenario.
+        let mut group_kinds: Vec<usize> = sim
+            .services_on(g)
+            .into_iter()
+            .flat_map(|s| [(s, false), (s, true)])
+            .filter_map(|key| w.kind_of.get(&key).copied())
             .collect();
+        group_kinds.sort_unstable();
         // While tasks wait, stranded GPUs are those the waiting tasks cannot use.
         let waiting: Vec<usize> = group_kinds
             .iter()
