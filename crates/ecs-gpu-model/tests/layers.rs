@@ -340,7 +340,12 @@ fn grouped_and_nested_paths_are_read() {
 /// the simulator; the rules and the binary read it; it knows neither. How every command opens a
 /// file (`ecs-gpu-fs`) is at the bottom, below every reader.
 const LAYERS: &[&[&str]] = &[
-    &["ecs-gpu-catalog", "ecs-gpu-fs", "ecs-gpu-hcl", "ecs-gpu-report"],
+    &[
+        "ecs-gpu-catalog",
+        "ecs-gpu-fs",
+        "ecs-gpu-hcl",
+        "ecs-gpu-report",
+    ],
     &["ecs-gpu-model", "ecs-gpu-query", "ecs-gpu-route"],
     &["ecs-gpu-sim"],
     &["ecs-gpu-diagnose", "ecs-gpu-plan", "ecs-gpu-stack"],
