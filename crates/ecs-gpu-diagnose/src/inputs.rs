@@ -148,7 +148,7 @@ pub enum FilesError {
     #[error("{}: not JSON (YAML or text output?): run the AWS CLI with `--output json`", path.display())]
     NotJson { path: PathBuf },
     /// A file that is not read: what it is, its size ([`ecs_gpu_fs`], the one opener of every
-    /// command), or a shape that is not AWS CLI output ([`crate::saved::check_shape`]).
+    /// command), or a shape that is not AWS CLI output (`saved::check_shape`).
     #[error("{}: {cause}", path.display())]
     File { path: PathBuf, cause: String },
     /// All the files of one call together list more than [`MAX_SAVED_ITEMS`] items.
@@ -688,7 +688,7 @@ fn merge_missing(into: &mut serde_json::Value, from: &serde_json::Value) {
 ///
 /// Every file is opened by the one bounded opener of every command ([`ecs_gpu_fs`]: a regular
 /// file, not the kernel's, at most [`MAX_INPUT_BYTES`]) and its shape is checked before it is
-/// parsed ([`crate::saved::check_shape`]): what a parse builds stays within a small multiple of
+/// parsed (`saved::check_shape`): what a parse builds stays within a small multiple of
 /// the files' size. The fields only the simulation reads ([`Extras`]) are taken from the same
 /// text, without building the rest of it.
 ///
