@@ -10,6 +10,12 @@
 #   plan-variables  the same with 100,000 distinct `var.NAME` references
 #   amplification   600 bytes: a `count` of 1,000 each building 1,000 GPU containers in a `for`
 #                   (a million containers, each with a GPU105 finding), as SARIF
+# and those of the third round (issue 50, items 5 and 9):
+#   saved-6mb       diagnose --from: 6 MB of `{"containerInstances":[{},{},...]}`
+#   saved-60mb      the same at 60 MB
+#   deploy-10k      plan: 10,000 GPU services deployed, each on its own group (bench/hostile/plan.py)
+#   scale-10k       simulate --plan: 10,000 GPU services scaled out from 2 to 3
+#   deploy-100k     plan: 100,000 GPU services deployed (460 MB)
 # Each run is cut at LIMIT seconds (600 by default); a cut run prints `timeout`.
 # Usage: bench/hostile/run.sh BUILD... (release builds of ecs-gpu, old then new)
 set -euo pipefail
@@ -18,6 +24,7 @@ limit=${LIMIT:-600}
 out=bench/out/hostile
 rm -rf "$out"
 mkdir -p "$out"/{comments-100k,comments-4mib,collections,did-you-mean,plan-resources,plan-variables,amplification}
+mkdir -p "$out"/{saved-6mb,saved-60mb,deploy-10k,scale-10k,deploy-100k}
 
 gpu_task='resource "aws_ecs_task_definition" "app" {
   family                   = "app"
@@ -86,7 +93,14 @@ def plan(refs):
   }])
 }
 ''')
+for mb, name in [(6, "saved-6mb"), (60, "saved-60mb")]:
+    n = (mb << 20) // 3
+    (out / name / "describe-container-instances.json").write_text(
+        '{"containerInstances":[' + "{}," * n + '{}]}')
 EOF
+python3 bench/hostile/plan.py "$out/deploy-10k/plan.json" 10000 deploy
+python3 bench/hostile/plan.py "$out/scale-10k/plan.json" 10000 scale
+python3 bench/hostile/plan.py "$out/deploy-100k/plan.json" 100000 deploy
 
 run() {
     local build=$1 case=$2
@@ -112,4 +126,9 @@ for build in "$@"; do
     run "$build" plan-resources plan plan.json
     run "$build" plan-variables plan plan.json
     run "$build" amplification check . --format sarif
+    run "$build" saved-6mb diagnose --from .
+    run "$build" saved-60mb diagnose --from .
+    run "$build" deploy-10k plan plan.json
+    run "$build" scale-10k simulate --plan plan.json
+    run "$build" deploy-100k plan plan.json
 done
