@@ -350,7 +350,7 @@ const LAYERS: &[&[&str]] = &[
     &["ecs-gpu-sim"],
     &["ecs-gpu-diagnose", "ecs-gpu-plan", "ecs-gpu-stack"],
     &["ecs-gpu-aws", "ecs-gpu-rules"],
-    &["ecs-gpu"],
+    &["ecs-gpu", "ecs-gpu-generate"],
 ];
 
 /// The crates of this workspace a manifest depends on, in any of its dependency tables.
