@@ -18,6 +18,7 @@ pub mod capacity;
 pub mod clock;
 pub mod config;
 pub mod docs;
+pub mod driver;
 mod registry;
 mod rule;
 pub mod rules;
