@@ -694,8 +694,8 @@ impl DriverFacts {
         match image.entry.compat_package {
             Some(true) => RunVerdict::MayRunForwardCompat,
             Some(false) => RunVerdict::Cannot(format!(
-                "minor version compatibility stays within CUDA {}, and the image carries no {} package for forward compatibility",
-                needs.major, self.forward_compatibility.package
+                "minor version compatibility does not reach from CUDA {} to CUDA {}, and the image carries no {} package for forward compatibility",
+                supported.major, needs.major, self.forward_compatibility.package
             )),
             None => RunVerdict::Unknown,
         }
