@@ -491,6 +491,31 @@ fn ami_name_filters_are_classified_without_guessing() {
             amazon_linux_2: true
         }
     );
+    // The kernel-5.10 GPU AMI is a GPU AMI (it was read as a non-GPU one), and a filter of the
+    // kernel-5.10 AMIs may match it.
+    assert_eq!(
+        ami.classify_name("amzn2-ami-ecs-kernel-5.10-gpu-hvm-*"),
+        AmiNameClass::EcsGpu {
+            amazon_linux_2: true
+        }
+    );
+    assert_eq!(
+        ami.classify_name("amzn2-ami-ecs-kernel-5.10-*"),
+        AmiNameClass::EcsAnyVariant {
+            amazon_linux_2: true
+        }
+    );
+    assert_eq!(
+        ami.gpu_variant_of_name("amzn2-ami-ecs-kernel-5.10-gpu-hvm-2.0.20260813-x86_64-ebs")
+            .map(|p| p.variant.as_str()),
+        Some("al2-kernel-5.10")
+    );
+    assert_eq!(
+        ami.gpu_variant_of_name("amzn2-ami-ecs-gpu-hvm-*")
+            .map(|p| p.variant.as_str()),
+        Some("al2")
+    );
+    assert_eq!(ami.gpu_variant_of_name("amzn2-ami-ecs-*"), None);
     // Could match AMIs other than the ECS ones.
     assert_eq!(ami.classify_name("amzn2-ami-*"), AmiNameClass::Unknown);
     assert_eq!(ami.classify_name("al2023-ami-e*"), AmiNameClass::Unknown);
