@@ -334,7 +334,7 @@ pub struct ImageEntry {
 pub struct KnownImage<'a> {
     pub cuda: CudaVersion,
     pub entry: &'a ImageEntry,
-    /// The sources of the CUDA version: the entry's, and the release's.
+    /// The release row the CUDA comes from, for an entry read by release.
     pub release: Option<&'a ImageRelease>,
 }
 

@@ -963,10 +963,8 @@ fn image_references_give_their_cuda_or_stay_unknown() {
     assert_eq!(why("nvidia/cuda"), Some(Floating));
     assert_eq!(why("nvidia/cuda:latest"), Some(Floating));
     assert_eq!(why("nvidia/cuda@sha256:0123abcd"), Some(Digest));
-    assert_eq!(
-        why("nvidia/cuda:12.4.1-base@sha256:0123abcd").is_none(),
-        true
-    );
+    // A tag with a digest: the tag says the CUDA.
+    assert!(why("nvidia/cuda:12.4.1-base@sha256:0123abcd").is_none());
     assert_eq!(
         why("myregistry.example.com/nvidia/cuda:12.4.1-base"),
         Some(NotListed)
