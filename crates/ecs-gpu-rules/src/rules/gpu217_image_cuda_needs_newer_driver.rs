@@ -106,35 +106,35 @@ fn check(model: &Model, report: &mut Findings<'_>) {
                     continue;
                 };
                 let verdict = drivers.can_run(&known, driver);
+                // Under the runtime's legacy mode, either compatibility path needs the image's
+                // start check to let the driver's branch through first.
+                let start_check = if known.entry.start_check == StartCheck::Alternatives
+                    && drivers.start_check_runs(&ami.variant.variant, &ami.release.release)
+                {
+                    format!(
+                        "; and this AMI's NVIDIA runtime checks `{}` at start, which stops the container unless the image lists driver branch {} among its alternatives",
+                        drivers.container_requirement.cuda_variable,
+                        driver.branch()
+                    )
+                } else {
+                    String::new()
+                };
                 let (severity, how) = match &verdict {
                     RunVerdict::Runs | RunVerdict::Unknown => continue,
                     RunVerdict::Cannot(why) => {
                         (Severity::Error, format!("it cannot run there ({why})"))
                     }
-                    RunVerdict::MayRunMinorCompat => {
-                        let check = if known.entry.start_check == StartCheck::Alternatives
-                            && drivers.start_check_runs(&ami.variant.variant, &ami.release.release)
-                        {
-                            format!(
-                                "; and this AMI's NVIDIA runtime checks `{}` at start, which stops the container unless the image lists driver branch {} among its alternatives",
-                                drivers.container_requirement.cuda_variable,
-                                driver.branch()
-                            )
-                        } else {
-                            String::new()
-                        };
-                        (
-                            Severity::Info,
-                            format!(
-                                "it may run there only through CUDA minor version compatibility, without what CUDA {} adds{check}",
-                                known.cuda.major_minor()
-                            ),
-                        )
-                    }
+                    RunVerdict::MayRunMinorCompat => (
+                        Severity::Info,
+                        format!(
+                            "it may run there only through CUDA minor version compatibility, without what CUDA {} adds{start_check}",
+                            known.cuda.major_minor()
+                        ),
+                    ),
                     RunVerdict::MayRunForwardCompat => (
                         Severity::Info,
                         format!(
-                            "it may run there only through forward compatibility: on a data center GPU, with the image's `{}` package supporting driver branch {}",
+                            "it may run there only through forward compatibility: on a data center GPU, with the image's `{}` package supporting driver branch {}{start_check}",
                             drivers.forward_compatibility.package,
                             driver.branch()
                         ),
