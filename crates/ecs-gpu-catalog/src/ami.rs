@@ -18,6 +18,19 @@ pub struct GpuAmiParameter {
     pub sources: Vec<String>,
 }
 
+impl GpuAmiParameter {
+    /// The operating system of the variant, for messages: `Amazon Linux 2023`, `Amazon Linux 2`,
+    /// `Amazon Linux 2 (kernel 5.10)`; the variant's own name for any other.
+    pub fn os(&self) -> &str {
+        match self.variant.as_str() {
+            "al2023" => "Amazon Linux 2023",
+            "al2" => "Amazon Linux 2",
+            "al2-kernel-5.10" => "Amazon Linux 2 (kernel 5.10)",
+            other => other,
+        }
+    }
+}
+
 /// ECS-optimized AMI facts.
 #[derive(Debug, Clone)]
 pub struct AmiFacts {

@@ -1028,3 +1028,18 @@ fn an_image_runs_natively_or_maybe_or_not_at_all() {
         RunVerdict::Unknown
     );
 }
+
+/// Messages name each GPU AMI variant by its operating system, never by the catalog's key.
+#[test]
+fn every_gpu_ami_variant_names_its_operating_system() {
+    let names: Vec<(&str, &str)> = catalog()
+        .ami
+        .gpu_parameters
+        .iter()
+        .map(|p| (p.variant.as_str(), p.os()))
+        .collect();
+    for (variant, os) in &names {
+        assert!(os.starts_with("Amazon Linux "), "{variant}: {os}");
+    }
+    assert!(names.contains(&("al2-kernel-5.10", "Amazon Linux 2 (kernel 5.10)")));
+}

@@ -27,12 +27,7 @@ pub struct AmiDriver {
 impl AmiDriver {
     /// "Amazon Linux 2023": the operating system of the variant, for messages.
     pub fn os(&self) -> &'static str {
-        match self.variant.variant.as_str() {
-            "al2023" => "Amazon Linux 2023",
-            "al2" => "Amazon Linux 2",
-            "al2-kernel-5.10" => "Amazon Linux 2 (kernel 5.10)",
-            _ => "an",
-        }
+        self.variant.os()
     }
 
     /// "the Amazon Linux 2023 ECS GPU AMI, NVIDIA driver 580.178.04 (release 20261113, the newest

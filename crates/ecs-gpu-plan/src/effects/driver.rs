@@ -33,12 +33,7 @@ struct Ami {
 
 impl Ami {
     fn os(&self) -> &'static str {
-        match self.variant.variant.as_str() {
-            "al2023" => "Amazon Linux 2023",
-            "al2" => "Amazon Linux 2",
-            "al2-kernel-5.10" => "Amazon Linux 2 (kernel 5.10)",
-            _ => "an",
-        }
+        self.variant.os()
     }
 
     /// "580.178.04 (`...`: the Amazon Linux 2023 ECS GPU AMI, release 20261113, the newest the
