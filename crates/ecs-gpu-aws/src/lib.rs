@@ -42,7 +42,7 @@ use ecs_gpu_diagnose::api::{
     DescribeContainerInstancesOutput, DescribeScalingActivitiesOutput, DescribeServicesOutput,
     DescribeTaskDefinitionOutput, DescribeTasksOutput,
 };
-use ecs_gpu_diagnose::simulate::Extras;
+use ecs_gpu_diagnose::aws_json::Extras;
 use ecs_gpu_diagnose::Inputs;
 use tokio::time::Instant;
 

@@ -270,7 +270,7 @@ pub(crate) fn activity(a: &asg::Activity) -> cli::Activity {
 }
 
 /// The fields of a service that only the simulation reads, in the AWS CLI's shape
-/// (`ecs_gpu_diagnose::simulate::Extras`): the deployment strategy and controller, the bake time,
+/// (`ecs_gpu_diagnose::aws_json::Extras`): the deployment strategy and controller, the bake time,
 /// the placement strategy.
 pub(crate) fn service_extras(v: &ecs::Service) -> serde_json::Value {
     let mut out = serde_json::Map::new();

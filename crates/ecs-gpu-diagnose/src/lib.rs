@@ -24,10 +24,10 @@
 //! ```
 
 pub mod api;
+pub mod aws_json;
 mod inputs;
 pub mod render;
 mod report;
-pub mod simulate;
 mod steps;
 
 pub use inputs::{FilesError, Inputs};

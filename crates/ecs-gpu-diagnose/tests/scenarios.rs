@@ -5,7 +5,7 @@
 use std::fs;
 use std::path::{Path, PathBuf};
 
-use ecs_gpu_diagnose::simulate::Extras;
+use ecs_gpu_diagnose::aws_json::Extras;
 use ecs_gpu_diagnose::{diagnose, Inputs, Outcome, Status, StepId, Target};
 
 fn scenarios() -> Vec<PathBuf> {
@@ -375,7 +375,7 @@ fn simulated(dir: &Path) -> String {
     let extras = Extras::from_dir(dir).unwrap();
     format!(
         "{:#?}",
-        ecs_gpu_diagnose::simulate::scenario(&inputs, &extras)
+        ecs_gpu_diagnose::aws_json::scenario(&inputs, &extras)
     )
 }
 

@@ -2,6 +2,7 @@
 
 use std::hash::{BuildHasher, Hash, Hasher};
 use std::path::PathBuf;
+use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, OnceLock, RwLock};
 
 use crate::value::{InstanceKey, Loc, Node, Reference};
@@ -150,7 +151,8 @@ pub struct Model {
     /// `for_each` over a known map yields one per key; an unknown `count`/`for_each` yields one
     /// instance with `key = None` and `instances_unknown = true`).
     pub resources: Vec<Resource>,
-    /// Task definitions from `aws_ecs_task_definition` resources and from task-definition JSON files.
+    /// Task definitions from `aws_ecs_task_definition` resources, in resource order, then from
+    /// task-definition JSON files.
     pub task_definitions: Vec<TaskDefinition>,
     /// Files that could not be read or parsed (exit status 2; every other file is still checked).
     pub problems: Vec<LoadProblem>,
@@ -169,6 +171,14 @@ pub struct Model {
     /// Lookups by an attribute's value, built on first use for each [`AttrKey`]: see
     /// [`Model::with_attr_str`] and [`Model::referring`].
     pub(crate) by_attr: RwLock<FastMap<AttrKey, Arc<AttrIndex>>>,
+    /// The root module of each module instance, and the resources of each root module by type,
+    /// built on first use: see [`Model::root_of`] and [`Model::resources_in`].
+    pub(crate) roots: OnceLock<Roots>,
+    /// Positions in [`Model::resources`] by the file their block is written in, built on first
+    /// use: see [`Model::resources_in_file`].
+    pub(crate) by_file: OnceLock<FastMap<FileId, Vec<u32>>>,
+    /// How many resources the lookups have handed out ([`Model::handed_out`]).
+    pub(crate) handed_out: HandedOut,
     /// Positions in [`Model::task_definitions`] by the resource they come from, built on first use.
     pub(crate) task_definition_index: OnceLock<FastMap<u32, u32>>,
 }
@@ -177,13 +187,31 @@ pub struct Model {
 /// the type of the resources referred to (`None` for [`Model::with_attr_str`]).
 type AttrKey = (String, String, Option<String>);
 
-/// Positions in [`Model::resources`], ascending: by the attribute's known string
+/// Positions in [`Model::resources`], ascending: by root module and the attribute's known string
 /// ([`Model::with_attr_str`]), or by the position of a resource its unknown value refers to
 /// ([`Model::referring`]).
 #[derive(Debug, Default)]
 pub(crate) struct AttrIndex {
-    by_str: FastMap<String, Vec<u32>>,
+    by_str: FastMap<u32, FastMap<String, Vec<u32>>>,
     by_ref: FastMap<u32, Vec<u32>>,
+}
+
+/// [`Model::handed_out`]: not part of what the model is (its `Debug` says nothing of it).
+#[derive(Default)]
+pub(crate) struct HandedOut(AtomicU64);
+
+impl std::fmt::Debug for HandedOut {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("HandedOut")
+    }
+}
+
+/// The root module of each module instance (by position in [`Model::modules`]), and positions in
+/// [`Model::resources`], ascending, by root module and a hash of (mode, type).
+#[derive(Debug, Default)]
+pub(crate) struct Roots {
+    of_module: Vec<ModuleId>,
+    by_kind: FastMap<(u32, u64), Vec<u32>>,
 }
 
 /// Positions in [`Model::resources`], ascending, by a hash of the address (module, mode, type,
@@ -593,6 +621,15 @@ impl Model {
             .map(|&i| &self.task_definitions[i as usize])
     }
 
+    /// The task definitions read from task-definition JSON files: in no root module, they follow
+    /// those of the resources in [`Model::task_definitions`].
+    pub fn json_task_definitions(&self) -> &[TaskDefinition] {
+        let first = self
+            .task_definitions
+            .partition_point(|td| matches!(td.origin, TaskDefinitionOrigin::Resource(_)));
+        &self.task_definitions[first..]
+    }
+
     fn index(&self) -> &Index {
         self.index.get_or_init(|| Index::new(&self.resources))
     }
@@ -609,14 +646,101 @@ impl Model {
             "`{kind}` is not among the types loaded (LoadOptions::only_types)"
         );
         let index = self.index();
-        index
+        let found = index
             .by_kind
             .get(&index.kind_hash(mode, kind))
             .map(Vec::as_slice)
-            .unwrap_or_default()
+            .unwrap_or_default();
+        self.hand_out(found.len());
+        found
             .iter()
             .map(|&i| &self.resources[i as usize])
             .filter(move |r| r.mode == mode && r.kind == kind)
+    }
+
+    /// Counts `n` resources handed out by a lookup.
+    fn hand_out(&self, n: usize) {
+        self.handed_out.0.fetch_add(n as u64, Ordering::Relaxed);
+    }
+
+    /// How many resources the lookups of this model ([`Model::resources_of`],
+    /// [`Model::resources_in`], [`Model::resources_in_file`], [`Model::with_attr_str`],
+    /// [`Model::referring`], [`Model::referenced`], [`Model::resolve`]) have handed out so far: the work of the analyses
+    /// that read the model, without a clock. A test that checks it grows linearly with the input
+    /// catches an analysis that compares every resource with every other.
+    pub fn handed_out(&self) -> u64 {
+        self.handed_out.0.load(Ordering::Relaxed)
+    }
+
+    fn roots(&self) -> &Roots {
+        self.roots.get_or_init(|| {
+            let of_module: Vec<ModuleId> = self
+                .modules
+                .iter()
+                .map(|m| {
+                    let mut m = m;
+                    while let Some(parent) = m.parent {
+                        m = self.module(parent);
+                    }
+                    m.id
+                })
+                .collect();
+            let index = self.index();
+            let mut by_kind: FastMap<(u32, u64), Vec<u32>> = FastMap::default();
+            for (i, r) in self.resources.iter().enumerate() {
+                let root = of_module[r.module.0 as usize].0;
+                let kind = index.kind_hash(r.mode, &r.kind);
+                by_kind.entry((root, kind)).or_default().push(i as u32);
+            }
+            Roots { of_module, by_kind }
+        })
+    }
+
+    /// The root module a module instance belongs to: itself for a root module, else the root
+    /// module whose calls instantiate it. Each root module is a Terraform configuration of its
+    /// own: a name, a task definition family or a cluster in one root says nothing of another's.
+    pub fn root_of(&self, module: ModuleId) -> ModuleId {
+        self.roots().of_module[module.0 as usize]
+    }
+
+    /// The resources and data sources whose block is written in `file`, in [`Model::resources`]
+    /// order.
+    pub fn resources_in_file(&self, file: FileId) -> impl Iterator<Item = &Resource> + '_ {
+        let by_file = self.by_file.get_or_init(|| {
+            let mut by_file: FastMap<FileId, Vec<u32>> = FastMap::default();
+            for (i, r) in self.resources.iter().enumerate() {
+                by_file.entry(r.loc.file).or_default().push(i as u32);
+            }
+            by_file
+        });
+        let found = by_file.get(&file).map(Vec::as_slice).unwrap_or_default();
+        self.hand_out(found.len());
+        found.iter().map(|&i| &self.resources[i as usize])
+    }
+
+    /// Managed resources of a type in one root module and the modules it calls, in
+    /// [`Model::resources`] order.
+    pub fn resources_in<'a>(
+        &'a self,
+        root: ModuleId,
+        kind: &'a str,
+    ) -> impl Iterator<Item = &'a Resource> + 'a {
+        debug_assert!(
+            self.keeps_type(kind),
+            "`{kind}` is not among the types loaded (LoadOptions::only_types)"
+        );
+        let key = (root.0, self.index().kind_hash(Mode::Managed, kind));
+        let found = self
+            .roots()
+            .by_kind
+            .get(&key)
+            .map(Vec::as_slice)
+            .unwrap_or_default();
+        self.hand_out(found.len());
+        found
+            .iter()
+            .map(|&i| &self.resources[i as usize])
+            .filter(move |r| r.mode == Mode::Managed && r.kind == kind)
     }
 
     /// Managed resources of a type, in every module.
@@ -629,28 +753,39 @@ impl Model {
         self.of_mode(Mode::Data, kind)
     }
 
-    /// The managed resources of a type whose attribute `attr` is the known string `value`, in
-    /// [`Model::resources`] order: the other end of a link written as a name (a capacity provider
-    /// named in a strategy). The same as filtering [`Model::resources_of`], without a scan per
-    /// lookup.
-    pub fn with_attr_str<'a>(&'a self, kind: &str, attr: &str, value: &str) -> Vec<&'a Resource> {
+    /// The managed resources of a type in the root module `root` (and the modules it calls) whose
+    /// attribute `attr` is the known string `value`, in [`Model::resources`] order: the other end
+    /// of a link written as a name (a capacity provider named in a strategy). The same as
+    /// filtering [`Model::resources_in`], without a scan per lookup.
+    pub fn with_attr_str<'a>(
+        &'a self,
+        root: ModuleId,
+        kind: &str,
+        attr: &str,
+        value: &str,
+    ) -> Vec<&'a Resource> {
         let index = self.attr_index(kind, attr, None);
-        index
+        let found: Vec<&Resource> = index
             .by_str
-            .get(value)
+            .get(&root.0)
+            .and_then(|by_value| by_value.get(value))
             .map(|ids| ids.iter().map(|&i| &self.resources[i as usize]).collect())
-            .unwrap_or_default()
+            .unwrap_or_default();
+        self.hand_out(found.len());
+        found
     }
 
     /// The managed resources of a type whose attribute `attr` is unknown and refers to `target`
     /// (through [`Model::referenced`] with `target`'s type), in [`Model::resources`] order.
     pub fn referring<'a>(&'a self, kind: &str, attr: &str, target: &Resource) -> Vec<&'a Resource> {
         let index = self.attr_index(kind, attr, Some(&target.kind));
-        index
+        let found: Vec<&Resource> = index
             .by_ref
             .get(&target.id.0)
             .map(|ids| ids.iter().map(|&i| &self.resources[i as usize]).collect())
-            .unwrap_or_default()
+            .unwrap_or_default();
+        self.hand_out(found.len());
+        found
     }
 
     fn attr_index(&self, kind: &str, attr: &str, ref_kind: Option<&str>) -> Arc<AttrIndex> {
@@ -675,7 +810,9 @@ impl Model {
             };
             match (&node.value, ref_kind) {
                 (crate::Value::String(s), None) => {
-                    index.by_str.entry(s.to_string()).or_default().push(r.id.0);
+                    let root = self.root_of(r.module).0;
+                    let by_value = index.by_str.entry(root).or_default();
+                    by_value.entry(s.to_string()).or_default().push(r.id.0);
                 }
                 (crate::Value::Unknown(_), Some(ref_kind)) => {
                     for target in self.referenced(node, ref_kind) {
@@ -701,6 +838,7 @@ impl Model {
         if let Some((mode, kind, name)) = split_address(&r.address) {
             self.resolve_into(r, mode, kind, name, &mut out);
         }
+        self.hand_out(out.len());
         out
     }
 
@@ -750,6 +888,7 @@ impl Model {
             out.sort_by_key(|r| r.id);
             out.dedup_by_key(|r| r.id);
         }
+        self.hand_out(out.len());
         out
     }
 

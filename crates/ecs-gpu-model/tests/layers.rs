@@ -3,7 +3,7 @@
 //! modules, one a file, with no cycle (a file may use its folder's `mod.rs`, the ground its parts
 //! share, which dispatches to them). In the model crate: values, then the evaluator, the
 //! functions, the loader's state, its stages, the driver. A cycle fails the test, printed module
-//! by module.
+//! by module. The crates themselves depend on one another from the top down ([`LAYERS`]).
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::{Path, PathBuf};
@@ -333,4 +333,64 @@ fn grouped_and_nested_paths_are_read() {
             "super::*"
         ]
     );
+}
+
+/// The crates of `crates/`, from the bottom up: a crate depends only on crates of the layers below
+/// its own. The GPU stack as Terraform describes it (`ecs-gpu-stack`) reads the model and feeds
+/// the simulator; the rules and the binary read it; it knows neither.
+const LAYERS: &[&[&str]] = &[
+    &["ecs-gpu-catalog", "ecs-gpu-hcl", "ecs-gpu-report"],
+    &["ecs-gpu-model", "ecs-gpu-query", "ecs-gpu-route"],
+    &["ecs-gpu-sim"],
+    &["ecs-gpu-diagnose", "ecs-gpu-plan", "ecs-gpu-stack"],
+    &["ecs-gpu-aws", "ecs-gpu-rules"],
+    &["ecs-gpu"],
+];
+
+/// The crates of this workspace a manifest depends on, in any of its dependency tables.
+fn workspace_dependencies(manifest: &str) -> BTreeSet<String> {
+    let mut out = BTreeSet::new();
+    let mut in_dependencies = false;
+    for line in manifest.lines().map(str::trim) {
+        if line.starts_with('[') {
+            in_dependencies = line.trim_end_matches(']').ends_with("dependencies");
+        } else if in_dependencies && line.starts_with("ecs-gpu") {
+            let name = line.split(['=', '.', ' ']).next().unwrap_or_default();
+            out.insert(name.to_string());
+        }
+    }
+    out
+}
+
+#[test]
+fn every_crate_depends_only_on_the_layers_below_it() {
+    let crates = Path::new(env!("CARGO_MANIFEST_DIR")).parent().unwrap();
+    let layer = |name: &str| LAYERS.iter().position(|l| l.contains(&name));
+    let mut wrong = Vec::new();
+    for entry in std::fs::read_dir(crates).unwrap() {
+        let dir = entry.unwrap().path();
+        let Ok(manifest) = std::fs::read_to_string(dir.join("Cargo.toml")) else {
+            continue;
+        };
+        let name = dir.file_name().unwrap().to_string_lossy().into_owned();
+        let Some(own) = layer(&name) else {
+            wrong.push(format!("`{name}` is in no layer: add it to LAYERS"));
+            continue;
+        };
+        for dependency in workspace_dependencies(&manifest) {
+            if layer(&dependency).is_none_or(|l| l >= own) {
+                wrong.push(format!("`{name}` depends on `{dependency}`, not below it"));
+            }
+        }
+    }
+    assert!(wrong.is_empty(), "{}", wrong.join("\n"));
+}
+
+#[test]
+fn a_dependency_upward_or_aside_is_found() {
+    let manifest = "[dependencies]\necs-gpu-catalog.workspace = true\n\
+        ecs-gpu-rules = { path = \"../ecs-gpu-rules\" }\n[dev-dependencies]\n\
+        ecs-gpu-plan = { path = \"../ecs-gpu-plan\" }\n[lints]\nworkspace = true\n";
+    let found: Vec<String> = workspace_dependencies(manifest).into_iter().collect();
+    assert_eq!(found, ["ecs-gpu-catalog", "ecs-gpu-plan", "ecs-gpu-rules"]);
 }

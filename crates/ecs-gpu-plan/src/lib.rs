@@ -41,8 +41,8 @@ mod error;
 mod json_tree;
 mod model;
 mod parse;
+pub mod plan_json;
 pub mod render;
-pub mod simulate;
 mod value;
 
 use std::fmt;

@@ -4,7 +4,7 @@
 
 use std::path::PathBuf;
 
-use ecs_gpu_plan::simulate::deployment_capacity;
+use ecs_gpu_plan::plan_json::deployment_capacity;
 use ecs_gpu_plan::{read, read_slice, render, Effect, EffectKind, Plan};
 
 fn fixture(name: &str) -> PathBuf {
@@ -851,7 +851,7 @@ fn skipping_unread_values_leaves_nothing_behind_between_reads() {
 fn deployment_capacity_answers_each_deployment_from_the_simulation() {
     let text = std::fs::read_to_string("tests/fixtures/deployment.json").unwrap();
     let plan = ecs_gpu_plan::read_slice(text.as_bytes()).unwrap();
-    let lines = ecs_gpu_plan::simulate::deployment_capacity(&plan);
+    let lines = ecs_gpu_plan::plan_json::deployment_capacity(&plan);
     let deployments = plan
         .effects()
         .iter()
@@ -876,7 +876,7 @@ fn deployment_capacity_answers_each_deployment_from_the_simulation() {
 fn plan_events_are_its_scale_outs_refreshes_and_deployments() {
     let events = |name: &str| {
         let text = std::fs::read_to_string(fixture(&format!("real/{name}.json"))).unwrap();
-        ecs_gpu_plan::simulate::scenario(&read(text.as_bytes()).unwrap()).events
+        ecs_gpu_plan::plan_json::scenario(&read(text.as_bytes()).unwrap()).events
     };
     let titles = |name: &str| -> Vec<String> { events(name).iter().map(|e| e.title()).collect() };
     assert_eq!(
@@ -885,7 +885,7 @@ fn plan_events_are_its_scale_outs_refreshes_and_deployments() {
     );
     let sc = {
         let text = std::fs::read_to_string(fixture("real/scale_out.json")).unwrap();
-        ecs_gpu_plan::simulate::scenario(&read(text.as_bytes()).unwrap()).scenario
+        ecs_gpu_plan::plan_json::scenario(&read(text.as_bytes()).unwrap()).scenario
     };
     let train = sc.service("aws_ecs_service.train[0]").unwrap();
     assert_eq!(

@@ -5,7 +5,7 @@
 
 use std::path::PathBuf;
 
-use ecs_gpu_plan::simulate::deployment_capacity;
+use ecs_gpu_plan::plan_json::deployment_capacity;
 use ecs_gpu_plan::{read, render, Effect, EffectKind, Plan};
 
 fn load(name: &str) -> Plan {

@@ -14,7 +14,6 @@
 //! assert!(rule("GPU101").unwrap().doc().contains("## Why it matters"));
 //! ```
 
-pub mod capacity;
 pub mod clock;
 pub mod config;
 pub mod docs;
@@ -22,19 +21,20 @@ pub mod driver;
 mod registry;
 mod rule;
 pub mod rules;
-pub mod simulate;
 pub mod suppress;
-pub mod task;
 
-use ecs_gpu_model::{Loc, Model};
+use std::collections::HashMap;
+
+use ecs_gpu_model::{FileId, Loc, Model};
 use ecs_gpu_report::{Diagnostic, Label, Location};
+// The GPU stack the rules read (`ecs-gpu-stack`), named from the crate root: `crate::capacity`.
+pub(crate) use ecs_gpu_stack::{backticked, capacity, task, terraform_root};
 
 pub use config::{ConfigError, FileConfig, Settings};
 pub use ecs_gpu_report::Severity;
-pub use registry::{load_arguments, load_filters, load_types, RULES};
-pub use rule::{
-    attribute_site, block_extent, Context, Finding, FindingBuilder, Findings, Reads, Rule,
-};
+pub use ecs_gpu_stack::{load_filters, reads, Reads};
+pub use registry::{load_arguments, load_types, RULES};
+pub use rule::{attribute_site, block_extent, Context, Finding, FindingBuilder, Findings, Rule};
 
 /// The rule with this ID (case-insensitive).
 pub fn rule(id: &str) -> Option<&'static Rule> {
@@ -162,10 +162,18 @@ pub fn check(model: &Model, settings: &Settings) -> Vec<Diagnostic> {
         .collect();
     let suppressions = suppress::collect(model);
     let mut used = vec![false; suppressions.len()];
+    // A suppression silences findings of its own file only: each finding is compared with those
+    // of the files of its place and its block.
+    let mut of_file: HashMap<FileId, Vec<usize>> = HashMap::new();
+    for (i, s) in suppressions.iter().enumerate() {
+        of_file.entry(s.file).or_default().push(i);
+    }
     findings.retain(|(f, _)| {
+        let mut files: Vec<FileId> = f.loc.iter().chain(&f.block).map(|l| l.file).collect();
+        files.dedup();
         let mut keep = true;
-        for (i, s) in suppressions.iter().enumerate() {
-            if s.covers(model, f) {
+        for &i in files.iter().flat_map(|file| of_file.get(file)).flatten() {
+            if suppressions[i].covers(model, f) {
                 used[i] = true;
                 keep = false;
             }
@@ -331,15 +339,6 @@ fn drop_root_copies_of_module_findings(out: &mut Vec<Diagnostic>) {
     };
     let mut keep = keep.into_iter();
     out.retain(|_| keep.next().unwrap_or(true));
-}
-
-/// Names in backticks, separated by commas: "`GPU303`, `GPU304`".
-pub(crate) fn backticked<S: AsRef<str>>(names: &[S]) -> String {
-    names
-        .iter()
-        .map(|c| format!("`{}`", c.as_ref()))
-        .collect::<Vec<_>>()
-        .join(", ")
 }
 
 /// A report ready to render: the diagnostics, the texts of the files they point into (for the

@@ -1,10 +1,8 @@
 //! Every rule, in ID order, and what `check` loads: what they read, together. Adding a rule: one
 //! line here and one in `rules/mod.rs` (see CONTRIBUTING.md).
 
-use std::collections::{BTreeMap, BTreeSet};
-
 use crate::rules::*;
-use crate::{Reads, Rule};
+use crate::{load_filters, Reads, Rule};
 
 /// The registered rules, in ID order.
 pub static RULES: &[&Rule] = &[
@@ -78,31 +76,4 @@ pub fn load_arguments() -> Vec<(String, Vec<String>)> {
 
 fn every_rule() -> Vec<&'static Reads> {
     RULES.iter().map(|r| &r.reads).collect()
-}
-
-/// What `reads` read together, with their analyses, as [`ecs_gpu_model::LoadOptions`] takes it: the
-/// types, and of each type not read whole, the arguments.
-pub fn load_filters(reads: &[&Reads]) -> (Vec<String>, Vec<(String, Vec<String>)>) {
-    // By type, the arguments read; `None` for a type read whole.
-    let mut types: BTreeMap<&str, Option<BTreeSet<&str>>> = BTreeMap::new();
-    let mut todo = reads.to_vec();
-    while let Some(r) = todo.pop() {
-        for kind in r.whole {
-            types.insert(kind, None);
-        }
-        for (kind, names) in r.arguments {
-            if let Some(read) = types.entry(kind).or_insert_with(|| Some(BTreeSet::new())) {
-                read.extend(names.iter().copied());
-            }
-        }
-        todo.extend(r.analyses);
-    }
-    let arguments = types
-        .iter()
-        .filter_map(|(kind, names)| {
-            let names = names.as_ref()?.iter().map(|n| n.to_string()).collect();
-            Some((kind.to_string(), names))
-        })
-        .collect();
-    (types.into_keys().map(str::to_string).collect(), arguments)
 }

@@ -14,6 +14,7 @@ use crate::capacity::{
     self, Capacity, GpuCapacity, GpuReason, GpuService, GroupCapacity, GroupMemo, Groups,
     ServiceIndex, TemplateUse, UserData,
 };
+use crate::Reads;
 
 /// A check rule. Declare one with [`declare_rule!`](crate::declare_rule) in its own file under
 /// `src/rules/`, and list it in [`RULES`](crate::RULES).
@@ -35,22 +36,6 @@ pub struct Rule {
     pub reads: Reads,
     /// Reports every finding of this rule in the model.
     pub check: fn(&Model, &mut Findings<'_>),
-}
-
-/// What a rule reads of the model, or an analysis that several rules share, as a tflint rule passes
-/// the `BodySchema` it reads. `check` loads only what its rules read
-/// ([`load_types`](crate::load_types), [`load_arguments`](crate::load_arguments)); the model
-/// panics in a debug build when asked for a type or an argument it did not load, so a rule's tests
-/// catch one its reads forget.
-#[derive(Debug)]
-pub struct Reads {
-    /// Resource and data source types read whole (data sources are always evaluated whole).
-    pub whole: &'static [&'static str],
-    /// Managed resource types, each with the top-level arguments and nested block types read
-    /// (`lifecycle` is always evaluated).
-    pub arguments: &'static [(&'static str, &'static [&'static str])],
-    /// The analyses used: what they read is read too.
-    pub analyses: &'static [&'static Reads],
 }
 
 impl Rule {
@@ -135,30 +120,6 @@ macro_rules! declare_rule {
     };
 }
 
-/// A [`Reads`], written as a tflint rule's `BodySchema` is. Each part may be left out.
-///
-/// ```ignore
-/// reads! {
-///     whole: ["aws_ami"],
-///     arguments: { "aws_autoscaling_group": ["tags", "warm_pool"] },
-///     analyses: [GROUPS, TASK_DEFINITIONS],
-/// }
-/// ```
-#[macro_export]
-macro_rules! reads {
-    (
-        $(whole: [$($whole:literal),* $(,)?] $(,)?)?
-        $(arguments: { $($kind:literal: [$($arg:literal),* $(,)?]),* $(,)? } $(,)?)?
-        $(analyses: [$($analysis:ident),* $(,)?] $(,)?)?
-    ) => {
-        $crate::Reads {
-            whole: &[$($($whole),*)?],
-            arguments: &[$($(($kind, &[$($arg),*])),*)?],
-            analyses: &[$($(&$analysis),*)?],
-        }
-    };
-}
-
 /// One finding, as a rule reports it (locations still in model terms).
 #[derive(Debug, Clone)]
 pub struct Finding {
@@ -222,6 +183,18 @@ pub struct Context<'m> {
     /// The user data of each GPU launch template, in the order of `gpu_capacity.templates`.
     gpu_user_data: OnceLock<Vec<(UserData, Option<Loc>)>>,
     provider_groups: OnceLock<Vec<(&'m Resource, Cow<'m, GroupCapacity<'m>>)>>,
+    gpu_ids: OnceLock<GpuIds>,
+}
+
+/// The resources of [`Findings::gpu_services`] and [`Findings::gpu_capacity`], by kind, for
+/// [`Findings::is_gpu_resource`]: a rule asks it of each resource it reads.
+#[derive(Debug, Default)]
+struct GpuIds {
+    services: HashSet<ResourceId>,
+    providers: HashSet<ResourceId>,
+    groups: HashSet<ResourceId>,
+    fleets: HashSet<ResourceId>,
+    templates: HashSet<ResourceId>,
 }
 
 impl<'m> Context<'m> {
@@ -239,7 +212,27 @@ impl<'m> Context<'m> {
             gpu_capacity: OnceLock::new(),
             gpu_user_data: OnceLock::new(),
             provider_groups: OnceLock::new(),
+            gpu_ids: OnceLock::new(),
         }
+    }
+
+    fn gpu_ids(&'m self) -> &'m GpuIds {
+        self.gpu_ids.get_or_init(|| {
+            let gpu = self.gpu_capacity();
+            let by_service = gpu.providers.iter().filter_map(|(_, why)| match why {
+                GpuReason::Service(s) => Some(s.id),
+                _ => None,
+            });
+            GpuIds {
+                services: (self.gpu_services().iter().map(|s| s.service.id))
+                    .chain(by_service)
+                    .collect(),
+                providers: gpu.providers.iter().map(|(p, _)| p.id).collect(),
+                groups: gpu.groups.iter().map(|(g, _)| g.group.id).collect(),
+                fleets: gpu.fleets.iter().map(|(f, _)| f.group.id).collect(),
+                templates: gpu.templates.iter().map(|(t, _)| t.template.id).collect(),
+            }
+        })
     }
 
     fn gpu_user_data(&'m self) -> &'m [(UserData, Option<Loc>)] {
@@ -411,28 +404,22 @@ impl<'m> Findings<'m> {
     /// service, are someone else's business). Reads [`capacity::GPU_CAPACITY`].
     pub fn is_gpu_resource(&self, r: &Resource) -> bool {
         let model = self.model;
-        let gpu = self.gpu_capacity();
+        let gpu = self.ctx.gpu_ids();
         match r.kind.as_str() {
             "aws_ecs_service" => {
-                self.gpu_services().iter().any(|s| s.service.id == r.id)
-                    || gpu.providers.iter().any(
-                        |(_, why)| matches!(why, capacity::GpuReason::Service(s) if s.id == r.id),
-                    )
+                gpu.services.contains(&r.id)
                     || capacity::service_capacity_with(model, self.ctx.groups(), r)
                         .providers
                         .iter()
-                        .any(|p| gpu.providers.iter().any(|(g, _)| g.id == p.provider.id))
+                        .any(|p| gpu.providers.contains(&p.provider.id))
             }
-            "aws_ecs_task_definition" => model.task_definitions.iter().any(|td| {
-                td.origin == ecs_gpu_model::TaskDefinitionOrigin::Resource(r.id)
-                    && crate::task::is_gpu_task(td)
-            }),
-            "aws_ecs_capacity_provider" => gpu.providers.iter().any(|(p, _)| p.id == r.id),
-            "aws_autoscaling_group" => gpu.groups.iter().any(|(g, _)| g.group.id == r.id),
-            "aws_ec2_fleet" | "aws_spot_fleet_request" => {
-                gpu.fleets.iter().any(|(f, _)| f.group.id == r.id)
-            }
-            _ => gpu.templates.iter().any(|(t, _)| t.template.id == r.id),
+            "aws_ecs_task_definition" => model
+                .task_definition_of(r.id)
+                .is_some_and(crate::task::is_gpu_task),
+            "aws_ecs_capacity_provider" => gpu.providers.contains(&r.id),
+            "aws_autoscaling_group" => gpu.groups.contains(&r.id),
+            "aws_ec2_fleet" | "aws_spot_fleet_request" => gpu.fleets.contains(&r.id),
+            _ => gpu.templates.contains(&r.id),
         }
     }
 

@@ -84,8 +84,7 @@ impl Suppression {
         let Some(loc) = f.loc else { return false };
         loc.file == self.file
             && model
-                .resources
-                .iter()
+                .resources_in_file(loc.file)
                 .map(crate::rule::block_extent)
                 .any(|b| at_line(&b) && b.contains(&loc))
             || nested_block_covers(model, self, loc)
@@ -112,8 +111,6 @@ fn nested_block_covers(model: &Model, s: &Suppression, loc: Loc) -> bool {
         })
     }
     model
-        .resources
-        .iter()
-        .filter(|r| r.loc.file == loc.file)
+        .resources_in_file(loc.file)
         .any(|r| visit(model, s, loc, &r.body))
 }

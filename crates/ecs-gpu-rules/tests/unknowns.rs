@@ -39,7 +39,7 @@ fn capacity_outside_capacity_providers_with_every_other_value_unknown_gives_noth
     ));
     assert!(model.problems.is_empty(), "{:?}", model.problems);
     // It is GPU capacity (so the rules do look at it)...
-    let capacity = ecs_gpu_rules::capacity::gpu_capacity(&model);
+    let capacity = ecs_gpu_stack::capacity::gpu_capacity(&model);
     assert_eq!(capacity.groups.len(), 1);
     assert_eq!(
         capacity.templates.len(),

@@ -3,7 +3,7 @@
 //!
 //! Pure: no I/O. The input is a [`Scenario`] (Auto Scaling groups behind capacity providers, and
 //! services with what their tasks reserve and how they deploy) that adapters build from a Terraform
-//! root (`ecs-gpu-rules`), a plan (`ecs-gpu-plan`) or a cluster's AWS CLI output
+//! root (`ecs-gpu-stack`), a plan (`ecs-gpu-plan`) or a cluster's AWS CLI output
 //! (`ecs-gpu-diagnose`). [`simulate`] answers each [`Event`] from the steady state: whether it
 //! completes, is stuck or needs more than the group's `max_size`, the peak against that maximum, the
 //! time line in steps, the GPUs left stranded and, with [`Prices`], the cost per hour. Every rule of

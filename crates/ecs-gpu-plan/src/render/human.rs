@@ -4,12 +4,12 @@ use std::io::{self, Write};
 
 use ecs_gpu_report::escape_control as escape;
 
-use crate::simulate::DeploymentCapacity;
+use crate::plan_json::DeploymentCapacity;
 use crate::{Effect, EffectKind, Plan};
 
 /// The human format: a summary line, then the effects grouped by kind, most disruptive first. Under
 /// a deployment, whether the capacity can hold it (`capacity`, from
-/// [`crate::simulate::deployment_capacity`]).
+/// [`crate::plan_json::deployment_capacity`]).
 ///
 /// # Errors
 /// Writing to `out` fails.

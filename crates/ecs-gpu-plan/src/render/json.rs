@@ -4,7 +4,7 @@ use std::io::{self, Write};
 
 use serde::Serialize;
 
-use crate::simulate::DeploymentCapacity;
+use crate::plan_json::DeploymentCapacity;
 use crate::{Effect, EffectKind, Plan};
 
 #[derive(Debug, Serialize)]

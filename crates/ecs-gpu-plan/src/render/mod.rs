@@ -6,7 +6,7 @@ mod json;
 pub use human::human;
 pub use json::json;
 
-use crate::simulate::DeploymentCapacity;
+use crate::plan_json::DeploymentCapacity;
 use crate::{Effect, EffectKind};
 
 /// The capacity answer shown under a deployment of the same service.

@@ -4,8 +4,8 @@ use ecs_gpu_catalog::catalog;
 use ecs_gpu_model::{Model, Resource, ResourceId};
 
 use crate::capacity::{
-    ami_source, clusters_by_provider, fetches_config, providers_by_group, GpuCapacity,
-    ProviderClusters, Setting, AMI, GPU_CAPACITY, USER_DATA,
+    ami_source, fetches_config, provider_clusters, providers_by_group, GpuCapacity, Setting, AMI,
+    GPU_CAPACITY, USER_DATA,
 };
 use crate::{declare_rule, Findings};
 
@@ -85,10 +85,8 @@ fn check(model: &Model, report: &mut Findings<'_>) {
             .flatten()
         {
             for p in links.group_providers.get(group).into_iter().flatten() {
-                match &links.provider_clusters {
-                    Some(by_provider) => {
-                        clusters.extend(by_provider.get(&p.id).into_iter().flatten().cloned())
-                    }
+                match provider_clusters(model, p) {
+                    Some(with) => clusters.extend(with),
                     None => known = false,
                 }
             }
@@ -127,8 +125,6 @@ struct Links<'m> {
     /// The GPU groups that use each template, in [`GpuCapacity::groups`] order.
     template_groups: HashMap<ResourceId, Vec<ResourceId>>,
     group_providers: HashMap<ResourceId, Vec<&'m Resource>>,
-    /// `None` when an association might exist that cannot be read.
-    provider_clusters: Option<ProviderClusters<'m>>,
 }
 
 impl<'m> Links<'m> {
@@ -146,7 +142,6 @@ impl<'m> Links<'m> {
         Links {
             template_groups,
             group_providers: providers_by_group(model),
-            provider_clusters: clusters_by_provider(model),
         }
     }
 }

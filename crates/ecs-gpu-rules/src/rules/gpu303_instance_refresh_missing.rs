@@ -108,7 +108,7 @@ fn scaled_to_zero_daily(model: &Model, group: &Resource) -> Option<Option<Loc>> 
     }
     let zero = |n: Option<&ecs_gpu_model::Node>| n.and_then(number).is_some_and(|v| v == 0.0);
     model
-        .resources_of("aws_autoscaling_schedule")
+        .resources_in(model.root_of(group.module), "aws_autoscaling_schedule")
         .filter(|s| !s.instances_unknown)
         .find_map(|s| {
             let target = resolve_link(

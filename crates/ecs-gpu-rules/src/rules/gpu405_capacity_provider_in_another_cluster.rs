@@ -1,7 +1,7 @@
 use ecs_gpu_model::Model;
 
 use crate::capacity::{
-    clusters_by_provider, service_cluster_name, user_data, user_data_mark, Setting, GPU_SERVICES,
+    provider_clusters, service_cluster_name, user_data, user_data_mark, Setting, GPU_SERVICES,
     SERVICE_CAPACITY, USER_DATA,
 };
 use crate::{declare_rule, Findings};
@@ -61,9 +61,6 @@ declare_rule! {
 }
 
 fn check(model: &Model, report: &mut Findings<'_>) {
-    let Some(associations) = clusters_by_provider(model) else {
-        return;
-    };
     for s in report.gpu_services() {
         let svc = s.service;
         if svc
@@ -81,7 +78,9 @@ fn check(model: &Model, report: &mut Findings<'_>) {
         for p in &s.capacity.providers {
             let Some(named_at) = p.named_at else { continue };
             let name = model.local_address(p.provider);
-            match associations.get(&p.provider.id) {
+            match provider_clusters(model, p.provider) {
+                // An association of its root module cannot be read.
+                None => continue,
                 Some(with) if !with.is_empty() => {
                     let names: Option<Vec<&str>> = with.iter().map(|(_, n)| n.as_deref()).collect();
                     let Some(names) = names else { continue };
@@ -100,13 +99,13 @@ fn check(model: &Model, report: &mut Findings<'_>) {
                         .help(format!(
                             "run the service in the provider's cluster, or add `{name}` to the capacity providers of `{cluster}`"
                         ));
-                    for (ccp, _) in with {
+                    for (ccp, _) in &with {
                         finding =
                             finding.label(Some(ccp.loc), "the provider's cluster association");
                     }
                     finding.resource(svc);
                 }
-                _ => {
+                Some(_) => {
                     // No association written here: the instances' user data says which cluster
                     // they join.
                     let Some(group) = &p.group else { continue };

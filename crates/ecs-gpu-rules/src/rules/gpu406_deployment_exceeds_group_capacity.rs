@@ -1,7 +1,7 @@
 use ecs_gpu_model::Model;
 use ecs_gpu_sim::Deployment;
 
-use crate::simulate::{address, scenario, SCENARIO};
+use crate::terraform_root::{scenarios, SCENARIO};
 use crate::{declare_rule, Findings};
 
 declare_rule! {
@@ -60,18 +60,26 @@ declare_rule! {
 }
 
 fn check(model: &Model, report: &mut Findings<'_>) {
-    let (sc, ids) = scenario(model);
-    for (svc, id) in sc.services.iter().zip(ids) {
-        let Some(need) = ecs_gpu_sim::deployment_need(&sc, &svc.name) else {
+    // Each root module on its own: another root's services are never placed on its groups.
+    let roots = scenarios(model);
+    let services = roots.iter().flat_map(|root| {
+        let sc = &root.scenario;
+        sc.services
+            .iter()
+            .zip(&root.services)
+            .map(move |(svc, &id)| (root, sc, svc, id))
+    });
+    for (root, sc, svc, id) in services {
+        let Some(need) = ecs_gpu_sim::deployment_need(sc, &svc.name) else {
             continue;
         };
         if need.holds() {
             continue;
         }
         let r = model.resource(id);
-        let group = model
-            .resources_of("aws_autoscaling_group")
-            .find(|g| address(model, g) == need.group);
+        let group = sc
+            .group(&need.group)
+            .map(|g| model.resource(root.groups[g]));
         let loc = r
             .body
             .attr("desired_count")

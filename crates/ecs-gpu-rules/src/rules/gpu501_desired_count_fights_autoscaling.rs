@@ -1,4 +1,4 @@
-use ecs_gpu_model::{Mode, Model, Resource};
+use ecs_gpu_model::{Model, Resource};
 
 use crate::capacity::{string, GPU_CAPACITY, SERVICE_CAPACITY};
 use crate::{attribute_site, declare_rule, Findings};
@@ -78,13 +78,12 @@ fn targets<'m>(model: &'m Model, target: &'m Resource) -> Vec<&'m Resource> {
     else {
         return Vec::new();
     };
-    // The service of that name in that cluster: a service whose cluster is not known may be
-    // another cluster's.
+    // The service of that name in that cluster, in the target's root module: a service whose
+    // cluster is not known may be another cluster's.
+    let root = model.root_of(target.module);
     let found: Vec<&Resource> = model
-        .resources
-        .iter()
-        .filter(|r| r.mode == Mode::Managed && r.kind == "aws_ecs_service")
-        .filter(|r| string(r.body.attr("name")) == Some(name))
+        .with_attr_str(root, "aws_ecs_service", "name", name)
+        .into_iter()
         .filter(|r| crate::capacity::service_cluster_name(model, r) == Some(cluster))
         .collect();
     if found.len() == 1 {

@@ -51,7 +51,7 @@ pub fn run(args: &Args, out: &mut dyn Write) -> Result<Outcome> {
     let plan = read(&args.plan, stdin).with_context(|| name.clone())?;
     let effects = plan.effects();
     // Whether the capacity can hold each deployment: the simulation `simulate --plan` runs.
-    let capacity = ecs_gpu_plan::simulate::deployment_capacity(&plan);
+    let capacity = ecs_gpu_plan::plan_json::deployment_capacity(&plan);
     match args.format {
         Format::Human => render::human(out, &plan, &effects, &capacity)?,
         Format::Json => render::json(out, &plan, &effects, &capacity)?,

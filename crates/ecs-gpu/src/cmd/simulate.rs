@@ -8,7 +8,7 @@ use std::io::{BufReader, Write};
 use std::path::PathBuf;
 
 use anyhow::{anyhow, bail, Context, Result};
-use ecs_gpu_sim::{render, Event, Prices, Scenario};
+use ecs_gpu_sim::{render, Event, Prices, Report, Scenario};
 
 use crate::Outcome;
 
@@ -84,15 +84,17 @@ pub fn run(args: &Args, out: &mut dyn Write) -> Result<Outcome> {
         None => None,
     };
     let from_a_plan = args.plan.is_some();
-    let (scenario, mut events) = if let Some(plan) = &args.plan {
-        from_plan(plan)?
+    // One scenario, but one per root module of a checked folder.
+    let (scenarios, mut events) = if let Some(plan) = &args.plan {
+        let (scenario, events) = from_plan(plan)?;
+        (vec![scenario], events)
     } else if let Some(cluster) = &args.cluster {
-        (live(args, cluster)?, Vec::new())
+        (vec![live(args, cluster)?], Vec::new())
     } else if let Some(dir) = &args.from {
         let inputs = ecs_gpu_diagnose::Inputs::from_dir(dir)?;
-        let extras = ecs_gpu_diagnose::simulate::Extras::from_dir(dir)?;
+        let extras = ecs_gpu_diagnose::aws_json::Extras::from_dir(dir)?;
         (
-            ecs_gpu_diagnose::simulate::scenario(&inputs, &extras),
+            vec![ecs_gpu_diagnose::aws_json::scenario(&inputs, &extras)],
             Vec::new(),
         )
     } else {
@@ -103,7 +105,7 @@ pub fn run(args: &Args, out: &mut dyn Write) -> Result<Outcome> {
         events.clear();
     }
     for s in &args.deploy {
-        check_service(&scenario, s)?;
+        check_service(&scenarios, s)?;
         events.push(Event::Deploy {
             service: s.clone(),
             task: None,
@@ -117,17 +119,17 @@ pub fn run(args: &Args, out: &mut dyn Write) -> Result<Outcome> {
             .trim()
             .parse()
             .map_err(|_| anyhow!("--scale `{s}`: `{n}` is not a number of tasks"))?;
-        check_service(&scenario, name)?;
+        check_service(&scenarios, name)?;
         events.push(Event::Scale {
             service: name.to_string(),
             to,
         });
     }
     for g in &args.refresh {
-        if scenario.group(g).is_none() {
-            let known: Vec<String> = scenario
-                .groups
+        if scenarios.iter().all(|sc| sc.group(g).is_none()) {
+            let known: Vec<String> = scenarios
                 .iter()
+                .flat_map(|sc| &sc.groups)
                 .map(|g| format!("`{}`", g.name))
                 .collect();
             bail!(
@@ -144,7 +146,7 @@ pub fn run(args: &Args, out: &mut dyn Write) -> Result<Outcome> {
     if events.is_empty() && from_a_plan {
         // A plan that touches no GPU service's tasks or instances has nothing to simulate: a
         // deployment of every GPU service would answer a question the plan does not ask.
-        let report = ecs_gpu_sim::simulate(&scenario, &[], prices.as_ref());
+        let report = simulate_each(&scenarios, &[], prices.as_ref());
         match args.format {
             Format::Human => writeln!(
                 out,
@@ -156,7 +158,7 @@ pub fn run(args: &Args, out: &mut dyn Write) -> Result<Outcome> {
     }
     if events.is_empty() {
         // Every GPU service deploys once.
-        for s in &scenario.services {
+        for s in scenarios.iter().flat_map(|sc| &sc.services) {
             if s.asks_for_gpus() {
                 events.push(Event::Deploy {
                     service: s.name.clone(),
@@ -168,7 +170,7 @@ pub fn run(args: &Args, out: &mut dyn Write) -> Result<Outcome> {
     if events.is_empty() {
         bail!("nothing to simulate: no GPU service found, and no --deploy, --scale or --refresh given");
     }
-    let report = ecs_gpu_sim::simulate(&scenario, &events, prices.as_ref());
+    let report = simulate_each(&scenarios, &events, prices.as_ref());
     match args.format {
         Format::Human => render::human(out, &report)?,
         Format::Json => render::json(out, &report)?,
@@ -230,19 +232,48 @@ fn live(args: &Args, cluster: &str) -> Result<Scenario> {
         endpoint_url: args.endpoint_url.as_deref(),
         timeout: args.timeout,
     })?;
-    Ok(ecs_gpu_diagnose::simulate::scenario(
+    Ok(ecs_gpu_diagnose::aws_json::scenario(
         &collected.inputs,
         &collected.extras,
     ))
 }
 
-fn check_service(scenario: &Scenario, name: &str) -> Result<()> {
-    if scenario.service(name).is_some() {
+/// Simulates each event in the scenario that names its service or group: with several root
+/// modules, each is simulated on its own, as it would be alone.
+fn simulate_each(scenarios: &[Scenario], events: &[Event], prices: Option<&Prices>) -> Report {
+    if let [one] = scenarios {
+        return ecs_gpu_sim::simulate(one, events, prices);
+    }
+    let mut report = Report {
+        answers: Vec::new(),
+    };
+    for sc in scenarios {
+        let own: Vec<Event> = events
+            .iter()
+            .filter(|e| match e {
+                Event::Deploy { service, .. } | Event::Scale { service, .. } => {
+                    sc.service(service).is_some()
+                }
+                Event::Refresh { group } => sc.group(group).is_some(),
+            })
+            .cloned()
+            .collect();
+        if !own.is_empty() {
+            report
+                .answers
+                .extend(ecs_gpu_sim::simulate(sc, &own, prices).answers);
+        }
+    }
+    report
+}
+
+fn check_service(scenarios: &[Scenario], name: &str) -> Result<()> {
+    if scenarios.iter().any(|sc| sc.service(name).is_some()) {
         return Ok(());
     }
-    let known: Vec<String> = scenario
-        .services
+    let known: Vec<String> = scenarios
         .iter()
+        .flat_map(|sc| &sc.services)
         .map(|s| format!("`{}`", s.name))
         .collect();
     bail!(
@@ -261,7 +292,8 @@ fn read_prices(path: &PathBuf) -> Result<Prices> {
     ecs_gpu_sim::parse_prices(&text).map_err(|e| anyhow!("--prices {}: {e}", path.display()))
 }
 
-fn from_root(args: &Args) -> Result<Scenario> {
+/// The scenario of each root module the paths hold.
+fn from_root(args: &Args) -> Result<Vec<Scenario>> {
     let paths = if args.paths.is_empty() {
         vec![PathBuf::from(".")]
     } else {
@@ -299,7 +331,7 @@ fn from_root(args: &Args) -> Result<Scenario> {
             if model.problems.len() == 1 { "" } else { "s" }
         );
     }
-    Ok(ecs_gpu_rules::simulate::scenario(&model).0)
+    Ok(ecs_gpu_stack::terraform_root::named_scenarios(&model))
 }
 
 fn from_plan(path: &PathBuf) -> Result<(Scenario, Vec<Event>)> {
@@ -311,6 +343,6 @@ fn from_plan(path: &PathBuf) -> Result<(Scenario, Vec<Event>)> {
         ecs_gpu_plan::read(BufReader::with_capacity(1 << 16, file))
             .with_context(|| path.display().to_string())?
     };
-    let sim = ecs_gpu_plan::simulate::scenario(&plan);
+    let sim = ecs_gpu_plan::plan_json::scenario(&plan);
     Ok((sim.scenario, sim.events))
 }

@@ -17,6 +17,7 @@ pub const MANAGED_INSTANCES: Reads = reads! {
 /// the argument of its `instance_requirements` that excludes them, and what it says.
 #[derive(Debug, Clone)]
 pub struct NoNvidiaSelection<'m> {
+    /// The argument.
     pub node: &'m Node,
     /// For example "`accelerator_manufacturers` (`amd`) does not include `nvidia`".
     pub why: String,
@@ -102,7 +103,9 @@ pub fn managed_instances_without_nvidia(provider: &Resource) -> Option<NoNvidiaS
 /// dimension (whole GPUs, CPU units, registrable memory), and the argument that says so.
 #[derive(Debug, Clone)]
 pub struct ManagedInstancesLimit<'m> {
+    /// The most.
     pub most: u64,
+    /// The argument that says so.
     pub node: &'m Node,
     /// For a message: "`accelerator_count.max` 4" or "`allowed_instance_types` `g5.xlarge`".
     pub why: String,
@@ -111,8 +114,11 @@ pub struct ManagedInstancesLimit<'m> {
 /// What the `instance_requirements` of a capacity provider of ECS Managed Instances certainly bound.
 #[derive(Debug, Clone, Default)]
 pub struct ManagedInstancesLimits<'m> {
+    /// Whole GPUs.
     pub gpus: Option<ManagedInstancesLimit<'m>>,
+    /// CPU units (1,024 a vCPU).
     pub cpu_units: Option<ManagedInstancesLimit<'m>>,
+    /// Memory, in MiB.
     pub memory_mib: Option<ManagedInstancesLimit<'m>>,
 }
 

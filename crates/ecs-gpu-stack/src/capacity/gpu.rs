@@ -23,7 +23,7 @@ use crate::{backticked, reads, Reads};
 /// What [`gpu_services`] reads.
 pub const GPU_SERVICES: Reads = reads! { analyses: [SERVICE_TASK, SERVICE_CAPACITY] };
 
-/// What [`gpu_capacity`] reads (and [`crate::Findings::is_gpu_resource`]): the GPU services, the
+/// What [`gpu_capacity`] reads (and `Findings::is_gpu_resource` of the rules): the GPU services, the
 /// capacity they reach, and every group, fleet and standalone instance, with its user data.
 pub const GPU_CAPACITY: Reads = reads! {
     arguments: { "aws_instance": ["instance_type", "launch_template"] },
@@ -34,13 +34,16 @@ pub const GPU_CAPACITY: Reads = reads! {
 /// capacity the service can be placed on.
 #[derive(Debug, Clone)]
 pub struct GpuService<'m> {
+    /// The `aws_ecs_service`.
     pub service: &'m Resource,
+    /// The task definition it runs.
     pub task: &'m TaskDefinition,
+    /// What it can be placed on.
     pub capacity: ServiceCapacity<'m>,
 }
 
 /// The services whose task definition certainly reserves GPUs, each with it and its capacity
-/// (the rules read them once per run: [`crate::Findings::gpu_services`]).
+/// (the rules read them once per run: `Findings::gpu_services`).
 pub fn gpu_services(model: &Model) -> Vec<GpuService<'_>> {
     gpu_services_with(model, Groups::NONE)
 }
@@ -71,6 +74,7 @@ pub enum GpuReason<'m> {
     Service(&'m Resource),
     /// A capacity provider whose group launches instances with NVIDIA GPUs.
     GpuInstanceType {
+        /// The capacity provider.
         provider: &'m Resource,
         /// What it launches: [`NvidiaEvidence::launches`].
         launches: String,
@@ -78,6 +82,7 @@ pub enum GpuReason<'m> {
     /// An Auto Scaling group behind no capacity provider, an EC2 Fleet or a Spot Fleet request
     /// that launches instances with NVIDIA GPUs as ECS container instances.
     EcsInstances {
+        /// The group or fleet.
         group: &'m Resource,
         /// What it launches: [`NvidiaEvidence::launches`].
         launches: String,
@@ -87,9 +92,11 @@ pub enum GpuReason<'m> {
     /// A capacity provider of ECS Managed Instances whose `instance_requirements` select only
     /// instance types with NVIDIA GPUs. It has no group, launch template or user data.
     ManagedInstances {
+        /// The capacity provider.
         provider: &'m Resource,
         /// What it launches: [`NvidiaEvidence::launches`].
         launches: String,
+        /// Where its instance requirements say so.
         at: Option<Loc>,
     },
     /// A capacity provider, Auto Scaling group or fleet whose instance types do not show NVIDIA GPUs
@@ -100,12 +107,16 @@ pub enum GpuReason<'m> {
         unit: &'m Resource,
         /// [`GpuIntent::why`].
         why: String,
+        /// [`GpuIntent::at`].
         at: Option<Loc>,
     },
     /// A standalone `aws_instance` of a GPU instance type that is an ECS container instance.
     EcsInstance {
+        /// The `aws_instance`.
         instance: &'m Resource,
+        /// Its GPU instance type.
         instance_type: String,
+        /// Where the instance type is written.
         at: Option<Loc>,
     },
 }
@@ -172,8 +183,11 @@ impl GpuReason<'_> {
 /// Everything known to be GPU capacity, each with the first reason found.
 #[derive(Debug, Clone, Default)]
 pub struct GpuCapacity<'m> {
+    /// Capacity providers, each with why.
     pub providers: Vec<(&'m Resource, GpuReason<'m>)>,
+    /// Auto Scaling groups, with what they launch and why.
     pub groups: Vec<(Cow<'m, GroupCapacity<'m>>, GpuReason<'m>)>,
+    /// Launch templates, launch configurations and standalone instances, each with why.
     pub templates: Vec<(TemplateUse<'m>, GpuReason<'m>)>,
     /// EC2 Fleets and Spot Fleet requests ([`fleet_capacity`]) that launch NVIDIA GPU instance
     /// types as ECS container instances (their user data configures the agent), each with why.
@@ -183,15 +197,10 @@ pub struct GpuCapacity<'m> {
 
 /// The capacity providers, groups and launch templates that are GPU capacity.
 pub fn gpu_capacity(model: &Model) -> GpuCapacity<'_> {
-    gpu_capacity_of(model, &gpu_services(model))
+    gpu_capacity_with(model, Groups::NONE, &gpu_services(model))
 }
 
-/// [`gpu_capacity`], with the GPU services already found.
-pub fn gpu_capacity_of<'m>(model: &'m Model, services: &[GpuService<'m>]) -> GpuCapacity<'m> {
-    gpu_capacity_with(model, Groups::NONE, services)
-}
-
-/// [`gpu_capacity_of`], with the groups' capacities worked out already.
+/// [`gpu_capacity`], with the groups' capacities worked out already and the GPU services found.
 pub fn gpu_capacity_with<'m>(
     model: &'m Model,
     groups_memo: Groups<'m>,
@@ -288,27 +297,8 @@ pub fn gpu_capacity_with<'m>(
             continue;
         }
         let cap = groups_memo.of(model, group);
-        if !cap
-            .known_templates
-            .iter()
-            .any(|t| launches_ecs_instances(t.template))
-        {
+        let Some(reason) = ecs_instances_reason(model, group, &cap) else {
             continue;
-        }
-        let reason = match nvidia_evidence(&cap) {
-            Some(evidence) => GpuReason::EcsInstances {
-                group,
-                launches: evidence.launches,
-                at: evidence.at,
-            },
-            None => match gpu_intent(model, &cap) {
-                Some(intent) => GpuReason::Intent {
-                    unit: group,
-                    why: intent.why,
-                    at: intent.at,
-                },
-                None => continue,
-            },
         };
         for t in &cap.known_templates {
             if !t.template.instances_unknown && templates.insert(t.template.id) {
@@ -326,27 +316,8 @@ pub fn gpu_capacity_with<'m>(
                 continue;
             }
             let cap = fleet_capacity(model, fleet);
-            if !cap
-                .known_templates
-                .iter()
-                .any(|t| launches_ecs_instances(t.template))
-            {
+            let Some(reason) = ecs_instances_reason(model, fleet, &cap) else {
                 continue;
-            }
-            let reason = match nvidia_evidence(&cap) {
-                Some(evidence) => GpuReason::EcsInstances {
-                    group: fleet,
-                    launches: evidence.launches,
-                    at: evidence.at,
-                },
-                None => match gpu_intent(model, &cap) {
-                    Some(intent) => GpuReason::Intent {
-                        unit: fleet,
-                        why: intent.why,
-                        at: intent.at,
-                    },
-                    None => continue,
-                },
             };
             for t in &cap.known_templates {
                 if !t.template.instances_unknown && templates.insert(t.template.id) {
@@ -390,6 +361,38 @@ pub fn gpu_capacity_with<'m>(
         }
     }
     out
+}
+
+/// Why a group behind no capacity provider, or a fleet, is GPU capacity: it launches ECS container
+/// instances (the agent is configured in a template's user data) with NVIDIA GPUs, or configured
+/// for GPU tasks. `None` when it is not known to be GPU capacity.
+fn ecs_instances_reason<'m>(
+    model: &Model,
+    unit: &'m Resource,
+    cap: &GroupCapacity<'_>,
+) -> Option<GpuReason<'m>> {
+    if !cap
+        .known_templates
+        .iter()
+        .any(|t| launches_ecs_instances(t.template))
+    {
+        return None;
+    }
+    Some(match nvidia_evidence(cap) {
+        Some(evidence) => GpuReason::EcsInstances {
+            group: unit,
+            launches: evidence.launches,
+            at: evidence.at,
+        },
+        None => {
+            let intent = gpu_intent(model, cap)?;
+            GpuReason::Intent {
+                unit,
+                why: intent.why,
+                at: intent.at,
+            }
+        }
+    })
 }
 
 /// An instance type where it is written, with its catalog record.

@@ -6,7 +6,7 @@ use ecs_gpu_model::{Model, Resource, TaskDefinition, TaskDefinitionOrigin};
 
 use super::graph::{service_task, service_task_definition, Groups, SERVICE_TASK};
 use super::placement::{
-    clusters_by_provider, service_capacity_with, service_cluster_name, Placement, SERVICE_CAPACITY,
+    provider_clusters, service_capacity_with, service_cluster_name, Placement, SERVICE_CAPACITY,
 };
 use crate::task::is_checked;
 use crate::{reads, Reads};
@@ -14,19 +14,21 @@ use crate::{reads, Reads};
 /// What [`tenants_with`] reads.
 pub const TENANTS: Reads = reads! { analyses: [SERVICE_TASK, SERVICE_CAPACITY] };
 
-/// The tasks that run on a capacity provider, as far as the checked files say.
+/// The tasks that run on a capacity provider, as far as its root module says.
 #[derive(Debug, Clone, Default)]
 pub struct Tenants<'m> {
     /// The services placed on it, each with its task definition.
     pub services: Vec<(&'m Resource, &'m TaskDefinition)>,
-    /// The task definitions that no service runs: they may be placed on it too.
+    /// The task definitions of its root module that no service runs, and those of task-definition
+    /// JSON files (in no root module): they may be placed on it too.
     pub unplaced: Vec<&'m TaskDefinition>,
 }
 
-/// What runs on `provider`, or `None` when that is not known in full: a service that may be
-/// placed on it without being known to be (an unknown strategy, cluster or launch type, a service
-/// that may not exist), a service on it whose task definition is not known, or a task definition
-/// that may not exist.
+/// What runs on `provider`, or `None` when that is not known in full: a service of its root module
+/// that may be placed on it without being known to be (an unknown strategy, cluster or launch type,
+/// a service that may not exist), a service on it whose task definition is not known, or a task
+/// definition that may not exist. Another root module is another configuration: its services are
+/// placed on its own capacity providers.
 pub fn tenants_with<'m>(
     model: &'m Model,
     groups: Groups<'m>,
@@ -35,7 +37,8 @@ pub fn tenants_with<'m>(
     let mut out = Tenants::default();
     let mut clusters = None;
     let mut run_by_services = std::collections::HashSet::new();
-    for svc in model.resources_of("aws_ecs_service") {
+    let root = model.root_of(provider.module);
+    for svc in model.resources_in(root, "aws_ecs_service") {
         let cap = service_capacity_with(model, groups, svc);
         let named = cap.providers.iter().any(|p| p.provider.id == provider.id);
         let launch_type = svc.body.attr("launch_type").and_then(|n| n.as_str());
@@ -46,11 +49,11 @@ pub fn tenants_with<'m>(
             Placement::Fargate if launch_type.as_deref() == Some("FARGATE") => false,
             // Any container instance of its cluster: the provider's when it is associated with it.
             Placement::LaunchTypeEc2 => {
-                let by_provider = clusters.get_or_insert_with(|| clusters_by_provider(model));
-                let ours = by_provider.as_ref()?.get(&provider.id);
+                let ours = clusters.get_or_insert_with(|| provider_clusters(model, provider));
+                let ours = ours.as_ref()?;
                 let cluster = service_cluster_name(model, svc)?;
                 let mut on = false;
-                for (_, name) in ours.into_iter().flatten() {
+                for (_, name) in ours {
                     match name {
                         Some(n) if n == cluster => on = true,
                         Some(_) => {}
@@ -81,7 +84,10 @@ pub fn tenants_with<'m>(
         }
         out.services.push((svc, td));
     }
-    for td in &model.task_definitions {
+    let own = model
+        .resources_in(root, "aws_ecs_task_definition")
+        .filter_map(|r| model.task_definition_of(r.id));
+    for td in own.chain(model.json_task_definitions()) {
         if !is_checked(model, td) {
             return None;
         }

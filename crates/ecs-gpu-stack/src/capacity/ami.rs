@@ -24,24 +24,32 @@ pub const AMI: Reads = reads! {
 pub enum AmiSource<'m> {
     /// An SSM parameter: `data "aws_ssm_parameter"`'s `name`, or a `resolve:ssm:` image ID.
     SsmParameter {
+        /// The parameter's name.
         name: String,
         /// The parameter name as written (the data source's `name`, or the `image_id`).
         at: Option<Loc>,
+        /// The `aws_ssm_parameter` data source, when the name is read from one.
         data: Option<&'m Resource>,
     },
     /// A `data "aws_ami"` with a known `name` filter or `name_regex`, classified.
     AmiLookup {
+        /// The `aws_ami` data source.
         data: &'m Resource,
+        /// What its name says of the image.
         class: AmiNameClass,
         /// The filter value or regex.
         at: Option<Loc>,
+        /// The filter value or regex, as written.
         pattern: String,
     },
     /// A literal `ami-...` ID.
     LiteralId {
+        /// The image ID.
         id: String,
+        /// Where it is written.
         at: Option<Loc>,
     },
+    /// Not known (a variable, a data source's result, a reference to another resource).
     Unknown,
 }
 

@@ -41,7 +41,9 @@ pub fn template_market_type(template: &Resource) -> Option<(&str, &Node)> {
 /// What shows that a group or fleet launches Spot Instances: where, and why.
 #[derive(Debug, Clone)]
 pub struct SpotEvidence {
+    /// Where it is written.
     pub at: Option<Loc>,
+    /// For a label: what buys Spot Instances.
     pub why: String,
 }
 

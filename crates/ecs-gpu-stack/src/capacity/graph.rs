@@ -52,9 +52,12 @@ pub(super) fn known_str(node: &Node) -> Option<&str> {
     }
 }
 
-/// The resources of `kind` a link points to: through its references, or, for a known string, the
-/// resources of that kind whose `name` is the string (or whose name ends an ARN that is the string).
-/// `None` when unknown (no such resource in the checked files, or a value that cannot be followed).
+/// The resources of `kind` a link from `from` points to: through its references, or, for a known
+/// string, the resources of that kind in the root module of `from` (with the modules it calls)
+/// whose `name` is the string (or whose name ends an ARN that is the string): each root module is
+/// its own Terraform configuration, so two roots checked in one run (a staging and a prod copy of
+/// one stack, with the same names or not) know nothing of each other. `None` when unknown (no
+/// such resource in the root module, or a value that cannot be followed).
 pub fn resolve_link<'m>(
     model: &'m Model,
     from: &Resource,
@@ -74,48 +77,17 @@ pub fn resolve_link<'m>(
     let s = known_str(node)?;
     // The name is the whole string, or what follows a `/` of an ARN (every `/`: a name is matched
     // whatever it holds).
-    let mut found = model.with_attr_str(kind, "name", s);
+    let root = model.root_of(from.module);
+    let mut found = model.with_attr_str(root, kind, "name", s);
     for (slash, _) in s.match_indices('/') {
-        found.extend(model.with_attr_str(kind, "name", &s[slash + 1..]));
+        found.extend(model.with_attr_str(root, kind, "name", &s[slash + 1..]));
     }
     found.sort_by_key(|r| r.id);
     found.dedup_by_key(|r| r.id);
-    let found = same_root_first(model, from, found);
     if found.is_empty() {
         None
     } else {
         Some(found)
-    }
-}
-
-/// The root module a resource's module is called from (itself for a root module's resource).
-fn root_of(model: &Model, r: &Resource) -> ecs_gpu_model::ModuleId {
-    let mut m = r.module;
-    while let Some(parent) = model.module(m).parent {
-        m = parent;
-    }
-    m
-}
-
-/// Of the resources a name matches, those in the same root module as `from`, when there are any:
-/// each root module is its own Terraform configuration, so two roots checked in one run (a
-/// staging and a prod copy of one stack) that use the same names do not make each other's links
-/// ambiguous. Otherwise all of them: a name may link to another root's resource.
-pub(super) fn same_root_first<'m>(
-    model: &Model,
-    from: &Resource,
-    found: Vec<&'m Resource>,
-) -> Vec<&'m Resource> {
-    let root = root_of(model, from);
-    let same: Vec<&'m Resource> = found
-        .iter()
-        .copied()
-        .filter(|r| root_of(model, r) == root)
-        .collect();
-    if same.is_empty() {
-        found
-    } else {
-        same
     }
 }
 
@@ -142,11 +114,8 @@ pub fn service_task_definition(model: &Model, svc: &Resource) -> Option<ecs_gpu_
     let s = known_str(node)?;
     let family = s.rsplit('/').next().unwrap_or(s);
     let family = family.split(':').next().unwrap_or(family);
-    let found = same_root_first(
-        model,
-        svc,
-        model.with_attr_str("aws_ecs_task_definition", "family", family),
-    );
+    let root = model.root_of(svc.module);
+    let found = model.with_attr_str(root, "aws_ecs_task_definition", "family", family);
     match found.as_slice() {
         [one] => Some(one.id),
         _ => None,
@@ -164,6 +133,7 @@ pub fn service_task<'m>(model: &'m Model, svc: &Resource) -> Option<&'m TaskDefi
 /// instance profile, metadata options. [`image_attr`](super::image_attr) and [`user_data`](super::user_data()) read either.
 #[derive(Debug, Clone)]
 pub struct TemplateUse<'m> {
+    /// The launch template, launch configuration, Spot Fleet request or `aws_instance`.
     pub template: &'m Resource,
     /// The `version` argument, when written.
     pub version: Option<&'m Node>,
@@ -176,8 +146,11 @@ pub struct TemplateUse<'m> {
 /// template's `instance_type`).
 #[derive(Debug, Clone)]
 pub struct InstanceTypeUse<'m> {
+    /// The instance type's name (`g5.xlarge`).
     pub name: String,
+    /// Where it is written.
     pub node: &'m Node,
+    /// The template whose `instance_type` it is; `None` for an override's.
     pub template: Option<&'m Resource>,
     /// The override block it comes from (`mixed_instances_policy`).
     pub override_block: Option<&'m Block>,
@@ -186,6 +159,7 @@ pub struct InstanceTypeUse<'m> {
 /// An Auto Scaling group and what it launches.
 #[derive(Debug, Clone)]
 pub struct GroupCapacity<'m> {
+    /// The Auto Scaling group (or fleet, [`fleet_capacity`]).
     pub group: &'m Resource,
     /// Every launch template it uses, `None` when not known in full (a launch configuration, an
     /// unknown template reference).
@@ -220,6 +194,7 @@ pub struct GroupMemo<'m> {
 }
 
 impl<'m> GroupMemo<'m> {
+    /// What every group of `model` launches.
     pub fn new(model: &'m Model) -> GroupMemo<'m> {
         GroupMemo {
             by_group: model
@@ -238,6 +213,7 @@ impl<'m> Groups<'m> {
     /// Each group worked out when asked.
     pub const NONE: Groups<'static> = Groups(None);
 
+    /// The groups worked out in `memo`.
     pub fn from_memo(memo: &'m GroupMemo<'m>) -> Groups<'m> {
         Groups(Some(memo))
     }

@@ -84,6 +84,7 @@ pub struct Containers<'a> {
 /// One container definition object.
 #[derive(Debug, Clone, Copy)]
 pub struct Container<'a> {
+    /// The container definition object.
     pub node: &'a Node,
     /// Position in `containerDefinitions`.
     pub index: usize,

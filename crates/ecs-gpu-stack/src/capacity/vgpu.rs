@@ -10,6 +10,7 @@ use super::graph::GroupCapacity;
 /// A launch template (or standalone `aws_instance`) of GPU capacity that launches vGPU types.
 #[derive(Debug, Clone)]
 pub struct VgpuTemplate<'m> {
+    /// The launch template or instance.
     pub template: &'m Resource,
     /// The vGPU instance types launched from it, each with where it is written.
     pub types: Vec<(String, Option<Loc>)>,

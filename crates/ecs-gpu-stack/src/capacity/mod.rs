@@ -65,17 +65,19 @@ pub fn capacity_for_task(model: &Model, td: &TaskDefinition) -> Option<Capacity>
 }
 
 /// The services of a model by the task definition they run, computed once per run (see
-/// [`crate::Findings::capacity`]): looking the services up for every task definition would be
+/// `Findings::capacity` of the rules): looking the services up for every task definition would be
 /// quadratic in the size of a monorepo.
 #[derive(Debug, Default)]
 pub struct ServiceIndex<'m> {
     by_task: std::collections::HashMap<ecs_gpu_model::ResourceId, Vec<&'m Resource>>,
-    /// A service whose task definition is unknown: it might run any of them.
-    any_unknown: bool,
+    /// The root modules with a service whose task definition is unknown: it might run any of
+    /// theirs.
+    any_unknown: std::collections::HashSet<ecs_gpu_model::ModuleId>,
     groups: Groups<'m>,
 }
 
 impl<'m> ServiceIndex<'m> {
+    /// The services of `model`, each group's capacity worked out when asked.
     pub fn new(model: &'m Model) -> ServiceIndex<'m> {
         ServiceIndex::with_groups(model, Groups::NONE)
     }
@@ -89,7 +91,9 @@ impl<'m> ServiceIndex<'m> {
         for svc in model.resources_of("aws_ecs_service") {
             match service_task_definition(model, svc) {
                 Some(id) => index.by_task.entry(id).or_default().push(svc),
-                None => index.any_unknown = true,
+                None => {
+                    index.any_unknown.insert(model.root_of(svc.module));
+                }
             }
         }
         index
@@ -106,7 +110,10 @@ pub fn capacity_for_task_in(
         return None;
     };
     // A service with an unknown task definition might run this one too: its capacity would count.
-    if index.any_unknown {
+    if index
+        .any_unknown
+        .contains(&model.root_of(model.resource(td_id).module))
+    {
         return None;
     }
     let services = index.by_task.get(&td_id)?;
@@ -130,14 +137,6 @@ pub fn capacity_for_task_in(
         }
     }
     Some(out)
-}
-
-/// The instance types a task can be placed on, or `None` when unknown.
-pub fn instance_types_for_task(
-    model: &Model,
-    td: &TaskDefinition,
-) -> Option<Vec<&'static InstanceType>> {
-    capacity_for_task(model, td).map(|c| c.instance_types)
 }
 
 /// The known string of a node.

@@ -2,17 +2,16 @@
 //! one), the clusters each capacity provider is associated with, and placement constraints.
 
 use std::borrow::Cow;
-use std::collections::HashMap;
 
-use ecs_gpu_model::{Body, Loc, Model, Node, Resource, ResourceId};
+use ecs_gpu_model::{Body, Loc, Model, Node, Resource};
 
 use super::graph::{
-    known_str, resolve_link, resolve_one, same_root_first, service_task, GroupCapacity, Groups,
-    InstanceTypeUse, GROUPS, SERVICE_TASK,
+    known_str, resolve_link, resolve_one, service_task, GroupCapacity, Groups, InstanceTypeUse,
+    GROUPS, SERVICE_TASK,
 };
 use crate::{reads, Reads};
 
-/// What [`service_capacity`], [`service_cluster_name`] and [`clusters_by_provider`] read: a
+/// What [`service_capacity`], [`service_cluster_name`] and [`provider_clusters`] read: a
 /// service's capacity provider strategy or its cluster's default one, the providers they name, and
 /// what those launch ([`GROUPS`]).
 pub const SERVICE_CAPACITY: Reads = reads! {
@@ -53,6 +52,7 @@ pub enum Placement {
 /// One capacity provider a service can use.
 #[derive(Debug, Clone)]
 pub struct ProviderUse<'m> {
+    /// The `aws_ecs_capacity_provider`.
     pub provider: &'m Resource,
     /// Where the service (or the cluster's default strategy) names it.
     pub named_at: Option<Loc>,
@@ -63,6 +63,7 @@ pub struct ProviderUse<'m> {
 /// What a service can be placed on.
 #[derive(Debug, Clone)]
 pub struct ServiceCapacity<'m> {
+    /// How the service chooses its capacity.
     pub placement: Placement,
     /// The capacity providers known to be used.
     pub providers: Vec<ProviderUse<'m>>,
@@ -262,49 +263,47 @@ fn cluster_capacity_providers<'m>(model: &'m Model, svc: &Resource) -> Option<Ve
     let cluster_node = svc.body.attr("cluster")?;
     let cluster = resolve_one(model, svc, cluster_node, "aws_ecs_cluster")?;
     let cluster_name = cluster.body.attr("name").and_then(known_str);
-    // `cluster_name` refers to the cluster (unknown until apply), or is its known name.
+    // `cluster_name` refers to the cluster (unknown until apply), or is its known name (in the
+    // service's root module: another root's cluster of the same name is another configuration's).
     let mut found = model.referring(CLUSTER_CAPACITY_PROVIDERS, "cluster_name", cluster);
     if let Some(name) = cluster_name {
-        found.extend(model.with_attr_str(CLUSTER_CAPACITY_PROVIDERS, "cluster_name", name));
+        let root = model.root_of(svc.module);
+        found.extend(model.with_attr_str(root, CLUSTER_CAPACITY_PROVIDERS, "cluster_name", name));
     }
     found.sort_by_key(|r| r.id);
-    Some(same_root_first(model, svc, found))
+    Some(found)
 }
 
-/// The cluster associations of each capacity provider: the `aws_ecs_cluster_capacity_providers`
-/// with the cluster's name (`None` when not known).
-pub type ProviderClusters<'m> = HashMap<ResourceId, Vec<(&'m Resource, Option<String>)>>;
-
-/// The clusters each capacity provider is associated with (`aws_ecs_cluster_capacity_providers`),
-/// by provider, with their names: `None` for a name that is not known. `None` overall when an
-/// association might exist that cannot be read (an unknown `capacity_providers` list or item).
-/// One pass over the associations for every provider.
-pub fn clusters_by_provider(model: &Model) -> Option<ProviderClusters<'_>> {
-    let mut out = ProviderClusters::new();
-    for ccp in model.resources_of(CLUSTER_CAPACITY_PROVIDERS) {
+/// The clusters a capacity provider is associated with: the `aws_ecs_cluster_capacity_providers`
+/// of its root module that list it, each with the cluster's name (`None` when not known). `None`
+/// when an association might exist that cannot be read (an unknown `capacity_providers` list or
+/// item in that root module).
+pub fn provider_clusters<'m>(
+    model: &'m Model,
+    provider: &Resource,
+) -> Option<Vec<(&'m Resource, Option<String>)>> {
+    let mut out = Vec::new();
+    let root = model.root_of(provider.module);
+    for ccp in model.resources_in(root, CLUSTER_CAPACITY_PROVIDERS) {
         let items = ccp.body.attr("capacity_providers")?.as_list()?;
-        let mut providers = Vec::new();
+        let mut listed = false;
         for item in items {
             match resolve_link(model, ccp, item, "aws_ecs_capacity_provider") {
-                Some(rs) => providers.extend(rs.iter().map(|r| r.id)),
+                Some(rs) => listed |= rs.iter().any(|r| r.id == provider.id),
                 None if item.is_unknown() => return None,
                 None => {}
             }
         }
-        if providers.is_empty() {
+        if !listed {
             continue;
         }
-        providers.sort_unstable();
-        providers.dedup();
         let name = ccp.body.attr("cluster_name").and_then(|n| {
             known_str(n).map(str::to_string).or_else(|| {
                 resolve_one(model, ccp, n, "aws_ecs_cluster")
                     .and_then(|c| c.body.attr("name").and_then(known_str).map(str::to_string))
             })
         });
-        for p in providers {
-            out.entry(p).or_default().push((ccp, name.clone()));
-        }
+        out.push((ccp, name));
     }
     Some(out)
 }

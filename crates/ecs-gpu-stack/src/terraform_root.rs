@@ -3,8 +3,10 @@
 //! [`ecs_gpu_sim::Scenario`]. What the code does not say, or says only after apply, is unknown in
 //! the scenario, with the reason; values the AWS documentation gives a default for take it.
 
+use std::collections::BTreeMap;
+
 use ecs_gpu_catalog::{catalog, GpuValue};
-use ecs_gpu_model::{Model, Node, Resource, ResourceId, TaskDefinition, Value};
+use ecs_gpu_model::{Model, ModuleId, Node, Resource, ResourceId, TaskDefinition, Value};
 use ecs_gpu_sim::{
     Constraint, Deployment, Group, InstanceShape, Known, ManagedScaling, OnDemandShare, PoolState,
     ProtectedInstances, Refresh, Scenario, Service, Strategy, TaskShape, WarmPool,
@@ -18,7 +20,7 @@ use crate::capacity::{
 use crate::task::{containers, number, TASK_DEFINITIONS};
 use crate::{reads, Reads};
 
-/// What [`scenario`] reads.
+/// What [`scenarios`] reads.
 pub const SCENARIO: Reads = reads! {
     arguments: {
         "aws_autoscaling_group": [
@@ -55,21 +57,81 @@ pub const SCENARIO: Reads = reads! {
     ],
 };
 
-/// The scenario of a Terraform root, and the resource of each of its services (same order).
-pub fn scenario(model: &Model) -> (Scenario, Vec<ResourceId>) {
-    let mut sc = Scenario::default();
-    for (provider, cap) in provider_groups(model) {
-        sc.groups.push(group(model, provider, &cap));
+/// The scenario of one root module (with the modules it calls), and the resource of each of its
+/// groups and services (in the scenario's order).
+#[derive(Debug, Clone)]
+pub struct RootScenario {
+    /// The root module.
+    pub root: ModuleId,
+    /// Its Auto Scaling groups behind a capacity provider, and its services.
+    pub scenario: Scenario,
+    /// The `aws_autoscaling_group` of each of `scenario.groups`.
+    pub groups: Vec<ResourceId>,
+    /// The `aws_ecs_service` of each of `scenario.services`.
+    pub services: Vec<ResourceId>,
+}
+
+/// The scenario of each root module that has a group behind a capacity provider or a service, in
+/// the order of the root modules. Each root module is a Terraform configuration of its own: its
+/// services are placed on its groups, never on another root's, whatever their names.
+pub fn scenarios(model: &Model) -> Vec<RootScenario> {
+    fn of(by_root: &mut BTreeMap<ModuleId, RootScenario>, root: ModuleId) -> &mut RootScenario {
+        by_root.entry(root).or_insert_with(|| RootScenario {
+            root,
+            scenario: Scenario::default(),
+            groups: Vec::new(),
+            services: Vec::new(),
+        })
     }
-    let mut ids = Vec::new();
+    let mut by_root = BTreeMap::new();
+    for (provider, cap) in provider_groups(model) {
+        let own = of(&mut by_root, model.root_of(cap.group.module));
+        own.scenario.groups.push(group(model, provider, &cap));
+        own.groups.push(cap.group.id);
+    }
     for svc in model.resources_of("aws_ecs_service") {
         if svc.instances_unknown {
             continue;
         }
-        sc.services.push(service(model, svc, &sc));
-        ids.push(svc.id);
+        let own = of(&mut by_root, model.root_of(svc.module));
+        let s = service(model, svc, &own.scenario);
+        own.scenario.services.push(s);
+        own.services.push(svc.id);
     }
-    (sc, ids)
+    by_root.into_values().collect()
+}
+
+/// [`scenarios`] as `simulate` shows them: with several root modules, each name (of a group, its
+/// capacity provider, a service) starts with its root module's folder
+/// (`envs/a:aws_ecs_service.infer`), so that a name says which configuration it is in and the
+/// same address in two roots names two things.
+pub fn named_scenarios(model: &Model) -> Vec<Scenario> {
+    let all = scenarios(model);
+    let several = all.len() > 1;
+    all.into_iter()
+        .map(|r| {
+            let mut sc = r.scenario;
+            if several {
+                let dir = model
+                    .module(r.root)
+                    .dir
+                    .to_string_lossy()
+                    .replace('\\', "/");
+                let named = |n: &str| format!("{dir}:{n}");
+                for g in &mut sc.groups {
+                    g.name = named(&g.name);
+                    g.provider = g.provider.as_deref().map(named);
+                }
+                for s in &mut sc.services {
+                    s.name = named(&s.name);
+                    if let Known::Known(g) = &mut s.group {
+                        *g = named(g);
+                    }
+                }
+            }
+            sc
+        })
+        .collect()
 }
 
 /// A resource's address with its module path (`module.gpu.aws_ecs_service.this[0]`).
