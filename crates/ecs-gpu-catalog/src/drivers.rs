@@ -427,6 +427,15 @@ pub struct ForwardCompatibility {
     pub sources: Vec<String>,
 }
 
+impl ForwardCompatibility {
+    /// The compatibility package of one CUDA release (`cuda-compat-13-0` of 13.0.2).
+    pub fn package_of(&self, cuda: CudaVersion) -> String {
+        self.package
+            .replace("<major>", &cuda.major.to_string())
+            .replace("<minor>", &cuda.minor.to_string())
+    }
+}
+
 /// What the sources say of an AMI variant's driver.
 #[derive(Debug, Clone, Deserialize)]
 #[serde(deny_unknown_fields)]
@@ -694,8 +703,10 @@ impl DriverFacts {
         match image.entry.compat_package {
             Some(true) => RunVerdict::MayRunForwardCompat,
             Some(false) => RunVerdict::Cannot(format!(
-                "minor version compatibility does not reach from CUDA {} to CUDA {}, and the image carries no {} package for forward compatibility",
-                supported.major, needs.major, self.forward_compatibility.package
+                "minor version compatibility does not reach from CUDA {} to CUDA {}, and the image carries no `{}` package for forward compatibility",
+                supported.major,
+                needs.major,
+                self.forward_compatibility.package_of(needs)
             )),
             None => RunVerdict::Unknown,
         }

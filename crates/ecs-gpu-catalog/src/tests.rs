@@ -1014,10 +1014,13 @@ fn an_image_runs_natively_or_maybe_or_not_at_all() {
         verdict("nvidia/cuda:13.0.0-base-ubuntu24.04", al2),
         RunVerdict::MayRunForwardCompat
     );
-    assert!(matches!(
+    assert_eq!(
         verdict("pytorch/pytorch:2.9.0-cuda13.0-cudnn9-runtime", al2),
-        RunVerdict::Cannot(_)
-    ));
+        RunVerdict::Cannot(
+            "minor version compatibility does not reach from CUDA 12 to CUDA 13, and the image carries no `cuda-compat-13-0` package for forward compatibility"
+                .to_string()
+        )
+    );
     assert_eq!(
         verdict("pytorch/pytorch:2.9.0-cuda13.0-cudnn9-runtime", al2023),
         RunVerdict::Runs

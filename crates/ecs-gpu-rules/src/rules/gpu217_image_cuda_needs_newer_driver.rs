@@ -135,7 +135,7 @@ fn check(model: &Model, report: &mut Findings<'_>) {
                         Severity::Info,
                         format!(
                             "it may run there only through forward compatibility: on a data center GPU, with the image's `{}` package supporting driver branch {}{start_check}",
-                            drivers.forward_compatibility.package,
+                            drivers.forward_compatibility.package_of(known.cuda),
                             driver.branch()
                         ),
                     ),
