@@ -8,8 +8,9 @@ crates/ecs-gpu-catalog/data/sources/ecs-gpu-ami-drivers.json (docs/drivers.md).
     MIRROR=/work/.mirror python3 scripts/derive-ami-drivers.py --check    # exit 1 on drift
 
 The repository is a clone or a bare git directory: `--repo`, else `$AMAZON_ECS_AMI_REPO`, else
-`$MIRROR/aws+amazon-ecs-ami/repo`. Without one, `--check` prints one line saying the table was not
-re-derived and exits 0 (CI machines have no GitHub); writing needs it.
+`$MIRROR/aws+amazon-ecs-ami/repo`. Without one, it prints one line saying the table was not
+re-derived and exits 0, writing or checking (scripts/generate.sh runs it first, on machines without
+GitHub too); re-pinning (`--commit`) needs it.
 
 How a release's row is read, all at the pinned commit's history:
 
@@ -52,12 +53,18 @@ RELEASE_TAG = re.compile(r"^\d{8}$")
 INSTALLS_TRACKED_VERSION = "856640ba14903e27c95c3faaa217ac696b0b0339"
 
 
+def fail(message):
+    """A derivation that could not run: exit 2 (scripts/generate.sh: 1 is a file that differs)."""
+    print(message, file=sys.stderr)
+    raise SystemExit(2)
+
+
 def find_repo(arg):
     for candidate, how in [(arg, "--repo"), (os.environ.get("AMAZON_ECS_AMI_REPO"), "AMAZON_ECS_AMI_REPO")]:
         if candidate:
             p = pathlib.Path(candidate).expanduser()
             if not p.exists():
-                raise SystemExit(f"derive-ami-drivers: {how} {p}: no such directory")
+                fail(f"derive-ami-drivers: {how} {p}: no such directory")
             return p
     mirror = os.environ.get("MIRROR")
     if mirror:
@@ -75,7 +82,7 @@ class Repo:
     def run(self, *args, check=True):
         out = subprocess.run(self.base + list(args), capture_output=True, text=True)
         if check and out.returncode != 0:
-            raise SystemExit(f"derive-ami-drivers: git {' '.join(args)}: {out.stderr.strip()}")
+            fail(f"derive-ami-drivers: git {' '.join(args)}: {out.stderr.strip()}")
         return out
 
     def show(self, commit, path):
@@ -171,15 +178,16 @@ def main():
     pinned = args.commit or (json.loads(have)["Source"]["commit"] if have else PINNED)
     path = find_repo(args.repo)
     if path is None:
-        if args.check:
-            print(f"{out_path.relative_to(root)}: not re-derived: no amazon-ecs-ami repository "
-                  "(set MIRROR or AMAZON_ECS_AMI_REPO, or pass --repo)")
-            return
-        raise SystemExit("derive-ami-drivers: no amazon-ecs-ami repository: pass --repo, or set "
-                         "AMAZON_ECS_AMI_REPO or MIRROR")
+        if args.commit:
+            fail("derive-ami-drivers: --commit needs the amazon-ecs-ami repository: pass --repo, or "
+                 "set AMAZON_ECS_AMI_REPO or MIRROR")
+        # scripts/generate.sh runs this on every machine; most have no clone of the repository.
+        print(f"{out_path.relative_to(root)}: not re-derived: no amazon-ecs-ami repository "
+              "(set MIRROR or AMAZON_ECS_AMI_REPO, or pass --repo)")
+        return
     full, rows = derive(Repo(path), pinned)
     if not rows:
-        raise SystemExit(f"derive-ami-drivers: no release with a driver at {pinned}")
+        fail(f"derive-ami-drivers: no release with a driver at {pinned}")
     text = render(document(full, rows))
     if args.check:
         if have != text:

@@ -599,6 +599,26 @@ def module_untouched(path, baseline_path, *changed):
     expect(deferred == [], f"nothing is deferred: {deferred}")
 
 
+def plan_actions(path):
+    """Print every change of a plan, one line each (address, actions, values after), sorted: the
+    upgrade mode of test-e2e.sh compares these lines between the plans of two versions of the
+    modules. Nothing for a plan that changes nothing."""
+    plan = json.load(open(path))
+    lines = [
+        json.dumps([c["address"], c["change"]["actions"], c["change"].get("after"), c["change"].get("after_unknown")], sort_keys=True)
+        for c in plan.get("resource_changes", [])
+        if c["change"]["actions"] != ["no-op"]
+    ]
+    lines += [
+        json.dumps(["output." + name, c["actions"], c.get("after"), c.get("after_unknown")], sort_keys=True)
+        for name, c in plan.get("output_changes", {}).items()
+        if c["actions"] != ["no-op"]
+    ]
+    lines += [json.dumps(["deferred", c["resource_change"]["address"]]) for c in plan.get("deferred_changes", [])]
+    for line in sorted(lines):
+        print(line)
+
+
 def empty():
     ecs = client("ecs")
     arns = [a for a in ecs.list_clusters()["clusterArns"] if not a.endswith(("/shared-gpu", "/platform"))]
@@ -683,6 +703,7 @@ def main():
         "service-moved": service_moved,
         "production": production,
         "module-untouched": module_untouched,
+        "plan-actions": plan_actions,
     }
     commands.get(command, lambda *a: empty())(*sys.argv[2:])
     if failures:

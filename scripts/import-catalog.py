@@ -12,16 +12,16 @@ The inputs, all in crates/ecs-gpu-catalog/data/sources/ (see its README.md):
   a family in neither is `unverified`;
 - ec2-instance-types.json: every instance type name of the EC2 API (botocore);
 - ecs-gpu-ami-drivers.json: the NVIDIA driver of each ECS GPU AMI release, derived from the
-  amazon-ecs-ami repository at a pinned commit by scripts/derive-ami-drivers.py (`--check` re-derives
-  it when that repository is at hand, and says in one line that it did not otherwise);
+  amazon-ecs-ami repository at a pinned commit by scripts/derive-ami-drivers.py (the first step of
+  scripts/generate.sh, which re-derives it when that repository is at hand);
 - nvidia-drivers.json: the driver branches families can use, CUDA and its driver table, the
   compatibility rules, the CUDA of well-known images, the AMI releases after that commit;
 - ecs-gpu-facts.md and ecs-gpu-2026-updates.md: the ECS facts below cite them by source key.
 
 This script copies the facts ecs-gpu uses, keeps their source keys and adds nothing of its own.
-Nothing outside the repository is read. After a change, run it, then
-`scripts/gen-terraform-catalog.sh` and `cargo test -p ecs-gpu-catalog`. New instance types
-arrive through `scripts/refresh-catalog.py` (docs/catalog.md).
+Nothing outside the repository is read. After a change, run `scripts/generate.sh` (which runs this
+script first, then every generator that reads the catalog) and `cargo test -p ecs-gpu-catalog`.
+New instance types arrive through `scripts/refresh-catalog.py` (docs/catalog.md).
 
     python3 scripts/import-catalog.py           # write catalog.json
     python3 scripts/import-catalog.py --check   # exit 1 when catalog.json differs from what the sources give
@@ -29,7 +29,6 @@ arrive through `scripts/refresh-catalog.py` (docs/catalog.md).
 import difflib
 import json
 import pathlib
-import subprocess
 import sys
 
 root = pathlib.Path(__file__).resolve().parent.parent
@@ -531,11 +530,6 @@ catalog = {
 out = data / "catalog.json"
 text = json.dumps(catalog, indent=1, ensure_ascii=False) + "\n"
 if sys.argv[1:] == ["--check"]:
-    # The AMI driver table is derived from amazon-ecs-ami; re-derive it when that repository is at
-    # hand (the script says in one line when it is not).
-    derived = subprocess.run([sys.executable, str(root / "scripts" / "derive-ami-drivers.py"), "--check"])
-    if derived.returncode != 0:
-        raise SystemExit(derived.returncode)
     have = out.read_text(encoding="utf-8") if out.exists() else ""
     if have != text:
         diff = difflib.unified_diff(have.splitlines(), text.splitlines(), "catalog.json (committed)",

@@ -14,8 +14,8 @@ crates/ecs-gpu-catalog/data/sources/describe-instance-types/<key>.json under the
 rebuilds catalog.json: a type the catalog lacks is added, with the ECS status
 crates/ecs-gpu-catalog/data/sources/ecs-gpu-families.json gives its family (the ECS
 documentation's GPU family lists), `unverified` when that file does not name it; a type the
-catalog has is checked against the record. Last, the Terraform module's facts are regenerated
-(scripts/gen-terraform-catalog.sh, which needs cargo).
+catalog has is checked against the record. Last, every file generated from the catalog is
+regenerated (scripts/generate.sh, which needs cargo: the Terraform modules' catalog.tf, docs/rules/).
 
     python3 scripts/refresh-catalog.py --botocore 1.44.9
 
@@ -110,7 +110,7 @@ def main():
     p.add_argument("--efa-key", help="source key of its EFA facts, when not --key")
     p.add_argument("--note", help="how the output was made, for a reader of the file (not used otherwise)")
     p.add_argument("--botocore", metavar="VERSION", help="refresh the EC2 instance type names from this botocore")
-    p.add_argument("--no-terraform", action="store_true", help="do not regenerate the Terraform module's facts")
+    p.add_argument("--no-terraform", action="store_true", help="do not regenerate what is generated from the catalog (scripts/generate.sh)")
     args = p.parse_args()
     if not args.describe and not args.botocore:
         p.error("give a DescribeInstanceTypes file, --botocore, or both")
@@ -120,9 +120,10 @@ def main():
         if not args.key or not all(c.isalnum() or c in "-._" for c in args.key):
             p.error("--key is required with a DescribeInstanceTypes file: letters, digits, - . _")
         add_describe(args.describe, args.key, args.what, args.efa_key, args.note)
-    subprocess.run([sys.executable, str(root / "scripts" / "import-catalog.py")], check=True)
-    if not args.no_terraform:
-        subprocess.run([str(root / "scripts" / "gen-terraform-catalog.sh")], check=True)
+    if args.no_terraform:
+        subprocess.run([sys.executable, str(root / "scripts" / "import-catalog.py")], check=True)
+    else:
+        subprocess.run([str(root / "scripts" / "generate.sh")], check=True)
 
 
 if __name__ == "__main__":

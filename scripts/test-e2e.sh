@@ -29,12 +29,19 @@
 # docs/emulator.md ("What the Terraform end-to-end test relies on").
 #
 # Usage: scripts/test-e2e.sh   (from anywhere)
+#
+# The upgrade mode, ECS_GPU_E2E_UPGRADE_FROM=<commit> scripts/test-e2e.sh: each example is applied
+# with the example and the modules of that commit (a previous release), then planned with this
+# tree's without a refresh; the plan must change nothing (upgrade_check), and every check above
+# then runs on the upgraded stacks.
 set -euo pipefail
 
 root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 cd "$root"
-module=$root/terraform/ecs-gpu-task
+module=$root/terraform//ecs-gpu-task
 provider_version=5.100.0
+# ECS_GPU_E2E_UPGRADE_FROM=<commit> (a previous release): the upgrade mode, see upgrade_check.
+upgrade_from=${ECS_GPU_E2E_UPGRADE_FROM:-}
 # The last commit of the single-module layout, for the state-move check (step 8).
 pre_split=e0b6399
 
@@ -74,6 +81,11 @@ cargo build --quiet -p ecs-gpu
 ecs_gpu=$root/target/debug/ecs-gpu
 
 work=$(mktemp -d -t ecs-gpu-e2e.XXXXXX)
+if [ -n "$upgrade_from" ]; then
+  mkdir -p "$work/previous"
+  git -C "$root" archive "$upgrade_from" terraform | tar -x -C "$work/previous"
+  echo "test-e2e: upgrade mode: every example is applied with the modules of $upgrade_from, then planned with this tree"
+fi
 PORT=$("$py" -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
 ENDPOINT="http://127.0.0.1:$PORT"
 # moto loads the AWS managed policies (AmazonECSTaskExecutionRolePolicy...) only when asked. Its
@@ -131,17 +143,68 @@ echo "test-e2e: moto on $ENDPOINT, hashicorp/aws $provider_version from $mirror"
 "$py" "$root/scripts/e2e_check.py" seed >"$work/seed.json"
 seed() { "$py" -c "import json,sys; print(json.load(open('$work/seed.json'))[sys.argv[1]])" "$1"; }
 
-# Copy an example to the scratch folder, call the module by its absolute path, and send the
-# provider to moto with an override file (merged into the example's own provider block). A
-# submodule is addressed as <module>//modules/<name>: an absolute path is a package of its own, and
-# the submodules' ../facts must stay inside the package.
+# Point an example's module calls at the modules of a tree by absolute path: an absolute path is a
+# package of its own, so the package is the tree's terraform/ folder (terraform//ecs-gpu-task,
+# terraform//modules/<name>), inside which the `../modules` and `../facts` calls stay. The second
+# pattern is for the earlier layout, with the submodules under ecs-gpu-task/modules/.
+point_sources() {
+  local main=$1 tree=$2
+  sed -i -e "s|source = \"../../../modules/|source = \"$tree/terraform//modules/|" \
+    -e "s|source = \"../../modules/|source = \"$tree/terraform//ecs-gpu-task/modules/|" \
+    -e "s|source = \"../..\"|source = \"$tree/terraform//ecs-gpu-task\"|" "$main"
+}
+
+# Copy an example to the scratch folder, call the modules by their absolute path, and send the
+# provider to moto with an override file (merged into the example's own provider block). In the
+# upgrade mode the example and the modules are those of $upgrade_from (see upgrade_check).
 prepare() {
-  local example=$1 dir=$work/$1
+  local example=$1 dir=$work/$1 tree=$root
+  [ -n "$upgrade_from" ] && tree=$work/previous
   mkdir -p "$dir"
-  cp "$module/examples/$example"/*.tf "$dir/"
-  sed -i -e "s|source = \"../..\"|source = \"$module\"|" -e "s|source = \"../../modules/|source = \"$module//modules/|" "$dir/main.tf"
+  cp "$tree/terraform/ecs-gpu-task/examples/$example"/*.tf "$dir/"
+  point_sources "$dir/main.tf" "$tree"
   provider_override >"$dir/e2e_override.tf"
   (cd "$dir" && terraform init -input=false -no-color >"$dir/init.log" 2>&1) || { cat "$dir/init.log" >&2; return 1; }
+}
+
+# The upgrade mode (ECS_GPU_E2E_UPGRADE_FROM=<commit>): an example applied with the modules of that
+# commit is planned with this tree's example and modules, without a refresh, and the plan must be
+# the one the previous modules make of the same state, to the values: no change (exit 0 of
+# -detailed-exitcode) where they plan none; where they plan some on their own fresh stack (moto
+# stores less than it was sent on a create, such as a service's health check grace period), the
+# same changes; after a refused apply (examples/mps), the same changes or errors. The checks that
+# follow then run on the upgraded stack.
+upgrade_check() {
+  local example=$1 applied=${2:-} dir=$work/$1 before after status=0 previous_status=0
+  # The moves step's stack (examples/basic of an older layout) is no example of this tree.
+  [ -n "$upgrade_from" ] && [ -d "$root/terraform/ecs-gpu-task/examples/$example" ] || return 0
+  echo "=== upgrade: examples/$example applied with the modules of $upgrade_from, planned with this tree"
+  plan_lines() { # <name>: the plan's changes, or its errors
+    if [ -f "$dir/$1.tfplan" ]; then
+      (cd "$dir" && terraform show -json "$1.tfplan" >"$1.json") && "$py" "$root/scripts/e2e_check.py" plan-actions "$dir/$1.json"
+    else
+      grep -E '^(Error|│ Error):' "$dir/$1.log" | sort || true
+    fi
+  }
+  (cd "$dir" && rm -f previous.tfplan && terraform plan -refresh=false -detailed-exitcode -input=false -no-color -out=previous.tfplan >previous.log 2>&1) || previous_status=$?
+  before=$(plan_lines previous)
+  for f in "$root/terraform/ecs-gpu-task/examples/$example"/*.tf; do cp "$f" "$dir/"; done
+  point_sources "$dir/main.tf" "$root"
+  (cd "$dir" && terraform init -input=false -no-color >"$dir/init-upgrade.log" 2>&1) || { cat "$dir/init-upgrade.log" >&2; return 1; }
+  (cd "$dir" && rm -f upgrade.tfplan && terraform plan -refresh=false -detailed-exitcode -input=false -no-color -out=upgrade.tfplan >upgrade.log 2>&1) || status=$?
+  after=$(plan_lines upgrade)
+  if [ "$status" -ne "$previous_status" ] || [ "$before" != "$after" ]; then
+    echo "upgrade: examples/$example: the plan with this tree (exit $status) differs from the plan with $upgrade_from (exit $previous_status):" >&2
+    diff <(echo "$before") <(echo "$after") >&2 || true
+    tail -n 20 "$dir/upgrade.log" >&2
+    return 1
+  fi
+  if [ -z "$before" ]; then
+    echo "  ok: plan -detailed-exitcode exits $status with both: no change"
+  else
+    echo "  ok: plan -detailed-exitcode exits $status with both, the same $(grep -c . <<<"$before") change(s) or error(s)${applied:+ (as the previous modules plan on their own fresh stack: what moto reads back)}:"
+    grep -E '^  # |^Plan:|Error:' "$dir/upgrade.log" | sed 's/^/    /' | head -n 20
+  fi
 }
 
 provider_override() {
@@ -190,6 +253,7 @@ apply_example() {
   echo "=== apply examples/$example"
   tf "$example" apply -auto-approve -input=false >"$work/$example/apply.log" 2>&1 || { tail -n 60 "$work/$example/apply.log" >&2; return 1; }
   tail -n 3 "$work/$example/apply.log"
+  upgrade_check "$example" applied
   tf "$example" output -json >"$work/$example/outputs.json"
 }
 
@@ -352,6 +416,7 @@ echo "=== apply examples/mps"
 mps_status=0
 tf mps apply -auto-approve -input=false >"$work/mps/apply.log" 2>&1 || mps_status=$?
 tail -n 3 "$work/mps/apply.log"
+upgrade_check mps
 "$py" "$root/scripts/e2e_check.py" mps embeddings "$mps_status" "$work/mps/apply.log"
 
 # --- GPU metrics: the agent, target tracking on GPU utilization, the idle alarm, a dashboard ------

@@ -7,13 +7,14 @@
 # Each provider version found in the mirror runs the test directories whose modules it can serve:
 #   hashicorp/aws 5.x: terraform/ecs-gpu-task/tests, from the module's floor (its versions.tf) to < 7.0;
 #   hashicorp/aws 6.x: the same, plus the modules that need 6.x
-#     (terraform/ecs-gpu-task/modules/service-v6/tests, terraform/ecs-gpu-managed-instances/tests),
+#     (terraform/modules/service-v6/tests, terraform/ecs-gpu-managed-instances/tests),
 #     when the version meets their floor.
 # A version is pinned by a scratch mirror that holds only it. Nothing is written in the repository:
 # the modules are copied to a scratch folder first.
 #
-# Mirror: ECS_GPU_TF_PLUGIN_MIRROR, else /opt/tf-plugins, ~/.terraform.d/plugins,
-# /usr/share/terraform/plugins. Without terraform or a mirror it prints one line and exits 0.
+# Mirror: scripts/tf-provider-mirror.sh (ECS_GPU_TF_PLUGIN_MIRROR, else /opt/tf-plugins,
+# ~/.terraform.d/plugins, /usr/share/terraform/plugins, else a search). Without terraform or a
+# mirror it prints one line and exits 0.
 #
 # Usage: scripts/test-terraform-real.sh   (from anywhere)
 set -euo pipefail
@@ -22,16 +23,9 @@ root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 
 command -v terraform >/dev/null 2>&1 || { echo "real-provider tests: skipped: terraform is not on PATH"; exit 0; }
 
-mirror=${ECS_GPU_TF_PLUGIN_MIRROR:-}
-if [ -z "$mirror" ]; then
-  for candidate in /opt/tf-plugins "$HOME/.terraform.d/plugins" /usr/share/terraform/plugins; do
-    if [ -d "$candidate/registry.terraform.io/hashicorp/aws" ]; then
-      mirror=$candidate
-      break
-    fi
-  done
-fi
-if [ -z "$mirror" ] || [ ! -d "$mirror/registry.terraform.io/hashicorp/aws" ]; then
+# shellcheck source=scripts/tf-provider-mirror.sh
+. "$root/scripts/tf-provider-mirror.sh"
+if ! mirror=$(tf_provider_mirror); then
   echo "real-provider tests: skipped: no hashicorp/aws provider in a filesystem mirror (set ECS_GPU_TF_PLUGIN_MIRROR)"
   exit 0
 fi
@@ -41,7 +35,7 @@ version_ge() { [ "$(printf '%s\n%s\n' "$1" "$2" | sort -V | head -n 1)" = "$2" ]
 
 # Each module's floor (its versions.tf); service-v6 and Managed Instances need hashicorp/aws 6.x.
 task_floor=$(sed -nE 's/^[[:space:]]*version *= *">= *([0-9.]+).*/\1/p' "$root/terraform/ecs-gpu-task/versions.tf" | head -n 1)
-v6_floor=$(sed -nE 's/^[[:space:]]*version *= *">= *([0-9.]+).*/\1/p' "$root/terraform/ecs-gpu-task/modules/service-v6/versions_override.tf" | head -n 1)
+v6_floor=$(sed -nE 's/^[[:space:]]*version *= *">= *([0-9.]+).*/\1/p' "$root/terraform/modules/service-v6/versions_override.tf" | head -n 1)
 mi_floor=$(sed -nE 's/^[[:space:]]*version *= *">= *([0-9.]+).*/\1/p' "$root/terraform/ecs-gpu-managed-instances/versions.tf" | head -n 1)
 
 work=$(mktemp -d -t ecs-gpu-tf-real.XXXXXX)
@@ -89,14 +83,14 @@ RC
     ran=$((ran + 1))
   fi
   if version_ge "$version" "$v6_floor" && ! version_ge "$version" 7.0.0; then
-    run_tests "$version" ecs-gpu-task/modules/service-v6
+    run_tests "$version" modules/service-v6
   else
-    echo "real-provider tests: terraform/ecs-gpu-task/modules/service-v6 not run with hashicorp/aws $version: it needs >= $v6_floor (its tests ran with the 6.x schema stand-in of terraform-offline)"
+    echo "real-provider tests: skipped: terraform/modules/service-v6 with hashicorp/aws $version: it needs >= $v6_floor (its tests run with the 6.x schema of terraform-offline or the registry's provider, when either is here)"
   fi
   if version_ge "$version" "$mi_floor" && ! version_ge "$version" 7.0.0; then
     run_tests "$version" ecs-gpu-managed-instances
   else
-    echo "real-provider tests: terraform/ecs-gpu-managed-instances not run with hashicorp/aws $version: it needs >= $mi_floor (its tests ran with the 6.x schema stand-in of terraform-offline)"
+    echo "real-provider tests: skipped: terraform/ecs-gpu-managed-instances with hashicorp/aws $version: it needs >= $mi_floor (its tests run with the 6.x schema of terraform-offline or the registry's provider, when either is here)"
   fi
 done
 

@@ -1,4 +1,4 @@
-# What each listed type offers, from ../ecs-gpu-task/modules/facts (the generated catalog, or the
+# What each listed type offers, from ../modules/facts (the generated catalog, or the
 # caller's `instance_type_facts`), and what the task asks of it.
 
 locals {

@@ -1,15 +1,19 @@
-# The facts of each listed type, and the task and service, come from terraform/ecs-gpu-task's
-# submodules, so that the catalog, the fit rules, the task definition and the service live once:
-# - ../ecs-gpu-task/modules/facts, once per type: the generated catalog (catalog.tf), the memory
-#   margin rule, the nearest names of an unknown type;
-# - ../ecs-gpu-task/modules/service-v6 (modules/service with the blocks of hashicorp/aws 6.x): the task
+# The facts of each listed type, and the task and service, come from the submodules that the EC2
+# module (terraform/ecs-gpu-task) calls too, so that the catalog, the fit rules, the task definition
+# and the service live once:
+# - ../modules/facts, once per type: the generated catalog (catalog.tf), the memory margin rule, the
+#   nearest names of an unknown type;
+# - ../modules/service-v6 (modules/service with the blocks of hashicorp/aws 6.x): the task
 #   definition (requires_compatibilities MANAGED_INSTANCES), its roles, log group and security group,
 #   the service on this module's capacity provider, load balancers, Service Connect, deployments
 #   (native blue/green, linear and canary included) and Application Auto Scaling.
 
 module "facts" {
-  source   = "../ecs-gpu-task/modules/facts"
+  source   = "../modules/facts"
   for_each = toset(var.instance_types)
+  # Not set: name_suffix, iam_role_path, iam_permissions_boundary, model_cache and
+  # additional_instance_types: this call reads the facts of each type only; the service's own call
+  # of modules/facts checks the others.
 
   name                = var.name
   cluster_name        = var.cluster_name
@@ -19,7 +23,13 @@ module "facts" {
 }
 
 module "service" {
-  source = "../ecs-gpu-task/modules/service-v6"
+  source = "../modules/service-v6"
+  # Not set: efa, gpu_metrics, capacity_availability_zones and additional_instance_types: the inputs
+  # of an EC2 capacity's instances, its agent and its Auto Scaling group, which Managed Instances
+  # does not have (README: "GPU metrics"; the capacity provider pins the types).
+  # Not set: model_cache: a host path on instances ECS Managed Instances manages, and whether it
+  # persists, and where, is not documented.
+  # Not set: name_suffix: not offered yet; the service derives it from the cluster name (the default).
 
   name          = var.name
   tags          = var.tags
@@ -47,8 +57,9 @@ module "service" {
   task_memory              = var.task_memory
   iam_permissions_boundary = var.iam_permissions_boundary
 
-  # Passed through (variables_service.tf, generated from modules/service; scripts/gen-terraform.py
-  # --check fails when one is missing here).
+  # Passed through: variables_service.tf declares them as modules/service-v6 does (copied by
+  # scripts/generate.sh, whose check fails when an input of modules/service-v6 is neither set here
+  # nor named in a `# Not set:` comment above).
   security_group_ids                 = var.security_group_ids
   ingress_rules                      = var.ingress_rules
   egress_rules                       = var.egress_rules

@@ -1,13 +1,17 @@
 # Inputs of the capacity and the GPU task. Checks on one input are validation blocks here; checks
-# that need another input or the instance types' facts (../ecs-gpu-task/modules/facts) are
+# that need another input or the instance types' facts (../modules/facts) are
 # preconditions on the capacity provider (capacity.tf), so that `terraform plan` fails on them. The
-# service's other inputs are in variables_service.tf, generated from modules/service.
+# service's other inputs are in variables_service.tf, copied from modules/service-v6. An input this
+# file declares and main.tf passes unchanged to a submodule says how and why it differs from the
+# submodule's declaration (`# Differs from ...`), which `scripts/generate.sh --check` verifies.
 
 # ----------------------------------------------------------------------------------------------
 # Naming and tags
 # ----------------------------------------------------------------------------------------------
 
 variable "name" {
+  # Differs from modules/facts in description: the resources of this module (a capacity provider,
+  # no Auto Scaling group or launch template).
   description = "Name of the service, and the base name of every resource the module creates (task definition family, service, capacity provider, roles, security groups, log group)."
   type        = string
 
@@ -23,6 +27,8 @@ variable "name" {
 }
 
 variable "tags" {
+  # Differs from modules/service-v6 in description: the capacity provider, not an Auto Scaling
+  # group, propagates them to the instances here.
   description = "Tags added to every resource the module creates; the capacity provider propagates them to the instances it launches."
   type        = map(string)
   default     = {}
@@ -33,6 +39,8 @@ variable "tags" {
 # ----------------------------------------------------------------------------------------------
 
 variable "cluster_name" {
+  # Differs from modules/facts in description: this module may create the cluster, and a Managed
+  # Instances capacity provider must stay out of the cluster's capacity provider list.
   description = "Name of the ECS cluster. With `create_cluster = false` (the default) it must already exist. A Managed Instances capacity provider belongs to one cluster and is associated with it when created: the module does not touch the cluster's capacity provider list (`aws_ecs_cluster_capacity_providers` must not name it)."
   type        = string
 
@@ -58,6 +66,7 @@ variable "vpc_id" {
 }
 
 variable "subnet_ids" {
+  # Differs from modules/service-v6 in description: the same subnets hold the instances here.
   description = "Private subnets of the instances and of the tasks' network interfaces (awsvpc), with a route to ECS, ECR, S3 and CloudWatch Logs (NAT or VPC endpoints)."
   type        = list(string)
 
@@ -72,7 +81,7 @@ variable "subnet_ids" {
 # ----------------------------------------------------------------------------------------------
 
 variable "instance_types" {
-  description = "The GPU instance types ECS Managed Instances may launch (`allowed_instance_types`), exact names such as \"g6e.xlarge\". Each must be in the catalog (ecs-gpu-task/modules/facts/catalog.tf) with an NVIDIA GPU on x86_64, or described in `instance_type_facts`; each must hold the task (GPUs, CPU, memory). Types need not be on the Managed Instances GPU page's partial list (g4dn, g5, p3, p4d): that list is not exhaustive."
+  description = "The GPU instance types ECS Managed Instances may launch (`allowed_instance_types`), exact names such as \"g6e.xlarge\". Each must be in the catalog (terraform/modules/facts/catalog.tf) with an NVIDIA GPU on x86_64, or described in `instance_type_facts`; each must hold the task (GPUs, CPU, memory). Types need not be on the Managed Instances GPU page's partial list (g4dn, g5, p3, p4d): that list is not exhaustive."
   type        = list(string)
 
   validation {
@@ -151,6 +160,9 @@ variable "capacity_reservations" {
 }
 
 variable "iam_permissions_boundary" {
+  # Differs from modules/service-v6 in description, validation: four roles here (the infrastructure
+  # and instance roles too); refused on this module's input (modules/service-v6 leaves that to
+  # modules/facts).
   description = "ARN of a managed policy set as the permissions boundary of the four IAM roles the module creates; null sets none."
   type        = string
   default     = null
@@ -166,6 +178,8 @@ variable "iam_permissions_boundary" {
 # ----------------------------------------------------------------------------------------------
 
 variable "gpu_count" {
+  # Differs from modules/service-v6 in description, validation: a fraction must suit every listed
+  # type; the condition is written differently and refuses the same values.
   description = "GPUs of the container: a whole number of at least 1, or a GPU fraction (0.125, 0.25 or 0.5) when every type in `instance_types` is a g6f/gr6f type offering exactly that fraction."
   type        = number
   default     = 1
@@ -177,6 +191,7 @@ variable "gpu_count" {
 }
 
 variable "mps" {
+  # Differs from modules/service-v6 in description: the share must fit every listed type.
   description = "Share a GPU between tasks with NVIDIA MPS instead of reserving whole GPUs: `{ memory_mib, max_compute_percent }`, rendered as the container's `sharingStrategy.nvidiaMps` (Managed Instances support it). `memory_mib` must fit one GPU of every listed type; leave `gpu_count` unset. Not on g6f/gr6f."
   type = object({
     memory_mib          = number
@@ -195,6 +210,7 @@ variable "mps" {
 }
 
 variable "task_cpu" {
+  # Differs from modules/service-v6 in description: checked against every listed type.
   description = "CPU units of the task (1024 per vCPU)."
   type        = number
 
@@ -205,6 +221,7 @@ variable "task_cpu" {
 }
 
 variable "task_memory" {
+  # Differs from modules/service-v6 in description: checked against every listed type.
   description = "Memory of the task, in MiB."
   type        = number
 
@@ -215,6 +232,8 @@ variable "task_memory" {
 }
 
 variable "memory_margin_mib" {
+  # Differs from modules/facts in description, validation: applied to every listed type; whole MiB
+  # only here, where modules/facts also takes a fraction.
   description = "Memory of each instance type kept out of the fit check, in MiB, for the kernel, the OS, the container runtime, the ECS agent and the NVIDIA daemons. null uses the larger of 1024 MiB and 5% of the type's memory (the rule of terraform/ecs-gpu-task)."
   type        = number
   default     = null

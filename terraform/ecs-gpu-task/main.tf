@@ -48,7 +48,7 @@ locals {
 }
 
 module "capacity" {
-  source = "./modules/capacity"
+  source = "../modules/capacity"
 
   name                                    = var.name
   name_suffix                             = var.name_suffix
@@ -99,7 +99,8 @@ module "capacity" {
 }
 
 module "service" {
-  source = "./modules/service"
+  source = "../modules/service"
+  # Not set: compatibility: the tasks run on this module's EC2 capacity (the input's default, "EC2").
 
   name                               = var.name
   name_suffix                        = var.name_suffix

@@ -1,6 +1,12 @@
-# Inputs of the root module, passed to the submodules (modules/capacity, modules/service), which
-# validate them: an invalid value fails the plan with the submodule's message, on the module call.
-# Only the inputs of the root's own cluster are validated here.
+# Inputs of the root module, passed to the submodules (../modules/capacity, ../modules/service),
+# which validate them: an invalid value fails the plan with the submodule's message, on the module
+# call. Only the inputs of the root's own cluster are validated here.
+#
+# An input passed unchanged (`x = var.x` in main.tf) is declared by the submodule: its block here is
+# that declaration without its validations, copied by scripts/generate.sh (edit it in the
+# submodule; `scripts/generate.sh --check` fails on a copy edited here). A block that must say
+# something else at the root says so in a `# Differs from modules/<name> in <fields>: <why>`
+# comment, and the check fails unless it differs in exactly those fields.
 
 variable "name" {
   description = "Name of the service, and the base name of every resource the module creates (task definition family, service, capacity provider, Auto Scaling group, launch template, roles, log group)."
@@ -91,7 +97,9 @@ variable "vpc_id" {
 }
 
 variable "subnet_ids" {
-  description = "Subnets of the Auto Scaling group (the GPU instances). Private subnets with a route to ECS, ECR, S3 and CloudWatch Logs (NAT or VPC endpoints)."
+  # Differs from modules/capacity in description: the root also places the tasks' network
+  # interfaces in them, unless service_subnet_ids is set.
+  description = "Subnets of the Auto Scaling group (the GPU instances) and, unless `service_subnet_ids` is set, of the tasks' network interfaces in awsvpc mode. Private subnets with a route to ECS, ECR, S3 and CloudWatch Logs (NAT or VPC endpoints)."
   type        = list(string)
 }
 
@@ -298,7 +306,17 @@ variable "gpu_count" {
 }
 
 variable "mps" {
-  description = "Share a GPU between tasks with NVIDIA MPS instead of reserving whole GPUs: `{ memory_mib, max_compute_percent }`, rendered as the GPU container's `sharingStrategy.nvidiaMps`. `memory_mib` must fit one GPU of `instance_type`; leave `gpu_count` unset, and give `additional_containers` no GPUs. Not on g6f/gr6f. See modules/service and the README's \"Sharing a GPU with MPS\"."
+  description = <<-EOT
+    Share one GPU between tasks with NVIDIA MPS instead of reserving whole GPUs: the GPU container's
+    GPU requirement becomes `sharingStrategy.nvidiaMps` (ECS-GPU-SPEC, BOTO `NvidiaMpsAllocation`).
+    `memory_mib` (at least 1) is the GPU memory the container may pin on its GPU
+    (CUDA_MPS_PINNED_DEVICE_MEM_LIMIT) and must fit on one GPU of the type; `max_compute_percent`
+    (1 to 100, optional) caps its share of the GPU's threads (CUDA_MPS_ACTIVE_THREAD_PERCENTAGE).
+    ECS takes either a GPU count or a sharing strategy, and one option for every GPU container of a
+    task: with `mps`, leave `gpu_count` at its default and give `additional_containers` no
+    `gpu_count`. EC2 and Managed Instances only; not on the fractional g6f/gr6f types. null (the
+    default) reserves `gpu_count` whole GPUs.
+  EOT
   type = object({
     memory_mib          = number
     max_compute_percent = optional(number)
@@ -921,7 +939,18 @@ variable "warm_pool" {
 }
 
 variable "efa" {
-  description = "Give each instance an Elastic Fabric Adapter for multi-node training: the launch template's primary interface becomes an EFA, the group launches into a cluster placement group, the instances' security group allows all traffic to and from itself, and the GPU containers get `/dev/infiniband/uverbs0`. Refused for a type the catalog says has no EFA. One EFA interface per instance. See the README's \"EFA and cluster placement groups\"."
+  # Differs from modules/capacity in description: the root also gives the EFA to the service's GPU
+  # containers (module.capacity.efa), which modules/capacity's description cannot say.
+  description = <<-EOT
+    Give each instance an Elastic Fabric Adapter for multi-node training (NCCL over EFA): the launch
+    template's primary network interface becomes `interface_type = "efa"` (network card 0, device 0),
+    the group launches into a cluster placement group the module creates, the instances' security
+    group allows all traffic to and from itself, and the GPU containers get the EFA device
+    `/dev/infiniband/uverbs0` (the EFA requirements of the AWS Batch EFA page, which follow the EC2
+    User Guide's EFA page). Refused for a type the catalog says has no EFA; a type the catalog does
+    not know EFA for is not refused. One EFA interface only: types with several network cards (p4d
+    4, p5.48xlarge 32) get one of them. See the README's "EFA and cluster placement groups".
+  EOT
   type        = bool
   default     = false
   nullable    = false

@@ -1,6 +1,6 @@
-//! The Terraform module's view of the catalog: `terraform/ecs-gpu-task/modules/facts/catalog.tf`, generated so the
-//! module's validations read the same facts as the checker (a test of this crate fails when
-//! the committed file drifts).
+//! The Terraform modules' view of the catalog: `terraform/modules/facts/catalog.tf`, generated
+//! (by `scripts/generate.sh`, whose check fails when the committed file drifts) so that the
+//! modules' validations read the same facts as the checker.
 
 use std::fmt::Write;
 
@@ -32,8 +32,8 @@ impl Catalog {
         let mut s = String::new();
         let _ = writeln!(
             s,
-            "# Generated from crates/ecs-gpu-catalog/data/catalog.json by `scripts/gen-terraform-catalog.sh`.\n\
-             # Do not edit: the test `terraform_catalog_matches_the_catalog` fails when this file drifts.\n\
+            "# Generated from crates/ecs-gpu-catalog/data/catalog.json by `scripts/generate.sh`.\n\
+             # Do not edit: `scripts/generate.sh --check` fails when this file drifts.\n\
              # Sources: instance facts karpenter-preview / ecs-doc-gpu / ecs-doc-gpu-specifying (per type in\n\
              # catalog.json); family status ECS-GPU, AMI; AMI parameters AMI, CDK; capabilities NCT; memory ECS-MEM;\n\
              # EFA karpenter-preview-efa, BOTO; vGPU AMI-GRID-KMOD, AMI-GRIDD, AMI-README-G6F, AGENT-MPS-VGPU.\n"

@@ -657,30 +657,6 @@ fn terraform_catalog_carries_efa_and_keeps_unknown_null() {
     }
 }
 
-/// The Terraform module reads the catalog through a generated locals file; it must not drift.
-/// `scripts/gen-terraform-catalog.sh` rewrites it (this test with `UPDATE_TERRAFORM_CATALOG=1`).
-#[test]
-fn terraform_catalog_matches_the_catalog() {
-    let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("../../terraform/ecs-gpu-task/modules/facts/catalog.tf");
-    let want = catalog().terraform_locals();
-    if std::env::var_os("UPDATE_TERRAFORM_CATALOG").is_some() {
-        std::fs::write(&path, &want).unwrap();
-        return;
-    }
-    let have = std::fs::read_to_string(&path).unwrap_or_else(|e| {
-        panic!(
-            "{}: {e}; run scripts/gen-terraform-catalog.sh",
-            path.display()
-        )
-    });
-    assert!(
-        have == want,
-        "{} drifted from the catalog: run scripts/gen-terraform-catalog.sh",
-        path.display()
-    );
-}
-
 #[test]
 fn managed_instances_values_named_in_code_are_in_the_data() {
     use crate::ManagedInstancesFacts as Mi;

@@ -1,12 +1,20 @@
 #!/usr/bin/env python3
 """Writes the scenarios derived from others under scenarios/: each starts from a scenario written
 from the AWS CLI's documented output shapes and changes only what the case is about. Rerun after
-editing a source scenario: python3 derive_scenarios.py
+editing a source scenario: python3 derive_scenarios.py (scripts/generate.sh runs it); with --check
+it writes nothing, names each derived file that differs, and exits 1.
 """
 
 import copy
 import json
 import os
+import sys
+
+CHECK = sys.argv[1:] == ["--check"]
+if sys.argv[1:] and not CHECK:
+    sys.exit("usage: derive_scenarios.py [--check]")
+# The derived files that differ from what this script writes (--check).
+DIFFER = []
 
 HERE = os.path.join(os.path.dirname(os.path.abspath(__file__)), "scenarios")
 FILES = [
@@ -33,13 +41,22 @@ def load(name):
 
 def save(name, files):
     d = os.path.join(HERE, name)
-    os.makedirs(d, exist_ok=True)
+    if not CHECK:
+        os.makedirs(d, exist_ok=True)
     for f, v in files.items():
-        with open(os.path.join(d, f), "w") as fh:
-            if v is EMPTY:
-                continue
-            json.dump(v, fh, indent=4)
-            fh.write("\n")
+        path = os.path.join(d, f)
+        text = "" if v is EMPTY else json.dumps(v, indent=4) + "\n"
+        if CHECK:
+            try:
+                with open(path) as fh:
+                    same = fh.read() == text
+            except OSError:
+                same = False
+            if not same:
+                DIFFER.append(path)
+            continue
+        with open(path, "w") as fh:
+            fh.write(text)
 
 
 # A file saved empty: what `aws ... > file` leaves when the call fails before printing.
@@ -219,3 +236,8 @@ if __name__ == "__main__":
     empty_cluster()
     held_by_another_service()
     managed_scaling_adds()
+    root = os.path.dirname(os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)))))
+    for path in DIFFER:
+        print(f"{os.path.relpath(path, root)} differs from what derive_scenarios.py writes", file=sys.stderr)
+    if DIFFER:
+        sys.exit(1)

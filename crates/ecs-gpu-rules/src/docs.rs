@@ -1,5 +1,6 @@
 //! The rules' documentation as Markdown: one page per rule (`docs/rules/GPU101.md`) and an index
-//! (`docs/rules/README.md`). A test fails when the committed pages differ from these.
+//! (`docs/rules/README.md`), written by `scripts/generate.sh` (crates/ecs-gpu-generate), whose
+//! check fails when the committed pages differ from these.
 
 use crate::{Rule, RULES};
 
@@ -11,8 +12,8 @@ pub const HEADINGS: [&str; 4] = [
     "## How to fix",
 ];
 
-/// The command that rewrites `docs/rules/` from the rules.
-pub const REGENERATE: &str = "UPDATE_RULE_DOCS=1 cargo test -p ecs-gpu-rules --test docs";
+/// The command that rewrites `docs/rules/` from the rules (with every other generated file).
+pub const REGENERATE: &str = "scripts/generate.sh";
 
 /// Which headings a documentation text lacks or has out of order.
 pub fn heading_problems(doc: &str) -> Vec<String> {

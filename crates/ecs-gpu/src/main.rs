@@ -16,10 +16,27 @@ mod cmd;
 #[global_allocator]
 static GLOBAL: mimalloc::MiMalloc = mimalloc::MiMalloc;
 
+/// `ecs-gpu --version`: the version (the workspace's Cargo.toml, the one place it is defined), the
+/// commit it was built from (build.rs: "unknown" outside a git checkout) and which build it is.
+#[cfg(feature = "live")]
+const VERSION: &str = concat!(
+    env!("CARGO_PKG_VERSION"),
+    " (commit ",
+    env!("ECS_GPU_COMMIT"),
+    "; live AWS access)"
+);
+#[cfg(not(feature = "live"))]
+const VERSION: &str = concat!(
+    env!("CARGO_PKG_VERSION"),
+    " (commit ",
+    env!("ECS_GPU_COMMIT"),
+    "; check-only build, no live AWS access)"
+);
+
 #[derive(Debug, Parser)]
 #[command(
     name = "ecs-gpu",
-    version,
+    version = VERSION,
     about = "Make GPU tasks on Amazon ECS actually run",
     long_about = "Make GPU tasks on Amazon ECS actually run.\n\nAn ECS GPU task needs a chain of links that AWS never checks: an NVIDIA GPU instance type, the ECS GPU-optimized AMI, ECS_ENABLE_GPU_SUPPORT, EC2 capacity (never Fargate), a GPU resourceRequirements entry inside the container, and capacity that rolls out AMI updates. ecs-gpu checks the chain.\n\nExit status: 0 = ran, nothing at or above the failure level; 1 = findings at or above the failure level; 2 = usage error, unreadable or invalid input, internal error."
 )]

@@ -112,13 +112,13 @@ run "the_task_is_the_gpu_container_on_the_capacity_provider" {
   }
 }
 
-# The task definition and service come from ../ecs-gpu-task/modules/service, called here as this
+# The task definition and service come from ../modules/service, called here as this
 # module calls it (main.tf): compatibility MANAGED_INSTANCES, no instance-type constraint, no group.
 run "the_service_module_builds_a_managed_instances_task_definition" {
   command = plan
 
   module {
-    source = "../ecs-gpu-task/modules/service"
+    source = "../modules/service"
   }
 
   variables {

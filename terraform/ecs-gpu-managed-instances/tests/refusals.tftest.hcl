@@ -1,6 +1,6 @@
 # Every plan-time refusal of this module: each variable validation and each precondition has a run
 # that trips it (expect_failures). The task definition's own refusals (driver capabilities, container
-# names, shared memory...) are ../ecs-gpu-task/modules/service's, tested there. Needs Terraform >= 1.11 (`override_during = plan` in the mock provider).
+# names, shared memory...) are ../modules/service's, tested there. Needs Terraform >= 1.11 (`override_during = plan` in the mock provider).
 
 
 mock_provider "aws" {

@@ -64,7 +64,7 @@ run "a_cluster_that_exists_is_accepted" {
   command = apply
 
   module {
-    source = "./modules/capacity"
+    source = "../modules/capacity"
   }
 
   assert {
@@ -79,7 +79,7 @@ run "a_cluster_that_does_not_exist_is_refused" {
   command = apply
 
   module {
-    source = "./modules/capacity"
+    source = "../modules/capacity"
   }
 
   variables {

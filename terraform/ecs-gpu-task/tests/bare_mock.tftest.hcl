@@ -28,7 +28,7 @@ run "a_bare_mock_provider_plans" {
   command = plan
 
   module {
-    source = "./modules/capacity"
+    source = "../modules/capacity"
   }
 
   assert {

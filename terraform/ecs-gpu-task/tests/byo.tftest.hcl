@@ -62,7 +62,7 @@ run "own_instance_profile_is_used_and_nothing_is_created" {
   command = plan
 
   module {
-    source = "./modules/capacity"
+    source = "../modules/capacity"
   }
 
   variables {
@@ -88,7 +88,7 @@ run "own_instance_profile_needs_its_arn" {
   command = plan
 
   module {
-    source = "./modules/capacity"
+    source = "../modules/capacity"
   }
 
   variables {
@@ -102,7 +102,7 @@ run "instance_profile_arn_needs_create_instance_profile_false" {
   command = plan
 
   module {
-    source = "./modules/capacity"
+    source = "../modules/capacity"
   }
 
   variables {
@@ -116,7 +116,7 @@ run "instance_role_policies_need_the_modules_role" {
   command = plan
 
   module {
-    source = "./modules/capacity"
+    source = "../modules/capacity"
   }
 
   variables {
@@ -132,7 +132,7 @@ run "instance_profile_arn_must_be_a_profile_arn" {
   command = plan
 
   module {
-    source = "./modules/capacity"
+    source = "../modules/capacity"
   }
 
   variables {
@@ -147,7 +147,7 @@ run "own_task_and_execution_roles_are_used_and_nothing_is_attached" {
   command = plan
 
   module {
-    source = "./modules/service"
+    source = "../modules/service"
   }
 
   variables {
@@ -182,7 +182,7 @@ run "own_execution_role_needs_its_arn" {
   command = plan
 
   module {
-    source = "./modules/service"
+    source = "../modules/service"
   }
 
   variables {
@@ -196,7 +196,7 @@ run "execution_role_arn_needs_create_execution_role_false" {
   command = plan
 
   module {
-    source = "./modules/service"
+    source = "../modules/service"
   }
 
   variables {
@@ -210,7 +210,7 @@ run "own_task_role_needs_its_arn" {
   command = plan
 
   module {
-    source = "./modules/service"
+    source = "../modules/service"
   }
 
   variables {
@@ -224,7 +224,7 @@ run "task_role_arn_needs_create_task_role_false" {
   command = plan
 
   module {
-    source = "./modules/service"
+    source = "../modules/service"
   }
 
   variables {
@@ -238,7 +238,7 @@ run "task_role_policies_need_the_modules_role" {
   command = plan
 
   module {
-    source = "./modules/service"
+    source = "../modules/service"
   }
 
   variables {
@@ -254,7 +254,7 @@ run "role_arns_must_be_role_arns" {
   command = plan
 
   module {
-    source = "./modules/service"
+    source = "../modules/service"
   }
 
   variables {

@@ -63,7 +63,7 @@ run "three_a10g_sizes_in_one_group_with_spot_above_the_base" {
   command = plan
 
   module {
-    source = "./modules/capacity"
+    source = "../modules/capacity"
   }
 
   variables {
@@ -106,7 +106,7 @@ run "all_on_demand_sets_no_spot_draining" {
   command = plan
 
   module {
-    source = "./modules/capacity"
+    source = "../modules/capacity"
   }
 
   variables {
@@ -123,7 +123,7 @@ run "service_admits_every_type_and_fits_the_smallest" {
   command = plan
 
   module {
-    source = "./modules/service"
+    source = "../modules/service"
   }
 
   variables {
@@ -146,7 +146,7 @@ run "service_refuses_a_task_the_smallest_type_cannot_hold" {
   command = plan
 
   module {
-    source = "./modules/service"
+    source = "../modules/service"
   }
 
   variables {
@@ -162,7 +162,7 @@ run "types_with_another_gpu_model_are_refused" {
   command = plan
 
   module {
-    source = "./modules/capacity"
+    source = "../modules/capacity"
   }
 
   variables {
@@ -176,7 +176,7 @@ run "types_with_another_gpu_count_are_refused" {
   command = plan
 
   module {
-    source = "./modules/capacity"
+    source = "../modules/capacity"
   }
 
   variables {
@@ -190,7 +190,7 @@ run "an_unknown_additional_type_is_refused" {
   command = plan
 
   module {
-    source = "./modules/capacity"
+    source = "../modules/capacity"
   }
 
   variables {
@@ -204,7 +204,7 @@ run "instance_type_is_not_repeated_in_the_additional_types" {
   command = plan
 
   module {
-    source = "./modules/capacity"
+    source = "../modules/capacity"
   }
 
   variables {
@@ -218,7 +218,7 @@ run "spot_on_one_type_above_an_on_demand_base" {
   command = plan
 
   module {
-    source = "./modules/capacity"
+    source = "../modules/capacity"
   }
 
   variables {
@@ -247,7 +247,7 @@ run "capacity_rebalance_can_be_turned_off_and_is_unset_without_spot" {
   command = plan
 
   module {
-    source = "./modules/capacity"
+    source = "../modules/capacity"
   }
 
   variables {
@@ -266,7 +266,7 @@ run "another_gpu_model_with_the_same_count_and_memory_is_refused_without_the_opt
   command = plan
 
   module {
-    source = "./modules/capacity"
+    source = "../modules/capacity"
   }
 
   variables {
@@ -281,7 +281,7 @@ run "another_gpu_model_with_the_same_count_and_memory_is_allowed_with_the_opt_in
   command = plan
 
   module {
-    source = "./modules/capacity"
+    source = "../modules/capacity"
   }
 
   variables {
@@ -304,7 +304,7 @@ run "less_gpu_memory_per_gpu_is_refused_even_with_the_opt_in" {
   command = plan
 
   module {
-    source = "./modules/capacity"
+    source = "../modules/capacity"
   }
 
   variables {
@@ -324,7 +324,7 @@ run "instance_refresh_launches_before_it_terminates" {
   command = plan
 
   module {
-    source = "./modules/capacity"
+    source = "../modules/capacity"
   }
 
   variables {
@@ -342,7 +342,7 @@ run "instance_refresh_percentages_more_than_100_apart" {
   command = plan
 
   module {
-    source = "./modules/capacity"
+    source = "../modules/capacity"
   }
 
   variables {
@@ -359,7 +359,7 @@ run "a_type_the_zones_do_not_offer_is_refused" {
   command = plan
 
   module {
-    source = "./modules/capacity"
+    source = "../modules/capacity"
   }
 
   override_data {
@@ -378,7 +378,7 @@ run "a_type_the_zones_offer_is_accepted" {
   command = plan
 
   module {
-    source = "./modules/capacity"
+    source = "../modules/capacity"
   }
 
   override_data {
@@ -400,7 +400,7 @@ run "on_demand_percentage_range" {
   command = plan
 
   module {
-    source = "./modules/capacity"
+    source = "../modules/capacity"
   }
 
   variables {
@@ -414,7 +414,7 @@ run "allocation_strategy_names" {
   command = plan
 
   module {
-    source = "./modules/capacity"
+    source = "../modules/capacity"
   }
 
   variables {
@@ -430,7 +430,7 @@ run "capacity_block_sets_the_market_type_and_the_reservation" {
   command = plan
 
   module {
-    source = "./modules/capacity"
+    source = "../modules/capacity"
   }
 
   variables {
@@ -452,7 +452,7 @@ run "on_demand_reservation_group_is_targeted_without_a_market_type" {
   command = plan
 
   module {
-    source = "./modules/capacity"
+    source = "../modules/capacity"
   }
 
   variables {
@@ -472,7 +472,7 @@ run "capacity_block_needs_its_reservation_id" {
   command = plan
 
   module {
-    source = "./modules/capacity"
+    source = "../modules/capacity"
   }
 
   variables {
@@ -486,7 +486,7 @@ run "reservation_needs_one_target" {
   command = plan
 
   module {
-    source = "./modules/capacity"
+    source = "../modules/capacity"
   }
 
   variables {
@@ -500,7 +500,7 @@ run "reservation_id_shape" {
   command = plan
 
   module {
-    source = "./modules/capacity"
+    source = "../modules/capacity"
   }
 
   variables {
@@ -514,7 +514,7 @@ run "reservation_with_several_types_is_refused" {
   command = plan
 
   module {
-    source = "./modules/capacity"
+    source = "../modules/capacity"
   }
 
   variables {
@@ -531,7 +531,7 @@ run "warm_pool_is_stopped_and_the_agent_waits_for_service" {
   command = plan
 
   module {
-    source = "./modules/capacity"
+    source = "../modules/capacity"
   }
 
   variables {
@@ -556,7 +556,7 @@ run "no_warm_pool_no_warm_pool_check" {
   command = plan
 
   module {
-    source = "./modules/capacity"
+    source = "../modules/capacity"
   }
 
   assert {
@@ -569,7 +569,7 @@ run "warm_pool_reuse_on_scale_in_is_refused" {
   command = plan
 
   module {
-    source = "./modules/capacity"
+    source = "../modules/capacity"
   }
 
   variables {
@@ -583,7 +583,7 @@ run "warm_pool_state_names" {
   command = plan
 
   module {
-    source = "./modules/capacity"
+    source = "../modules/capacity"
   }
 
   variables {
@@ -597,7 +597,7 @@ run "warm_pool_with_several_types_is_refused" {
   command = plan
 
   module {
-    source = "./modules/capacity"
+    source = "../modules/capacity"
   }
 
   variables {
@@ -612,7 +612,7 @@ run "stopped_warm_pool_with_an_instance_store_cache_is_refused" {
   command = plan
 
   module {
-    source = "./modules/capacity"
+    source = "../modules/capacity"
   }
 
   variables {

@@ -67,7 +67,7 @@ run "ami_is_resolved_from_the_al2023_gpu_parameter" {
   command = plan
 
   module {
-    source = "./modules/capacity"
+    source = "../modules/capacity"
   }
 
   assert {
@@ -88,7 +88,7 @@ run "launch_template_registers_a_gpu_instance_in_the_cluster" {
   command = plan
 
   module {
-    source = "./modules/capacity"
+    source = "../modules/capacity"
   }
 
   assert {
@@ -145,7 +145,7 @@ run "instance_role_has_the_ecs_and_ssm_policies" {
   command = plan
 
   module {
-    source = "./modules/capacity"
+    source = "../modules/capacity"
   }
 
   assert {
@@ -170,7 +170,7 @@ run "execution_role_has_the_execution_policy_and_the_task_role_nothing" {
   command = plan
 
   module {
-    source = "./modules/service"
+    source = "../modules/service"
   }
 
   assert {
@@ -191,7 +191,7 @@ run "auto_scaling_group_is_protected_and_refreshed" {
   command = plan
 
   module {
-    source = "./modules/capacity"
+    source = "../modules/capacity"
   }
 
   assert {
@@ -241,7 +241,7 @@ run "capacity_provider_scales_the_group_and_is_on_the_cluster" {
   command = plan
 
   module {
-    source = "./modules/capacity"
+    source = "../modules/capacity"
   }
 
   assert {
@@ -276,7 +276,7 @@ run "task_definition_reserves_the_gpu_inside_the_container" {
   command = plan
 
   module {
-    source = "./modules/service"
+    source = "../modules/service"
   }
 
   assert {
@@ -338,7 +338,7 @@ run "service_runs_on_the_gpu_capacity_provider" {
   command = plan
 
   module {
-    source = "./modules/service"
+    source = "../modules/service"
   }
 
   assert {

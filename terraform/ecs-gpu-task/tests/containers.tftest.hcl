@@ -64,7 +64,7 @@ run "gpu_container_gets_shared_memory_memlock_and_init_by_default" {
   command = plan
 
   module {
-    source = "./modules/service"
+    source = "../modules/service"
   }
 
   assert {
@@ -89,7 +89,7 @@ run "container_settings_are_passed_through" {
   command = plan
 
   module {
-    source = "./modules/service"
+    source = "../modules/service"
   }
 
   variables {
@@ -138,7 +138,7 @@ run "no_ecs_exec_permission_without_ecs_exec" {
   command = plan
 
   module {
-    source = "./modules/service"
+    source = "../modules/service"
   }
 
   assert {
@@ -151,7 +151,7 @@ run "two_plus_two_gpus_fit_a_four_gpu_type" {
   command = plan
 
   module {
-    source = "./modules/service"
+    source = "../modules/service"
   }
 
   variables {
@@ -185,7 +185,7 @@ run "an_additional_container_with_linux_parameters_and_no_shared_memory_size" {
   command = plan
 
   module {
-    source = "./modules/service"
+    source = "../modules/service"
   }
 
   variables {
@@ -218,7 +218,7 @@ run "three_plus_two_gpus_do_not_fit_a_four_gpu_type" {
   command = plan
 
   module {
-    source = "./modules/service"
+    source = "../modules/service"
   }
 
   variables {
@@ -233,7 +233,7 @@ run "two_fractions_on_a_fractional_type" {
   command = plan
 
   module {
-    source = "./modules/service"
+    source = "../modules/service"
   }
 
   variables {
@@ -251,7 +251,7 @@ run "duplicate_container_names" {
   command = plan
 
   module {
-    source = "./modules/service"
+    source = "../modules/service"
   }
 
   variables {
@@ -266,7 +266,7 @@ run "containers_cpu_above_task_cpu" {
   command = plan
 
   module {
-    source = "./modules/service"
+    source = "../modules/service"
   }
 
   variables {
@@ -280,7 +280,7 @@ run "containers_memory_above_task_memory" {
   command = plan
 
   module {
-    source = "./modules/service"
+    source = "../modules/service"
   }
 
   variables {
@@ -294,7 +294,7 @@ run "shared_memory_above_the_memory" {
   command = plan
 
   module {
-    source = "./modules/service"
+    source = "../modules/service"
   }
 
   variables {
@@ -308,7 +308,7 @@ run "shared_memory_with_host_ipc" {
   command = plan
 
   module {
-    source = "./modules/service"
+    source = "../modules/service"
   }
 
   variables {
@@ -323,7 +323,7 @@ run "shared_memory_must_be_whole" {
   command = plan
 
   module {
-    source = "./modules/service"
+    source = "../modules/service"
   }
 
   variables {
@@ -337,7 +337,7 @@ run "capability_with_cap_prefix" {
   command = plan
 
   module {
-    source = "./modules/service"
+    source = "../modules/service"
   }
 
   variables {
@@ -351,7 +351,7 @@ run "unknown_ulimit" {
   command = plan
 
   module {
-    source = "./modules/service"
+    source = "../modules/service"
   }
 
   variables {
@@ -365,7 +365,7 @@ run "ulimit_soft_above_hard" {
   command = plan
 
   module {
-    source = "./modules/service"
+    source = "../modules/service"
   }
 
   variables {
@@ -379,7 +379,7 @@ run "ulimit_named_twice" {
   command = plan
 
   module {
-    source = "./modules/service"
+    source = "../modules/service"
   }
 
   variables {
@@ -393,7 +393,7 @@ run "unknown_ipc_mode" {
   command = plan
 
   module {
-    source = "./modules/service"
+    source = "../modules/service"
   }
 
   variables {
@@ -407,7 +407,7 @@ run "negative_stop_timeout" {
   command = plan
 
   module {
-    source = "./modules/service"
+    source = "../modules/service"
   }
 
   variables {
@@ -421,7 +421,7 @@ run "empty_docker_label_name" {
   command = plan
 
   module {
-    source = "./modules/service"
+    source = "../modules/service"
   }
 
   variables {
@@ -435,7 +435,7 @@ run "repository_credentials_must_be_a_secret_arn" {
   command = plan
 
   module {
-    source = "./modules/service"
+    source = "../modules/service"
   }
 
   variables {
@@ -449,7 +449,7 @@ run "additional_container_bad_name" {
   command = plan
 
   module {
-    source = "./modules/service"
+    source = "../modules/service"
   }
 
   variables {
@@ -463,7 +463,7 @@ run "additional_container_bad_gpu_count" {
   command = plan
 
   module {
-    source = "./modules/service"
+    source = "../modules/service"
   }
 
   variables {
@@ -477,7 +477,7 @@ run "additional_container_negative_cpu" {
   command = plan
 
   module {
-    source = "./modules/service"
+    source = "../modules/service"
   }
 
   variables {
@@ -491,7 +491,7 @@ run "additional_container_reservation_above_memory" {
   command = plan
 
   module {
-    source = "./modules/service"
+    source = "../modules/service"
   }
 
   variables {
@@ -505,7 +505,7 @@ run "additional_container_bad_depends_on" {
   command = plan
 
   module {
-    source = "./modules/service"
+    source = "../modules/service"
   }
 
   variables {
@@ -519,7 +519,7 @@ run "additional_container_sets_visible_devices" {
   command = plan
 
   module {
-    source = "./modules/service"
+    source = "../modules/service"
   }
 
   variables {
@@ -533,7 +533,7 @@ run "additional_container_bad_secret" {
   command = plan
 
   module {
-    source = "./modules/service"
+    source = "../modules/service"
   }
 
   variables {
@@ -547,7 +547,7 @@ run "additional_container_bad_health_check" {
   command = plan
 
   module {
-    source = "./modules/service"
+    source = "../modules/service"
   }
 
   variables {
@@ -561,7 +561,7 @@ run "additional_container_bad_ulimit" {
   command = plan
 
   module {
-    source = "./modules/service"
+    source = "../modules/service"
   }
 
   variables {
@@ -575,7 +575,7 @@ run "additional_container_bad_shared_memory" {
   command = plan
 
   module {
-    source = "./modules/service"
+    source = "../modules/service"
   }
 
   variables {

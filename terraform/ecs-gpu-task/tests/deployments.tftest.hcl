@@ -62,7 +62,7 @@ run "defaults_keep_the_circuit_breaker_and_watch_no_alarm" {
   command = plan
 
   module {
-    source = "./modules/service"
+    source = "../modules/service"
   }
 
   assert {
@@ -83,7 +83,7 @@ run "circuit_breaker_alarms_and_a_forced_deployment" {
   command = plan
 
   module {
-    source = "./modules/service"
+    source = "../modules/service"
   }
 
   variables {
@@ -111,7 +111,7 @@ run "triggers_need_force_new_deployment" {
   command = plan
 
   module {
-    source = "./modules/service"
+    source = "../modules/service"
   }
 
   variables {
@@ -125,7 +125,7 @@ run "deployment_alarms_need_an_alarm" {
   command = plan
 
   module {
-    source = "./modules/service"
+    source = "../modules/service"
   }
 
   variables {
@@ -141,7 +141,7 @@ run "a_rolling_deployment_without_room_for_one_more_task_is_refused" {
   command = plan
 
   module {
-    source = "./modules/service"
+    source = "../modules/service"
   }
 
   variables {
@@ -155,7 +155,7 @@ run "stopping_old_tasks_first_needs_no_spare_instance" {
   command = plan
 
   module {
-    source = "./modules/service"
+    source = "../modules/service"
   }
 
   variables {
@@ -173,7 +173,7 @@ run "a_rolling_deployment_that_can_never_start_is_refused" {
   command = plan
 
   module {
-    source = "./modules/service"
+    source = "../modules/service"
   }
 
   variables {
@@ -188,7 +188,7 @@ run "an_autoscaled_service_is_checked_at_its_max_capacity" {
   command = plan
 
   module {
-    source = "./modules/service"
+    source = "../modules/service"
   }
 
   variables {
@@ -203,7 +203,7 @@ run "an_autoscaled_service_with_a_spare_instance" {
   command = plan
 
   module {
-    source = "./modules/service"
+    source = "../modules/service"
   }
 
   variables {
@@ -221,7 +221,7 @@ run "two_tasks_per_instance_share_the_spare" {
   command = plan
 
   module {
-    source = "./modules/service"
+    source = "../modules/service"
   }
 
   variables {
@@ -244,7 +244,7 @@ run "canary_is_refused_here_with_the_reason" {
   command = plan
 
   module {
-    source = "./modules/service"
+    source = "../modules/service"
   }
 
   variables {
@@ -259,7 +259,7 @@ run "a_canary_needs_its_canary_settings" {
   command = plan
 
   module {
-    source = "./modules/service"
+    source = "../modules/service"
   }
 
   variables {
@@ -273,7 +273,7 @@ run "linear_steps_of_less_than_3_percent_are_refused" {
   command = plan
 
   module {
-    source = "./modules/service"
+    source = "../modules/service"
   }
 
   variables {
@@ -287,7 +287,7 @@ run "bake_times_above_1440_minutes_are_refused" {
   command = plan
 
   module {
-    source = "./modules/service"
+    source = "../modules/service"
   }
 
   variables {

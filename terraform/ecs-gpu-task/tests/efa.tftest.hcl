@@ -63,7 +63,7 @@ run "efa_puts_an_efa_interface_in_a_cluster_placement_group" {
   command = plan
 
   module {
-    source = "./modules/capacity"
+    source = "../modules/capacity"
   }
 
   assert {
@@ -98,7 +98,7 @@ run "without_efa_nothing_changes" {
   command = plan
 
   module {
-    source = "./modules/capacity"
+    source = "../modules/capacity"
   }
 
   variables {
@@ -119,7 +119,7 @@ run "efa_gives_the_gpu_containers_the_uverbs_device" {
   command = plan
 
   module {
-    source = "./modules/service"
+    source = "../modules/service"
   }
 
   variables {
@@ -155,7 +155,7 @@ run "efa_on_a_type_without_efa" {
   command = plan
 
   module {
-    source = "./modules/capacity"
+    source = "../modules/capacity"
   }
 
   variables {
@@ -169,7 +169,7 @@ run "efa_with_a_mixed_type_without_efa" {
   command = plan
 
   module {
-    source = "./modules/capacity"
+    source = "../modules/capacity"
   }
 
   variables {

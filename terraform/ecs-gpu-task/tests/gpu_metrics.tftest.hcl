@@ -71,7 +71,7 @@ run "off_by_default_installs_nothing" {
   command = plan
 
   module {
-    source = "./modules/capacity"
+    source = "../modules/capacity"
   }
 
   assert {
@@ -98,7 +98,7 @@ run "off_by_default_creates_no_alarm_nor_dashboard" {
   command = plan
 
   module {
-    source = "./modules/service"
+    source = "../modules/service"
   }
 
   assert {
@@ -113,7 +113,7 @@ run "agent_configuration_is_rendered_and_written_by_the_user_data" {
   command = plan
 
   module {
-    source = "./modules/capacity"
+    source = "../modules/capacity"
   }
 
   variables {
@@ -158,7 +158,7 @@ run "agent_keeps_the_other_user_data_options" {
   command = plan
 
   module {
-    source = "./modules/capacity"
+    source = "../modules/capacity"
   }
 
   variables {
@@ -196,7 +196,7 @@ run "target_tracking_on_gpu_utilization" {
   command = plan
 
   module {
-    source = "./modules/service"
+    source = "../modules/service"
   }
 
   variables {
@@ -225,7 +225,7 @@ run "target_tracking_on_gpu_memory_is_metric_math" {
   command = plan
 
   module {
-    source = "./modules/service"
+    source = "../modules/service"
   }
 
   variables {
@@ -250,7 +250,7 @@ run "customized_gpu_metric_with_the_agent_on_is_kept" {
   command = plan
 
   module {
-    source = "./modules/service"
+    source = "../modules/service"
   }
 
   variables {
@@ -275,7 +275,7 @@ run "alarm_for_gpus_idle_while_tasks_pend" {
   command = plan
 
   module {
-    source = "./modules/service"
+    source = "../modules/service"
   }
 
   variables {
@@ -318,7 +318,7 @@ run "period_is_at_least_a_minute" {
   command = plan
 
   module {
-    source = "./modules/service"
+    source = "../modules/service"
   }
 
   variables {
@@ -359,7 +359,7 @@ run "gpu_metric_without_gpu_metrics_is_refused" {
   command = plan
 
   module {
-    source = "./modules/service"
+    source = "../modules/service"
   }
 
   variables {
@@ -373,7 +373,7 @@ run "customized_nvidia_smi_metric_without_gpu_metrics_is_refused" {
   command = plan
 
   module {
-    source = "./modules/service"
+    source = "../modules/service"
   }
 
   variables {
@@ -392,7 +392,7 @@ run "gpu_metric_without_the_group_is_refused" {
   command = plan
 
   module {
-    source = "./modules/service"
+    source = "../modules/service"
   }
 
   variables {
@@ -407,7 +407,7 @@ run "gpu_target_above_100_is_refused" {
   command = plan
 
   module {
-    source = "./modules/service"
+    source = "../modules/service"
   }
 
   variables {
@@ -422,7 +422,7 @@ run "gpu_target_below_1_is_refused" {
   command = plan
 
   module {
-    source = "./modules/service"
+    source = "../modules/service"
   }
 
   variables {
@@ -437,7 +437,7 @@ run "unknown_gpu_metric_is_refused" {
   command = plan
 
   module {
-    source = "./modules/service"
+    source = "../modules/service"
   }
 
   variables {
@@ -451,7 +451,7 @@ run "gpu_metric_and_customized_metric_together_are_refused" {
   command = plan
 
   module {
-    source = "./modules/service"
+    source = "../modules/service"
   }
 
   variables {
@@ -471,7 +471,7 @@ run "bad_interval_is_refused" {
   command = plan
 
   module {
-    source = "./modules/capacity"
+    source = "../modules/capacity"
   }
 
   variables {
@@ -485,7 +485,7 @@ run "interval_above_an_hour_is_refused" {
   command = plan
 
   module {
-    source = "./modules/service"
+    source = "../modules/service"
   }
 
   variables {
@@ -499,7 +499,7 @@ run "aws_namespace_is_refused" {
   command = plan
 
   module {
-    source = "./modules/capacity"
+    source = "../modules/capacity"
   }
 
   variables {
@@ -513,7 +513,7 @@ run "idle_threshold_out_of_range_is_refused" {
   command = plan
 
   module {
-    source = "./modules/service"
+    source = "../modules/service"
   }
 
   variables {
@@ -527,7 +527,7 @@ run "idle_evaluation_periods_must_be_whole" {
   command = plan
 
   module {
-    source = "./modules/service"
+    source = "../modules/service"
   }
 
   variables {
@@ -541,7 +541,7 @@ run "alarm_topic_must_be_an_sns_topic" {
   command = plan
 
   module {
-    source = "./modules/service"
+    source = "../modules/service"
   }
 
   variables {

@@ -62,7 +62,7 @@ run "two_target_groups_wait_for_their_listeners" {
   command = plan
 
   module {
-    source = "./modules/service"
+    source = "../modules/service"
   }
 
   variables {
@@ -108,7 +108,7 @@ run "the_shorthand_and_the_map_add_up" {
   command = plan
 
   module {
-    source = "./modules/service"
+    source = "../modules/service"
   }
 
   variables {
@@ -126,7 +126,7 @@ run "a_load_balanced_port_the_task_does_not_map_is_refused" {
   command = plan
 
   module {
-    source = "./modules/service"
+    source = "../modules/service"
   }
 
   variables {
@@ -140,7 +140,7 @@ run "a_load_balanced_container_the_task_does_not_have_is_refused" {
   command = plan
 
   module {
-    source = "./modules/service"
+    source = "../modules/service"
   }
 
   variables {
@@ -154,7 +154,7 @@ run "a_load_balancer_group_in_bridge_mode_is_refused" {
   command = plan
 
   module {
-    source = "./modules/service"
+    source = "../modules/service"
   }
 
   variables {
@@ -169,7 +169,7 @@ run "health_check_grace_must_be_whole_seconds" {
   command = plan
 
   module {
-    source = "./modules/service"
+    source = "../modules/service"
   }
 
   variables {
@@ -185,7 +185,7 @@ run "service_connect_raises_the_15_second_request_timeout" {
   command = plan
 
   module {
-    source = "./modules/service"
+    source = "../modules/service"
   }
 
   variables {
@@ -224,7 +224,7 @@ run "service_connect_on_a_port_without_a_name_is_refused" {
   command = plan
 
   module {
-    source = "./modules/service"
+    source = "../modules/service"
   }
 
   variables {
@@ -238,7 +238,7 @@ run "service_connect_per_request_timeout_on_tcp_is_refused" {
   command = plan
 
   module {
-    source = "./modules/service"
+    source = "../modules/service"
   }
 
   variables {
@@ -254,7 +254,7 @@ run "task_subnets_in_the_capacity_zones" {
   command = plan
 
   module {
-    source = "./modules/service"
+    source = "../modules/service"
   }
 
   variables {
@@ -276,7 +276,7 @@ run "task_subnets_outside_the_capacity_zones_are_refused" {
   command = plan
 
   module {
-    source = "./modules/service"
+    source = "../modules/service"
   }
 
   variables {
@@ -295,7 +295,7 @@ run "an_empty_image_is_refused" {
   command = plan
 
   module {
-    source = "./modules/service"
+    source = "../modules/service"
   }
 
   variables {

@@ -65,7 +65,7 @@ run "autoscaling_owns_desired_count" {
   command = plan
 
   module {
-    source = "./modules/service"
+    source = "../modules/service"
   }
 
   variables {
@@ -126,7 +126,7 @@ run "autoscaling_on_a_custom_gpu_metric" {
   command = plan
 
   module {
-    source = "./modules/service"
+    source = "../modules/service"
   }
 
   variables {
@@ -153,7 +153,7 @@ run "terraform_owns_desired_count" {
   command = plan
 
   module {
-    source = "./modules/service"
+    source = "../modules/service"
   }
 
   variables {
@@ -171,7 +171,7 @@ run "bridge_mode" {
   command = plan
 
   module {
-    source = "./modules/service"
+    source = "../modules/service"
   }
 
   variables {
@@ -245,7 +245,7 @@ run "existing_cluster_left_to_the_caller_capacity" {
   command = plan
 
   module {
-    source = "./modules/capacity"
+    source = "../modules/capacity"
   }
 
   variables {
@@ -266,7 +266,7 @@ run "existing_cluster_list_taken_whole" {
   command = plan
 
   module {
-    source = "./modules/capacity"
+    source = "../modules/capacity"
   }
 
   variables {
@@ -289,7 +289,7 @@ run "pinned_ami" {
   command = plan
 
   module {
-    source = "./modules/capacity"
+    source = "../modules/capacity"
   }
 
   variables {
@@ -310,7 +310,7 @@ run "recommended_parameter_holds_json" {
   command = plan
 
   module {
-    source = "./modules/capacity"
+    source = "../modules/capacity"
   }
 
   variables {
@@ -334,7 +334,7 @@ run "version_specific_gpu_parameter" {
   command = plan
 
   module {
-    source = "./modules/capacity"
+    source = "../modules/capacity"
   }
 
   variables {
@@ -351,7 +351,7 @@ run "fractional_gpu_type" {
   command = plan
 
   module {
-    source = "./modules/service"
+    source = "../modules/service"
   }
 
   variables {
@@ -375,7 +375,7 @@ run "multi_gpu_type" {
   command = plan
 
   module {
-    source = "./modules/service"
+    source = "../modules/service"
   }
 
   variables {
@@ -403,7 +403,7 @@ run "sidecars_secrets_and_configuration" {
   command = plan
 
   module {
-    source = "./modules/service"
+    source = "../modules/service"
   }
 
   variables {
@@ -484,7 +484,7 @@ run "extra_ecs_config_user_data_and_ssm" {
   command = plan
 
   module {
-    source = "./modules/capacity"
+    source = "../modules/capacity"
   }
 
   variables {
@@ -510,7 +510,7 @@ run "load_balancer_and_no_placement_constraint" {
   command = plan
 
   module {
-    source = "./modules/service"
+    source = "../modules/service"
   }
 
   variables {
@@ -547,7 +547,7 @@ run "al2_parameter_warns_of_its_end_of_life" {
   command = plan
 
   module {
-    source = "./modules/capacity"
+    source = "../modules/capacity"
   }
 
   variables {
@@ -566,7 +566,7 @@ run "memory_margin_can_be_lowered" {
   command = plan
 
   module {
-    source = "./modules/service"
+    source = "../modules/service"
   }
 
   variables {

@@ -60,7 +60,7 @@ run "mps_renders_a_sharing_strategy_and_no_value" {
   command = plan
 
   module {
-    source = "./modules/service"
+    source = "../modules/service"
   }
 
   assert {
@@ -90,7 +90,7 @@ run "mps_without_a_compute_share_renders_only_the_memory" {
   command = plan
 
   module {
-    source = "./modules/service"
+    source = "../modules/service"
   }
 
   variables {
@@ -116,7 +116,7 @@ run "mps_memory_must_be_at_least_one_mib" {
   command = plan
 
   module {
-    source = "./modules/service"
+    source = "../modules/service"
   }
 
   variables {
@@ -130,7 +130,7 @@ run "mps_compute_percent_must_be_1_to_100" {
   command = plan
 
   module {
-    source = "./modules/service"
+    source = "../modules/service"
   }
 
   variables {
@@ -144,7 +144,7 @@ run "mps_and_a_gpu_count_together" {
   command = plan
 
   module {
-    source = "./modules/service"
+    source = "../modules/service"
   }
 
   variables {
@@ -158,7 +158,7 @@ run "mps_beside_a_container_with_whole_gpus" {
   command = plan
 
   module {
-    source = "./modules/service"
+    source = "../modules/service"
   }
 
   variables {
@@ -174,7 +174,7 @@ run "mps_memory_larger_than_one_gpu" {
   command = plan
 
   module {
-    source = "./modules/service"
+    source = "../modules/service"
   }
 
   variables {
@@ -188,7 +188,7 @@ run "mps_on_a_fractional_type" {
   command = plan
 
   module {
-    source = "./modules/service"
+    source = "../modules/service"
   }
 
   variables {

@@ -67,7 +67,7 @@ run "name_must_be_a_short_identifier" {
   command = plan
 
   module {
-    source = "./modules/facts"
+    source = "../modules/facts"
   }
 
   variables {
@@ -81,7 +81,7 @@ run "name_must_not_start_with_ecs" {
   command = plan
 
   module {
-    source = "./modules/facts"
+    source = "../modules/facts"
   }
 
   variables {
@@ -95,7 +95,7 @@ run "cluster_name_must_be_valid" {
   command = plan
 
   module {
-    source = "./modules/facts"
+    source = "../modules/facts"
   }
 
   variables {
@@ -119,7 +119,7 @@ run "at_least_one_subnet" {
   command = plan
 
   module {
-    source = "./modules/capacity"
+    source = "../modules/capacity"
   }
 
   variables {
@@ -133,7 +133,7 @@ run "ingress_rule_needs_one_source" {
   command = plan
 
   module {
-    source = "./modules/service"
+    source = "../modules/service"
   }
 
   variables {
@@ -147,7 +147,7 @@ run "egress_rule_needs_one_source" {
   command = plan
 
   module {
-    source = "./modules/service"
+    source = "../modules/service"
   }
 
   variables {
@@ -161,7 +161,7 @@ run "instance_egress_rule_needs_one_source" {
   command = plan
 
   module {
-    source = "./modules/capacity"
+    source = "../modules/capacity"
   }
 
   variables {
@@ -175,7 +175,7 @@ run "ami_id_must_be_an_ami_id" {
   command = plan
 
   module {
-    source = "./modules/capacity"
+    source = "../modules/capacity"
   }
 
   variables {
@@ -189,7 +189,7 @@ run "root_volume_at_least_30_gib" {
   command = plan
 
   module {
-    source = "./modules/capacity"
+    source = "../modules/capacity"
   }
 
   variables {
@@ -203,7 +203,7 @@ run "extra_ecs_config_keys_are_agent_settings" {
   command = plan
 
   module {
-    source = "./modules/capacity"
+    source = "../modules/capacity"
   }
 
   variables {
@@ -217,7 +217,7 @@ run "extra_ecs_config_must_not_override_the_gpu_lines" {
   command = plan
 
   module {
-    source = "./modules/capacity"
+    source = "../modules/capacity"
   }
 
   variables {
@@ -231,7 +231,7 @@ run "extra_ecs_config_values_are_single_lines" {
   command = plan
 
   module {
-    source = "./modules/capacity"
+    source = "../modules/capacity"
   }
 
   variables {
@@ -245,7 +245,7 @@ run "imds_hop_limit_range" {
   command = plan
 
   module {
-    source = "./modules/capacity"
+    source = "../modules/capacity"
   }
 
   variables {
@@ -259,7 +259,7 @@ run "min_size_not_negative" {
   command = plan
 
   module {
-    source = "./modules/capacity"
+    source = "../modules/capacity"
   }
 
   variables {
@@ -273,7 +273,7 @@ run "max_size_at_least_one" {
   command = plan
 
   module {
-    source = "./modules/capacity"
+    source = "../modules/capacity"
   }
 
   variables {
@@ -287,7 +287,7 @@ run "instance_warmup_range" {
   command = plan
 
   module {
-    source = "./modules/capacity"
+    source = "../modules/capacity"
   }
 
   variables {
@@ -301,7 +301,7 @@ run "refresh_min_healthy_range" {
   command = plan
 
   module {
-    source = "./modules/capacity"
+    source = "../modules/capacity"
   }
 
   variables {
@@ -315,7 +315,7 @@ run "target_capacity_range" {
   command = plan
 
   module {
-    source = "./modules/capacity"
+    source = "../modules/capacity"
   }
 
   variables {
@@ -329,7 +329,7 @@ run "minimum_step_range" {
   command = plan
 
   module {
-    source = "./modules/capacity"
+    source = "../modules/capacity"
   }
 
   variables {
@@ -343,7 +343,7 @@ run "maximum_step_range" {
   command = plan
 
   module {
-    source = "./modules/capacity"
+    source = "../modules/capacity"
   }
 
   variables {
@@ -357,7 +357,7 @@ run "network_mode_awsvpc_or_bridge" {
   command = plan
 
   module {
-    source = "./modules/service"
+    source = "../modules/service"
   }
 
   variables {
@@ -371,7 +371,7 @@ run "gpu_count_below_one_is_refused" {
   command = plan
 
   module {
-    source = "./modules/service"
+    source = "../modules/service"
   }
 
   variables {
@@ -385,7 +385,7 @@ run "gpu_count_must_be_whole_or_a_known_fraction" {
   command = plan
 
   module {
-    source = "./modules/service"
+    source = "../modules/service"
   }
 
   variables {
@@ -399,7 +399,7 @@ run "task_cpu_minimum" {
   command = plan
 
   module {
-    source = "./modules/service"
+    source = "../modules/service"
   }
 
   variables {
@@ -413,7 +413,7 @@ run "task_memory_minimum" {
   command = plan
 
   module {
-    source = "./modules/service"
+    source = "../modules/service"
   }
 
   variables {
@@ -427,7 +427,7 @@ run "memory_margin_not_negative" {
   command = plan
 
   module {
-    source = "./modules/facts"
+    source = "../modules/facts"
   }
 
   variables {
@@ -441,7 +441,7 @@ run "port_protocol" {
   command = plan
 
   module {
-    source = "./modules/service"
+    source = "../modules/service"
   }
 
   variables {
@@ -455,7 +455,7 @@ run "nvidia_variables_are_owned_by_the_module" {
   command = plan
 
   module {
-    source = "./modules/service"
+    source = "../modules/service"
   }
 
   variables {
@@ -469,7 +469,7 @@ run "secrets_are_arns" {
   command = plan
 
   module {
-    source = "./modules/service"
+    source = "../modules/service"
   }
 
   variables {
@@ -483,7 +483,7 @@ run "health_check_command_form" {
   command = plan
 
   module {
-    source = "./modules/service"
+    source = "../modules/service"
   }
 
   variables {
@@ -497,7 +497,7 @@ run "health_check_ranges" {
   command = plan
 
   module {
-    source = "./modules/service"
+    source = "../modules/service"
   }
 
   variables {
@@ -511,7 +511,7 @@ run "sidecars_need_name_and_image" {
   command = plan
 
   module {
-    source = "./modules/service"
+    source = "../modules/service"
   }
 
   variables {
@@ -525,7 +525,7 @@ run "sidecars_get_no_gpu" {
   command = plan
 
   module {
-    source = "./modules/service"
+    source = "../modules/service"
   }
 
   variables {
@@ -539,7 +539,7 @@ run "log_retention_is_a_cloudwatch_value" {
   command = plan
 
   module {
-    source = "./modules/service"
+    source = "../modules/service"
   }
 
   variables {
@@ -553,7 +553,7 @@ run "desired_count_not_negative" {
   command = plan
 
   module {
-    source = "./modules/service"
+    source = "../modules/service"
   }
 
   variables {
@@ -567,7 +567,7 @@ run "autoscaling_min_at_most_max" {
   command = plan
 
   module {
-    source = "./modules/service"
+    source = "../modules/service"
   }
 
   variables {
@@ -581,7 +581,7 @@ run "autoscaling_metric_type" {
   command = plan
 
   module {
-    source = "./modules/service"
+    source = "../modules/service"
   }
 
   variables {
@@ -595,7 +595,7 @@ run "autoscaling_alb_metric_needs_a_label" {
   command = plan
 
   module {
-    source = "./modules/service"
+    source = "../modules/service"
   }
 
   variables {
@@ -609,7 +609,7 @@ run "instance_type_not_in_the_catalog" {
   command = plan
 
   module {
-    source = "./modules/capacity"
+    source = "../modules/capacity"
   }
 
   variables {
@@ -623,7 +623,7 @@ run "g2_is_refused_with_its_reason" {
   command = plan
 
   module {
-    source = "./modules/capacity"
+    source = "../modules/capacity"
   }
 
   variables {
@@ -637,7 +637,7 @@ run "p2_is_refused_with_its_reason" {
   command = plan
 
   module {
-    source = "./modules/capacity"
+    source = "../modules/capacity"
   }
 
   variables {
@@ -651,7 +651,7 @@ run "g4ad_amd_is_refused" {
   command = plan
 
   module {
-    source = "./modules/capacity"
+    source = "../modules/capacity"
   }
 
   variables {
@@ -665,7 +665,7 @@ run "g5g_arm64_is_refused" {
   command = plan
 
   module {
-    source = "./modules/capacity"
+    source = "../modules/capacity"
   }
 
   variables {
@@ -679,7 +679,7 @@ run "p6e_gb200_unverified_is_refused" {
   command = plan
 
   module {
-    source = "./modules/capacity"
+    source = "../modules/capacity"
   }
 
   variables {
@@ -693,7 +693,7 @@ run "ami_parameter_must_be_a_gpu_parameter" {
   command = plan
 
   module {
-    source = "./modules/capacity"
+    source = "../modules/capacity"
   }
 
   variables {
@@ -707,7 +707,7 @@ run "ami_parameter_must_be_an_ecs_parameter" {
   command = plan
 
   module {
-    source = "./modules/capacity"
+    source = "../modules/capacity"
   }
 
   variables {
@@ -721,7 +721,7 @@ run "ami_id_and_parameter_exclude_each_other" {
   command = plan
 
   module {
-    source = "./modules/capacity"
+    source = "../modules/capacity"
   }
 
   variables {
@@ -736,7 +736,7 @@ run "min_size_above_max_size" {
   command = plan
 
   module {
-    source = "./modules/capacity"
+    source = "../modules/capacity"
   }
 
   variables {
@@ -751,7 +751,7 @@ run "scaling_steps_in_order" {
   command = plan
 
   module {
-    source = "./modules/capacity"
+    source = "../modules/capacity"
   }
 
   variables {
@@ -766,7 +766,7 @@ run "existing_cluster_needs_an_explicit_association_choice" {
   command = plan
 
   module {
-    source = "./modules/capacity"
+    source = "../modules/capacity"
   }
 
   variables {
@@ -780,7 +780,7 @@ run "gpu_count_above_the_types_gpus" {
   command = plan
 
   module {
-    source = "./modules/service"
+    source = "../modules/service"
   }
 
   variables {
@@ -794,7 +794,7 @@ run "gpu_count_above_the_types_gpus_multi" {
   command = plan
 
   module {
-    source = "./modules/service"
+    source = "../modules/service"
   }
 
   variables {
@@ -810,7 +810,7 @@ run "whole_gpu_on_a_fractional_type" {
   command = plan
 
   module {
-    source = "./modules/service"
+    source = "../modules/service"
   }
 
   variables {
@@ -827,7 +827,7 @@ run "wrong_fraction_on_a_fractional_type" {
   command = plan
 
   module {
-    source = "./modules/service"
+    source = "../modules/service"
   }
 
   variables {
@@ -844,7 +844,7 @@ run "fraction_on_a_whole_gpu_type" {
   command = plan
 
   module {
-    source = "./modules/service"
+    source = "../modules/service"
   }
 
   variables {
@@ -858,7 +858,7 @@ run "task_cpu_above_the_types_vcpus" {
   command = plan
 
   module {
-    source = "./modules/service"
+    source = "../modules/service"
   }
 
   variables {
@@ -872,7 +872,7 @@ run "task_memory_above_what_the_type_can_register" {
   command = plan
 
   module {
-    source = "./modules/service"
+    source = "../modules/service"
   }
 
   variables {
@@ -886,7 +886,7 @@ run "task_memory_above_the_margin" {
   command = plan
 
   module {
-    source = "./modules/service"
+    source = "../modules/service"
   }
 
   variables {
@@ -900,7 +900,7 @@ run "unknown_nvidia_capability" {
   command = plan
 
   module {
-    source = "./modules/service"
+    source = "../modules/service"
   }
 
   variables {
@@ -914,7 +914,7 @@ run "all_stands_alone" {
   command = plan
 
   module {
-    source = "./modules/service"
+    source = "../modules/service"
   }
 
   variables {
@@ -928,7 +928,7 @@ run "unknown_type_of_a_known_family_is_refused" {
   command = plan
 
   module {
-    source = "./modules/capacity"
+    source = "../modules/capacity"
   }
 
   variables {
@@ -958,7 +958,7 @@ run "unknown_type_with_facts_still_checks_the_fit" {
   command = plan
 
   module {
-    source = "./modules/service"
+    source = "../modules/service"
   }
 
   variables {
@@ -974,7 +974,7 @@ run "instance_type_facts_must_be_whole" {
   command = plan
 
   module {
-    source = "./modules/facts"
+    source = "../modules/facts"
   }
 
   variables {
@@ -989,7 +989,7 @@ run "desired_count_above_what_the_group_holds" {
   command = plan
 
   module {
-    source = "./modules/service"
+    source = "../modules/service"
   }
 
   variables {
@@ -1004,7 +1004,7 @@ run "autoscaling_max_above_what_the_group_holds" {
   command = plan
 
   module {
-    source = "./modules/service"
+    source = "../modules/service"
   }
 
   variables {
@@ -1019,7 +1019,7 @@ run "name_suffix_must_be_short" {
   command = plan
 
   module {
-    source = "./modules/facts"
+    source = "../modules/facts"
   }
 
   variables {
@@ -1033,7 +1033,7 @@ run "empty_name_suffix_keeps_the_bare_names" {
   command = plan
 
   module {
-    source = "./modules/service"
+    source = "../modules/service"
   }
 
   variables {
@@ -1050,7 +1050,7 @@ run "empty_name_suffix_keeps_the_bare_capacity_provider_name" {
   command = plan
 
   module {
-    source = "./modules/capacity"
+    source = "../modules/capacity"
   }
 
   variables {
@@ -1067,7 +1067,7 @@ run "role_path_and_permissions_boundary_are_set" {
   command = plan
 
   module {
-    source = "./modules/capacity"
+    source = "../modules/capacity"
   }
 
   variables {
@@ -1085,7 +1085,7 @@ run "role_path_and_permissions_boundary_are_set_on_the_task_roles" {
   command = plan
 
   module {
-    source = "./modules/service"
+    source = "../modules/service"
   }
 
   variables {
@@ -1107,7 +1107,7 @@ run "role_path_needs_slashes" {
   command = plan
 
   module {
-    source = "./modules/facts"
+    source = "../modules/facts"
   }
 
   variables {
@@ -1121,7 +1121,7 @@ run "permissions_boundary_must_be_a_policy_arn" {
   command = plan
 
   module {
-    source = "./modules/facts"
+    source = "../modules/facts"
   }
 
   variables {

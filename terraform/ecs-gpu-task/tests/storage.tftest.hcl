@@ -65,7 +65,7 @@ run "model_cache_is_mounted_into_the_gpu_containers_only" {
   command = plan
 
   module {
-    source = "./modules/service"
+    source = "../modules/service"
   }
 
   variables {
@@ -86,7 +86,7 @@ run "model_cache_directory_is_made_on_the_root_volume" {
   command = plan
 
   module {
-    source = "./modules/capacity"
+    source = "../modules/capacity"
   }
 
   variables {
@@ -103,7 +103,7 @@ run "model_cache_on_instance_store" {
   command = plan
 
   module {
-    source = "./modules/capacity"
+    source = "../modules/capacity"
   }
 
   variables {
@@ -120,7 +120,7 @@ run "efs_volume_with_access_point_and_iam" {
   command = plan
 
   module {
-    source = "./modules/service"
+    source = "../modules/service"
   }
 
   variables {
@@ -151,7 +151,7 @@ run "managed_ebs_volume" {
   command = plan
 
   module {
-    source = "./modules/service"
+    source = "../modules/service"
   }
 
   variables {
@@ -172,7 +172,7 @@ run "model_cache_relative_path" {
   command = plan
 
   module {
-    source = "./modules/facts"
+    source = "../modules/facts"
   }
 
   variables {
@@ -186,7 +186,7 @@ run "efs_bad_file_system_id" {
   command = plan
 
   module {
-    source = "./modules/service"
+    source = "../modules/service"
   }
 
   variables {
@@ -200,7 +200,7 @@ run "efs_bad_access_point" {
   command = plan
 
   module {
-    source = "./modules/service"
+    source = "../modules/service"
   }
 
   variables {
@@ -214,7 +214,7 @@ run "efs_access_point_and_root_directory" {
   command = plan
 
   module {
-    source = "./modules/service"
+    source = "../modules/service"
   }
 
   variables {
@@ -228,7 +228,7 @@ run "efs_names_a_missing_container" {
   command = plan
 
   module {
-    source = "./modules/service"
+    source = "../modules/service"
   }
 
   variables {
@@ -242,7 +242,7 @@ run "ebs_volume_size_zero" {
   command = plan
 
   module {
-    source = "./modules/service"
+    source = "../modules/service"
   }
 
   variables {
@@ -256,7 +256,7 @@ run "ebs_volume_type_unknown" {
   command = plan
 
   module {
-    source = "./modules/service"
+    source = "../modules/service"
   }
 
   variables {
@@ -270,7 +270,7 @@ run "ebs_volume_role_not_an_arn" {
   command = plan
 
   module {
-    source = "./modules/service"
+    source = "../modules/service"
   }
 
   variables {

@@ -22,14 +22,14 @@ provider "aws" {
 }
 
 module "cluster" {
-  source = "../../modules/cluster"
+  source = "../../../modules/cluster"
 
   name               = "gpu-canary"
   capacity_providers = [module.capacity.capacity_provider_name]
 }
 
 module "capacity" {
-  source = "../../modules/capacity"
+  source = "../../../modules/capacity"
 
   name                        = "chat"
   cluster_name                = module.cluster.name
@@ -107,7 +107,7 @@ resource "aws_iam_role_policy_attachment" "load_balancers" {
 }
 
 module "service" {
-  source = "../../modules/service-v6"
+  source = "../../../modules/service-v6"
 
   name         = "chat"
   cluster_name = module.capacity.cluster_name

@@ -20,7 +20,7 @@ provider "aws" {
 }
 
 module "gpu_capacity" {
-  source = "../../modules/capacity"
+  source = "../../../modules/capacity"
 
   name                        = "embed"
   cluster_name                = var.cluster_name
@@ -39,7 +39,7 @@ resource "aws_ecs_cluster_capacity_providers" "platform" {
 }
 
 module "embeddings" {
-  source = "../../modules/service"
+  source = "../../../modules/service"
 
   name         = "embed"
   cluster_name = module.gpu_capacity.cluster_name

@@ -28,7 +28,7 @@ provider "aws" {
 }
 
 module "cluster" {
-  source = "../../modules/cluster"
+  source = "../../../modules/cluster"
 
   name               = "gpu-prod"
   capacity_providers = [module.vllm.capacity_provider_name, module.embed.capacity_provider_name]
