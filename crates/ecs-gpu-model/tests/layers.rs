@@ -337,14 +337,16 @@ fn grouped_and_nested_paths_are_read() {
 
 /// The crates of `crates/`, from the bottom up: a crate depends only on crates of the layers below
 /// its own. The GPU stack as Terraform describes it (`ecs-gpu-stack`) reads the model and feeds
-/// the simulator; the rules and the binary read it; it knows neither.
+/// the simulator; the rules and the binary read it; it knows neither. The generators
+/// (`ecs-gpu-generate`, run by `scripts/generate.sh`) are a binary beside `ecs-gpu`: they read the
+/// catalog, the HCL parser and the rules' docs, and nothing depends on them.
 const LAYERS: &[&[&str]] = &[
     &["ecs-gpu-catalog", "ecs-gpu-hcl", "ecs-gpu-report"],
     &["ecs-gpu-model", "ecs-gpu-query", "ecs-gpu-route"],
     &["ecs-gpu-sim"],
     &["ecs-gpu-diagnose", "ecs-gpu-plan", "ecs-gpu-stack"],
     &["ecs-gpu-aws", "ecs-gpu-rules"],
-    &["ecs-gpu"],
+    &["ecs-gpu", "ecs-gpu-generate"],
 ];
 
 /// The crates of this workspace a manifest depends on, in any of its dependency tables.
