@@ -931,6 +931,11 @@ fn image_references_give_their_cuda_or_stay_unknown() {
         Some("12.3.0")
     );
     assert_eq!(c("vllm/vllm-openai:v0.9.0").as_deref(), Some("12.8"));
+    // NGC's PyTorch container by its YY.MM release, from its release notes.
+    assert_eq!(
+        c("nvcr.io/nvidia/pytorch:25.12-py3").as_deref(),
+        Some("13.1.0")
+    );
     use UnknownImage::*;
     let why = |image: &str| match d.image_cuda(image) {
         ImageCuda::Unknown(w) => Some(w),
@@ -961,6 +966,7 @@ fn image_references_give_their_cuda_or_stay_unknown() {
         Some(TagNotListed)
     );
     assert_eq!(why("nvidia/cuda:base"), Some(TagNotListed));
+    assert_eq!(why("nvcr.io/nvidia/pytorch:24.05-py3"), Some(TagNotListed));
 }
 
 #[test]
@@ -1000,6 +1006,16 @@ fn an_image_runs_natively_or_maybe_or_not_at_all() {
     assert_eq!(
         verdict("pytorch/pytorch:2.9.0-cuda13.0-cudnn9-runtime", al2023),
         RunVerdict::Runs
+    );
+    // Whether NGC's PyTorch image carries the compatibility package is not recorded: across major
+    // releases the answer is not known, within one it may run through minor version compatibility.
+    assert_eq!(
+        verdict("nvcr.io/nvidia/pytorch:25.12-py3", al2),
+        RunVerdict::Unknown
+    );
+    assert_eq!(
+        verdict("nvcr.io/nvidia/pytorch:25.12-py3", al2023),
+        RunVerdict::MayRunMinorCompat
     );
     // A driver older than the table: unknown.
     assert_eq!(

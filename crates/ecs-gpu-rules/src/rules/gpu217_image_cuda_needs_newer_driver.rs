@@ -15,8 +15,8 @@ declare_rule! {
     /// GPU-optimized AMI release with a known driver (the `recommended` parameter, the newest
     /// release the catalog knows; a version-pinned parameter; a `data "aws_ami"` name lookup scoped
     /// to Amazon's images), and whose image's CUDA the catalog knows (`nvidia/cuda:<version>-...`,
-    /// `pytorch/pytorch:...-cuda<version>-...-runtime`, the vLLM and Triton releases it lists, each
-    /// with its source): the CUDA the image is built for against the CUDA the AMI's driver
+    /// `pytorch/pytorch:...-cuda<version>-...-runtime`, the vLLM, Triton and NGC PyTorch releases
+    /// it lists, each with its source): the CUDA the image is built for against the CUDA the AMI's driver
     /// supports (NVIDIA's toolkit driver table).
     ///
     /// - **error** when no compatibility path can apply: the image needs another CUDA major
