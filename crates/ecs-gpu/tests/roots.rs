@@ -30,10 +30,10 @@ fn json(o: &Output) -> serde_json::Value {
 
 /// `envs/a` and `envs/b`: a GPU stack whose deployment fits its group (rolling, 2 tasks of 4 GPUs
 /// on `g5.12xlarge`, `max_size` 3), in `envs/b` with another cluster, group, provider and family.
-/// Each test writes its own copy (`test`): the tests run in parallel, and one removing the folder
-/// while the other reads it failed the other at random.
-fn monorepo(test: &str) -> PathBuf {
-    let dir = Path::new(env!("CARGO_TARGET_TMPDIR")).join(format!("roots-monorepo-{test}"));
+/// Each test writes its own copy (`name`): tests run in parallel, and one removing the folder
+/// while another reads it made the reader exit 2.
+fn monorepo(name: &str) -> PathBuf {
+    let dir = Path::new(env!("CARGO_TARGET_TMPDIR")).join(format!("roots-monorepo-{name}"));
     let _ = std::fs::remove_dir_all(&dir);
     let stack = Path::new(env!("CARGO_MANIFEST_DIR"))
         .join("../ecs-gpu-rules/tests/fixtures/GPU406/clean/fits");
