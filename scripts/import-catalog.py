@@ -11,6 +11,11 @@ The inputs, all in crates/ecs-gpu-catalog/data/sources/ (see its README.md):
 - ecs-gpu-families.json: the ECS documentation's GPU family lists and each family's ECS status;
   a family in neither is `unverified`;
 - ec2-instance-types.json: every instance type name of the EC2 API (botocore);
+- ecs-gpu-ami-drivers.json: the NVIDIA driver of each ECS GPU AMI release, derived from the
+  amazon-ecs-ami repository at a pinned commit by scripts/derive-ami-drivers.py (the first step of
+  scripts/generate.sh, which re-derives it when that repository is at hand);
+- nvidia-drivers.json: the driver branches families can use, CUDA and its driver table, the
+  compatibility rules, the CUDA of well-known images, the AMI releases after that commit;
 - ecs-gpu-facts.md and ecs-gpu-2026-updates.md: the ECS facts below cite them by source key.
 
 This script copies the facts ecs-gpu uses, keeps their source keys and adds nothing of its own.
@@ -41,6 +46,8 @@ def load(path):
 src = load(source_dir / "gpu-instance-types.json")
 fams = load(source_dir / "ecs-gpu-families.json")
 ec2_names = load(source_dir / "ec2-instance-types.json")
+ami_drivers = load(source_dir / "ecs-gpu-ami-drivers.json")
+nvidia = load(source_dir / "nvidia-drivers.json")
 
 
 def field_values(field):
@@ -82,6 +89,8 @@ for key, s in src["sources"].items():
     sources[key] = f'{where}: {s["what"]}'
 sources.update(MD_SOURCES)
 sources.update(fams["sources"])
+sources.update(nvidia["sources"])
+sources[ami_drivers["Source"]["key"]] = ami_drivers["Source"]["what"]
 
 
 def family_source(text):
@@ -269,17 +278,97 @@ for name in list(dict.fromkeys(r["family"] for r in instance_types)) + [
         "family": name,
         "status": status,
         "reason": reason,
+        "available": entry.get("available"),
         "gpu": entry.get("gpu", facts.get("gpu")),
         "ecs_note": entry.get("ecs_note", facts.get("ecs_gpu_ami")),
         "sources": sorted(fam_sources),
     })
+
+
+
+def branch(version):
+    return int(version.split(".")[0])
+
+
+def version_key(version):
+    return tuple(int(p) for p in version.split("."))
+
+
+# The ECS GPU AMI releases: derived ones, then the later ones the field notes give.
+ami_releases = [dict(r, sources=[ami_drivers["Source"]["key"]]) for r in ami_drivers["releases"]]
+derived_last = {}
+for r in ami_releases:
+    derived_last[r["variant"]] = max(derived_last.get(r["variant"], ""), r["release"])
+later = nvidia["later_ami_releases"]
+for r in later["releases"]:
+    if r["release"] <= derived_last.get(r["variant"], ""):
+        raise SystemExit(f"nvidia-drivers.json: later_ami_releases {r['release']} {r['variant']} is not after "
+                         f"the derived releases (last {derived_last[r['variant']]})")
+    ami_releases.append(dict(r, installs_exactly=None, sources=later["sources"]))
+seen = set()
+for r in ami_releases:
+    key = (r["variant"], r["release"])
+    if key in seen:
+        raise SystemExit(f"ECS GPU AMI release {r['release']} {r['variant']} is listed twice")
+    seen.add(key)
+    r.pop("commit", None)
+ami_releases.sort(key=lambda r: (r["variant"], r["release"]))
+variants = ["al2023", "al2", "al2-kernel-5.10"]
+newest = {v: max((r for r in ami_releases if r["variant"] == v), key=lambda r: r["release"]) for v in variants}
+
+
+def cannot_drive(needs, driver):
+    """Whether a family's driver needs say no for this driver (the known nos only)."""
+    b = branch(driver)
+    return (("min_branch" in needs and b < needs["min_branch"])
+            or ("max_branch" in needs and b > needs["max_branch"])
+            or b in needs.get("unsupported_branches", []))
+
+
+# A family no ECS GPU AMI release can drive has the refusing status, and only such a family: the
+# status written in ecs-gpu-families.json must agree with the driver data.
+for name, needs in nvidia["families"].items():
+    if name not in {f["family"] for f in families}:
+        raise SystemExit(f"nvidia-drivers.json: family {name} is not in the catalog")
+    for k in needs["sources"]:
+        if k not in sources:
+            raise SystemExit(f"nvidia-drivers.json: family {name}: source key {k} is not defined")
+for f in families:
+    needs = nvidia["families"].get(f["family"])
+    refused = needs is not None and all(cannot_drive(needs, newest[v]["nvidia_driver"]) for v in variants)
+    if refused and f["status"] in ("supported", "unverified"):
+        raise SystemExit(f"{f['family']}: no ECS GPU AMI release can drive it (nvidia-drivers.json); give it the "
+                         "status no-ecs-gpu-ami-driver in ecs-gpu-families.json")
+    if f["status"] == "no-ecs-gpu-ami-driver" and not refused:
+        raise SystemExit(f"{f['family']}: status no-ecs-gpu-ami-driver, but the newest ECS GPU AMI releases "
+                         f"({', '.join(newest[v]['nvidia_driver'] for v in variants)}) are not known to fail it")
+for image in nvidia["images"]:
+    keys = image["sources"] + [k for r in image.get("releases", []) for k in r.get("sources", [])]
+    for k in keys:
+        if k not in sources:
+            raise SystemExit(f"nvidia-drivers.json: image {image['repository']}: source key {k} is not defined")
+rows = nvidia["cuda_toolkit_drivers"]["rows"]
+if [version_key(r["cuda"]) for r in rows] != sorted((version_key(r["cuda"]) for r in rows), reverse=True):
+    raise SystemExit("nvidia-drivers.json: cuda_toolkit_drivers rows must go from the newest CUDA down")
+
+drivers = {
+    "ami_releases": ami_releases,
+    "ami_variants": nvidia["ami_variants"],
+    "cuda_toolkit_drivers": nvidia["cuda_toolkit_drivers"],
+    "minor_version_compatibility": nvidia["minor_version_compatibility"],
+    "forward_compatibility": nvidia["forward_compatibility"],
+    "container_requirement": nvidia["container_requirement"],
+    "families": nvidia["families"],
+    "images": nvidia["images"],
+}
 
 ecs = src["ecs_facts"]
 ssm = ecs["ssm_parameters_gpu_ami"]
 catalog = {
     "about": "ecs-gpu catalog: generated by scripts/import-catalog.py from crates/ecs-gpu-catalog/data/sources "
     "(gpu-instance-types.json built " + src["built"] + ", describe-instance-types/, ecs-gpu-families.json, "
-    "ec2-instance-types.json of botocore " + ec2_names["botocore"] + ", ecs-gpu-facts.md, ecs-gpu-2026-updates.md). "
+    "ec2-instance-types.json of botocore " + ec2_names["botocore"] + ", ecs-gpu-ami-drivers.json, nvidia-drivers.json, "
+    "ecs-gpu-facts.md, ecs-gpu-2026-updates.md, ecs-gpu-field-2026-12.md). "
     "Every fact names its source keys; the keys are defined in `sources`.",
     "sources": dict(sorted(sources.items())),
     "families": families,
@@ -287,17 +376,19 @@ catalog = {
     "ami": {
         "ecs_parameter_prefix": "/aws/service/ecs/optimized-ami/",
         "gpu_parameters": [
+            # name_prefix: the AMI name up to its version (AMI al2023gpu.pkr.hcl, al2gpu.pkr.hcl,
+            # al2kernel5dot10gpu.pkr.hcl: `${ami_name_prefix}-gpu-hvm-...`, `...-kernel-5.10-gpu-hvm-...`).
             {"variant": "al2023", "parameter": ssm["al2023_x86_64_gpu"], "end_of_life": None,
-             "sources": ["AMI", "CDK"]},
+             "name_prefix": "al2023-ami-ecs-gpu-hvm-", "sources": ["AMI", "CDK"]},
             {"variant": "al2", "parameter": ssm["al2_x86_64_gpu"], "end_of_life": "2026-06-30",
-             "sources": ["AMI", "ECS-2023"]},
+             "name_prefix": "amzn2-ami-ecs-gpu-hvm-", "sources": ["AMI", "ECS-2023"]},
             {"variant": "al2-kernel-5.10", "parameter": ssm["al2_kernel_5_10_x86_64_gpu"], "end_of_life": "2026-06-30",
-             "sources": ["AMI"]},
+             "name_prefix": "amzn2-ami-ecs-kernel-5.10-gpu-hvm-", "sources": ["AMI"]},
         ],
         "recommended_parameter": ssm["al2023_x86_64_gpu_image_id"],
         "version_pinned_form": "/aws/service/ecs/optimized-ami/amazon-linux-2/gpu/<version>",
         "arm64_gpu_parameter": None,
-        "gpu_ami_name_prefixes": ["al2023-ami-ecs-gpu-hvm-", "amzn2-ami-ecs-gpu-hvm-"],
+        "gpu_ami_name_prefixes": ["al2023-ami-ecs-gpu-hvm-", "amzn2-ami-ecs-gpu-hvm-", "amzn2-ami-ecs-kernel-5.10-gpu-hvm-"],
         # The ECS-optimized AMI name families; a name in them without the gpu infix is a non-GPU variant.
         "ecs_ami_name_prefixes": ["al2023-ami-ecs-", "amzn2-ami-ecs-"],
         "amazon_owner_alias": "amazon",
@@ -432,6 +523,8 @@ catalog = {
     },
     # The fractional (vGPU) families on ECS on EC2: the AMI, release and settings they need.
     "vgpu": fams["vgpu"],
+    # NVIDIA drivers: per AMI release, per family, CUDA and images (docs/drivers.md).
+    "drivers": drivers,
 }
 
 out = data / "catalog.json"

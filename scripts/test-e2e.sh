@@ -224,6 +224,7 @@ provider "aws" {
     cloudwatch             = "$ENDPOINT"
     ec2                    = "$ENDPOINT"
     ecs                    = "$ENDPOINT"
+    ecr                    = "$ENDPOINT"
     elbv2                  = "$ENDPOINT"
     iam                    = "$ENDPOINT"
     logs                   = "$ENDPOINT"
@@ -481,9 +482,28 @@ echo "=== examples/production: a tag on the listener rule"
 "$py" "$root/scripts/e2e_check.py" module-untouched "$work/production/plan-listener.json" "$work/production/plan-baseline.json" aws_lb_listener_rule.vllm
 rm "$work/production/e2e_listener_override.tf"
 
+# --- a first apply of a root that creates the load balancer and the network beside the module ---
+# terraform/ecs-gpu-task/tests/same_root: the subnets, the load balancer with its security group,
+# target group and listener, the image repository and the task role are created in the caller's
+# root, so every ID the module gets is known only after apply. One apply must be enough (the first
+# plan used to fail on the ingress rules' for_each), and the load balancer's group is let in.
+mkdir -p "$work/same-root"
+cp "$root/terraform/ecs-gpu-task/tests/same_root/main.tf" "$work/same-root/"
+point_sources "$work/same-root/main.tf" "$root"
+provider_override >"$work/same-root/e2e_override.tf"
+override_ami same-root gpu "$(seed ami_1)"
+(cd "$work/same-root" && terraform init -input=false -no-color >init.log 2>&1) || { cat "$work/same-root/init.log" >&2; exit 1; }
+apply_example same-root
+tf same-root state list >"$work/same-root/state.txt"
+grep -qF 'module.gpu.module.service.aws_vpc_security_group_ingress_rule.load_balancer["public-0"]' "$work/same-root/state.txt" || {
+  echo "test-e2e: same-root: no ingress rule from the load balancer's security group in the state" >&2
+  exit 1
+}
+echo "  ok: applied in one run; the load balancer's security group is let into the tasks"
+
 echo
 echo "=== destroy"
-for example in production gpu-metrics mps warm-pool capacity-block mixed-spot existing-cluster vllm autoscaling basic; do
+for example in same-root production gpu-metrics mps warm-pool capacity-block mixed-spot existing-cluster vllm autoscaling basic; do
   tf "$example" destroy -auto-approve -input=false >"$work/$example/destroy.log" 2>&1 || { tail -n 40 "$work/$example/destroy.log" >&2; exit 1; }
   echo "destroyed examples/$example"
 done

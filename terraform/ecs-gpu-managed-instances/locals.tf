@@ -6,10 +6,12 @@ locals {
 
   unknown_types = [for t, f in local.types : t if !f.known]
   # Families whose GPUs ECS cannot give a task whatever runs the instance: not NVIDIA, deprecated,
-  # or with no EC2 record to check the task against. The other statuses of the catalog
-  # ("restricted", "no-ecs-gpu-ami") are about the ECS GPU-optimized AMI, which Managed Instances
-  # do not use: they are not refused here (an arm64 type is refused on its architecture below).
-  refused_statuses = ["not-nvidia", "deprecated", "unverified"]
+  # or with no EC2 record to check the task against; and "no-ecs-gpu-ami-driver" (G7): its GPU
+  # needs a newer NVIDIA driver than any ECS GPU AMI release ships, and no source says the
+  # Managed Instances AMI ships one. The other statuses of the catalog ("restricted",
+  # "no-ecs-gpu-ami") are about the ECS GPU-optimized AMI, which Managed Instances do not use: they
+  # are not refused here (an arm64 type is refused on its architecture below).
+  refused_statuses = ["not-nvidia", "deprecated", "unverified", "no-ecs-gpu-ami-driver"]
   refused_types = {
     for t, f in local.types : t => coalesce(f.status_reason, f.status)
     if contains(local.refused_statuses, f.status)

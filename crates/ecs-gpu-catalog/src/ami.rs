@@ -13,7 +13,22 @@ pub struct GpuAmiParameter {
     pub parameter: String,
     /// End of life (`YYYY-MM-DD`), for the Amazon Linux 2 variants.
     pub end_of_life: Option<String>,
+    /// The names of its AMIs up to their version (`al2023-ami-ecs-gpu-hvm-`).
+    pub name_prefix: String,
     pub sources: Vec<String>,
+}
+
+impl GpuAmiParameter {
+    /// The operating system of the variant, for messages: `Amazon Linux 2023`, `Amazon Linux 2`,
+    /// `Amazon Linux 2 (kernel 5.10)`; the variant's own name for any other.
+    pub fn os(&self) -> &str {
+        match self.variant.as_str() {
+            "al2023" => "Amazon Linux 2023",
+            "al2" => "Amazon Linux 2",
+            "al2-kernel-5.10" => "Amazon Linux 2 (kernel 5.10)",
+            other => other,
+        }
+    }
 }
 
 /// ECS-optimized AMI facts.
@@ -178,6 +193,17 @@ impl AmiFacts {
                     || name.starts_with(&format!("{}/", folder(p)))
             })
             .max_by_key(|p| p.parameter.len())
+    }
+
+    /// The GPU AMI variant whose AMIs an AMI name (or name filter) names: the one whose name
+    /// prefix the name's literal start begins with (`amzn2-ami-ecs-gpu-hvm-*` is `al2`). `None`
+    /// for any other name, and for a filter that stops before the prefix (`amzn2-ami-ecs-*`).
+    pub fn gpu_variant_of_name(&self, name: &str) -> Option<&GpuAmiParameter> {
+        let literal = name.trim().split(['*', '?']).next().unwrap_or_default();
+        self.gpu_parameters
+            .iter()
+            .filter(|p| literal.starts_with(p.name_prefix.as_str()))
+            .max_by_key(|p| p.name_prefix.len())
     }
 
     /// The release (`YYYYMMDD`) of an ECS GPU-optimized AMI, read from its name

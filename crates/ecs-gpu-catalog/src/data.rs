@@ -6,6 +6,7 @@ use std::fmt;
 use serde::Deserialize;
 
 use crate::ami::{AmiFacts, GpuAmiParameter};
+use crate::drivers::RawDrivers;
 use crate::{Architecture, Catalog, EcsStatus, Family, GpuFraction, GpuVendor, Gpus, InstanceType};
 
 /// Why the embedded data could not be loaded. Only tests should ever see one.
@@ -46,6 +47,7 @@ struct Raw {
     market: MarketFacts,
     efa: EfaFacts,
     vgpu: VgpuFacts,
+    drivers: RawDrivers,
 }
 
 #[derive(Deserialize)]
@@ -54,6 +56,7 @@ struct RawFamily {
     family: String,
     status: String,
     reason: Option<String>,
+    available: Option<String>,
     gpu: Option<String>,
     ecs_note: Option<String>,
     sources: Vec<String>,
@@ -394,6 +397,7 @@ pub(crate) fn load(json: &str) -> Result<Catalog, DataError> {
             name: f.family,
             status,
             reason: f.reason,
+            available: f.available,
             gpu: f.gpu,
             ecs_note: f.ecs_note,
             sources: f.sources,
@@ -488,5 +492,6 @@ pub(crate) fn load(json: &str) -> Result<Catalog, DataError> {
         market: raw.market,
         efa: raw.efa,
         vgpu: raw.vgpu,
+        drivers: raw.drivers.into(),
     })
 }

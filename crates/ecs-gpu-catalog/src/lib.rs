@@ -19,6 +19,7 @@
 mod ami;
 mod base_images;
 mod data;
+mod drivers;
 mod filter;
 mod gpu_value;
 pub mod render;
@@ -34,6 +35,11 @@ pub use base_images::{gpu_base_images, BaseImage, BaseImages};
 pub use data::{
     AgentFacts, AnywhereFacts, AutoscalingFacts, CapabilityFacts, Ec2Facts, EfaFacts, FargateFacts,
     GpuRequirementFacts, ManagedInstancesFacts, MarketFacts, QueryLanguageFacts, VgpuFacts,
+};
+pub use drivers::{
+    AmiRelease, AmiVariantDriver, ContainerRequirement, CudaFrom, CudaVersion, DriverFacts,
+    DriverVersion, FamilyDriverNeeds, ForwardCompatibility, ImageCuda, ImageEntry, ImageRelease,
+    KnownImage, MinorCompat, RunVerdict, StartCheck, Support, ToolkitDriver, UnknownImage,
 };
 pub use filter::Filter;
 pub use gpu_value::{GpuValue, GpuValueError};
@@ -190,8 +196,11 @@ pub enum EcsStatus {
     Restricted,
     /// Not an NVIDIA GPU (g4ad): ECS GPU support does not apply.
     NotNvidia,
-    /// No ECS GPU-optimized AMI exists for it (g5g and p6e-gb200, arm64).
+    /// No ECS GPU-optimized AMI exists for it (g5g, p6e-gb200 and p6e-gb300, arm64).
     NoEcsGpuAmi,
+    /// No ECS GPU-optimized AMI release ships a driver that drives its GPU (g7: it needs driver 595
+    /// or later, and the AMIs ship 580 or older); a custom AMI with such a driver runs it.
+    NoEcsGpuAmiDriver,
     /// No source says how ECS GPU support treats it (g7, g7e, and any family that arrives by data
     /// before a source is recorded): nothing is claimed.
     Unverified,
@@ -205,6 +214,7 @@ impl EcsStatus {
             EcsStatus::Restricted => "restricted",
             EcsStatus::NotNvidia => "not-nvidia",
             EcsStatus::NoEcsGpuAmi => "no-ecs-gpu-ami",
+            EcsStatus::NoEcsGpuAmiDriver => "no-ecs-gpu-ami-driver",
             EcsStatus::Unverified => "unverified",
         }
     }
@@ -216,6 +226,7 @@ impl EcsStatus {
             EcsStatus::Restricted,
             EcsStatus::NotNvidia,
             EcsStatus::NoEcsGpuAmi,
+            EcsStatus::NoEcsGpuAmiDriver,
             EcsStatus::Unverified,
         ]
         .into_iter()
@@ -236,6 +247,8 @@ pub struct Family {
     pub status: EcsStatus,
     /// Why the status is what it is, when it is not plain `supported`.
     pub reason: Option<String>,
+    /// When EC2 made it generally available (`YYYY-MM-DD`), where a source says.
+    pub available: Option<String>,
     /// GPU description as the sources give it.
     pub gpu: Option<String>,
     /// What the sources say about the family on the ECS GPU AMI.
@@ -336,6 +349,8 @@ pub struct Catalog {
     pub market: MarketFacts,
     pub efa: EfaFacts,
     pub vgpu: VgpuFacts,
+    /// NVIDIA drivers: per AMI release, per family, CUDA and images.
+    pub drivers: DriverFacts,
 }
 
 impl Catalog {

@@ -5,7 +5,7 @@ use std::io::{self, Write};
 
 use serde::Serialize;
 
-use crate::{catalog, Architecture, EcsStatus, Gpus, InstanceType};
+use crate::{catalog, AmiRelease, Architecture, EcsStatus, Gpus, InstanceType, Support};
 
 /// The JSON shape of one instance type.
 #[derive(Debug, Serialize)]
@@ -23,16 +23,65 @@ struct Row<'a> {
     architecture: Option<&'static str>,
     ecs_status: &'static str,
     ecs_status_reason: Option<&'a str>,
+    available: Option<&'a str>,
     ecs_gpu_value: Option<String>,
+    /// What the sources say of the driver branches the family can use (`null`: nothing).
+    driver_needs: Option<DriverNeedsRow<'a>>,
+    /// The driver of the newest release of each ECS GPU AMI variant, and whether it drives the
+    /// type's GPU (`[]` for a type no ECS GPU AMI applies to: not NVIDIA, or arm64).
+    ecs_gpu_ami_drivers: Vec<AmiDriverRow<'a>>,
     unverified: &'a [String],
     sources: &'a std::collections::BTreeMap<String, Vec<String>>,
 }
 
+/// The JSON shape of a family's driver needs.
+#[derive(Debug, Serialize)]
+struct DriverNeedsRow<'a> {
+    summary: String,
+    note: &'a str,
+    sources: &'a [String],
+}
+
+/// The JSON shape of one ECS GPU AMI variant's driver, for a type.
+#[derive(Debug, Serialize)]
+struct AmiDriverRow<'a> {
+    variant: &'a str,
+    release: &'a str,
+    nvidia_driver: String,
+    cuda: Option<String>,
+    /// `yes`, `no` or `unknown`.
+    drives: &'static str,
+    sources: &'a [String],
+}
+
+/// The newest release of each ECS GPU AMI variant, with whether its driver drives the type's GPU;
+/// none for a type no ECS GPU AMI applies to (not NVIDIA, or arm64).
+fn ami_drivers(t: &InstanceType) -> Vec<(&'static AmiRelease, Support)> {
+    let cat = catalog();
+    if !t.is_nvidia() || t.architecture == Some(Architecture::Arm64) {
+        return Vec::new();
+    }
+    cat.ami
+        .gpu_parameters
+        .iter()
+        .filter_map(|p| cat.drivers.newest_release(&p.variant))
+        .map(|r| (r, cat.drivers.family_supports(&t.family, &r.driver)))
+        .collect()
+}
+
+fn support_word(s: Support) -> &'static str {
+    match s {
+        Support::Yes => "yes",
+        Support::No => "no",
+        Support::Unknown => "unknown",
+    }
+}
+
 impl<'a> Row<'a> {
     fn new(t: &'a InstanceType) -> Self {
-        let reason = catalog()
-            .family(&t.family)
-            .and_then(|f| f.reason.as_deref());
+        let family = catalog().family(&t.family);
+        let reason = family.and_then(|f| f.reason.as_deref());
+        let needs = catalog().drivers.family_needs(&t.family);
         Row {
             instance_type: &t.name,
             family: &t.family,
@@ -47,7 +96,27 @@ impl<'a> Row<'a> {
             architecture: t.architecture.map(Architecture::as_str),
             ecs_status: t.ecs_status.as_str(),
             ecs_status_reason: reason,
+            available: family.and_then(|f| f.available.as_deref()),
             ecs_gpu_value: t.ecs_gpu_value(),
+            driver_needs: needs.map(|n| DriverNeedsRow {
+                summary: n.describe(),
+                note: &n.note,
+                sources: &n.sources,
+            }),
+            ecs_gpu_ami_drivers: ami_drivers(t)
+                .into_iter()
+                .map(|(r, s)| AmiDriverRow {
+                    variant: &r.variant,
+                    release: &r.release,
+                    nvidia_driver: r.driver.to_string(),
+                    cuda: catalog()
+                        .drivers
+                        .cuda_of_driver(&r.driver)
+                        .map(|c| c.to_string()),
+                    drives: support_word(s),
+                    sources: &r.sources,
+                })
+                .collect(),
             unverified: &t.unverified,
             sources: &t.sources,
         }
@@ -188,6 +257,36 @@ fn write_detail(out: &mut dyn Write, t: &InstanceType) -> io::Result<()> {
         Some(r) => writeln!(out, ": {r}")?,
         None => writeln!(out)?,
     }
+    if let Some(a) = family.and_then(|f| f.available.as_deref()) {
+        writeln!(out, "  available       {a} (general availability)")?;
+    }
+    let needs = cat.drivers.family_needs(&t.family);
+    if let Some(n) = needs {
+        writeln!(out, "  NVIDIA driver   {}: {}", n.describe(), n.note)?;
+    }
+    let amis = ami_drivers(t);
+    if !amis.is_empty() {
+        let shipped: Vec<String> = amis
+            .iter()
+            .map(|(r, s)| {
+                let cuda = cat
+                    .drivers
+                    .cuda_of_driver(&r.driver)
+                    .map_or(String::new(), |c| format!(", CUDA {c}"));
+                let drives = if needs.is_some() {
+                    format!(", drives it: {}", support_word(*s))
+                } else {
+                    String::new()
+                };
+                format!("{} {} ({}{cuda}{drives})", r.variant, r.driver, r.release)
+            })
+            .collect();
+        writeln!(
+            out,
+            "  ECS GPU AMI     newest releases the catalog knows: {}",
+            shipped.join("; ")
+        )?;
+    }
     let vgpu = &cat.vgpu;
     if vgpu.is_vgpu_family(&t.family) {
         writeln!(
@@ -218,6 +317,12 @@ fn write_detail(out: &mut dyn Write, t: &InstanceType) -> io::Result<()> {
     }
     if vgpu.is_vgpu_family(&t.family) {
         keys.extend(vgpu.sources.iter().map(String::as_str));
+    }
+    if let Some(n) = needs {
+        keys.extend(n.sources.iter().map(String::as_str));
+    }
+    for (r, _) in &amis {
+        keys.extend(r.sources.iter().map(String::as_str));
     }
     keys.sort_unstable();
     keys.dedup();

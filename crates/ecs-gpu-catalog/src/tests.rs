@@ -78,11 +78,16 @@ fn every_family_has_a_status_and_every_type_a_family() {
     assert_eq!(statuses(EcsStatus::Deprecated), ["g2"]);
     assert_eq!(statuses(EcsStatus::Restricted), ["p2"]);
     assert_eq!(statuses(EcsStatus::NotNvidia), ["g4ad"]);
-    assert_eq!(statuses(EcsStatus::NoEcsGpuAmi), ["p6e-gb200", "g5g"]);
+    assert_eq!(
+        statuses(EcsStatus::NoEcsGpuAmi),
+        ["p6e-gb200", "g5g", "p6e-gb300"]
+    );
+    // G7 needs driver 595; every ECS GPU AMI release ships 580 or older.
+    assert_eq!(statuses(EcsStatus::NoEcsGpuAmiDriver), ["g7"]);
     // No ECS document names p5e, p5en or p6-b300: the AMI loading their driver is not one.
     assert_eq!(
         statuses(EcsStatus::Unverified),
-        ["p5e", "p5en", "p6-b300", "g7", "g7e"]
+        ["p5e", "p5en", "p6-b300", "g7e"]
     );
 }
 
@@ -142,6 +147,35 @@ fn every_fact_has_a_source_that_resolves() {
     check("autoscaling", &cat.autoscaling.sources);
     check("ec2", &cat.ec2.sources);
     check("vgpu", &cat.vgpu.sources);
+    let d = &cat.drivers;
+    for r in d.ami_releases() {
+        check(
+            &format!("AMI release {} {}", r.release, r.variant),
+            &r.sources,
+        );
+    }
+    for (name, needs) in d.families() {
+        check(&format!("driver needs of {name}"), &needs.sources);
+    }
+    for image in d.images() {
+        check(&format!("image {}", image.repository), &image.sources);
+        for r in &image.releases {
+            for k in &r.sources {
+                assert!(
+                    cat.source(k).is_some(),
+                    "{}: unknown source key {k:?}",
+                    image.repository
+                );
+            }
+        }
+    }
+    check("CUDA toolkit drivers", &d.toolkit_sources);
+    check("minor version compatibility", &d.minor_compat_sources);
+    check("forward compatibility", &d.forward_compatibility.sources);
+    check("container requirement", &d.container_requirement.sources);
+    for (v, facts) in &d.ami_variants {
+        check(&format!("AMI variant {v}"), &facts.sources);
+    }
 }
 
 #[test]
@@ -157,7 +191,7 @@ fn unverified_numbers_stay_unknown() {
 }
 
 /// Types that arrived by a DescribeInstanceTypes record carry its numbers, and their family's
-/// status says nothing beyond what a source says (no ECS source for G7 and G7e: unverified).
+/// status says nothing beyond what a source says (no ECS source for G7e: unverified).
 #[test]
 fn types_added_from_describe_instance_types_are_known_and_unverified() {
     let t = known("g7e.2xlarge");
@@ -457,6 +491,31 @@ fn ami_name_filters_are_classified_without_guessing() {
             amazon_linux_2: true
         }
     );
+    // The kernel-5.10 GPU AMI is a GPU AMI (it was read as a non-GPU one), and a filter of the
+    // kernel-5.10 AMIs may match it.
+    assert_eq!(
+        ami.classify_name("amzn2-ami-ecs-kernel-5.10-gpu-hvm-*"),
+        AmiNameClass::EcsGpu {
+            amazon_linux_2: true
+        }
+    );
+    assert_eq!(
+        ami.classify_name("amzn2-ami-ecs-kernel-5.10-*"),
+        AmiNameClass::EcsAnyVariant {
+            amazon_linux_2: true
+        }
+    );
+    assert_eq!(
+        ami.gpu_variant_of_name("amzn2-ami-ecs-kernel-5.10-gpu-hvm-2.0.20260813-x86_64-ebs")
+            .map(|p| p.variant.as_str()),
+        Some("al2-kernel-5.10")
+    );
+    assert_eq!(
+        ami.gpu_variant_of_name("amzn2-ami-ecs-gpu-hvm-*")
+            .map(|p| p.variant.as_str()),
+        Some("al2")
+    );
+    assert_eq!(ami.gpu_variant_of_name("amzn2-ami-ecs-*"), None);
     // Could match AMIs other than the ECS ones.
     assert_eq!(ami.classify_name("amzn2-ami-*"), AmiNameClass::Unknown);
     assert_eq!(ami.classify_name("al2023-ami-e*"), AmiNameClass::Unknown);
@@ -703,4 +762,279 @@ fn efa_support_is_known_only_for_the_types_the_source_lists() {
             "{t} is not a catalog instance type"
         );
     }
+}
+
+fn driver(s: &str) -> DriverVersion {
+    DriverVersion::parse(s).expect("a driver version")
+}
+
+fn cuda(s: &str) -> CudaVersion {
+    CudaVersion::parse(s).expect("a CUDA version")
+}
+
+#[test]
+fn versions_parse_and_order_by_number() {
+    assert!(driver("580.95.05") > driver("580.9.99"));
+    assert!(driver("570.26") < driver("570.124.06"));
+    assert_eq!(driver("550.163.01").branch(), 550);
+    for bad in ["", "580", "580.", "a.b", "580.95.05.1", "-1.2"] {
+        assert!(DriverVersion::parse(bad).is_none(), "{bad:?}");
+    }
+    assert!(cuda("12.10") > cuda("12.9.1"));
+    assert_eq!(cuda("13.0.0.044").to_string(), "13.0.0");
+    assert_eq!(cuda("12.4.1").major_minor().to_string(), "12.4");
+    for bad in ["12", "12.", "x.1", "12.4.1b"] {
+        assert!(CudaVersion::parse(bad).is_none(), "{bad:?}");
+    }
+}
+
+/// The table of AMI releases is what the derivation and the later release notes give: the
+/// AL2023 GPU AMI went 570 -> 580 and stays on 580; the AL2 GPU AMIs stay on 550 / CUDA 12.4.1.
+#[test]
+fn ami_releases_give_each_variant_its_driver() {
+    let d = &catalog().drivers;
+    let al2023 = d.newest_release("al2023").unwrap();
+    assert_eq!(
+        (al2023.release.as_str(), al2023.driver.to_string().as_str()),
+        ("20261113", "580.178.04")
+    );
+    assert_eq!(
+        d.release("al2023", "20250909").unwrap().driver.branch(),
+        570
+    );
+    assert_eq!(
+        d.release("al2023", "20260813").unwrap().installs_exactly,
+        Some(true)
+    );
+    assert_eq!(
+        d.release("al2", "20260813").unwrap().installs_exactly,
+        Some(false)
+    );
+    for variant in ["al2", "al2-kernel-5.10"] {
+        let newest = d.newest_release(variant).unwrap();
+        assert_eq!(newest.release, "20260924");
+        assert_eq!(newest.driver.to_string(), "550.163.01");
+        assert_eq!(newest.cuda.unwrap().to_string(), "12.4.1");
+        assert!(!d.driver_moves(variant), "{variant}");
+        assert!(d.releases(variant).all(|r| r.driver.branch() == 550));
+    }
+    assert!(d.driver_moves("al2023"));
+    // A release the catalog has no driver for is unknown, never the nearest.
+    assert!(d.release("al2023", "20250101").is_none());
+    assert!(d.ami_release("al2023", Some("20261114")).is_none());
+    assert_eq!(d.ami_release("al2023", None).unwrap().release, "20261113");
+    assert_eq!(d.ami_variants["al2023"].pinned_major, Some(580));
+    // The runtime checks the image's requirements in legacy mode only: AL2, and AL2023 before CDI.
+    assert!(d.start_check_runs("al2", "20260924"));
+    assert!(d.start_check_runs("al2023", "20260129"));
+    assert!(!d.start_check_runs("al2023", "20260206"));
+}
+
+#[test]
+fn families_say_which_drivers_drive_them() {
+    let d = &catalog().drivers;
+    // G7: 595 or later; every ECS GPU AMI driver is older.
+    assert_eq!(d.family_supports("g7", &driver("580.178.04")), Support::No);
+    assert_eq!(d.family_supports("g7", &driver("550.163.01")), Support::No);
+    assert_eq!(d.family_supports("g7", &driver("595.71.05")), Support::Yes);
+    // The 595 driver cannot run P3, P3dn and G6f; of the others the driver facts say nothing.
+    for f in ["p3", "p3dn", "g6f"] {
+        assert_eq!(
+            d.family_supports(f, &driver("595.71.05")),
+            Support::No,
+            "{f}"
+        );
+        assert_eq!(
+            d.family_supports(f, &driver("580.178.04")),
+            Support::Unknown,
+            "{f}"
+        );
+    }
+    // K80: 470 or older.
+    assert_eq!(d.family_supports("p2", &driver("470.182.03")), Support::Yes);
+    assert_eq!(d.family_supports("p2", &driver("550.163.01")), Support::No);
+    // Blackwell: known to work from the first driver listing the GPU; earlier ones are unknown.
+    assert_eq!(
+        d.family_supports("p6-b300", &driver("580.95.05")),
+        Support::Yes
+    );
+    assert_eq!(
+        d.family_supports("p6-b300", &driver("580.65.06")),
+        Support::Unknown
+    );
+    assert_eq!(
+        d.family_supports("p6-b300", &driver("570.133.20")),
+        Support::Unknown
+    );
+    assert_eq!(d.family_supports("g7e", &driver("580.95.05")), Support::Yes);
+    assert_eq!(
+        d.family_supports("g7e", &driver("570.133.20")),
+        Support::Unknown
+    );
+    assert_eq!(
+        d.family_supports("p6-b200", &driver("595.71.05")),
+        Support::Yes
+    );
+    // A family with no recorded needs is unknown.
+    assert_eq!(
+        d.family_supports("g5", &driver("580.95.05")),
+        Support::Unknown
+    );
+    assert_eq!(
+        d.family_needs("g7").unwrap().describe(),
+        "needs NVIDIA driver 595 or later"
+    );
+}
+
+#[test]
+fn cuda_and_its_minimum_driver_follow_nvidias_table() {
+    let d = &catalog().drivers;
+    let min = |c: &str| d.min_driver_for_cuda(cuda(c)).map(ToString::to_string);
+    assert_eq!(min("12.8").as_deref(), Some("570.26"));
+    assert_eq!(min("12.8.0").as_deref(), Some("570.26"));
+    assert_eq!(min("12.8.1").as_deref(), Some("570.124.06"));
+    assert_eq!(min("13.0").as_deref(), Some("580.65.06"));
+    assert_eq!(min("11.0").as_deref(), Some("450.51.05"));
+    // Not in the table: unknown, not the nearest.
+    assert_eq!(min("12.7"), None);
+    assert_eq!(min("12.8.9"), None);
+    let of = |v: &str| d.cuda_of_driver(&driver(v)).map(|c| c.to_string());
+    assert_eq!(of("550.163.01").as_deref(), Some("12.4"));
+    assert_eq!(of("570.133.20").as_deref(), Some("12.8"));
+    assert_eq!(of("580.65.06").as_deref(), Some("13.0"));
+    assert_eq!(of("580.178.04").as_deref(), Some("13.0"));
+    assert_eq!(of("595.71.05").as_deref(), Some("13.2"));
+    assert_eq!(of("440.33"), None);
+    assert_eq!(d.minor_compat_branch(12), Some(525));
+    assert_eq!(d.minor_compat_branch(13), Some(580));
+}
+
+#[test]
+fn image_references_give_their_cuda_or_stay_unknown() {
+    let d = &catalog().drivers;
+    let c = |image: &str| d.image_cuda(image).known().map(|k| k.cuda.to_string());
+    assert_eq!(
+        c("nvidia/cuda:12.4.1-base-ubuntu22.04").as_deref(),
+        Some("12.4.1")
+    );
+    assert_eq!(
+        c("docker.io/nvidia/cuda:11.8.0-cudnn8-runtime-ubuntu22.04").as_deref(),
+        Some("11.8.0")
+    );
+    assert_eq!(c("nvidia/cuda:11.0-runtime").as_deref(), Some("11.0"));
+    assert_eq!(
+        c("pytorch/pytorch:2.7.1-cuda12.8-cudnn9-runtime").as_deref(),
+        Some("12.8")
+    );
+    assert_eq!(
+        c("nvcr.io/nvidia/tritonserver:23.11-vllm-python-py3").as_deref(),
+        Some("12.3.0")
+    );
+    assert_eq!(c("vllm/vllm-openai:v0.9.0").as_deref(), Some("12.8"));
+    // NGC's PyTorch container by its YY.MM release, from its release notes.
+    assert_eq!(
+        c("nvcr.io/nvidia/pytorch:25.12-py3").as_deref(),
+        Some("13.1.0")
+    );
+    use UnknownImage::*;
+    let why = |image: &str| match d.image_cuda(image) {
+        ImageCuda::Unknown(w) => Some(w),
+        ImageCuda::Known(_) => None,
+    };
+    assert_eq!(why("nvidia/cuda"), Some(Floating));
+    assert_eq!(why("nvidia/cuda:latest"), Some(Floating));
+    assert_eq!(why("nvidia/cuda@sha256:0123abcd"), Some(Digest));
+    // A tag with a digest: the tag says the CUDA.
+    assert!(why("nvidia/cuda:12.4.1-base@sha256:0123abcd").is_none());
+    assert_eq!(
+        why("myregistry.example.com/nvidia/cuda:12.4.1-base"),
+        Some(NotListed)
+    );
+    assert_eq!(
+        why("123456789012.dkr.ecr.us-east-1.amazonaws.com/vllm:v0.9.0"),
+        Some(NotListed)
+    );
+    // A devel PyTorch image may be built on another base: only runtime tags are read.
+    assert_eq!(
+        why("pytorch/pytorch:2.7.1-cuda12.8-cudnn9-devel"),
+        Some(TagNotListed)
+    );
+    assert_eq!(why("pytorch/pytorch:2.4.0"), Some(TagNotListed));
+    assert_eq!(why("vllm/vllm-openai:v0.10.2"), Some(TagNotListed));
+    assert_eq!(
+        why("nvcr.io/nvidia/tritonserver:24.01-py3"),
+        Some(TagNotListed)
+    );
+    assert_eq!(why("nvidia/cuda:base"), Some(TagNotListed));
+    assert_eq!(why("nvcr.io/nvidia/pytorch:24.05-py3"), Some(TagNotListed));
+}
+
+#[test]
+fn an_image_runs_natively_or_maybe_or_not_at_all() {
+    let d = &catalog().drivers;
+    let verdict = |image: &str, drv: &str| {
+        let k = d.image_cuda(image).known().expect("known image");
+        d.can_run(&k, &driver(drv))
+    };
+    let al2 = "550.163.01";
+    let al2023 = "580.178.04";
+    assert_eq!(
+        verdict("nvidia/cuda:12.4.1-base-ubuntu22.04", al2),
+        RunVerdict::Runs
+    );
+    assert_eq!(
+        verdict("nvidia/cuda:12.9.0-runtime-ubuntu22.04", al2023),
+        RunVerdict::Runs
+    );
+    // Same major, older driver: minor version compatibility may run it.
+    assert_eq!(
+        verdict("pytorch/pytorch:2.7.1-cuda12.8-cudnn9-runtime", al2),
+        RunVerdict::MayRunMinorCompat
+    );
+    // Another major: the CUDA images carry the compatibility package, the PyTorch wheels do not.
+    assert_eq!(
+        verdict("nvidia/cuda:13.0.0-base-ubuntu24.04", al2),
+        RunVerdict::MayRunForwardCompat
+    );
+    assert_eq!(
+        verdict("pytorch/pytorch:2.9.0-cuda13.0-cudnn9-runtime", al2),
+        RunVerdict::Cannot(
+            "minor version compatibility does not reach from CUDA 12 to CUDA 13, and the image carries no `cuda-compat-13-0` package for forward compatibility"
+                .to_string()
+        )
+    );
+    assert_eq!(
+        verdict("pytorch/pytorch:2.9.0-cuda13.0-cudnn9-runtime", al2023),
+        RunVerdict::Runs
+    );
+    // Whether NGC's PyTorch image carries the compatibility package is not recorded: across major
+    // releases the answer is not known, within one it may run through minor version compatibility.
+    assert_eq!(
+        verdict("nvcr.io/nvidia/pytorch:25.12-py3", al2),
+        RunVerdict::Unknown
+    );
+    assert_eq!(
+        verdict("nvcr.io/nvidia/pytorch:25.12-py3", al2023),
+        RunVerdict::MayRunMinorCompat
+    );
+    // A driver older than the table: unknown.
+    assert_eq!(
+        verdict("nvidia/cuda:12.4.1-base-ubuntu22.04", "440.33"),
+        RunVerdict::Unknown
+    );
+}
+
+/// Messages name each GPU AMI variant by its operating system, never by the catalog's key.
+#[test]
+fn every_gpu_ami_variant_names_its_operating_system() {
+    let names: Vec<(&str, &str)> = catalog()
+        .ami
+        .gpu_parameters
+        .iter()
+        .map(|p| (p.variant.as_str(), p.os()))
+        .collect();
+    for (variant, os) in &names {
+        assert!(os.starts_with("Amazon Linux "), "{variant}: {os}");
+    }
+    assert!(names.contains(&("al2-kernel-5.10", "Amazon Linux 2 (kernel 5.10)")));
 }

@@ -337,8 +337,10 @@ fn grouped_and_nested_paths_are_read() {
 
 /// The crates of `crates/`, from the bottom up: a crate depends only on crates of the layers below
 /// its own. The GPU stack as Terraform describes it (`ecs-gpu-stack`) reads the model and feeds
-/// the simulator; the rules and the binary read it; it knows neither. How every command opens a
-/// file (`ecs-gpu-fs`) is at the bottom, below every reader.
+/// the simulator; the rules and the binary read it; it knows neither. The generators
+/// (`ecs-gpu-generate`, run by `scripts/generate.sh`) are a binary beside `ecs-gpu`: they read the
+/// catalog, the HCL parser and the rules' docs, and nothing depends on them. How every command
+/// opens a file (`ecs-gpu-fs`) is at the bottom, below every reader.
 const LAYERS: &[&[&str]] = &[
     &[
         "ecs-gpu-catalog",

@@ -3,9 +3,11 @@
 //! The input is the JSON of `terraform show -json PLANFILE` (plan format 1.x, Terraform 1.1 and
 //! later). [`read`] makes one streaming pass over it that keeps only the GPU-stack resources
 //! ([`GPU_STACK_TYPES`]) of `resource_changes`, `resource_drift`, `planned_values`, `prior_state` and
-//! `configuration`; [`Plan::effects`] says, per changed resource, what the apply does in ECS terms:
+//! `configuration`, and the AMI data sources ([`AMI_DATA_SOURCE_TYPES`]) of `prior_state`;
+//! [`Plan::effects`] says, per changed resource, what the apply does in ECS terms:
 //! an apply that fails or waits out a timeout, capacity destroyed, a replaced or moved service, an
-//! instance refresh, a deployment, tasks stopped or instances terminated by a lower count, a drift
+//! instance refresh, the NVIDIA driver an AMI change brings and whether the GPU services' images
+//! still run on it, a deployment, tasks stopped or instances terminated by a lower count, a drift
 //! set back, scale-in protection removed, new tasks or instances, a launch template version no
 //! running instance gets, a deregistered revision, or nothing.
 //!
@@ -48,7 +50,7 @@ use std::io::BufRead;
 use std::str::FromStr;
 
 pub use error::Error;
-pub use parse::GPU_STACK_TYPES;
+pub use parse::{AMI_DATA_SOURCE_TYPES, GPU_STACK_TYPES};
 
 /// What a change does to running GPU tasks and instances. The order is the order of disruption,
 /// most disruptive first.
@@ -62,6 +64,9 @@ pub enum EffectKind {
     ServiceReplaced,
     /// The Auto Scaling group replaces its instances (instance refresh).
     InstanceReplacement,
+    /// An AMI change moves the NVIDIA driver of the instances launched from it: before and after
+    /// where the plan says, and whether the images of the GPU services on that capacity still run.
+    DriverChange,
     /// The service starts a new deployment that replaces its tasks.
     Deployment,
     /// A lower count in the code: running tasks stop, or GPU instances are terminated.
@@ -83,11 +88,12 @@ pub enum EffectKind {
 
 impl EffectKind {
     /// Every kind, most disruptive first.
-    pub const ALL: [EffectKind; 12] = [
+    pub const ALL: [EffectKind; 13] = [
         EffectKind::ApplyFails,
         EffectKind::CapacityDestroyed,
         EffectKind::ServiceReplaced,
         EffectKind::InstanceReplacement,
+        EffectKind::DriverChange,
         EffectKind::Deployment,
         EffectKind::ScaleIn,
         EffectKind::DriftRevert,
@@ -105,6 +111,7 @@ impl EffectKind {
             EffectKind::CapacityDestroyed => "capacity-destroyed",
             EffectKind::ServiceReplaced => "service-replaced",
             EffectKind::InstanceReplacement => "instance-replacement",
+            EffectKind::DriverChange => "driver-change",
             EffectKind::Deployment => "deployment",
             EffectKind::ScaleIn => "scale-in",
             EffectKind::DriftRevert => "drift-revert",
@@ -125,7 +132,7 @@ impl fmt::Display for EffectKind {
 
 /// A name that is not an effect kind.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
-#[error("unknown effect kind `{0}`; known kinds: apply-fails, capacity-destroyed, service-replaced, instance-replacement, deployment, scale-in, drift-revert, protection-removed, scale-out, not-reaching-running-instances, revision-deregistered, no-effect")]
+#[error("unknown effect kind `{0}`; known kinds: apply-fails, capacity-destroyed, service-replaced, instance-replacement, driver-change, deployment, scale-in, drift-revert, protection-removed, scale-out, not-reaching-running-instances, revision-deregistered, no-effect")]
 pub struct UnknownKind(pub String);
 
 impl FromStr for EffectKind {

@@ -4,7 +4,7 @@
 use std::collections::{BTreeSet, HashMap};
 
 use crate::json_tree::{Map, Value};
-use crate::parse::{ModuleCallInfo, Object, Raw};
+use crate::parse::{ModuleCallInfo, Object, Raw, AMI_DATA_SOURCE_TYPES};
 use crate::value::Side;
 
 static NULL: Value = Value::Null;
@@ -202,6 +202,39 @@ impl Resource {
 
     fn is_managed_mode(obj: &Object) -> bool {
         obj.get("mode").and_then(Value::as_str).unwrap_or("managed") == "managed"
+            && !obj
+                .get("type")
+                .and_then(Value::as_str)
+                .is_some_and(|t| AMI_DATA_SOURCE_TYPES.contains(&t))
+    }
+
+    fn is_ami_data_source(obj: &Object) -> bool {
+        obj.get("mode").and_then(Value::as_str) == Some("data")
+            && obj
+                .get("type")
+                .and_then(Value::as_str)
+                .is_some_and(|t| AMI_DATA_SOURCE_TYPES.contains(&t))
+    }
+}
+
+/// A data source an AMI comes from (`aws_ssm_parameter`, `aws_ami`), as the plan read it.
+#[derive(Debug)]
+pub(crate) struct DataSource {
+    pub address: String,
+    pub type_: String,
+    /// The module instance it lives in, or "" for the root module.
+    pub module: String,
+    pub values: Value,
+    pub sensitive: Value,
+}
+
+impl DataSource {
+    pub fn side(&self) -> Side<'_> {
+        Side {
+            values: &self.values,
+            sensitive: &self.sensitive,
+            unknown: &NULL,
+        }
     }
 }
 
@@ -248,6 +281,8 @@ pub(crate) struct Model {
     pub applyable: Option<bool>,
     /// The module calls of the configuration, by the path of the module they call.
     pub calls: HashMap<String, ModuleCallInfo>,
+    /// The AMI data sources of `prior_state`.
+    pub data: Vec<DataSource>,
 }
 
 /// Where a help line can set an argument of a resource.
@@ -318,16 +353,36 @@ impl Model {
         }
         for (list, prior) in [(raw.planned, false), (raw.prior, true)] {
             for mut obj in list {
-                if !Resource::is_managed_mode(&obj) {
-                    continue;
-                }
-                let Some(i) = m.entry(&obj) else { continue };
                 // The parser keeps state values as their JSON text (see parse.rs).
                 let tree = |v: Option<Value>| match v {
                     Some(Value::String(text)) => serde_json::from_str(&text).unwrap_or(Value::Null),
                     Some(other) => other,
                     None => Value::Null,
                 };
+                if prior && Resource::is_ami_data_source(&obj) {
+                    let address = obj
+                        .get("address")
+                        .and_then(Value::as_str)
+                        .unwrap_or_default();
+                    let segs = split_address(address);
+                    let module = segs[..segs.len().saturating_sub(3)].join(".");
+                    m.data.push(DataSource {
+                        address: address.to_string(),
+                        type_: obj
+                            .get("type")
+                            .and_then(Value::as_str)
+                            .unwrap_or_default()
+                            .to_string(),
+                        module,
+                        values: tree(obj.take("values")),
+                        sensitive: tree(obj.take("sensitive_values")),
+                    });
+                    continue;
+                }
+                if !Resource::is_managed_mode(&obj) {
+                    continue;
+                }
+                let Some(i) = m.entry(&obj) else { continue };
                 let values = tree(obj.take("values"));
                 let sensitive = tree(obj.take("sensitive_values"));
                 if prior {

@@ -24,6 +24,11 @@ pub const GPU_STACK_TYPES: &[&str] = &[
     "aws_appautoscaling_target",
 ];
 
+/// The data sources an AMI comes from: read from `prior_state` (where Terraform writes what it read
+/// while planning), to say which AMI a launch template's new image is. Managed resources of these
+/// types are not part of the GPU stack.
+pub const AMI_DATA_SOURCE_TYPES: &[&str] = &["aws_ssm_parameter", "aws_ami"];
+
 /// A resource object (from any section) of a GPU-stack type, fields as found.
 pub(crate) type Object = Map;
 
@@ -578,7 +583,7 @@ impl<'de> Visitor<'de> for GpuObjectSeed {
                         "`type` must be a string",
                     ));
                 };
-                let gpu = GPU_STACK_TYPES.contains(&t);
+                let gpu = GPU_STACK_TYPES.contains(&t) || AMI_DATA_SOURCE_TYPES.contains(&t);
                 keep = Some(gpu);
                 if gpu {
                     fields.push((key, value));

@@ -611,6 +611,42 @@ fn a_plan_without_gpu_changes_has_no_effect() {
     );
 }
 
+/// An SSM parameter the plan creates is not part of the GPU stack (only data sources of its type
+/// are read, to place an AMI), and a launch template whose image goes from one literal AMI ID to
+/// another says nothing of the driver: which AMI an ID is is not in the plan.
+#[test]
+fn literal_amis_say_no_driver_and_managed_parameters_are_not_gpu_stack() {
+    let json = r#"{"format_version":"1.2","planned_values":{"root_module":{}},"resource_changes":[
+        {"address":"aws_ssm_parameter.p","mode":"managed","type":"aws_ssm_parameter","name":"p",
+         "change":{"actions":["create"],"before":null,"after":{"name":"/app/x","value":"1"},"after_unknown":{},
+                   "before_sensitive":false,"after_sensitive":{}}},
+        {"address":"aws_launch_template.gpu","mode":"managed","type":"aws_launch_template","name":"gpu",
+         "change":{"actions":["update"],"before":{"image_id":"ami-0aaaaaaaaaaaaaaaa"},"after":{"image_id":"ami-0bbbbbbbbbbbbbbbb"},
+                   "after_unknown":{},"before_sensitive":{},"after_sensitive":{}}}],
+        "prior_state":{"values":{"root_module":{"resources":[
+          {"address":"data.aws_ssm_parameter.other","mode":"data","type":"aws_ssm_parameter","name":"other",
+           "values":{"name":"/aws/service/ecs/optimized-ami/amazon-linux-2023/gpu/recommended/image_id","value":"ami-0ccccccccccccccc","insecure_value":"ami-0ccccccccccccccc"},
+           "sensitive_values":{"value":true}}]}}}}"#;
+    let plan = read_slice(json.as_bytes()).unwrap();
+    assert_eq!(plan.gpu_stack_changes(), 1);
+    let e = plan.effects();
+    assert!(
+        !e.iter().any(|e| e.kind == EffectKind::DriverChange),
+        "{e:?}"
+    );
+    // The data source's value is the new image: then the driver after is known.
+    let json = json.replace("ami-0ccccccccccccccc", "ami-0bbbbbbbbbbbbbbbb");
+    let plan = read_slice(json.as_bytes()).unwrap();
+    let e = plan.effects();
+    let d = find(&e, EffectKind::DriverChange, "aws_launch_template.gpu");
+    assert!(
+        d.message.contains("from a driver the plan does not say"),
+        "{}",
+        d.message
+    );
+    assert!(d.message.contains("to 580.178.04"), "{}", d.message);
+}
+
 macro_rules! snapshots {
     ($($name:ident => $file:literal),* $(,)?) => {
         mod snapshots {

@@ -456,3 +456,87 @@ fn twice_the_gpus_per_task_in_the_module_needs_a_second_instance() {
     assert_eq!(capacity[0].line(), "capacity: completes");
     insta::assert_snapshot!("module_gpu_count_human", human(&plan));
 }
+
+/// Moving GPU capacity from the Amazon Linux 2 GPU AMI to the AL2023 one is a driver change on
+/// every instance the refresh replaces: 550 -> 580. A `resolve:ssm:` image names its parameter on
+/// both sides of the change, so both drivers are known; the images of the GPU services on that
+/// capacity run on the new driver (the done-when: "550 -> 580" on a real plan).
+#[test]
+fn an_ami_move_from_al2_to_al2023_says_the_driver_before_and_after() {
+    let plan = load("ami_al2_to_al2023.json");
+    let e = plan.effects();
+    let d = find(&e, EffectKind::DriverChange, "aws_launch_template.gpu");
+    assert!(
+        d.message.contains("from 550.163.01 (`resolve:ssm:/aws/service/ecs/optimized-ami/amazon-linux-2/gpu/recommended/image_id`: the Amazon Linux 2 ECS GPU AMI, release 20260924, the newest the catalog knows, CUDA 12.4) to 580.178.04"),
+        "{}",
+        d.message
+    );
+    assert!(d.message.contains("CUDA 13.0)"), "{}", d.message);
+    assert!(
+        d.message.contains("`aws_ecs_service.train`: `pytorch/pytorch:2.9.0-cuda13.0-cudnn9-runtime` (CUDA 13.0) runs on it"),
+        "{}",
+        d.message
+    );
+    assert!(
+        d.message.contains("`aws_ecs_service.serve`: `nvidia/cuda:12.9.0-runtime-ubuntu22.04` (CUDA 12.9.0) runs on it"),
+        "{}",
+        d.message
+    );
+    assert!(d.help.is_none(), "{:?}", d.help);
+    // The refresh that brings the new driver to the instances is its own effect.
+    find(
+        &e,
+        EffectKind::InstanceReplacement,
+        "aws_autoscaling_group.gpu",
+    );
+    insta::assert_snapshot!("ami_al2_to_al2023_human", human(&plan));
+}
+
+/// The way back: the 550 driver supports CUDA 12.4, so the CUDA 13.0 PyTorch image (pip wheels,
+/// no compatibility package) cannot run, and the CUDA 12.9 image only maybe; the help names the
+/// service that breaks.
+#[test]
+fn an_ami_move_back_to_al2_names_the_service_whose_image_cannot_run() {
+    let plan = load("ami_al2023_to_al2.json");
+    let e = plan.effects();
+    let d = find(&e, EffectKind::DriverChange, "aws_launch_template.gpu");
+    assert!(d.message.contains("from 580.178.04"), "{}", d.message);
+    assert!(d.message.contains("to 550.163.01"), "{}", d.message);
+    assert!(
+        d.message.contains(
+            "`pytorch/pytorch:2.9.0-cuda13.0-cudnn9-runtime` (CUDA 13.0) cannot run on it"
+        ),
+        "{}",
+        d.message
+    );
+    assert!(
+        d.message.contains("`nvidia/cuda:12.9.0-runtime-ubuntu22.04` (CUDA 12.9.0) may run on it only through CUDA minor version compatibility"),
+        "{}",
+        d.message
+    );
+    assert!(help(d).contains("`aws_ecs_service.train`"), "{}", help(d));
+    assert!(!help(d).contains("serve"), "{}", help(d));
+    insta::assert_snapshot!("ami_al2023_to_al2_human", human(&plan));
+}
+
+/// Through a data source, the plan holds what it read for the new plan: the AMI after the change
+/// is known (the data source whose value it is), the one before is not, and the message says so
+/// rather than guessing. The parameter's value is sensitive and never shown.
+#[test]
+fn an_ami_move_through_a_data_source_knows_the_driver_after_only() {
+    let plan = load("ami_data_al2_to_al2023.json");
+    let e = plan.effects();
+    let d = find(&e, EffectKind::DriverChange, "aws_launch_template.gpu");
+    assert!(
+        d.message.contains("from a driver the plan does not say"),
+        "{}",
+        d.message
+    );
+    assert!(
+        d.message.contains("to 580.178.04 (`data.aws_ssm_parameter.gpu_ami[0]` (`/aws/service/ecs/optimized-ami/amazon-linux-2023/gpu/recommended/image_id`)"),
+        "{}",
+        d.message
+    );
+    assert!(!d.message.contains("ami-"), "{}", d.message);
+    insta::assert_snapshot!("ami_data_al2_to_al2023_human", human(&plan));
+}

@@ -18,7 +18,7 @@
 
 use std::fmt;
 
-use ecs_gpu_catalog::catalog;
+use ecs_gpu_catalog::{catalog, EcsStatus};
 use serde::Deserialize;
 
 /// The accelerator a workload needs.
@@ -533,6 +533,38 @@ fn guardrails_for(home: Home, w: &Workload) -> Vec<String> {
                 "roll AMI and driver updates with an instance refresh on the Auto Scaling group; a new launch template version reaches only new instances otherwise"
                     .to_string(),
             );
+            if let Some(r) = cat.drivers.newest_release("al2023") {
+                let refused: Vec<String> = cat
+                    .families()
+                    .iter()
+                    .filter(|f| f.status == EcsStatus::NoEcsGpuAmiDriver)
+                    .map(|f| f.name.clone())
+                    .collect();
+                let custom = if refused.is_empty() {
+                    String::new()
+                } else {
+                    format!(
+                        "; {} {} a newer driver than any ECS GPU AMI release ships, so a custom AMI",
+                        refused.join(", "),
+                        if refused.len() == 1 { "needs" } else { "need" }
+                    )
+                };
+                let mut keys = r.sources.clone();
+                for f in &refused {
+                    if let Some(n) = cat.drivers.family_needs(f) {
+                        keys.extend(n.sources.iter().cloned());
+                    }
+                }
+                keys.sort();
+                keys.dedup();
+                g.push(cite(
+                    format!(
+                        "the AMI carries one NVIDIA driver (the AL2023 GPU AMI: {} in release {}), which moves with each AMI release: match the images' CUDA to it (`ecs-gpu check`, `ecs-gpu plan` on AMI changes){custom}",
+                        r.driver, r.release
+                    ),
+                    &keys,
+                ));
+            }
         }
         Home::EcsManagedInstances if gpu => {
             g.push(whole_gpus);

@@ -21,6 +21,18 @@ fn gpu_defaults_to_ecs_on_ec2_with_guardrails() {
         .guardrails
         .iter()
         .any(|g| g.contains("amazon-linux-2023/gpu/recommended/image_id")));
+    // The driver is a link of the chain: the AMI's driver, and the family no AMI drives.
+    let driver = r
+        .guardrails
+        .iter()
+        .find(|g| g.contains("one NVIDIA driver"))
+        .expect("a driver guardrail");
+    assert!(
+        driver.contains("580.178.04 in release 20261113"),
+        "{driver}"
+    );
+    assert!(driver.contains("g7 needs a newer driver"), "{driver}");
+    assert!(driver.contains("EKS-G7-DOC"), "{driver}");
 }
 
 #[test]

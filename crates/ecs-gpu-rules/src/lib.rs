@@ -17,6 +17,7 @@
 pub mod clock;
 pub mod config;
 pub mod docs;
+pub mod driver;
 mod registry;
 mod rule;
 pub mod rules;

@@ -328,7 +328,7 @@ fn an_errored_plan_exits_1() {
 /// CI recipe in docs/plan.md passes a no-op run.
 #[test]
 fn a_plan_with_no_changes_exits_0() {
-    let all = "apply-fails,capacity-destroyed,service-replaced,instance-replacement,deployment,scale-in,drift-revert,protection-removed,scale-out,not-reaching-running-instances,revision-deregistered,no-effect";
+    let all = "apply-fails,capacity-destroyed,service-replaced,instance-replacement,driver-change,deployment,scale-in,drift-revert,protection-removed,scale-out,not-reaching-running-instances,revision-deregistered,no-effect";
     let o = run(&["plan", &path("real/noop.json"), "--fail-on", all]);
     assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
     assert!(stdout(&o).starts_with("the plan has nothing to apply"));

@@ -30,12 +30,10 @@ fn json(o: &Output) -> serde_json::Value {
 
 /// `envs/a` and `envs/b`: a GPU stack whose deployment fits its group (rolling, 2 tasks of 4 GPUs
 /// on `g5.12xlarge`, `max_size` 3), in `envs/b` with another cluster, group, provider and family.
-/// `name` is the test's own folder: the tests run at once, and one's `remove_dir_all` removed the
-/// other's files while it wrote them.
+/// Each test writes its own copy (`name`): tests run in parallel, and one removing the folder
+/// while another reads it made the reader exit 2.
 fn monorepo(name: &str) -> PathBuf {
-    let dir = Path::new(env!("CARGO_TARGET_TMPDIR"))
-        .join("roots-monorepo")
-        .join(name);
+    let dir = Path::new(env!("CARGO_TARGET_TMPDIR")).join(format!("roots-monorepo-{name}"));
     let _ = std::fs::remove_dir_all(&dir);
     let stack = Path::new(env!("CARGO_MANIFEST_DIR"))
         .join("../ecs-gpu-rules/tests/fixtures/GPU406/clean/fits");
@@ -72,7 +70,7 @@ fn findings_in(report: &serde_json::Value, env: &str) -> Vec<serde_json::Value> 
 /// other environment's file.
 #[test]
 fn check_of_a_monorepo_gives_each_environment_its_own_findings() {
-    let dir = monorepo("check_of_a_monorepo_gives_each_environment_its_own_findings");
+    let dir = monorepo("check");
     let both = run_in(&dir, &["check", ".", "--format", "json"]);
     let both = json(&both);
     for env in ["a", "b"] {
@@ -100,7 +98,7 @@ fn check_of_a_monorepo_gives_each_environment_its_own_findings() {
 /// is simulated on its own, its names prefixed with its folder.
 #[test]
 fn simulate_of_a_monorepo_simulates_each_environment_alone() {
-    let dir = monorepo("simulate_of_a_monorepo_simulates_each_environment_alone");
+    let dir = monorepo("simulate");
     let both = run_in(
         &dir,
         &["simulate", ".", "--fail-on", "over-max", "--format", "json"],

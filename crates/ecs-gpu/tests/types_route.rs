@@ -91,6 +91,60 @@ fn types_shows_the_newest_types_as_unverified_for_ecs() {
     assert!(stdout(&o).contains("0 instance types"), "{}", stdout(&o));
 }
 
+/// G7's GPU needs driver 595; `types` says it does not run on the ECS GPU AMI, why, and what
+/// each AMI variant ships (the field notes' repro, 2026-12: it said only "unverified").
+#[test]
+fn types_says_g7_does_not_run_on_the_ecs_gpu_ami_and_why() {
+    let o = ecs_gpu(&["types", "g7.2xlarge"]);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    let out = stdout(&o);
+    let row = out.lines().nth(1).unwrap();
+    assert!(row.ends_with("no-ecs-gpu-ami-driver"), "{out}");
+    assert!(
+        out.contains("ECS status      no-ecs-gpu-ami-driver: needs NVIDIA driver 595 or later"),
+        "{out}"
+    );
+    assert!(
+        out.contains("NVIDIA driver   needs NVIDIA driver 595 or later: "),
+        "{out}"
+    );
+    assert!(
+        out.contains("al2023 580.178.04 (20261113, CUDA 13.0, drives it: no)"),
+        "{out}"
+    );
+    assert!(out.contains("available       2026-06-18"), "{out}");
+    assert!(out.contains("EKS-G7-DOC"), "{out}");
+    let o = ecs_gpu(&["types", "g7.2xlarge", "--format", "json"]);
+    let v: serde_json::Value = serde_json::from_str(&stdout(&o)).unwrap();
+    let t = &v["instance_types"][0];
+    assert_eq!(t["ecs_status"], "no-ecs-gpu-ami-driver");
+    assert_eq!(
+        t["driver_needs"]["summary"],
+        "needs NVIDIA driver 595 or later"
+    );
+    assert_eq!(t["ecs_gpu_ami_drivers"][0]["variant"], "al2023");
+    assert_eq!(t["ecs_gpu_ami_drivers"][0]["drives"], "no");
+    // A family with no recorded need shows the AMIs' drivers, with no verdict.
+    let o = ecs_gpu(&["types", "g5.xlarge", "--format", "json"]);
+    let v: serde_json::Value = serde_json::from_str(&stdout(&o)).unwrap();
+    assert_eq!(
+        v["instance_types"][0]["driver_needs"],
+        serde_json::Value::Null
+    );
+    assert_eq!(
+        v["instance_types"][0]["ecs_gpu_ami_drivers"][0]["drives"],
+        "unknown"
+    );
+    // A family with no type listed yet: the family's status.
+    let o = ecs_gpu(&["types", "p6e-gb300.36xlarge"]);
+    assert_eq!(o.status.code(), Some(2), "{}", stdout(&o));
+    assert!(
+        stderr(&o).contains("family p6e-gb300 is no-ecs-gpu-ami"),
+        "{}",
+        stderr(&o)
+    );
+}
+
 #[test]
 fn types_by_name_shows_the_gpus_of_that_size() {
     let o = ecs_gpu(&["types", "g5.12xlarge"]);

@@ -232,6 +232,14 @@ run "a_type_without_an_ec2_record_is_refused" {
   expect_failures = [aws_ecs_capacity_provider.this]
 }
 
+run "a_type_no_ecs_gpu_ami_driver_drives_is_refused" {
+  command = plan
+  variables {
+    instance_types = ["g7.2xlarge"]
+  }
+  expect_failures = [aws_ecs_capacity_provider.this]
+}
+
 run "an_arm64_type_is_refused" {
   command = plan
   variables {

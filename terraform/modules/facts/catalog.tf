@@ -78,12 +78,12 @@ locals {
     "gr6.4xlarge"        = { family = "gr6", gpus = 1, gpu_fraction = null, gpu_model = "NVIDIA L4", gpu_memory_mib = 22888, vcpus = 16, memory_mib = 131072, max_task_memory_mib = 130865, architecture = "x86_64", ecs_status = "supported", efa = false }
     "gr6.8xlarge"        = { family = "gr6", gpus = 1, gpu_fraction = null, gpu_model = "NVIDIA L4", gpu_memory_mib = 22888, vcpus = 32, memory_mib = 262144, max_task_memory_mib = 261937, architecture = "x86_64", ecs_status = "supported", efa = true }
     "gr6f.4xlarge"       = { family = "gr6f", gpus = 0, gpu_fraction = 0.5, gpu_model = "NVIDIA L4", gpu_memory_mib = 11444, vcpus = 16, memory_mib = 131072, max_task_memory_mib = 130865, architecture = "x86_64", ecs_status = "supported", efa = false }
-    "g7.2xlarge"         = { family = "g7", gpus = 1, gpu_fraction = null, gpu_model = "NVIDIA rtx-pro-4500", gpu_memory_mib = 32768, vcpus = 8, memory_mib = 32768, max_task_memory_mib = 32561, architecture = "x86_64", ecs_status = "unverified", efa = false }
-    "g7.4xlarge"         = { family = "g7", gpus = 1, gpu_fraction = null, gpu_model = "NVIDIA rtx-pro-4500", gpu_memory_mib = 32768, vcpus = 16, memory_mib = 65536, max_task_memory_mib = 65329, architecture = "x86_64", ecs_status = "unverified", efa = false }
-    "g7.8xlarge"         = { family = "g7", gpus = 1, gpu_fraction = null, gpu_model = "NVIDIA rtx-pro-4500", gpu_memory_mib = 32768, vcpus = 32, memory_mib = 131072, max_task_memory_mib = 130865, architecture = "x86_64", ecs_status = "unverified", efa = true }
-    "g7.12xlarge"        = { family = "g7", gpus = 2, gpu_fraction = null, gpu_model = "NVIDIA rtx-pro-4500", gpu_memory_mib = 32768, vcpus = 48, memory_mib = 196608, max_task_memory_mib = 196401, architecture = "x86_64", ecs_status = "unverified", efa = true }
-    "g7.24xlarge"        = { family = "g7", gpus = 4, gpu_fraction = null, gpu_model = "NVIDIA rtx-pro-4500", gpu_memory_mib = 32768, vcpus = 96, memory_mib = 393216, max_task_memory_mib = 393009, architecture = "x86_64", ecs_status = "unverified", efa = true }
-    "g7.48xlarge"        = { family = "g7", gpus = 8, gpu_fraction = null, gpu_model = "NVIDIA rtx-pro-4500", gpu_memory_mib = 32768, vcpus = 192, memory_mib = 786432, max_task_memory_mib = 786225, architecture = "x86_64", ecs_status = "unverified", efa = true }
+    "g7.2xlarge"         = { family = "g7", gpus = 1, gpu_fraction = null, gpu_model = "NVIDIA rtx-pro-4500", gpu_memory_mib = 32768, vcpus = 8, memory_mib = 32768, max_task_memory_mib = 32561, architecture = "x86_64", ecs_status = "no-ecs-gpu-ami-driver", efa = false }
+    "g7.4xlarge"         = { family = "g7", gpus = 1, gpu_fraction = null, gpu_model = "NVIDIA rtx-pro-4500", gpu_memory_mib = 32768, vcpus = 16, memory_mib = 65536, max_task_memory_mib = 65329, architecture = "x86_64", ecs_status = "no-ecs-gpu-ami-driver", efa = false }
+    "g7.8xlarge"         = { family = "g7", gpus = 1, gpu_fraction = null, gpu_model = "NVIDIA rtx-pro-4500", gpu_memory_mib = 32768, vcpus = 32, memory_mib = 131072, max_task_memory_mib = 130865, architecture = "x86_64", ecs_status = "no-ecs-gpu-ami-driver", efa = true }
+    "g7.12xlarge"        = { family = "g7", gpus = 2, gpu_fraction = null, gpu_model = "NVIDIA rtx-pro-4500", gpu_memory_mib = 32768, vcpus = 48, memory_mib = 196608, max_task_memory_mib = 196401, architecture = "x86_64", ecs_status = "no-ecs-gpu-ami-driver", efa = true }
+    "g7.24xlarge"        = { family = "g7", gpus = 4, gpu_fraction = null, gpu_model = "NVIDIA rtx-pro-4500", gpu_memory_mib = 32768, vcpus = 96, memory_mib = 393216, max_task_memory_mib = 393009, architecture = "x86_64", ecs_status = "no-ecs-gpu-ami-driver", efa = true }
+    "g7.48xlarge"        = { family = "g7", gpus = 8, gpu_fraction = null, gpu_model = "NVIDIA rtx-pro-4500", gpu_memory_mib = 32768, vcpus = 192, memory_mib = 786432, max_task_memory_mib = 786225, architecture = "x86_64", ecs_status = "no-ecs-gpu-ami-driver", efa = true }
     "g7e.2xlarge"        = { family = "g7e", gpus = 1, gpu_fraction = null, gpu_model = "NVIDIA rtx-pro-server-6000", gpu_memory_mib = 98304, vcpus = 8, memory_mib = 65536, max_task_memory_mib = 65329, architecture = "x86_64", ecs_status = "unverified", efa = false }
     "g7e.4xlarge"        = { family = "g7e", gpus = 1, gpu_fraction = null, gpu_model = "NVIDIA rtx-pro-server-6000", gpu_memory_mib = 98304, vcpus = 16, memory_mib = 131072, max_task_memory_mib = 130865, architecture = "x86_64", ecs_status = "unverified", efa = false }
     "g7e.8xlarge"        = { family = "g7e", gpus = 1, gpu_fraction = null, gpu_model = "NVIDIA rtx-pro-server-6000", gpu_memory_mib = 98304, vcpus = 32, memory_mib = 262144, max_task_memory_mib = 261937, architecture = "x86_64", ecs_status = "unverified", efa = true }
@@ -116,9 +116,10 @@ locals {
     "g6f"       = { status = "supported", reason = null }
     "gr6"       = { status = "supported", reason = null }
     "gr6f"      = { status = "supported", reason = null }
-    "g7"        = { status = "unverified", reason = "not in the ECS GPU instance tables, and no G7 handling in the ECS GPU AMI seen (the EKS AMIs needed a second NVIDIA driver branch for it)" }
+    "g7"        = { status = "no-ecs-gpu-ami-driver", reason = "needs NVIDIA driver 595 or later, and every ECS GPU-optimized AMI release ships an older driver (the AL2023 GPU AMI pins the 580 branch): the instance starts and its GPU is not usable" }
     "g7e"       = { status = "unverified", reason = "not in the ECS GPU instance tables, and no G7e handling in the ECS GPU AMI seen" }
     "g2"        = { status = "deprecated", reason = "ECS GPU support for g2 is deprecated" }
+    "p6e-gb300" = { status = "no-ecs-gpu-ami", reason = "arm64 (NVIDIA Grace CPU): every ECS GPU-optimized AMI recipe is x86_64 and no arm64 GPU SSM parameter exists; its sizes and numbers are in no source read" }
   }
 
   # ECS GPU-optimized AMI SSM parameters (the .../recommended form; sub-parameters such as /image_id belong to it).

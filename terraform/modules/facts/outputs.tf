@@ -12,7 +12,7 @@ output "instance" {
     gpu_model                    = try(local.instance.gpu_model, null)
     known                        = local.instance != null
     # "supported", or why the type cannot run ECS GPU tasks (restricted, not-nvidia, no-ecs-gpu-ami,
-    # deprecated, unverified), or "unknown".
+    # no-ecs-gpu-ami-driver, deprecated, unverified), or "unknown".
     status        = local.instance_status
     status_reason = local.family_reason
     family_known  = local.family_status != null

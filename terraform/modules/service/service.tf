@@ -12,17 +12,30 @@
 
 locals {
   # --- load balancers ------------------------------------------------------------------------
-  # `load_balancer` is the shorthand of one entry of `load_balancers`.
-  load_balancers = {
-    for k, lb in merge(var.load_balancer == null ? {} : { load_balancer = var.load_balancer }, var.load_balancers) : k => {
+  # `load_balancer` is the shorthand of one entry of `load_balancers`, without listeners, security
+  # groups or advanced configuration. No try() here: try() of a list with an element known only
+  # after apply (a security group created in the same root) returns an unknown list, whose length
+  # is then unknown too, and the ingress rules' for_each below fails the first plan.
+  load_balancers = merge(
+    var.load_balancer == null ? {} : {
+      load_balancer = {
+        target_group_arn       = var.load_balancer.target_group_arn
+        container_port         = var.load_balancer.container_port
+        container_name         = coalesce(var.load_balancer.container_name, var.container_name)
+        listener_arns          = tolist([])
+        security_group_ids     = tolist([])
+        advanced_configuration = null
+      }
+    },
+    { for k, lb in var.load_balancers : k => {
       target_group_arn       = lb.target_group_arn
       container_port         = lb.container_port
       container_name         = coalesce(lb.container_name, var.container_name)
-      listener_arns          = try(lb.listener_arns, [])
-      security_group_ids     = try(lb.security_group_ids, [])
-      advanced_configuration = try(lb.advanced_configuration, null)
-    }
-  }
+      listener_arns          = lb.listener_arns
+      security_group_ids     = lb.security_group_ids
+      advanced_configuration = lb.advanced_configuration
+    } },
+  )
   # The listeners the service waits for (terraform_data.load_balancer_listeners): their ARNs flow in by
   # reference, so the caller's module call needs no depends_on.
   # concat, not flatten: flatten cannot tell an unknown ARN from a list, and the list's length must

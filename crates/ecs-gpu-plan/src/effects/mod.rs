@@ -3,6 +3,7 @@
 mod autoscaling;
 mod capacity;
 mod drift;
+mod driver;
 mod gpus;
 mod launch_template;
 pub(crate) mod relations;
@@ -34,6 +35,7 @@ pub(crate) fn detect(m: &Model) -> Vec<Effect> {
             "aws_ecs_task_definition" => task_definition::effects(m, i, c, &mut out),
             "aws_launch_template" | "aws_launch_configuration" => {
                 launch_template::effects(m, i, c, &mut out);
+                driver::effects(m, i, c, &mut out);
             }
             "aws_autoscaling_group" => autoscaling::effects(m, i, c, &mut out),
             "aws_ecs_capacity_provider" | "aws_ecs_cluster" => {

@@ -17,7 +17,9 @@ declare_rule! {
     ///   `g5g` (arm64: there is no ECS GPU-optimized AMI for it);
     /// - warning: `p2` (only ECS GPU-optimized AMIs older than 20230912 support its K80 GPUs).
     ///
-    /// Families the catalog does not know, and unverified ones, are never reported.
+    /// Families the catalog does not know, and unverified ones, are never reported. Nor is a family
+    /// no ECS GPU AMI release ships a driver for (`g7`): a custom AMI can carry one, so GPU216
+    /// reports it where the image is known to be the ECS GPU AMI.
     ///
     /// ## Why it matters
     ///
@@ -68,7 +70,9 @@ fn check(model: &Model, report: &mut Findings<'_>) {
                     Severity::Error
                 }
                 EcsStatus::Restricted => Severity::Warning,
-                EcsStatus::Supported | EcsStatus::Unverified => continue,
+                EcsStatus::Supported | EcsStatus::Unverified | EcsStatus::NoEcsGpuAmiDriver => {
+                    continue
+                }
             };
             if seen.contains(&t.node.loc) {
                 continue;

@@ -26,6 +26,14 @@ fn is_vgpu(instance_type: &str) -> bool {
 /// in an override without a template of its own is launched from the group's template only when
 /// the group has exactly one.
 pub fn vgpu_templates<'m>(gpu: &GpuCapacity<'m>) -> Vec<VgpuTemplate<'m>> {
+    templates_launching(gpu, is_vgpu)
+}
+
+/// [`vgpu_templates`] for the instance types `keep` selects (GPU216 reads every GPU type).
+pub fn templates_launching<'m>(
+    gpu: &GpuCapacity<'m>,
+    keep: impl Fn(&str) -> bool,
+) -> Vec<VgpuTemplate<'m>> {
     let mut out: Vec<VgpuTemplate<'m>> = Vec::new();
     let units: Vec<&GroupCapacity<'m>> = gpu
         .groups
@@ -39,7 +47,7 @@ pub fn vgpu_templates<'m>(gpu: &GpuCapacity<'m>) -> Vec<VgpuTemplate<'m>> {
             _ => None,
         };
         for t in &cap.known_instance_types {
-            if !is_vgpu(&t.name) {
+            if !keep(&t.name) {
                 continue;
             }
             let Some(template) = t.template.or(only_template) else {
@@ -72,7 +80,7 @@ pub fn vgpu_templates<'m>(gpu: &GpuCapacity<'m>) -> Vec<VgpuTemplate<'m>> {
             ..
         } = reason
         {
-            if is_vgpu(instance_type) && !out.iter().any(|v| v.template.id == instance.id) {
+            if keep(instance_type) && !out.iter().any(|v| v.template.id == instance.id) {
                 out.push(VgpuTemplate {
                     template: t.template,
                     types: vec![(instance_type.clone(), *at)],

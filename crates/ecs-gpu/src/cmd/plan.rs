@@ -13,7 +13,7 @@ use crate::Outcome;
 
 #[derive(Debug, clap::Args)]
 #[command(
-    after_help = "Examples:\n  terraform plan -out tfplan && terraform show -json tfplan > plan.json\n  ecs-gpu plan plan.json\n  ecs-gpu plan tfplan                     # runs `terraform show -json tfplan` itself\n  terraform show -json tfplan | ecs-gpu plan - --format json\n  ecs-gpu plan plan.json --fail-on capacity-destroyed,service-replaced\n\nEffect kinds, most disruptive first: apply-fails, capacity-destroyed, service-replaced, instance-replacement, deployment, scale-in, drift-revert, protection-removed, scale-out, not-reaching-running-instances, revision-deregistered, no-effect.\n\nValues the plan marks sensitive are shown as (sensitive), never as themselves."
+    after_help = "Examples:\n  terraform plan -out tfplan && terraform show -json tfplan > plan.json\n  ecs-gpu plan plan.json\n  ecs-gpu plan tfplan                     # runs `terraform show -json tfplan` itself\n  terraform show -json tfplan | ecs-gpu plan - --format json\n  ecs-gpu plan plan.json --fail-on capacity-destroyed,service-replaced\n\nEffect kinds, most disruptive first: apply-fails, capacity-destroyed, service-replaced, instance-replacement, driver-change, deployment, scale-in, drift-revert, protection-removed, scale-out, not-reaching-running-instances, revision-deregistered, no-effect.\n\nValues the plan marks sensitive are shown as (sensitive), never as themselves."
 )]
 pub struct Args {
     /// The plan: the JSON of `terraform show -json tfplan`, a binary plan file (read through

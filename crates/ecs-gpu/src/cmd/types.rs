@@ -9,7 +9,7 @@ use crate::Outcome;
 
 #[derive(Debug, clap::Args)]
 #[command(
-    after_help = "Examples:\n  ecs-gpu types g5.12xlarge\n  ecs-gpu types --family g6e --min-gpus 4\n  ecs-gpu types --gpu-model l4 --supported --format json\n\nGPU memory is per GPU (per partition on g6f/gr6f) in MiB as the EC2 API reports it, which is below the advertised size for several GPUs (A10G: 22888 MiB for \"24 GB\"). Numbers no source gives (p6e-gb200) are shown as unknown and never match a numeric filter. GPU names of types that came from Karpenter's DescribeInstanceTypes rendering (g7, g7e) are in its lower-case form. An `unverified` ECS status means no source says how ECS GPU support treats the family."
+    after_help = "Examples:\n  ecs-gpu types g5.12xlarge\n  ecs-gpu types --family g6e --min-gpus 4\n  ecs-gpu types --gpu-model l4 --supported --format json\n\nGPU memory is per GPU (per partition on g6f/gr6f) in MiB as the EC2 API reports it, which is below the advertised size for several GPUs (A10G: 22888 MiB for \"24 GB\"). Numbers no source gives (p6e-gb200) are shown as unknown and never match a numeric filter. GPU names of types that came from Karpenter's DescribeInstanceTypes rendering (g7, g7e) are in its lower-case form. An `unverified` ECS status means no source says how ECS GPU support treats the family; `no-ecs-gpu-ami-driver` (g7) that its GPU needs a newer NVIDIA driver than any ECS GPU-optimized AMI release ships. A named type's details give the driver its family needs and the driver of the newest ECS GPU AMI releases (docs/drivers.md)."
 )]
 pub struct Args {
     /// Instance types to show, by exact name (for example g5.12xlarge). Without names, every type that passes the filters.
@@ -30,7 +30,7 @@ pub struct Args {
     /// Only this CPU architecture.
     #[arg(long, value_enum)]
     arch: Option<ArchArg>,
-    /// Only types usable with the current ECS GPU-optimized AMI (excludes g2, p2, g4ad, g5g, p6e-gb200, and unverified families such as g7 and g7e).
+    /// Only types usable with the current ECS GPU-optimized AMI (excludes g2, p2, g4ad, g5g, p6e-gb200, g7, and unverified families such as g7e).
     #[arg(long)]
     supported: bool,
     /// Output format.
