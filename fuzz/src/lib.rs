@@ -115,7 +115,16 @@ pub fn simulate(data: &[u8]) {
     // Each event is answered from the steady state, whatever was answered before it: alone or
     // after the others, the same answer (the simulator puts back what an event changed instead of
     // copying the steady state for each one).
+    // A list with an event past the simulator's sizes (a scale-out to billions, a task of 2,000
+    // GPUs) is refused whole, every answer naming that event: the property is for lists it takes.
+    let refused_whole = report.answers.iter().all(|a| {
+        matches!(&a.verdict, ecs_gpu_sim::Verdict::Unknown { reason }
+            if reason.contains("more than the simulator takes"))
+    });
     for (e, a) in events.iter().zip(&report.answers) {
+        if refused_whole {
+            break;
+        }
         let alone = ecs_gpu_sim::simulate(&scenario, std::slice::from_ref(e), None);
         assert_eq!(
             alone.answers.first(),
