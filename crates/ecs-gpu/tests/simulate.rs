@@ -221,6 +221,27 @@ fn plan_instance_type_change_is_simulated_as_a_refresh() {
     insta::assert_snapshot!(out);
 }
 
+/// A plan that stopped at an error (real Terraform 1.11, hashicorp/aws 5.100.0: `errored: true`)
+/// starts nothing: `simulate --plan` refuses it, in every format, whatever `--fail-on` says, as
+/// `plan` fails the gate on it (it said "nothing to simulate" and exited 0, issue 52 item 9).
+#[test]
+fn an_errored_plan_is_refused() {
+    for format in ["human", "json"] {
+        let (code, out, err) = simulate(&[
+            "--plan",
+            &format!("{REAL_PLANS}/errored.json"),
+            "--format",
+            format,
+        ]);
+        assert_eq!(code, 2, "{out}{err}");
+        assert!(out.is_empty(), "{out}");
+        assert!(
+            err.contains("the plan cannot be applied: Terraform stopped planning at an error"),
+            "{err}"
+        );
+    }
+}
+
 /// A plan that changes nothing has nothing to simulate: status 0, and no deployment of every GPU
 /// service in its place.
 #[test]

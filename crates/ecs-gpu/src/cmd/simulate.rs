@@ -13,7 +13,7 @@ use crate::Outcome;
 
 #[derive(Debug, clap::Args)]
 #[command(
-    after_help = "Examples:\n  ecs-gpu simulate infra/ --deploy aws_ecs_service.train\n  ecs-gpu simulate infra/ --scale aws_ecs_service.train=8 --refresh aws_autoscaling_group.gpu\n  ecs-gpu simulate --plan plan.json                      # what the plan starts\n  ecs-gpu simulate --from ./diag --deploy train --format json\n  ecs-gpu simulate --cluster gpu --scale train=4 --region us-east-1\n  ecs-gpu simulate infra/ --deploy aws_ecs_service.train --prices prices.json --fail-on stuck,over-max\n\nWithout an event, every GPU service is deployed once; with --plan, the plan's own events: its deployments, the scale-outs of GPU services and the instance refreshes it starts (none: nothing to simulate, status 0).\nPrices: {\"g5.xlarge\": {\"on_demand\": 1.006, \"spot\": 0.45}} (dollars per hour; no price table ships: AWS prices change by Region and date).\n\nLive (--cluster) sends only the Describe, List and Get calls `ecs-gpu diagnose` sends, for one service: the --service, or the one --deploy or --scale names.\n\nExit status: 0 = simulated, nothing in --fail-on; 1 = an answer is in --fail-on; 2 = usage error or unreadable input."
+    after_help = "Examples:\n  ecs-gpu simulate infra/ --deploy aws_ecs_service.train\n  ecs-gpu simulate infra/ --scale aws_ecs_service.train=8 --refresh aws_autoscaling_group.gpu\n  ecs-gpu simulate --plan plan.json                      # what the plan starts\n  ecs-gpu simulate --from ./diag --deploy train --format json\n  ecs-gpu simulate --cluster gpu --scale train=4 --region us-east-1\n  ecs-gpu simulate infra/ --deploy aws_ecs_service.train --prices prices.json --fail-on stuck,over-max\n\nWithout an event, every GPU service is deployed once; with --plan, the plan's own events: its deployments, the scale-outs of GPU services and the instance refreshes it starts (none: nothing to simulate, status 0).\nPrices: {\"g5.xlarge\": {\"on_demand\": 1.006, \"spot\": 0.45}} (dollars per hour; no price table ships: AWS prices change by Region and date).\n\nLive (--cluster) sends only the Describe, List and Get calls `ecs-gpu diagnose` sends, for one service: the --service, or the one --deploy or --scale names.\n\nExit status: 0 = simulated, nothing in --fail-on; 1 = an answer is in --fail-on; 2 = usage error, unreadable input, or a plan that stopped at an error."
 )]
 pub struct Args {
     /// A Terraform root or task-definition files, as `ecs-gpu check` reads them.
@@ -356,6 +356,15 @@ fn from_root(args: &Args) -> Result<Vec<Scenario>> {
 fn from_plan(path: &Path) -> Result<(Scenario, Vec<Event>)> {
     // The one plan reader, `plan`'s own: every guard of a plan input.
     let plan = super::plan::read_plan(path)?;
+    // Terraform applies nothing of a plan that stopped at an error: its changes are only those
+    // planned before the error, so a simulation of them would answer for a change that never comes
+    // (`plan` fails the gate on it too).
+    if plan.is_errored() {
+        bail!(
+            "{}: the plan cannot be applied: Terraform stopped planning at an error (`errored: true`), so it starts nothing to simulate; fix the error and plan again",
+            path.display()
+        );
+    }
     let sim = ecs_gpu_plan::plan_json::scenario(&plan);
     Ok((sim.scenario, sim.events))
 }
