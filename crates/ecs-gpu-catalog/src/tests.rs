@@ -953,6 +953,15 @@ fn image_references_give_their_cuda_or_stay_unknown() {
         c("nvcr.io/nvidia/tritonserver:24.05-trtllm-python-py3").as_deref(),
         Some("12.3.2")
     );
+    // 25.10's notes say CUDA 13.0.2; its TensorRT-LLM image stays on 12.9.1.
+    assert_eq!(
+        c("nvcr.io/nvidia/tritonserver:25.10-py3").as_deref(),
+        Some("13.0.2")
+    );
+    assert_eq!(
+        c("nvcr.io/nvidia/tritonserver:25.10-trtllm-python-py3").as_deref(),
+        Some("12.9.1")
+    );
     assert_eq!(c("vllm/vllm-openai:v0.9.0").as_deref(), Some("12.8"));
     // NGC's PyTorch container by its YY.MM release, from its release notes.
     assert_eq!(
@@ -1005,7 +1014,7 @@ fn image_references_give_their_cuda_or_stay_unknown() {
         Some(TagNotListed)
     );
     assert_eq!(
-        why("nvcr.io/nvidia/tritonserver:25.08-trtllm-python-py3"),
+        why("nvcr.io/nvidia/tritonserver:25.03-trtllm-python-py3"),
         Some(TagNotListed)
     );
     assert_eq!(
