@@ -343,6 +343,9 @@ for f in families:
         raise SystemExit(f"{f['family']}: status no-ecs-gpu-ami-driver, but the newest ECS GPU AMI releases "
                          f"({', '.join(newest[v]['nvidia_driver'] for v in variants)}) are not known to fail it")
 for image in nvidia["images"]:
+    tags = [r["tag"] for r in image.get("releases", [])]
+    if len(tags) != len(set(tags)):
+        raise SystemExit(f"nvidia-drivers.json: image {image['repository']}: a release is listed twice")
     keys = image["sources"] + [k for r in image.get("releases", []) for k in r.get("sources", [])]
     for k in keys:
         if k not in sources:

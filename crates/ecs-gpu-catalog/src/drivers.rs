@@ -308,6 +308,14 @@ pub enum StartCheck {
 pub struct ImageRelease {
     pub tag: String,
     pub cuda: CudaVersion,
+    /// The driver branches the release's notes say a data center GPU may use instead of the one
+    /// its CUDA needs (`470.57 (or later R470), 525.85 (or later R525)`: 470, 525), through the
+    /// CUDA compatibility package: a stated forward compatibility path for this release. Empty
+    /// when the page states none.
+    #[serde(default)]
+    pub data_center_branches: Vec<u32>,
+    /// The page the row was read from.
+    pub url: Option<String>,
     #[serde(default)]
     pub sources: Vec<String>,
 }
@@ -326,6 +334,12 @@ pub struct ImageEntry {
     pub compat_package: Option<bool>,
     #[serde(default)]
     pub releases: Vec<ImageRelease>,
+    /// For an entry read by release: what may follow the release in a tag of the image its
+    /// release notes describe (`-py3` of `24.05-py3`). Another tag of the release
+    /// (`24.05-trtllm-python-py3`, another image with its own CUDA) is read only when a row names
+    /// it whole. Empty: any.
+    #[serde(default)]
+    pub release_tag_suffixes: Vec<String>,
     pub sources: Vec<String>,
 }
 
@@ -390,8 +404,9 @@ pub enum RunVerdict {
     /// NVIDIA runtime's legacy mode, an image whose start check has no alternative for the
     /// driver's branch does not start.
     MayRunMinorCompat,
-    /// The image carries the CUDA compatibility package: it may run through forward
-    /// compatibility, on a data center GPU, if the package supports the driver's branch.
+    /// The image carries the CUDA compatibility package, or its release's notes list the
+    /// driver's branch for data center GPUs: it may run through forward compatibility, on a data
+    /// center GPU, if the package supports the driver's branch.
     MayRunForwardCompat,
     /// No compatibility path applies: why.
     Cannot(String),
@@ -667,11 +682,19 @@ impl DriverFacts {
                 .and_then(CudaVersion::parse)
                 .map(|cuda| (cuda, None)),
             CudaFrom::Release => {
-                let head = tag.split('-').next().unwrap_or_default();
+                let (head, rest) = tag.split_at(tag.find('-').unwrap_or(tag.len()));
+                let by_release = rest.is_empty()
+                    || entry.release_tag_suffixes.is_empty()
+                    || entry.release_tag_suffixes.iter().any(|s| s == rest);
                 entry
                     .releases
                     .iter()
-                    .find(|r| r.tag == tag || r.tag == head)
+                    .find(|r| r.tag == tag)
+                    .or_else(|| {
+                        by_release
+                            .then(|| entry.releases.iter().find(|r| r.tag == head))
+                            .flatten()
+                    })
                     .map(|r| (r.cuda, Some(r)))
             }
         };
@@ -699,6 +722,14 @@ impl DriverFacts {
                 Some(b) if driver.branch() >= b => RunVerdict::MayRunMinorCompat,
                 _ => RunVerdict::Unknown,
             };
+        }
+        // The release's own notes list the driver's branch for data center GPUs: a stated forward
+        // compatibility path, whatever is recorded of the image's compatibility package.
+        if image
+            .release
+            .is_some_and(|r| r.data_center_branches.contains(&driver.branch()))
+        {
+            return RunVerdict::MayRunForwardCompat;
         }
         match image.entry.compat_package {
             Some(true) => RunVerdict::MayRunForwardCompat,

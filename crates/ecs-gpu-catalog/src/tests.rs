@@ -927,14 +927,54 @@ fn image_references_give_their_cuda_or_stay_unknown() {
         Some("12.8")
     );
     assert_eq!(
-        c("nvcr.io/nvidia/tritonserver:23.11-vllm-python-py3").as_deref(),
+        c("nvcr.io/nvidia/tritonserver:23.11-py3").as_deref(),
         Some("12.3.0")
+    );
+    // Triton by its release notes, from an old release to a recent one.
+    assert_eq!(
+        c("nvcr.io/nvidia/tritonserver:20.03.1-py3").as_deref(),
+        Some("10.2.89")
+    );
+    assert_eq!(
+        c("nvcr.io/nvidia/tritonserver:22.04-py3").as_deref(),
+        Some("11.6.2")
+    );
+    assert_eq!(
+        c("nvcr.io/nvidia/tritonserver:26.02-py3").as_deref(),
+        Some("13.1.1")
+    );
+    // The TensorRT-LLM image of a release is another image, with its own CUDA (TRITON-TRTLLM-MATRIX):
+    // 24.05's release notes say CUDA 12.4, its TensorRT-LLM image has 12.3.2.
+    assert_eq!(
+        c("nvcr.io/nvidia/tritonserver:24.05").as_deref(),
+        Some("12.4")
+    );
+    assert_eq!(
+        c("nvcr.io/nvidia/tritonserver:24.05-trtllm-python-py3").as_deref(),
+        Some("12.3.2")
+    );
+    // 25.10's notes say CUDA 13.0.2; its TensorRT-LLM image stays on 12.9.1.
+    assert_eq!(
+        c("nvcr.io/nvidia/tritonserver:25.10-py3").as_deref(),
+        Some("13.0.2")
+    );
+    assert_eq!(
+        c("nvcr.io/nvidia/tritonserver:25.10-trtllm-python-py3").as_deref(),
+        Some("12.9.1")
     );
     assert_eq!(c("vllm/vllm-openai:v0.9.0").as_deref(), Some("12.8"));
     // NGC's PyTorch container by its YY.MM release, from its release notes.
     assert_eq!(
         c("nvcr.io/nvidia/pytorch:25.12-py3").as_deref(),
         Some("13.1.0")
+    );
+    assert_eq!(
+        c("nvcr.io/nvidia/pytorch:19.05-py3").as_deref(),
+        Some("10.1")
+    );
+    assert_eq!(
+        c("nvcr.io/nvidia/pytorch:19.11-py3").as_deref(),
+        Some("10.2.89")
     );
     use UnknownImage::*;
     let why = |image: &str| match d.image_cuda(image) {
@@ -961,12 +1001,26 @@ fn image_references_give_their_cuda_or_stay_unknown() {
     );
     assert_eq!(why("pytorch/pytorch:2.4.0"), Some(TagNotListed));
     assert_eq!(why("vllm/vllm-openai:v0.10.2"), Some(TagNotListed));
+    // A release whose notes were not read.
     assert_eq!(
-        why("nvcr.io/nvidia/tritonserver:24.01-py3"),
+        why("nvcr.io/nvidia/tritonserver:24.02-py3"),
         Some(TagNotListed)
     );
     assert_eq!(why("nvidia/cuda:base"), Some(TagNotListed));
     assert_eq!(why("nvcr.io/nvidia/pytorch:24.05-py3"), Some(TagNotListed));
+    // Another image of a listed release: its CUDA is its own, not the release notes'.
+    assert_eq!(
+        why("nvcr.io/nvidia/tritonserver:23.11-vllm-python-py3"),
+        Some(TagNotListed)
+    );
+    assert_eq!(
+        why("nvcr.io/nvidia/tritonserver:25.03-trtllm-python-py3"),
+        Some(TagNotListed)
+    );
+    assert_eq!(
+        why("nvcr.io/nvidia/pytorch:25.12-py3-igpu"),
+        Some(TagNotListed)
+    );
 }
 
 #[test]
@@ -1022,6 +1076,72 @@ fn an_image_runs_natively_or_maybe_or_not_at_all() {
         verdict("nvidia/cuda:12.4.1-base-ubuntu22.04", "440.33"),
         RunVerdict::Unknown
     );
+}
+
+/// The data center driver branches a release's notes list are what they say: 24.05 lists 470, 525,
+/// 535 and 545; 26.10 lists none; the PyTorch 25.12 page none.
+#[test]
+fn ngc_release_rows_carry_the_data_center_branches_their_notes_list() {
+    let d = &catalog().drivers;
+    let branches = |image: &str| {
+        let k = d.image_cuda(image).known().expect("known image");
+        k.release
+            .expect("a release row")
+            .data_center_branches
+            .clone()
+    };
+    assert_eq!(
+        branches("nvcr.io/nvidia/tritonserver:24.05-py3"),
+        [470, 525, 535, 545]
+    );
+    assert_eq!(
+        branches("nvcr.io/nvidia/tritonserver:22.05-py3"),
+        [450, 470, 510]
+    );
+    assert!(branches("nvcr.io/nvidia/tritonserver:26.10-py3").is_empty());
+    assert!(branches("nvcr.io/nvidia/pytorch:25.12-py3").is_empty());
+    assert_eq!(
+        branches("nvcr.io/nvidia/pytorch:19.11-py3"),
+        [384, 396, 410, 418]
+    );
+    // Every row read from a page names it.
+    for e in d.images() {
+        for r in &e.releases {
+            if !r.data_center_branches.is_empty() {
+                assert!(r.url.is_some(), "{} {}", e.repository, r.tag);
+            }
+        }
+    }
+}
+
+/// A release whose notes list the driver's branch for data center GPUs may run on it through
+/// forward compatibility (an info, never an error), even where the catalog does not record whether
+/// the image carries the compatibility package; without that statement it stays unknown.
+#[test]
+fn a_listed_data_center_branch_is_a_forward_compatibility_path() {
+    let d = &catalog().drivers;
+    let al2 = driver("550.163.01");
+    let known = d
+        .image_cuda("nvcr.io/nvidia/pytorch:25.12-py3")
+        .known()
+        .expect("known image");
+    assert_eq!(known.entry.compat_package, None);
+    assert_eq!(d.can_run(&known, &al2), RunVerdict::Unknown);
+    // The same release, had its page listed R550 for data center GPUs.
+    let mut release = known.release.expect("a release row").clone();
+    release.data_center_branches = vec![535, 550];
+    let listed = KnownImage {
+        release: Some(&release),
+        ..known
+    };
+    assert_eq!(d.can_run(&listed, &al2), RunVerdict::MayRunForwardCompat);
+    // A branch it does not list: as before.
+    release.data_center_branches = vec![535];
+    let other = KnownImage {
+        release: Some(&release),
+        ..known
+    };
+    assert_eq!(d.can_run(&other, &al2), RunVerdict::Unknown);
 }
 
 /// Messages name each GPU AMI variant by its operating system, never by the catalog's key.
