@@ -18,10 +18,13 @@ resource "aws_vpc" "this" {
   cidr_block = "10.0.0.0/16"
 }
 
+# Zones that offer g5.xlarge (in the emulator as in us-east-1): the module refuses a group whose
+# subnets' zones do not offer its type.
 resource "aws_subnet" "private" {
-  count      = 2
-  vpc_id     = aws_vpc.this.id
-  cidr_block = cidrsubnet("10.0.0.0/16", 8, count.index)
+  count             = 2
+  vpc_id            = aws_vpc.this.id
+  cidr_block        = cidrsubnet("10.0.0.0/16", 8, count.index)
+  availability_zone = ["us-east-1a", "us-east-1b"][count.index]
 }
 
 resource "aws_security_group" "lb" {
