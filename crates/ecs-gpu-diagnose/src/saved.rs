@@ -1,9 +1,9 @@
 //! What a saved AWS CLI output may hold before it is parsed, and the few fields only the
 //! simulation reads, taken out of it without building the rest.
 //!
-//! The typed inputs ([`crate::api`]) build a struct for every object of a list: a 6 MB
-//! `{"containerInstances":[{},{},...]}` made two million container instances of a few hundred
-//! bytes each (1.45 GB), and 60 MB aborted the process. [`check_shape`] walks the text once, before
+//! The typed inputs ([`crate::api`]) build a struct of a few hundred bytes for every object of a
+//! list, so a small file of empty objects became a large memory (figures in bench/README.md).
+//! [`check_shape`] walks the text once, before
 //! any parse, and refuses what AWS CLI output never holds: more items in one list than a live run
 //! reads ([`MAX_SAVED_ITEMS`]), more objects and lists than one per [`MIN_BYTES_PER_CONTAINER`]
 //! bytes, more values than one per [`MIN_BYTES_PER_VALUE`] bytes, nesting deeper than

@@ -528,8 +528,8 @@ mod tests {
 
     /// A fleet holds counts for the kinds and caps it runs, not for every kind and cap of the
     /// scenario: indexed lists made each group of a plan of 100,000 GPU services hold a count for
-    /// each of the 100,000 kinds before it (`plan` on such a plan passed 23 GB and was killed; 20,000
-    /// took 2.1 GB and ten times the time of 5,000). Issue 50, item 9.
+    /// each of the kinds before it: memory grew with the square of the services (figures in
+    /// bench/README.md). Issue 50, item 9.
     #[test]
     fn a_fleet_holds_counts_only_for_what_it_runs() {
         let mut f = Fleet::default();
